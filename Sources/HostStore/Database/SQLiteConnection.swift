@@ -1,0 +1,195 @@
+// A small, safe wrapper over the SQLite C API: one connection, prepared statements with
+// typed binds and columns, transactions. C types stay inside this file.
+internal import CSQLite3
+
+public struct DatabaseError: Error, Sendable, CustomStringConvertible {
+    /// The SQLite primary result code (e.g. SQLITE_BUSY = 5, SQLITE_CONSTRAINT = 19).
+    public let code: Int32
+    public let message: String
+
+    public var description: String { message }
+
+    public var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
+    public var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
+}
+
+/// A value bound to or read from SQL.
+public enum SQLValue: Sendable, Equatable {
+    case null
+    case int(Int64)
+    case text(String)
+    case blob([UInt8])
+    case double(Double)
+}
+
+public final class SQLiteConnection {
+    fileprivate let handle: OpaquePointer
+    public let path: String
+
+    /// Opens (creating when `create`) the database at `path`.
+    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
+        var db: OpaquePointer?
+        var flags = SQLITE_OPEN_FULLMUTEX
+        if readOnly { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
+        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
+        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        guard rc == SQLITE_OK, let db else {
+            let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            if let db { sqlite3_close_v2(db) }
+            throw DatabaseError(code: rc, message: "cannot open database '\(path)': \(msg)")
+        }
+        self.handle = db
+        self.path = path
+        sqlite3_extended_result_codes(db, 1)
+    }
+
+    deinit { sqlite3_close_v2(handle) }
+
+    /// Milliseconds SQLite waits on a locked database before failing with SQLITE_BUSY.
+    public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+
+    /// Runs one or more statements that return no rows.
+    public func execute(_ sql: String) throws {
+        var err: UnsafeMutablePointer<CChar>?
+        let rc = sqlite3_exec(handle, sql, nil, nil, &err)
+        if rc != SQLITE_OK {
+            let msg = err.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
+            sqlite3_free(err)
+            throw DatabaseError(code: rc, message: msg)
+        }
+    }
+
+    public func prepare(_ sql: String) throws -> Statement {
+        var stmt: OpaquePointer?
+        let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
+        guard rc == SQLITE_OK, let stmt else { throw error(rc) }
+        return Statement(stmt, connection: self)
+    }
+
+    /// Runs a statement with `bindings` and returns every row.
+    @discardableResult
+    public func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [Row] {
+        let s = try prepare(sql)
+        try s.bind(bindings)
+        var rows: [Row] = []
+        while try s.step() { rows.append(s.row()) }
+        return rows
+    }
+
+    /// Runs a statement with `bindings`, ignoring rows; returns the number of changed rows.
+    @discardableResult
+    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+        let s = try prepare(sql)
+        try s.bind(bindings)
+        while try s.step() {}
+        return changes
+    }
+
+    public var changes: Int { Int(sqlite3_changes(handle)) }
+    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+
+    /// Runs `body` in a transaction (BEGIN IMMEDIATE by default, so a writer takes the write
+    /// lock up front and waits on the busy timeout instead of failing half way).
+    public func transaction<R>(immediate: Bool = true, _ body: () throws -> R) throws -> R {
+        try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
+        do {
+            let r = try body()
+            try execute("COMMIT")
+            return r
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `PRAGMA user_version`.
+    public var userVersion: Int {
+        get throws { Int(try query("PRAGMA user_version").first?.int(0) ?? 0) }
+    }
+
+    public func setUserVersion(_ v: Int) throws { try execute("PRAGMA user_version = \(v)") }
+
+    fileprivate func error(_ rc: Int32) -> DatabaseError {
+        DatabaseError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+    }
+}
+
+/// A row copied out of a statement.
+public struct Row: Sendable {
+    public let values: [SQLValue]
+
+    public func int(_ i: Int) -> Int64? { if case .int(let v) = values[i] { return v }; return nil }
+    public func text(_ i: Int) -> String? { if case .text(let v) = values[i] { return v }; return nil }
+    public func blob(_ i: Int) -> [UInt8]? {
+        switch values[i] { case .blob(let v): return v; case .text(let t): return Array(t.utf8); default: return nil }
+    }
+    public func isNull(_ i: Int) -> Bool { values[i] == .null }
+}
+
+public final class Statement {
+    private let stmt: OpaquePointer
+    private let connection: SQLiteConnection
+
+    fileprivate init(_ stmt: OpaquePointer, connection: SQLiteConnection) {
+        self.stmt = stmt
+        self.connection = connection
+    }
+
+    deinit { sqlite3_finalize(stmt) }
+
+    public func bind(_ values: [SQLValue]) throws {
+        for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
+    }
+
+    public func bind(_ value: SQLValue, at index: Int32) throws {
+        let rc: Int32
+        switch value {
+        case .null: rc = sqlite3_bind_null(stmt, index)
+        case .int(let n): rc = sqlite3_bind_int64(stmt, index, n)
+        case .double(let d): rc = sqlite3_bind_double(stmt, index, d)
+        case .text(let s): rc = sqlite3_bind_text(stmt, index, s, -1, csqlite3_transient())
+        case .blob(let b):
+            rc = b.withUnsafeBytes { buf in
+                // A zero-length blob must still be a blob, not NULL.
+                sqlite3_bind_blob(stmt, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), csqlite3_transient())
+            }
+        }
+        if rc != SQLITE_OK { throw connection.error(rc) }
+    }
+
+    /// Advances; true when a row is available.
+    public func step() throws -> Bool {
+        let rc = sqlite3_step(stmt)
+        if rc == SQLITE_ROW { return true }
+        if rc == SQLITE_DONE { return false }
+        throw connection.error(rc)
+    }
+
+    /// Resets for re-use with new bindings.
+    public func reset() {
+        sqlite3_reset(stmt)
+        sqlite3_clear_bindings(stmt)
+    }
+
+    public var columnCount: Int { Int(sqlite3_column_count(stmt)) }
+
+    public func row() -> Row {
+        Row(values: (0..<Int32(columnCount)).map { column($0) })
+    }
+
+    public func column(_ i: Int32) -> SQLValue {
+        switch sqlite3_column_type(stmt, i) {
+        case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, i))
+        case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))
+        case SQLITE_TEXT:
+            let n = Int(sqlite3_column_bytes(stmt, i))
+            guard let p = sqlite3_column_text(stmt, i) else { return .text("") }
+            return .text(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+        case SQLITE_BLOB:
+            let n = Int(sqlite3_column_bytes(stmt, i))
+            guard n > 0, let p = sqlite3_column_blob(stmt, i) else { return .blob([]) }
+            return .blob(Array(UnsafeRawBufferPointer(start: p, count: n)))
+        default: return .null
+        }
+    }
+}

@@ -1,0 +1,1 @@
+// The Secret Service vault (see VaultClient). Placeholder until the vault lands.

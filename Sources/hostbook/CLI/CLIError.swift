@@ -1,0 +1,36 @@
+// Every failure that reaches the user: one line `hostbook: <what went wrong>`, then where
+// useful one line saying what to do, and the documented exit code.
+
+/// Errors from any layer that know how to present themselves to a user.
+/// Library error types conform to this in `ErrorPresentation.swift`.
+protocol UserFacingError: Error {
+    var exitCode: ExitCode { get }
+    /// What went wrong, one line, without the `hostbook: ` prefix.
+    var message: String { get }
+    /// What to do about it, one line, or nil.
+    var hint: String? { get }
+}
+
+struct CLIError: UserFacingError {
+    let exitCode: ExitCode
+    let message: String
+    let hint: String?
+
+    init(_ code: ExitCode, _ message: String, hint: String? = nil) {
+        self.exitCode = code
+        self.message = message
+        self.hint = hint
+    }
+
+    static func usage(_ message: String, hint: String? = nil) -> CLIError { CLIError(.usage, message, hint: hint) }
+    static func notFound(_ message: String, hint: String? = nil) -> CLIError { CLIError(.notFound, message, hint: hint) }
+    static func rejected(_ message: String, hint: String? = nil) -> CLIError { CLIError(.rejected, message, hint: hint) }
+    static func failure(_ message: String, hint: String? = nil) -> CLIError { CLIError(.failure, message, hint: hint) }
+    static func inputNeeded(_ message: String, hint: String? = nil) -> CLIError { CLIError(.inputNeeded, message, hint: hint) }
+}
+
+/// Thrown by a command that has already printed its result but must exit non-zero
+/// (e.g. `known-hosts check` printing "changed" and exiting 11).
+struct ExitStatus: Error {
+    let code: ExitCode
+}

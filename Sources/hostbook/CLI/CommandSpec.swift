@@ -1,0 +1,56 @@
+// The declaration of one command: its words, options, positionals, help text and body.
+// Each noun's commands live in their own file under Commands/ and are listed in CommandTable.
+
+struct OptionSpec: Sendable {
+    /// Long name without dashes, e.g. "port".
+    let name: String
+    /// Placeholder for the value (e.g. "N"); nil for a boolean flag.
+    let valueName: String?
+    let repeatable: Bool
+    let help: String
+
+    static func flag(_ name: String, _ help: String) -> OptionSpec {
+        OptionSpec(name: name, valueName: nil, repeatable: false, help: help)
+    }
+
+    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    }
+}
+
+struct PositionalSpec: Sendable {
+    let name: String
+    let optional: Bool
+    let help: String
+
+    static func required(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: false, help: help) }
+    static func optional(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: true, help: help) }
+}
+
+struct CommandSpec: Sendable {
+    /// The command words after `hostbook`, e.g. ["keys", "import"].
+    let words: [String]
+    /// One line shown in lists of commands.
+    let summary: String
+    /// The usage line after `hostbook <words>`; derived from the options when nil.
+    let usage: String?
+    /// Paragraphs shown under the usage in `--help`.
+    let discussion: String?
+    let positionals: [PositionalSpec]
+    let options: [OptionSpec]
+    let run: @Sendable (Invocation) throws -> Void
+
+    init(_ words: [String], summary: String, usage: String? = nil, discussion: String? = nil,
+         positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
+         run: @escaping @Sendable (Invocation) throws -> Void) {
+        self.words = words
+        self.summary = summary
+        self.usage = usage
+        self.discussion = discussion
+        self.positionals = positionals
+        self.options = options
+        self.run = run
+    }
+
+    var commandLine: String { (["hostbook"] + words).joined(separator: " ") }
+}

@@ -1,0 +1,82 @@
+// Help text for the program, a group of commands, and one command.
+
+enum HelpFormatter {
+    static let groups: [(name: String, summary: String)] = [
+        ("keys", "Import, generate and export private keys"),
+        ("known-hosts", "Trusted host keys: check, approve, import and export"),
+        ("snippets", "Saved command lines"),
+        ("vault", "The Secret Service that holds passwords and keys"),
+    ]
+
+    static func programHelp(_ commands: [CommandSpec]) -> String {
+        var out = """
+        hostbook — SSH hosts, keys, trusted host keys and snippets; secrets in the Secret Service.
+
+        Usage: hostbook <command> [options]
+
+        Host commands:
+
+        """
+        let top = commands.filter { $0.words.count == 1 }
+        let width = max(18, (top.map { $0.words[0].count } + groups.map { $0.name.count }).max() ?? 0) + 2
+        for c in top { out += "  " + pad(c.words[0], width) + c.summary + "\n" }
+        out += "\nMore commands:\n"
+        for g in groups where commands.contains(where: { $0.words.first == g.name && $0.words.count > 1 }) {
+            out += "  " + pad(g.name, width) + g.summary + "\n"
+        }
+        out += "\nGlobal options (before or after the command):\n"
+        out += optionLines(ArgumentParser.globalOptions)
+        out += "\nRun 'hostbook <command> --help' for a command's options.\n"
+        out += "Secrets are never taken from arguments: use --password-stdin, --passphrase-stdin,\n--passphrase-file, or the prompt.\n"
+        return out
+    }
+
+    static func groupHelp(_ words: [String], _ commands: [CommandSpec]) -> String {
+        let name = words.joined(separator: " ")
+        let members = commands.filter { $0.words.count == words.count + 1 && Array($0.words.prefix(words.count)) == words }
+        let summary = groups.first { $0.name == name }?.summary ?? ""
+        var out = "\(summary)\n\nUsage: hostbook \(name) <command> [options]\n\nCommands:\n"
+        let width = max(12, members.map { $0.words.last!.count }.max() ?? 0) + 2
+        for c in members { out += "  " + pad(c.words.last!, width) + c.summary + "\n" }
+        out += "\nRun 'hostbook \(name) <command> --help' for a command's options.\n"
+        return out
+    }
+
+    static func commandHelp(_ spec: CommandSpec) -> String {
+        var out = "\(spec.summary)\n\nUsage: \(spec.commandLine) \(usageLine(spec))\n"
+        if let d = spec.discussion { out += "\n\(d)\n" }
+        if !spec.positionals.isEmpty {
+            out += "\nArguments:\n"
+            let width = max(12, spec.positionals.map { $0.name.count }.max() ?? 0) + 2
+            for p in spec.positionals { out += "  " + pad(p.name, width) + p.help + "\n" }
+        }
+        if !spec.options.isEmpty {
+            out += "\nOptions:\n" + optionLines(spec.options)
+        }
+        out += "\nGlobal options:\n" + optionLines(ArgumentParser.globalOptions)
+        return out
+    }
+
+    static func usageLine(_ spec: CommandSpec) -> String {
+        if let u = spec.usage { return u }
+        var parts: [String] = []
+        for p in spec.positionals { parts.append(p.optional ? "[\(p.name)]" : p.name) }
+        for o in spec.options {
+            let body = o.valueName.map { "--\(o.name) \($0)" } ?? "--\(o.name)"
+            parts.append("[\(body)]" + (o.repeatable ? "..." : ""))
+        }
+        return parts.joined(separator: " ")
+    }
+
+    private static func optionLines(_ options: [OptionSpec]) -> String {
+        let labels = options.map { o in o.valueName.map { "--\(o.name) \($0)" } ?? "--\(o.name)" }
+        let width = max(18, labels.map(\.count).max() ?? 0) + 2
+        var out = ""
+        for (o, label) in zip(options, labels) { out += "  " + pad(label, width) + o.help + "\n" }
+        return out
+    }
+
+    private static func pad(_ s: String, _ width: Int) -> String {
+        s.count >= width ? s + " " : s + String(repeating: " ", count: width - s.count)
+    }
+}

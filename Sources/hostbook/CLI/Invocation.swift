@@ -1,0 +1,89 @@
+// Everything a command body needs: its arguments, the global options, and the
+// process's input and output (terminal detection, prompts, JSON and text output).
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class Invocation {
+    let args: ParsedArguments
+    let globals: GlobalOptions
+    let environment: [String: String]
+
+    init(args: ParsedArguments, globals: GlobalOptions, environment: [String: String]) {
+        self.args = args
+        self.globals = globals
+        self.environment = environment
+    }
+
+    var json: Bool { globals.json }
+
+    /// True when hostbook may ask the user something: stdin is a terminal and --no-input is off.
+    var canPrompt: Bool { !globals.noInput && isatty(STDIN_FILENO) == 1 }
+
+    var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// Colour and bold only on a terminal without NO_COLOR (https://no-color.org).
+    var useColor: Bool { stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb" }
+
+    /// The database path: --db, else $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db,
+    /// else ~/.local/share/hostbook/hostbook.db.
+    var databasePath: String {
+        if let p = globals.dbPath { return p }
+        if let p = environment["HOSTBOOK_DB"], !p.isEmpty { return p }
+        if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { return x + "/hostbook/hostbook.db" }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root"
+        return home + "/.local/share/hostbook/hostbook.db"
+    }
+
+    var homeDirectory: String { environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root" }
+
+    // MARK: Output
+
+    func print(_ text: String) { Output.write(text + "\n", to: STDOUT_FILENO) }
+
+    /// A line to stderr prefixed `hostbook: warning: `.
+    func warn(_ text: String) { Output.write("hostbook: warning: \(text)\n", to: STDERR_FILENO) }
+
+    /// A note to stderr (progress, questions), never mixed into machine-readable stdout.
+    func note(_ text: String) { Output.write(text + "\n", to: STDERR_FILENO) }
+
+    func printJSON(_ value: JSONValue) { Output.write(value.rendered() + "\n", to: STDOUT_FILENO) }
+
+    // MARK: Input
+
+    /// Fails with exit 3 unless prompting is possible; `alternative` names the flag to use.
+    func requirePrompt(for what: String, alternative: String) throws {
+        guard canPrompt else {
+            let why = globals.noInput ? "--no-input was given" : "there is no terminal"
+            throw CLIError.inputNeeded("\(what) is needed but \(why)", hint: "Use \(alternative) instead.")
+        }
+    }
+
+    /// Asks for a secret without echo. `alternative` is what to use without a terminal.
+    func promptSecret(_ prompt: String, alternative: String) throws -> SecretBytesHandle {
+        try requirePrompt(for: prompt.trimmingSuffix(":"), alternative: alternative)
+        return try Terminal.readSecret(prompt: prompt)
+    }
+
+    /// Asks a yes/no question on the terminal; `--yes`-style flags bypass it before calling.
+    func confirm(_ question: String, alternative: String) throws -> Bool {
+        try requirePrompt(for: "confirmation", alternative: alternative)
+        let answer = try Terminal.readLine(prompt: question + " [y/N] ")
+        return ["y", "yes"].contains(answer.lowercased())
+    }
+
+    /// Reads a line of visible input on the terminal.
+    func ask(_ prompt: String, alternative: String) throws -> String {
+        try requirePrompt(for: "an answer", alternative: alternative)
+        return try Terminal.readLine(prompt: prompt)
+    }
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String {
+        var s = self
+        while s.hasSuffix(" ") { s.removeLast() }
+        if s.hasSuffix(suffix) { s.removeLast(suffix.count) }
+        return s
+    }
+}

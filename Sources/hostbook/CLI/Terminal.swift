@@ -1,0 +1,130 @@
+// Terminal input: no-echo secret prompts (termios), visible line prompts, and reading a
+// secret from stdin or a file straight into secure memory.
+#if canImport(Glibc)
+import Glibc
+#endif
+import SecureMemory
+
+typealias SecretBytesHandle = SecretBytes
+
+enum Terminal {
+    /// Largest secret read from stdin or a file (1 MiB): a passphrase or password, not a file dump.
+    static let maxSecretSize = 1 << 20
+
+    /// Prompts on stderr and reads one line from the terminal with echo off.
+    static func readSecret(prompt: String) throws -> SecretBytes {
+        Output.write(prompt, to: STDERR_FILENO)
+        var saved = termios()
+        let fd = STDIN_FILENO
+        let haveTermios = tcgetattr(fd, &saved) == 0
+        if haveTermios {
+            var noEcho = saved
+            noEcho.c_lflag &= ~tcflag_t(ECHO)
+            noEcho.c_lflag |= tcflag_t(ECHONL)
+            _ = tcsetattr(fd, TCSAFLUSH, &noEcho)
+        }
+        defer {
+            if haveTermios { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
+        }
+        let secret = try readSecretLine(fd: fd)
+        if !haveTermios { Output.write("\n", to: STDERR_FILENO) }
+        return secret
+    }
+
+    /// Reads one line (without its newline) into secure memory, byte by byte, so nothing
+    /// beyond the line is consumed and no copy of the secret is left in ordinary memory.
+    private static func readSecretLine(fd: Int32) throws -> SecretBytes {
+        var buffer = SecretBytes(count: 256)
+        var length = 0
+        var byte: UInt8 = 0
+        while true {
+            let n = read(fd, &byte, 1)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.failure("could not read from the terminal: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { if length == 0 { throw CLIError.failure("no input (end of file at the prompt)") }; break }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            if length == buffer.count {
+                guard length < maxSecretSize else { throw CLIError.rejected("the input is longer than 1 MiB") }
+                let bigger = SecretBytes(count: buffer.count * 2)
+                bigger.withUnsafeMutableBytes { dst in buffer.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                buffer = bigger
+            }
+            buffer.withUnsafeMutableBytes { $0[length] = byte }
+            length += 1
+        }
+        byte = 0
+        return buffer.slice(0..<length)
+    }
+
+    /// Reads all of a file descriptor into secure memory and removes one trailing newline
+    /// (`\n` or `\r\n`), as `--password-stdin` and `--passphrase-file` promise.
+    static func readSecretToEnd(fd: Int32, what: String) throws -> SecretBytes {
+        var buffer = SecretBytes(count: 4096)
+        var length = 0
+        while true {
+            if length == buffer.count {
+                guard length < maxSecretSize else { throw CLIError.rejected("\(what) is longer than 1 MiB") }
+                let bigger = SecretBytes(count: buffer.count * 2)
+                bigger.withUnsafeMutableBytes { dst in buffer.withUnsafeBytes { dst.copyMemory(from: $0) } }
+                buffer = bigger
+            }
+            let n = buffer.withUnsafeMutableBytes { buf in read(fd, buf.baseAddress! + length, buf.count - length) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.failure("could not read \(what): \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            length += n
+        }
+        var end = length
+        buffer.withUnsafeBytes { b in
+            if end > 0 && b[end - 1] == UInt8(ascii: "\n") { end -= 1 }
+            if end > 0 && b[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        }
+        return buffer.slice(0..<end)
+    }
+
+    /// Reads `--password-stdin` / `--passphrase-stdin` input; refuses an interactive terminal
+    /// on stdin only when --no-input says not to wait.
+    static func readSecretFromStdin(what: String) throws -> SecretBytes {
+        try readSecretToEnd(fd: STDIN_FILENO, what: what)
+    }
+
+    /// Reads a secret from a file (e.g. `--passphrase-file`).
+    static func readSecretFile(_ path: String, what: String) throws -> SecretBytes {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            throw CLIError.failure("cannot open \(what) file '\(path)': \(String(cString: strerror(errno)))")
+        }
+        defer { close(fd) }
+        return try readSecretToEnd(fd: fd, what: what)
+    }
+
+    /// Prompts on stderr and reads one visible line from stdin.
+    static func readLine(prompt: String) throws -> String {
+        Output.write(prompt, to: STDERR_FILENO)
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while true {
+            let n = read(STDIN_FILENO, &byte, 1)
+            if n < 0 { if errno == EINTR { continue }; throw CLIError.failure("could not read from the terminal") }
+            if n == 0 { if bytes.isEmpty { throw CLIError.failure("no input (end of file at the prompt)") }; break }
+            if byte == UInt8(ascii: "\n") { break }
+            if byte != UInt8(ascii: "\r") { bytes.append(byte) }
+            if bytes.count > 65536 { throw CLIError.rejected("the answer is too long") }
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t")
+    }
+}
+
+extension String {
+    func trimmingCharacters(in set: String) -> String {
+        let chars = Set(set)
+        var s = Substring(self)
+        while let f = s.first, chars.contains(f) { s = s.dropFirst() }
+        while let l = s.last, chars.contains(l) { s = s.dropLast() }
+        return String(s)
+    }
+}

@@ -1,0 +1,12 @@
+// Every command hostbook has, in the order `hostbook --help` lists them.
+// Each noun keeps its commands in its own file beside this one.
+
+enum CommandTable {
+    static let all: [CommandSpec] =
+        HostCommands.all
+        + KeysCommands.all
+        + KnownHostsCommands.all
+        + SnippetsCommands.all
+        + VaultCommands.all
+        + DoctorCommand.all
+}

@@ -1,0 +1,3 @@
+enum DoctorCommand {
+    static let all: [CommandSpec] = []
+}

@@ -1,0 +1,3 @@
+enum HostCommands {
+    static let all: [CommandSpec] = []
+}

@@ -1,0 +1,3 @@
+enum KeysCommands {
+    static let all: [CommandSpec] = []
+}

@@ -1,0 +1,3 @@
+enum KnownHostsCommands {
+    static let all: [CommandSpec] = []
+}

@@ -1,0 +1,3 @@
+enum SnippetsCommands {
+    static let all: [CommandSpec] = []
+}

@@ -1,0 +1,3 @@
+enum VaultCommands {
+    static let all: [CommandSpec] = []
+}

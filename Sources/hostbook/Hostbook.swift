@@ -1,0 +1,53 @@
+// Runs one invocation of hostbook and returns its exit status.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum Hostbook {
+    static let version = "0.1.0"
+
+    static func main(_ argv: [String], environment: [String: String]) -> Int32 {
+        let parser = ArgumentParser(commands: CommandTable.all)
+        do {
+            switch try parser.parse(argv) {
+            case .version:
+                Output.write("hostbook \(version)\n", to: STDOUT_FILENO)
+                return ExitCode.ok.rawValue
+            case .help(let text):
+                Output.write(text, to: STDOUT_FILENO)
+                return ExitCode.ok.rawValue
+            case .run(let spec, let args, let globals):
+                let invocation = Invocation(args: args, globals: globals, environment: environment)
+                try spec.run(invocation)
+                return ExitCode.ok.rawValue
+            }
+        } catch let status as ExitStatus {
+            return status.code.rawValue
+        } catch let error as UserFacingError {
+            report(message: error.message, hint: error.hint)
+            return error.exitCode.rawValue
+        } catch {
+            report(message: "unexpected error: \(error)", hint: nil)
+            return ExitCode.failure.rawValue
+        }
+    }
+
+    static func report(message: String, hint: String?) {
+        var text = "hostbook: \(message)\n"
+        if let hint { text += hint + "\n" }
+        Output.write(text, to: STDERR_FILENO)
+    }
+}
+
+enum ProcessEnvironment {
+    static func current() -> [String: String] {
+        var env: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { env[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return env
+    }
+}
