@@ -1,1 +1,0 @@
-// The Secret Service vault (see VaultClient). Placeholder until the vault lands.
