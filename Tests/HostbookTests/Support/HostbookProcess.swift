@@ -1,0 +1,84 @@
+// Runs the real `hostbook` binary for end-to-end tests and captures what it did.
+import Foundation
+import XCTest
+
+struct HostbookResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    var stdoutBytes: Data
+}
+
+enum HostbookProcess {
+    /// The built `hostbook` executable: it sits in the build products folder next to the test bundle.
+    static var binaryURL: URL {
+        let bundle = Bundle(for: BundleMarker.self).bundleURL
+        var dir = bundle.deletingLastPathComponent()
+        // On Linux the .xctest is a file in the products folder.
+        if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("hostbook").path) {
+            dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("hostbook")
+    }
+
+    /// Runs hostbook with `arguments`, optional stdin bytes and extra environment.
+    /// The inherited environment keeps the D-Bus session (for the vault) unless overridden.
+    @discardableResult
+    static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    removing: [String] = [], timeout: TimeInterval = 120) throws -> HostbookResult {
+        let p = Process()
+        p.executableURL = binaryURL
+        p.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for k in removing { env.removeValue(forKey: k) }
+        for (k, v) in environment { env[k] = v }
+        p.environment = env
+        let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
+        p.standardOutput = outPipe
+        p.standardError = errPipe
+        p.standardInput = inPipe
+        try p.run()
+        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+        try? inPipe.fileHandleForWriting.close()
+        // Read both pipes concurrently so a large output cannot block the child.
+        let group = DispatchGroup()
+        nonisolated(unsafe) var outData = Data()
+        nonisolated(unsafe) var errData = Data()
+        group.enter()
+        DispatchQueue.global().async { outData = outPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        group.enter()
+        DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
+        if group.wait(timeout: .now() + timeout) == .timedOut {
+            p.terminate()
+            throw NSError(domain: "HostbookProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "hostbook \(arguments) timed out"])
+        }
+        p.waitUntilExit()
+        return HostbookResult(status: p.terminationStatus,
+                              stdout: String(decoding: outData, as: UTF8.self),
+                              stderr: String(decoding: errData, as: UTF8.self),
+                              stdoutBytes: outData)
+    }
+
+    /// Convenience: stdin from a string.
+    @discardableResult
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> HostbookResult {
+        try run(arguments, stdin: Data(input.utf8), environment: environment)
+    }
+}
+
+private final class BundleMarker {}
+
+/// A temporary folder removed at the end of a test.
+final class TemporaryDirectory {
+    let url: URL
+    var path: String { url.path }
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-test-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func file(_ name: String) -> String { url.appendingPathComponent(name).path }
+
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
