@@ -74,7 +74,11 @@ let package = Package(
                           swiftSettings: strict + libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"], swiftSettings: strict),
-        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory"], swiftSettings: strict + libsecretHeaders),
+        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
+                    swiftSettings: strict + libsecretHeaders),
+        // Test helper: one vault call in a child process, pointed at a private D-Bus session.
+        .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
+                          swiftSettings: strict + libsecretHeaders),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict + libsecretHeaders),
