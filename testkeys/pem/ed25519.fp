@@ -1,0 +1,1 @@
+256 SHA256:EhIzaI7zkQFnb6Mvpkb0fGR9kiKtJJAAef1CzXALTEw no comment (ED25519)

@@ -1,0 +1,1 @@
+384 SHA256:W1e2lfYmCT/7SW047GweVDUuMUJqzUsGuPu9yK96n8U ecdsa384 ppk fixture (ECDSA)

@@ -1,0 +1,1 @@
+521 SHA256:fjJiKZHZTK6WPlnkUXeOObWgrOUk2B152+5GdxbmTfQ no comment (ECDSA)
