@@ -7,7 +7,7 @@
 # table-driven tests in Tests/KeyFormatsTests read, and beside each key the expected
 # `ssh-keygen -l` line of its public half (`BASE.fp`).
 #
-#   testkeys/pem/MANIFEST:   file  format  cipher  base
+#   testkeys/pem/MANIFEST:   file  format  cipher  base      (format "unsupported": refused)
 #   testkeys/ppk/MANIFEST:   file  format  expect  base      (expect: ok | unsupported)
 #   testkeys/certs/MANIFEST: file  role  ca  sigalg  key_id  principals  serial
 #
@@ -86,6 +86,18 @@ fp ed25519.pub ed25519.fp
 add ed25519.pkcs8 pkcs8 - ed25519
 openssl pkcs8 -topk8 -in ed25519.pkcs8 -v2 aes-256-cbc -passout "pass:$PASS" -out ed25519.pkcs8-aes256
 add ed25519.pkcs8-aes256 pkcs8 AES-256-CBC ed25519
+
+# What hostbook refuses as unsupported (format column "unsupported"): DSA (PKCS#1-style and
+# PKCS#8), a curve OpenSSH lacks (secp256k1), and a PBES1 scheme OpenSSL 3 keeps in its
+# legacy provider (PBE-MD5-DES).
+ssh-keygen -q -t dsa -m PEM -N '' -f dsa && rm -f dsa.pub
+add dsa unsupported - -
+openssl pkcs8 -topk8 -nocrypt -in dsa -out dsa.pkcs8
+add dsa.pkcs8 unsupported - -
+openssl ecparam -name secp256k1 -genkey -noout -out secp256k1
+add secp256k1 unsupported - -
+openssl pkcs8 -topk8 -in ecdsa256 -v1 PBE-MD5-DES -passout "pass:$PASS" -provider legacy -provider default -out ecdsa256.pkcs8-pbes1-md5-des
+add ecdsa256.pkcs8-pbes1-md5-des unsupported PBE-MD5-DES -
 
 # RFC 4716 public keys (ssh-keygen -e), one per base key.
 for b in rsa ecdsa256 ecdsa384 ecdsa521 ed25519; do ssh-keygen -e -f "$b.pub" > "$b.rfc4716"; done

@@ -1,1 +1,1 @@
-256 SHA256:Xh2bBIvjT8WtlBJdMWvtmCtq/0XiqS2tfode11gdjUk host ecdsa256 (ECDSA-CERT)
+256 SHA256:lUYR/sIrSu78OtqjzNrv2BrNo+bsOhiBJ05j4zbFpHs host ecdsa256 (ECDSA-CERT)

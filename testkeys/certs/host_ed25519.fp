@@ -1,1 +1,1 @@
-256 SHA256:1ElUXAgksDO9CFfb/g+OThhB47qHyI+eQtdHD/ehmF8 host ed25519 (ED25519)
+256 SHA256:47rz/Unu4gZqrJL3vi2pq3wreSKaKnvROGhbl/ApVcY host ed25519 (ED25519)

@@ -1,1 +1,1 @@
-384 SHA256:IAr06Nc4yWWmcK0bIbfN2jot4rWkxr3l4bdek79oUIc user ecdsa384 (ECDSA-CERT)
+384 SHA256:CU49UuZI5yiuu9YuYYCNnzmNyfUNXdB2/mbw741fsas user ecdsa384 (ECDSA-CERT)

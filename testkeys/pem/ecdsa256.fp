@@ -1,1 +1,1 @@
-256 SHA256:JJtsRigmmQ1AuZDZxBdRe0HOoiEXp6FQgxr0V7wtgw8 no comment (ECDSA)
+256 SHA256:K6p0ydUh0uGP3Htu8PxxF3nDzq7z/eZcpVjqacJUyvI no comment (ECDSA)

@@ -1,1 +1,1 @@
-384 SHA256:X9pYqvEVb8qYOvA7dGgqsc8RtEsivN40hQ7LajdIY94 no comment (ECDSA)
+384 SHA256:i56u+yNnZOyZQxnhEaaxOXN4EcjUOhUMEaJRZrpRP5A no comment (ECDSA)

@@ -1,1 +1,1 @@
-521 SHA256:DSO7fNspehszh0SqM9zmd7DdmsXZ8eQlAQ5PsppnVVQ no comment (ECDSA)
+521 SHA256:hz7JuE/c7NtRATqsMLErWwuQaHiqyz0z6iAybZtgYdg no comment (ECDSA)

@@ -1,1 +1,1 @@
-256 SHA256:EhIzaI7zkQFnb6Mvpkb0fGR9kiKtJJAAef1CzXALTEw no comment (ED25519)
+256 SHA256:rgbN1AwHhAQyg9Cr7hCWpzvm5J0Yf63bJ46Ql07ckZ8 no comment (ED25519)

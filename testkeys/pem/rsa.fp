@@ -1,1 +1,1 @@
-2048 SHA256:iHRm4QCeQfzAoKDOoLp5y3l+bvb0Sh6Yoa+xP1wfRRQ no comment (RSA)
+2048 SHA256:ZtiqNYN7UJuOHp5jYrC/M9gRj4xJClILTkWfCeeYodo no comment (RSA)

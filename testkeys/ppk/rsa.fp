@@ -1,1 +1,1 @@
-2048 SHA256:cfoCwszTxLjNuI0agfDFA5nFlGwpjy4U/JABat48jlU rsa ppk fixture (RSA)
+2048 SHA256:QPjwsbrYFhrtUKpza82U7CUSR9z/yUb3i7VkAP0QV2A rsa ppk fixture (RSA)

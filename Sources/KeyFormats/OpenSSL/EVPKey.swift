@@ -56,6 +56,20 @@ final class EVPKey {
         return ok ? Array(out.prefix(length)) : nil
     }
 
+    /// OpenSSL's full key-pair check (EVP_PKEY_check): for RSA also the CRT values
+    /// dP, dQ that hostbook's model does not keep, and the primality of p and q.
+    func checkKeyPair() throws {
+        guard isA("RSA") || isA("EC") else { return }
+        OpenSSLErrors.clear()
+        guard let ctx = EVP_PKEY_CTX_new_from_pkey(nil, raw, nil) else { throw KeyFormatError.invalid("out of memory") }
+        defer { EVP_PKEY_CTX_free(ctx) }
+        guard EVP_PKEY_check(ctx) == 1 else {
+            let why = OpenSSLErrors.describe(default: "the key pair is inconsistent")
+            throw KeyFormatError.invalid("the private key is damaged (\(why))")
+        }
+        OpenSSLErrors.clear()
+    }
+
     // MARK: - EVP_PKEY → PrivateKeyAlgorithm
 
     /// The key's fields in hostbook's model. RSA (two primes), EC on P-256/384/521 and

@@ -66,7 +66,7 @@ final class EncryptedPKCS8 {
         guard let info else {
             let errors = OpenSSLErrors.drain()
             if let unsupported = errors.first(where: Self.meansUnsupported) {
-                throw KeyFormatError.unsupported("the PKCS#8 encryption (\(cipherName)) is not supported: \(unsupported.text); re-encrypt the key with PBES2 and AES-256-CBC")
+                throw KeyFormatError.unsupported("the PKCS#8 encryption (\(cipherName)) is not supported (OpenSSL: \(unsupported.text)); re-encrypt the key with PBES2 and AES-256-CBC, or check that the file is not damaged")
             }
             throw KeyFormatError.wrongPassphrase
         }

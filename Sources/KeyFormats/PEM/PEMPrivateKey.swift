@@ -76,6 +76,7 @@ public enum PEMPrivateKey {
         }
 
         let algorithm = try evpKey.privateKeyAlgorithm()
+        try evpKey.checkKeyPair()
         let key = PrivateKey(algorithm: algorithm, comment: "")
         try key.validate()
         return ImportedPrivateKey(key: key, format: label.format, cipher: cipher)
