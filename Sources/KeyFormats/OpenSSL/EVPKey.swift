@@ -137,43 +137,68 @@ final class EVPKey {
     static func publicKey(_ key: PublicKey) throws -> EVPKey {
         guard let builder = OSSL_PARAM_BLD_new() else { throw KeyFormatError.invalid("out of memory") }
         defer { OSSL_PARAM_BLD_free(builder) }
+        // The builder keeps pointers to what is pushed until OSSL_PARAM_BLD_to_param copies
+        // it, so everything pushed stays alive until then; parameter names are never
+        // copied, so they live in `names` until the key is made.
+        let names = CStrings()
         let typeName: String
-        var keep: [BigNum] = []
+        let built: UnsafeMutablePointer<OSSL_PARAM>?
         switch key.algorithm {
         case .rsa(let e, let n):
             typeName = "RSA"
             let bnN = try BigNum.from(n), bnE = try BigNum.from(e)
-            keep = [bnN, bnE]
-            guard OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_N, bnN.raw) == 1,
-                  OSSL_PARAM_BLD_push_BN(builder, OSSL_PKEY_PARAM_RSA_E, bnE.raw) == 1 else {
-                OpenSSLErrors.clear(); throw KeyFormatError.invalid("could not build the RSA key")
+            built = withExtendedLifetime((bnN, bnE)) {
+                guard OSSL_PARAM_BLD_push_BN(builder, names("n"), bnN.raw) == 1,
+                      OSSL_PARAM_BLD_push_BN(builder, names("e"), bnE.raw) == 1 else { return nil }
+                return OSSL_PARAM_BLD_to_param(builder)
             }
         case .ecdsa(let curve, let q), .skECDSA(let curve, let q, _):
             typeName = "EC"
-            let pushed = q.withUnsafeBytes { qb in
-                OSSL_PARAM_BLD_push_utf8_string(builder, OSSL_PKEY_PARAM_GROUP_NAME, ECGroup.openSSLName(curve), 0) == 1 &&
-                OSSL_PARAM_BLD_push_octet_string(builder, OSSL_PKEY_PARAM_PUB_KEY, qb.baseAddress, qb.count) == 1
+            built = q.withUnsafeBytes { qb in
+                ECGroup.openSSLName(curve).withCString { group in
+                    guard OSSL_PARAM_BLD_push_utf8_string(builder, names("group"), group, 0) == 1,
+                          OSSL_PARAM_BLD_push_octet_string(builder, names("pub"), qb.baseAddress, qb.count) == 1 else { return nil }
+                    return OSSL_PARAM_BLD_to_param(builder)
+                }
             }
-            guard pushed else { OpenSSLErrors.clear(); throw KeyFormatError.invalid("could not build the EC key") }
         default:
             throw KeyFormatError.unsupported("\(key.type) keys are not verified through OpenSSL")
         }
-        _ = keep
-        guard let params = OSSL_PARAM_BLD_to_param(builder) else {
-            OpenSSLErrors.clear(); throw KeyFormatError.invalid("out of memory")
+        guard let params = built else {
+            OpenSSLErrors.clear(); throw KeyFormatError.invalid("could not build the \(key.type) key for OpenSSL")
         }
         defer { OSSL_PARAM_free(params) }
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, typeName, nil) else {
+        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, names(typeName), nil) else {
             OpenSSLErrors.clear(); throw KeyFormatError.unsupported("OpenSSL has no \(typeName) support")
         }
         defer { EVP_PKEY_CTX_free(ctx) }
         var pkey: OpaquePointer? = nil
         // EVP_PKEY_PUBLIC_KEY = domain parameters + other parameters + public key.
         let selection = Int32(OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
-        guard EVP_PKEY_fromdata_init(ctx) == 1, EVP_PKEY_fromdata(ctx, &pkey, selection, params) == 1, let pkey else {
+                let ok = withExtendedLifetime(names) {
+            EVP_PKEY_fromdata_init(ctx) == 1 && EVP_PKEY_fromdata(ctx, &pkey, selection, params) == 1
+        }
+        guard ok, let pkey else {
             let why = OpenSSLErrors.describe(default: "rejected by OpenSSL")
             throw KeyFormatError.invalid("the \(key.type) public key is not valid (\(why))")
         }
         return EVPKey(owning: pkey)
     }
+}
+
+/// NUL-terminated copies of strings that must outlive a call: OpenSSL keeps OSSL_PARAM
+/// names by pointer, while a Swift String passed as `const char *` is only valid during
+/// the call it is passed to.
+final class CStrings {
+    private var storage: [UnsafeMutablePointer<CChar>] = []
+
+    func callAsFunction(_ s: String) -> UnsafePointer<CChar> {
+        let utf8 = Array(s.utf8CString)
+        let p = UnsafeMutablePointer<CChar>.allocate(capacity: utf8.count)
+        p.initialize(from: utf8, count: utf8.count)
+        storage.append(p)
+        return UnsafePointer(p)
+    }
+
+    deinit { for p in storage { p.deallocate() } }
 }

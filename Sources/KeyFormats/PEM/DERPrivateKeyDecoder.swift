@@ -34,11 +34,13 @@ enum DERPrivateKeyDecoder {
         // EVP_PKEY_KEYPAIR: all parameters, the public and the private key.
         let selection = Int32(OSSL_KEYMGMT_SELECT_PRIVATE_KEY | OSSL_KEYMGMT_SELECT_PUBLIC_KEY |
                               OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
-        guard let ctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, "DER", structure.openSSLStructure, structure.keyType,
-                                                      selection, nil, nil) else {
+        // The decoder context keeps these names by pointer: they live in `names` until it is freed.
+        let names = CStrings()
+        guard let ctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, names("DER"), names(structure.openSSLStructure),
+                                                      structure.keyType.map { names($0) }, selection, nil, nil) else {
             return .undecodable(reason: OpenSSLErrors.describe(default: "no OpenSSL decoder for this key"))
         }
-        defer { OSSL_DECODER_CTX_free(ctx) }
+        defer { withExtendedLifetime(names) { OSSL_DECODER_CTX_free(ctx) } }
         _ = OSSL_DECODER_CTX_set_pem_password_cb(ctx, { _, _, _, _ in 0 }, nil)
         var pointer: UnsafePointer<UInt8>? = base.assumingMemoryBound(to: UInt8.self)
         var remaining = der.count

@@ -65,12 +65,17 @@ public enum PrivateKeyGenerator {
 
     private static func openSSL(name: String, configure: (OpaquePointer) -> Bool) throws -> PrivateKeyAlgorithm {
         OpenSSLErrors.clear()
-        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, name, nil) else {
+        // The context keeps the key type name by pointer: it must outlive the context.
+        let names = CStrings()
+        guard let ctx = EVP_PKEY_CTX_new_from_name(nil, names(name), nil) else {
             throw KeyFormatError.unsupported("OpenSSL cannot make \(name) keys (\(OpenSSLErrors.describe(default: "no provider")))")
         }
         defer { EVP_PKEY_CTX_free(ctx) }
         var pkey: OpaquePointer? = nil
-        guard EVP_PKEY_keygen_init(ctx) == 1, configure(ctx), EVP_PKEY_generate(ctx, &pkey) == 1, let pkey else {
+        let ok = withExtendedLifetime(names) {
+            EVP_PKEY_keygen_init(ctx) == 1 && configure(ctx) && EVP_PKEY_generate(ctx, &pkey) == 1
+        }
+        guard ok, let pkey else {
             throw KeyFormatError.invalid("OpenSSL could not generate the \(name) key (\(OpenSSLErrors.describe(default: "unknown error")))")
         }
         return try EVPKey(owning: pkey).privateKeyAlgorithm()
