@@ -98,6 +98,9 @@ openssl ecparam -name secp256k1 -genkey -noout -out secp256k1
 add secp256k1 unsupported - -
 openssl pkcs8 -topk8 -in ecdsa256 -v1 PBE-MD5-DES -passout "pass:$PASS" -provider legacy -provider default -out ecdsa256.pkcs8-pbes1-md5-des
 add ecdsa256.pkcs8-pbes1-md5-des unsupported PBE-MD5-DES -
+# More PBKDF2 iterations than hostbook allows (a hostile file must not spin for minutes).
+openssl pkcs8 -topk8 -in ecdsa256 -v2 aes-256-cbc -iter 5000000 -passout "pass:$PASS" -out ecdsa256.pkcs8-too-many-iterations
+add ecdsa256.pkcs8-too-many-iterations unsupported AES-256-CBC -
 
 # RFC 4716 public keys (ssh-keygen -e), one per base key.
 for b in rsa ecdsa256 ecdsa384 ecdsa521 ed25519; do ssh-keygen -e -f "$b.pub" > "$b.rfc4716"; done

@@ -10,6 +10,13 @@ final class EncryptedPKCS8 {
     /// The encryption cipher: the PBES2 cipher (e.g. `AES-256-CBC`), the PBES1 scheme
     /// (e.g. `PBE-SHA1-3DES`), or `pkcs8-encrypted` when it cannot be named.
     let cipherName: String
+    /// The key-derivation iteration count (PBKDF2 or PBES1), when the file states one.
+    let iterations: Int?
+
+    /// hostbook's ceiling on iterations: far above what ssh-keygen, openssl and
+    /// pyca/cryptography write (2048), low enough that a hostile file cannot make an
+    /// import spin for minutes.
+    static let maximumIterations = 1 << 22
 
     init(der: SecretBytes) throws {
         OpenSSLErrors.clear()
@@ -30,7 +37,11 @@ final class EncryptedPKCS8 {
             throw KeyFormatError.invalid("the encrypted PKCS#8 structure has \(remaining) unexpected trailing bytes")
         }
         cipherName = Self.cipherName(of: parsed)
+        iterations = Self.iterations(of: parsed)
         OpenSSLErrors.clear()
+        if let iterations, iterations > Self.maximumIterations || iterations < 0 {
+            throw KeyFormatError.unsupported("the PKCS#8 key asks for \(iterations) key-derivation iterations, more than hostbook allows (\(Self.maximumIterations))")
+        }
     }
 
     deinit { X509_SIG_free(sig) }
@@ -49,6 +60,37 @@ final class EncryptedPKCS8 {
             return shortName(OBJ_obj2nid(encryption.pointee.algorithm)) ?? "pkcs8-encrypted"
         }
         return shortName(scheme) ?? "pkcs8-encrypted"
+    }
+
+    /// PBKDF2's iteration count for PBES2, PBEPARAM's for PBES1 (scrypt is bounded by
+    /// OpenSSL's own memory limit).
+    private static func iterations(of sig: OpaquePointer) -> Int? {
+        var algorithm: UnsafePointer<X509_ALGOR>? = nil
+        X509_SIG_get0(sig, &algorithm, nil)
+        guard let algorithm, let parameter = algorithm.pointee.parameter else { return nil }
+        if OBJ_obj2nid(algorithm.pointee.algorithm) == NID_pbes2 {
+            guard let raw = ASN1_TYPE_unpack_sequence(PBE2PARAM_it(), parameter) else { return nil }
+            let pbe2 = raw.assumingMemoryBound(to: PBE2PARAM.self)
+            defer { PBE2PARAM_free(pbe2) }
+            guard let kdf = pbe2.pointee.keyfunc, OBJ_obj2nid(kdf.pointee.algorithm) == NID_id_pbkdf2,
+                  let kdfParameter = kdf.pointee.parameter,
+                  let rawKDF = ASN1_TYPE_unpack_sequence(PBKDF2PARAM_it(), kdfParameter) else { return nil }
+            let pbkdf2 = rawKDF.assumingMemoryBound(to: PBKDF2PARAM.self)
+            defer { PBKDF2PARAM_free(pbkdf2) }
+            return integer(pbkdf2.pointee.iter)
+        }
+        guard let raw = ASN1_TYPE_unpack_sequence(PBEPARAM_it(), parameter) else { return nil }
+        let pbe = raw.assumingMemoryBound(to: PBEPARAM.self)
+        defer { PBEPARAM_free(pbe) }
+        return integer(pbe.pointee.iter)
+    }
+
+    /// An ASN1_INTEGER as Int; -1 when it does not fit (refused by the caller).
+    private static func integer(_ value: UnsafeMutablePointer<ASN1_INTEGER>?) -> Int? {
+        guard let value else { return nil }
+        var out: Int64 = 0
+        guard ASN1_INTEGER_get_int64(&out, value) == 1 else { OpenSSLErrors.clear(); return -1 }
+        return Int(out)
     }
 
     private static func shortName(_ nid: Int32) -> String? {
