@@ -44,7 +44,8 @@ public enum RFC4716PublicKey {
                 while line.hasSuffix("\\") {
                     line.removeLast()
                     guard i < lines.count else { throw KeyFormatError.invalid("the RFC 4716 block ends inside a header (truncated)") }
-                    line += PEMArmor.trimmed(lines[i])
+                    // Kept as is: the writer may have cut the value right before a space.
+                    line += String(lines[i])
                     i += 1
                 }
                 let tag = String(line[..<colon.lowerBound])
@@ -68,13 +69,17 @@ public enum RFC4716PublicKey {
         var out = begin + "\n"
         if !comment.isEmpty {
             let escaped = comment.replacingQuotes()
-            var header = "Comment: \"\(escaped)\""
-            // Lines are at most 72 bytes: wrap long headers with backslash continuations.
-            while header.utf8.count > 72 {
-                let cut = header.index(header.startIndex, offsetBy: 70)
-                out += header[..<cut] + "\\\n"
-                header = String(header[cut...])
+            // Lines are at most 72 bytes: wrap long headers with backslash continuations,
+            // cutting between characters (never inside a multi-byte one).
+            var line = ""
+            for c in "Comment: \"\(escaped)\"" {
+                if line.utf8.count + c.utf8.count > 70 {
+                    out += line + "\\\n"
+                    line = ""
+                }
+                line.append(c)
             }
+            let header = line
             out += header + "\n"
         }
         let b64 = Array(key.base64)
