@@ -102,6 +102,18 @@ add ecdsa256.pkcs8-pbes1-md5-des unsupported PBE-MD5-DES -
 openssl pkcs8 -topk8 -in ecdsa256 -v2 aes-256-cbc -iter 5000000 -passout "pass:$PASS" -out ecdsa256.pkcs8-too-many-iterations
 add ecdsa256.pkcs8-too-many-iterations unsupported AES-256-CBC -
 
+# A well-formed DEK-Info file whose plaintext (correct padding, right passphrase) is not
+# DER: indistinguishable from a wrong passphrase that happens to give valid padding, so it
+# must be reported as a wrong passphrase (format column "wrong-passphrase").
+IV=00112233445566778899AABBCCDDEEFF
+KEY=$(openssl enc -aes-128-cbc -md md5 -pass "pass:$PASS" -S 0011223344556677 -iv $IV -P 2>/dev/null | sed -n 's/^key=//p')
+{
+    printf -- '-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,%s\n\n' "$IV"
+    printf 'this is not DER, but it is padded correctly' | openssl enc -aes-128-cbc -K "$KEY" -iv $IV -nosalt | base64 -w 64
+    printf -- '-----END RSA PRIVATE KEY-----\n'
+} > not-der-inside.aes128
+add not-der-inside.aes128 wrong-passphrase AES-128-CBC -
+
 # RFC 4716 public keys (ssh-keygen -e), one per base key.
 for b in rsa ecdsa256 ecdsa384 ecdsa521 ed25519; do ssh-keygen -e -f "$b.pub" > "$b.rfc4716"; done
 cd ..
