@@ -72,6 +72,9 @@ final class PublicKeyFileTests: XCTestCase {
             let e = assertKeyError(.invalid, text) { try AuthorizedKeysLine.parse(text) }
             XCTAssertEqual(e?.reason, reason)
         }
+        let newer = "ssh-mldsa44-ed25519@openssh.com AAAAH3NzaC1tbGRzYTQ0LWVkMjU1MTlAb3BlbnNzaC5jb20= c"
+        let e = assertKeyError(.unsupported) { try AuthorizedKeysLine.parse(newer) }
+        XCTAssertEqual(e?.reason, "unknown or unsupported key type 'ssh-mldsa44-ed25519@openssh.com'")
     }
 
     func testCertificateLinesAndTypeMismatch() throws {

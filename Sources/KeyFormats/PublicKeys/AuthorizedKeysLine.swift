@@ -42,6 +42,10 @@ public struct AuthorizedKeysLine: Sendable, Equatable {
         }
         let restTypeEnd = rest.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? rest.endIndex
         guard KeyTypeNames.isKeyType(String(rest[..<restTypeEnd])) else {
+            // `TYPE BASE64` with a type OpenSSH 9.2 does not know (e.g. a newer one).
+            if rest[..<restTypeEnd].count >= 16, Base64.decode(Array(rest[..<restTypeEnd].utf8)) != nil {
+                throw KeyFormatError.unsupported("unknown or unsupported key type '\(options.prefix(64))'")
+            }
             throw KeyFormatError.invalid("unknown key type '\(rest[..<restTypeEnd].prefix(64))'")
         }
         let line = try PublicKeyLine.parse(String(rest))
@@ -71,15 +75,5 @@ public struct AuthorizedKeysLine: Sendable, Equatable {
         let keyText = key.line(comment: comment)
         if let options { return options + " " + keyText }
         return keyText
-    }
-}
-
-/// Key type names OpenSSH knows (`ssh -Q key`), plain and certificate.
-enum KeyTypeNames {
-    static let plain: Set<String> = Set([PublicKey.ed25519Type, PublicKey.rsaType, PublicKey.dsaType,
-                                         PublicKey.skEd25519Type, PublicKey.skECDSAType] + ECCurve.allCases.map(\.keyType))
-
-    static func isKeyType(_ name: String) -> Bool {
-        plain.contains(name) || Certificate.baseType(of: name) != nil
     }
 }
