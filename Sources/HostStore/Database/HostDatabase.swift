@@ -51,6 +51,14 @@ public final class HostDatabase {
         return try HostDatabase(connection: conn, path: path, readOnly: true)
     }
 
+    /// Opens an existing database read-only at whatever version it is, migrating nothing
+    /// (for `hostbook doctor`); nil when the file does not exist.
+    public static func openForInspection(path: String) throws -> HostDatabase? {
+        guard DatabaseFiles.exists(path) else { return nil }
+        let conn = try connect(path: path, readOnly: true)
+        return try HostDatabase(connection: conn, path: path, readOnly: true)
+    }
+
     private init(connection: SQLiteConnection, path: String, readOnly: Bool) throws {
         self.connection = connection
         self.path = path
