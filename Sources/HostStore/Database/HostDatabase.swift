@@ -82,9 +82,22 @@ public final class HostDatabase {
 
     /// WAL lets readers work while one process writes. The mode is stored in the file, so
     /// this writes only the first time.
+    ///
+    /// Switching to WAL needs an exclusive lock, and SQLite does not call the busy handler
+    /// for it: a second process opening a brand-new database at the same moment gets
+    /// SQLITE_BUSY at once. So this retries, within the same busy timeout.
     private static func useWAL(_ conn: SQLiteConnection) throws {
-        if try conn.query("PRAGMA journal_mode").first?.text(0)?.lowercased() == "wal" { return }
-        try conn.query("PRAGMA journal_mode = WAL")
+        var waited: Int32 = 0
+        while true {
+            do {
+                if try conn.query("PRAGMA journal_mode").first?.text(0)?.lowercased() == "wal" { return }
+                try conn.query("PRAGMA journal_mode = WAL")
+                return
+            } catch let e as DatabaseError where e.isBusy && waited < busyTimeoutMilliseconds {
+                usleep(5_000)
+                waited += 5
+            }
+        }
     }
 
     /// Runs `body` in a write transaction (BEGIN IMMEDIATE: the write lock is taken up front
