@@ -13,19 +13,7 @@ extension HostDatabase {
     /// Hosts ordered by name, optionally only those with every tag in `tags` and from `source`.
     public func hosts(tags: [String] = [], source: String? = nil) throws -> [Host] {
         try read {
-            var sql = HostDatabase.hostColumns
-            var clauses: [String] = []
-            var binds: [SQLValue] = []
-            for t in tags {
-                clauses.append("h.id IN (SELECT host_id FROM host_tags WHERE tag = ? COLLATE NOCASE)")
-                binds.append(.text(t))
-            }
-            if let source {
-                clauses.append("h.source = ? COLLATE NOCASE")
-                binds.append(.text(source))
-            }
-            if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
-            sql += " ORDER BY h.name COLLATE NOCASE"
+            let (sql, binds) = HostDatabase.listQuery(tags: tags, source: source)
             let s = try connection.prepare(sql)
             try s.bind(binds)
             var list: [Host] = []
@@ -43,6 +31,23 @@ extension HostDatabase {
             }
             return list
         }
+    }
+
+    /// The listing query: every host, or those with every tag in `tags` and from `source`.
+    static func listQuery(tags: [String], source: String?) -> (String, [SQLValue]) {
+        var sql = HostDatabase.hostColumns
+        var clauses: [String] = []
+        var binds: [SQLValue] = []
+        for t in tags {
+            clauses.append("h.id IN (SELECT host_id FROM host_tags WHERE tag = ? COLLATE NOCASE)")
+            binds.append(.text(t))
+        }
+        if let source {
+            clauses.append("h.source = ? COLLATE NOCASE")
+            binds.append(.text(source))
+        }
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        return (sql + " ORDER BY h.name COLLATE NOCASE", binds)
     }
 
     /// The host called `name` (any case), or nil.

@@ -8,13 +8,13 @@ struct VaultConsistencyCheck: DoctorCheck {
     func run(_ c: DoctorContext) -> DoctorResult {
         var r = DoctorResult()
         guard let db = c.database else { return r }
-        let status = VaultClient.status()
-        guard status == .ok else {
+        let health = VaultClient.health()
+        guard health.status == .ok else {
             // Without secrets to look after, an absent vault only means the check could not run.
             let needsVault = ((try? db.hostSecretOwners().passwords.isEmpty) == false) || ((try? db.keySecretOwners().isEmpty) == false)
             r.findings.append(DoctorFinding(check: "vault.status", severity: needsVault ? .error : .warning,
-                                            message: "the vault cannot be checked: \(Self.describe(status))",
-                                            fix: Self.fix(status)))
+                                            message: "the vault cannot be checked: \(health.error?.message ?? health.status.name)",
+                                            fix: health.error?.hint ?? "Run 'hostbook vault status' to see what is wrong."))
             return r
         }
         let vault = VaultClient(databaseID: db.databaseID)
@@ -70,24 +70,5 @@ struct VaultConsistencyCheck: DoctorCheck {
             r.notes.append("Vault: \(items.count) item\(items.count == 1 ? "" : "s"), each owned by a host or key; no secret missing.")
         }
         return r
-    }
-
-    static func describe(_ s: VaultStatus) -> String {
-        switch s {
-        case .ok: return "ok"
-        case .locked: return "the keyring is locked"
-        case .noDefaultCollection: return "the Secret Service has no default keyring"
-        case .noService: return "no Secret Service is running (GNOME Keyring, KeePassXC or KWallet)"
-        case .noSessionBus: return "there is no D-Bus session bus (DBUS_SESSION_BUS_ADDRESS is not set)"
-        case .timedOut: return "the Secret Service did not answer in time"
-        }
-    }
-
-    static func fix(_ s: VaultStatus) -> String {
-        switch s {
-        case .locked: return "Unlock the keyring (log in to the desktop, or unlock it in your keyring manager), then run 'hostbook doctor' again."
-        case .noSessionBus: return "Run hostbook in a desktop session, or start one with dbus-run-session and an unlocked gnome-keyring-daemon."
-        default: return "Start a Secret Service with an unlocked default keyring; 'hostbook vault status' says more."
-        }
     }
 }

@@ -12,11 +12,12 @@ enum HostList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let hosts = try HostStoreAccess.openForReading(inv)?.hosts(tags: inv.args.values("tag"), source: inv.args.value("source")) ?? []
+        let db = try HostStoreAccess.openForReading(inv)
         if inv.json {
-            inv.printJSON(.array(hosts.map(HostOutput.json)))
+            try HostListJSON.write(db, tags: inv.args.values("tag"), source: inv.args.value("source"), to: 1)
             return
         }
+        let hosts = try db?.hosts(tags: inv.args.values("tag"), source: inv.args.value("source")) ?? []
         if hosts.isEmpty {
             inv.note("No hosts.")
             return
