@@ -33,15 +33,27 @@ for n in 1000 10000 100000; do make_db $n >/dev/null; done
 echo "hostbook $("$HB" --version | cut -d' ' -f2), $(nproc) cores, $(uname -r)"
 echo
 
-run() { # $1 = title, then the command
+# One table row per command: wall-clock mean ± σ and minimum, and the CPU time the process
+# used (user + system), which is what the machine's other load does not inflate.
+run() { # $1 = title, then hyperfine arguments
     title=$1; shift
-    hyperfine -N --warmup 5 --min-runs 30 --style none --export-markdown "$work/out.md" "$@" >/dev/null 2>&1
+    hyperfine -N --warmup 5 --min-runs 30 --style none --export-json "$work/out.json" "$@" >/dev/null 2>&1
     echo "### $title"
-    sed -n '3,$p' "$work/out.md" | cut -d'|' -f2,3,4 | sed 's/^/|/; s/$/|/'
+    echo "| command | wall mean ± σ (ms) | wall min (ms) | CPU user+sys (ms) |"
+    echo "|---|---|---|---|"
+    awk -F': ' '
+        /"command"/ { gsub(/[",]/, "", $2); cmd = $2 }
+        /"mean"/    { gsub(/,/, "", $2); mean = $2 }
+        /"stddev"/  { gsub(/,/, "", $2); sd = $2 }
+        /"user"/    { gsub(/,/, "", $2); user = $2 }
+        /"system"/  { gsub(/,/, "", $2); sys = $2 }
+        /"min"/     { gsub(/,/, "", $2); min = $2 }
+        /"exit_codes"/ { printf "| %s | %.1f ± %.1f | %.1f | %.1f |\n", cmd, mean * 1000, sd * 1000, min * 1000, (user + sys) * 1000 }
+    ' "$work/out.json"
     echo
 }
 
-run "start-up" "$HB --version"
+run "start-up" -n "--version" "$HB --version"
 run "list --json" \
     -n "list --json, 1,000 hosts" "$HB --db $work/hosts-1000.db list --json" \
     -n "list --json, 10,000 hosts" "$HB --db $work/hosts-10000.db list --json" \
