@@ -136,8 +136,10 @@ final class PEMPrivateKeyTests: XCTestCase {
             XCTAssertEqual(e?.reason, reason)
         }
         let unknownCipher = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: ROT13-CBC,00112233445566778899AABBCCDDEEFF\n\nAAAA\n-----END RSA PRIVATE KEY-----\n"
-        let e = assertKeyError(.unsupported) { try PEMPrivateKey.parse(Array(unknownCipher.utf8), passphrase: Fixtures.secret("x")) }
-        XCTAssertEqual(e?.reason, "the PEM cipher ROT13-CBC is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+        for pass in [nil, Fixtures.secret("x")] {
+            let e = assertKeyError(.unsupported) { try PEMPrivateKey.parse(Array(unknownCipher.utf8), passphrase: pass) }
+            XCTAssertEqual(e?.reason, "the PEM cipher ROT13-CBC is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+        }
     }
 
     func testCRLFAndNoFinalNewlineAreAccepted() throws {

@@ -57,6 +57,7 @@ public enum PEMPrivateKey {
             evpKey = try envelope.decrypt(passphrase: passphrase)
             cipher = envelope.cipherName
         } else if let encryption = try TraditionalPEMEncryption.from(armor) {
+            try encryption.checkSupported()
             guard let passphrase else { throw KeyFormatError.passphraseRequired }
             let der = try encryption.decrypt(armor.body, passphrase: passphrase)
             // The padding checked out, but a wrong key still passes it about one time in
