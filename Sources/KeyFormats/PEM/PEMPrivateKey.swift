@@ -53,6 +53,7 @@ public enum PEMPrivateKey {
 
         if label == .encryptedPKCS8 {
             let envelope = try EncryptedPKCS8(der: armor.body)
+            try envelope.checkSupported()
             guard let passphrase else { throw KeyFormatError.passphraseRequired }
             evpKey = try envelope.decrypt(passphrase: passphrase)
             cipher = envelope.cipherName
