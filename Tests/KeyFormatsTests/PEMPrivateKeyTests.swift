@@ -131,6 +131,8 @@ final class PEMPrivateKeyTests: XCTestCase {
             ("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n", "the PEM END line does not match '-----BEGIN RSA PRIVATE KEY-----'"),
             ("-----BEGIN RSA PRIVATE KEY-----\n!!!!\n-----END RSA PRIVATE KEY-----\n", "the PEM body is not valid base64"),
             ("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", "this is a public key ('PUBLIC KEY'), not a private key"),
+            ("-----BEGIN EC PRIVATE KEY-----\nMAA=\n-----END EC PRIVATE KEY-----\n", "the EC PRIVATE KEY data is damaged (not a valid SEC1 ECPrivateKey)"),
+            ("-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----\n", "the encrypted PKCS#8 structure is damaged (not a valid EncryptedPrivateKeyInfo)"),
             ("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,XYZ\n\nAAAA\n-----END RSA PRIVATE KEY-----\n",
              "the DEK-Info header is malformed (expected 'CIPHER,IV-IN-HEX')"),
         ]

@@ -31,8 +31,8 @@ final class EncryptedPKCS8 {
             if let p, let start { remaining = buf.count - (p - start) }
         }
         guard let parsed else {
-            let why = OpenSSLErrors.describe(default: "not valid DER")
-            throw KeyFormatError.invalid("the encrypted PKCS#8 structure is damaged (\(why))")
+            OpenSSLErrors.clear()
+            throw KeyFormatError.invalid("the encrypted PKCS#8 structure is damaged (not a valid EncryptedPrivateKeyInfo)")
         }
         sig = parsed
         guard remaining == 0 else {
