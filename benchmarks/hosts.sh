@@ -53,7 +53,7 @@ run() { # $1 = title, then hyperfine arguments
     echo
 }
 
-run "start-up" -n "--version" "$HB --version"
+run "start-up" -n "hostbook version" "$HB --version"
 run "list --json" \
     -n "list --json, 1,000 hosts" "$HB --db $work/hosts-1000.db list --json" \
     -n "list --json, 10,000 hosts" "$HB --db $work/hosts-10000.db list --json" \

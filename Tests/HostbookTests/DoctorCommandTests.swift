@@ -99,6 +99,9 @@ final class DoctorCommandTests: XCTestCase {
         // An orphan: the row goes, the vault item stays. A missing secret: the other way round.
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM hosts WHERE name = 'gone'\"", environment: ["DBFILE": hb.db])
         try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": lostUUID])
+        // A key row whose private key never reached the vault.
+        try Shell.run("sqlite3 \"$DBFILE\" \"INSERT INTO keys(uuid, name, algorithm, bits, fingerprint, public_key, format, created_at) VALUES ('k-1', 'laptop', 'ssh-ed25519', 256, 'SHA256:x', x'00', 'openssh', 'now')\"",
+                      environment: ["DBFILE": hb.db])
         let r = try hb.run("doctor")
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("""
@@ -106,12 +109,15 @@ final class DoctorCommandTests: XCTestCase {
               fix: Delete it with: secret-tool clear db \(dbid) kind password owner \(goneUUID)
             error: host 'lost' uses a password, but the vault has none for it
               fix: Store it again with 'hostbook edit lost --password-stdin', or stop using one with 'hostbook edit lost --no-password'.
-            2 problems found.
+            error: key 'laptop' has no private key in the vault
+              fix: Import it again with 'hostbook keys import PATH --name laptop', or remove it with 'hostbook keys remove laptop'.
+            3 problems found.
 
             """), r.stdout)
         // Following the advice makes it healthy.
         try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": goneUUID])
         try hb.ok("edit", "lost", "--no-password")
+        try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM keys\"", environment: ["DBFILE": hb.db])
         XCTAssertEqual(try doctor().checks, [])
     }
 }

@@ -30,12 +30,22 @@ public enum Schema {
         return version
     }
 
+    /// Version 0 with tables is another program's database (hostbook's first migration
+    /// creates its tables and sets the version in one transaction): refused, untouched.
+    static func refuseForeign(_ conn: SQLiteConnection, path: String) throws {
+        if try conn.userVersion == 0, try conn.query("SELECT count(*) FROM sqlite_master").first?.int(0) ?? 0 > 0 {
+            throw HostStoreError(.failed, "'\(path)' is an SQLite database, but not a hostbook database",
+                                 hint: "Choose another path with --db or $HOSTBOOK_DB; the file was left untouched.")
+        }
+    }
+
     /// Brings the database at `path` up to `target`: a backup first when it already holds
     /// data, then one transaction per migration. Safe against a second process doing the
     /// same at the same time (each step re-reads the version under the write lock).
     static func migrate(_ conn: SQLiteConnection, path: String, to target: Int = currentVersion) throws {
         let start = try refuseNewer(conn)
         guard start < target else { return }
+        try refuseForeign(conn, path: path)
         if start > 0 { try backup(conn, path: path, version: start) }
         for m in migrations where m.version > start && m.version <= target {
             try conn.transaction(immediate: true) {
@@ -48,6 +58,11 @@ public enum Schema {
                 try conn.setUserVersion(m.version)
             }
         }
+    }
+
+    /// Brings the database of `conn` up to date (see `migrate(_:path:to:)`).
+    static func migrate(_ conn: SQLiteConnection) throws {
+        try migrate(conn, path: conn.path)
     }
 
     /// A consistent copy of the whole database (VACUUM INTO reads one snapshot, WAL included)
