@@ -42,7 +42,7 @@ run() { # $1 = title, then hyperfine arguments
     echo "| command | wall mean ± σ (ms) | wall min (ms) | CPU user+sys (ms) |"
     echo "|---|---|---|---|"
     awk -F': ' '
-        /"command"/ { gsub(/[",]/, "", $2); cmd = $2 }
+        /"command"/ { gsub(/^"|",?$/, "", $2); cmd = $2 }
         /"mean"/    { gsub(/,/, "", $2); mean = $2 }
         /"stddev"/  { gsub(/,/, "", $2); sd = $2 }
         /"user"/    { gsub(/,/, "", $2); user = $2 }
