@@ -147,4 +147,37 @@ final class ReliabilityTests: XCTestCase {
             }
         }
     }
+
+    /// Key material too: a passphrase-protected key imported with `keys import` leaves
+    /// neither its passphrase nor its private scalar in any file of the data folder.
+    /// (Runs once `hostbook keys import` exists; OpenSSH's test key and its known scalar.)
+    func testNoPassphraseOrPrivateKeyReachesTheDataFolder() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        let dir = PackageRootPath.path + "/../shared/testdata/openssh-sshkey"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: dir + "/ecdsa_1_pw"), "OpenSSH test keys not present")
+        try XCTSkipUnless(try hb.run("keys", "import", "--help").status == 0, "hostbook keys import is not in this build")
+        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        var scalarHex = try String(contentsOfFile: dir + "/ecdsa_1.param.priv", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        while scalarHex.hasPrefix("00") { scalarHex.removeFirst(2) }
+        var scalar = [UInt8]()
+        var i = scalarHex.startIndex
+        while i < scalarHex.endIndex {
+            let j = scalarHex.index(i, offsetBy: 2)
+            scalar.append(UInt8(scalarHex[i..<j], radix: 16)!)
+            i = j
+        }
+        XCTAssertGreaterThanOrEqual(scalar.count, 31)
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+        let r = try hb.run(["keys", "import", dir + "/ecdsa_1_pw", "--name", "pw-key", "--passphrase-stdin"], stdin: passphrase + "\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try hb.ok("add", "k", "--hostname", "k.example", "--key", "pw-key")
+        for f in hb.files() {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: hb.dir.file("data/" + f)))
+            XCTAssertNil(bytes.range(of: Data(passphrase.utf8)), "\(f) holds the passphrase")
+            XCTAssertNil(bytes.range(of: Data(scalar)), "\(f) holds the private key")
+            XCTAssertNil(bytes.range(of: Data(scalar.prefix(16))), "\(f) holds part of the private key")
+            XCTAssertNil(bytes.range(of: Data(scalarHex.utf8)), "\(f) holds the private key in hex")
+        }
+    }
 }
