@@ -50,4 +50,11 @@ final class HostTerminalTests: XCTestCase {
         XCTAssertTrue(r.stdout.contains("Added host 'db' (db.example, auth password)."), r.stdout)
         XCTAssertEqual((try hb.json("show", "db") as? [String: Any])?["auth"] as? String, "password")
     }
+
+    func testNoInputRefusesThePasswordPrompt() throws {
+        let r = try onTerminal("add db --hostname db.example --password-stdin --no-input", typed: "")
+        XCTAssertEqual(r.status, 3)
+        XCTAssertTrue(r.stdout.contains("hostbook: Password for db is needed but --no-input was given\r\nUse --password-stdin with the password piped in instead."), r.stdout)
+        XCTAssertEqual(try hb.run("list", "--json").stdout, "[]\n")
+    }
 }
