@@ -85,6 +85,17 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertTrue(r.checks.contains("database.integrity"), "\(r.checks) \(r.messages)")
     }
 
+    func testAnOldSchemaIsReportedAndLeftAlone() throws {
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        chmod(hb.dir.file("data"), 0o700)
+        try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+        chmod(hb.db, 0o600)
+        let r = try hb.run("doctor")
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 2, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
+        XCTAssertEqual(hb.files(), ["hostbook.db"])
+    }
+
     // MARK: With the vault (scripts/with-keyring)
 
     func testOrphanAndMissingSecretsAreFound() throws {

@@ -35,6 +35,27 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual((try hb.json("list") as? [Any])?.count, 1000)
     }
 
+    /// Two processes finding the same old database at once: one migrates (after a backup),
+    /// the other waits and finds it done; both writes land and every old row is kept.
+    func testTwoProcessesMigratingAtOnce() throws {
+        for round in 0..<3 {
+            try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
+            try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+            let a = try Shell.start("exec \"$HB\" add one --hostname one.example", environment: hb.environment, dir: hb.dir, tag: "m1")
+            let b = try Shell.start("exec \"$HB\" snippets add two --command uptime", environment: hb.environment, dir: hb.dir, tag: "m2")
+            a.waitUntilExit()
+            b.waitUntilExit()
+            XCTAssertEqual(a.terminationStatus, 0, Shell.output(hb.dir, "m1").1)
+            XCTAssertEqual(b.terminationStatus, 0, Shell.output(hb.dir, "m2").1)
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2", "round \(round)")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts"), "4")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM snippets"), "2")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
+            XCTAssertTrue(hb.files().contains("hostbook.db.v1.bak"), "\(hb.files())")
+        }
+    }
+
     /// A loop of `add` (each one transaction: a row and 8 tags) killed with SIGKILL at
     /// several moments: the database always opens, passes integrity_check, and holds every
     /// host whole or not at all.
