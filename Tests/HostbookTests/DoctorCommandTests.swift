@@ -85,6 +85,16 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertTrue(r.checks.contains("database.integrity"), "\(r.checks) \(r.messages)")
     }
 
+    func testAnUnfinishedBackupIsReported() throws {
+        try hb.ok("add", "a", "--hostname", "a.example")
+        let partial = hb.db + ".v1.4242.partial"
+        XCTAssertTrue(FileManager.default.createFile(atPath: partial, contents: Data("torn".utf8), attributes: [.posixPermissions: 0o600]))
+        let r = try doctor(removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.checks.first, "database.backup")
+        XCTAssertEqual(r.messages.first, "'\(partial)' is an unfinished backup left by an interrupted migration")
+    }
+
     func testAnOldSchemaIsReportedAndLeftAlone() throws {
         try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
         chmod(hb.dir.file("data"), 0o700)

@@ -138,6 +138,13 @@ final class ReliabilityTests: XCTestCase {
             default: XCTFail("user_version \(version)")
             }
             outcomes.insert(version)
+            // A backup is complete or absent: a .bak file is always the whole version-1 database.
+            for f in hb.files() where f.hasSuffix(".bak") {
+                let bak = hb.dir.file("data/" + f)
+                XCTAssertEqual(try Shell.sql(bak, "PRAGMA integrity_check"), "ok", f)
+                XCTAssertEqual(try Shell.sql(bak, "PRAGMA user_version"), "1", f)
+                XCTAssertEqual(try Shell.sql(bak, "SELECT count(*) FROM hosts"), "150003", f)
+            }
             // hostbook finishes the job afterwards.
             try hb.ok("add", "after", "--hostname", "after.example")
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2")

@@ -2,6 +2,9 @@
 // "Data"). Each migration runs in one transaction, after a backup copy of the file when an
 // existing database is migrated. Tables are declared beside the code that owns them
 // (CoreSchema, KeysSchema, KnownHostsSchema) and assembled here.
+#if canImport(Glibc)
+import Glibc
+#endif
 import KeyFormats
 
 public struct Migration: Sendable {
@@ -66,16 +69,33 @@ public enum Schema {
     }
 
     /// A consistent copy of the whole database (VACUUM INTO reads one snapshot, WAL included)
-    /// into a new 0600 file beside it: `hostbook.db.v1.bak`.
+    /// into a new 0600 file beside it, `hostbook.db.v1.bak`. It is written under a
+    /// temporary name and linked into place only when complete, so a `.bak` file is never a
+    /// torn copy (a process killed half way leaves `hostbook.db.v1.<pid>.partial`, which
+    /// `hostbook doctor` reports).
     static func backup(_ conn: SQLiteConnection, path: String, version: Int) throws {
-        let target = DatabaseFiles.backupPath(for: path, version: version)
-        try DatabaseFiles.createPrivateFile(target)
+        let partial = "\(path).v\(version).\(getpid()).partial"
+        _ = unlink(partial)
+        try DatabaseFiles.createPrivateFile(partial)
         do {
-            try conn.run("VACUUM INTO ?", [.text(target)])
+            try conn.run("VACUUM INTO ?", [.text(partial)])
         } catch let e as DatabaseError {
-            throw HostStoreError(.failed, "cannot back up the database to '\(target)' before migrating it: \(e.message)",
+            _ = unlink(partial)
+            throw HostStoreError(.failed, "cannot back up the database to '\(partial)' before migrating it: \(e.message)",
                                  hint: "Free some disk space or fix the folder's permissions; the database was not changed.")
         }
+        // link(2) never replaces an existing file: a name taken meanwhile means the next one.
+        while true {
+            let target = DatabaseFiles.backupPath(for: path, version: version)
+            if link(partial, target) == 0 { break }
+            if errno != EEXIST {
+                let why = String(cString: strerror(errno))
+                _ = unlink(partial)
+                throw HostStoreError(.failed, "cannot name the backup '\(target)': \(why)",
+                                     hint: "Fix the folder's permissions; the database was not changed.")
+            }
+        }
+        _ = unlink(partial)
     }
 }
 
