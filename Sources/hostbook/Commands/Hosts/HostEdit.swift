@@ -87,8 +87,11 @@ enum HostEdit {
         if c.password == .clear && old.auth == .password {
             // Database first, then the vault (DESIGN.md): a failure here leaves an orphan
             // item that `hostbook doctor` finds, never a row pointing at nothing.
-            try HostPasswords.vault("delete the password of host '\(host.name)' from the vault (the host no longer uses it)") {
+            do {
                 _ = try vault.delete(HostPasswords.itemID(for: host))
+            } catch let e as VaultError {
+                throw CLIError.failure("updated host '\(host.name)', but could not delete its old password from the vault: \(e.message)",
+                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
             }
         }
         if inv.json {
