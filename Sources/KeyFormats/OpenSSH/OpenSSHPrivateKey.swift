@@ -6,6 +6,9 @@
 public import SecureMemory
 
 public enum OpenSSHPrivateKey {
+    /// The most bcrypt rounds hostbook reads or writes (see OpenSSHEnvelope.maxRounds).
+    public static var maxBcryptRounds: Int { OpenSSHEnvelope.maxRounds }
+
     /// Whether the file needs a passphrase (kdf `bcrypt`), read from the envelope only.
     public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
         let blob = try OpenSSHArmour.decode(bytes)
