@@ -69,7 +69,7 @@ final class KeysCommandTests: XCTestCase {
     func testImportEveryTypeAndCipherFamily() throws {
         try requireVault()
         let keys = ["ed25519_chacha20-poly1305", "ecdsa256_aes128-gcm", "ecdsa384_3des-cbc", "ecdsa521_aes192-cbc",
-                    "rsa2048_aes256-gcm", "rsa3072_none", "ed25519_none-bcrypt"]
+                    "rsa2048_aes256-gcm", "rsa3072_none"]
         for key in keys {
             let r = try hb(["keys", "import", fixture(key), "--passphrase-stdin"], stdin: Self.passphrase + "\n")
             XCTAssertEqual(r.status, 0, "\(key): \(r.stderr)")
@@ -78,6 +78,13 @@ final class KeysCommandTests: XCTestCase {
         let list = try hb(["keys", "list", "--json"])
         let items = try XCTUnwrap(try json(list) as? [[String: Any]])
         XCTAssertEqual(items.compactMap { $0["name"] as? String }, keys.sorted())
+    }
+
+    func testCipherNoneWithBcryptOpensWithAnyPassphrase() throws {
+        try requireVault()
+        let r = try hb(["keys", "import", fixture("ed25519_none-bcrypt"), "--passphrase-stdin"], stdin: "anything")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Imported key 'ed25519_none-bcrypt': \(try listing("ed25519_none-bcrypt"))\n")
     }
 
     func testShowRandomartIsSSHKeygens() throws {
