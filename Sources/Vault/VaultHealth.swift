@@ -1,0 +1,43 @@
+// What `VaultClient.health` found: the status plus the details `hostbook vault status` shows.
+
+public struct VaultHealth: Sendable {
+    public let status: VaultStatus
+    /// The program that provides the Secret Service (e.g. "gnome-keyring-daemon"), when known.
+    public let service: String?
+    /// The default collection's label (e.g. "Login"), when there is one.
+    public let collection: String?
+    /// What is wrong and what to do; nil when `status == .ok`.
+    public let error: VaultError?
+
+    public init(status: VaultStatus, service: String?, collection: String?, error: VaultError?) {
+        self.status = status
+        self.service = service
+        self.collection = collection
+        self.error = error
+    }
+}
+
+extension VaultStatus {
+    /// The status word of `hostbook vault status --json`.
+    public var name: String {
+        switch self {
+        case .ok: "ok"
+        case .locked: "locked"
+        case .noDefaultCollection: "no-default-collection"
+        case .noService: "no-service"
+        case .noSessionBus: "no-session-bus"
+        case .timedOut: "timed-out"
+        }
+    }
+
+    init(_ kind: VaultError.Kind) {
+        switch kind {
+        case .noSessionBus: self = .noSessionBus
+        case .noService: self = .noService
+        case .noDefaultCollection: self = .noDefaultCollection
+        case .locked: self = .locked
+        case .timedOut: self = .timedOut
+        case .unknownPayloadVersion, .failed: self = .noService
+        }
+    }
+}
