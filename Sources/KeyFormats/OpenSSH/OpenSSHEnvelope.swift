@@ -30,7 +30,7 @@ struct OpenSSHEnvelope {
     var isEncrypted: Bool { kdf != .none }
 
     static func parse(_ blob: UnsafeRawBufferPointer) throws -> OpenSSHEnvelope {
-        var r = SecretReader(blob)
+        var r = KeyDataReader(blob)
         guard blob.count >= magic.count, Array(try r.readView(magic.count)) == magic else {
             throw KeyFormatError.invalid("the key data does not start with 'openssh-key-v1' (damaged file)")
         }
@@ -49,7 +49,7 @@ struct OpenSSHEnvelope {
             guard kdfOptions.isEmpty else { throw KeyFormatError.invalid("the KDF 'none' has options (damaged file)") }
             kdf = .none
         case "bcrypt":
-            var o = SecretReader(kdfOptions)
+            var o = KeyDataReader(kdfOptions)
             let salt = try o.readPublicString()
             let rounds = try o.readUInt32()
             guard o.isAtEnd else { throw KeyFormatError.invalid("the bcrypt options have trailing bytes (damaged file)") }
@@ -86,7 +86,7 @@ struct OpenSSHEnvelope {
     /// Writes the envelope around an already-encrypted section.
     static func write(cipher: KeyFileCipher, kdf: OpenSSHKDF, publicKey: PublicKey,
                       section: UnsafeRawBufferPointer, tag: [UInt8]) -> SecretBytes {
-        var w = SecretWriter()
+        var w = KeyDataWriter()
         w.writeRaw(magic)
         w.writeString(cipher.name)
         w.writeString(kdf.name)

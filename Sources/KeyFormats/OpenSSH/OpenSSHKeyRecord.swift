@@ -3,7 +3,7 @@
 import SecureMemory
 
 enum OpenSSHKeyRecord {
-    static func read(_ r: inout SecretReader) throws -> PrivateKeyAlgorithm {
+    static func read(_ r: inout KeyDataReader) throws -> PrivateKeyAlgorithm {
         let type = try r.readText("the private key type")
         switch type {
         case PublicKey.ed25519Type:
@@ -71,7 +71,7 @@ enum OpenSSHKeyRecord {
         }
     }
 
-    private static func readCurveAndPoint(_ curve: ECCurve, _ r: inout SecretReader) throws -> [UInt8] {
+    private static func readCurveAndPoint(_ curve: ECCurve, _ r: inout KeyDataReader) throws -> [UInt8] {
         let name = try r.readText("the curve name")
         guard name == curve.rawValue else {
             throw KeyFormatError.invalid("curve '\(name.prefix(32))' does not match key type \(curve.keyType)")
@@ -83,7 +83,7 @@ enum OpenSSHKeyRecord {
         return q
     }
 
-    static func write(_ algorithm: PrivateKeyAlgorithm, to w: inout SecretWriter) {
+    static func write(_ algorithm: PrivateKeyAlgorithm, to w: inout KeyDataWriter) {
         switch algorithm {
         case .ed25519(let seed, let pk):
             w.writeString(PublicKey.ed25519Type)

@@ -6,7 +6,7 @@ enum OpenSSHPrivateSection {
     /// Parses a decrypted section. Unequal check integers mean the passphrase was wrong when
     /// the file is encrypted (§1.4 step 5), and a damaged file otherwise.
     static func parse(_ plaintext: UnsafeRawBufferPointer, encrypted: Bool) throws -> PrivateKey {
-        var r = SecretReader(plaintext)
+        var r = KeyDataReader(plaintext)
         let check1 = try r.readUInt32()
         let check2 = try r.readUInt32()
         guard check1 == check2 else {
@@ -30,7 +30,7 @@ enum OpenSSHPrivateSection {
     /// Builds the plaintext section for `key`, padded to `blockSize`, with a random check
     /// integer (sshkey_private_to_blob2).
     static func build(_ key: PrivateKey, blockSize: Int) -> SecretBytes {
-        var w = SecretWriter()
+        var w = KeyDataWriter()
         let check = Sodium.randomBytes(count: 4)
         w.writeRaw(check)
         w.writeRaw(check)

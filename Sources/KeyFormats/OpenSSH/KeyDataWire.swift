@@ -4,7 +4,7 @@
 import SecureMemory
 
 /// A bounds-checked reader over a buffer the caller keeps alive (and wipes).
-struct SecretReader {
+struct KeyDataReader {
     let buffer: UnsafeRawBufferPointer
     private(set) var offset = 0
 
@@ -91,7 +91,7 @@ struct SecretReader {
 }
 
 /// A growable writer whose bytes live in secure memory (old buffers are wiped on growth).
-struct SecretWriter {
+struct KeyDataWriter {
     private(set) var storage = SecretBytes(count: 256)
     private(set) var count = 0
 
