@@ -6,9 +6,12 @@
 # Self-contained: builds hostbook in release mode, makes the keys with ssh-keygen in a
 # temporary folder, imports each into a fresh database (--db in the temporary folder)
 # inside a private, unlocked GNOME Keyring (scripts/with-keyring), and prints the medians
-# and the ratio per round count. Needs hyperfine, ssh-keygen and the keyring tools.
+# and the ratio per round count. Needs ssh-keygen, /usr/bin/time and the keyring tools.
 #
 #   benchmarks/bcrypt-import.sh [RUNS]      (default 15 runs per command)
+#
+# The runs of the two commands are interleaved (not hyperfine's one-command-then-the-other)
+# because the machine is shared: slow phases then hit both commands alike.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -41,21 +44,44 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/hostbook-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 printf '%s' 'benchmark passphrase' > "$work/pass"
 
-echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "$(ssh -V 2>&1); hostbook $("$hostbook" --version | cut -d' ' -f2); $runs runs each, median seconds"
-printf '%-7s %-12s %-12s %s\n' rounds ssh-keygen hostbook ratio
+# One measurement: wall-clock seconds (from date +%s%N) and CPU seconds (user + system,
+# from /usr/bin/time) of a command, appended to $1.wall and $1.cpu.
+measure() {
+    local out=$1; shift
+    local t0 t1
+    t0=$(date +%s%N)
+    /usr/bin/time -f '%U %S' -o "$out.tmp" "$@" >/dev/null 2>"$out.err" || { cat "$out.err" >&2; exit 1; }
+    t1=$(date +%s%N)
+    echo "$(( (t1 - t0) / 1000 ))" >> "$out.wall"
+    awk '{ printf "%d\n", ($1 + $2) * 1000000 }' "$out.tmp" >> "$out.cpu"
+}
+median() { sort -n "$1" | awk '{ v[NR] = $1 } END { m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.4f", m / 1000000 }'; }
+
+echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "$(ssh -V 2>&1); hostbook $("$hostbook" --version | cut -d' ' -f2)"
+echo "$runs interleaved runs per command (+2 warm-up); medians in seconds; import into a fresh --db each run"
+printf '%-7s %-11s %-11s %-11s %-11s %s\n' rounds keygen-wall hb-wall keygen-cpu hb-cpu "ratio (wall)"
 for rounds in 16 64 128; do
     key="$work/id_ed25519_$rounds"
     ssh-keygen -q -t ed25519 -Z aes256-ctr -a "$rounds" -N "$(cat "$work/pass")" -C "bench $rounds" -f "$key"
-    csv="$work/result_$rounds.csv"
-    # --prepare removes the database before every run: each import starts from a fresh one.
-    hyperfine --style none --warmup 2 --runs "$runs" --prepare "rm -f $work/db $work/db-wal $work/db-shm" \
-        --export-csv "$csv" \
-        -n ssh-keygen "ssh-keygen -y -P '$(cat "$work/pass")' -f $key" \
-        -n hostbook "$hostbook keys import $key --db $work/db --passphrase-file $work/pass" >/dev/null
-    # CSV: command,mean,stddev,median,user,system,min,max
-    awk -F, -v r="$rounds" '
-        $1 == "ssh-keygen" { k = $4 }
-        $1 == "hostbook" { h = $4 }
-        END { printf "%-7s %-12.4f %-12.4f %.2f\n", r, k, h, h / k }' "$csv"
+    pass=$(cat "$work/pass")
+    rm -f "$work"/r"$rounds"_*
+    for i in $(seq -1 "$runs"); do
+        rm -f "$work/db" "$work/db-wal" "$work/db-shm"
+        # Alternate which command goes first, so drifting load on a shared machine hits both alike.
+        if [ $((i % 2)) -eq 0 ]; then order="k h"; else order="h k"; fi
+        for which in $order; do
+            target="$work/r${rounds}_$which"
+            [ "$i" -le 0 ] && target="$work/warmup"
+            if [ "$which" = k ]; then
+                measure "$target" ssh-keygen -y -P "$pass" -f "$key"
+            else
+                measure "$target" "$hostbook" keys import "$key" --db "$work/db" --passphrase-file "$work/pass"
+            fi
+        done
+    done
+    kw=$(median "$work/r${rounds}_k.wall"); hw=$(median "$work/r${rounds}_h.wall")
+    kc=$(median "$work/r${rounds}_k.cpu"); hc=$(median "$work/r${rounds}_h.cpu")
+    printf '%-7s %-11s %-11s %-11s %-11s %s\n' "$rounds" "$kw" "$hw" "$kc" "$hc" "$(awk -v a="$hw" -v b="$kw" 'BEGIN { printf "%.2f", a / b }')"
 done
+echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

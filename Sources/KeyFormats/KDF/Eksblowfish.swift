@@ -74,18 +74,50 @@ struct Eksblowfish: ~Copyable {
     }
 
     /// `expand0_state(state, key)`: key words into P, then every pair re-encrypted
-    /// without data mixing.
+    /// without data mixing. The 9 P pairs change P as they go; for the 512 S pairs P is
+    /// fixed and held in locals (see `PWords`).
     @inline(__always)
     private func expand0State(key: UnsafePointer<UInt32>) {
         let p = state
         for i in 0..<Self.pWords { p[i] ^= key[i & 15] }
         var l: UInt32 = 0, r: UInt32 = 0
         var i = 0
-        while i < Self.stateWords {
+        while i < Self.pWords {
             Self.encrypt(&l, &r, p)
             p[i] = l; p[i + 1] = r
             i += 2
         }
+        let fixedP = PWords(p)
+        while i < Self.stateWords {
+            Self.encrypt(&l, &r, fixedP, p)
+            p[i] = l; p[i + 1] = r
+            i += 2
+        }
+    }
+
+    /// Blowfish with the P words held in locals. Loaded before the loop, LLVM ranks them
+    /// low and xors each one into the waiting half while F is still being computed, leaving
+    /// a single xor after F on every round's critical path (with P read inside the loop it
+    /// emits F ⊕ P ⊕ half: one more dependent op per round, ≈10% slower, measured).
+    @inline(__always)
+    private static func encrypt(_ l: inout UInt32, _ r: inout UInt32, _ k: borrowing PWords, _ p: UnsafeMutablePointer<UInt32>) {
+        let s0 = p + 18, s1 = p + 18 + 256, s2 = p + 18 + 512, s3 = p + 18 + 768
+        @inline(__always) func f(_ x: UInt32) -> UInt32 {
+            ((s0[Int(x >> 24)] &+ s1[Int((x >> 16) & 0xff)]) ^ s2[Int((x >> 8) & 0xff)]) &+ s3[Int(x & 0xff)]
+        }
+        var xl = l ^ k.p0
+        var xr = r
+        xr ^= f(xl) ^ k.p1;  xl ^= f(xr) ^ k.p2
+        xr ^= f(xl) ^ k.p3;  xl ^= f(xr) ^ k.p4
+        xr ^= f(xl) ^ k.p5;  xl ^= f(xr) ^ k.p6
+        xr ^= f(xl) ^ k.p7;  xl ^= f(xr) ^ k.p8
+        xr ^= f(xl) ^ k.p9;  xl ^= f(xr) ^ k.p10
+        xr ^= f(xl) ^ k.p11; xl ^= f(xr) ^ k.p12
+        xr ^= f(xl) ^ k.p13; xl ^= f(xr) ^ k.p14
+        xr ^= f(xl) ^ k.p15; xl ^= f(xr) ^ k.p16
+        xr ^= k.p17
+        l = xr
+        r = xl
     }
 
     /// bhash(hpass, hsalt) → 32 bytes (§2.3). Both inputs are 64-byte SHA-512 digests,
@@ -101,11 +133,12 @@ struct Eksblowfish: ~Copyable {
         let cdata = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
         defer { Sodium.wipe(cdata, count: 32); cdata.deallocate() }
         cdata.initialize(from: Self.magic, count: 8)
+        let fixedP = PWords(state)
         for _ in 0..<64 {
-            Self.encrypt(&cdata[0], &cdata[1], state)
-            Self.encrypt(&cdata[2], &cdata[3], state)
-            Self.encrypt(&cdata[4], &cdata[5], state)
-            Self.encrypt(&cdata[6], &cdata[7], state)
+            Self.encrypt(&cdata[0], &cdata[1], fixedP, state)
+            Self.encrypt(&cdata[2], &cdata[3], fixedP, state)
+            Self.encrypt(&cdata[4], &cdata[5], fixedP, state)
+            Self.encrypt(&cdata[6], &cdata[7], fixedP, state)
         }
         // Output words little-endian (byte 0 = low byte): the second trap of §2.3.
         let o = out.assumingMemoryBound(to: UInt8.self)
@@ -120,4 +153,16 @@ struct Eksblowfish: ~Copyable {
 
     private static let magic: [UInt32] = [0x4F78_7963, 0x6872_6F6D, 0x6174_6963, 0x426C_6F77,
                                           0x6669_7368, 0x5377_6174, 0x4479_6E61, 0x6D69_7465]
+}
+
+/// A copy of the 18 P words, for the loops in which P does not change.
+struct PWords {
+    let p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17: UInt32
+
+    @inline(__always)
+    init(_ p: UnsafeMutablePointer<UInt32>) {
+        p0 = p[0]; p1 = p[1]; p2 = p[2]; p3 = p[3]; p4 = p[4]; p5 = p[5]
+        p6 = p[6]; p7 = p[7]; p8 = p[8]; p9 = p[9]; p10 = p[10]; p11 = p[11]
+        p12 = p[12]; p13 = p[13]; p14 = p[14]; p15 = p[15]; p16 = p[16]; p17 = p[17]
+    }
 }
