@@ -4,53 +4,6 @@
 public import SecureMemory
 internal import CLibSecret
 
-/// What a vault item holds (the `kind` attribute).
-public enum VaultItemKind: String, Sendable, CaseIterable {
-    case password
-    case privateKey = "private-key"
-}
-
-/// Where the Secret Service stands, from `VaultClient.status()`.
-public enum VaultStatus: Sendable, Equatable {
-    case ok
-    case locked
-    case noDefaultCollection
-    case noService
-    case noSessionBus
-    case timedOut
-}
-
-public struct VaultError: Error, Sendable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        case noSessionBus, noService, noDefaultCollection, locked, timedOut
-        case unknownPayloadVersion
-        case failed
-    }
-    public let kind: Kind
-    /// What is wrong, one line, in a user's words.
-    public let message: String
-    /// What to do about it.
-    public let hint: String?
-
-    public init(_ kind: Kind, _ message: String, hint: String? = nil) {
-        self.kind = kind
-        self.message = message
-        self.hint = hint
-    }
-
-    public var description: String { message }
-}
-
-/// One item's identity: kind + owner uuid, scoped to one database id.
-public struct VaultItemID: Sendable, Hashable {
-    public let kind: VaultItemKind
-    public let owner: String
-    public init(kind: VaultItemKind, owner: String) {
-        self.kind = kind
-        self.owner = owner
-    }
-}
-
 public final class VaultClient: Sendable {
     /// Secret Service schema name for every hostbook item.
     public static let schemaName = "io.hostbook.Secret"

@@ -104,4 +104,15 @@ final class VaultFailureTests: XCTestCase {
         session.thawKeyring()
         XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\n")
     }
+
+    func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {
+        let session = try start(.unlocked)
+        session.freezeBus()
+        defer { session.thawBus() }
+        let result = try VaultProbe.run(["lookup", "password", "u1"], database: database, timeoutMilliseconds: 1500,
+                                        environment: session.environment)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "error timedOut: the Secret Service did not answer within 1.5 s\n")
+        XCTAssertLessThan(result.seconds, 6)
+    }
 }

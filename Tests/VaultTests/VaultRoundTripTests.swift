@@ -87,6 +87,24 @@ final class VaultRoundTripTests: XCTestCase {
         XCTAssertEqual(bytes(try client.lookup(password)), Array("pw".utf8))
     }
 
+    func testCallsFromManyThreadsAtOnce() throws {
+        let items = (0..<8).map { _ in id(.privateKey) }
+        let failures = FailureList()
+        let client: VaultClient = self.client
+        @Sendable func bytes(_ secret: SecretBytes?) -> [UInt8]? { secret?.withUnsafeBytes { Array($0) } }
+        DispatchQueue.concurrentPerform(iterations: items.count) { i in
+            do {
+                let secret = (0..<64).map { UInt8(truncatingIfNeeded: $0 + i) }
+                try client.store(SecretBytes(copying: secret), for: items[i], label: "hostbook test")
+                if bytes(try client.lookup(items[i])) != secret { failures.add("item \(i): wrong secret") }
+                if try !client.delete(items[i]) { failures.add("item \(i): not deleted") }
+            } catch {
+                failures.add("item \(i): \(error)")
+            }
+        }
+        XCTAssertEqual(failures.all, [])
+    }
+
     func testAnUnknownPayloadVersionIsAClearError() throws {
         let item = id()
         try client.storePayload(SecretBytes(copying: [0x7F, 0x41, 0x42]), for: item, label: "hostbook test")
@@ -125,4 +143,12 @@ final class VaultRoundTripTests: XCTestCase {
             XCTAssertEqual((error as? VaultError)?.message, "the vault item for password \(item.owner) is empty")
         }
     }
+}
+
+/// Failures collected from several threads.
+private final class FailureList: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [String] = []
+    func add(_ failure: String) { lock.lock(); list.append(failure); lock.unlock() }
+    var all: [String] { lock.lock(); defer { lock.unlock() }; return list }
 }

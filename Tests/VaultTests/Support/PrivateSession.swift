@@ -107,6 +107,10 @@ final class PrivateSession {
     func freezeKeyring() { if let keyring { kill(keyring.processIdentifier, SIGSTOP) } }
     func thawKeyring() { if let keyring { kill(keyring.processIdentifier, SIGCONT) } }
 
+    /// Freezes or thaws the bus daemon itself: connecting hangs.
+    func freezeBus() { kill(bus.processIdentifier, SIGSTOP) }
+    func thawBus() { kill(bus.processIdentifier, SIGCONT) }
+
     /// `gdbus call --address ...`; the reply line, or nil when the call failed.
     func busCall(_ arguments: [String]) -> String? {
         let process = Process()

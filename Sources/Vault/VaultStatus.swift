@@ -1,4 +1,15 @@
-// What `VaultClient.health` found: the status plus the details `hostbook vault status` shows.
+// Where the Secret Service stands: `VaultClient.status()` and the fuller `VaultClient.health()`
+// that `hostbook vault status` shows.
+
+/// Where the Secret Service stands, from `VaultClient.status()`.
+public enum VaultStatus: Sendable, Equatable {
+    case ok
+    case locked
+    case noDefaultCollection
+    case noService
+    case noSessionBus
+    case timedOut
+}
 
 public struct VaultHealth: Sendable {
     public let status: VaultStatus
@@ -30,6 +41,7 @@ extension VaultStatus {
         }
     }
 
+    /// The status an error means (a failure without a status of its own counts as no service).
     init(_ kind: VaultError.Kind) {
         switch kind {
         case .noSessionBus: self = .noSessionBus
