@@ -91,4 +91,47 @@ final class UpstreamSSHKeyTests: XCTestCase {
             }
         }
     }
+
+    func testRandomartOfEveryUpstreamPublicKeyMatchesSSHKeygen() throws {
+        let dir = try TestFiles.requireSharedData()
+        guard let keygen = Tool.sshKeygen else { throw XCTSkip("ssh-keygen not installed") }
+        // Includes the security-key types, whose titles ([ED25519-SK 256], 16 characters)
+        // are the longest a plain key has.
+        for base in ["rsa_1", "rsa_2", "ecdsa_1", "ecdsa_2", "ed25519_1", "ed25519_2",
+                     "ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"] {
+            let file = dir.appendingPathComponent(base + ".pub")
+            let key = try PublicKeyLine.parse(try TestFiles.text(file)).key
+            for (flags, picture) in [([String](), key.randomart), (["-E", "md5"], key.md5Randomart)] {
+                let r = try Tool.run(keygen, ["-lv"] + flags + ["-f", file.path])
+                XCTAssertEqual(r.status, 0, r.stderr)
+                let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false)
+                XCTAssertEqual(picture, lines[1...11].joined(separator: "\n"), "\(base) \(flags)")
+            }
+        }
+    }
+
+    /// The PEM files go through the PEM parser; asserted here once that parser exists.
+    func testPEMPrivateKeysMatchUpstreamFingerprints() throws {
+        let dir = try TestFiles.requireSharedData()
+        let pass = SecretBytes(copying: try TestFiles.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let files = [("rsa_1", "rsa_1"), ("rsa_1_pw", "rsa_1"), ("rsa_1_sha1", "rsa_1"), ("rsa_1_sha512", "rsa_1"),
+                     ("rsa_2", "rsa_2"), ("ecdsa_1", "ecdsa_1"), ("ecdsa_1_pw", "ecdsa_1"), ("ecdsa_2", "ecdsa_2")]
+        for (file, base) in files {
+            let bytes = try TestFiles.bytes(dir.appendingPathComponent(file))
+            let imported: ImportedPrivateKey
+            do {
+                imported = try PrivateKeyFile.parse(bytes, passphrase: file.hasSuffix("_pw") ? pass : nil)
+            } catch let e as KeyFormatError where e.reason.contains("not implemented yet") {
+                throw XCTSkip("the PEM parser is still a stub")
+            }
+            let fp = try TestFiles.text(dir.appendingPathComponent(base + ".fp")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let bb = try TestFiles.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
+            XCTAssertEqual(imported.key.publicKey.sha256Fingerprint, fp, file)
+            XCTAssertEqual(imported.key.publicKey.bubbleBabble, bb, file)
+            // And the vault form of it (openssh-key-v1, unencrypted) reads back as the same key.
+            let vaultForm = try OpenSSHPrivateKey.encode(imported.key, passphrase: nil)
+            let back = try OpenSSHPrivateKey.parse(vaultForm.withUnsafeBytes { Array($0) }, passphrase: nil)
+            XCTAssertEqual(back.key.publicKey, imported.key.publicKey, file)
+        }
+    }
 }
