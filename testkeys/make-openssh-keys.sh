@@ -6,7 +6,8 @@
 # copied and re-encrypted with `ssh-keygen -p -Z CIPHER` for every cipher OpenSSH allows in
 # key files (ssh-formats.md §1.5), plus the unencrypted form and the odd cipher `none` +
 # kdf bcrypt. Rounds are small (-a 2) to keep the tests fast; a few keys use 16 rounds.
-# RSA 1024 and 4096 (unencrypted) are there for the randomart header width.
+# RSA 1024 and 4096 (unencrypted) are there for the randomart header width; DSA 1024
+# (unencrypted and aes256-ctr) for the refusal of DSA keys.
 #
 # Beside each KEY: KEY.pub, KEY.l (`ssh-keygen -l`), KEY.lv (`ssh-keygen -lv`: the randomart),
 # KEY.l-md5 and KEY.lv-md5 (the same with -E md5). The passphrase is in openssh/PASSPHRASE.
@@ -65,6 +66,16 @@ done
 for bits in 1024 4096; do
     key="$out/rsa${bits}_none"
     ssh-keygen -q -t rsa -b "$bits" -N '' -C "hostbook test rsa$bits" -f "$key"
+    expect "$key"
+done
+# DSA (ssh-keygen 9.2 still makes it; hostbook refuses it, before asking for a passphrase).
+for variant in none aes256-ctr; do
+    key="$out/dsa1024_$variant"
+    if [ "$variant" = none ]; then
+        ssh-keygen -q -t dsa -N '' -C "hostbook test dsa" -f "$key"
+    else
+        ssh-keygen -q -t dsa -N "$pass" -Z aes256-ctr -a 2 -C "hostbook test dsa" -f "$key"
+    fi
     expect "$key"
 done
 chmod 644 "$out"/*

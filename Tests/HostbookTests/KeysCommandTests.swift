@@ -127,6 +127,8 @@ final class KeysCommandTests: XCTestCase {
             (empty, "hostbook: cannot import '\(empty)': the file is empty\n"),
             (fixture("ed25519_none.pub"), "hostbook: '\(fixture("ed25519_none.pub"))' is a public key, not a private key\nImport the private key file (usually the same name without .pub).\n"),
             (tmp.file("missing"), "hostbook: cannot read '\(tmp.file("missing"))': No such file or directory\n"),
+            // Refused before a passphrase is asked for (which would be exit 3 here).
+            (fixture("dsa1024_aes256-ctr"), "hostbook: cannot import '\(fixture("dsa1024_aes256-ctr"))': DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key\n"),
         ]
         for (path, message) in cases {
             let r = try hb(["keys", "import", path])

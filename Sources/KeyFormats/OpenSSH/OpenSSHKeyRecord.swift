@@ -3,6 +3,9 @@
 import SecureMemory
 
 enum OpenSSHKeyRecord {
+    static let dsaUnsupported = KeyFormatError.unsupported(
+        "DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
+
     static func read(_ r: inout KeyDataReader) throws -> PrivateKeyAlgorithm {
         let type = try r.readText("the private key type")
         switch type {
@@ -63,7 +66,7 @@ enum OpenSSHKeyRecord {
             return .skEd25519(publicKey: pk, application: application, flags: flags, keyHandle: handle, reserved: reserved)
 
         case PublicKey.dsaType:
-            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH removed them in 10.0); convert to Ed25519")
+            throw dsaUnsupported
         case let t where t.hasSuffix("-cert-v01@openssh.com"):
             throw KeyFormatError.unsupported("private keys stored with their certificate are not supported")
         default:

@@ -25,6 +25,8 @@ public enum OpenSSHPrivateKey {
         let blob = try OpenSSHArmour.decode(bytes)
         return try blob.withUnsafeBytes { raw in
             let envelope = try OpenSSHEnvelope.parse(raw)
+            // Say so before asking for (or spending time on) a passphrase.
+            if case .dsa = envelope.publicKey.algorithm { throw OpenSSHKeyRecord.dsaUnsupported }
             let section = UnsafeRawBufferPointer(rebasing: raw[envelope.sectionRange])
             let tag = UnsafeRawBufferPointer(rebasing: raw[envelope.tagRange])
             let plaintext = try decrypt(section, tag: tag, envelope: envelope, passphrase: passphrase)

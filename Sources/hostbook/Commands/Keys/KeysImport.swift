@@ -56,16 +56,16 @@ enum KeysImport {
         }
     }
 
-    /// Parses the file, asking for the passphrase when it is encrypted.
+    /// Parses the file, asking for the passphrase when it is encrypted. The first attempt
+    /// has no passphrase: every parser checks the file's structure (and says what is wrong
+    /// with it) before it reports that a passphrase is needed.
     private static func decode(_ bytes: [UInt8], shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
-        if PrivateKeyFile.isEncrypted(bytes) != true {
-            do {
-                return try PrivateKeyFile.parse(bytes, passphrase: nil)
-            } catch let e as KeyFormatError where e.kind == .passphraseRequired {
-                // The format could not tell up front; fall through to the passphrase.
-            } catch let e as KeyFormatError {
-                throw failure(e, shown)
-            }
+        do {
+            return try PrivateKeyFile.parse(bytes, passphrase: nil)
+        } catch let e as KeyFormatError where e.kind == .passphraseRequired {
+            // Encrypted: go on below.
+        } catch let e as KeyFormatError {
+            throw failure(e, shown)
         }
         if let passphrase = try PassphraseInput.given(inv) {
             do { return try PrivateKeyFile.parse(bytes, passphrase: passphrase) } catch let e as KeyFormatError { throw failure(e, shown) }

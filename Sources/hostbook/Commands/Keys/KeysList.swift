@@ -1,4 +1,7 @@
 import HostStore
+#if canImport(Glibc)
+import Glibc
+#endif
 
 // `hostbook keys list`
 enum KeysList {
@@ -23,6 +26,6 @@ enum KeysList {
         for k in keys {
             table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
         }
-        Output.write(table.render(color: inv.useColor), to: 1)
+        Output.write(table.render(color: inv.useColor), to: STDOUT_FILENO)
     }
 }
