@@ -1,9 +1,9 @@
+// `hostbook keys list`
 import HostStore
 #if canImport(Glibc)
 import Glibc
 #endif
 
-// `hostbook keys list`
 enum KeysList {
     static let spec = CommandSpec(
         ["keys", "list"],
