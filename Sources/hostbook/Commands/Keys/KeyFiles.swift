@@ -14,6 +14,10 @@ enum KeyFiles {
         guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
         var out: [UInt8] = []
+        // Reserve the file's size up front so growing the array leaves no stray copies of
+        // an unencrypted key behind in freed memory.
+        var info = stat()
+        if fstat(fd, &info) == 0, info.st_size > 0 { out.reserveCapacity(min(Int(info.st_size), maxSize) + 1) }
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
