@@ -152,4 +152,24 @@ final class OpenSSHDamageTests: XCTestCase {
             _ = outcome(header + junk, nil, "raw garbage \(i)")
         }
     }
+
+    func testTolerantArmour() throws {
+        // OpenSSH itself refuses some of these (§1.1); reading them is harmless and helps
+        // with keys that went through Windows editors or mail.
+        let text = String(decoding: try fixture("ed25519_none"), as: UTF8.self)
+        let expected = try OpenSSHPrivateKey.parse(Array(text.utf8), passphrase: nil).key.publicKey
+        var body = text.split(separator: "\n").dropFirst().dropLast().joined()
+        let variants: [(String, String)] = [
+            ("CRLF", text.replacingOccurrences(of: "\n", with: "\r\n")),
+            ("no final newline", String(text.dropLast())),
+            ("leading blank lines", "\n\n" + text),
+            ("one long line", "-----BEGIN OPENSSH PRIVATE KEY-----\n\(body)\n-----END OPENSSH PRIVATE KEY-----\n"),
+            ("text after END", text + "trailing words\n"),
+        ]
+        for (label, variant) in variants {
+            XCTAssertEqual(try OpenSSHPrivateKey.parse(Array(variant.utf8), passphrase: nil).key.publicKey, expected, label)
+        }
+        body.removeLast(4)
+        XCTAssertThrowsError(try OpenSSHPrivateKey.parse(Array("-----BEGIN OPENSSH PRIVATE KEY-----\n\(body)\n-----END OPENSSH PRIVATE KEY-----\n".utf8), passphrase: nil))
+    }
 }

@@ -107,4 +107,31 @@ final class OpenSSHWriterTests: XCTestCase {
             XCTAssertEqual(Array(s[0..<4]), Array(s[4..<8]), "check integers")
         }
     }
+
+    func testSecurityKeysAreWrittenSoSSHKeygenReadsThem() throws {
+        let dir = try TestFiles.requireSharedData()
+        guard let keygen = Tool.sshKeygen else { throw XCTSkip("ssh-keygen not installed") }
+        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-sk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: tmp) }
+        for name in ["ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"] {
+            let key = try OpenSSHPrivateKey.parse(try TestFiles.bytes(dir.appendingPathComponent(name)), passphrase: nil).key
+            let file = tmp.appendingPathComponent(name)
+            try OpenSSHPrivateKey.encode(key, passphrase: nil).withUnsafeBytes { try Data($0).write(to: file) }
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
+            let r = try Tool.run(keygen, ["-y", "-f", file.path])
+            XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
+            let expected = try PublicKeyLine.parse(try TestFiles.text(dir.appendingPathComponent(name + ".pub"))).key
+            XCTAssertEqual(try PublicKeyLine.parse(r.stdout).key, expected, name)
+            // The key handle and flags survive the round trip.
+            let back = try OpenSSHPrivateKey.parse(try TestFiles.bytes(file), passphrase: nil).key
+            switch (key.algorithm, back.algorithm) {
+            case let (.skEd25519(_, _, f1, h1, r1), .skEd25519(_, _, f2, h2, r2)),
+                 let (.skECDSA(_, _, _, f1, h1, r1), .skECDSA(_, _, _, f2, h2, r2)):
+                XCTAssertEqual(f1, f2); XCTAssertEqual(h1, h2); XCTAssertEqual(r1, r2)
+            default:
+                XCTFail("\(name) is not a security key after the round trip")
+            }
+        }
+    }
 }
