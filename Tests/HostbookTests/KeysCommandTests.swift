@@ -87,6 +87,29 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "Imported key 'ed25519_none-bcrypt': \(try listing("ed25519_none-bcrypt"))\n")
     }
 
+    func testListTableAndImportJSON() throws {
+        try requireVault()
+        let json = try hb(["keys", "import", fixture("rsa3072_none"), "--name", "deploy", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let o = try XCTUnwrap(try self.json(json) as? [String: Any])
+        XCTAssertEqual(o["name"] as? String, "deploy")
+        XCTAssertEqual(o["type"] as? String, "ssh-rsa")
+        XCTAssertEqual(o["bits"] as? Int, 3072)
+        XCTAssertEqual(try hb(["keys", "import", fixture("ecdsa521_none"), "--name", "Alpha"]).status, 0)
+        let fp = { (key: String) in String(try self.listing(key).split(separator: " ")[1]) }
+        let list = try hb(["keys", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(list.stdout, """
+            NAME    TYPE   BITS  FINGERPRINT                                         COMMENT
+            Alpha   ECDSA  521   \(try fp("ecdsa521_none"))  hostbook test ecdsa521
+            deploy  RSA    3072  \(try fp("rsa3072_none"))  hostbook test rsa3072
+
+            """)
+        let empty = try HostbookProcess.run(["keys", "list", "--db", tmp.file("empty.db")])
+        XCTAssertEqual(empty.stdout, "")
+        XCTAssertEqual(empty.stderr, "No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.\n")
+    }
+
     func testShowRandomartIsSSHKeygens() throws {
         try requireVault()
         XCTAssertEqual(try hb(["keys", "import", fixture("rsa3072_none"), "--name", "r"]).status, 0)
