@@ -1,4 +1,14 @@
-// Trusted host keys and their audit trail (schema v1).
+// Trusted host keys and their audit trail (schema v1). See KnownHostsStore for the lookup
+// design these indexes serve.
+//
+// known_hosts: one row per (name or pattern list or hashed name, port, key).
+//   pattern  a plain name (matched without regard to ASCII case, with `port`), or a
+//            pattern list holding `*`, `?`, `!` or `,` (port 0: the port is part of what
+//            the list matches, `[host]:port`), or a hashed `|1|salt|mac` name (port 0).
+//   hashed   for hashed names: salt ‖ mac (40 bytes), so a check scans raw bytes instead
+//            of re-decoding base64; NULL otherwise (filled in lazily if another writer
+//            leaves it NULL).
+//   comment  the comment of an imported line, written back on export.
 
 enum KnownHostsSchema {
     static let v1 = """
@@ -12,8 +22,14 @@ enum KnownHostsSchema {
         fingerprint TEXT NOT NULL,
         source      TEXT NOT NULL,
         first_seen  TEXT NOT NULL,
-        approved_at TEXT
+        approved_at TEXT,
+        hashed      BLOB,
+        comment     TEXT
     );
+    CREATE INDEX known_hosts_name ON known_hosts(pattern COLLATE NOCASE, port);
+    CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE pattern GLOB '*[*?!,]*';
+    CREATE INDEX known_hosts_hashed ON known_hosts(hashed) WHERE substr(pattern, 1, 1) = '|';
+    CREATE INDEX known_hosts_fingerprint ON known_hosts(fingerprint);
     CREATE TABLE host_key_events (
         id              INTEGER PRIMARY KEY,
         at              TEXT NOT NULL,
@@ -25,6 +41,7 @@ enum KnownHostsSchema {
         old_fingerprint TEXT,
         source          TEXT NOT NULL
     );
+    CREATE INDEX host_key_events_host ON host_key_events(host COLLATE NOCASE, port);
 
     """
 }

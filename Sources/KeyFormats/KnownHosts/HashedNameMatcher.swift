@@ -7,7 +7,7 @@ internal import COpenSSL
 public final class HashedNameMatcher {
     private let name: [UInt8]
     private let mac: OpaquePointer?
-    private let context: OpaquePointer?
+    private var context: OpaquePointer?
     private var output = [UInt8](repeating: 0, count: 64)
 
     /// `lookup` is the exact lookup string (lower-cased, `[host]:port` for other ports).
@@ -18,12 +18,17 @@ public final class HashedNameMatcher {
         let context = mac.flatMap { EVP_MAC_CTX_new($0) }
         self.context = context
         if let context {
-            var digest = Array("SHA1".utf8CString)
-            digest.withUnsafeMutableBufferPointer { d in
-                var params = [OSSL_PARAM_construct_utf8_string("digest", d.baseAddress, 0), OSSL_PARAM_construct_end()]
-                let key = [UInt8](repeating: 0, count: HashedHostName.saltLength)
-                _ = EVP_MAC_CTX_set_params(context, &params)
-                _ = key.withUnsafeBufferPointer { EVP_MAC_init(context, $0.baseAddress, $0.count, nil) }
+            // Both C strings must outlive EVP_MAC_CTX_set_params: OSSL_PARAM keeps pointers.
+            "digest".withCString { keyName in
+                "SHA1".withCString { digestName in
+                    var params = [OSSL_PARAM_construct_utf8_string(keyName, UnsafeMutablePointer(mutating: digestName), 0),
+                                  OSSL_PARAM_construct_end()]
+                    if EVP_MAC_CTX_set_params(context, &params) != 1 {
+                        // Unusable: fall back to the one-shot HMAC in matches().
+                        EVP_MAC_CTX_free(context)
+                        self.context = nil
+                    }
+                }
             }
         }
     }

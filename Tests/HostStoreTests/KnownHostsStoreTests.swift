@@ -1,0 +1,152 @@
+// The known-hosts store over a real SQLite file: decisions through the indexes, the
+// bare-name fallback, import of upstream's file, export read back by ssh-keygen -F.
+import Foundation
+import XCTest
+import HostStore
+import KeyFormats
+
+final class KnownHostsStoreTests: XCTestCase {
+    var dir: URL!
+    var store: KnownHostsStore!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+    }
+
+    override func tearDownWithError() throws {
+        store = nil
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    static func ed25519(_ seed: UInt8) -> PublicKey {
+        PublicKey(.ed25519(publicKey: (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) }))
+    }
+
+    static var testdata: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let d = root.appendingPathComponent("../shared/testdata/openssh-hostkeys").standardizedFileURL
+        return FileManager.default.fileExists(atPath: d.path) ? d : nil
+    }
+
+    func status(_ host: String, _ port: Int = 22, _ key: PublicKey) throws -> HostKeyStatus {
+        try store.check(HostLookupName(host: host, port: port), presented: .plain(key)).decision.status
+    }
+
+    func testDecisionsThroughTheStore() throws {
+        let a = Self.ed25519(1), b = Self.ed25519(2), c = Self.ed25519(3)
+        let salt = [UInt8](repeating: 5, count: 20)
+        let file = """
+            plain.test ssh-ed25519 \(a.base64)
+            [ported.test]:2222 ssh-ed25519 \(a.base64)
+            *.wild.test,!no.wild.test ssh-ed25519 \(b.base64)
+            \(HashedHostName(hashing: "hashed.test", salt: salt).text) ssh-ed25519 \(c.base64)
+            @revoked plain.test ssh-ed25519 \(c.base64)
+
+            """
+        let report = try store.importKnownHosts(Array(file.utf8))
+        XCTAssertEqual(report, KnownHostsImportReport(imported: 5, duplicates: 0, skipped: []))
+        let cases: [(String, Int, PublicKey, HostKeyStatus)] = [
+            ("plain.test", 22, a, .trusted), ("PLAIN.Test", 22, a, .trusted), ("plain.test", 22, b, .changed),
+            ("plain.test", 22, c, .revoked), ("other.test", 22, a, .unknown),
+            ("plain.test", 2222, a, .trusted),   // [plain.test]:2222 unknown → falls back to the bare name
+            ("plain.test", 2222, b, .unknown),   // the fallback only answers when it trusts (or revokes)
+            ("plain.test", 2222, c, .revoked),
+            ("ported.test", 2222, a, .trusted), ("ported.test", 22, a, .unknown), ("ported.test", 2222, b, .changed),
+            ("x.wild.test", 22, b, .trusted), ("no.wild.test", 22, b, .unknown), ("x.wild.test", 22, a, .changed),
+            ("hashed.test", 22, c, .trusted), ("HASHED.test", 22, c, .trusted), ("hashed.test", 22, a, .changed),
+            ("hashed.test", 2200, c, .trusted),
+        ]
+        for (host, port, key, expected) in cases {
+            XCTAssertEqual(try status(host, port, key), expected, "\(host):\(port)")
+        }
+        // A second import of the same file is all duplicates.
+        XCTAssertEqual(try store.importKnownHosts(Array(file.utf8)), KnownHostsImportReport(imported: 0, duplicates: 5, skipped: []))
+    }
+
+    func testApproveReplaceRevokeRemoveAndEvents() throws {
+        let a = Self.ed25519(1), b = Self.ed25519(2)
+        let h = HostLookupName(host: "Host.Test", port: 2222)
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .unknown)
+        XCTAssertTrue(try store.approve(h, key: a, source: "tofu"))
+        XCTAssertFalse(try store.approve(h, key: a, source: "tofu"))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .changed)
+        let removed = try store.replace(h, with: b, source: "manual")
+        XCTAssertEqual(removed.map(\.fingerprint), [a.sha256Fingerprint])
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .changed)
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .trusted)
+        XCTAssertTrue(try store.revoke(h, key: b, source: "manual"))
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .revoked)
+        XCTAssertEqual(try store.remove(h, source: "manual").count, 1)
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .unknown)
+        let events = try store.events(forHost: "host.test")
+        XCTAssertEqual(events.map(\.event), ["approved", "approved", "replaced", "revoked", "removed"])
+        XCTAssertEqual(events[2].oldFingerprint, a.sha256Fingerprint)
+        XCTAssertEqual(events[2].fingerprint, b.sha256Fingerprint)
+        XCTAssertEqual(events.map(\.port), [2222, 2222, 2222, 2222, 2222])
+        XCTAssertEqual(events[0].source, "tofu")
+    }
+
+    func testUpstreamImport() throws {
+        guard let d = Self.testdata else { throw XCTSkip("../shared/testdata is absent") }
+        let bytes = Array(try Data(contentsOf: d.appendingPathComponent("known_hosts")))
+        let report = try store.importKnownHosts(bytes)
+        // 23 valid lines; lines 7–9 hold three names each and 12–14 three patterns each.
+        XCTAssertEqual(report.imported, 23 + 2 * 3 + 2 * 3)
+        XCTAssertEqual(report.skipped.map(\.line), [37, 38, 39, 40, 41, 42])
+        XCTAssertEqual(report.skipped.first?.reason, "unknown marker '@what' (expected @cert-authority or @revoked)")
+        let ed1 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_1.pub"), encoding: .utf8)).key
+        let ed4 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_4.pub"), encoding: .utf8)).key
+        let ed5 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_5.pub"), encoding: .utf8)).key
+        let ed6 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_6.pub"), encoding: .utf8)).key
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed1), .trusted)
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed5), .trusted)     // hashed line 18
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed4), .revoked)     // line 33
+        XCTAssertEqual(try status("prometheus.example.com", 22, ed6), .trusted)   // hashed line 24
+        XCTAssertEqual(try status("2001:db8::1", 22, ed6), .trusted)              // hashed line 26
+        XCTAssertEqual(try status("prometheus.example.com", 22, ed1), .changed)
+        XCTAssertEqual(try status("unknown.invalid", 22, ed1), .unknown)
+    }
+
+    /// Import → export → ssh-keygen -F finds each name, plain and hashed.
+    func testExportRoundTripThroughSSHKeygen() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
+        let a = Self.ed25519(1), b = Self.ed25519(2)
+        let file = """
+            one.test,two.test ssh-ed25519 \(a.base64) a comment
+            [three.test]:2222 ssh-ed25519 \(b.base64)
+            *.wild.test ssh-ed25519 \(b.base64)
+            @revoked one.test ssh-ed25519 \(b.base64)
+
+            """
+        _ = try store.importKnownHosts(Array(file.utf8))
+        for hashed in [false, true] {
+            var counter: UInt8 = 0
+            let text = try store.exportKnownHosts(hashed: hashed) { counter += 1; return [UInt8](repeating: counter, count: 20) }
+            let path = dir.appendingPathComponent(hashed ? "hashed" : "plain").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let expected: [(String, Int)] = [("one.test", 2), ("two.test", 1), ("[three.test]:2222", 1), ("x.wild.test", 1), ("three.test", 0)]
+            for (name, count) in expected {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+                p.arguments = ["-F", name, "-f", path]
+                let out = Pipe()
+                p.standardOutput = out
+                p.standardError = FileHandle.nullDevice
+                try p.run()
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                p.waitUntilExit()
+                let found = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
+                XCTAssertEqual(found, count, "\(hashed ? "hashed" : "plain") export, \(name)")
+            }
+            if hashed {
+                XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("one.test") || $0.hasPrefix("two.test") || $0.hasPrefix("[three") }, text)
+                XCTAssertTrue(text.contains("@revoked one.test"), text)  // marker lines are copied, as ssh-keygen -H does
+            } else {
+                XCTAssertTrue(text.contains("one.test ssh-ed25519 \(a.base64) a comment\n"), text)
+            }
+        }
+    }
+}
