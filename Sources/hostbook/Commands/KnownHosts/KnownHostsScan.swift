@@ -38,24 +38,59 @@ enum KnownHostsScan {
                 throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",
                                        hint: "Check the host name and port, and that the host is reachable.")
             }
+            // Every key is judged against what was stored before the scan; otherwise approving
+            // the first key of a new host would make its other key types look "changed".
+            let checks = try keys.map { try store.check(lookup, presented: .plain($0)) }
+            let needsAnswer = checks.contains { $0.decision.status == .unknown || $0.decision.status == .changed }
+            if needsAnswer && !inv.canPrompt {
+                let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal"
+                let first = zip(keys, checks).first { $0.1.decision.status == .unknown || $0.1.decision.status == .changed }!.0
+                let portFlag = port == HostLookupName.defaultPort ? "" : " --port \(port)"
+                throw CLIError.inputNeeded("scan asks about new or changed keys but \(why)",
+                                           hint: "Check the fingerprint, then run 'hostbook known-hosts approve \(lookup.host)\(portFlag) --key \"\(first.type) \(first.base64)\" --fingerprint \(first.sha256Fingerprint)'.")
+            }
+            // A key of another type than the trusted one(s) is "changed" by OpenSSH's rules;
+            // when the same scan shows a key that is already trusted, the host has proven it
+            // still holds that key, so the new type gets the ordinary approval prompt.
+            var vouched = checks.contains { $0.decision.status == .trusted }
             var worst = ExitCode.ok
             var results: [JSONValue] = []
-            for key in keys {
-                var options = KnownHostsApprove.Options()
-                options.source = "tofu"
-                var result: String
-                do {
-                    switch try KnownHostsApprove.decide(inv, store: store, lookup: lookup, presented: .plain(key), options: options) {
-                    case .alreadyTrusted: result = "trusted"
-                    case .approved: result = "approved"
-                    case .replaced: result = "replaced"
-                    }
-                    if !inv.json { inv.print("\(result): \(KnownHostsAccess.describe(key))") }
-                } catch let e as CLIError where [.hostKeyUnknown, .hostKeyChanged, .hostKeyRevoked].contains(e.exitCode) {
-                    Hostbook.report(message: e.message, hint: e.hint)
-                    result = e.exitCode == .hostKeyUnknown ? "rejected" : e.exitCode == .hostKeyChanged ? "changed" : "revoked"
-                    if e.exitCode.rawValue > worst.rawValue { worst = e.exitCode }
+            func approveNew(_ key: PublicKey) throws -> String {
+                let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
+                if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
+                    try store.approve(lookup, key: key, source: "tofu")
+                    vouched = true
+                    return "approved"
                 }
+                try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                if worst == .ok { worst = .hostKeyUnknown }
+                return "rejected"
+            }
+            for (key, check) in zip(keys, checks) {
+                var result: String
+                switch check.decision.status {
+                case .trusted:
+                    result = "trusted"
+                case .revoked:
+                    result = "revoked"
+                    Hostbook.report(message: "the \(KnownHostsAccess.describe(key)) is revoked for \(KnownHostsAccess.describe(lookup))", hint: nil)
+                    worst = .hostKeyRevoked
+                case .unknown:
+                    result = try approveNew(key)
+                case .changed where vouched:
+                    result = try approveNew(key)
+                case .changed:
+                    if try KnownHostsPrompt.askReplace(inv, lookup, key: key, stored: check.entries) {
+                        try store.replace(lookup, with: key, source: "tofu")
+                        result = "replaced"
+                        vouched = true
+                    } else {
+                        try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                        result = "changed"
+                        if worst != .hostKeyRevoked { worst = .hostKeyChanged }
+                    }
+                }
+                if !inv.json { inv.print("\(result): \(KnownHostsAccess.describe(key))") }
                 results.append(.object([("type", .string(key.type)), ("fingerprint", .string(key.sha256Fingerprint)), ("result", .string(result))]))
             }
             if inv.json {
