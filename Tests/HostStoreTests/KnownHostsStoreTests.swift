@@ -150,3 +150,37 @@ final class KnownHostsStoreTests: XCTestCase {
         }
     }
 }
+
+final class KnownHostsHashedCacheTests: XCTestCase {
+    /// A remembered scan is reused only while no hashed entry has been added — by this
+    /// store or by any other writer of the table (the triggers bump the generation).
+    func testRememberedScansNeverHideNewHashedEntries() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
+        let store = KnownHostsStore(database: db)
+        let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
+        let h = HostLookupName(host: "cached.test")
+        func field(_ seed: UInt8) -> String { HashedHostName(hashing: h.text, salt: [UInt8](repeating: seed, count: 20)).text }
+        _ = try store.importKnownHosts(Array("\(field(1)) ssh-ed25519 \(a.base64)\n".utf8))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM known_hosts_hash_scans").first?.int(0), 1)
+        XCTAssertEqual(try db.connection.query("SELECT learned FROM known_hosts").first?.text(0), "cached.test")
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)     // from the cache
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .changed)
+        // Another hashed entry through the store's import…
+        _ = try store.importKnownHosts(Array("@revoked \(field(2)) ssh-ed25519 \(a.base64)\n".utf8))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .revoked)
+        // …and one written by another writer with plain SQL, without `hashed` filled in.
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, ?, 'other', 'x')
+            """, [.text(field(3)), .blob(c.blob), .text(c.sha256Fingerprint)])
+        XCTAssertEqual(try store.check(h, presented: .plain(c)).decision.status, .trusted)
+        // A name that matched nothing is remembered too, and still answers "unknown".
+        let other = HostLookupName(host: "other.test")
+        XCTAssertEqual(try store.check(other, presented: .plain(a)).decision.status, .unknown)
+        XCTAssertEqual(try store.check(other, presented: .plain(a)).decision.status, .unknown)
+    }
+}

@@ -37,6 +37,13 @@ extension KnownHostsStore {
         let plain: Bool
     }
 
+    struct ImportIdentity: Hashable {
+        let pattern: String
+        let port: Int
+        let marker: String
+        let blob: [UInt8]
+    }
+
     /// Splits a line's host field. A hashed field is one name. A list with a negation
     /// stays whole (a `!` voids the whole line); otherwise each name is its own entry —
     /// a wildcard one kept as a pattern, `[host]:port` split into name and port.
@@ -66,6 +73,9 @@ extension KnownHostsStore {
     /// Imports the lines of a known_hosts file.
     public func importKnownHosts(_ bytes: [UInt8], source: String = "import") throws -> KnownHostsImportReport {
         var report = KnownHostsImportReport()
+        // A large file touches every page of the lookup indexes; a 64 MiB page cache (for
+        // this connection only) keeps SQLite from re-reading them from the OS per row.
+        try connection.execute("PRAGMA cache_size = -65536")
         try connection.transaction {
             let now = StoreClock.timestamp()
             let exists = try connection.prepare("""
@@ -80,6 +90,8 @@ extension KnownHostsStore {
                 INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
                 VALUES (?, 'imported', ?, ?, ?, ?, NULL, ?)
                 """)
+            let storeHadRows = !(try connection.query("SELECT 1 FROM known_hosts LIMIT 1")).isEmpty
+            var seen = Set<ImportIdentity>()
             var lineNumber = 0
             var start = 0
             let count = bytes.count
@@ -101,9 +113,16 @@ extension KnownHostsStore {
                 }
                 let fingerprint = entry.key.sha256Fingerprint
                 for n in names {
-                    exists.reset()
-                    try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(entry.key.blob), .int(n.plain ? 1 : 0)])
-                    if try exists.step() { report.duplicates += 1; continue }
+                    // Duplicates within this file are found in memory; rows stored before
+                    // the import only by index, and only when there were any.
+                    let identity = ImportIdentity(pattern: n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern, port: n.port,
+                                                  marker: entry.marker.rawValue, blob: entry.key.blob)
+                    if !seen.insert(identity).inserted { report.duplicates += 1; continue }
+                    if storeHadRows {
+                        exists.reset()
+                        try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(entry.key.blob), .int(n.plain ? 1 : 0)])
+                        if try exists.step() { report.duplicates += 1; continue }
+                    }
                     insert.reset()
                     try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.key.type),
                                      .blob(entry.key.blob), .text(fingerprint), .text(source), .text(now),

@@ -9,6 +9,12 @@
 //            of re-decoding base64; NULL otherwise (filled in lazily if another writer
 //            leaves it NULL).
 //   comment  the comment of an imported line, written back on export.
+//   learned  for hashed names: the lookup string a check found to hash to this entry.
+//
+// known_hosts_hash_scans remembers, per lookup string, that every hashed entry was tested
+// against it while known_hosts_state.hashed_generation had a given value; the triggers
+// bump that generation whenever any writer adds or rewrites a hashed entry, so a
+// remembered scan is reused only while no hashed entry could have been added since.
 
 enum KnownHostsSchema {
     static let v1 = """
@@ -24,12 +30,29 @@ enum KnownHostsSchema {
         first_seen  TEXT NOT NULL,
         approved_at TEXT,
         hashed      BLOB,
-        comment     TEXT
+        comment     TEXT,
+        learned     TEXT
     );
     CREATE INDEX known_hosts_name ON known_hosts(pattern COLLATE NOCASE, port);
     CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE pattern GLOB '*[*?!,]*';
     CREATE INDEX known_hosts_hashed ON known_hosts(hashed) WHERE substr(pattern, 1, 1) = '|';
     CREATE INDEX known_hosts_fingerprint ON known_hosts(fingerprint);
+    CREATE INDEX known_hosts_learned ON known_hosts(learned) WHERE learned IS NOT NULL;
+    CREATE TABLE known_hosts_hash_scans (
+        lookup     TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE known_hosts_state (
+        id                INTEGER PRIMARY KEY CHECK (id = 1),
+        hashed_generation INTEGER NOT NULL
+    );
+    INSERT INTO known_hosts_state (id, hashed_generation) VALUES (1, 0);
+    CREATE TRIGGER known_hosts_hashed_added AFTER INSERT ON known_hosts
+    WHEN substr(NEW.pattern, 1, 1) = '|'
+    BEGIN UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1; END;
+    CREATE TRIGGER known_hosts_hashed_rewritten AFTER UPDATE OF pattern, hashed ON known_hosts
+    WHEN substr(NEW.pattern, 1, 1) = '|'
+    BEGIN UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1; END;
     CREATE TABLE host_key_events (
         id              INTEGER PRIMARY KEY,
         at              TEXT NOT NULL,

@@ -21,8 +21,12 @@ import KeyFormats
 ///   `hashed` column, and the partial covering index `known_hosts_hashed` holds just those
 ///   40 bytes and the rowid, so a check streams ~48 bytes per hashed entry and runs one
 ///   re-keyed OpenSSL HMAC context over them (`HashedNameMatcher`, ~0.3 µs per entry).
-///   Names hostbook itself learns (approve, scan) are stored plain; `export --hashed`
-///   hashes them on the way out, as `ssh-keygen -H` would.
+///   A check remembers its result (`learned` names the lookup on the matching hashed
+///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
+///   `hashed_generation`), so checking a name again is two index probes until a hashed
+///   entry is added (triggers bump the generation for any writer). Names hostbook itself
+///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
+///   out, as `ssh-keygen -H` would.
 ///
 /// Entries are returned in rowid order, which is file order for imports and approval
 /// order otherwise — OpenSSH's "file order".
@@ -36,8 +40,10 @@ public final class KnownHostsStore {
 
     // MARK: Reading
 
-    /// Every entry whose host field matches `lookup`, in rowid order.
-    public func entries(matching lookup: HostLookupName) throws -> [KnownHostRow] {
+    /// Every entry whose host field matches `lookup`, in rowid order. With `learn`, the
+    /// result of a full scan of hashed entries is remembered for the next check (never
+    /// inside a transaction of the caller's).
+    public func entries(matching lookup: HostLookupName, learn: Bool = false) throws -> [KnownHostRow] {
         var rows: [Int64: KnownHostRow] = [:]
         let plain = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2")
         try plain.bind([.text(lookup.host), .int(Int64(lookup.port))])
@@ -54,7 +60,7 @@ public final class KnownHostsStore {
             guard KnownHostRow.kind(of: pattern) == .patterns else { continue }
             if HostPatternList.match(name: name, patterns: Array(pattern.utf8)) == .matched { ids.append(id) }
         }
-        ids += try hashedMatches(lookup)
+        ids += try hashedMatches(lookup, learn: learn)
         if !ids.isEmpty {
             let list = ids.map(String.init).joined(separator: ",")
             let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(list))")
@@ -63,9 +69,24 @@ public final class KnownHostsStore {
         return rows.values.sorted { $0.id < $1.id }
     }
 
-    /// Row ids of hashed entries that are the hash of `lookup.text`.
-    func hashedMatches(_ lookup: HostLookupName) throws -> [Int64] {
-        let matcher = HashedNameMatcher(lookup: lookup.text)
+    /// Row ids of hashed entries that are the hash of `lookup.text`: from the remembered
+    /// scan when no hashed entry was added since, otherwise by testing every one.
+    func hashedMatches(_ lookup: HostLookupName, learn: Bool) throws -> [Int64] {
+        let name = lookup.text
+        let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
+        if let scanned = try connection.query("SELECT generation FROM known_hosts_hash_scans WHERE lookup = ?1", [.text(name)]).first?.int(0),
+           scanned == generation {
+            return try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
+                .compactMap { $0.int(0) }
+        }
+        let ids = try scanHashed(name)
+        if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
+        return ids
+    }
+
+    /// Tests every hashed entry against `name` (one HMAC-SHA1 each).
+    func scanHashed(_ name: String) throws -> [Int64] {
+        let matcher = HashedNameMatcher(lookup: name)
         var ids: [Int64] = []
         let s = try connection.prepare("SELECT id, hashed FROM known_hosts WHERE substr(pattern, 1, 1) = '|'")
         while try s.step() {
@@ -85,6 +106,21 @@ public final class KnownHostsStore {
         return ids
     }
 
+    /// Best effort: a check must not wait for, or fail because of, another writer, so the
+    /// lock is tried once (busy timeout 0) and any failure only costs the next check a scan.
+    func remember(_ name: String, ids: [Int64], generation: Int64) {
+        connection.setBusyTimeout(milliseconds: 0)
+        defer { connection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
+        _ = try? connection.transaction {
+            for id in ids { try connection.run("UPDATE known_hosts SET learned = ?1 WHERE id = ?2", [.text(name), .int(id)]) }
+            try connection.run("INSERT OR REPLACE INTO known_hosts_hash_scans (lookup, generation) VALUES (?1, ?2)",
+                               [.text(name), .int(generation)])
+        }
+    }
+
+    /// The busy timeout HostDatabase.open sets, restored after `remember`.
+    static let busyTimeoutMilliseconds: Int32 = 10_000
+
     /// The result of checking one presented key.
     public struct Check: Sendable {
         public let lookup: HostLookupName
@@ -101,10 +137,10 @@ public final class KnownHostsStore {
     /// `[host]:port` is unknown: the bare name's answer is taken when it trusts the key
     /// (as ssh 9.2 does) or revokes it (a revoked key is never offered for approval).
     public func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64 = StoreClock.nowSeconds()) throws -> Check {
-        let rows = try entries(matching: lookup)
+        let rows = try entries(matching: lookup, learn: true)
         let decision = HostKeyPolicy.decide(presented, records: rows.map(\.record), hostName: lookup.host, now: now)
         if decision.status == .unknown, let bare = lookup.bare {
-            let bareRows = try entries(matching: bare)
+            let bareRows = try entries(matching: bare, learn: true)
             let d = HostKeyPolicy.decide(presented, records: bareRows.map(\.record), hostName: bare.host, now: now)
             if d.status == .trusted || d.status == .revoked {
                 return Check(lookup: lookup, decision: d, entries: d.entries.map { bareRows[$0] }, matched: bareRows, viaBareName: true)
