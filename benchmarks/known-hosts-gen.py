@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Writes a known_hosts file of N hosts for benchmarks/known-hosts.sh: one Ed25519 line
-per host (hostN.bench.example), every 10th host with a non-22 port, every 5th with an
-extra ECDSA-type line using the same random bytes (ssh-keygen does not parse keys for -F,
-hostbook does, so the keys are valid). Deterministic for a given N."""
+per host, `hostI.bench.example`, every 10th one as `[hostI.bench.example]:2222`. The keys
+are random but well-formed (hostbook parses every key on import). Deterministic for a
+given N. Usage: known-hosts-gen.py N OUTPUT"""
 import base64, random, struct, sys
 
 def blob_ed25519(pk):

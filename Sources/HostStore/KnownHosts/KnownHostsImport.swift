@@ -37,17 +37,26 @@ extension KnownHostsStore {
         let plain: Bool
     }
 
+    /// Same name, port, marker and key (the SHA-256 fingerprint stands for the key: it is
+    /// already computed and hashes far faster than the blob).
     struct ImportIdentity: Hashable {
         let pattern: String
         let port: Int
         let marker: String
-        let blob: [UInt8]
+        let fingerprint: String
     }
 
     /// Splits a line's host field. A hashed field is one name. A list with a negation
     /// stays whole (a `!` voids the whole line); otherwise each name is its own entry —
     /// a wildcard one kept as a pattern, `[host]:port` split into name and port.
     static func names(of hosts: String) throws -> [ImportedName] {
+        // The common case first: one lower-case plain name.
+        if !hosts.utf8.contains(where: { c in
+            c == UInt8(ascii: ",") || c == UInt8(ascii: "*") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
+                || c == UInt8(ascii: "[") || c == UInt8(ascii: "|") || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+        }) {
+            return [ImportedName(pattern: hosts, port: HostLookupName.defaultPort, hashed: nil, plain: true)]
+        }
         if HashedHostName.looksHashed(hosts) {
             guard let h = HashedHostName(field: hosts) else { throw KeyFormatError.invalid("bad host hash (expected |1|salt|hash with a 20-byte salt)") }
             return [ImportedName(pattern: hosts, port: 0, hashed: h.salt + h.mac, plain: false)]
@@ -70,6 +79,11 @@ extension KnownHostsStore {
         return out
     }
 
+    /// A string as an SQL literal ('' doubles a quote).
+    static func sqlLiteral(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+    }
+
     /// Imports the lines of a known_hosts file.
     public func importKnownHosts(_ bytes: [UInt8], source: String = "import") throws -> KnownHostsImportReport {
         var report = KnownHostsImportReport()
@@ -82,13 +96,16 @@ extension KnownHostsStore {
                 SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
                 AND (?5 = 1 OR pattern = ?1) LIMIT 1
                 """)
+            // The values that are the same for every row are SQL literals (bound values cost
+            // a copy each); the event is copied from the row just written.
+            let constants = "\(Self.sqlLiteral(source)), \(Self.sqlLiteral(now))"
             let insert = try connection.prepare("""
-                INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at, hashed, comment)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, NULL, ?, ?)
+                INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, comment, source, first_seen)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(constants))
                 """)
             let event = try connection.prepare("""
-                INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
-                VALUES (?, 'imported', ?, ?, ?, ?, NULL, ?)
+                INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, source)
+                SELECT first_seen, 'imported', pattern, port, key_type, fingerprint, source FROM known_hosts WHERE id = last_insert_rowid()
                 """)
             let storeHadRows = !(try connection.query("SELECT 1 FROM known_hosts LIMIT 1")).isEmpty
             var seen = Set<ImportIdentity>()
@@ -116,7 +133,7 @@ extension KnownHostsStore {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import only by index, and only when there were any.
                     let identity = ImportIdentity(pattern: n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern, port: n.port,
-                                                  marker: entry.marker.rawValue, blob: entry.key.blob)
+                                                  marker: entry.marker.rawValue, fingerprint: fingerprint)
                     if !seen.insert(identity).inserted { report.duplicates += 1; continue }
                     if storeHadRows {
                         exists.reset()
@@ -125,12 +142,10 @@ extension KnownHostsStore {
                     }
                     insert.reset()
                     try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.key.type),
-                                     .blob(entry.key.blob), .text(fingerprint), .text(source), .text(now),
-                                     n.hashed.map { .blob($0) } ?? .null,
+                                     .blob(entry.key.blob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
                     event.reset()
-                    try event.bind([.text(now), .text(n.pattern), .int(Int64(n.port)), .text(entry.key.type), .text(fingerprint), .text(source)])
                     while try event.step() {}
                     report.imported += 1
                 }

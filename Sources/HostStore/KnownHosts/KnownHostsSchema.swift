@@ -22,7 +22,8 @@ enum KnownHostsSchema {
         id          INTEGER PRIMARY KEY,
         pattern     TEXT NOT NULL,
         port        INTEGER NOT NULL DEFAULT 22,
-        marker      TEXT NOT NULL DEFAULT '' CHECK (marker IN ('', 'cert-authority', 'revoked')),
+        -- Written with OR, not IN (...): SQLite builds an ephemeral table per row for IN.
+        marker      TEXT NOT NULL DEFAULT '' CHECK (marker = '' OR marker = 'cert-authority' OR marker = 'revoked'),
         key_type    TEXT NOT NULL,
         key_blob    BLOB NOT NULL,
         fingerprint TEXT NOT NULL,
