@@ -108,18 +108,19 @@ public final class KnownHostsStore {
 
     /// Best effort: a check must not wait for, or fail because of, another writer, so the
     /// lock is tried once (busy timeout 0) and any failure only costs the next check a scan.
+    /// A read-only store opens a writable connection for this (only after a full scan).
     func remember(_ name: String, ids: [Int64], generation: Int64) {
-        connection.setBusyTimeout(milliseconds: 0)
-        defer { connection.setBusyTimeout(milliseconds: Self.busyTimeoutMilliseconds) }
-        _ = try? connection.transaction {
-            for id in ids { try connection.run("UPDATE known_hosts SET learned = ?1 WHERE id = ?2", [.text(name), .int(id)]) }
-            try connection.run("INSERT OR REPLACE INTO known_hosts_hash_scans (lookup, generation) VALUES (?1, ?2)",
-                               [.text(name), .int(generation)])
+        guard let writer = database.isReadOnly ? (try? HostDatabase.open(path: database.path))?.connection : connection else { return }
+        writer.setBusyTimeout(milliseconds: 0)
+        defer { writer.setBusyTimeout(milliseconds: HostDatabase.busyTimeoutMilliseconds) }
+        _ = try? writer.transaction {
+            // Only if nothing hashed was added since this scan's snapshot.
+            guard try writer.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation else { return }
+            for id in ids { try writer.run("UPDATE known_hosts SET learned = ?1 WHERE id = ?2", [.text(name), .int(id)]) }
+            try writer.run("INSERT OR REPLACE INTO known_hosts_hash_scans (lookup, generation) VALUES (?1, ?2)",
+                           [.text(name), .int(generation)])
         }
     }
-
-    /// The busy timeout HostDatabase.open sets, restored after `remember`.
-    static let busyTimeoutMilliseconds: Int32 = 10_000
 
     /// The result of checking one presented key.
     public struct Check: Sendable {
@@ -131,6 +132,11 @@ public final class KnownHostsStore {
         public let matched: [KnownHostRow]
         /// True when `[host]:port` was unknown and the bare host name decided (§5.4).
         public let viaBareName: Bool
+
+        /// The answer for a store that does not exist yet.
+        public static func nothingKnown(_ lookup: HostLookupName) -> Check {
+            Check(lookup: lookup, decision: HostKeyDecision(status: .unknown, entries: []), entries: [], matched: [], viaBareName: false)
+        }
     }
 
     /// Decides for `presented` at `lookup`, with OpenSSH's fallback to the bare name when

@@ -7,11 +7,20 @@ enum KnownHostsAccess {
     static let portOption = OptionSpec.value("port", "N", "SSH port (default 22)")
     static let keyOption = OptionSpec.value("key", "\"TYPE BASE64\"", "The host key, as in ssh-keyscan output or a .pub file")
 
-    /// Runs `body` with the store, mapping database failures to exit 1.
+    /// Runs `body` with the store (created when missing), mapping database failures to exit 1.
     static func withStore<R>(_ inv: Invocation, _ body: (KnownHostsStore) throws -> R) throws -> R {
+        try mappingErrors { try body(KnownHostsStore(database: HostStoreAccess.openForWriting(inv))) }
+    }
+
+    /// For commands that only read: `body` gets nil when there is no database yet, and
+    /// nothing is created.
+    static func withExistingStore<R>(_ inv: Invocation, _ body: (KnownHostsStore?) throws -> R) throws -> R {
+        try mappingErrors { try body(HostStoreAccess.openForReading(inv).map(KnownHostsStore.init)) }
+    }
+
+    private static func mappingErrors<R>(_ body: () throws -> R) throws -> R {
         do {
-            let db = try HostDatabase.open(path: inv.databasePath)
-            return try body(KnownHostsStore(database: db))
+            return try body()
         } catch let e as DatabaseError {
             throw CLIError.failure("database error: \(e.message)", hint: e.isBusy ? "Another hostbook is writing; try again." : nil)
         }

@@ -20,7 +20,9 @@ enum KnownHostsCheck {
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv)
-        let check = try KnownHostsAccess.withStore(inv) { try $0.check(lookup, presented: presented) }
+        let check = try KnownHostsAccess.withExistingStore(inv) { store in
+            try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
+        }
         let key = presented.plainKey
         let status = check.decision.status
         if inv.json {

@@ -47,8 +47,8 @@ enum KnownHostsExport {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let text = try KnownHostsAccess.withStore(inv) {
-            try $0.exportKnownHosts(hashed: inv.args.flag("hashed")) { RandomBytes.generate(HashedHostName.saltLength) }
+        let text = try KnownHostsAccess.withExistingStore(inv) {
+            try $0?.exportKnownHosts(hashed: inv.args.flag("hashed")) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
         }
         Output.write(text, to: STDOUT_FILENO)
     }

@@ -16,7 +16,8 @@ enum KnownHostsList {
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
         if let host { try KnownHostsAccess.validateHost(host) }
-        let (rows, events) = try KnownHostsAccess.withStore(inv) { store -> ([KnownHostRow], [HostKeyEvent]) in
+        let (rows, events) = try KnownHostsAccess.withExistingStore(inv) { store -> ([KnownHostRow], [HostKeyEvent]) in
+            guard let store else { return ([], []) }
             guard let host else { return (try store.all(), []) }
             return (try store.entries(forHost: host), try store.events(forHost: host))
         }
