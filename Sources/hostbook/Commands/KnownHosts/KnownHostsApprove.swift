@@ -7,6 +7,7 @@ import KeyFormats
 enum KnownHostsApprove {
     static let spec = CommandSpec(
         ["known-hosts", "approve"], summary: "Trust a host key (asks first, like ssh)",
+        usage: "HOST [--port N] --key \"TYPE BASE64\" [--fingerprint SHA256:...] [--yes] [--replace]",
         discussion: """
         On a terminal, shows the fingerprint and randomart and asks yes/no/[fingerprint]. A changed \
         key shows a warning and is replaced only when you type the new fingerprint.

@@ -6,6 +6,7 @@ import KeyFormats
 enum KnownHostsCheck {
     static let spec = CommandSpec(
         ["known-hosts", "check"], summary: "Check a host key: trusted, unknown, changed or revoked",
+        usage: "HOST [--port N] --key \"TYPE BASE64\"",
         discussion: """
         Decides exactly as OpenSSH does: trusted if an entry for the name holds the key, changed \
         if entries exist but none holds it (also when only a key of another type is known), \

@@ -35,6 +35,7 @@ enum KnownHostsRemove {
 enum KnownHostsRevoke {
     static let spec = CommandSpec(
         ["known-hosts", "revoke"], summary: "Mark a host key as revoked (@revoked)",
+        usage: "HOST [--port N] --key \"TYPE BASE64\"",
         discussion: "A revoked key is never trusted for the host, whatever else is stored (exit 12 on check).",
         positionals: [.required("HOST", "Host name or address")],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
