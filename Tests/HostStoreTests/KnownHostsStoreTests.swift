@@ -184,3 +184,40 @@ final class KnownHostsHashedCacheTests: XCTestCase {
         XCTAssertEqual(try store.check(other, presented: .plain(a)).decision.status, .unknown)
     }
 }
+
+final class KnownHostsBulkImportTests: XCTestCase {
+    /// A file over 1 MiB into an empty store takes the bulk path (indexes dropped and built
+    /// at the end): the same decisions, duplicates still found, every index back.
+    func testBulkImportIntoAnEmptyStore() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
+        let store = KnownHostsStore(database: db)
+        let indexesBefore = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
+        var lines: [String] = []
+        for i in 0..<15_000 {
+            lines.append("host\(i).bulk.test ssh-ed25519 \(KnownHostsStoreTests.ed25519(UInt8(i % 251)).base64) comment \(i)")
+        }
+        lines.append(lines[7])                                                   // a duplicate
+        lines.append("\(HashedHostName(hashing: "hashed.bulk.test", salt: [UInt8](repeating: 9, count: 20)).text) ssh-ed25519 \(KnownHostsStoreTests.ed25519(1).base64)")
+        lines.append("*.wild.bulk.test ssh-ed25519 \(KnownHostsStoreTests.ed25519(2).base64)")
+        lines.append("bad line")
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        XCTAssertGreaterThan(bytes.count, 1 << 20)
+        let report = try store.importKnownHosts(bytes)
+        XCTAssertEqual(report.imported, 15_002)
+        XCTAssertEqual(report.duplicates, 1)
+        XCTAssertEqual(report.skipped, [.init(line: 15_004, reason: "unknown key type 'line'")])
+        let indexesAfter = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
+        XCTAssertEqual(indexesAfter, indexesBefore)
+        XCTAssertEqual(try store.check(HostLookupName(host: "HOST14999.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(UInt8(14999 % 251)))).decision.status, .trusted)
+        XCTAssertEqual(try store.check(HostLookupName(host: "hashed.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(1))).decision.status, .trusted)
+        XCTAssertEqual(try store.check(HostLookupName(host: "x.wild.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(2))).decision.status, .trusted)
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM host_key_events WHERE event = 'imported'").first?.int(0), 15_002)
+        // Again: the store has rows now, so the indexed path finds every duplicate.
+        let again = try store.importKnownHosts(bytes)
+        XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.duplicates, 15_003)
+    }
+}
