@@ -13,7 +13,7 @@ public enum Schema {
     public static var currentVersion: Int { migrations.last!.version }
 
     static let migrations: [Migration] = [
-        Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1),
+        Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1 + TailscaleSchema.v1),
     ]
 
     static func migrate(_ conn: SQLiteConnection) throws {

@@ -1,0 +1,52 @@
+// From a Tailscale device to the hostbook host it becomes (testdata/tailscale/README.md,
+// "Mapping to hostbook"): alias, address, tags and the names its host keys are pinned for.
+
+public struct TailscaleHostMapping: Sendable, Equatable {
+    /// The alias: the first label of the MagicDNS name, lower-cased (punycode when the label
+    /// is not ASCII); else the sanitised OS hostname; else "node-" + the sanitised node ID.
+    public let alias: String
+    /// What hostbook dials: the MagicDNS name without its trailing dot (ASCII), else the
+    /// first IPv4, else the first IPv6. "" when the device has no address at all.
+    public let address: String
+    /// The full MagicDNS name in ASCII, lower-cased; "" when there is none.
+    public let fqdn: String
+    /// Names a host key is trusted for: the FQDN and each Tailscale IP (README, "Pinning").
+    public let patterns: [String]
+
+    public init(_ node: TailscaleNode) {
+        var fqdn = Punycode.asciiName(node.dnsName).lowercased()
+        // Never let input put wildcards, commas or spaces into a known_hosts pattern.
+        if !HostNameSanitizer.isValidHostAlias(fqdn) { fqdn = "" }
+        self.fqdn = fqdn
+        var alias = ""
+        if !fqdn.isEmpty {
+            alias = String(fqdn.prefix(while: { $0 != "." }))
+        }
+        if alias.isEmpty || !HostNameSanitizer.isValidHostAlias(alias) {
+            alias = HostNameSanitizer.label(from: node.hostName)
+        }
+        if alias.isEmpty {
+            alias = "node-" + HostNameSanitizer.label(from: node.nodeID)
+        }
+        self.alias = alias
+        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddressText)
+        let ipv4 = ips.first { !$0.contains(":") }
+        let ipv6 = ips.first { $0.contains(":") }
+        self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
+        var patterns: [String] = []
+        if !fqdn.isEmpty { patterns.append(fqdn) }
+        for ip in ips where !patterns.contains(ip) { patterns.append(ip) }
+        self.patterns = patterns
+    }
+
+    /// Only the characters of an IPv4 or IPv6 address: hex digits, `.` and `:`.
+    static func isIPAddressText(_ s: String) -> Bool {
+        guard !s.isEmpty, s.utf8.count <= 45, s.contains(".") || s.contains(":") else { return false }
+        return s.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || b == 0x2e || b == 0x3a
+        }
+    }
+
+    /// The alias for display: punycode labels decoded ("xn--bcher-nas-q9a" → "bücher-nas").
+    public var displayAlias: String { Punycode.unicodeLabel(alias) }
+}

@@ -1,0 +1,334 @@
+// Plans and applies a Tailscale import in one transaction (DESIGN.md, "Tailscale import"):
+// hosts are matched by node ID, so a re-import updates instead of duplicating; new hosts
+// whose name is taken are skipped or renamed; each `sshHostKeys` entry is trusted for the
+// MagicDNS name and each Tailscale IP, and a key that differs from what the last import
+// trusted is a rotation, recorded in the audit trail. A failure anywhere rolls back all.
+//
+// The plan for each device is made and applied before the next, so memory stays bounded by
+// the devices themselves, not by everything the import writes.
+import KeyFormats
+
+public struct TailscaleImportOptions: Sendable {
+    /// The SSH user for added hosts (and existing ones that have none).
+    public var sshUser: String?
+    /// A new host whose name is taken becomes name-2, name-3, ... instead of being skipped.
+    public var renameClashes = false
+    /// Trust `sshHostKeys` (off with --no-host-keys).
+    public var trustHostKeys = true
+    /// Import devices that are skipped by default (sharee nodes, exit nodes, ...).
+    public var includeExcluded = false
+    /// Plan only; write nothing.
+    public var dryRun = false
+
+    public init() {}
+}
+
+public struct TailscaleImporter {
+    let connection: SQLiteConnection
+    public static let source = "tailscale"
+
+    public init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// Imports `nodes` (already selected by the caller) and reports what happened.
+    public func run(_ document: TailscaleDocument, nodes: [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
+        try connection.transaction(immediate: !options.dryRun) {
+            var session = try Session(connection: connection, options: options, format: document.format)
+            try session.importAll(nodes)
+            return session.report
+        }
+    }
+}
+
+/// One import's state: what the database holds, and what this run has done so far.
+private struct Session {
+    struct ExistingHost {
+        let id: Int64
+        let name: String
+        let hostname: String
+        let user: String?
+        var node: StoredNode?
+    }
+
+    struct StoredNode: Equatable {
+        var dnsName: String
+        var os: String
+        var online: Bool?
+        var lastSeen: String?
+        var owner: String?
+        var tags: [String]
+    }
+
+    let connection: SQLiteConnection
+    let options: TailscaleImportOptions
+    let now = ImportClock.nowUTC()
+    var report: TailscaleImportReport
+    /// Lower-cased names of every host, including the ones added by this run.
+    var takenNames: Set<String> = []
+    var byNodeID: [String: ExistingHost] = [:]
+    var seenNodeIDs: Set<String> = []
+    /// (pattern, key blob) pairs trusted by this run, so a repeated pattern is written once.
+    var trustedThisRun: Set<PatternKey> = []
+
+    struct PatternKey: Hashable {
+        let pattern: String
+        let blob: [UInt8]
+    }
+
+    // Prepared once, reused for every device.
+    let insertHost: Statement
+    let updateHost: Statement
+    let insertTag: Statement
+    let deleteTag: Statement
+    let upsertNode: Statement
+    let findEntries: Statement
+    let deleteEntry: Statement
+    let insertEntry: Statement
+    let insertEvent: Statement
+
+    init(connection: SQLiteConnection, options: TailscaleImportOptions, format: TailscaleFormat) throws {
+        self.connection = connection
+        self.options = options
+        self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
+        insertHost = try connection.prepare("""
+            INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
+            VALUES (?, ?, ?, 22, ?, 'agent', 'tailscale', ?, ?, ?)
+            """)
+        updateHost = try connection.prepare("UPDATE hosts SET hostname = ?, user = COALESCE(user, ?), updated_at = ? WHERE id = ?")
+        insertTag = try connection.prepare("INSERT OR IGNORE INTO host_tags (host_id, tag) VALUES (?, ?)")
+        deleteTag = try connection.prepare("DELETE FROM host_tags WHERE host_id = ? AND tag = ?")
+        upsertNode = try connection.prepare("""
+            INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """)
+        findEntries = try connection.prepare(
+            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ? AND port = 22")
+        deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
+        insertEntry = try connection.prepare("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, 22, '', ?, ?, ?, 'tailscale', ?, ?)
+            """)
+        insertEvent = try connection.prepare("""
+            INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
+            VALUES (?, ?, ?, 22, ?, ?, ?, 'tailscale')
+            """)
+        try loadHosts()
+    }
+
+    private mutating func loadHosts() throws {
+        var stored: [Int64: StoredNode] = [:]
+        let nodes = try connection.prepare("SELECT host_id, dns_name, os, online, last_seen, owner, tags FROM tailscale_nodes")
+        while try nodes.step() {
+            guard case .int(let id) = nodes.column(0) else { continue }
+            let online: Bool? = if case .int(let v) = nodes.column(3) { v != 0 } else { nil }
+            stored[id] = StoredNode(dnsName: text(nodes.column(1)) ?? "", os: text(nodes.column(2)) ?? "", online: online,
+                                    lastSeen: text(nodes.column(4)), owner: text(nodes.column(5)),
+                                    tags: Self.splitTags(text(nodes.column(6)) ?? ""))
+        }
+        let hosts = try connection.prepare("SELECT id, name, hostname, user, source, source_id FROM hosts")
+        while try hosts.step() {
+            guard case .int(let id) = hosts.column(0), let name = text(hosts.column(1)) else { continue }
+            takenNames.insert(name.lowercased())
+            if text(hosts.column(4)) == TailscaleImporter.source, let nodeID = text(hosts.column(5)), !nodeID.isEmpty {
+                byNodeID[nodeID] = ExistingHost(id: id, name: name, hostname: text(hosts.column(2)) ?? "",
+                                                user: text(hosts.column(3)), node: stored[id])
+            }
+        }
+    }
+
+    private func text(_ v: SQLValue) -> String? { if case .text(let s) = v { return s }; return nil }
+
+    static func splitTags(_ s: String) -> [String] { s.split(separator: " ").map(String.init) }
+
+    // MARK: Hosts
+
+    mutating func importAll(_ nodes: [TailscaleNode]) throws {
+        // Two devices in one input with the same first label (two tailnets, a shared-in node)
+        // both fall back to their full MagicDNS name (README, "Name collisions").
+        var aliasCount: [String: Int] = [:]
+        var mappings: [TailscaleHostMapping] = []
+        mappings.reserveCapacity(nodes.count)
+        for node in nodes {
+            let m = TailscaleHostMapping(node)
+            mappings.append(m)
+            if node.exclusion == nil || options.includeExcluded { aliasCount[m.alias, default: 0] += 1 }
+        }
+        report.hosts.reserveCapacity(nodes.count)
+        for (node, mapping) in zip(nodes, mappings) {
+            let shared = (aliasCount[mapping.alias] ?? 0) > 1 && !mapping.fqdn.isEmpty
+            try importOne(node, mapping, alias: shared ? mapping.fqdn : mapping.alias)
+        }
+    }
+
+    private mutating func importOne(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, alias: String) throws {
+        func skip(_ reason: String, name: String? = nil) {
+            report.hosts.append(result(node, mapping, name: name ?? alias, action: .skipped, reason: reason))
+        }
+        if let exclusion = node.exclusion, !options.includeExcluded { return skip(exclusion.rawValue) }
+        if mapping.address.isEmpty { return skip("no MagicDNS name or Tailscale IP") }
+        if node.nodeID.isEmpty { return skip("no node ID") }
+        guard seenNodeIDs.insert(node.nodeID).inserted else { return skip("the same node ID appears twice in the input") }
+
+        let stored = StoredNode(dnsName: mapping.fqdn, os: node.os, online: node.online, lastSeen: node.lastSeen,
+                                owner: node.owner, tags: node.tags)
+        let hostName: String
+        let action: TailscaleHostAction
+        var remark: String?
+        if let existing = byNodeID[node.nodeID] {
+            hostName = existing.name
+            let userChange = existing.user == nil && options.sshUser != nil
+            let changed = existing.hostname != mapping.address || existing.node != stored || userChange
+            action = changed ? .updated : .unchanged
+            if changed && !options.dryRun {
+                try run(updateHost, [.text(mapping.address), options.sshUser.map { .text($0) } ?? .null, .text(now), .int(existing.id)])
+                let old = Set(existing.node?.tags ?? []), new = Set(node.tags)
+                for tag in node.tags where !old.contains(tag) { try run(insertTag, [.int(existing.id), .text(tag)]) }
+                for tag in existing.node?.tags ?? [] where !new.contains(tag) { try run(deleteTag, [.int(existing.id), .text(tag)]) }
+                try saveNode(hostID: existing.id, node.nodeID, stored)
+            }
+        } else {
+            var name = alias
+            if takenNames.contains(name.lowercased()) {
+                guard options.renameClashes else {
+                    return skip("a host named '\(name)' already exists (not this Tailscale node); use --rename-clashes to import it under another name")
+                }
+                var n = 2
+                while takenNames.contains("\(alias)-\(n)".lowercased()) { n += 1 }
+                name = "\(alias)-\(n)"
+                remark = "renamed: a host named '\(alias)' already exists"
+            }
+            guard HostNameSanitizer.isValidHostAlias(name) else { return skip("no usable host name") }
+            takenNames.insert(name.lowercased())
+            hostName = name
+            action = .added
+            if !options.dryRun {
+                try run(insertHost, [.text(UUIDString.random()), .text(name), .text(mapping.address),
+                                     options.sshUser.map { .text($0) } ?? .null, .text(node.nodeID), .text(now), .text(now)])
+                let id = connection.lastInsertRowID
+                for tag in node.tags { try run(insertTag, [.int(id), .text(tag)]) }
+                try saveNode(hostID: id, node.nodeID, stored)
+            }
+        }
+        var validKeys = 0
+        if options.trustHostKeys {
+            validKeys = try trustKeys(node, mapping, hostName: hostName)
+        } else {
+            validKeys = node.sshHostKeys.count
+        }
+        report.hosts.append(TailscaleHostResult(nodeID: node.nodeID, name: hostName, hostname: mapping.address, action: action,
+                                                reason: remark, tags: node.tags, os: node.os, online: node.online,
+                                                lastSeen: node.lastSeen, owner: node.owner, hostKeys: validKeys))
+    }
+
+    private func result(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, name: String,
+                        action: TailscaleHostAction, reason: String?) -> TailscaleHostResult {
+        TailscaleHostResult(nodeID: node.nodeID, name: name, hostname: mapping.address, action: action, reason: reason,
+                            tags: node.tags, os: node.os, online: node.online, lastSeen: node.lastSeen, owner: node.owner,
+                            hostKeys: node.sshHostKeys.count)
+    }
+
+    private func saveNode(hostID: Int64, _ nodeID: String, _ s: StoredNode) throws {
+        try run(upsertNode, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os),
+                             s.online.map { .int($0 ? 1 : 0) } ?? .null, s.lastSeen.map { .text($0) } ?? .null,
+                             s.owner.map { .text($0) } ?? .null, .text(s.tags.joined(separator: " ")), .text(now)])
+    }
+
+    private func run(_ statement: Statement, _ values: [SQLValue]) throws {
+        statement.reset()
+        try statement.bind(values)
+        while try statement.step() {}
+    }
+
+    // MARK: Host keys
+
+    /// Trusts each of the node's keys for each of its names; returns how many keys were valid.
+    private mutating func trustKeys(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, hostName: String) throws -> Int {
+        var valid = 0
+        for line in node.sshHostKeys {
+            let key: PublicKey
+            do {
+                key = try PublicKeyLine.parse(line).key
+            } catch {
+                report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: String(line.prefix(while: { $0 != " " }).prefix(64)),
+                                                              fingerprint: "", reason: "not a valid SSH public key: \(error)"))
+                continue
+            }
+            valid += 1
+            let fingerprint = key.sha256Fingerprint
+            var rotation: TailscaleKeyRotation?
+            for pattern in mapping.patterns {
+                guard trustedThisRun.insert(PatternKey(pattern: pattern, blob: key.blob)).inserted else { continue }
+                switch try decide(key, pattern: pattern) {
+                case .alreadyTrusted:
+                    continue
+                case .revoked:
+                    report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: pattern, keyType: key.type,
+                                                                  fingerprint: fingerprint, reason: "the key is revoked"))
+                case .conflict(let source, let other):
+                    report.keyProblems.append(TailscaleKeyProblem(
+                        host: hostName, pattern: pattern, keyType: key.type, fingerprint: fingerprint,
+                        reason: "a different \(key.type) key (\(other)) is trusted from \(source); decide with 'hostbook known-hosts approve --replace'"))
+                case .new:
+                    report.entriesTrusted += 1
+                    if !options.dryRun {
+                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
+                        try run(insertEvent, [.text(now), .text("imported"), .text(pattern), .text(key.type), .text(fingerprint), .null])
+                    }
+                case .rotated(let oldIDs, let oldFingerprint):
+                    report.entriesTrusted += 1
+                    if rotation == nil {
+                        rotation = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
+                    }
+                    if !options.dryRun {
+                        for id in oldIDs { try run(deleteEntry, [.int(id)]) }
+                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
+                        try run(insertEvent, [.text(now), .text("replaced"), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
+                    }
+                }
+            }
+            if let rotation { report.rotations.append(rotation) }
+        }
+        return valid
+    }
+
+    enum KeyDecision {
+        case alreadyTrusted, revoked, new
+        case conflict(source: String, fingerprint: String)
+        /// known_hosts rows that the last import wrote for this key type, and their fingerprint.
+        case rotated([Int64], String)
+    }
+
+    /// What to do with `key` for `pattern`, given the entries already there (OpenSSH's rules,
+    /// docs/ssh-formats.md §5.6: revoked overrides all; a key of the same type that differs is a change).
+    private func decide(_ key: PublicKey, pattern: String) throws -> KeyDecision {
+        findEntries.reset()
+        try findEntries.bind([.text(pattern)])
+        var trusted = false
+        var revoked = false
+        var ours: [Int64] = []
+        var oursFingerprint = ""
+        var other: (String, String)?
+        while try findEntries.step() {
+            let row = findEntries.row()
+            let blob = row.blob(2) ?? []
+            let marker = row.text(5) ?? ""
+            if marker == "revoked" {
+                if blob == key.blob { revoked = true }
+                continue
+            }
+            guard marker.isEmpty else { continue }
+            if blob == key.blob { trusted = true; continue }
+            guard row.text(1) == key.type else { continue }
+            if row.text(4) == TailscaleImporter.source {
+                if let id = row.int(0) { ours.append(id) }
+                oursFingerprint = row.text(3) ?? ""
+            } else if other == nil {
+                other = (row.text(4) ?? "another source", row.text(3) ?? "")
+            }
+        }
+        if revoked { return .revoked }
+        if trusted { return .alreadyTrusted }
+        if let other { return .conflict(source: other.0, fingerprint: other.1) }
+        if !ours.isEmpty { return .rotated(ours, oursFingerprint) }
+        return .new
+    }
+}
