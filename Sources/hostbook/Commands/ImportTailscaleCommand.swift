@@ -49,25 +49,28 @@ enum ImportTailscaleCommand {
         options.renameClashes = args.flag("rename-clashes")
         options.includeExcluded = args.flag("include-skipped")
 
-        let document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
+        var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
         if document.backendState == "Starting" {
             inv.warn("the Tailscale status was taken while Tailscale was starting; the device list may be incomplete")
         }
-        let nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
-        if nodes.isEmpty && selection.only == nil && !selection.all && document.nodes.contains(where: { selection.passesFilters($0) && $0.exclusion == nil }) {
+        var nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
+        let offered = document.nodes.contains { selection.passesFilters($0) && ($0.exclusion == nil || options.includeExcluded) }
+        // Only the selection stays alive: the importer frees each device when done with it.
+        document.nodes = []
+        if nodes.isEmpty && selection.only == nil && !selection.all && offered {
             inv.note("Nothing selected; nothing imported.")
             return
         }
         let database = try HostDatabase.open(path: inv.databasePath)
         let report: TailscaleImportReport
         do {
-            report = try TailscaleImporter(connection: database.connection).run(document, nodes: nodes, options: options)
+            report = try TailscaleImporter(connection: database.connection).run(format: document.format, nodes: &nodes, options: options)
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }
         for line in TailscaleImportOutput.problemLines(report) { inv.warn(line) }
         if inv.json {
-            inv.printJSON(TailscaleImportOutput.json(report))
+            TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
         } else {
             Output.write(TailscaleImportOutput.text(report, color: inv.useColor), to: 1)
         }

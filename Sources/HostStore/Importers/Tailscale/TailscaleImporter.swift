@@ -29,11 +29,12 @@ public struct TailscaleImporter {
 
     public init(connection: SQLiteConnection) { self.connection = connection }
 
-    /// Imports `nodes` (already selected by the caller) and reports what happened.
-    public func run(_ document: TailscaleDocument, nodes: [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
+    /// Imports `nodes` (already selected by the caller) and reports what happened. Each
+    /// device is emptied once it is done with, so the caller should pass its only copy.
+    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
         try connection.transaction(immediate: !options.dryRun) {
-            var session = try Session(connection: connection, options: options, format: document.format)
-            try session.importAll(nodes)
+            var session = try Session(connection: connection, options: options, format: format)
+            try session.importAll(&nodes)
             return session.report
         }
     }
@@ -66,13 +67,6 @@ private struct Session {
     var takenNames: Set<String> = []
     var byNodeID: [String: ExistingHost] = [:]
     var seenNodeIDs: Set<String> = []
-    /// (pattern, key blob) pairs trusted by this run, so a repeated pattern is written once.
-    var trustedThisRun: Set<PatternKey> = []
-
-    struct PatternKey: Hashable {
-        let pattern: String
-        let blob: [UInt8]
-    }
 
     // Prepared once, reused for every device.
     let insertHost: Statement
@@ -141,19 +135,18 @@ private struct Session {
 
     // MARK: Hosts
 
-    mutating func importAll(_ nodes: [TailscaleNode]) throws {
+    mutating func importAll(_ nodes: inout [TailscaleNode]) throws {
         // Two devices in one input with the same first label (two tailnets, a shared-in node)
         // both fall back to their full MagicDNS name (README, "Name collisions").
         var aliasCount: [String: Int] = [:]
-        var mappings: [TailscaleHostMapping] = []
-        mappings.reserveCapacity(nodes.count)
-        for node in nodes {
-            let m = TailscaleHostMapping(node)
-            mappings.append(m)
-            if node.exclusion == nil || options.includeExcluded { aliasCount[m.alias, default: 0] += 1 }
+        for node in nodes where node.exclusion == nil || options.includeExcluded {
+            aliasCount[TailscaleHostMapping(node).alias, default: 0] += 1
         }
         report.hosts.reserveCapacity(nodes.count)
-        for (node, mapping) in zip(nodes, mappings) {
+        for i in nodes.indices {
+            let node = nodes[i]
+            nodes[i] = TailscaleNode()
+            let mapping = TailscaleHostMapping(node)
             let shared = (aliasCount[mapping.alias] ?? 0) > 1 && !mapping.fqdn.isEmpty
             try importOne(node, mapping, alias: shared ? mapping.fqdn : mapping.alias)
         }
@@ -242,22 +235,22 @@ private struct Session {
 
     /// Trusts each of the node's keys for each of its names; returns how many keys were valid.
     private mutating func trustKeys(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, hostName: String) throws -> Int {
-        var valid = 0
+        var keys: [(key: PublicKey, fingerprint: String)] = []
         for line in node.sshHostKeys {
-            let key: PublicKey
             do {
-                key = try PublicKeyLine.parse(line).key
+                let key = try PublicKeyLine.parse(line).key
+                if !keys.contains(where: { $0.key.blob == key.blob }) { keys.append((key, key.sha256Fingerprint)) }
             } catch {
                 report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: String(line.prefix(while: { $0 != " " }).prefix(64)),
                                                               fingerprint: "", reason: "not a valid SSH public key: \(error)"))
-                continue
             }
-            valid += 1
-            let fingerprint = key.sha256Fingerprint
-            var rotation: TailscaleKeyRotation?
-            for pattern in mapping.patterns {
-                guard trustedThisRun.insert(PatternKey(pattern: pattern, blob: key.blob)).inserted else { continue }
-                switch try decide(key, pattern: pattern) {
+        }
+        guard !keys.isEmpty else { return 0 }
+        var rotations: [TailscaleKeyRotation?] = Array(repeating: nil, count: keys.count)
+        for pattern in mapping.patterns {
+            let entries = try entries(for: pattern)
+            for (k, (key, fingerprint)) in keys.enumerated() {
+                switch decide(key, entries) {
                 case .alreadyTrusted:
                     continue
                 case .revoked:
@@ -275,8 +268,8 @@ private struct Session {
                     }
                 case .rotated(let oldIDs, let oldFingerprint):
                     report.entriesTrusted += 1
-                    if rotation == nil {
-                        rotation = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
+                    if rotations[k] == nil {
+                        rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
                     }
                     if !options.dryRun {
                         for id in oldIDs { try run(deleteEntry, [.int(id)]) }
@@ -285,9 +278,31 @@ private struct Session {
                     }
                 }
             }
-            if let rotation { report.rotations.append(rotation) }
         }
-        return valid
+        report.rotations.append(contentsOf: rotations.compactMap { $0 })
+        return keys.count
+    }
+
+    /// A known_hosts row for one name, as far as the decision needs it.
+    struct Entry {
+        let id: Int64
+        let keyType: String
+        let blob: [UInt8]
+        let fingerprint: String
+        let source: String
+        let marker: String
+    }
+
+    private func entries(for pattern: String) throws -> [Entry] {
+        findEntries.reset()
+        try findEntries.bind([.text(pattern)])
+        var out: [Entry] = []
+        while try findEntries.step() {
+            let row = findEntries.row()
+            out.append(Entry(id: row.int(0) ?? 0, keyType: row.text(1) ?? "", blob: row.blob(2) ?? [],
+                             fingerprint: row.text(3) ?? "", source: row.text(4) ?? "", marker: row.text(5) ?? ""))
+        }
+        return out
     }
 
     enum KeyDecision {
@@ -297,37 +312,30 @@ private struct Session {
         case rotated([Int64], String)
     }
 
-    /// What to do with `key` for `pattern`, given the entries already there (OpenSSH's rules,
-    /// docs/ssh-formats.md §5.6: revoked overrides all; a key of the same type that differs is a change).
-    private func decide(_ key: PublicKey, pattern: String) throws -> KeyDecision {
-        findEntries.reset()
-        try findEntries.bind([.text(pattern)])
+    /// What to do with `key` for a name that has `entries` (OpenSSH's rules, docs/ssh-formats.md
+    /// §5.6: revoked overrides all; a key of the same type that differs is a change).
+    private func decide(_ key: PublicKey, _ entries: [Entry]) -> KeyDecision {
         var trusted = false
-        var revoked = false
         var ours: [Int64] = []
         var oursFingerprint = ""
-        var other: (String, String)?
-        while try findEntries.step() {
-            let row = findEntries.row()
-            let blob = row.blob(2) ?? []
-            let marker = row.text(5) ?? ""
-            if marker == "revoked" {
-                if blob == key.blob { revoked = true }
+        var other: Entry?
+        for e in entries {
+            if e.marker == "revoked" {
+                if e.blob == key.blob { return .revoked }
                 continue
             }
-            guard marker.isEmpty else { continue }
-            if blob == key.blob { trusted = true; continue }
-            guard row.text(1) == key.type else { continue }
-            if row.text(4) == TailscaleImporter.source {
-                if let id = row.int(0) { ours.append(id) }
-                oursFingerprint = row.text(3) ?? ""
+            guard e.marker.isEmpty else { continue }
+            if e.blob == key.blob { trusted = true; continue }
+            guard e.keyType == key.type else { continue }
+            if e.source == TailscaleImporter.source {
+                ours.append(e.id)
+                oursFingerprint = e.fingerprint
             } else if other == nil {
-                other = (row.text(4) ?? "another source", row.text(3) ?? "")
+                other = e
             }
         }
-        if revoked { return .revoked }
         if trusted { return .alreadyTrusted }
-        if let other { return .conflict(source: other.0, fingerprint: other.1) }
+        if let other { return .conflict(source: other.source, fingerprint: other.fingerprint) }
         if !ours.isEmpty { return .rotated(ours, oursFingerprint) }
         return .new
     }

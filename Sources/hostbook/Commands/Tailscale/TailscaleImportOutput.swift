@@ -2,8 +2,11 @@
 import HostStore
 
 enum TailscaleImportOutput {
-    static func json(_ r: TailscaleImportReport) -> JSONValue {
-        .object([
+    /// The report as one JSON object, written in pieces so a 100,000-host import never
+    /// builds the whole document in memory. The text is exactly `JSONValue.rendered()`'s.
+    static func writeJSON(_ r: TailscaleImportReport, write: (String) -> Void) {
+        var out = "{\n"
+        let head: [(String, JSONValue)] = [
             ("dry_run", .bool(r.dryRun)),
             ("format", .string(r.format.rawValue)),
             ("added", .int(r.count(.added))),
@@ -11,38 +14,59 @@ enum TailscaleImportOutput {
             ("unchanged", .int(r.count(.unchanged))),
             ("skipped", .int(r.count(.skipped))),
             ("host_keys_trusted", .int(r.entriesTrusted)),
-            ("hosts", .array(r.hosts.map { h in
-                .object([
-                    ("name", .string(h.name)),
-                    ("hostname", .string(h.hostname)),
-                    ("action", .string(h.action.rawValue)),
-                    ("reason", .optional(h.reason)),
-                    ("node_id", .string(h.nodeID)),
-                    ("tags", .strings(h.tags)),
-                    ("os", .string(h.os)),
-                    ("online", h.online.map { .bool($0) } ?? .null),
-                    ("last_seen", .optional(h.lastSeen)),
-                    ("owner", .optional(h.owner)),
-                    ("host_keys", .int(h.hostKeys)),
-                ])
-            })),
-            ("rotations", .array(r.rotations.map { k in
-                .object([
-                    ("host", .string(k.host)),
-                    ("type", .string(k.keyType)),
-                    ("old_fingerprint", .string(k.oldFingerprint)),
-                    ("fingerprint", .string(k.newFingerprint)),
-                ])
-            })),
-            ("key_problems", .array(r.keyProblems.map { p in
-                .object([
-                    ("host", .string(p.host)),
-                    ("pattern", .string(p.pattern)),
-                    ("type", .string(p.keyType)),
-                    ("fingerprint", .string(p.fingerprint)),
-                    ("reason", .string(p.reason)),
-                ])
-            })),
+        ]
+        func key(_ k: String) { out += "  "; JSONValue.escape(k, into: &out); out += ": " }
+        for (k, v) in head { key(k); out += v.rendered() + ",\n" }
+        func array<T>(_ name: String, _ items: [T], last: Bool, _ f: (T) -> JSONValue) {
+            key(name)
+            if items.isEmpty {
+                out += "[]"
+            } else {
+                out += "[\n"
+                for (i, item) in items.enumerated() {
+                    out += "    " + f(item).rendered().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")
+                    out += i == items.count - 1 ? "\n" : ",\n"
+                    if out.utf8.count >= 1 << 16 { write(out); out = "" }
+                }
+                out += "  ]"
+            }
+            out += last ? "\n" : ",\n"
+        }
+        array("hosts", r.hosts, last: false, host)
+        array("rotations", r.rotations, last: false) { k in
+            .object([
+                ("host", .string(k.host)),
+                ("type", .string(k.keyType)),
+                ("old_fingerprint", .string(k.oldFingerprint)),
+                ("fingerprint", .string(k.newFingerprint)),
+            ])
+        }
+        array("key_problems", r.keyProblems, last: true) { p in
+            .object([
+                ("host", .string(p.host)),
+                ("pattern", .string(p.pattern)),
+                ("type", .string(p.keyType)),
+                ("fingerprint", .string(p.fingerprint)),
+                ("reason", .string(p.reason)),
+            ])
+        }
+        out += "}\n"
+        write(out)
+    }
+
+    static func host(_ h: TailscaleHostResult) -> JSONValue {
+        .object([
+            ("name", .string(h.name)),
+            ("hostname", .string(h.hostname)),
+            ("action", .string(h.action.rawValue)),
+            ("reason", .optional(h.reason)),
+            ("node_id", .string(h.nodeID)),
+            ("tags", .strings(h.tags)),
+            ("os", .string(h.os)),
+            ("online", h.online.map { .bool($0) } ?? .null),
+            ("last_seen", .optional(h.lastSeen)),
+            ("owner", .optional(h.owner)),
+            ("host_keys", .int(h.hostKeys)),
         ])
     }
 
