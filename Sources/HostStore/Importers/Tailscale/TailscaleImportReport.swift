@@ -29,6 +29,13 @@ public struct TailscaleKeyRotation: Sendable, Equatable {
     public let keyType: String
     public let oldFingerprint: String
     public let newFingerprint: String
+
+    public init(host: String, keyType: String, oldFingerprint: String, newFingerprint: String) {
+        self.host = host
+        self.keyType = keyType
+        self.oldFingerprint = oldFingerprint
+        self.newFingerprint = newFingerprint
+    }
 }
 
 /// A host key that was not trusted, and why.
