@@ -1,5 +1,8 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
+#if canImport(Glibc)
+import Glibc
+#endif
 import HostStore
 
 enum ImportTailscaleCommand {
@@ -61,7 +64,10 @@ enum ImportTailscaleCommand {
             inv.note("Nothing selected; nothing imported.")
             return
         }
-        let database = try HostDatabase.open(path: inv.databasePath)
+        // A dry run against a database that does not exist yet plans against an empty one in
+        // memory rather than create the file.
+        let path = options.dryRun && access(inv.databasePath, F_OK) != 0 ? ":memory:" : inv.databasePath
+        let database = try HostDatabase.open(path: path)
         let report: TailscaleImportReport
         do {
             report = try TailscaleImporter(connection: database.connection).run(format: document.format, nodes: &nodes, options: options)
