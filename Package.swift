@@ -2,6 +2,37 @@
 // hostbook — SSH host and credential manager for Linux.
 // Dependencies are the Swift toolchain and four Debian C libraries only (see DESIGN.md).
 import PackageDescription
+import Foundation
+
+/// Include folders for libsecret and glib. libsecret's pkg-config `Cflags` carry `-pthread`,
+/// which SwiftPM refuses with a "prohibited flag(s)" warning, so the CLibSecret target has no
+/// `pkgConfig`; its targets get only the `-I` part of those flags. pkg-config answers for the
+/// machine's own architecture (glibconfig.h lives in /usr/lib/<multiarch>/glib-2.0/include);
+/// without pkg-config the Debian folders are searched for every architecture.
+let libsecretIncludeFolders: [String] = {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["pkg-config", "--cflags-only-I", "libsecret-1"]
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = FileHandle.nullDevice
+    if (try? process.run()) != nil {
+        let output = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        let folders = String(decoding: output, as: UTF8.self)
+            .split(whereSeparator: { $0 == " " || $0 == "\n" })
+            .filter { $0.hasPrefix("-I") }
+            .map { String($0.dropFirst(2)) }
+        if process.terminationStatus == 0, !folders.isEmpty { return folders }
+    }
+    let multiarch = ((try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib")) ?? [])
+        .sorted()
+        .map { "/usr/lib/\($0)/glib-2.0/include" }
+        .filter { FileManager.default.fileExists(atPath: $0 + "/glibconfig.h") }
+    return ["/usr/include/libsecret-1", "/usr/include/glib-2.0"] + multiarch.prefix(1)
+}()
+/// For every target that imports CLibSecret, directly or through a module that does.
+let libsecretHeaders: [SwiftSetting] = [.unsafeFlags(libsecretIncludeFolders.flatMap { ["-Xcc", "-I\($0)"] })]
 
 // Swift 6 language mode (strict concurrency) for every target; C shims are imported
 // with `internal import` so no C type reaches a public API.
@@ -21,7 +52,8 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
-        .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret", pkgConfig: "libsecret-1",
+        // No pkgConfig: see libsecretIncludeFolders above.
+        .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
                        providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
@@ -33,19 +65,23 @@ let package = Package(
         .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"],
                 swiftSettings: strict + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
         // Secret Service through libsecret.
-        .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: strict),
+        .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: strict + libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
         .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"], swiftSettings: strict),
         // The command-line program.
         .executableTarget(name: "hostbook",
                           dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory"],
-                          swiftSettings: strict),
+                          swiftSettings: strict + libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"], swiftSettings: strict),
-        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory"], swiftSettings: strict),
+        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
+                    swiftSettings: strict + libsecretHeaders),
+        // Test helper: one vault call in a child process, pointed at a private D-Bus session.
+        .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
+                          swiftSettings: strict + libsecretHeaders),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
         // End-to-end tests run the real `hostbook` binary.
-        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict),
+        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict + libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,3 +1,31 @@
+// `hostbook vault ...`: the Secret Service where hostbook keeps passwords and private keys.
+import Vault
+
 enum VaultCommands {
-    static let all: [CommandSpec] = []
+    static let all: [CommandSpec] = [status]
+
+    static let status = CommandSpec(
+        ["vault", "status"],
+        summary: "Check that the Secret Service (keyring) is reachable and unlocked",
+        discussion: """
+        Passwords and private keys live in the freedesktop Secret Service (GNOME Keyring, \
+        KeePassXC, KWallet), reached over the D-Bus session bus. This checks the bus, the \
+        service and its default keyring. Exits 0 when the vault is usable, 1 otherwise.
+        """
+    ) { invocation in
+        let health = VaultClient.health()
+        if invocation.json {
+            invocation.printJSON(.object([
+                ("status", .string(health.status.name)),
+                ("service", .optional(health.service)),
+                ("collection", .optional(health.collection)),
+                ("message", .optional(health.error?.message)),
+            ]))
+        } else if health.status == .ok {
+            let service = health.service ?? "the Secret Service"
+            let collection = health.collection.map { "\"\($0)\"" } ?? "(no label)"
+            invocation.print("ok: \(service), default keyring \(collection) is unlocked")
+        }
+        if let error = health.error { throw error }
+    }
 }

@@ -1,0 +1,34 @@
+// The attributes of a hostbook vault item as the GHashTable libsecret takes.
+// `xdg:schema` is the attribute libsecret adds for a schema; it is set here directly so the
+// schema name is written in one place (VaultClient.schemaName).
+internal import CLibSecret
+
+final class AttributeTable {
+    let table: OpaquePointer
+
+    init(_ attributes: [(String, String)]) {
+        table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        for (name, value) in attributes {
+            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+        }
+    }
+
+    /// Every item of one database.
+    static func database(_ databaseID: String) -> AttributeTable {
+        AttributeTable([("xdg:schema", VaultClient.schemaName), ("db", databaseID)])
+    }
+
+    /// Exactly one item.
+    static func item(_ id: VaultItemID, databaseID: String) -> AttributeTable {
+        AttributeTable([("xdg:schema", VaultClient.schemaName), ("db", databaseID),
+                        ("kind", id.kind.rawValue), ("owner", id.owner)])
+    }
+
+    deinit { g_hash_table_unref(table) }
+}
+
+/// Reads one attribute from a table libsecret returned.
+func attribute(_ table: OpaquePointer, _ name: String) -> String? {
+    guard let value = g_hash_table_lookup(table, name) else { return nil }
+    return String(cString: value.assumingMemoryBound(to: CChar.self))
+}

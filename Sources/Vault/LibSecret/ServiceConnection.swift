@@ -1,0 +1,166 @@
+// One conversation with the Secret Service: the session bus, a fresh libsecret service proxy
+// on it, and the deadline that bounds every message.
+//
+// libsecret's SecretService always uses the process's session bus connection (its
+// constructor forces g-bus-type = session), so that is the bus used here too. A fresh proxy
+// per call (secret_service_open, not the cached secret_service_get) keeps no global state
+// of ours, and lets every call check the bus and the service again.
+internal import CLibSecret
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class ServiceConnection {
+    let deadline: Deadline
+    private let connection: OpaquePointer
+    let service: UnsafeMutablePointer<SecretService>
+
+    var cancellable: UnsafeMutablePointer<GCancellable> { deadline.cancellable }
+
+    /// The bus name of the Secret Service; libsecret honours $SECRET_SERVICE_BUS_NAME.
+    static var busName: String {
+        if let name = getenv("SECRET_SERVICE_BUS_NAME") { return String(cString: name) }
+        return "org.freedesktop.secrets"
+    }
+
+    /// Connects to the session bus and makes the service proxy; throws a VaultError saying
+    /// what is missing.
+    init(deadline: Deadline) throws(VaultError) {
+        self.deadline = deadline
+        var error: UnsafeMutablePointer<GError>?
+        // Finding the address first tells "no bus at all" apart from "a bus that does not answer".
+        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
+            let reason = error.map(errorText) ?? "no address"
+            if let error { g_error_free(error) }
+            throw .noSessionBus(reason: reason)
+        }
+        g_free(address)
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
+            if deadline.expired {
+                if let error { g_error_free(error) }
+                throw .timedOut(milliseconds: deadline.milliseconds)
+            }
+            let reason = error.map(errorText) ?? "no reason given"
+            if let error { g_error_free(error) }
+            throw .sessionBusUnreachable(reason: reason)
+        }
+        // GLib's shared session connection would end the process if the bus went away.
+        g_dbus_connection_set_exit_on_close(connection, 0)
+        self.connection = connection
+        do {
+            // Without an owner, only a bus that can start the service (D-Bus activation) helps.
+            if try !Self.nameHasOwner(connection, deadline: deadline),
+               try !Self.activatableNames(connection, deadline: deadline).contains(Self.busName) {
+                throw VaultError.noService()
+            }
+            guard let service = secret_service_open_sync(secret_service_get_type(), nil, SECRET_SERVICE_NONE,
+                                                         deadline.cancellable, &error) else {
+                throw vaultError(from: error, deadline: deadline, doing: "connect to the keyring")
+            }
+            self.service = service
+        } catch {
+            g_object_unref(UnsafeMutableRawPointer(connection))
+            throw error as! VaultError
+        }
+    }
+
+    deinit {
+        g_object_unref(service)
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    // MARK: The bus
+
+    /// Calls a method of the bus itself (org.freedesktop.DBus) with one string argument.
+    private static func callBus(_ connection: OpaquePointer, _ method: String, _ argument: String?,
+                                deadline: Deadline) throws(VaultError) -> OpaquePointer {
+        var parameters: OpaquePointer?
+        if let argument {
+            var child: OpaquePointer? = g_variant_new_string(argument)
+            parameters = g_variant_new_tuple(&child, 1)
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                                      "org.freedesktop.DBus", method, parameters, nil,
+                                                      G_DBUS_CALL_FLAGS_NONE, Int32(clamping: deadline.milliseconds),
+                                                      deadline.cancellable, &error) else {
+            throw vaultError(from: error, deadline: deadline, doing: "ask the D-Bus session bus (\(method))")
+        }
+        return reply
+    }
+
+    private static func nameHasOwner(_ connection: OpaquePointer, deadline: Deadline) throws(VaultError) -> Bool {
+        let reply = try callBus(connection, "NameHasOwner", busName, deadline: deadline)
+        defer { g_variant_unref(reply) }
+        let value = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(value) }
+        return g_variant_get_boolean(value) != 0
+    }
+
+    private static func activatableNames(_ connection: OpaquePointer, deadline: Deadline) throws(VaultError) -> [String] {
+        let reply = try callBus(connection, "ListActivatableNames", nil, deadline: deadline)
+        defer { g_variant_unref(reply) }
+        let list = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(list) }
+        var names: [String] = []
+        for i in 0..<g_variant_n_children(list) {
+            let name = g_variant_get_child_value(list, i)
+            names.append(String(cString: g_variant_get_string(name, nil)))
+            g_variant_unref(name)
+        }
+        return names
+    }
+
+    /// The program that owns org.freedesktop.secrets, e.g. "gnome-keyring-daemon", if the bus says.
+    func serviceProgram() -> String? {
+        guard let reply = try? Self.callBus(connection, "GetConnectionUnixProcessID", Self.busName, deadline: deadline) else {
+            return nil
+        }
+        defer { g_variant_unref(reply) }
+        let value = g_variant_get_child_value(reply, 0)
+        defer { g_variant_unref(value) }
+        let pid = g_variant_get_uint32(value)
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        if count > 0 {
+            let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            return path.split(separator: "/").last.map(String.init)
+        }
+        return nil
+    }
+
+    // MARK: The default collection
+
+    struct DefaultCollection {
+        let path: String
+        let label: String
+        let locked: Bool
+    }
+
+    /// The collection behind the `default` alias; throws `.noDefaultCollection` when there is none.
+    func defaultCollection() throws(VaultError) -> DefaultCollection {
+        var error: UnsafeMutablePointer<GError>?
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            if error == nil && !deadline.expired { throw .noDefaultCollection() }
+            throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
+        }
+        defer { g_object_unref(collection) }
+        let proxy = UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)
+        let path = String(cString: g_dbus_proxy_get_object_path(proxy))
+        var label = ""
+        if let text = secret_collection_get_label(collection) {
+            label = String(cString: text)
+            g_free(text)
+        }
+        return DefaultCollection(path: path, label: label, locked: secret_collection_get_locked(collection) != 0)
+    }
+
+    /// The default collection, which must be unlocked: a lookup in a locked collection finds
+    /// nothing without an error, and a store or delete there would wait for a prompt.
+    func unlockedDefaultCollection() throws(VaultError) -> DefaultCollection {
+        let collection = try defaultCollection()
+        if collection.locked { throw .locked() }
+        return collection
+    }
+}

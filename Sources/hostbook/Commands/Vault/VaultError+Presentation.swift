@@ -1,0 +1,6 @@
+// Vault failures reach the user as one line and a hint, with exit code 1 (DESIGN.md).
+import Vault
+
+extension VaultError: UserFacingError {
+    var exitCode: ExitCode { .failure }
+}

@@ -1,0 +1,69 @@
+// `hostbook vault status`, end to end: with no D-Bus session at all, and inside the test
+// run's headless keyring (scripts/test runs the tests inside scripts/with-keyring).
+import XCTest
+
+final class VaultStatusTests: XCTestCase {
+    /// No bus address, no X11 display to autolaunch one, no $XDG_RUNTIME_DIR/bus.
+    let noSession = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"]
+    let noSessionMessage = "hostbook: no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)\n"
+        + "Run hostbook inside a desktop session, or start a session bus with an unlocked keyring "
+        + "(scripts/with-keyring, or dbus-run-session + gnome-keyring-daemon --unlock; see the README).\n"
+
+    func testWithoutASessionBusItSaysWhatToDo() throws {
+        let r = try HostbookProcess.run(["vault", "status"], removing: noSession)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, noSessionMessage)
+    }
+
+    func testWithoutASessionBusJSONHasTheStatus() throws {
+        let r = try HostbookProcess.run(["vault", "status", "--json"], removing: noSession)
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, """
+        {
+          "status": "no-session-bus",
+          "service": null,
+          "collection": null,
+          "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)"
+        }
+
+        """)
+        XCTAssertEqual(r.stderr, noSessionMessage)
+    }
+
+    func testABusNothingAnswersAtIsNotASuccess() throws {
+        let r = try HostbookProcess.run(["--json", "vault", "status"],
+                                        environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/hostbook-bus"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("\"status\": \"no-session-bus\""), r.stdout)
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: the D-Bus session bus does not answer, so the keyring cannot be reached ("), r.stderr)
+    }
+
+    func testInsideTheHeadlessKeyringItIsOK() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            return XCTFail("no D-Bus session: run the tests with scripts/test (or scripts/with-keyring swift test)")
+        }
+        let r = try HostbookProcess.run(["vault", "status"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "ok: gnome-keyring-daemon, default keyring \"Login\" is unlocked\n")
+        XCTAssertEqual(r.stderr, "")
+
+        let json = try HostbookProcess.run(["vault", "status", "--json"])
+        XCTAssertEqual(json.status, 0)
+        XCTAssertEqual(json.stdout, """
+        {
+          "status": "ok",
+          "service": "gnome-keyring-daemon",
+          "collection": "Login",
+          "message": null
+        }
+
+        """)
+    }
+
+    func testHelpDescribesTheCommand() throws {
+        let r = try HostbookProcess.run(["vault", "status", "--help"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.contains("Check that the Secret Service (keyring) is reachable and unlocked"), r.stdout)
+    }
+}

@@ -1,0 +1,50 @@
+// Runs the vault-probe helper (Tests/VaultProbe) in a child process with a chosen environment,
+// so one test can talk to a private D-Bus session without touching the test process's own.
+import Foundation
+import XCTest
+
+struct ProbeResult {
+    let status: Int32
+    let stdout: String
+    let stderr: String
+    let seconds: Double
+}
+
+enum VaultProbe {
+    static var binaryURL: URL {
+        let bundle = Bundle(for: ProbeMarker.self).bundleURL
+        var dir = bundle.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: dir.appendingPathComponent("vault-probe").path) {
+            dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        }
+        return dir.appendingPathComponent("vault-probe")
+    }
+
+    /// `vault-probe DB TIMEOUT args...` with `environment` set and `removing` unset.
+    static func run(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
+                    stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = []) throws -> ProbeResult {
+        let process = Process()
+        process.executableURL = binaryURL
+        process.arguments = [database, String(timeoutMilliseconds)] + arguments
+        var env = ProcessInfo.processInfo.environment
+        for name in removing { env.removeValue(forKey: name) }
+        for (name, value) in environment { env[name] = value }
+        process.environment = env
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        let start = Date()
+        try process.run()
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+        // Small outputs: reading one pipe after the other cannot block the child.
+        let out = output.fileHandleForReading.readDataToEndOfFile()
+        let err = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ProbeResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                           stderr: String(decoding: err, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+}
+
+private final class ProbeMarker {}

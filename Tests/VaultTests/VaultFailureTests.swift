@@ -1,0 +1,118 @@
+// Every way the Secret Service can be unusable, each on a D-Bus session of its own (a locked
+// or frozen keyring must never be the shared one other test processes use). The vault calls
+// run in the vault-probe helper, whose environment points at that session.
+import Foundation
+import XCTest
+
+final class VaultFailureTests: XCTestCase {
+    let database = "test-" + UUID().uuidString
+    var session: PrivateSession?
+
+    override func tearDown() {
+        session?.close()
+        session = nil
+    }
+
+    func start(_ keyring: PrivateSession.Keyring) throws -> PrivateSession {
+        let started = try PrivateSession(keyring: keyring)
+        session = started
+        return started
+    }
+
+    func testNoSessionBus() throws {
+        // No bus address, no X11 display to autolaunch one, no $XDG_RUNTIME_DIR/bus.
+        let noBus = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"]
+        let status = try VaultProbe.run(["status"], database: database, removing: noBus)
+        XCTAssertEqual(status.stdout, "no-session-bus\n")
+        XCTAssertEqual(status.stderr, "error noSessionBus: no D-Bus session bus, so the keyring cannot be reached "
+                       + "(Cannot autolaunch D-Bus without X11 $DISPLAY)\n")
+        XCTAssertEqual(status.status, 1)
+        for command in [["lookup", "password", "u1"], ["delete", "password", "u1"]] {
+            let result = try VaultProbe.run(command, database: database, removing: noBus)
+            XCTAssertEqual(result.status, 1)
+            XCTAssertTrue(result.stderr.hasPrefix("error noSessionBus: no D-Bus session bus"), result.stderr)
+        }
+        let store = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("pw".utf8), removing: noBus)
+        XCTAssertTrue(store.stderr.hasPrefix("error noSessionBus: "), store.stderr)
+    }
+
+    func testABusAddressNothingAnswersAt() throws {
+        let result = try VaultProbe.run(["status"], database: database,
+                                        environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent/hostbook-bus"])
+        XCTAssertEqual(result.stdout, "no-session-bus\n")
+        XCTAssertTrue(result.stderr.hasPrefix("error noSessionBus: the D-Bus session bus does not answer, so the keyring cannot be reached ("),
+                      result.stderr)
+    }
+
+    func testNoSecretServiceOnTheBus() throws {
+        let session = try start(.none)
+        let status = try VaultProbe.run(["status"], database: database, environment: session.environment)
+        XCTAssertEqual(status.stdout, "no-service\n")
+        XCTAssertEqual(status.stderr, "error noService: no Secret Service on the D-Bus session bus (nothing provides org.freedesktop.secrets)\n")
+        let lookup = try VaultProbe.run(["lookup", "password", "u1"], database: database, environment: session.environment)
+        XCTAssertEqual(lookup.status, 1)
+        XCTAssertTrue(lookup.stderr.hasPrefix("error noService: "), lookup.stderr)
+    }
+
+    func testAServiceWithoutADefaultCollection() throws {
+        let session = try start(.withoutLogin)
+        let status = try VaultProbe.run(["status"], database: database, environment: session.environment)
+        XCTAssertEqual(status.stdout, "no-default-collection\n")
+        XCTAssertEqual(status.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+        let store = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("pw".utf8),
+                                       environment: session.environment)
+        XCTAssertEqual(store.status, 1)
+        XCTAssertEqual(store.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+    }
+
+    func testALockedCollectionIsReportedNotTakenForEmpty() throws {
+        let session = try start(.unlocked)
+        let env = session.environment
+        let store = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("pw".utf8), environment: env)
+        XCTAssertEqual(store.stdout, "stored\n", store.stderr)
+        XCTAssertEqual(try VaultProbe.run(["lookup", "password", "u1"], database: database, environment: env).stdout, "7077\n")
+
+        try session.lockDefaultCollection()
+
+        let status = try VaultProbe.run(["status"], database: database, environment: env)
+        XCTAssertEqual(status.stdout, "locked\n")
+        XCTAssertEqual(status.stderr, "error locked: the default keyring is locked\n")
+        for command in [["lookup", "password", "u1"], ["delete", "password", "u1"], ["lookup", "password", "missing"]] {
+            let result = try VaultProbe.run(command, database: database, environment: env)
+            XCTAssertEqual(result.status, 1, "\(command)")
+            XCTAssertEqual(result.stdout, "", "\(command)")
+            XCTAssertEqual(result.stderr, "error locked: the default keyring is locked\n", "\(command)")
+        }
+        let replace = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("new".utf8), environment: env)
+        XCTAssertEqual(replace.stderr, "error locked: the default keyring is locked\n")
+    }
+
+    func testAServiceThatDoesNotAnswerCostsOnlyTheDeadline() throws {
+        let session = try start(.unlocked)
+        let env = session.environment
+        session.freezeKeyring()
+        defer { session.thawKeyring() }
+        for command in [["status"], ["lookup", "password", "u1"], ["store", "password", "u1"]] {
+            let result = try VaultProbe.run(command, database: database, timeoutMilliseconds: 1500,
+                                            stdin: Data("pw".utf8), environment: env)
+            XCTAssertEqual(result.status, 1, "\(command)")
+            XCTAssertTrue(result.stderr.hasPrefix("error timedOut: the Secret Service did not answer within 1.5 s"),
+                          "\(command): \(result.stderr)")
+            XCTAssertLessThan(result.seconds, 6, "\(command) must give up at its deadline, not D-Bus's 25 s")
+            XCTAssertGreaterThan(result.seconds, 1.4, "\(command) must wait for its deadline")
+        }
+        session.thawKeyring()
+        XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\n")
+    }
+
+    func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {
+        let session = try start(.unlocked)
+        session.freezeBus()
+        defer { session.thawBus() }
+        let result = try VaultProbe.run(["lookup", "password", "u1"], database: database, timeoutMilliseconds: 1500,
+                                        environment: session.environment)
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "error timedOut: the Secret Service did not answer within 1.5 s\n")
+        XCTAssertLessThan(result.seconds, 6)
+    }
+}
