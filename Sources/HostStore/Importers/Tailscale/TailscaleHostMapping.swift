@@ -18,6 +18,25 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         // Never let input put wildcards, commas or spaces into a known_hosts pattern.
         if !HostNameSanitizer.isValidHostAlias(fqdn) { fqdn = "" }
         self.fqdn = fqdn
+        self.alias = Self.alias(fqdn: fqdn, node)
+        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddressText)
+        let ipv4 = ips.first { !$0.contains(":") }
+        let ipv6 = ips.first { $0.contains(":") }
+        self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
+        var patterns: [String] = []
+        if !fqdn.isEmpty { patterns.append(fqdn) }
+        for ip in ips where !patterns.contains(ip) { patterns.append(ip) }
+        self.patterns = patterns
+    }
+
+    /// The alias alone (see `alias`), for a first pass over many devices.
+    public static func alias(_ node: TailscaleNode) -> String {
+        var fqdn = Punycode.asciiName(node.dnsName).lowercased()
+        if !HostNameSanitizer.isValidHostAlias(fqdn) { fqdn = "" }
+        return alias(fqdn: fqdn, node)
+    }
+
+    private static func alias(fqdn: String, _ node: TailscaleNode) -> String {
         var alias = ""
         if !fqdn.isEmpty {
             alias = String(fqdn.prefix(while: { $0 != "." }))
@@ -28,15 +47,7 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         if alias.isEmpty {
             alias = "node-" + HostNameSanitizer.label(from: node.nodeID)
         }
-        self.alias = alias
-        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddressText)
-        let ipv4 = ips.first { !$0.contains(":") }
-        let ipv6 = ips.first { $0.contains(":") }
-        self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
-        var patterns: [String] = []
-        if !fqdn.isEmpty { patterns.append(fqdn) }
-        for ip in ips where !patterns.contains(ip) { patterns.append(ip) }
-        self.patterns = patterns
+        return alias
     }
 
     /// Only the characters of an IPv4 or IPv6 address: hex digits, `.` and `:`.

@@ -42,21 +42,36 @@ public struct TailscaleImporter {
 
 /// One import's state: what the database holds, and what this run has done so far.
 private struct Session {
+    /// A host from an earlier import, kept small: 100,000 of them are held at once.
     struct ExistingHost {
         let id: Int64
         let name: String
-        let hostname: String
-        let user: String?
-        var node: StoredNode?
+        let hasUser: Bool
+        /// `StoredNode.signature` of what the last import wrote, with the host's hostname.
+        let signature: UInt64
     }
 
-    struct StoredNode: Equatable {
+    /// What an import writes about a device besides the hosts row.
+    struct StoredNode {
         var dnsName: String
         var os: String
         var online: Bool?
         var lastSeen: String?
         var owner: String?
         var tags: [String]
+
+        /// FNV-1a (64-bit) over the fields and `hostname`: equal signatures mean nothing to update.
+        func signature(hostname: String) -> UInt64 {
+            var h: UInt64 = 0xcbf29ce484222325
+            func mix(_ s: String?) {
+                guard let s else { h = (h ^ 0xfe) &* 0x100000001b3; return }
+                for b in s.utf8 { h = (h ^ UInt64(b)) &* 0x100000001b3 }
+                h = (h ^ 0xff) &* 0x100000001b3
+            }
+            mix(hostname); mix(dnsName); mix(os); mix(online.map { $0 ? "1" : "0" }); mix(lastSeen); mix(owner)
+            mix(tags.joined(separator: " "))
+            return h
+        }
     }
 
     let connection: SQLiteConnection
@@ -105,28 +120,39 @@ private struct Session {
             INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
             VALUES (?, ?, ?, 22, ?, ?, ?, 'tailscale')
             """)
+        // A bigger page cache for this connection keeps the indexes that grow in random order
+        // (known_hosts by name, hosts by uuid and name) in memory instead of spilling them to
+        // the WAL and reading them back: about 1 s less for 100,000 devices, at most 32 MB.
+        try connection.execute("PRAGMA cache_size = -32768")
         try loadHosts()
     }
 
     private mutating func loadHosts() throws {
-        var stored: [Int64: StoredNode] = [:]
-        let nodes = try connection.prepare("SELECT host_id, dns_name, os, online, last_seen, owner, tags FROM tailscale_nodes")
-        while try nodes.step() {
-            guard case .int(let id) = nodes.column(0) else { continue }
-            let online: Bool? = if case .int(let v) = nodes.column(3) { v != 0 } else { nil }
-            stored[id] = StoredNode(dnsName: text(nodes.column(1)) ?? "", os: text(nodes.column(2)) ?? "", online: online,
-                                    lastSeen: text(nodes.column(4)), owner: text(nodes.column(5)),
-                                    tags: Self.splitTags(text(nodes.column(6)) ?? ""))
-        }
-        let hosts = try connection.prepare("SELECT id, name, hostname, user, source, source_id FROM hosts")
+        let hosts = try connection.prepare("""
+            SELECT h.id, h.name, h.source, h.source_id, h.user IS NOT NULL, h.hostname,
+                   t.host_id, t.dns_name, t.os, t.online, t.last_seen, t.owner, t.tags
+            FROM hosts h LEFT JOIN tailscale_nodes t ON t.host_id = h.id
+            """)
         while try hosts.step() {
             guard case .int(let id) = hosts.column(0), let name = text(hosts.column(1)) else { continue }
             takenNames.insert(name.lowercased())
-            if text(hosts.column(4)) == TailscaleImporter.source, let nodeID = text(hosts.column(5)), !nodeID.isEmpty {
-                byNodeID[nodeID] = ExistingHost(id: id, name: name, hostname: text(hosts.column(2)) ?? "",
-                                                user: text(hosts.column(3)), node: stored[id])
+            guard text(hosts.column(2)) == TailscaleImporter.source, let nodeID = text(hosts.column(3)), !nodeID.isEmpty else { continue }
+            var signature: UInt64 = 0
+            if case .int = hosts.column(6) {
+                let online: Bool? = if case .int(let v) = hosts.column(9) { v != 0 } else { nil }
+                let stored = StoredNode(dnsName: text(hosts.column(7)) ?? "", os: text(hosts.column(8)) ?? "", online: online,
+                                        lastSeen: text(hosts.column(10)), owner: text(hosts.column(11)),
+                                        tags: Self.splitTags(text(hosts.column(12)) ?? ""))
+                signature = stored.signature(hostname: text(hosts.column(5)) ?? "")
             }
+            byNodeID[nodeID] = ExistingHost(id: id, name: name, hasUser: hosts.column(4) == .int(1), signature: signature)
         }
+    }
+
+    /// The Tailscale tags the last import wrote for a host.
+    private func storedTags(hostID: Int64) throws -> [String] {
+        let rows = try connection.query("SELECT tags FROM tailscale_nodes WHERE host_id = ?", [.int(hostID)])
+        return Self.splitTags(rows.first?.text(0) ?? "")
     }
 
     private func text(_ v: SQLValue) -> String? { if case .text(let s) = v { return s }; return nil }
@@ -140,7 +166,7 @@ private struct Session {
         // both fall back to their full MagicDNS name (README, "Name collisions").
         var aliasCount: [String: Int] = [:]
         for node in nodes where node.exclusion == nil || options.includeExcluded {
-            aliasCount[TailscaleHostMapping(node).alias, default: 0] += 1
+            aliasCount[TailscaleHostMapping.alias(node), default: 0] += 1
         }
         report.hosts.reserveCapacity(nodes.count)
         for i in nodes.indices {
@@ -168,14 +194,15 @@ private struct Session {
         var remark: String?
         if let existing = byNodeID[node.nodeID] {
             hostName = existing.name
-            let userChange = existing.user == nil && options.sshUser != nil
-            let changed = existing.hostname != mapping.address || existing.node != stored || userChange
+            let userChange = !existing.hasUser && options.sshUser != nil
+            let changed = existing.signature != stored.signature(hostname: mapping.address) || userChange
             action = changed ? .updated : .unchanged
             if changed && !options.dryRun {
                 try run(updateHost, [.text(mapping.address), options.sshUser.map { .text($0) } ?? .null, .text(now), .int(existing.id)])
-                let old = Set(existing.node?.tags ?? []), new = Set(node.tags)
+                let oldTags = try storedTags(hostID: existing.id)
+                let old = Set(oldTags), new = Set(node.tags)
                 for tag in node.tags where !old.contains(tag) { try run(insertTag, [.int(existing.id), .text(tag)]) }
-                for tag in existing.node?.tags ?? [] where !new.contains(tag) { try run(deleteTag, [.int(existing.id), .text(tag)]) }
+                for tag in oldTags where !new.contains(tag) { try run(deleteTag, [.int(existing.id), .text(tag)]) }
                 try saveNode(hostID: existing.id, node.nodeID, stored)
             }
         } else {
