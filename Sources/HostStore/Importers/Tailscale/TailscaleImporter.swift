@@ -265,7 +265,7 @@ private struct Session {
         var keys: [(key: PublicKey, fingerprint: String)] = []
         for line in node.sshHostKeys {
             do {
-                let key = try PublicKeyLine.parse(line).key
+                let key = try Self.hostKey(line)
                 if !keys.contains(where: { $0.key.blob == key.blob }) { keys.append((key, key.sha256Fingerprint)) }
             } catch {
                 report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: String(line.prefix(while: { $0 != " " }).prefix(64)),
@@ -308,6 +308,20 @@ private struct Session {
         }
         report.rotations.append(contentsOf: rotations.compactMap { $0 })
         return keys.count
+    }
+
+    /// One `sshHostKeys` entry: exactly `"<type> <base64>"` (Tailscale trims the comment).
+    /// Split on bytes, which is much faster than the general line parser on 100,000 devices;
+    /// anything else goes to `PublicKeyLine.parse` for its precise error.
+    static func hostKey(_ line: String) throws -> PublicKey {
+        let bytes = line.utf8
+        if let space = bytes.firstIndex(of: 0x20),
+           let blob = Base64.decode(bytes[bytes.index(after: space)...]),
+           let key = try? PublicKey(blob: blob),
+           key.type.utf8.elementsEqual(bytes[..<space]) {
+            return key
+        }
+        return try PublicKeyLine.parse(line).key
     }
 
     /// A known_hosts row for one name, as far as the decision needs it.
