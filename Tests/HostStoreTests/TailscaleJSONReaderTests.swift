@@ -111,3 +111,47 @@ final class TailscaleJSONReaderTests: XCTestCase {
         }
     }
 }
+
+final class TailscaleUntrustedTextTests: XCTestCase {
+    func testOverlongStringsAndNumbersAreRefused() {
+        let long = "\"" + String(repeating: "a", count: (1 << 20) + 1) + "\""
+        XCTAssertThrowsError(try JSONStreamReader(MemorySource(long)).readString(path: "x")) {
+            XCTAssertEqual(($0 as? JSONSyntaxError)?.reason, "a string is longer than 1 MiB")
+        }
+        let escapes = "\"" + String(repeating: "\\u0041", count: (1 << 20) + 1) + "\""
+        XCTAssertThrowsError(try JSONStreamReader(MemorySource(escapes)).readString(path: "x")) {
+            XCTAssertEqual(($0 as? JSONSyntaxError)?.reason, "a string is longer than 1 MiB")
+        }
+        let number = String(repeating: "9", count: (1 << 20) + 1)
+        XCTAssertThrowsError(try JSONStreamReader(MemorySource(number)).readOptionalInt(path: "x")) {
+            XCTAssertEqual(($0 as? JSONSyntaxError)?.reason, "a number is longer than 1 MiB")
+        }
+    }
+
+    /// Terminal escapes, bidi overrides and junk tags from the input never reach output or tags.
+    func testUnsafeTextIsCleaned() throws {
+        let status = #"""
+        {"BackendState": "Running", "Self": {"ID": "nS"},
+         "Peer": {"nodekey:\u001b[2J": {"ID": "n1", "DNSName": "box.tail1.ts.net.", "HostName": "a\u001b]0;pwn\u0007b",
+                  "OS": "li\u202enux", "Tags": ["tag:ok", "tag:bad tag", "nope", "tag:\u001b"], "LastSeen": "\u001b[31m",
+                  "TailscaleIPs": ["100.64.0.1"], "UserID": 1}},
+         "User": {"1": {"LoginName": "eve\u009b@example.com"}}}
+        """#
+        let doc = try TailscaleDocumentReader.read(MemorySource(status))
+        let node = doc.nodes[1]
+        XCTAssertEqual(node.hostName, "a]0;pwnb")
+        XCTAssertEqual(node.os, "linux")
+        XCTAssertEqual(node.tags, ["tag:ok"])
+        XCTAssertNil(node.lastSeen)
+        XCTAssertEqual(node.owner, "eve@example.com")
+        // An error message that quotes input shows control characters as escapes.
+        let bad = #"{"BackendState": "Running", "Self": {}, "Peer": {"nodekey:\u001b[2J": 5}}"#
+        XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(bad))) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message,
+                           #"the input looks like Tailscale JSON but Peer["nodekey:\u{1b}[2J"] is a number, expected an object"#)
+        }
+        // A punycode label that decodes to a bidi override is shown in its ASCII form.
+        let rlo = try XCTUnwrap(Punycode.encode("a\u{202E}b"))
+        XCTAssertEqual(Punycode.unicodeLabel("xn--" + rlo), "xn--" + rlo)
+    }
+}

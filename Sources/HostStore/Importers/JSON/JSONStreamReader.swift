@@ -56,6 +56,8 @@ public final class JSONStreamReader {
     private var scratch: [UInt8] = []
     /// Bound on nesting in skipped values (RFC 8259 §9 allows a limit).
     public static let maxDepth = 512
+    /// Bound on one decoded string or number (RFC 8259 §9): no Tailscale field is near it.
+    public static let maxStringLength = 1 << 20
 
     public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
         self.source = source
@@ -314,28 +316,34 @@ public final class JSONStreamReader {
             guard let b = try peekByte() else { return nil }
             return b
         }
-        func consume(_ b: UInt8) { if keep { scratch.append(b) }; start += 1 }
+        func consume(_ b: UInt8) throws {
+            if keep {
+                guard scratch.count < Self.maxStringLength else { throw syntax("a number is longer than 1 MiB") }
+                scratch.append(b)
+            }
+            start += 1
+        }
         func digits(required: Bool) throws {
             var any = false
-            while let b = try take(), b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") { consume(b); any = true }
+            while let b = try take(), b >= UInt8(ascii: "0"), b <= UInt8(ascii: "9") { try consume(b); any = true }
             if required && !any {
                 guard let b = try take() else { throw truncated() }
                 throw syntax("expected a digit but found \(describe(b))")
             }
         }
-        if try take() == UInt8(ascii: "-") { consume(UInt8(ascii: "-")) }
+        if try take() == UInt8(ascii: "-") { try consume(UInt8(ascii: "-")) }
         guard let first = try take() else { throw truncated() }
         if first == UInt8(ascii: "0") {
-            consume(first)
+            try consume(first)
         } else if first >= UInt8(ascii: "1") && first <= UInt8(ascii: "9") {
             try digits(required: true)
         } else {
             throw syntax("expected a digit but found \(describe(first))")
         }
-        if try take() == UInt8(ascii: ".") { consume(UInt8(ascii: ".")); try digits(required: true) }
+        if try take() == UInt8(ascii: ".") { try consume(UInt8(ascii: ".")); try digits(required: true) }
         if let e = try take(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-            consume(e)
-            if let s = try take(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { consume(s) }
+            try consume(e)
+            if let s = try take(), s == UInt8(ascii: "+") || s == UInt8(ascii: "-") { try consume(s) }
             try digits(required: true)
         }
     }
@@ -358,6 +366,7 @@ public final class JSONStreamReader {
             if i > start {
                 scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[start..<i]))
                 start = i
+                guard scratch.count <= Self.maxStringLength else { throw syntax("a string is longer than 1 MiB") }
             }
             if i == end { continue }
             let b = buffer[i]
@@ -371,6 +380,7 @@ public final class JSONStreamReader {
             if b < 0x20 { throw syntax("a control character (\(describe(b))) inside a string") }
             start += 1
             try escape(into: true)
+            guard scratch.count <= Self.maxStringLength else { throw syntax("a string is longer than 1 MiB") }
         }
     }
 

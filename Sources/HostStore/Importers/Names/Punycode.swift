@@ -129,7 +129,8 @@ public enum Punycode {
 
     /// A DNS label for display: an "xn--" label decoded when valid, else unchanged.
     public static func unicodeLabel(_ label: String) -> String {
-        guard label.lowercased().hasPrefix("xn--"), let decoded = decode(String(label.dropFirst(4))) else { return label }
+        guard label.lowercased().hasPrefix("xn--"), let decoded = decode(String(label.dropFirst(4))),
+              !decoded.unicodeScalars.contains(where: PrintableText.isUnsafe) else { return label }
         return decoded
     }
 

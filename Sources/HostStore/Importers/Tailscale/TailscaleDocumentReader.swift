@@ -83,7 +83,7 @@ public enum TailscaleDocumentReader {
                 if kind == .null { try json.skipValue(); return }
                 guard kind == .object else { throw JSONShapeError(path: "Peer", expected: "an object", found: kind) }
                 try json.readObject { nodeKey in
-                    var node = try readPeer(json, path: "Peer[\"\(nodeKey.prefix(80))\"]")
+                    var node = try readPeer(json, path: "Peer[\"\(PrintableText.quoted(String(nodeKey.prefix(80))))\"]")
                     if node.nodeID.isEmpty { node.nodeID = nodeKey }
                     peers.append(node)
                 }
@@ -92,7 +92,7 @@ public enum TailscaleDocumentReader {
                 if kind == .null { try json.skipValue(); return }
                 guard kind == .object else { throw JSONShapeError(path: "User", expected: "an object", found: kind) }
                 try json.readObject { id in
-                    let login = try readUserLogin(json, path: "User[\"\(id.prefix(40))\"]")
+                    let login = try readUserLogin(json, path: "User[\"\(PrintableText.quoted(String(id.prefix(40))))\"]")
                     if let n = Int64(id), let login { users[n] = login }
                 }
             case "devices":
@@ -145,17 +145,17 @@ public enum TailscaleDocumentReader {
             switch key {
             case "ID": node.nodeID = try json.readOptionalString(path: "\(path).ID") ?? ""
             case "PublicKey": publicKey = try json.readOptionalString(path: "\(path).PublicKey") ?? ""
-            case "HostName": node.hostName = try json.readOptionalString(path: "\(path).HostName") ?? ""
+            case "HostName": node.hostName = PrintableText.clean(try json.readOptionalString(path: "\(path).HostName") ?? "")
             case "DNSName":
                 var name = try json.readOptionalString(path: "\(path).DNSName") ?? ""
                 while name.hasSuffix(".") { name.removeLast() }
                 node.dnsName = name
-            case "OS": node.os = try json.readOptionalString(path: "\(path).OS") ?? ""
+            case "OS": node.os = PrintableText.clean(try json.readOptionalString(path: "\(path).OS") ?? "")
             case "UserID": userID = try json.readOptionalInt(path: "\(path).UserID")
             case "AltSharerUserID": altSharer = try json.readOptionalInt(path: "\(path).AltSharerUserID")
             case "TailscaleIPs": node.addresses = try json.readStringArray(path: "\(path).TailscaleIPs")
             case "TailAddr": tailAddr = try json.readOptionalString(path: "\(path).TailAddr")
-            case "Tags": node.tags = try json.readStringArray(path: "\(path).Tags")
+            case "Tags": node.tags = validTags(try json.readStringArray(path: "\(path).Tags"))
             case "Online": node.online = try json.readOptionalBool(path: "\(path).Online")
             case "LastSeen": node.lastSeen = timestamp(try json.readOptionalString(path: "\(path).LastSeen"))
             case "sshHostKeys": node.sshHostKeys = try json.readStringArray(path: "\(path).sshHostKeys")
@@ -182,7 +182,11 @@ public enum TailscaleDocumentReader {
         guard kind == .object else { try json.skipValue(); return nil }
         var login: String?
         try json.readObject { key in
-            if key == "LoginName" { login = try json.readOptionalString(path: "\(path).LoginName") } else { try json.skipValue() }
+            if key == "LoginName" {
+                login = try json.readOptionalString(path: "\(path).LoginName").map(PrintableText.clean)
+            } else {
+                try json.skipValue()
+            }
         }
         return login
     }
@@ -204,11 +208,11 @@ public enum TailscaleDocumentReader {
                 var name = try json.readOptionalString(path: "\(path).name") ?? ""
                 while name.hasSuffix(".") { name.removeLast() }
                 node.dnsName = name
-            case "hostname": node.hostName = try json.readOptionalString(path: "\(path).hostname") ?? ""
-            case "os": node.os = try json.readOptionalString(path: "\(path).os") ?? ""
+            case "hostname": node.hostName = PrintableText.clean(try json.readOptionalString(path: "\(path).hostname") ?? "")
+            case "os": node.os = PrintableText.clean(try json.readOptionalString(path: "\(path).os") ?? "")
             case "addresses": node.addresses = try json.readStringArray(path: "\(path).addresses")
-            case "tags": node.tags = try json.readStringArray(path: "\(path).tags")
-            case "user": node.owner = try json.readOptionalString(path: "\(path).user")
+            case "tags": node.tags = validTags(try json.readStringArray(path: "\(path).tags"))
+            case "user": node.owner = try json.readOptionalString(path: "\(path).user").map(PrintableText.clean)
             case "connectedToControl": node.online = try json.readOptionalBool(path: "\(path).connectedToControl")
             case "lastSeen": node.lastSeen = timestamp(try json.readOptionalString(path: "\(path).lastSeen"))
             case "authorized": authorized = try json.readOptionalBool(path: "\(path).authorized") ?? true
@@ -227,9 +231,24 @@ public enum TailscaleDocumentReader {
         return node
     }
 
-    /// An RFC 3339 time as given, or nil for "" and the Go zero time (README, "Timestamps").
+    /// An RFC 3339 time as given, or nil for "", the Go zero time (README, "Timestamps") and
+    /// anything that is not made of the characters such a time has.
     static func timestamp(_ text: String?) -> String? {
-        guard let text, !text.isEmpty, !text.hasPrefix("0001-01-01") else { return nil }
-        return text
+        guard let text, !text.isEmpty, text.utf8.count <= 40, !text.hasPrefix("0001-01-01") else { return nil }
+        let allowed = text.utf8.allSatisfy { b in
+            (b >= 0x30 && b <= 0x39) || b == 0x2d || b == 0x3a || b == 0x2e || b == 0x2b || b == 0x54 || b == 0x5a
+        }
+        return allowed ? text : nil
+    }
+
+    /// Tailscale tags are `tag:` and a name of letters, digits, `-` and `_` (tailcfg.CheckTag);
+    /// anything else is dropped rather than stored as a hostbook tag.
+    static func validTags(_ tags: [String]) -> [String] {
+        tags.filter { tag in
+            guard tag.hasPrefix("tag:"), tag.utf8.count > 4, tag.utf8.count <= 128 else { return false }
+            return tag.utf8.dropFirst(4).allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b == 0x2d || b == 0x5f
+            }
+        }
     }
 }

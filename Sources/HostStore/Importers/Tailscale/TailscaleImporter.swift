@@ -268,8 +268,8 @@ private struct Session {
                 let key = try Self.hostKey(line)
                 if !keys.contains(where: { $0.key.blob == key.blob }) { keys.append((key, key.sha256Fingerprint)) }
             } catch {
-                report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: String(line.prefix(while: { $0 != " " }).prefix(64)),
-                                                              fingerprint: "", reason: "not a valid SSH public key: \(error)"))
+                report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: PrintableText.quoted(String(line.prefix(while: { $0 != " " }).prefix(64))),
+                                                              fingerprint: "", reason: "not a valid SSH public key: \(PrintableText.quoted("\(error)"))"))
             }
         }
         guard !keys.isEmpty else { return 0 }
