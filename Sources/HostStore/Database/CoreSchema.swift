@@ -39,3 +39,16 @@ enum CoreSchema {
 
     """
 }
+
+extension CoreSchema {
+    /// Version 2: indexes for the lookups hostbook makes — re-import by source id
+    /// (Tailscale node ID), `list --tag`, and the foreign keys checked when a key or a
+    /// jump host is removed.
+    static let v2 = """
+    CREATE INDEX hosts_source ON hosts(source, source_id);
+    CREATE INDEX host_tags_tag ON host_tags(tag COLLATE NOCASE);
+    CREATE INDEX hosts_key ON hosts(key_id) WHERE key_id IS NOT NULL;
+    CREATE INDEX hosts_jump ON hosts(jump_host_id) WHERE jump_host_id IS NOT NULL;
+
+    """
+}

@@ -1,5 +1,11 @@
 // The hostbook database: path, file modes, pragmas and migrations (DESIGN.md, "Data").
-// FIRST VERSION — being hardened (backup before migrating, refusal of newer databases, modes).
+//
+// Two ways in:
+// - `open(path:)` for commands that write: creates the folder (0700) and file (0600) when
+//   missing, turns on WAL, a busy timeout and foreign keys, and migrates (after a backup).
+// - `openForReading(path:)` for commands that only read: nil when there is no database
+//   (nothing is created), a read-only connection when the schema is current.
+// Both refuse, touching nothing, a database written by a newer hostbook.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -9,22 +15,122 @@ public final class HostDatabase {
     public let path: String
     /// The random UUID in `meta` that scopes this database's vault items.
     public let databaseID: String
+    public let isReadOnly: Bool
+
+    /// How long a writer waits for another process's write lock before giving up.
+    public static let busyTimeoutMilliseconds: Int32 = 30_000
 
     /// Opens or creates the database at `path` and brings its schema up to date.
     public static func open(path: String) throws -> HostDatabase {
-        let dir = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
-        if !dir.isEmpty { _ = mkdir(dir, 0o700) }
-        let conn = try SQLiteConnection(path: path)
-        conn.setBusyTimeout(milliseconds: 10_000)
-        try conn.execute("PRAGMA journal_mode = WAL; PRAGMA foreign_keys = ON; PRAGMA synchronous = NORMAL;")
-        try Schema.migrate(conn)
-        let id = try conn.query("SELECT value FROM meta WHERE key = 'database_id'").first?.text(0) ?? ""
-        return HostDatabase(connection: conn, path: path, databaseID: id)
+        try DatabaseFiles.prepareFolder(for: path)
+        try DatabaseFiles.createPrivateFile(path)
+        let conn = try connect(path: path, readOnly: false)
+        _ = try conn.guarded { try Schema.refuseNewer(conn) }
+        try conn.guarded {
+            try conn.execute("PRAGMA foreign_keys = ON")
+            try useWAL(conn)
+            try conn.execute("PRAGMA synchronous = NORMAL")
+            try Schema.migrate(conn, path: path)
+        }
+        return try HostDatabase(connection: conn, path: path, readOnly: false)
     }
 
-    init(connection: SQLiteConnection, path: String, databaseID: String) {
+    /// Opens an existing database for reading; nil when there is none. A database that
+    /// needs migrating is opened with `open(path:)` instead (and migrated).
+    public static func openForReading(path: String) throws -> HostDatabase? {
+        guard DatabaseFiles.exists(path) else { return nil }
+        let conn = try connect(path: path, readOnly: true)
+        let version = try conn.guarded { try Schema.refuseNewer(conn) }
+        if version < Schema.currentVersion {
+            // An empty file (version 0, no tables) is not a database yet: nothing to read.
+            if version == 0, try conn.guarded({ try conn.query("SELECT count(*) FROM sqlite_master").first?.int(0) ?? 0 }) == 0 {
+                return nil
+            }
+            return try open(path: path)
+        }
+        return try HostDatabase(connection: conn, path: path, readOnly: true)
+    }
+
+    /// Opens an existing database read-only at whatever version it is, migrating nothing
+    /// (for `hostbook doctor`); nil when the file does not exist.
+    public static func openForInspection(path: String) throws -> HostDatabase? {
+        guard DatabaseFiles.exists(path) else { return nil }
+        let conn = try connect(path: path, readOnly: true)
+        return try HostDatabase(connection: conn, path: path, readOnly: true)
+    }
+
+    private init(connection: SQLiteConnection, path: String, readOnly: Bool) throws {
         self.connection = connection
         self.path = path
-        self.databaseID = databaseID
+        self.isReadOnly = readOnly
+        self.databaseID = try connection.guarded {
+            try connection.query("SELECT value FROM meta WHERE key = 'database_id'").first?.text(0) ?? ""
+        }
+    }
+
+    private static func connect(path: String, readOnly: Bool) throws -> SQLiteConnection {
+        let conn: SQLiteConnection
+        do {
+            conn = try SQLiteConnection(path: path, create: false, readOnly: readOnly)
+        } catch let e as DatabaseError {
+            throw HostStoreError(.failed, "cannot open the database '\(path)': \(e.message)",
+                                 hint: "Check that the file and its folder are readable and writable by you.")
+        }
+        conn.setBusyTimeout(milliseconds: busyTimeoutMilliseconds)
+        return conn
+    }
+
+    /// WAL lets readers work while one process writes. The mode is stored in the file, so
+    /// this writes only the first time.
+    ///
+    /// Switching to WAL needs an exclusive lock, and SQLite does not call the busy handler
+    /// for it: a second process opening a brand-new database at the same moment gets
+    /// SQLITE_BUSY at once. So this retries, within the same busy timeout.
+    private static func useWAL(_ conn: SQLiteConnection) throws {
+        var waited: Int32 = 0
+        while true {
+            do {
+                if try conn.query("PRAGMA journal_mode").first?.text(0)?.lowercased() == "wal" { return }
+                try conn.query("PRAGMA journal_mode = WAL")
+                return
+            } catch let e as DatabaseError where e.isBusy && waited < busyTimeoutMilliseconds {
+                usleep(5_000)
+                waited += 5
+            }
+        }
+    }
+
+    /// Runs `body` in a write transaction (BEGIN IMMEDIATE: the write lock is taken up front
+    /// and waited for, so two writers never fail half way with "database is locked").
+    public func write<R>(_ body: () throws -> R) throws -> R {
+        try connection.guarded { try connection.transaction(immediate: true, body) }
+    }
+
+    /// Runs a read in one snapshot.
+    public func read<R>(_ body: () throws -> R) throws -> R {
+        try connection.guarded(body)
+    }
+}
+
+extension SQLiteConnection {
+    /// Runs `body`, turning SQLite errors into user-facing `HostStoreError`s.
+    func guarded<R>(_ body: () throws -> R) throws -> R {
+        do {
+            return try body()
+        } catch let e as DatabaseError {
+            if e.isBusy {
+                throw HostStoreError(.failed, "the database '\(path)' is busy: another hostbook has held it for over \(HostDatabase.busyTimeoutMilliseconds / 1000) seconds",
+                                     hint: "Try again when the other hostbook has finished.")
+            }
+            if e.code & 0xff == 26 || e.code & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
+                throw HostStoreError(.failed, "'\(path)' is not a usable hostbook database: \(e.message)",
+                                     hint: "Run 'hostbook doctor', or restore a backup (\(path).vN.bak).")
+            }
+            if e.code & 0xff == 8 { // SQLITE_READONLY
+                throw HostStoreError(.failed, "the database '\(path)' is read-only: \(e.message)",
+                                     hint: "Check the permissions of the file and its folder.")
+            }
+            throw HostStoreError(.failed, "database error in '\(path)': \(e.message)")
+        }
     }
 }

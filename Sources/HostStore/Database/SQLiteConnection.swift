@@ -173,6 +173,25 @@ public final class Statement {
 
     public var columnCount: Int { Int(sqlite3_column_count(stmt)) }
 
+    /// Column `i` of the current row as text, or nil when NULL (no intermediate `Row`).
+    public func text(at i: Int32) -> String? {
+        guard let p = sqlite3_column_text(stmt, i) else { return nil }
+        let n = Int(sqlite3_column_bytes(stmt, i))
+        return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+    }
+
+    /// Column `i` of the current row as its UTF-8 bytes without copying them (nil when NULL);
+    /// the buffer is valid only inside `body`.
+    public func withUTF8<R>(at i: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+        guard let p = sqlite3_column_text(stmt, i) else { return try body(nil) }
+        return try body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))))
+    }
+
+    /// Column `i` of the current row as an integer, or nil when NULL.
+    public func int(at i: Int32) -> Int64? {
+        sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
+    }
+
     public func row() -> Row {
         Row(values: (0..<Int32(columnCount)).map { column($0) })
     }

@@ -1,3 +1,47 @@
+// `hostbook doctor`: checks the database and the vault, says how to fix each finding.
+// Exit 0 when healthy, 1 when something is wrong. The checks are in Commands/Doctor/;
+// a new check is one more `DoctorCheck` in `DoctorChecks.all`.
+import HostStore
+
 enum DoctorCommand {
-    static let all: [CommandSpec] = []
+    static let all: [CommandSpec] = [spec]
+
+    static let spec = CommandSpec(
+        ["doctor"], summary: "Check the database and the vault, and say how to fix problems",
+        discussion: """
+        Checks the database (SQLite integrity, schema version, foreign keys, file modes) and
+        the vault (items with no database row, and hosts or keys whose secret is missing).
+        Changes nothing. Exit 0 when healthy, 1 when something is wrong.
+        """,
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let context = DoctorContext(path: inv.databasePath)
+        var findings: [DoctorFinding] = []
+        var notes: [String] = []
+        for check in DoctorChecks.all {
+            let result = check.run(context)
+            findings += result.findings
+            notes += result.notes
+        }
+        if inv.json {
+            inv.printJSON(.object([
+                ("healthy", .bool(findings.isEmpty)),
+                ("database", .string(context.path)),
+                ("schema_version", .optional(context.report.schemaVersion)),
+                ("findings", .array(findings.map { f in
+                    .object([("check", .string(f.check)), ("severity", .string(f.severity.rawValue)),
+                             ("message", .string(f.message)), ("fix", .string(f.fix))])
+                })),
+            ]))
+        } else {
+            for n in notes { inv.print(n) }
+            for f in findings {
+                inv.print("\(f.severity.rawValue): \(f.message)")
+                inv.print("  fix: \(f.fix)")
+            }
+            inv.print(findings.isEmpty ? "No problems found." : "\(findings.count) problem\(findings.count == 1 ? "" : "s") found.")
+        }
+        if !findings.isEmpty { throw ExitStatus(code: .failure) }
+    }
 }

@@ -1,8 +1,5 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
-#if canImport(Glibc)
-import Glibc
-#endif
 import HostStore
 
 enum ImportTailscaleCommand {
@@ -42,9 +39,7 @@ enum ImportTailscaleCommand {
         let selection = try TailscaleSelection(args)
         var options = TailscaleImportOptions()
         if let user = args.value("user") {
-            guard isValidUser(user) else {
-                throw CLIError.usage("--user must be a user name without spaces or control characters, not starting with '-'")
-            }
+            try HostValidation.user(user)
             options.sshUser = user
         }
         options.dryRun = args.flag("dry-run")
@@ -64,13 +59,17 @@ enum ImportTailscaleCommand {
             inv.note("Nothing selected; nothing imported.")
             return
         }
-        // A dry run against a database that does not exist yet plans against an empty one in
-        // memory rather than create the file.
-        let path = options.dryRun && access(inv.databasePath, F_OK) != 0 ? ":memory:" : inv.databasePath
-        let database = try HostDatabase.open(path: path)
+        // A dry run only reads; against a database that does not exist yet it plans against
+        // an empty one in memory rather than create the file.
+        let connection: SQLiteConnection
+        if options.dryRun {
+            connection = try HostStoreAccess.openForReading(inv)?.connection ?? TailscaleImporter.emptyDatabase()
+        } else {
+            connection = try HostStoreAccess.openForWriting(inv).connection
+        }
         let report: TailscaleImportReport
         do {
-            report = try TailscaleImporter(connection: database.connection).run(format: document.format, nodes: &nodes, options: options)
+            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options)
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }
@@ -79,14 +78,6 @@ enum ImportTailscaleCommand {
             TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
         } else {
             Output.write(TailscaleImportOutput.text(report, color: inv.useColor), to: 1)
-        }
-    }
-
-    /// An SSH login name: printable, no whitespace, not an option.
-    static func isValidUser(_ user: String) -> Bool {
-        guard !user.isEmpty, user.utf8.count <= 256, !user.hasPrefix("-") else { return false }
-        return user.unicodeScalars.allSatisfy { s in
-            s.value > 0x20 && s.value != 0x7f && !(0x80...0x9f).contains(s.value) && !s.properties.isWhitespace
         }
     }
 }

@@ -30,14 +30,4 @@ public enum HostNameSanitizer {
         }
         return String(decoding: out, as: UTF8.self)
     }
-
-    /// True for a name hostbook accepts from an importer: ASCII letters, digits, `-`, `.`,
-    /// not starting with `-` or `.`, at most 253 characters.
-    public static func isValidHostAlias(_ name: String) -> Bool {
-        guard !name.isEmpty, name.utf8.count <= 253 else { return false }
-        guard let first = name.utf8.first, first != 0x2d, first != 0x2e else { return false }
-        return name.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x7a) || (b >= 0x41 && b <= 0x5a) || b == 0x2d || b == 0x2e
-        }
-    }
 }

@@ -241,14 +241,9 @@ public enum TailscaleDocumentReader {
         return allowed ? text : nil
     }
 
-    /// Tailscale tags are `tag:` and a name of letters, digits, `-` and `_` (tailcfg.CheckTag);
-    /// anything else is dropped rather than stored as a hostbook tag.
+    /// Tailscale tags are `tag:` and a name (tailcfg.CheckTag); one that is not, or that
+    /// hostbook would not accept as a tag, is dropped rather than stored.
     static func validTags(_ tags: [String]) -> [String] {
-        tags.filter { tag in
-            guard tag.hasPrefix("tag:"), tag.utf8.count > 4, tag.utf8.count <= 128 else { return false }
-            return tag.utf8.dropFirst(4).allSatisfy { b in
-                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5a) || (b >= 0x61 && b <= 0x7a) || b == 0x2d || b == 0x5f
-            }
-        }
+        tags.filter { $0.hasPrefix("tag:") && $0.utf8.count > 4 && (try? HostValidation.tag($0)) != nil }
     }
 }

@@ -14,12 +14,10 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     public let patterns: [String]
 
     public init(_ node: TailscaleNode) {
-        var fqdn = Punycode.asciiName(node.dnsName).lowercased()
-        // Never let input put wildcards, commas or spaces into a known_hosts pattern.
-        if !HostNameSanitizer.isValidHostAlias(fqdn) { fqdn = "" }
+        let fqdn = Self.fqdn(node)
         self.fqdn = fqdn
         self.alias = Self.alias(fqdn: fqdn, node)
-        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddressText)
+        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddress)
         let ipv4 = ips.first { !$0.contains(":") }
         let ipv6 = ips.first { $0.contains(":") }
         self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
@@ -30,10 +28,13 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     }
 
     /// The alias alone (see `alias`), for a first pass over many devices.
-    public static func alias(_ node: TailscaleNode) -> String {
-        var fqdn = Punycode.asciiName(node.dnsName).lowercased()
-        if !HostNameSanitizer.isValidHostAlias(fqdn) { fqdn = "" }
-        return alias(fqdn: fqdn, node)
+    public static func alias(_ node: TailscaleNode) -> String { alias(fqdn: fqdn(node), node) }
+
+    /// The MagicDNS name in ASCII, lower-cased, when it is a valid DNS name; else "". Input
+    /// never puts wildcards, commas or spaces into a known_hosts pattern or a hostname.
+    private static func fqdn(_ node: TailscaleNode) -> String {
+        let fqdn = Punycode.asciiName(node.dnsName).lowercased()
+        return HostValidation.isDNSName(fqdn) ? fqdn : ""
     }
 
     private static func alias(fqdn: String, _ node: TailscaleNode) -> String {
@@ -41,7 +42,7 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         if !fqdn.isEmpty {
             alias = String(fqdn.prefix(while: { $0 != "." }))
         }
-        if alias.isEmpty || !HostNameSanitizer.isValidHostAlias(alias) {
+        if alias.isEmpty || !HostValidation.isName(alias) {
             alias = HostNameSanitizer.label(from: node.hostName)
         }
         if alias.isEmpty {
@@ -50,12 +51,9 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         return alias
     }
 
-    /// Only the characters of an IPv4 or IPv6 address: hex digits, `.` and `:`.
-    static func isIPAddressText(_ s: String) -> Bool {
-        guard !s.isEmpty, s.utf8.count <= 45, s.contains(".") || s.contains(":") else { return false }
-        return s.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x61 && b <= 0x66) || b == 0x2e || b == 0x3a
-        }
+    /// An IPv4 or IPv6 address as hostbook's host validation reads them, without a zone.
+    static func isIPAddress(_ s: String) -> Bool {
+        !s.contains("%") && (HostValidation.isIPv4(s) || HostValidation.isIPv6(s))
     }
 
     /// The alias for display: punycode labels decoded ("xn--bcher-nas-q9a" → "bücher-nas").

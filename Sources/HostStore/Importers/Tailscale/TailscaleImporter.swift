@@ -29,6 +29,15 @@ public struct TailscaleImporter {
 
     public init(connection: SQLiteConnection) { self.connection = connection }
 
+    /// A database in memory with the current schema, for a dry run when there is no
+    /// database file yet (so planning creates nothing on disk).
+    public static func emptyDatabase() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Schema.migrate(connection, path: ":memory:")
+        try TailscaleSchema.ensure(connection)
+        return connection
+    }
+
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
     public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
@@ -98,6 +107,10 @@ private struct Session {
         self.connection = connection
         self.options = options
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
+        // A dry run only reads (possibly on a read-only connection); a real import creates
+        // the importer's table when this database has none yet.
+        if !options.dryRun { try TailscaleSchema.ensure(connection) }
+        let hasNodeTable = try TailscaleSchema.isPresent(connection)
         insertHost = try connection.prepare("""
             INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
             VALUES (?, ?, ?, 22, ?, 'agent', 'tailscale', ?, ?, ?)
@@ -105,10 +118,11 @@ private struct Session {
         updateHost = try connection.prepare("UPDATE hosts SET hostname = ?, user = COALESCE(user, ?), updated_at = ? WHERE id = ?")
         insertTag = try connection.prepare("INSERT OR IGNORE INTO host_tags (host_id, tag) VALUES (?, ?)")
         deleteTag = try connection.prepare("DELETE FROM host_tags WHERE host_id = ? AND tag = ?")
-        upsertNode = try connection.prepare("""
+        // Never run in a dry run; a placeholder there when the table does not exist yet.
+        upsertNode = try connection.prepare(hasNodeTable ? """
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
+            """ : "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?")
         findEntries = try connection.prepare(
             "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ? AND port = 22")
         deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
@@ -124,14 +138,18 @@ private struct Session {
         // (known_hosts by name, hosts by uuid and name) in memory instead of spilling them to
         // the WAL and reading them back: about 1 s less for 100,000 devices, at most 32 MB.
         try connection.execute("PRAGMA cache_size = -32768")
-        try loadHosts()
+        try loadHosts(withNodeTable: hasNodeTable)
     }
 
-    private mutating func loadHosts() throws {
-        let hosts = try connection.prepare("""
+    private mutating func loadHosts(withNodeTable: Bool) throws {
+        let hosts = try connection.prepare(withNodeTable ? """
             SELECT h.id, h.name, h.source, h.source_id, h.user IS NOT NULL, h.hostname,
                    t.host_id, t.dns_name, t.os, t.online, t.last_seen, t.owner, t.tags
             FROM hosts h LEFT JOIN tailscale_nodes t ON t.host_id = h.id
+            """ : """
+            SELECT id, name, source, source_id, user IS NOT NULL, hostname,
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+            FROM hosts
             """)
         while try hosts.step() {
             guard case .int(let id) = hosts.column(0), let name = text(hosts.column(1)) else { continue }
@@ -173,7 +191,7 @@ private struct Session {
             let node = nodes[i]
             nodes[i] = TailscaleNode()
             let mapping = TailscaleHostMapping(node)
-            let shared = (aliasCount[mapping.alias] ?? 0) > 1 && !mapping.fqdn.isEmpty
+            let shared = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
             try importOne(node, mapping, alias: shared ? mapping.fqdn : mapping.alias)
         }
     }
@@ -216,7 +234,7 @@ private struct Session {
                 name = "\(alias)-\(n)"
                 remark = "renamed: a host named '\(alias)' already exists"
             }
-            guard HostNameSanitizer.isValidHostAlias(name) else { return skip("no usable host name") }
+            guard HostValidation.isName(name) else { return skip("no usable host name ('\(name)' is not a valid host name)") }
             takenNames.insert(name.lowercased())
             hostName = name
             action = .added

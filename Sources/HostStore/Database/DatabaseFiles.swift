@@ -1,0 +1,86 @@
+// The files of a database on disk: its folder (0700), the file itself (0600), SQLite's
+// -wal and -shm companions (SQLite gives them the main file's mode) and backups.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public enum DatabaseFiles {
+    /// The folder holding `path` ("" when `path` has no slash).
+    public static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+
+    public static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return stat(path, &st) == 0
+    }
+
+    /// The permission bits of `path`, or nil when it does not exist.
+    public static func mode(of path: String) -> UInt32? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return UInt32(st.st_mode) & 0o7777
+    }
+
+    /// Every file that belongs to the database at `path` and exists: the file, -wal, -shm,
+    /// and backups made before migrations.
+    public static func companions(of path: String) -> [String] {
+        var out = [path, path + "-wal", path + "-shm", path + "-journal"].filter(exists)
+        let dir = folder(of: path)
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        if let d = opendir(dir.isEmpty ? "." : dir) {
+            defer { closedir(d) }
+            while let entry = readdir(d) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                }
+                if name.hasPrefix(base + ".v") && name.hasSuffix(".bak") {
+                    out.append(dir.isEmpty ? name : (dir == "/" ? "/" + name : dir + "/" + name))
+                }
+            }
+        }
+        return out
+    }
+
+    /// Creates the folder of `path` (and missing parents): the database's own folder 0700,
+    /// parents with the usual 0755. An existing folder keeps its mode (`doctor` reports it).
+    static func prepareFolder(for path: String) throws {
+        let dir = folder(of: path)
+        guard !dir.isEmpty, !exists(dir) else { return }
+        var missing: [String] = []
+        var cursor = dir
+        while !cursor.isEmpty, cursor != "/", !exists(cursor) {
+            missing.append(cursor)
+            cursor = folder(of: cursor)
+        }
+        for (i, d) in missing.reversed().enumerated() {
+            let isLast = i == missing.count - 1
+            if mkdir(d, isLast ? 0o700 : 0o755) != 0 && errno != EEXIST {
+                throw HostStoreError(.failed, "cannot create the folder '\(d)': \(String(cString: strerror(errno)))",
+                                     hint: "Check the permissions of its parent, or choose another path with --db.")
+            }
+        }
+    }
+
+    /// Creates an empty file with mode 0600 unless it exists. SQLite then opens it, and
+    /// creates -wal and -shm with the same mode.
+    static func createPrivateFile(_ path: String) throws {
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd >= 0 { close(fd); return }
+        if errno == EEXIST { return }
+        throw HostStoreError(.failed, "cannot create the database '\(path)': \(String(cString: strerror(errno)))",
+                             hint: "Check the folder's permissions, or choose another path with --db.")
+    }
+
+    /// A file name for the backup taken before migrating from `version`:
+    /// `hostbook.db.v1.bak`, or `hostbook.db.v1.2.bak` ... when that exists.
+    static func backupPath(for path: String, version: Int) -> String {
+        let first = "\(path).v\(version).bak"
+        if !exists(first) { return first }
+        var n = 2
+        while exists("\(path).v\(version).\(n).bak") { n += 1 }
+        return "\(path).v\(version).\(n).bak"
+    }
+}

@@ -1,0 +1,86 @@
+// The database's own health, checked without changing anything: file modes, the schema
+// version, SQLite's integrity and foreign-key checks.
+
+public struct DatabaseReport: Sendable {
+    public var exists = false
+    public var schemaVersion: Int?
+    public var findings: [DoctorFinding] = []
+}
+
+public enum DatabaseChecks {
+    public static func run(path: String) -> DatabaseReport {
+        var report = DatabaseReport()
+        guard DatabaseFiles.exists(path) else { return report }
+        report.exists = true
+        report.findings += modes(path: path)
+
+        let conn: SQLiteConnection
+        do {
+            conn = try SQLiteConnection(path: path, create: false, readOnly: true)
+            conn.setBusyTimeout(milliseconds: HostDatabase.busyTimeoutMilliseconds)
+            let version = try conn.userVersion
+            report.schemaVersion = version
+            if version > Schema.currentVersion {
+                report.findings.append(DoctorFinding(
+                    check: "database.schema", severity: .error,
+                    message: "database schema version \(version) is newer than this hostbook supports (\(Schema.currentVersion))",
+                    fix: "Upgrade hostbook; the database was left untouched."))
+                return report
+            }
+        } catch {
+            report.findings.append(unreadable(path, error))
+            return report
+        }
+        do {
+            let problems = try conn.query("PRAGMA integrity_check").compactMap { $0.text(0) }
+            if problems != ["ok"] {
+                report.findings.append(DoctorFinding(
+                    check: "database.integrity", severity: .error,
+                    message: "the database failed SQLite's integrity check (\(problems.count) problem\(problems.count == 1 ? "" : "s"); first: \(problems.first ?? "?"))",
+                    fix: "Restore a backup (\(path).vN.bak) or recover what is readable with: sqlite3 '\(path)' .recover | sqlite3 recovered.db"))
+            }
+            let orphans = try conn.query("PRAGMA foreign_key_check")
+            if !orphans.isEmpty {
+                let tables = Set(orphans.compactMap { $0.text(0) }).sorted().joined(separator: ", ")
+                report.findings.append(DoctorFinding(
+                    check: "database.foreign-keys", severity: .error,
+                    message: "\(orphans.count) row\(orphans.count == 1 ? "" : "s") in \(tables) point\(orphans.count == 1 ? "s" : "") at rows that do not exist",
+                    fix: "Run: sqlite3 '\(path)' 'PRAGMA foreign_key_check' to see them, then fix or remove those rows."))
+            }
+        } catch {
+            report.findings.append(unreadable(path, error))
+        }
+        return report
+    }
+
+    /// The folder should be 0700 and every database file 0600: nobody else may read them.
+    static func modes(path: String) -> [DoctorFinding] {
+        var out: [DoctorFinding] = []
+        let folder = DatabaseFiles.folder(of: path)
+        if !folder.isEmpty, let m = DatabaseFiles.mode(of: folder), m & 0o077 != 0 {
+            out.append(DoctorFinding(check: "database.permissions", severity: .warning,
+                                     message: "the folder '\(folder)' can be read by other users (mode \(octal(m)))",
+                                     fix: "Run: chmod 700 '\(folder)'"))
+        }
+        for file in DatabaseFiles.companions(of: path) {
+            if let m = DatabaseFiles.mode(of: file), m & 0o077 != 0 {
+                out.append(DoctorFinding(check: "database.permissions", severity: .warning,
+                                         message: "the file '\(file)' can be read or written by other users (mode \(octal(m)))",
+                                         fix: "Run: chmod 600 '\(file)'"))
+            }
+        }
+        return out
+    }
+
+    static func unreadable(_ path: String, _ error: Error) -> DoctorFinding {
+        let why = (error as? DatabaseError)?.message ?? (error as? HostStoreError)?.message ?? "\(error)"
+        return DoctorFinding(check: "database.open", severity: .error,
+                             message: "the database cannot be read: \(why)",
+                             fix: "Restore a backup (\(path).vN.bak), or move the file away to start a new database.")
+    }
+
+    static func octal(_ m: UInt32) -> String {
+        let s = String(m, radix: 8)
+        return String(repeating: "0", count: max(0, 4 - s.count)) + s
+    }
+}

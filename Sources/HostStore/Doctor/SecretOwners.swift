@@ -1,0 +1,31 @@
+// Who should own a secret in the vault, for `hostbook doctor` to compare with what the
+// vault holds: hosts whose auth is `password`, and every key (its private half).
+
+public struct SecretOwner: Sendable, Equatable {
+    public let uuid: String
+    public let name: String
+}
+
+extension HostDatabase {
+    /// Every host (uuid, name) and whether it says a password is stored.
+    public func hostSecretOwners() throws -> (passwords: [SecretOwner], others: [SecretOwner]) {
+        try read {
+            var passwords: [SecretOwner] = [], others: [SecretOwner] = []
+            let s = try connection.prepare("SELECT uuid, name, auth FROM hosts ORDER BY name COLLATE NOCASE")
+            while try s.step() {
+                let o = SecretOwner(uuid: s.text(at: 0) ?? "", name: s.text(at: 1) ?? "")
+                if s.text(at: 2) == HostAuth.password.rawValue { passwords.append(o) } else { others.append(o) }
+            }
+            return (passwords, others)
+        }
+    }
+
+    /// Every key (uuid, name); each should have its private key in the vault.
+    public func keySecretOwners() throws -> [SecretOwner] {
+        try read {
+            try connection.query("SELECT uuid, name FROM keys ORDER BY name COLLATE NOCASE").map {
+                SecretOwner(uuid: $0.text(0) ?? "", name: $0.text(1) ?? "")
+            }
+        }
+    }
+}

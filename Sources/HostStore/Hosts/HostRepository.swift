@@ -1,0 +1,272 @@
+// Reading and writing hosts and their tags. Every write is one transaction; names are
+// compared without regard to case (the column is COLLATE NOCASE).
+
+extension HostDatabase {
+    static let hostColumns = """
+    SELECT h.id, h.uuid, h.name, h.hostname, h.port, h.user, h.auth, k.name, j.name, h.note,
+           h.source, h.source_id, h.created_at, h.updated_at
+    FROM hosts h LEFT JOIN keys k ON k.id = h.key_id LEFT JOIN hosts j ON j.id = h.jump_host_id
+    """
+
+    // MARK: Reading
+
+    /// Hosts ordered by name, optionally only those with every tag in `tags` and from `source`.
+    public func hosts(tags: [String] = [], source: String? = nil) throws -> [Host] {
+        try read {
+            let (sql, binds) = HostDatabase.listQuery(tags: tags, source: source)
+            let s = try connection.prepare(sql)
+            try s.bind(binds)
+            var list: [Host] = []
+            var index: [Int64: Int] = [:]
+            while try s.step() {
+                let h = HostDatabase.host(from: s)
+                index[h.id] = list.count
+                list.append(h)
+            }
+            if list.isEmpty { return list }
+            // Tags of all hosts in one pass (cheaper than one query per host).
+            let t = try connection.prepare("SELECT host_id, tag FROM host_tags ORDER BY host_id, tag COLLATE NOCASE")
+            while try t.step() {
+                if let i = index[t.int(at: 0)!] { list[i].tags.append(t.text(at: 1) ?? "") }
+            }
+            return list
+        }
+    }
+
+    /// The listing query: every host, or those with every tag in `tags` and from `source`.
+    static func listQuery(tags: [String], source: String?) -> (String, [SQLValue]) {
+        var sql = HostDatabase.hostColumns
+        var clauses: [String] = []
+        var binds: [SQLValue] = []
+        for t in tags {
+            clauses.append("h.id IN (SELECT host_id FROM host_tags WHERE tag = ? COLLATE NOCASE)")
+            binds.append(.text(t))
+        }
+        if let source {
+            clauses.append("h.source = ? COLLATE NOCASE")
+            binds.append(.text(source))
+        }
+        if !clauses.isEmpty { sql += " WHERE " + clauses.joined(separator: " AND ") }
+        return (sql + " ORDER BY h.name COLLATE NOCASE", binds)
+    }
+
+    /// The host called `name` (any case), or nil.
+    public func host(named name: String) throws -> Host? {
+        try read { try findHost(name) }
+    }
+
+    /// Like `host(named:)` but a missing host is a `.notFound` error.
+    public func requireHost(_ name: String) throws -> Host {
+        guard let h = try host(named: name) else { throw HostDatabase.noHost(name) }
+        return h
+    }
+
+    static func noHost(_ name: String) -> HostStoreError {
+        .notFound("no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+    }
+
+    func findHost(_ name: String) throws -> Host? {
+        let s = try connection.prepare(HostDatabase.hostColumns + " WHERE h.name = ?")
+        try s.bind([.text(name)])
+        guard try s.step() else { return nil }
+        var h = HostDatabase.host(from: s)
+        let t = try connection.prepare("SELECT tag FROM host_tags WHERE host_id = ? ORDER BY tag COLLATE NOCASE")
+        try t.bind([.int(h.id)])
+        while try t.step() { h.tags.append(t.text(at: 0) ?? "") }
+        return h
+    }
+
+    static func host(from s: Statement) -> Host {
+        Host(id: s.int(at: 0) ?? 0, uuid: s.text(at: 1) ?? "", name: s.text(at: 2) ?? "", hostname: s.text(at: 3) ?? "",
+             port: Int(s.int(at: 4) ?? 22), user: s.text(at: 5), auth: HostAuth(rawValue: s.text(at: 6) ?? "") ?? .agent,
+             key: s.text(at: 7), jump: s.text(at: 8), note: s.text(at: 9), tags: [], source: s.text(at: 10) ?? "manual",
+             sourceID: s.text(at: 11), createdAt: s.text(at: 12) ?? "", updatedAt: s.text(at: 13) ?? "")
+    }
+
+    // MARK: Writing
+
+    /// Validates and inserts `new` in one transaction. `beforeCommit` runs inside the
+    /// transaction once the row is written but not yet visible (the executable stores the
+    /// password in the vault there); if it throws, nothing is written.
+    @discardableResult
+    public func addHost(_ new: NewHost, beforeCommit: (Host) throws -> Void = { _ in }) throws -> Host {
+        try HostDatabase.validate(new)
+        return try write { () throws -> Host in
+            if let existing = try findHost(new.name) {
+                throw HostStoreError.rejected("a host named '\(existing.name)' already exists",
+                                              hint: "Choose another name, or change it with 'hostbook edit \(existing.name)'.")
+            }
+            let keyID: Int64? = try new.key.map { try self.keyID(named: $0) }
+            let jumpID: Int64? = try new.jump.map { try self.jumpHostID(named: $0) }
+            let auth = HostAuth.derived(hasPassword: new.hasPassword, hasKey: keyID != nil)
+            try connection.run("""
+                INSERT INTO hosts(uuid, name, hostname, port, user, auth, key_id, jump_host_id, note, source, created_at, updated_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'manual', strftime('%Y-%m-%dT%H:%M:%SZ','now'), strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+                """, [.text(new.uuid), .text(new.name), .text(new.hostname), .int(Int64(new.port)), new.user.map { .text($0) } ?? .null,
+                      .text(auth.rawValue), keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
+                      new.note.map { .text($0) } ?? .null])
+            let id = connection.lastInsertRowID
+            try insertTags(HostDatabase.uniqueTags(new.tags), hostID: id)
+            guard let host = try findHost(new.name) else { throw HostDatabase.noHost(new.name) }
+            try beforeCommit(host)
+            return host
+        }
+    }
+
+    /// Applies `changes` to the host called `name` in one transaction; `beforeCommit` sees
+    /// the host before and after (see `addHost`).
+    @discardableResult
+    public func editHost(_ name: String, _ changes: HostChanges,
+                         beforeCommit: (_ old: Host, _ new: Host) throws -> Void = { _, _ in }) throws -> Host {
+        try HostDatabase.validate(changes)
+        return try write { () throws -> Host in
+            guard let old = try findHost(name) else { throw HostDatabase.noHost(name) }
+            var newName = old.name
+            if let rename = changes.rename {
+                if let other = try findHost(rename), other.id != old.id {
+                    throw HostStoreError.rejected("a host named '\(other.name)' already exists", hint: "Choose another name.")
+                }
+                newName = rename
+            }
+            var keyID: Int64? = try connection.query("SELECT key_id FROM hosts WHERE id = ?", [.int(old.id)]).first?.int(0)
+            switch changes.key {
+            case .unchanged: break
+            case .clear: keyID = nil
+            case .set(let k): keyID = try self.keyID(named: k)
+            }
+            var jumpID: Int64? = try connection.query("SELECT jump_host_id FROM hosts WHERE id = ?", [.int(old.id)]).first?.int(0)
+            switch changes.jump {
+            case .unchanged: break
+            case .clear: jumpID = nil
+            case .set(let j):
+                let target = try jumpHostID(named: j)
+                try refuseJumpLoop(host: old, via: target)
+                jumpID = target
+            }
+            let hasPassword: Bool
+            switch changes.password {
+            case .unchanged: hasPassword = old.auth == .password
+            case .set: hasPassword = true
+            case .clear: hasPassword = false
+            }
+            var auth = HostAuth.derived(hasPassword: hasPassword, hasKey: keyID != nil)
+            if old.auth == .none && changes.password == .unchanged && changes.key == .unchanged { auth = .none }
+            try connection.run("""
+                UPDATE hosts SET name = ?, hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, jump_host_id = ?, note = ?,
+                       updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
+                WHERE id = ?
+                """, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
+                      (changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
+                      keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
+                      (changes.note ?? old.note).map { .text($0) } ?? .null, .int(old.id)])
+            for t in HostDatabase.uniqueTags(changes.removeTags) {
+                try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
+            }
+            let have = Set(try connection.query("SELECT tag FROM host_tags WHERE host_id = ?", [.int(old.id)]).compactMap { $0.text(0)?.lowercased() })
+            try insertTags(HostDatabase.uniqueTags(changes.addTags).filter { !have.contains($0.lowercased()) }, hostID: old.id)
+            guard let new = try findHost(newName) else { throw HostDatabase.noHost(newName) }
+            try beforeCommit(old, new)
+            return new
+        }
+    }
+
+    /// Deletes the host called `name` (its tags go with it); returns what was deleted.
+    /// A host that is another host's jump host is refused.
+    @discardableResult
+    public func removeHost(_ name: String) throws -> Host {
+        try write { () throws -> Host in
+            guard let host = try findHost(name) else { throw HostDatabase.noHost(name) }
+            let users = try connection.query("SELECT name FROM hosts WHERE jump_host_id = ? ORDER BY name COLLATE NOCASE", [.int(host.id)])
+                .compactMap { $0.text(0) }
+            if let first = users.first {
+                let more = users.count > 1 ? " (and \(users.count - 1) more)" : ""
+                throw HostStoreError.rejected("host '\(host.name)' is the jump host of '\(first)'\(more)",
+                                              hint: "Change that first with 'hostbook edit \(first) --no-jump'.")
+            }
+            try connection.run("DELETE FROM hosts WHERE id = ?", [.int(host.id)])
+            return host
+        }
+    }
+
+    // MARK: Helpers
+
+    /// The id of the key called `name` (keys are owned by `hostbook keys`; read-only here).
+    func keyID(named name: String) throws -> Int64 {
+        guard let row = try connection.query("SELECT id, uuid, name FROM keys WHERE name = ? COLLATE NOCASE", [.text(name)]).first,
+              let id = row.int(0) else {
+            throw HostStoreError.rejected("key '\(name)' does not exist",
+                                          hint: "Import it first with 'hostbook keys import PATH --name \(name)'; 'hostbook keys list' shows the keys there are.")
+        }
+        return id
+    }
+
+    func jumpHostID(named name: String) throws -> Int64 {
+        guard let h = try findHost(name) else {
+            throw HostStoreError.rejected("jump host '\(name)' does not exist",
+                                          hint: "Add it first with 'hostbook add \(name) --hostname H'.")
+        }
+        return h.id
+    }
+
+    /// Refuses a jump host whose own chain of jump hosts leads back to `host`.
+    func refuseJumpLoop(host: Host, via target: Int64) throws {
+        var chain = [host.name]
+        var cursor: Int64? = target
+        var steps = 0
+        while let id = cursor, steps < 10_000 {
+            let row = try connection.query("SELECT name, jump_host_id FROM hosts WHERE id = ?", [.int(id)]).first
+            chain.append(row?.text(0) ?? "?")
+            if id == host.id {
+                if chain.count == 2 {
+                    throw HostStoreError.rejected("host '\(host.name)' cannot be its own jump host")
+                }
+                throw HostStoreError.rejected("jump host '\(chain[1])' would make a loop: \(chain.joined(separator: " -> "))")
+            }
+            cursor = row?.int(1)
+            steps += 1
+        }
+    }
+
+    func insertTags(_ tags: [String], hostID: Int64) throws {
+        guard !tags.isEmpty else { return }
+        let s = try connection.prepare("INSERT INTO host_tags(host_id, tag) VALUES (?, ?)")
+        for t in tags {
+            s.reset()
+            try s.bind([.int(hostID), .text(t)])
+            while try s.step() {}
+        }
+    }
+
+    /// Tags in the order given, without repeats (regardless of case).
+    static func uniqueTags(_ tags: [String]) -> [String] {
+        var seen = Set<String>()
+        return tags.filter { seen.insert($0.lowercased()).inserted }
+    }
+
+    static func validate(_ new: NewHost) throws {
+        try HostValidation.name(new.name)
+        try HostValidation.hostname(new.hostname)
+        try HostValidation.port(new.port)
+        if let u = new.user { try HostValidation.user(u) }
+        for t in new.tags { try HostValidation.tag(t) }
+        if let k = new.key { try HostValidation.name(k, what: "key name") }
+        if let j = new.jump {
+            if j.lowercased() == new.name.lowercased() {
+                throw HostStoreError.rejected("host '\(new.name)' cannot be its own jump host")
+            }
+            try HostValidation.name(j, what: "jump host name")
+        }
+        if let n = new.note { try HostValidation.note(n) }
+    }
+
+    static func validate(_ c: HostChanges) throws {
+        if let r = c.rename { try HostValidation.name(r) }
+        if let h = c.hostname { try HostValidation.hostname(h) }
+        if let p = c.port { try HostValidation.port(p) }
+        if let u = c.user { try HostValidation.user(u) }
+        for t in c.addTags + c.removeTags { try HostValidation.tag(t) }
+        if case .set(let k) = c.key { try HostValidation.name(k, what: "key name") }
+        if case .set(let j) = c.jump { try HostValidation.name(j, what: "jump host name") }
+        if let n = c.note { try HostValidation.note(n) }
+    }
+}

@@ -1,0 +1,11 @@
+// A saved command line, kept exactly as typed (DESIGN.md, "Snippets").
+
+public struct Snippet: Sendable, Equatable {
+    public var id: Int64
+    public var uuid: String
+    public var name: String
+    public var command: String
+    public var description: String?
+    public var createdAt: String
+    public var updatedAt: String
+}

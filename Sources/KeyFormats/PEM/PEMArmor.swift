@@ -1,0 +1,106 @@
+// The PEM text envelope (RFC 7468, with the RFC 1421 headers that OpenSSL's "traditional"
+// encrypted keys carry; ssh-formats.md §4.1):
+//
+//     -----BEGIN LABEL-----
+//     Proc-Type: 4,ENCRYPTED          (optional headers, then an empty line)
+//     DEK-Info: AES-128-CBC,<IV hex>
+//
+//     <base64>
+//     -----END LABEL-----
+//
+// LF, CRLF and CR line ends are accepted; leading blank lines are skipped; the END label
+// must equal the BEGIN label; anything after END is ignored (as OpenSSL does).
+import SecureMemory
+
+struct PEMArmor {
+    let label: String
+    let headers: [(name: String, value: String)]
+    /// The decoded body. It is a private key's DER, so it lives in secure memory.
+    let body: SecretBytes
+
+    func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    static let beginPrefix = "-----BEGIN "
+    static let endPrefix = "-----END "
+    static let dashes = "-----"
+
+    static func parse(_ bytes: [UInt8]) throws -> PEMArmor {
+        let lines = splitLines(bytes)
+        var i = 0
+        while i < lines.count, lines[i].allSatisfy({ $0 == " " || $0 == "\t" }) { i += 1 }
+        guard i < lines.count else { throw KeyFormatError.invalid("the file is empty") }
+        let first = trimmed(lines[i])
+        guard first.hasPrefix(beginPrefix), first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
+            throw KeyFormatError.invalid("not a PEM file: the first line is not '-----BEGIN ...-----'")
+        }
+        let label = String(first.dropFirst(beginPrefix.count).dropLast(dashes.count))
+        i += 1
+
+        // RFC 1421 headers: "Name: value" lines (continued by lines starting with space
+        // or tab), ended by an empty line.
+        var headers: [(name: String, value: String)] = []
+        while i < lines.count {
+            let line = lines[i]
+            if let colon = line.firstIndex(of: ":"), !line.hasPrefix(dashes) {
+                let name = String(line[..<colon])
+                var value = trimmed(line[line.index(after: colon)...])
+                i += 1
+                while i < lines.count, let c = lines[i].first, c == " " || c == "\t" {
+                    value += trimmed(lines[i]); i += 1
+                }
+                headers.append((name, value))
+                if headers.count > 32 { throw KeyFormatError.invalid("the PEM block has too many header lines") }
+                continue
+            }
+            if !headers.isEmpty, trimmed(line).isEmpty { i += 1 }
+            break
+        }
+
+        var base64: [UInt8] = []
+        var ended = false
+        while i < lines.count {
+            let line = trimmed(lines[i])
+            i += 1
+            if line.hasPrefix(endPrefix) {
+                guard line == endPrefix + label + dashes else {
+                    throw KeyFormatError.invalid("the PEM END line does not match '-----BEGIN \(label.prefix(40))-----'")
+                }
+                ended = true
+                break
+            }
+            base64.append(contentsOf: line.utf8)
+        }
+        guard ended else { throw KeyFormatError.invalid("the PEM block has no END line (the file is truncated)") }
+        guard var der = Base64.decode(base64) else {
+            throw KeyFormatError.invalid("the PEM body is not valid base64")
+        }
+        guard !der.isEmpty else { throw KeyFormatError.invalid("the PEM body is empty") }
+        let body = SecretBytes(consuming: &der)
+        return PEMArmor(label: label, headers: headers, body: body)
+    }
+
+    /// Splits on LF, CRLF or CR.
+    static func splitLines(_ bytes: [UInt8]) -> [Substring] {
+        let text = String(decoding: bytes, as: UTF8.self)
+        var lines: [Substring] = []
+        var start = text.startIndex
+        var i = text.startIndex
+        // `Character` treats "\r\n" as one character, so one comparison covers all three ends.
+        while i < text.endIndex {
+            let c = text[i]
+            if c == "\n" || c == "\r" || c == "\r\n" {
+                lines.append(text[start..<i])
+                start = text.index(after: i)
+            }
+            i = text.index(after: i)
+        }
+        if start < text.endIndex { lines.append(text[start...]) }
+        return lines
+    }
+
+    static func trimmed(_ s: Substring) -> String {
+        String(s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}

@@ -1,0 +1,71 @@
+// `hostbook add NAME --hostname H ...`: a new host; its password, if any, into the vault.
+import HostStore
+import SecureMemory
+import Vault
+
+enum HostAdd {
+    static let spec = CommandSpec(
+        ["add"], summary: "Add a host",
+        usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
+        discussion: """
+        NAME is 1 to 64 letters, digits, '.', '_' or '-', unique regardless of case.
+        The password is read from stdin (--password-stdin; a no-echo prompt when stdin is a
+        terminal) and kept in the vault, never in the database. Authentication is derived:
+        password when one is stored, key with --key, else the SSH agent.
+        """,
+        positionals: [.required("NAME", "The host's name in hostbook")],
+        options: [
+            .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),
+            .value("port", "N", "SSH port (default 22)"),
+            .value("user", "U", "Login name"),
+            .value("tag", "T", "A tag (repeatable)", repeatable: true),
+            .value("key", "KEY", "Name of a key from 'hostbook keys list'"),
+            .value("jump", "HOST", "Name of the host to jump through"),
+            .value("note", "TEXT", "A one-line note"),
+            .flag("password-stdin", "Read a password from stdin (prompts without echo on a terminal)"),
+        ],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let a = inv.args
+        let name = a.positional(0)!
+        guard let hostname = a.value("hostname") else {
+            throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
+        }
+        var new = NewHost(name: name, hostname: hostname)
+        if let p = a.value("port") { new.port = try HostValidation.port(text: p) }
+        new.user = a.value("user")
+        new.tags = a.values("tag")
+        new.key = a.value("key")
+        new.jump = a.value("jump")
+        new.note = a.value("note")
+        // Validate before asking for a password, so a typo does not cost a prompt.
+        try HostValidation.name(name)
+        try HostValidation.hostname(hostname)
+        let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
+        new.hasPassword = password != nil
+
+        let db = try HostStoreAccess.openForWriting(inv)
+        let vault = VaultClient(databaseID: db.databaseID)
+        var storedID: VaultItemID?
+        let host: Host
+        do {
+            host = try db.addHost(new) { host in
+                guard let password else { return }
+                let id = HostPasswords.itemID(for: host)
+                try HostPasswords.vault("store the password in the vault") {
+                    try vault.store(password, for: id, label: HostPasswords.label(for: host))
+                }
+                storedID = id
+            }
+        } catch {
+            if let storedID { _ = try? vault.delete(storedID) }
+            throw error
+        }
+        if inv.json {
+            inv.printJSON(HostOutput.json(host))
+        } else {
+            inv.print("Added host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
+        }
+    }
+}

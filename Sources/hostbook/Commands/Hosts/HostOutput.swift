@@ -1,0 +1,49 @@
+// How hosts are shown: the JSON object of `list --json` / `show --json` (fields in the
+// contract's order, then the extra ones) and the aligned text of `show`.
+import HostStore
+
+enum HostOutput {
+    static func json(_ h: Host) -> JSONValue {
+        .object([
+            ("name", .string(h.name)),
+            ("hostname", .string(h.hostname)),
+            ("port", .int(h.port)),
+            ("user", .optional(h.user)),
+            ("tags", .strings(h.tags)),
+            ("auth", .string(h.auth.rawValue)),
+            ("key", .optional(h.key)),
+            ("source", .string(h.source)),
+            ("jump", .optional(h.jump)),
+            ("note", .optional(h.note)),
+            ("source_id", .optional(h.sourceID)),
+            ("created_at", .string(h.createdAt)),
+            ("updated_at", .string(h.updatedAt)),
+        ])
+    }
+
+    static func text(_ h: Host) -> String {
+        let fields: [(String, String)] = [
+            ("name", h.name),
+            ("hostname", h.hostname),
+            ("port", String(h.port)),
+            ("user", h.user ?? "-"),
+            ("auth", h.auth.rawValue),
+            ("key", h.key ?? "-"),
+            ("jump", h.jump ?? "-"),
+            ("tags", h.tags.isEmpty ? "-" : h.tags.joined(separator: ", ")),
+            ("note", h.note ?? "-"),
+            ("source", h.sourceID.map { "\(h.source) (\($0))" } ?? h.source),
+            ("created", h.createdAt),
+            ("updated", h.updatedAt),
+        ]
+        let width = fields.map { $0.0.count }.max()! + 2
+        var out = ""
+        for (k, v) in fields { out += k + ":" + String(repeating: " ", count: width - k.count - 1) + v + "\n" }
+        return out
+    }
+
+    /// `user@hostname:port`, for one-line messages.
+    static func target(_ h: Host) -> String {
+        (h.user.map { $0 + "@" } ?? "") + h.hostname + (h.port == 22 ? "" : ":\(h.port)")
+    }
+}

@@ -1,0 +1,41 @@
+// `hostbook remove NAME [--yes]`: delete a host, then its password in the vault.
+import HostStore
+import Vault
+
+enum HostRemove {
+    static let spec = CommandSpec(
+        ["remove"], summary: "Remove a host and its stored password",
+        discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
+        positionals: [.required("NAME", "The host to remove")],
+        options: [.flag("yes", "Do not ask for confirmation")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0)!
+        guard let existing = try HostStoreAccess.openForReading(inv)?.host(named: name) else {
+            throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+        }
+        if !inv.args.flag("yes") {
+            guard try inv.confirm("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?", alternative: "--yes") else {
+                inv.note("Nothing removed.")
+                throw ExitStatus(code: .failure)
+            }
+        }
+        let db = try HostStoreAccess.openForWriting(inv)
+        let host = try db.removeHost(name)
+        if host.auth == .password {
+            let vault = VaultClient(databaseID: db.databaseID)
+            do {
+                _ = try vault.delete(HostPasswords.itemID(for: host))
+            } catch let e as VaultError {
+                throw CLIError.failure("removed host '\(host.name)', but could not delete its password from the vault: \(e.message)",
+                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
+            }
+        }
+        if inv.json {
+            inv.printJSON(.object([("name", .string(host.name)), ("removed", .bool(true))]))
+        } else {
+            inv.print("Removed host '\(host.name)'.")
+        }
+    }
+}

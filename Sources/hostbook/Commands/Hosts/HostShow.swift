@@ -1,0 +1,21 @@
+// `hostbook show NAME`: one host's fields, aligned, or one JSON object.
+import HostStore
+
+enum HostShow {
+    static let spec = CommandSpec(
+        ["show"], summary: "Show a host",
+        positionals: [.required("NAME", "The host to show")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0)!
+        guard let host = try HostStoreAccess.openForReading(inv)?.host(named: name) else {
+            throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+        }
+        if inv.json {
+            inv.printJSON(HostOutput.json(host))
+        } else {
+            Output.write(HostOutput.text(host), to: 1)
+        }
+    }
+}

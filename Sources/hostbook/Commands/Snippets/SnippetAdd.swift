@@ -1,0 +1,34 @@
+// `hostbook snippets add NAME (--command TEXT | --command-stdin) [--description D]`.
+import HostStore
+
+enum SnippetAdd {
+    static let spec = CommandSpec(
+        ["snippets", "add"], summary: "Save a command line",
+        usage: "NAME (--command TEXT | --command-stdin) [--description D]",
+        discussion: """
+        The command is kept exactly as typed: never trimmed or rewritten. With
+        --command-stdin, exactly one trailing newline is removed. Refused: empty or
+        whitespace-only, over 16384 bytes of UTF-8, invalid UTF-8, line breaks or other
+        control characters, Unicode bidirectional controls. A command that looks like it
+        holds a secret is stored with a warning.
+        """,
+        positionals: [.required("NAME", "The snippet's name")],
+        options: [
+            .value("command", "TEXT", "The command line"),
+            .flag("command-stdin", "Read the command line from stdin"),
+            .value("description", "D", "What it does"),
+        ],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0)!
+        try HostValidation.name(name, what: "snippet name")
+        guard let command = try SnippetInput.command(inv) else {
+            throw CLIError.usage("'hostbook snippets add' needs --command TEXT or --command-stdin",
+                                 hint: "Run 'hostbook snippets add --help' for usage.")
+        }
+        let db = try HostStoreAccess.openForWriting(inv)
+        let s = try db.addSnippet(name: name, command: command, description: inv.args.value("description"))
+        if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Added snippet '\(s.name)'.") }
+    }
+}

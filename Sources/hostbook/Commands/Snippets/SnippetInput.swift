@@ -1,0 +1,77 @@
+// Where a snippet's command comes from: `--command TEXT` (the argument's raw bytes, so
+// invalid UTF-8 is refused rather than silently repaired) or `--command-stdin` (all of
+// stdin, less exactly one trailing newline). Then the rules of SnippetRules, and a warning
+// when the command looks like it holds a secret.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+
+enum SnippetInput {
+    /// The command given to this invocation, validated; nil when neither flag was given.
+    static func command(_ inv: Invocation) throws -> String? {
+        try inv.args.exclusive("command", "command-stdin")
+        let bytes: [UInt8]
+        if let text = inv.args.value("command") {
+            bytes = rawArgument(for: "command") ?? Array(text.utf8)
+        } else if inv.args.flag("command-stdin") {
+            bytes = try readStdin()
+        } else {
+            return nil
+        }
+        let command = try SnippetRules.command(bytes)
+        let kinds = SecretHeuristics.findings(in: command)
+        if !kinds.isEmpty {
+            inv.warn("the command looks like it contains \(kinds.map(\.rawValue).joined(separator: " and ")); it is stored anyway, but secrets belong in the vault")
+        }
+        return command
+    }
+
+    /// The bytes of `--NAME VALUE` or `--NAME=VALUE` exactly as they were in argv
+    /// (CommandLine.arguments repairs invalid UTF-8, which would hide it from the rules).
+    static func rawArgument(for name: String) -> [UInt8]? {
+        let flag = Array(("--" + name).utf8)
+        let argv = (0..<Int(CommandLine.argc)).map { i -> [UInt8] in
+            guard let p = CommandLine.unsafeArgv[i] else { return [] }
+            return Array(UnsafeBufferPointer(start: UnsafeRawPointer(p).assumingMemoryBound(to: UInt8.self), count: strlen(p)))
+        }
+        var found: [UInt8]?
+        var i = 1
+        while i < argv.count {
+            let a = argv[i]
+            if a == Array("--".utf8) { break }
+            if a == flag, i + 1 < argv.count {
+                found = argv[i + 1]
+                i += 2
+                continue
+            }
+            if a.count > flag.count, Array(a[0..<flag.count]) == flag, a[flag.count] == UInt8(ascii: "=") {
+                found = Array(a[(flag.count + 1)...])
+            }
+            i += 1
+        }
+        return found
+    }
+
+    /// All of stdin as bytes, less exactly one trailing "\n" (a "\r" before it stays, and
+    /// is refused as a control character). More than 1 MiB is refused without keeping it.
+    static func readStdin() throws -> [UInt8] {
+        let cap = 1 << 20
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.failure("could not read the command from stdin: \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            bytes += chunk[0..<n]
+            if bytes.count > cap {
+                throw CLIError.rejected("the command on stdin is over 1 MiB; the limit is \(SnippetRules.maxCommandBytes) bytes of UTF-8")
+            }
+        }
+        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
+        return bytes
+    }
+}

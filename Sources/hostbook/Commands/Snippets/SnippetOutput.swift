@@ -1,0 +1,14 @@
+// The JSON object of a snippet: name, command (exactly as stored), description, then times.
+import HostStore
+
+enum SnippetOutput {
+    static func json(_ s: Snippet) -> JSONValue {
+        .object([
+            ("name", .string(s.name)),
+            ("command", .string(s.command)),
+            ("description", .optional(s.description)),
+            ("created_at", .string(s.createdAt)),
+            ("updated_at", .string(s.updatedAt)),
+        ])
+    }
+}

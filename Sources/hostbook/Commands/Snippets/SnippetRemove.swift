@@ -1,0 +1,30 @@
+// `hostbook snippets remove NAME [--yes]`.
+import HostStore
+
+enum SnippetRemove {
+    static let spec = CommandSpec(
+        ["snippets", "remove"], summary: "Remove a saved command line",
+        discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
+        positionals: [.required("NAME", "The snippet to remove")],
+        options: [.flag("yes", "Do not ask for confirmation")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0)!
+        guard let existing = try HostStoreAccess.openForReading(inv)?.snippet(named: name) else {
+            throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
+        }
+        if !inv.args.flag("yes") {
+            guard try inv.confirm("Remove snippet '\(existing.name)'?", alternative: "--yes") else {
+                inv.note("Nothing removed.")
+                throw ExitStatus(code: .failure)
+            }
+        }
+        let s = try HostStoreAccess.openForWriting(inv).removeSnippet(name)
+        if inv.json {
+            inv.printJSON(.object([("name", .string(s.name)), ("removed", .bool(true))]))
+        } else {
+            inv.print("Removed snippet '\(s.name)'.")
+        }
+    }
+}

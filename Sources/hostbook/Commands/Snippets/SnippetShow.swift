@@ -1,0 +1,21 @@
+// `hostbook snippets show NAME`: one snippet, its command exactly as stored.
+import HostStore
+
+enum SnippetShow {
+    static let spec = CommandSpec(
+        ["snippets", "show"], summary: "Show a saved command line",
+        positionals: [.required("NAME", "The snippet to show")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0)!
+        guard let s = try HostStoreAccess.openForReading(inv)?.snippet(named: name) else {
+            throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
+        }
+        if inv.json {
+            inv.printJSON(SnippetOutput.json(s))
+        } else {
+            Output.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n", to: 1)
+        }
+    }
+}

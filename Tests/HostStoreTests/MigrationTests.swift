@@ -1,0 +1,108 @@
+// Every released schema version keeps a fixture database and a test that migrates it
+// (DESIGN.md, "Data"). testdata/hoststore/hostbook-v1.db is made by make-v1-fixture.sh.
+import Foundation
+@testable import HostStore
+import XCTest
+
+final class MigrationTests: XCTestCase {
+    static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v1.db"
+
+    static let tables = ["meta", "hosts", "host_tags", "keys", "snippets", "known_hosts", "host_key_events"]
+
+    /// Every row of every table, as text, for before/after comparison.
+    static func dump(_ conn: SQLiteConnection) throws -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for t in tables {
+            out[t] = try conn.query("SELECT * FROM \(t) ORDER BY 1, 2").map { row in
+                row.values.map { "\($0)" }.joined(separator: "|")
+            }
+        }
+        return out
+    }
+
+    func copyFixture(to tmp: TempFolder) throws -> String {
+        let path = tmp.file("hostbook.db")
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: path)
+        return path
+    }
+
+    func testFixtureIsVersion1WithRowsInEveryTable() throws {
+        let conn = try SQLiteConnection(path: Self.fixture, create: false, readOnly: true)
+        XCTAssertEqual(try conn.userVersion, 1)
+        for (table, rows) in try Self.dump(conn) { XCTAssertFalse(rows.isEmpty, "\(table) is empty in the fixture") }
+    }
+
+    /// The fixture was made from the same SQL the program runs for version 1.
+    func testFixtureSchemaEqualsTheProgramsVersion1() throws {
+        let tmp = try TempFolder()
+        let fresh = try SQLiteConnection(path: tmp.file("v1.db"))
+        try Schema.migrate(fresh, path: tmp.file("v1.db"), to: 1)
+        let fixture = try SQLiteConnection(path: Self.fixture, create: false, readOnly: true)
+        let sql = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+        XCTAssertEqual(try fresh.query(sql).map { $0.values }, try fixture.query(sql).map { $0.values })
+    }
+
+    func testMigratingVersion1KeepsEveryRowAndBacksUpFirst() throws {
+        let tmp = try TempFolder()
+        let path = try copyFixture(to: tmp)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let before = try Self.dump(SQLiteConnection(path: path, create: false, readOnly: true))
+
+        let db = try HostDatabase.open(path: path)
+        XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
+        XCTAssertEqual(try Self.dump(db.connection), before)
+        XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
+        XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
+        XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
+        // Version 2's indexes exist and are used.
+        let indexes = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'host%' ORDER BY name").compactMap { $0.text(0) }
+        XCTAssertEqual(indexes, ["host_tags_tag", "hosts_jump", "hosts_key", "hosts_source"])
+        let plan = try db.connection.query("EXPLAIN QUERY PLAN SELECT id FROM hosts WHERE source = 'tailscale' AND source_id = 'x'")
+            .compactMap { $0.text(3) }.joined()
+        XCTAssertTrue(plan.contains("hosts_source"), plan)
+
+        // The backup is the version-1 database, row for row, mode 0600.
+        let backup = path + ".v1.bak"
+        XCTAssertEqual(DatabaseFiles.mode(of: backup), 0o600)
+        let b = try SQLiteConnection(path: backup, create: false, readOnly: true)
+        XCTAssertEqual(try b.userVersion, 1)
+        XCTAssertEqual(try Self.dump(b), before)
+        XCTAssertNotEqual(original.count, 0)
+
+        // The migrated data reads through the API.
+        let web = try XCTUnwrap(try db.host(named: "WEB-1"))
+        XCTAssertEqual(web.jump, "bastion")
+        XCTAssertEqual(web.tags, ["prod", "web"])
+        XCTAssertEqual(try db.host(named: "bastion")?.key, "laptop")
+        XCTAssertEqual(try db.snippet(named: "disk")?.command, "df -h | sort -k5 -r  ")
+    }
+
+    func testReadingAnOldDatabaseMigratesIt() throws {
+        let tmp = try TempFolder()
+        let path = try copyFixture(to: tmp)
+        let db = try XCTUnwrap(try HostDatabase.openForReading(path: path))
+        XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
+        XCTAssertEqual(try db.hosts().count, 3)
+    }
+
+    func testASecondMigrationDoesNotOverwriteAnEarlierBackup() throws {
+        let tmp = try TempFolder()
+        let path = try copyFixture(to: tmp)
+        try Data("earlier".utf8).write(to: URL(fileURLWithPath: path + ".v1.bak"))
+        _ = try HostDatabase.open(path: path)
+        XCTAssertEqual(try String(contentsOfFile: path + ".v1.bak", encoding: .utf8), "earlier")
+        XCTAssertEqual(try SQLiteConnection(path: path + ".v1.2.bak", create: false, readOnly: true).userVersion, 1)
+    }
+
+    func testAMigrationThatFailsLeavesTheOldVersion() throws {
+        let tmp = try TempFolder()
+        let path = try copyFixture(to: tmp)
+        // An object in the way of version 2's first statement makes the step fail.
+        let conn = try SQLiteConnection(path: path)
+        try conn.execute("CREATE TABLE hosts_source(x)")
+        XCTAssertThrowsError(try HostDatabase.open(path: path))
+        let after = try SQLiteConnection(path: path, create: false, readOnly: true)
+        XCTAssertEqual(try after.userVersion, 1)
+        XCTAssertEqual(try after.query("SELECT count(*) FROM sqlite_master WHERE name = 'host_tags_tag'").first?.int(0), 0)
+    }
+}

@@ -1,0 +1,117 @@
+// End to end: hostbook doctor on healthy, damaged and inconsistent data.
+import Foundation
+import XCTest
+
+final class DoctorCommandTests: XCTestCase {
+    var hb: HostbookFixture!
+
+    override func setUpWithError() throws { hb = try HostbookFixture() }
+
+    struct Report {
+        let status: Int32
+        let checks: [String]
+        let messages: [String]
+        let healthy: Bool
+    }
+
+    func doctor(removing: [String] = []) throws -> Report {
+        let r = try hb.run(["doctor", "--json"], removing: removing)
+        let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any], r.stderr)
+        let findings = try XCTUnwrap(o["findings"] as? [[String: Any]])
+        for f in findings { XCTAssertFalse((f["fix"] as? String ?? "").isEmpty, "every finding says how to fix it") }
+        return Report(status: r.status, checks: findings.compactMap { $0["check"] as? String },
+                      messages: findings.compactMap { $0["message"] as? String }, healthy: o["healthy"] as? Bool ?? false)
+    }
+
+    func testNoDatabaseIsHealthy() throws {
+        let r = try hb.run("doctor")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\nNo problems found.\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")))
+    }
+
+    func testUnreachableVaultIsAFindingNotACrash() throws {
+        try hb.ok("add", "a", "--hostname", "a.example")
+        let r = try doctor(removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertFalse(r.healthy)
+        XCTAssertEqual(r.checks, ["vault.status"])
+    }
+
+    func testOpenFileModesAreReported() throws {
+        try hb.ok("add", "a", "--hostname", "a.example")
+        chmod(hb.db, 0o644)
+        chmod(hb.dir.file("data"), 0o755)
+        let r = try doctor()
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(Array(r.messages.prefix(2)), [
+            "the folder '\(hb.dir.file("data"))' can be read by other users (mode 0755)",
+            "the file '\(hb.db)' can be read or written by other users (mode 0644)",
+        ])
+        let text = try hb.run("doctor").stdout
+        XCTAssertTrue(text.contains("warning: the file '\(hb.db)' can be read or written by other users (mode 0644)\n  fix: Run: chmod 600 '\(hb.db)'\n"), text)
+    }
+
+    func testCorruptionAndNewerSchemaAreReported() throws {
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        chmod(hb.dir.file("data"), 0o700)
+        try Data(repeating: 0x42, count: 8192).write(to: URL(fileURLWithPath: hb.db))
+        chmod(hb.db, 0o600)
+        var r = try doctor()
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.checks, ["database.open"])
+        XCTAssertEqual(r.messages, ["the database cannot be read: file is not a database"])
+
+        try FileManager.default.removeItem(atPath: hb.db)
+        try hb.ok("add", "a", "--hostname", "a.example")
+        try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
+        r = try doctor()
+        XCTAssertEqual(r.checks, ["database.schema"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (2)"])
+    }
+
+    func testDamagedPagesFailTheIntegrityCheck() throws {
+        for i in 0..<300 { try hb.ok("add", "h\(i)", "--hostname", "h\(i).example", "--tag", "t") }
+        // Checkpoint into the main file, then overwrite part of an index page.
+        try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA wal_checkpoint(TRUNCATE); PRAGMA journal_mode = DELETE;' >/dev/null", environment: ["DBFILE": hb.db])
+        let root = try Shell.sql(hb.db, "SELECT rootpage FROM sqlite_master WHERE name = 'host_tags_tag'")
+        let page = try XCTUnwrap(Int(root))
+        let h = try XCTUnwrap(FileHandle(forUpdatingAtPath: hb.db))
+        try h.seek(toOffset: UInt64((page - 1) * 4096 + 200))
+        h.write(Data(repeating: 0x7f, count: 600))
+        try h.close()
+        let r = try doctor()
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.checks.contains("database.integrity"), "\(r.checks) \(r.messages)")
+    }
+
+    // MARK: With the vault (scripts/with-keyring)
+
+    func testOrphanAndMissingSecretsAreFound() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        try hb.ok("add", "keep", "--hostname", "k.example", "--password-stdin", stdin: "pw-keep")
+        try hb.ok("add", "gone", "--hostname", "g.example", "--password-stdin", stdin: "pw-gone")
+        try hb.ok("add", "lost", "--hostname", "l.example", "--password-stdin", stdin: "pw-lost")
+        XCTAssertEqual(try doctor().status, 0)
+        let dbid = try Shell.sql(hb.db, "SELECT value FROM meta WHERE key = 'database_id'")
+        let goneUUID = try Shell.sql(hb.db, "SELECT uuid FROM hosts WHERE name = 'gone'")
+        let lostUUID = try Shell.sql(hb.db, "SELECT uuid FROM hosts WHERE name = 'lost'")
+        // An orphan: the row goes, the vault item stays. A missing secret: the other way round.
+        try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM hosts WHERE name = 'gone'\"", environment: ["DBFILE": hb.db])
+        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": lostUUID])
+        let r = try hb.run("doctor")
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stdout.contains("""
+            warning: the vault holds a password whose host no longer exists (owner \(goneUUID))
+              fix: Delete it with: secret-tool clear db \(dbid) kind password owner \(goneUUID)
+            error: host 'lost' uses a password, but the vault has none for it
+              fix: Store it again with 'hostbook edit lost --password-stdin', or stop using one with 'hostbook edit lost --no-password'.
+            2 problems found.
+
+            """), r.stdout)
+        // Following the advice makes it healthy.
+        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": goneUUID])
+        try hb.ok("edit", "lost", "--no-password")
+        XCTAssertEqual(try doctor().checks, [])
+    }
+}

@@ -1,0 +1,91 @@
+// End to end with the real vault (run inside scripts/with-keyring): a host's password goes
+// to the vault, never the database, and the two stores stay consistent when one fails.
+import Foundation
+import XCTest
+
+final class HostPasswordTests: XCTestCase {
+    var hb: HostbookFixture!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        hb = try HostbookFixture()
+    }
+
+    func uuid(_ host: String) throws -> String { try Shell.sql(hb.db, "SELECT uuid FROM hosts WHERE name = '\(host)'") }
+    func databaseID() throws -> String { try Shell.sql(hb.db, "SELECT value FROM meta WHERE key = 'database_id'") }
+
+    /// The number of vault items for (this database, kind password, owner uuid).
+    func vaultItems(owner: String) throws -> Int {
+        let r = try Shell.run("secret-tool search --all db \"$DBID\" kind password owner \"$OWNER\" 2>&1 | grep -c '^\\[' || true",
+                              environment: ["DBID": try databaseID(), "OWNER": owner])
+        return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+    }
+
+    func testPasswordGoesToTheVaultAndAuthIsPassword() throws {
+        let r = try hb.ok("add", "db", "--hostname", "db.example", "--password-stdin", stdin: "correct horse\n")
+        XCTAssertEqual(r.stdout, "Added host 'db' (db.example, auth password).\n")
+        let owner = try uuid("db")
+        XCTAssertEqual(try vaultItems(owner: owner), 1)
+        XCTAssertEqual((try hb.json("show", "db") as? [String: Any])?["auth"] as? String, "password")
+        XCTAssertEqual(try hb.run("doctor").status, 0)
+
+        // Replace, then drop the password.
+        try hb.ok("edit", "db", "--password-stdin", stdin: "battery staple")
+        XCTAssertEqual(try vaultItems(owner: owner), 1)
+        XCTAssertEqual(try hb.ok("edit", "db", "--no-password").stdout, "Updated host 'db' (db.example, auth agent).\n")
+        XCTAssertEqual(try vaultItems(owner: owner), 0)
+        XCTAssertEqual((try hb.json("show", "db") as? [String: Any])?["auth"] as? String, "agent")
+    }
+
+    func testRemoveDeletesThePassword() throws {
+        try hb.ok("add", "db", "--hostname", "db.example", "--password-stdin", stdin: "pw-to-remove")
+        let owner = try uuid("db")
+        XCTAssertEqual(try vaultItems(owner: owner), 1)
+        try hb.ok("remove", "db", "--yes")
+        XCTAssertEqual(try vaultItems(owner: owner), 0)
+        let doctor = try hb.run("doctor")
+        XCTAssertEqual(doctor.status, 0, doctor.stdout)
+    }
+
+    func testAbsentVaultLeavesNoHostRow() throws {
+        try hb.ok("add", "first", "--hostname", "first.example")
+        let r = try hb.run(["add", "db", "--hostname", "db.example", "--password-stdin"], stdin: "s3cret", removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: cannot store the password in the vault: no D-Bus session bus, so the keyring cannot be reached ("), r.stderr)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 2, "one line and a hint: \(r.stderr)")
+        XCTAssertEqual(r.stdout, "")
+        let names = (try hb.json("list") as? [[String: Any]])?.compactMap { $0["name"] as? String }
+        XCTAssertEqual(names, ["first"])
+        // Nor does a failed edit change the row.
+        let e = try hb.run(["edit", "first", "--password-stdin"], stdin: "s3cret", removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(e.status, 1)
+        XCTAssertEqual((try hb.json("show", "first") as? [String: Any])?["auth"] as? String, "agent")
+    }
+
+    /// A locked keyring, in a private keyring session of its own (locking the shared one
+    /// would disturb the other tests).
+    func testLockedVaultLeavesNoHostRow() throws {
+        let script = """
+            gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
+              --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/aliases/default']" >/dev/null || exit 90
+            printf 'pw' | "$HB" add db --hostname db.example --password-stdin 2>"$ERRFILE"
+            echo "status=$?"
+            "$HB" list --json
+            """
+        let errFile = hb.dir.file("locked.err")
+        let r = try Shell.run("\"$WITH_KEYRING\" sh -c \"$SCRIPT\"", environment: [
+            "WITH_KEYRING": PackageRootPath.path + "/scripts/with-keyring", "SCRIPT": script,
+            "ERRFILE": errFile, "HOSTBOOK_DB": hb.db,
+        ])
+        XCTAssertEqual(r.stdout, "status=1\n[]\n", r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: errFile, encoding: .utf8),
+                       "hostbook: cannot store the password in the vault: the default keyring is locked\nUnlock it (log in to the desktop, or unlock it in Seahorse or KeePassXC) and try again.\n")
+    }
+}
+
+/// The package root (Tests/HostbookTests/<this file>).
+enum PackageRootPath {
+    static var path: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}

@@ -1,0 +1,150 @@
+// Reliability of the real binary on real files: concurrent writers, SIGKILL in the middle
+// of writes, and no secret byte ever in the data folder.
+import Foundation
+import XCTest
+
+final class ReliabilityTests: XCTestCase {
+    var hb: HostbookFixture!
+
+    override func setUpWithError() throws { hb = try HostbookFixture() }
+
+    /// Two processes adding 500 hosts each at the same time, on a database neither has
+    /// created yet: 1,000 hosts, and no "database is locked".
+    func testTwoConcurrentWritersLoseNothing() throws {
+        let loop = """
+            i=1
+            while [ $i -le 500 ]; do
+              "$HB" add "w$W-$i" --hostname "h$i.example" --tag "writer$W" >/dev/null || { echo "add w$W-$i failed" >&2; exit 1; }
+              i=$((i + 1))
+            done
+            """
+        let env = hb.environment
+        let a = try Shell.start(loop, environment: env.merging(["W": "1"]) { $1 }, dir: hb.dir, tag: "w1")
+        let b = try Shell.start(loop, environment: env.merging(["W": "2"]) { $1 }, dir: hb.dir, tag: "w2")
+        a.waitUntilExit()
+        b.waitUntilExit()
+        for (p, tag) in [(a, "w1"), (b, "w2")] {
+            let (_, err) = Shell.output(hb.dir, tag)
+            XCTAssertEqual(p.terminationStatus, 0, err)
+            XCTAssertFalse(err.contains("locked"), err)
+            XCTAssertEqual(err, "")
+        }
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts"), "1000")
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM host_tags WHERE tag = 'writer1'"), "500")
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM host_tags WHERE tag = 'writer2'"), "500")
+        XCTAssertEqual((try hb.json("list") as? [Any])?.count, 1000)
+    }
+
+    /// A loop of `add` (each one transaction: a row and 8 tags) killed with SIGKILL at
+    /// several moments: the database always opens, passes integrity_check, and holds every
+    /// host whole or not at all.
+    func testSIGKILLDuringAddsLeavesWholeHostsOnly() throws {
+        let loop = """
+            i=$START
+            while :; do
+              "$HB" add "h$i" --hostname "h$i.example" --tag a --tag b --tag c --tag d --tag e --tag f --tag g --tag h >/dev/null &
+              echo $! > "$PIDFILE"
+              wait $!
+              i=$((i + 1))
+            done
+            """
+        var start = 0
+        for (round, delay) in [0.15, 0.4, 0.23, 0.6, 0.31, 0.5].enumerated() {
+            let pidFile = hb.dir.file("child.pid")
+            let p = try Shell.start(loop, environment: hb.environment.merging(["START": String(start), "PIDFILE": pidFile]) { $1 },
+                                    dir: hb.dir, tag: "kill\(round)")
+            Thread.sleep(forTimeInterval: delay)
+            let child = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            kill(p.processIdentifier, SIGKILL)
+            if child > 0 { kill(child, SIGKILL) }
+            p.waitUntilExit()
+            Thread.sleep(forTimeInterval: 0.05)
+
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok", "round \(round)")
+            let hosts = Int(try Shell.sql(hb.db, "SELECT count(*) FROM hosts")) ?? -1
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM host_tags"), String(hosts * 8), "round \(round): a host without all its tags")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts h WHERE (SELECT count(*) FROM host_tags t WHERE t.host_id = h.id) != 8"), "0")
+            // The next round starts after the last host that made it.
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name = 'h\(hosts - 1)'"), hosts > 0 ? "1" : "0")
+            start = hosts
+            // And hostbook itself reads and writes it afterwards.
+            try hb.ok("show", "h0")
+        }
+        XCTAssertGreaterThan(start, 5, "the loop made progress")
+    }
+
+    /// The largest single write hostbook makes on its own: migrating a big version-1
+    /// database (backup copy, then new indexes over every row, in one transaction), killed
+    /// with SIGKILL part way. Each time the database is whole at version 1 or 2 with every row.
+    func testSIGKILLDuringAMigrationLeavesAllOrNothing() throws {
+        let v1 = PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db"
+        let big = hb.dir.file("big-v1.db")
+        try FileManager.default.copyItem(atPath: v1, toPath: big)
+        try Shell.run("""
+            sqlite3 "$DBFILE" "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 150000)
+              INSERT INTO hosts(uuid, name, hostname, port, auth, source, source_id, created_at, updated_at)
+              SELECT 'u-' || i, 'bulk' || i, 'b' || i || '.example', 22, 'agent', 'tailscale', 'node' || i, 'now', 'now' FROM n;
+              INSERT INTO host_tags(host_id, tag) SELECT id, 'tag' || (id % 50) FROM hosts WHERE name LIKE 'bulk%';"
+            """, environment: ["DBFILE": big])
+        let rows = try Shell.sql(big, "SELECT (SELECT count(*) FROM hosts) || '/' || (SELECT count(*) FROM host_tags)")
+        XCTAssertEqual(rows, "150003/150004")
+
+        // How long a whole migration takes, to kill at fractions of it.
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: big, toPath: hb.db)
+        let t0 = Date()
+        try hb.ok("add", "z", "--hostname", "z.example")
+        let whole = Date().timeIntervalSince(t0)
+
+        var outcomes = Set<String>()
+        for fraction in [0.3, 0.5, 0.65, 0.8, 0.9, 0.97] {
+            try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
+            try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: big, toPath: hb.db)
+            let p = try Shell.start("exec \"$HB\" add z --hostname z.example", environment: hb.environment, dir: hb.dir, tag: "migrate")
+            Thread.sleep(forTimeInterval: whole * fraction)
+            kill(p.processIdentifier, SIGKILL)
+            p.waitUntilExit()
+
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
+            let version = try Shell.sql(hb.db, "PRAGMA user_version")
+            let indexes = try Shell.sql(hb.db, "SELECT count(*) FROM sqlite_master WHERE name IN ('hosts_source', 'host_tags_tag', 'hosts_key', 'hosts_jump')")
+            let counts = try Shell.sql(hb.db, "SELECT (SELECT count(*) FROM hosts WHERE name != 'z') || '/' || (SELECT count(*) FROM host_tags)")
+            XCTAssertEqual(counts, "150003/150004", "every row is kept (fraction \(fraction))")
+            switch version {
+            case "1": XCTAssertEqual(indexes, "0", "version 1 has none of version 2's indexes")
+            case "2": XCTAssertEqual(indexes, "4", "version 2 has all of them")
+            default: XCTFail("user_version \(version)")
+            }
+            outcomes.insert(version)
+            // hostbook finishes the job afterwards.
+            try hb.ok("add", "after", "--hostname", "after.example")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2")
+        }
+        XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(whole) s)")
+    }
+
+    /// No file in the data folder (database, -wal, -shm, backups) ever holds a byte sequence
+    /// of a password given to hostbook.
+    func testNoSecretEverReachesTheDataFolder() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        // Start from an old database so a migration backup is among the files.
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+        let secrets = (0..<4).map { "pw-\($0)-" + UUID().uuidString.replacingOccurrences(of: "-", with: "") }
+        try hb.ok("add", "s1", "--hostname", "s1.example", "--password-stdin", stdin: secrets[0] + "\n")
+        try hb.ok("add", "s2", "--hostname", "s2.example", "--user", "u", "--password-stdin", stdin: secrets[1])
+        try hb.ok("edit", "s1", "--password-stdin", stdin: secrets[2])
+        try hb.ok("edit", "s2", "--rename", "s3", "--password-stdin", stdin: secrets[3])
+        try hb.ok("remove", "s3", "--yes")
+        XCTAssertTrue(hb.files().contains("hostbook.db.v1.bak"), "\(hb.files())")
+        for f in hb.files() {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: hb.dir.file("data/" + f)))
+            for s in secrets {
+                XCTAssertNil(bytes.range(of: Data(s.utf8)), "\(f) holds a password")
+                // A fragment (the random part) must not appear either.
+                XCTAssertNil(bytes.range(of: Data(s.suffix(16).utf8)), "\(f) holds part of a password")
+            }
+        }
+    }
+}

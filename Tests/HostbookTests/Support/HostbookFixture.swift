@@ -1,0 +1,58 @@
+// A temporary data folder and a `hostbook` runner bound to its database, for the host,
+// snippet, doctor and reliability tests.
+import Foundation
+import XCTest
+
+final class HostbookFixture {
+    let dir: TemporaryDirectory
+    /// The database path every run gets through $HOSTBOOK_DB.
+    let db: String
+    var environment: [String: String]
+
+    init() throws {
+        dir = try TemporaryDirectory()
+        db = dir.file("data/hostbook.db")
+        environment = ["HOSTBOOK_DB": db, "NO_COLOR": "1"]
+    }
+
+    @discardableResult
+    func run(_ args: [String], stdin: String? = nil, removing: [String] = []) throws -> HostbookResult {
+        try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment, removing: removing)
+    }
+
+    @discardableResult
+    func run(_ args: String..., stdin: String? = nil) throws -> HostbookResult { try run(args, stdin: stdin) }
+
+    /// Runs and requires exit 0, failing the test with stderr otherwise.
+    @discardableResult
+    func ok(_ args: String..., stdin: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> HostbookResult {
+        let r = try run(args, stdin: stdin)
+        XCTAssertEqual(r.status, 0, "hostbook \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        return r
+    }
+
+    /// Asserts the exact stderr and exit code of a failing run, and that stdout is empty.
+    func fails(_ args: [String], stdin: String? = nil, status: Int32, stderr: String,
+               file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try run(args, stdin: stdin)
+        XCTAssertEqual(r.status, status, "hostbook \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stderr, stderr, "hostbook \(args.joined(separator: " "))", file: file, line: line)
+        XCTAssertEqual(r.stdout, "", file: file, line: line)
+    }
+
+    func json(_ args: String...) throws -> Any {
+        let r = try run(args + ["--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        return try JSONSerialization.jsonObject(with: r.stdoutBytes, options: [.fragmentsAllowed])
+    }
+
+    /// Every file in the data folder, recursively.
+    func files() -> [String] {
+        let base = dir.file("data")
+        guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
+        return e.compactMap { $0 as? String }.sorted()
+    }
+
+    /// True when a Secret Service session is there for vault tests (scripts/with-keyring).
+    static var vaultAvailable: Bool { ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil }
+}

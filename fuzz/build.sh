@@ -1,0 +1,60 @@
+#!/bin/sh
+# Builds the libFuzzer targets outside SwiftPM: the library modules in $MODULES are
+# compiled once (coverage + AddressSanitizer, -enable-testing so harnesses can reach
+# internal parsers through `@testable import`), then each fuzz/targets/NAME.swift is linked
+# into .build/fuzz/NAME.
+#
+#   fuzz/build.sh [TARGET...]      (default: every file in fuzz/targets)
+#
+# Needs only the Swift toolchain and the -dev packages the package already uses.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+OUT="$ROOT/.build/fuzz"
+MOD="$OUT/modules"
+mkdir -p "$MOD"
+
+# Library modules in dependency order; a harness that needs another module (e.g. HostStore
+# for known_hosts) appends it here.
+MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats"}
+
+SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
+SWIFTFLAGS="-swift-version 6 -O -g -sanitize=$SANITIZE -parse-as-library"
+
+# The C shims: every Sources/C*/module.modulemap, with the include flags pkg-config gives.
+CFLAGS=""
+for dir in "$ROOT"/Sources/C*/; do CFLAGS="$CFLAGS -I $dir"; done
+for pc in libsodium libcrypto sqlite3; do
+    for flag in $(pkg-config --cflags "$pc" 2>/dev/null); do CFLAGS="$CFLAGS -Xcc $flag"; done
+done
+LIBS="-L/usr/lib/x86_64-linux-gnu -lsodium -lcrypto"
+
+OBJECTS=""
+for m in $MODULES; do
+    sources=$(find "$ROOT/Sources/$m" -name '*.swift' | sort)
+    stamp="$MOD/$m.stamp"
+    # Rebuild a module when any of its sources (or an earlier module) is newer.
+    if [ ! -f "$stamp" ] || [ -n "$(find "$ROOT/Sources/$m" -name '*.swift' -newer "$stamp")" ] || [ -n "${REBUILT:-}" ]; then
+        echo "fuzz/build.sh: compiling $m"
+        # shellcheck disable=SC2086
+        swiftc $SWIFTFLAGS -enable-testing -wmo -module-name "$m" $CFLAGS -I "$MOD" \
+            -emit-module -emit-module-path "$MOD/$m.swiftmodule" \
+            -c -o "$MOD/$m.o" $sources
+        touch "$stamp"
+        REBUILT=1
+    fi
+    OBJECTS="$OBJECTS $MOD/$m.o"
+done
+
+if [ "$#" -gt 0 ]; then
+    TARGETS="$*"
+else
+    TARGETS=$(for f in "$ROOT"/fuzz/targets/*.swift; do basename "$f" .swift; done)
+fi
+for t in $TARGETS; do
+    src="$ROOT/fuzz/targets/$t.swift"
+    [ -f "$src" ] || { echo "fuzz/build.sh: no target $t (expected $src)" >&2; exit 2; }
+    echo "fuzz/build.sh: linking $t"
+    # shellcheck disable=SC2086
+    swiftc $SWIFTFLAGS -module-name "FuzzTarget" $CFLAGS -I "$MOD" \
+        -use-ld=lld "$ROOT/fuzz/support/Harness.swift" "$src" $OBJECTS $LIBS -o "$OUT/$t"
+done

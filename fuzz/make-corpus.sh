@@ -1,0 +1,37 @@
+#!/bin/sh
+# Rebuilds the small committed seed corpora in fuzz/corpus/<target>/ from testkeys/
+# (run testkeys/make-pem-ppk-cert-keys.sh first) and a few keys made here with ssh-keygen.
+set -eu
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+K="$ROOT/testkeys"
+C="$ROOT/fuzz/corpus"
+PASS=hostbook-fixture-pass
+rm -rf "$C"
+mkdir -p "$C/pem" "$C/ppk" "$C/openssh-key" "$C/public-line" "$C/rfc4716" "$C/certificate"
+
+for f in ecdsa256 ecdsa256.aes128 ecdsa384.aes192 rsa.des3 ecdsa256.pkcs8 ecdsa256.pkcs8-aes256-sha256 \
+         ecdsa521.pkcs8-des3 ed25519.pkcs8 ed25519.pkcs8-aes256; do
+    cp "$K/pem/$f" "$C/pem/$f"
+done
+for f in ed25519.v3.ppk ed25519.v2.ppk ed25519.v3-argon2id.ppk ecdsa256.v2-aes.ppk ecdsa384.v3.ppk rsa.v3.ppk; do
+    cp "$K/ppk/$f" "$C/ppk/$f"
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+ssh-keygen -q -t ed25519 -N '' -C 'seed' -f "$tmp/ed25519" && cp "$tmp/ed25519" "$C/openssh-key/ed25519"
+ssh-keygen -q -t ecdsa -b 256 -N '' -C 'seed' -f "$tmp/ecdsa" && cp "$tmp/ecdsa" "$C/openssh-key/ecdsa256"
+ssh-keygen -q -t rsa -b 1024 -N '' -C 'seed' -f "$tmp/rsa" && cp "$tmp/rsa" "$C/openssh-key/rsa1024"
+# Encrypted with one bcrypt round so each run stays fast.
+ssh-keygen -q -t ed25519 -N "$PASS" -a 1 -C 'seed' -f "$tmp/ed25519pw" && cp "$tmp/ed25519pw" "$C/openssh-key/ed25519-aes256ctr"
+ssh-keygen -q -t ecdsa -b 256 -N "$PASS" -a 1 -Z aes256-gcm@openssh.com -f "$tmp/ecdsapw" && cp "$tmp/ecdsapw" "$C/openssh-key/ecdsa256-aes256gcm"
+
+for b in rsa ecdsa256 ed25519; do cp "$K/pem/$b.pub" "$C/public-line/$b.pub"; cp "$K/pem/$b.rfc4716" "$C/rfc4716/$b"; done
+printf 'restrict,command="echo \\"hi\\"",from="10.0.0.0/8" %s' "$(cat "$K/pem/ecdsa256.pub")" > "$C/public-line/with-options"
+cp "$K/certs/user_ed25519_by_ed25519-cert.pub" "$C/public-line/certificate"
+
+for f in user_ed25519_by_ed25519 user_rsa_by_ecdsa256 user_ed25519_by_ecdsa384 user_ed25519_by_rsa256 host_ecdsa256_by_ed25519; do
+    cut -d' ' -f2 "$K/certs/$f-cert.pub" | base64 -d > "$C/certificate/$f"
+done
+cp "$K/certs/user_rsa_by_ecdsa256-cert.pub" "$C/certificate/line"
+du -sh "$C"

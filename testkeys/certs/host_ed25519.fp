@@ -1,0 +1,1 @@
+256 SHA256:47rz/Unu4gZqrJL3vi2pq3wreSKaKnvROGhbl/ApVcY host ed25519 (ED25519)

@@ -1,0 +1,1 @@
+384 SHA256:CU49UuZI5yiuu9YuYYCNnzmNyfUNXdB2/mbw741fsas user ecdsa384 (ECDSA-CERT)

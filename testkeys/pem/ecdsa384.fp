@@ -1,0 +1,1 @@
+384 SHA256:i56u+yNnZOyZQxnhEaaxOXN4EcjUOhUMEaJRZrpRP5A no comment (ECDSA)

@@ -1,0 +1,1 @@
+256 SHA256:rgbN1AwHhAQyg9Cr7hCWpzvm5J0Yf63bJ46Ql07ckZ8 no comment (ED25519)

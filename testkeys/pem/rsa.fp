@@ -1,0 +1,1 @@
+2048 SHA256:ZtiqNYN7UJuOHp5jYrC/M9gRj4xJClILTkWfCeeYodo no comment (RSA)
