@@ -212,6 +212,25 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertTrue(r.stdout.hasSuffix("0 added, 0 updated, 2 unchanged, 1 skipped; 0 host-key entries trusted.\n"), r.stdout)
     }
 
+    /// Changes made with `hostbook edit` survive a re-import; Tailscale's own fields follow it.
+    func testReimportKeepsEditsMadeWithHostbookEdit() throws {
+        _ = try hostbook(["import-tailscale", own("status-rotation-before.json"), "--all"])
+        let edit = try hostbook(["edit", "cache01", "--rename", "ci-cache", "--user", "ops", "--note", "mine", "--tag", "favourite"])
+        XCTAssertEqual(edit.status, 0, edit.stderr)
+        let r = try hostbook(["import-tailscale", own("status-rotation-after.json"), "--all", "--user", "deploy"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.contains("updated  ci-cache  cache01.tail7c3e90.ts.net  linux, offline, tag:ci tag:cache, 1 host key\n"), r.stdout)
+        let show = try hostbook(["show", "ci-cache", "--json"])
+        let host = try XCTUnwrap(JSONSerialization.jsonObject(with: show.stdoutBytes) as? [String: Any])
+        XCTAssertEqual(host["user"] as? String, "ops")
+        XCTAssertEqual(host["note"] as? String, "mine")
+        XCTAssertEqual(host["source"] as? String, "tailscale")
+        XCTAssertEqual(host["source_id"] as? String, "nFixCache01CNTRL")
+        XCTAssertEqual(Set(host["tags"] as? [String] ?? []), ["favourite", "tag:ci", "tag:cache"])
+        let list = try hostbook(["list", "--source", "tailscale"])
+        XCTAssertEqual(list.stdout.split(separator: "\n").dropFirst().map { String($0.prefix(while: { $0 != " " })) }, ["build01", "ci-cache"])
+    }
+
     func testDryRunPrintsThePlanAndWritesNothing() throws {
         _ = try hostbook(["import-tailscale", own("status-rotation-before.json"), "--all"])
         let before = try databaseBytes()
