@@ -334,7 +334,7 @@ private struct Session {
     static func hostKey(_ line: String) throws -> PublicKey {
         let bytes = line.utf8
         if let space = bytes.firstIndex(of: 0x20),
-           let blob = Base64.decode(bytes[bytes.index(after: space)...]),
+           let blob = Base64.decode(String(line[line.index(after: space)...])),
            let key = try? PublicKey(blob: blob),
            key.type.utf8.elementsEqual(bytes[..<space]) {
             return key
