@@ -17,7 +17,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertEqual(mac.lastSeen, "2026-11-27T18:42:10Z")
         XCTAssertEqual(mac.owner, "alice@example.com")
         XCTAssertEqual(db.tags, ["tag:db", "tag:prod"])
-        XCTAssertEqual(db.owner, "tagged-devices")
+        XCTAssertNil(db.owner)    // tagged-devices: the tags say whose it is
         XCTAssertEqual(db.addresses, ["100.88.14.3", "fd7a:115c:a1e0:ab12:4843:cd96:6258:e03"])
         XCTAssertEqual(web.dnsName, "web01.tail4f21c8.ts.net")
         XCTAssertEqual(web.online, true)

@@ -81,8 +81,8 @@ final class ImportTailscaleTests: XCTestCase {
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
         XCTAssertEqual(json["format"] as? String, "devices")
         XCTAssertEqual(json["added"] as? Int, 1)          // carol-nas (shared-in in the status, external here)
-        XCTAssertEqual(json["unchanged"] as? Int, 1)      // web01
-        XCTAssertEqual(json["updated"] as? Int, 1)        // db-prod-1: the API names the registering user, not tagged-devices
+        XCTAssertEqual(json["unchanged"] as? Int, 2)      // web01, db-prod-1 (tagged: no owner in either)
+        XCTAssertEqual(json["updated"] as? Int, 0)
         XCTAssertEqual(json["skipped"] as? Int, 2)
     }
 

@@ -119,7 +119,9 @@ public enum TailscaleDocumentReader {
             if let selfNode { nodes.append(selfNode) }
             nodes.append(contentsOf: peers)
             for i in nodes.indices {
-                if let id = nodes[i].ownerUserID { nodes[i].owner = users[id] }
+                // A tagged node's owner is the `tagged-devices` pseudo-user: its tags say
+                // who it belongs to (README, "Mapping to hostbook").
+                if let id = nodes[i].ownerUserID, let login = users[id], login != "tagged-devices" { nodes[i].owner = login }
             }
             return TailscaleDocument(format: .status, backendState: backendState, nodes: nodes)
         }
@@ -223,6 +225,8 @@ public enum TailscaleDocumentReader {
         }
         if node.nodeID.isEmpty { node.nodeID = legacyID }
         if node.online == true { node.lastSeen = nil }
+        // For a tagged device `user` is whoever registered it, not an owner: the tags are.
+        if !node.tags.isEmpty { node.owner = nil }
         if !authorized {
             node.exclusion = .notAuthorized
         } else if blocks {

@@ -41,7 +41,7 @@ public struct TailscaleNode: Sendable, Equatable {
     public var lastSeen: String?
     /// `"<type> <base64>"` lines from `sshHostKeys`, unparsed (parsed when trusted).
     public var sshHostKeys: [String] = []
-    /// The owner's login (informational; never the SSH user).
+    /// The owner's login (informational; never the SSH user); nil for tagged devices.
     public var owner: String?
     /// Status only: the `User` map key to resolve into `owner` once the map is read.
     var ownerUserID: Int64?
