@@ -80,6 +80,16 @@ final class TailscaleDocumentReaderTests: XCTestCase {
                 XCTAssertEqual(($0 as? TailscaleInputError)?.message, r.message, r.input)
             }
         }
+        // A UTF-8 byte order mark is ignored (RFC 8259 §8.1); UTF-16 is refused by name.
+        let bom = try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF] + Array(#"{"devices": []}"#.utf8)))
+        XCTAssertEqual(bom.format, .devices)
+        let utf16: [UInt8] = [0xFF, 0xFE] + Array(#"{"devices":[]}"#.utf8).flatMap { [$0, 0] }
+        XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(utf16))) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
+        }
+        XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF]))) {
+            XCTAssertEqual($0 as? TailscaleInputError, .empty)
+        }
         let empty = try TailscaleDocumentReader.read(MemorySource(#"{"devices": []}"#))
         XCTAssertEqual(empty.format, .devices)
         XCTAssertEqual(empty.nodes, [])

@@ -5,7 +5,7 @@ import XCTest
 final class TailscaleJSONReaderTests: XCTestCase {
     /// Reads `text` as one value, skipping it, and then expects the end.
     func validate(_ text: String, chunk: Int = 1 << 16) throws {
-        let r = JSONStreamReader(MemorySource(text), chunkSize: chunk)
+        let r = JSONStreamReader(MemorySource(text, maxRead: chunk), chunkSize: chunk)
         try r.skipValue()
         try r.expectEnd()
     }
@@ -60,7 +60,7 @@ final class TailscaleJSONReaderTests: XCTestCase {
     func testDecodesStringsAcrossChunkBoundaries() throws {
         let text = #"{"name":"Zoë 🚀 \u0026 \ud83d\ude80 tail","n":[12345678901234,null,-7],"ok":true}"#
         for chunk in [1, 2, 3, 5, 16, 1024] {
-            let r = JSONStreamReader(MemorySource(text), chunkSize: chunk)
+            let r = JSONStreamReader(MemorySource(text, maxRead: chunk), chunkSize: chunk)
             var name = "", numbers: [Int64?] = [], ok: Bool?
             try r.readObject { key in
                 switch key {
@@ -82,6 +82,15 @@ final class TailscaleJSONReaderTests: XCTestCase {
         XCTAssertThrowsError(try r.readObject { key in _ = try r.readStringArray(path: "Peer.\(key)") }) { error in
             XCTAssertEqual((error as? JSONShapeError)?.description, "Peer.ips is a string, expected an array of strings")
         }
+    }
+
+    /// Reading a whole status one byte per read gives the same devices as reading it at once.
+    func testOneBytePerReadGivesTheSameDocument() throws {
+        let bytes = try TailscaleFixtures.bytes(TailscaleFixtures.own("status-rotation-after.json"))
+        let whole = try TailscaleDocumentReader.read(MemorySource(bytes))
+        let trickle = try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF] + bytes, maxRead: 1))
+        XCTAssertEqual(trickle.nodes, whole.nodes)
+        XCTAssertEqual(whole.nodes.count, 3)
     }
 
     /// Every prefix of a real status file is refused (as cut off or not Tailscale), never a crash.

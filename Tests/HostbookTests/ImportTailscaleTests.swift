@@ -150,6 +150,11 @@ final class ImportTailscaleTests: XCTestCase {
 
                 """),
             (tmp.file("missing.json"), "hostbook: cannot open '\(tmp.file("missing.json"))': No such file or directory\n"),
+            (try utf16File(), """
+                hostbook: the input is UTF-16 text; JSON must be UTF-8
+                In PowerShell, save it as UTF-8: tailscale status --json | Out-File -Encoding utf8 status.json
+
+                """),
         ]
         // On a fresh path, a refused input does not even create the database.
         for c in cases {
@@ -180,6 +185,14 @@ final class ImportTailscaleTests: XCTestCase {
 
     /// The database file and its write-ahead log, if that holds anything (a reader may leave
     /// an empty one behind).
+    /// What Windows PowerShell's `>` makes of a status: UTF-16LE with a byte order mark.
+    func utf16File() throws -> String {
+        let path = tmp.file("utf16.json")
+        let text = try String(contentsOfFile: own("status-rotation-before.json"), encoding: .utf8)
+        try (Data([0xFF, 0xFE]) + text.data(using: .utf16LittleEndian)!).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
     func databaseBytes() throws -> [Data] {
         try [db, db + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }
             .map { try Data(contentsOf: URL(fileURLWithPath: $0)) }.filter { !$0.isEmpty }

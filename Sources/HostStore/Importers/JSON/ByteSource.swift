@@ -42,12 +42,18 @@ public struct FileDescriptorSource: ByteSource {
 public struct MemorySource: ByteSource {
     private let bytes: [UInt8]
     private var offset = 0
+    /// At most this many bytes per read, like a pipe that delivers data in small pieces.
+    private let maxRead: Int
 
-    public init(_ bytes: [UInt8]) { self.bytes = bytes }
-    public init(_ text: String) { self.bytes = Array(text.utf8) }
+    public init(_ bytes: [UInt8], maxRead: Int = .max) {
+        self.bytes = bytes
+        self.maxRead = max(1, maxRead)
+    }
+
+    public init(_ text: String, maxRead: Int = .max) { self.init(Array(text.utf8), maxRead: maxRead) }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        let n = min(buffer.count, bytes.count - offset)
+        let n = min(buffer.count, bytes.count - offset, maxRead)
         if n > 0 {
             bytes.withUnsafeBytes { src in
                 buffer.baseAddress!.copyMemory(from: src.baseAddress! + offset, byteCount: n)

@@ -61,7 +61,8 @@ public final class JSONStreamReader {
 
     public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
         self.source = source
-        self.buffer = .allocate(byteCount: max(chunkSize, 16), alignment: 1)
+        // At least 4 bytes: a byte order mark must fit (see skipByteOrderMark).
+        self.buffer = .allocate(byteCount: max(chunkSize, 4), alignment: 1)
         scratch.reserveCapacity(1024)
     }
 
@@ -143,6 +144,25 @@ public final class JSONStreamReader {
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number
         default: throw syntax("unexpected \(describe(b))")
         }
+    }
+
+    /// At the very start of the input: skips a UTF-8 byte order mark (RFC 8259 §8.1 lets a
+    /// parser ignore one) and returns true when the input instead starts with a UTF-16 one,
+    /// which JSON exchanged between systems must not be.
+    public func skipByteOrderMark() throws -> Bool {
+        guard base == 0, start == 0 else { return false }
+        guard let first = try peekByte() else { return false }
+        // Make sure the first three bytes are in the buffer (short reads are possible).
+        while end - start < 3, !atEOF {
+            let n = try source.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[end...]))
+            if n == 0 { atEOF = true } else { end += n }
+        }
+        if end - start >= 3, first == 0xEF, buffer[start + 1] == 0xBB, buffer[start + 2] == 0xBF {
+            start += 3
+            lineStart = 3
+            return false
+        }
+        return end - start >= 2 && ((first == 0xFF && buffer[start + 1] == 0xFE) || (first == 0xFE && buffer[start + 1] == 0xFF))
     }
 
     /// True when nothing but whitespace is left.

@@ -17,6 +17,8 @@ public enum TailscaleInputError: Error, Sendable, Equatable {
     case notRunning(String)
     /// The input could not be read.
     case unreadable(String)
+    /// UTF-16 text (what Windows PowerShell's `>` writes), not UTF-8.
+    case utf16
 
     public var message: String {
         switch self {
@@ -32,6 +34,8 @@ public enum TailscaleInputError: Error, Sendable, Equatable {
             "the Tailscale status was taken while Tailscale was not running (BackendState \(state)); it lists no peers"
         case .unreadable(let why):
             why
+        case .utf16:
+            "the input is UTF-16 text; JSON must be UTF-8"
         }
     }
 }
@@ -54,6 +58,7 @@ public enum TailscaleDocumentReader {
     // MARK: Envelope
 
     private static func readEnvelope(_ json: JSONStreamReader) throws -> TailscaleDocument {
+        if try json.skipByteOrderMark() { throw TailscaleInputError.utf16 }
         if try json.atEnd() { throw TailscaleInputError.empty }
         guard try json.peekKind() == .object else {
             // Check the rest is JSON at all, so a broken file is reported as broken.

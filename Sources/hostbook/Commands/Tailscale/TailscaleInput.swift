@@ -41,6 +41,8 @@ enum TailscaleInput {
             "Start Tailscale ('tailscale up') and export the status again."
         case .unreadable:
             nil
+        case .utf16:
+            "In PowerShell, save it as UTF-8: tailscale status --json | Out-File -Encoding utf8 status.json"
         }
     }
 
