@@ -183,8 +183,6 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertEqual(try databaseBytes(), before)
     }
 
-    /// The database file and its write-ahead log, if that holds anything (a reader may leave
-    /// an empty one behind).
     /// What Windows PowerShell's `>` makes of a status: UTF-16LE with a byte order mark.
     func utf16File() throws -> String {
         let path = tmp.file("utf16.json")
@@ -193,6 +191,8 @@ final class ImportTailscaleTests: XCTestCase {
         return path
     }
 
+    /// The database file and its write-ahead log, if that holds anything (a reader may leave
+    /// an empty one behind).
     func databaseBytes() throws -> [Data] {
         try [db, db + "-wal"].filter { FileManager.default.fileExists(atPath: $0) }
             .map { try Data(contentsOf: URL(fileURLWithPath: $0)) }.filter { !$0.isEmpty }
