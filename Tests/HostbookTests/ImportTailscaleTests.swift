@@ -438,6 +438,15 @@ final class ImportTailscaleTests: XCTestCase {
 
     // MARK: Standard input and the tailscale command
 
+    func testAStatusFromANodeThatIsStartingIsImportedWithAWarning() throws {
+        let text = try String(contentsOfFile: own("status-two-tailnets.json"), encoding: .utf8)
+            .replacingOccurrences(of: "\"BackendState\": \"Running\"", with: "\"BackendState\": \"Starting\"")
+        let r = try hostbook(["import-tailscale", "-", "--all"], stdin: Data(text.utf8))
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, "hostbook: warning: the Tailscale status was taken while Tailscale was not running (BackendState Starting); the device list may be incomplete or out of date\n")
+        XCTAssertTrue(r.stdout.hasSuffix("2 added, 0 updated, 0 unchanged, 1 skipped; 0 host-key entries trusted.\n"), r.stdout)
+    }
+
     func testStandardInput() throws {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: own("status-rotation-before.json")))
         let r = try hostbook(["import-tailscale", "-", "--all"], stdin: bytes)

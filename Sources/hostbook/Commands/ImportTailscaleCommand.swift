@@ -48,8 +48,8 @@ enum ImportTailscaleCommand {
         options.includeExcluded = args.flag("include-skipped")
 
         var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
-        if document.backendState == "Starting" {
-            inv.warn("the Tailscale status was taken while Tailscale was starting; the device list may be incomplete")
+        if let state = document.backendState, state != "Running" {
+            inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(PrintableText.quoted(state))); the device list may be incomplete or out of date")
         }
         var nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
         let offered = document.nodes.contains { selection.passesFilters($0) && ($0.exclusion == nil || options.includeExcluded) }
