@@ -234,3 +234,81 @@ enum PublicKeyLineHelper {
         Array(try XCTUnwrap(Data(base64Encoded: base64)))
     }
 }
+
+/// Large imports into an empty known-hosts store drop its indexes and rebuild them at the end.
+final class TailscaleBulkImportTests: XCTestCase {
+    /// `count` devices, each with rsa, ecdsa and ed25519 host keys (made-up bytes in valid
+    /// layout), an IPv4 and an IPv6 address: 9 known_hosts entries per device.
+    func document(_ count: Int, seed: Int = 1) -> TailscaleDocument {
+        func string(_ b: [UInt8]) -> [UInt8] { [0, 0, 0, UInt8(b.count)] + b }
+        func bytes(_ n: Int, _ salt: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ salt &* 13 &+ seed &* 101) } }
+        var nodes: [TailscaleNode] = []
+        for i in 0..<count {
+            var modulus = bytes(128, i)
+            modulus[0] = 0xc1          // 1024 bits; the mpint needs a zero byte in front
+            modulus[127] |= 1
+            let rsa = string(Array("ssh-rsa".utf8)) + string([1, 0, 1]) + [0, 0, 0, 129, 0] + modulus
+            let ecdsa = string(Array("ecdsa-sha2-nistp256".utf8)) + string(Array("nistp256".utf8)) + string([4] + bytes(64, i))
+            let ed = string(Array("ssh-ed25519".utf8)) + string(bytes(32, i))
+            var n = TailscaleNode()
+            n.nodeID = "nBulk\(i)CNTRL"
+            n.dnsName = "bulk-\(i).tail7c3e90.ts.net"
+            n.os = "linux"
+            n.online = true
+            n.addresses = ["100.90.\(i / 256).\(i % 256)", "fd7a:115c:a1e0::9:\(String(i, radix: 16))"]
+            n.sshHostKeys = [("ssh-rsa", rsa), ("ecdsa-sha2-nistp256", ecdsa), ("ssh-ed25519", ed)].map { $0.0 + " " + Data($0.1).base64EncodedString() }
+            nodes.append(n)
+        }
+        return TailscaleDocument(format: .status, backendState: "Running", nodes: nodes)
+    }
+
+    func indexes(_ db: TemporaryDatabase) throws -> [String] {
+        try db.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('known_hosts', 'host_key_events') AND sql IS NOT NULL ORDER BY name")
+    }
+
+    func testBulkImportRebuildsTheIndexesAndReimportsUnchanged() throws {
+        let db = try TemporaryDatabase()
+        let before = try indexes(db)
+        XCTAssertTrue(before.contains("known_hosts_name"), "\(before)")
+        let report = try db.importAll(document(1200))
+        XCTAssertEqual(report.count(.added), 1200)
+        XCTAssertEqual(report.keyProblems, [])
+        XCTAssertEqual(report.entriesTrusted, 1200 * 9)
+        XCTAssertEqual(try indexes(db), before)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'imported'"), 1200 * 9)
+        let again = try db.importAll(document(1200))
+        XCTAssertEqual(again.count(.unchanged), 1200)
+        XCTAssertEqual(again.entriesTrusted, 0)
+        // New keys for every device: rotations, found through the rebuilt indexes.
+        let rotated = try db.importAll(document(1200, seed: 2))
+        XCTAssertEqual(rotated.rotations.count, 3600)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'replaced'"), 1200 * 9)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9)
+    }
+
+    /// Two devices claiming one address (not something Tailscale hands out): in bulk mode the
+    /// second still sees what the first wrote, so the address ends with one key per type.
+    func testANameWrittenTwiceInOneBulkImportIsLookedUp() throws {
+        let db = try TemporaryDatabase()
+        var doc = document(1200)
+        doc.nodes[1].addresses[0] = doc.nodes[0].addresses[0]
+        let report = try db.importAll(doc)
+        XCTAssertEqual(report.rotations.map(\.host), ["bulk-1", "bulk-1", "bulk-1"])
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = ?", [.text(doc.nodes[0].addresses[0])]), 3)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9 - 3)
+    }
+
+    func testABulkImportThatFailsRestoresTheIndexes() throws {
+        let db = try TemporaryDatabase()
+        let before = try indexes(db)
+        try db.connection.execute("""
+            CREATE TEMP TRIGGER refuse BEFORE INSERT ON known_hosts WHEN NEW.pattern = 'bulk-1199.tail7c3e90.ts.net'
+            BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;
+            """)
+        XCTAssertThrowsError(try db.importAll(document(1200)))
+        XCTAssertEqual(try indexes(db), before)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 0)
+    }
+}

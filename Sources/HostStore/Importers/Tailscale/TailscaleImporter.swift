@@ -85,12 +85,17 @@ private struct Session {
 
     let connection: SQLiteConnection
     let options: TailscaleImportOptions
-    let now = ImportClock.nowUTC()
+    let now = StoreClock.timestamp()
     var report: TailscaleImportReport
     /// Lower-cased names of every host, including the ones added by this run.
     var takenNames: Set<String> = []
     var byNodeID: [String: ExistingHost] = [:]
     var seenNodeIDs: Set<String> = []
+    /// Bulk mode: a large import into an empty known-hosts store drops the store's indexes
+    /// and builds them once at the end, as the store's own import does (KnownHostsImport).
+    /// Then the only entries a name can have are the ones this run wrote: `written`.
+    var bulk = false
+    var written: Set<String> = []
 
     // Prepared once, reused for every device.
     let insertHost: Statement
@@ -123,8 +128,10 @@ private struct Session {
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ : "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?")
+        // Plain names, matched like the known-hosts store does (ASCII case ignored), through
+        // its known_hosts_name index.
         findEntries = try connection.prepare(
-            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ? AND port = 22")
+            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = 22")
         deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
         insertEntry = try connection.prepare("""
             INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
@@ -179,7 +186,24 @@ private struct Session {
 
     // MARK: Hosts
 
+    /// From this many entries to write on, rebuilding the indexes beats maintaining them.
+    static let bulkEntries = 10_000
+
     mutating func importAll(_ nodes: inout [TailscaleNode]) throws {
+        let entriesToWrite = nodes.reduce(0) { $0 + $1.sshHostKeys.count * (1 + $1.addresses.count) }
+        if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,
+           try connection.query("SELECT 1 FROM known_hosts LIMIT 1").isEmpty {
+            bulk = true
+            // Inside the import's transaction: a failure restores them with everything else.
+            for index in KnownHostsSchema.indexes { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
+        }
+        try importNodes(&nodes)
+        if bulk {
+            for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
+        }
+    }
+
+    private mutating func importNodes(_ nodes: inout [TailscaleNode]) throws {
         // Two devices in one input with the same first label (two tailnets, a shared-in node)
         // both fall back to their full MagicDNS name (README, "Name collisions").
         var aliasCount: [String: Int] = [:]
@@ -293,7 +317,8 @@ private struct Session {
         guard !keys.isEmpty else { return 0 }
         var rotations: [TailscaleKeyRotation?] = Array(repeating: nil, count: keys.count)
         for pattern in mapping.patterns {
-            let entries = try entries(for: pattern)
+            // In bulk mode a name this run has not written has no entries: no lookup needed.
+            let entries = bulk && written.insert(pattern).inserted ? [] : try entries(for: pattern)
             for (k, (key, fingerprint)) in keys.enumerated() {
                 switch decide(key, entries) {
                 case .alreadyTrusted:
@@ -309,7 +334,7 @@ private struct Session {
                     report.entriesTrusted += 1
                     if !options.dryRun {
                         try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text("imported"), .text(pattern), .text(key.type), .text(fingerprint), .null])
+                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.imported.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .null])
                     }
                 case .rotated(let oldIDs, let oldFingerprint):
                     report.entriesTrusted += 1
@@ -319,7 +344,7 @@ private struct Session {
                     if !options.dryRun {
                         for id in oldIDs { try run(deleteEntry, [.int(id)]) }
                         try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text("replaced"), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
+                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.replaced.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
                     }
                 }
             }
