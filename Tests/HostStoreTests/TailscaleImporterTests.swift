@@ -2,6 +2,7 @@
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
 import HostStore
+import KeyFormats
 import XCTest
 
 final class TailscaleImporterTests: XCTestCase {
@@ -132,6 +133,28 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(try db.strings("SELECT source FROM known_hosts WHERE pattern = 'build01.tail7c3e90.ts.net' AND key_type = 'ssh-ed25519'"), ["tofu"])
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = '100.80.1.1' AND marker = ''"), 1)
         XCTAssertEqual(report.entriesTrusted, 6)
+    }
+
+    /// Entries a plain lookup cannot find count too: a hashed name (as `ssh-keygen -H`
+    /// writes) holding another key of the same type, and a revoked key under a wildcard.
+    func testHashedAndWildcardEntriesAreHonoured() throws {
+        let db = try TemporaryDatabase()
+        let hashed = HashedHostName(hashing: "build01.tail7c3e90.ts.net", salt: Array(repeating: 7, count: 20)).text
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, 'SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU', 'import', 'x', 'x')
+            """, [.text(hashed), .blob(try PublicKeyLineHelper.blob("AAAAC3NzaC1lZDI1NTE5AAAAIDTuQOHJ7pz5MacwRqZc5juOJNf2N0RHMpPJ0VYnp9P1"))])
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES ('100.80.*,!100.80.9.9', 0, 'revoked', 'ecdsa-sha2-nistp256', ?, 'SHA256:Sc2J4/HSZ56j1YA6gkIeY1nygTGa+EPkwAgjCXx7BVM', 'import', 'x')
+            """, [.blob(try PublicKeyLineHelper.blob("AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBKbLsrgLHP+LBnZ4pgc+j6R25ScmwTVzpVjruEyEUI4iGdOpuBeehaiEUS1KUvRhLM4xX8lUhLNW3mmsas2O0Zo="))])
+        let report = try db.importAll(try TailscaleFixtures.document(before))
+        XCTAssertEqual(report.keyProblems.map { "\($0.pattern) \($0.keyType) \($0.reason.prefix(40))" }, [
+            "build01.tail7c3e90.ts.net ssh-ed25519 a different ssh-ed25519 key (SHA256:bD48",
+            "100.80.1.1 ecdsa-sha2-nistp256 the key is revoked",
+        ])
+        // ecdsa for the name and the IPv6 address, ed25519 for both addresses, cache01's key twice.
+        XCTAssertEqual(report.entriesTrusted, 2 + 2 + 2)
     }
 
     func testNameClashIsSkippedOrRenamed() throws {
