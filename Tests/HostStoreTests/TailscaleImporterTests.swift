@@ -335,3 +335,44 @@ final class TailscaleBulkImportTests: XCTestCase {
         XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 0)
     }
 }
+
+/// Whatever a device list holds, what the import writes is valid for hostbook: host names
+/// and hostnames that pass host validation, tags that pass tag validation, and known_hosts
+/// names that are plain names (never a pattern or a hashed-looking field).
+final class TailscaleRandomInputTests: XCTestCase {
+    func testRandomDevicesOnlyEverWriteValidRows() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["web01", "Bücher", "서버", "🚀", "*", "?", "!", ",", "|1|", " ", ".", "..", "-", "_", "\u{202E}",
+                      "\u{1B}[2J", "xn--", "xn--zz", "100.64.0.1", "fd7a::1", "[::1]", "%eth0", "tag:", "A", "0", ""]
+        func junk() -> String { (0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() }
+        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP1bJvlrd+7p4T6xtakwqQR3DRoz67gRs0jN4BkEHc6T"
+        for round in 0..<20 {
+            var nodes: [TailscaleNode] = []
+            for i in 0..<40 {
+                var n = TailscaleNode()
+                n.nodeID = Bool.random(using: &rng) ? "n\(round)-\(i)" : junk()
+                n.dnsName = junk() + (Bool.random(using: &rng) ? ".tail1.ts.net" : "")
+                n.hostName = junk()
+                n.os = junk()
+                n.addresses = (0..<Int.random(in: 0...3, using: &rng)).map { _ in junk() }
+                n.tags = (0..<Int.random(in: 0...3, using: &rng)).map { _ in (Bool.random(using: &rng) ? "tag:" : "") + junk() }
+                n.sshHostKeys = Bool.random(using: &rng) ? [key, junk()] : []
+                nodes.append(n)
+            }
+            let db = try TemporaryDatabase()
+            var options = TailscaleImportOptions()
+            options.renameClashes = Bool.random(using: &rng)
+            options.includeExcluded = true
+            _ = try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: nodes), options)
+            for row in try db.connection.query("SELECT name, hostname FROM hosts") {
+                XCTAssertNoThrow(try HostValidation.name(row.text(0) ?? ""), "\(row)")
+                XCTAssertNoThrow(try HostValidation.hostname(row.text(1) ?? ""), "\(row)")
+            }
+            for tag in try db.strings("SELECT tag FROM host_tags") { XCTAssertNoThrow(try HostValidation.tag(tag), tag) }
+            for pattern in try db.strings("SELECT pattern FROM known_hosts") {
+                XCTAssertEqual(KnownHostRow.kind(of: pattern), .plain, pattern)
+                XCTAssertTrue(pattern.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f }, pattern)
+            }
+        }
+    }
+}

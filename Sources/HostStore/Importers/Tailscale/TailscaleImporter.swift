@@ -248,6 +248,9 @@ private struct Session {
     }
 
     private mutating func importOne(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, alias: String) throws {
+        // The reader already drops tags hostbook would refuse; devices may come from elsewhere.
+        var node = node
+        node.tags = TailscaleDocumentReader.validTags(node.tags)
         func skip(_ reason: String, name: String? = nil) {
             report.hosts.append(result(node, mapping, name: name ?? alias, action: .skipped, reason: reason))
         }
