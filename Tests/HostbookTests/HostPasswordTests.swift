@@ -104,10 +104,3 @@ final class HostPasswordTests: XCTestCase {
                        "hostbook: cannot store the password in the vault: the default keyring is locked\nUnlock it (log in to the desktop, or unlock it in Seahorse or KeePassXC) and try again.\n")
     }
 }
-
-/// The package root (Tests/HostbookTests/<this file>).
-enum PackageRootPath {
-    static var path: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
-}
