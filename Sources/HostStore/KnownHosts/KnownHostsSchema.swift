@@ -1,19 +1,72 @@
-// Trusted host keys and their audit trail (schema v1).
+// Trusted host keys and their audit trail (schema v1). See KnownHostsStore for the lookup
+// design these indexes serve.
+//
+// known_hosts: one row per (name or pattern list or hashed name, port, key).
+//   pattern  a plain name (matched without regard to ASCII case, with `port`), or a
+//            pattern list holding `*`, `?`, `!` or `,` (port 0: the port is part of what
+//            the list matches, `[host]:port`), or a hashed `|1|salt|mac` name (port 0).
+//   hashed   for hashed names: salt ‖ mac (40 bytes), so a check scans raw bytes instead
+//            of re-decoding base64; NULL otherwise (filled in lazily if another writer
+//            leaves it NULL).
+//   comment  the comment of an imported line, written back on export.
+//   learned  for hashed names: the lookup string a check found to hash to this entry.
+//
+// known_hosts_hash_scans remembers, per lookup string, that every hashed entry was tested
+// against it while known_hosts_state.hashed_generation had a given value; the triggers
+// bump that generation whenever any writer adds or rewrites a hashed entry, so a
+// remembered scan is reused only while no hashed entry could have been added since.
 
 enum KnownHostsSchema {
+    /// The indexes this part owns, by name; also used by a bulk import into an empty store,
+    /// which drops them and builds them once at the end (KnownHostsImport).
+    static let indexes: [(name: String, sql: String)] = [
+        ("known_hosts_name", "CREATE INDEX known_hosts_name ON known_hosts(pattern COLLATE NOCASE, port);"),
+        ("known_hosts_wildcards", "CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE pattern GLOB '*[*?!,]*';"),
+        ("known_hosts_hashed", "CREATE INDEX known_hosts_hashed ON known_hosts(hashed) WHERE substr(pattern, 1, 1) = '|';"),
+        ("known_hosts_fingerprint", "CREATE INDEX known_hosts_fingerprint ON known_hosts(fingerprint);"),
+        ("known_hosts_learned", "CREATE INDEX known_hosts_learned ON known_hosts(learned) WHERE learned IS NOT NULL;"),
+        ("host_key_events_host", "CREATE INDEX host_key_events_host ON host_key_events(host COLLATE NOCASE, port);"),
+    ]
+
+    static func index(_ name: String) -> String { indexes.first { $0.name == name }!.sql }
+
     static let v1 = """
     CREATE TABLE known_hosts (
         id          INTEGER PRIMARY KEY,
         pattern     TEXT NOT NULL,
         port        INTEGER NOT NULL DEFAULT 22,
-        marker      TEXT NOT NULL DEFAULT '' CHECK (marker IN ('', 'cert-authority', 'revoked')),
+        -- Written with OR, not IN (...): SQLite builds an ephemeral table per row for IN.
+        marker      TEXT NOT NULL DEFAULT '' CHECK (marker = '' OR marker = 'cert-authority' OR marker = 'revoked'),
         key_type    TEXT NOT NULL,
         key_blob    BLOB NOT NULL,
         fingerprint TEXT NOT NULL,
         source      TEXT NOT NULL,
         first_seen  TEXT NOT NULL,
-        approved_at TEXT
+        approved_at TEXT,
+        hashed      BLOB,
+        comment     TEXT,
+        learned     TEXT
     );
+    \(index("known_hosts_name"))
+    \(index("known_hosts_wildcards"))
+    \(index("known_hosts_hashed"))
+    \(index("known_hosts_fingerprint"))
+    \(index("known_hosts_learned"))
+    CREATE TABLE known_hosts_hash_scans (
+        lookup     TEXT PRIMARY KEY,
+        generation INTEGER NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE known_hosts_state (
+        id                INTEGER PRIMARY KEY CHECK (id = 1),
+        hashed_generation INTEGER NOT NULL
+    );
+    INSERT INTO known_hosts_state (id, hashed_generation) VALUES (1, 0);
+    CREATE TRIGGER known_hosts_hashed_added AFTER INSERT ON known_hosts
+    WHEN substr(NEW.pattern, 1, 1) = '|'
+    BEGIN UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1; END;
+    CREATE TRIGGER known_hosts_hashed_rewritten AFTER UPDATE OF pattern, hashed ON known_hosts
+    WHEN substr(NEW.pattern, 1, 1) = '|'
+    BEGIN UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1; END;
     CREATE TABLE host_key_events (
         id              INTEGER PRIMARY KEY,
         at              TEXT NOT NULL,
@@ -25,6 +78,7 @@ enum KnownHostsSchema {
         old_fingerprint TEXT,
         source          TEXT NOT NULL
     );
+    \(index("host_key_events_host"))
 
     """
 }

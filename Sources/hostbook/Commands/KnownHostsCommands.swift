@@ -1,3 +1,15 @@
+// `hostbook known-hosts ...`: trust on first use with OpenSSH's decisions (DESIGN.md,
+// "Trust on first use"). One file per command under KnownHosts/.
+
 enum KnownHostsCommands {
-    static let all: [CommandSpec] = []
+    static let all: [CommandSpec] = [
+        KnownHostsCheck.spec,
+        KnownHostsApprove.spec,
+        KnownHostsScan.spec,
+        KnownHostsList.spec,
+        KnownHostsRemove.spec,
+        KnownHostsRevoke.spec,
+        KnownHostsImport.spec,
+        KnownHostsExport.spec,
+    ]
 }

@@ -1,0 +1,301 @@
+// The known-hosts store: OpenSSH's trust decisions (ssh-formats.md §5.6) over the
+// `known_hosts` table, and every decision written to `host_key_events`.
+import KeyFormats
+
+/// Trusted host keys in the hostbook database.
+///
+/// Lookup design (measured in benchmarks/README.md, "known-hosts"). A check needs every
+/// entry whose host field matches one lookup string (§5.4), and the three kinds of host
+/// field need three different searches, so each kind is stored where its search is cheap:
+///
+/// * **Plain names** (nearly all entries: what hostbook writes, what Tailscale imports,
+///   unhashed files) are one row per name, with the port in its own column. Lookup is one
+///   B-tree probe of `known_hosts_name (pattern COLLATE NOCASE, port)`: ASCII-case-
+///   insensitive exactly like ssh's lower-casing, O(log n) at a million entries.
+/// * **Pattern lists** (`*`, `?`, `!`, or several names with a negation, which must stay
+///   together because one `!` voids the whole line) are few. They sit in the partial index
+///   `known_hosts_wildcards`, which is scanned whole (pattern + rowid only) and matched
+///   with OpenSSH's matcher; only matching rows are then read.
+/// * **Hashed names** `|1|salt|mac` cannot be indexed: each has its own salt, so the only
+///   test is HMAC-SHA1(salt, lookup) per entry. Import decodes salt ‖ mac once into the
+///   `hashed` column, and the partial covering index `known_hosts_hashed` holds just those
+///   40 bytes and the rowid, so a check streams ~48 bytes per hashed entry and runs one
+///   re-keyed OpenSSL HMAC context over them (`HashedNameMatcher`, ~0.3 µs per entry).
+///   A check remembers its result (`learned` names the lookup on the matching hashed
+///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
+///   `hashed_generation`), so checking a name again is two index probes until a hashed
+///   entry is added (triggers bump the generation for any writer). Names hostbook itself
+///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
+///   out, as `ssh-keygen -H` would.
+///
+/// Entries are returned in rowid order, which is file order for imports and approval
+/// order otherwise — OpenSSH's "file order".
+public final class KnownHostsStore {
+    public let database: HostDatabase
+    var connection: SQLiteConnection { database.connection }
+
+    public init(database: HostDatabase) {
+        self.database = database
+    }
+
+    // MARK: Reading
+
+    /// Every entry whose host field matches `lookup`, in rowid order. With `learn`, the
+    /// result of a full scan of hashed entries is remembered for the next check (never
+    /// inside a transaction of the caller's).
+    public func entries(matching lookup: HostLookupName, learn: Bool = false) throws -> [KnownHostRow] {
+        var rows: [Int64: KnownHostRow] = [:]
+        let plain = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2")
+        try plain.bind([.text(lookup.host), .int(Int64(lookup.port))])
+        while try plain.step() {
+            let row = KnownHostRow(statement: plain)
+            if row.kind == .plain && row.matches(lookup) { rows[row.id] = row }
+        }
+        var ids: [Int64] = []
+        // Pattern lists: a small set, scanned whole from their partial index.
+        let wild = try connection.prepare("SELECT id, pattern FROM known_hosts WHERE pattern GLOB '*[*?!,]*'")
+        let name = Array(lookup.text.utf8)
+        while try wild.step() {
+            guard case .int(let id) = wild.column(0), case .text(let pattern) = wild.column(1) else { continue }
+            guard KnownHostRow.kind(of: pattern) == .patterns else { continue }
+            if HostPatternList.match(name: name, patterns: Array(pattern.utf8)) == .matched { ids.append(id) }
+        }
+        ids += try hashedMatches(lookup, learn: learn)
+        if !ids.isEmpty {
+            let list = ids.map(String.init).joined(separator: ",")
+            let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(list))")
+            while try s.step() { let row = KnownHostRow(statement: s); rows[row.id] = row }
+        }
+        return rows.values.sorted { $0.id < $1.id }
+    }
+
+    /// Row ids of hashed entries that are the hash of `lookup.text`: from the remembered
+    /// scan when no hashed entry was added since, otherwise by testing every one.
+    func hashedMatches(_ lookup: HostLookupName, learn: Bool) throws -> [Int64] {
+        let name = lookup.text
+        let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
+        if let scanned = try connection.query("SELECT generation FROM known_hosts_hash_scans WHERE lookup = ?1", [.text(name)]).first?.int(0),
+           scanned == generation {
+            return try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
+                .compactMap { $0.int(0) }
+        }
+        let ids = try scanHashed(name)
+        if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
+        return ids
+    }
+
+    /// Tests every hashed entry against `name` (one HMAC-SHA1 each).
+    func scanHashed(_ name: String) throws -> [Int64] {
+        let matcher = HashedNameMatcher(lookup: name)
+        var ids: [Int64] = []
+        let s = try connection.prepare("SELECT id, hashed FROM known_hosts WHERE substr(pattern, 1, 1) = '|'")
+        while try s.step() {
+            guard case .int(let id) = s.column(0) else { continue }
+            switch s.column(1) {
+            case .blob(let b) where b.count == 40:
+                let hit = b.withUnsafeBytes { raw in
+                    matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[0..<20]), mac: UnsafeRawBufferPointer(rebasing: raw[20..<40]))
+                }
+                if hit { ids.append(id) }
+            default:
+                // Written by someone who did not fill `hashed`: decode the field itself.
+                let r = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?", [.int(id)])
+                if let field = r.first?.text(0), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
+            }
+        }
+        return ids
+    }
+
+    /// Best effort: a check must not wait for, or fail because of, another writer, so the
+    /// lock is tried once (busy timeout 0) and any failure only costs the next check a scan.
+    /// A read-only store opens a writable connection for this (only after a full scan).
+    func remember(_ name: String, ids: [Int64], generation: Int64) {
+        guard let writer = database.isReadOnly ? (try? HostDatabase.open(path: database.path))?.connection : connection else { return }
+        writer.setBusyTimeout(milliseconds: 0)
+        defer { writer.setBusyTimeout(milliseconds: HostDatabase.busyTimeoutMilliseconds) }
+        _ = try? writer.transaction {
+            // Only if nothing hashed was added since this scan's snapshot.
+            guard try writer.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation else { return }
+            for id in ids { try writer.run("UPDATE known_hosts SET learned = ?1 WHERE id = ?2", [.text(name), .int(id)]) }
+            try writer.run("INSERT OR REPLACE INTO known_hosts_hash_scans (lookup, generation) VALUES (?1, ?2)",
+                           [.text(name), .int(generation)])
+        }
+    }
+
+    /// The result of checking one presented key.
+    public struct Check: Sendable {
+        public let lookup: HostLookupName
+        public let decision: HostKeyDecision
+        /// The entries the decision is about (`decision.entries` resolved to rows).
+        public let entries: [KnownHostRow]
+        /// Every entry that matched the name the decision was made for.
+        public let matched: [KnownHostRow]
+        /// True when `[host]:port` was unknown and the bare host name decided (§5.4).
+        public let viaBareName: Bool
+
+        /// The answer for a store that does not exist yet.
+        public static func nothingKnown(_ lookup: HostLookupName) -> Check {
+            Check(lookup: lookup, decision: HostKeyDecision(status: .unknown, entries: []), entries: [], matched: [], viaBareName: false)
+        }
+    }
+
+    /// Decides for `presented` at `lookup`, with OpenSSH's fallback to the bare name when
+    /// `[host]:port` is unknown: the bare name's answer is taken when it trusts the key
+    /// (as ssh 9.2 does) or revokes it (a revoked key is never offered for approval).
+    public func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64 = StoreClock.nowSeconds()) throws -> Check {
+        let rows = try entries(matching: lookup, learn: true)
+        let decision = HostKeyPolicy.decide(presented, records: rows.map(\.record), hostName: lookup.host, now: now)
+        if decision.status == .unknown, let bare = lookup.bare {
+            let bareRows = try entries(matching: bare, learn: true)
+            let d = HostKeyPolicy.decide(presented, records: bareRows.map(\.record), hostName: bare.host, now: now)
+            if d.status == .trusted || d.status == .revoked {
+                return Check(lookup: lookup, decision: d, entries: d.entries.map { bareRows[$0] }, matched: bareRows, viaBareName: true)
+            }
+        }
+        return Check(lookup: lookup, decision: decision, entries: decision.entries.map { rows[$0] }, matched: rows, viaBareName: false)
+    }
+
+    /// All entries in rowid order.
+    public func all() throws -> [KnownHostRow] {
+        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts ORDER BY id")
+        var rows: [KnownHostRow] = []
+        while try s.step() { rows.append(KnownHostRow(statement: s)) }
+        return rows
+    }
+
+    /// Entries for `host` as `list HOST` shows them: plain entries for the name at any
+    /// port, and every entry (pattern, hashed, marker) that matches the name at port 22.
+    public func entries(forHost host: String) throws -> [KnownHostRow] {
+        var rows: [Int64: KnownHostRow] = [:]
+        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE")
+        try s.bind([.text(host)])
+        while try s.step() { let r = KnownHostRow(statement: s); if r.kind == .plain { rows[r.id] = r } }
+        for r in try entries(matching: HostLookupName(host: host)) { rows[r.id] = r }
+        return rows.values.sorted { $0.id < $1.id }
+    }
+
+    /// Host fields of unmarked entries that hold the key with `fingerprint`, other than
+    /// those for `lookup` (the approval prompt shows them, like ssh's "also known as").
+    public func otherNames(trusting fingerprint: String, excluding lookup: HostLookupName) throws -> [String] {
+        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id")
+        try s.bind([.text(fingerprint)])
+        var names: [String] = []
+        while try s.step() {
+            let r = KnownHostRow(statement: s)
+            if r.matches(lookup) { continue }
+            let name = r.kind == .hashed ? "(a hashed name)" : r.hostField
+            if !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The audit events for `host` (any port), oldest first.
+    public func events(forHost host: String) throws -> [HostKeyEvent] {
+        let s = try connection.prepare("""
+            SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source
+            FROM host_key_events WHERE host = ?1 COLLATE NOCASE ORDER BY id
+            """)
+        try s.bind([.text(HostPatternList.lowercased(host))])
+        var events: [HostKeyEvent] = []
+        while try s.step() {
+            func text(_ i: Int32) -> String? { if case .text(let t) = s.column(i) { return t }; return nil }
+            var port = 0
+            if case .int(let p) = s.column(3) { port = Int(p) }
+            events.append(HostKeyEvent(at: text(0) ?? "", event: text(1) ?? "", host: text(2) ?? "", port: port,
+                                       keyType: text(4), fingerprint: text(5), oldFingerprint: text(6), source: text(7) ?? ""))
+        }
+        return events
+    }
+
+    // MARK: Writing (each public write is one transaction)
+
+    /// Records a decision that changes nothing else (e.g. `rejected`).
+    public func record(_ kind: HostKeyEvent.Kind, lookup: HostLookupName, key: PublicKey?, oldFingerprint: String? = nil, source: String) throws {
+        try connection.transaction {
+            try insertEvent(kind, host: lookup.host, port: lookup.port, key: key, oldFingerprint: oldFingerprint, source: source,
+                            at: StoreClock.timestamp())
+        }
+    }
+
+    /// Trusts `key` for `lookup` (an unknown key). Returns false when an identical entry
+    /// already existed (nothing written but the event).
+    @discardableResult
+    public func approve(_ lookup: HostLookupName, key: PublicKey, source: String) throws -> Bool {
+        try connection.transaction {
+            let now = StoreClock.timestamp()
+            let added = try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
+            try insertEvent(.approved, host: lookup.host, port: lookup.port, key: key, oldFingerprint: nil, source: source, at: now)
+            return added
+        }
+    }
+
+    /// Replaces a changed key: removes every unmarked entry that matches `lookup` (whole
+    /// entries, like `ssh-keygen -R`: a pattern entry that also covered other hosts goes
+    /// too) and trusts `key`. Returns the removed entries.
+    @discardableResult
+    public func replace(_ lookup: HostLookupName, with key: PublicKey, source: String) throws -> [KnownHostRow] {
+        try connection.transaction {
+            let now = StoreClock.timestamp()
+            let old = try entries(matching: lookup).filter { $0.marker == .none }
+            for row in old { try connection.run("DELETE FROM known_hosts WHERE id = ?", [.int(row.id)]) }
+            try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
+            let oldFingerprints = old.map(\.fingerprint).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
+            try insertEvent(.replaced, host: lookup.host, port: lookup.port, key: key,
+                            oldFingerprint: oldFingerprints.isEmpty ? nil : oldFingerprints.joined(separator: ","), source: source, at: now)
+            return old
+        }
+    }
+
+    /// Adds an `@revoked` entry for `key` at `lookup`. Returns false when it already existed.
+    @discardableResult
+    public func revoke(_ lookup: HostLookupName, key: PublicKey, source: String) throws -> Bool {
+        try connection.transaction {
+            let now = StoreClock.timestamp()
+            let added = try insertPlain(lookup, key: key, marker: .revoked, source: source, now: now)
+            try insertEvent(.revoked, host: lookup.host, port: lookup.port, key: key, oldFingerprint: nil, source: source, at: now)
+            return added
+        }
+    }
+
+    /// Removes every unmarked entry matching `lookup` (like `ssh-keygen -R`; `@revoked`
+    /// and `@cert-authority` entries stay). Returns the removed entries.
+    public func remove(_ lookup: HostLookupName, source: String) throws -> [KnownHostRow] {
+        try connection.transaction {
+            let now = StoreClock.timestamp()
+            let rows = try entries(matching: lookup).filter { $0.marker == .none }
+            for row in rows {
+                try connection.run("DELETE FROM known_hosts WHERE id = ?", [.int(row.id)])
+                try connection.run("""
+                    INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
+                    VALUES (?, 'removed', ?, ?, ?, NULL, ?, ?)
+                    """, [.text(now), .text(lookup.host), .int(Int64(lookup.port)), .text(row.keyType), .text(row.fingerprint), .text(source)])
+            }
+            return rows
+        }
+    }
+
+    // MARK: Internals
+
+    @discardableResult
+    func insertPlain(_ lookup: HostLookupName, key: PublicKey, marker: KnownHostsLine.Marker, source: String, now: String) throws -> Bool {
+        let exists = try connection.query("""
+            SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4 LIMIT 1
+            """, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .blob(key.blob)])
+        if !exists.isEmpty { return false }
+        try connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .text(key.type), .blob(key.blob),
+                  .text(key.sha256Fingerprint), .text(source), .text(now), .text(now)])
+        return true
+    }
+
+    func insertEvent(_ kind: HostKeyEvent.Kind, host: String, port: Int, key: PublicKey?, oldFingerprint: String?, source: String, at: String) throws {
+        try connection.run("""
+            INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, [.text(at), .text(kind.rawValue), .text(host), .int(Int64(port)),
+                  key.map { .text($0.type) } ?? .null, key.map { .text($0.sha256Fingerprint) } ?? .null,
+                  oldFingerprint.map { .text($0) } ?? .null, .text(source)])
+    }
+}

@@ -1,0 +1,154 @@
+// The trust decision for a presented host key, exactly as OpenSSH makes it
+// (hostfile.c check_hostkeys_by_key_or_type + sshconnect.c check_host_key;
+// ssh-formats.md §5.6). A pure function: the caller supplies the entries whose host field
+// matched the lookup name, in file (or store) order, and the current time.
+
+/// What an entry contributes to a decision: its marker and key blob. Store rows and parsed
+/// lines both provide it without re-parsing the key.
+public struct HostKeyRecord: Sendable, Equatable {
+    public let marker: KnownHostsLine.Marker
+    public let keyType: String
+    public let keyBlob: [UInt8]
+
+    public init(marker: KnownHostsLine.Marker, keyType: String, keyBlob: [UInt8]) {
+        self.marker = marker
+        self.keyType = keyType
+        self.keyBlob = keyBlob
+    }
+
+    public init(_ entry: KnownHostsEntry) {
+        self.init(marker: entry.marker, keyType: entry.key.type, keyBlob: entry.key.blob)
+    }
+}
+
+/// The key a server presents: a plain key or a host certificate.
+public enum PresentedHostKey: Sendable, Equatable {
+    case plain(PublicKey)
+    case certificate(Certificate)
+
+    /// The plain key (for a certificate, the certified key).
+    public var plainKey: PublicKey {
+        switch self {
+        case .plain(let k): k
+        case .certificate(let c): c.key
+        }
+    }
+
+    /// Parses `TYPE BASE64` (a `.pub`-style line; a comment after it is ignored).
+    public static func parse(_ text: String) throws -> PresentedHostKey {
+        var s = Substring(text)
+        s = s.drop(while: { $0 == " " || $0 == "\t" })
+        let typeEnd = s.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? s.endIndex
+        let type = String(s[..<typeEnd])
+        guard !type.isEmpty else { throw KeyFormatError.invalid("the key is empty; expected 'TYPE BASE64'") }
+        let rest = s[typeEnd...].drop(while: { $0 == " " || $0 == "\t" })
+        let b64 = rest.prefix(while: { $0 != " " && $0 != "\t" && $0 != "\n" && $0 != "\r" })
+        guard !b64.isEmpty else { throw KeyFormatError.invalid("no key data after the key type '\(type.prefix(64))'") }
+        guard let blob = Base64.decode(Array(b64.utf8)) else { throw KeyFormatError.invalid("the key data is not valid base64") }
+        if type.hasSuffix("-cert-v01@openssh.com") {
+            let cert = try Certificate(blob: blob)
+            guard cert.type == type else {
+                throw KeyFormatError.invalid("key type mismatch: '\(type.prefix(64))' given but the certificate is \(cert.type)")
+            }
+            return .certificate(cert)
+        }
+        let key = try PublicKey(blob: blob)
+        guard key.type == type else {
+            throw KeyFormatError.invalid("key type mismatch: '\(type.prefix(64))' given but the key is \(key.type)")
+        }
+        return .plain(key)
+    }
+}
+
+public enum HostKeyStatus: String, Sendable, Equatable {
+    case trusted, unknown, changed, revoked
+}
+
+public struct HostKeyDecision: Sendable, Equatable {
+    public let status: HostKeyStatus
+    /// Indices (into the records given) of the entries behind the status: for `trusted`
+    /// the unmarked entries (or CA entries) holding the key; for `changed` the unmarked
+    /// entries holding other keys (the last is the one ssh reports as "Offending"); for
+    /// `revoked` the `@revoked` entries holding the key.
+    public let entries: [Int]
+    /// True when a host certificate was accepted through an `@cert-authority` entry.
+    public let viaCertificateAuthority: Bool
+    /// When a certificate was offered and not accepted by any CA: why (ssh then falls
+    /// back to the certified plain key, as this decision does).
+    public let certificateProblem: String?
+
+    public init(status: HostKeyStatus, entries: [Int], viaCertificateAuthority: Bool = false, certificateProblem: String? = nil) {
+        self.status = status
+        self.entries = entries
+        self.viaCertificateAuthority = viaCertificateAuthority
+        self.certificateProblem = certificateProblem
+    }
+}
+
+public enum HostKeyPolicy {
+    /// CA signature algorithms ssh 9.2 accepts by default (`CASignatureAlgorithms`):
+    /// everything but `ssh-rsa` (RSA with SHA-1) and DSA.
+    public static let allowedCASignatureAlgorithms: Set<String> = [
+        "ssh-ed25519", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384", "ecdsa-sha2-nistp521",
+        "sk-ssh-ed25519@openssh.com", "sk-ecdsa-sha2-nistp256@openssh.com", "rsa-sha2-512", "rsa-sha2-256",
+    ]
+
+    /// Decides for `presented` given the `records` that matched the lookup name.
+    /// `hostName` is the bare host name (no brackets, no port) checked against a host
+    /// certificate's principals; `now` is seconds since the epoch.
+    public static func decide(_ presented: PresentedHostKey, records: [HostKeyRecord],
+                              hostName: String, now: UInt64) -> HostKeyDecision {
+        switch presented {
+        case .plain(let key):
+            return decidePlain(key, records: records)
+        case .certificate(let cert):
+            // A revoked CA key or certified key is revoked whatever else holds (§5.6).
+            let revoked = revokedIndices(records, blobs: [cert.signatureKey.blob, cert.key.blob])
+            if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
+            let cas = records.indices.filter { records[$0].marker == .certAuthority && records[$0].keyBlob == cert.signatureKey.blob }
+            if cas.isEmpty {
+                let plain = decidePlain(cert.key, records: records)
+                return HostKeyDecision(status: plain.status, entries: plain.entries,
+                                       certificateProblem: "no @cert-authority entry for this host holds the certificate's CA key")
+            }
+            if let problem = certificateProblem(cert, hostName: hostName, now: now) {
+                let plain = decidePlain(cert.key, records: records)
+                return HostKeyDecision(status: plain.status, entries: plain.entries, certificateProblem: problem)
+            }
+            return HostKeyDecision(status: .trusted, entries: cas, viaCertificateAuthority: true)
+        }
+    }
+
+    /// Steps 1–4 of §5.6 for a plain key.
+    static func decidePlain(_ key: PublicKey, records: [HostKeyRecord]) -> HostKeyDecision {
+        let revoked = revokedIndices(records, blobs: [key.blob])
+        if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
+        let unmarked = records.indices.filter { records[$0].marker == .none }
+        let holding = unmarked.filter { records[$0].keyBlob == key.blob }
+        if !holding.isEmpty { return HostKeyDecision(status: .trusted, entries: holding) }
+        if !unmarked.isEmpty { return HostKeyDecision(status: .changed, entries: unmarked) }
+        return HostKeyDecision(status: .unknown, entries: [])
+    }
+
+    static func revokedIndices(_ records: [HostKeyRecord], blobs: [[UInt8]]) -> [Int] {
+        records.indices.filter { records[$0].marker == .revoked && blobs.contains(records[$0].keyBlob) }
+    }
+
+    /// Why a host certificate signed by a trusted CA is still not acceptable, or nil
+    /// (sshconnect.c check_host_cert → sshkey_cert_check_authority with want_host = 1).
+    public static func certificateProblem(_ cert: Certificate, hostName: String, now: UInt64) -> String? {
+        guard cert.role == .host else { return "the certificate is a user certificate, not a host certificate" }
+        guard cert.isValid(at: now) else { return "the certificate is not valid at this time" }
+        // Host principals are compared exactly, without wildcards; an empty list means any
+        // host (require_principal is 0 for host certificates in ssh).
+        if !cert.principals.isEmpty && !cert.principals.contains(hostName) {
+            return "the certificate is not valid for the host name '\(hostName)'"
+        }
+        guard cert.criticalOptions.isEmpty else { return "the certificate has critical options, which host certificates must not have" }
+        guard allowedCASignatureAlgorithms.contains(cert.signatureAlgorithm) else {
+            return "the CA signed with \(cert.signatureAlgorithm), which ssh does not accept by default"
+        }
+        guard cert.verifySignature() else { return "the CA signature on the certificate does not verify" }
+        return nil
+    }
+}

@@ -1,0 +1,62 @@
+// `hostbook known-hosts check HOST [--port N] --key "TYPE BASE64"`: OpenSSH's decision,
+// as exit status 0 trusted / 10 unknown / 11 changed / 12 revoked.
+import HostStore
+import KeyFormats
+
+enum KnownHostsCheck {
+    static let spec = CommandSpec(
+        ["known-hosts", "check"], summary: "Check a host key: trusted, unknown, changed or revoked",
+        usage: "HOST [--port N] --key \"TYPE BASE64\"",
+        discussion: """
+        Decides exactly as OpenSSH does: trusted if an entry for the name holds the key, changed \
+        if entries exist but none holds it (also when only a key of another type is known), \
+        unknown if there are none, and revoked if an @revoked entry holds it. For ports other than \
+        22 the name is [HOST]:PORT, falling back to HOST when that is unknown.
+        Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
+        """,
+        positionals: [.required("HOST", "Host name or address")],
+        options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
+        let presented = try KnownHostsAccess.presentedKey(inv)
+        let check = try KnownHostsAccess.withExistingStore(inv) { store in
+            try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
+        }
+        let key = presented.plainKey
+        let status = check.decision.status
+        if inv.json {
+            inv.printJSON(.object([
+                ("status", .string(status.rawValue)),
+                ("host", .string(lookup.host)),
+                ("port", .int(lookup.port)),
+                ("type", .string(key.type)),
+                ("fingerprint", .string(key.sha256Fingerprint)),
+                ("via_bare_name", .bool(check.viaBareName)),
+                ("via_certificate_authority", .bool(check.decision.viaCertificateAuthority)),
+                ("entries", .array(check.entries.map(KnownHostsAccess.entryJSON))),
+            ]))
+        } else {
+            inv.print(line(check, key: key))
+        }
+        if status != .trusted { throw ExitStatus(code: KnownHostsAccess.exitCode(for: status)) }
+    }
+
+    static func line(_ check: KnownHostsStore.Check, key: PublicKey) -> String {
+        let host = KnownHostsAccess.describe(check.lookup)
+        switch check.decision.status {
+        case .trusted:
+            let how = check.decision.viaCertificateAuthority ? " (signed by a trusted certificate authority)"
+                : check.viaBareName ? " (through the entry for '\(check.lookup.host)' on port 22, as ssh does)" : ""
+            return "trusted: the \(KnownHostsAccess.describe(key)) is trusted for \(host)\(how)"
+        case .unknown:
+            return "unknown: no key is known for \(host)"
+        case .changed:
+            let stored = check.entries.map { "\($0.keyType) \($0.fingerprint)" }.joined(separator: ", ")
+            return "changed: \(host) is known with another key (\(stored)), not the \(KnownHostsAccess.describe(key))"
+        case .revoked:
+            return "revoked: the \(KnownHostsAccess.describe(key)) is revoked for \(host)"
+        }
+    }
+}

@@ -1,0 +1,79 @@
+// `hostbook known-hosts import [FILE]` and `export [--hashed]`: OpenSSH known_hosts files
+// in and out (ssh-formats.md §5.2, §5.5, §5.7).
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+import KeyFormats
+
+enum KnownHostsImport {
+    static let spec = CommandSpec(
+        ["known-hosts", "import"], summary: "Import an OpenSSH known_hosts file",
+        discussion: """
+        Reads FILE (default ~/.ssh/known_hosts; '-' for stdin): plain and hashed names, patterns, \
+        @cert-authority and @revoked lines. A bad line is reported with its number and skipped; \
+        entries already stored are counted as duplicates.
+        """,
+        positionals: [.optional("FILE", "The known_hosts file")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/known_hosts"
+        let bytes = try FileBytes.read(path)
+        let report = try KnownHostsAccess.withStore(inv) { try $0.importKnownHosts(bytes) }
+        for bad in report.skipped {
+            inv.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
+        }
+        if inv.json {
+            inv.printJSON(.object([
+                ("imported", .int(report.imported)), ("duplicates", .int(report.duplicates)),
+                ("skipped", .array(report.skipped.map { .object([("line", .int($0.line)), ("reason", .string($0.reason))]) })),
+            ]))
+        } else {
+            func n(_ c: Int, _ one: String, _ many: String) -> String { "\(c) \(c == 1 ? one : many)" }
+            inv.print("Imported \(n(report.imported, "entry", "entries")), \(n(report.duplicates, "duplicate", "duplicates")), skipped \(n(report.skipped.count, "bad line", "bad lines")).")
+        }
+    }
+}
+
+enum KnownHostsExport {
+    static let spec = CommandSpec(
+        ["known-hosts", "export"], summary: "Write the trusted keys as an OpenSSH known_hosts file",
+        discussion: """
+        Prints a file that ssh accepts as UserKnownHostsFile and 'ssh-keygen -F' reads. With --hashed \
+        each plain name is hashed like 'ssh-keygen -H' (patterns and marker lines stay readable).
+        """,
+        options: [.flag("hashed", "Hash each plain host name (|1|salt|hash)")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let text = try KnownHostsAccess.withExistingStore(inv) {
+            try $0?.exportKnownHosts(hashed: inv.args.flag("hashed")) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
+        }
+        Output.write(text, to: STDOUT_FILENO)
+    }
+}
+
+/// Reads a whole file (or stdin for "-") without Foundation.
+enum FileBytes {
+    static let maxSize = 1 << 30
+
+    static func read(_ path: String) throws -> [UInt8] {
+        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
+        defer { if fd != STDIN_FILENO { close(fd) } }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))")
+            }
+            if n == 0 { break }
+            out += buffer[0..<n]
+            if out.count > maxSize { throw CLIError.rejected("'\(path)' is larger than 1 GiB; is it really a known_hosts file?") }
+        }
+        return out
+    }
+}

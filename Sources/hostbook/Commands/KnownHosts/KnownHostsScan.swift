@@ -1,0 +1,158 @@
+// `hostbook known-hosts scan HOST|NAME [--port N]`: runs `ssh-keyscan -p PORT HOST`, then
+// asks about each key that is not trusted yet (the approval prompt, or the changed-key
+// warning). NAME may be a saved host: its hostname and port are used.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+import KeyFormats
+
+enum KnownHostsScan {
+    static let spec = CommandSpec(
+        ["known-hosts", "scan"], summary: "Fetch a host's keys with ssh-keyscan and approve them",
+        discussion: """
+        Runs 'ssh-keyscan -p PORT HOST' and asks about each key not yet trusted. HOST may be the \
+        name of a saved host, whose hostname and port are used. Needs a terminal for new keys.
+        Exit status: 0 all keys trusted, 10 a key was not approved, 11 a key has changed, 12 revoked.
+        """,
+        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name")],
+        options: [KnownHostsAccess.portOption],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let given = inv.args.positional(0) ?? ""
+        try KnownHostsAccess.validateHost(given)
+        let explicitPort = try inv.args.int("port", in: 1...65535)
+        try KnownHostsAccess.withStore(inv) { store in
+            var host = given
+            var port = explicitPort ?? HostLookupName.defaultPort
+            let saved = try store.database.connection.query("SELECT hostname, port FROM hosts WHERE name = ?1 COLLATE NOCASE", [.text(given)])
+            if let row = saved.first, let hostname = row.text(0) {
+                host = hostname
+                if explicitPort == nil, let p = row.int(1) { port = Int(p) }
+            }
+            try KnownHostsAccess.validateHost(host)
+            let lookup = HostLookupName(host: host, port: port)
+            let keys = try keyscan(host: host, port: port)
+            guard !keys.isEmpty else {
+                throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",
+                                       hint: "Check the host name and port, and that the host is reachable.")
+            }
+            // Every key is judged against what was stored before the scan; otherwise approving
+            // the first key of a new host would make its other key types look "changed".
+            let checks = try keys.map { try store.check(lookup, presented: .plain($0)) }
+            let needsAnswer = checks.contains { $0.decision.status == .unknown || $0.decision.status == .changed }
+            if needsAnswer && !inv.canPrompt {
+                let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal"
+                let first = zip(keys, checks).first { $0.1.decision.status == .unknown || $0.1.decision.status == .changed }!.0
+                let portFlag = port == HostLookupName.defaultPort ? "" : " --port \(port)"
+                throw CLIError.inputNeeded("scan asks about new or changed keys but \(why)",
+                                           hint: "Check the fingerprint, then run 'hostbook known-hosts approve \(lookup.host)\(portFlag) --key \"\(first.type) \(first.base64)\" --fingerprint \(first.sha256Fingerprint)'.")
+            }
+            // A key of another type than the trusted one(s) is "changed" by OpenSSH's rules;
+            // when the same scan shows a key that is already trusted, the host has proven it
+            // still holds that key, so the new type gets the ordinary approval prompt.
+            var vouched = checks.contains { $0.decision.status == .trusted }
+            var worst = ExitCode.ok
+            var results: [JSONValue] = []
+            func approveNew(_ key: PublicKey) throws -> String {
+                let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
+                if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
+                    try store.approve(lookup, key: key, source: "tofu")
+                    vouched = true
+                    return "approved"
+                }
+                try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                if worst == .ok { worst = .hostKeyUnknown }
+                return "rejected"
+            }
+            for (key, check) in zip(keys, checks) {
+                var result: String
+                switch check.decision.status {
+                case .trusted:
+                    result = "trusted"
+                case .revoked:
+                    result = "revoked"
+                    Hostbook.report(message: "the \(KnownHostsAccess.describe(key)) is revoked for \(KnownHostsAccess.describe(lookup))", hint: nil)
+                    worst = .hostKeyRevoked
+                case .unknown:
+                    result = try approveNew(key)
+                case .changed where vouched:
+                    result = try approveNew(key)
+                case .changed:
+                    if try KnownHostsPrompt.askReplace(inv, lookup, key: key, stored: check.entries) {
+                        try store.replace(lookup, with: key, source: "tofu")
+                        result = "replaced"
+                        vouched = true
+                    } else {
+                        try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                        result = "changed"
+                        if worst != .hostKeyRevoked { worst = .hostKeyChanged }
+                    }
+                }
+                if !inv.json { inv.print("\(result): \(KnownHostsAccess.describe(key))") }
+                results.append(.object([("type", .string(key.type)), ("fingerprint", .string(key.sha256Fingerprint)), ("result", .string(result))]))
+            }
+            if inv.json {
+                inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)), ("keys", .array(results))]))
+            }
+            if worst != .ok { throw ExitStatus(code: worst) }
+        }
+    }
+
+    /// Runs ssh-keyscan (found on PATH) and parses its `host type base64` lines.
+    static func keyscan(host: String, port: Int) throws -> [PublicKey] {
+        let output = try ChildProcess.run("ssh-keyscan", ["-p", String(port), "--", host])
+        if output.status == 127 { throw CLIError.failure("ssh-keyscan was not found", hint: "Install the openssh-client package.") }
+        var keys: [PublicKey] = []
+        for line in output.stdout.split(separator: UInt8(ascii: "\n")) {
+            guard case .entry(let l)? = try? KnownHostsLine.parse(bytes: line), l.marker == .none,
+                  let entry = try? KnownHostsEntry(line: l), !keys.contains(entry.key) else { continue }
+            keys.append(entry.key)
+        }
+        return keys
+    }
+}
+
+/// Runs a program found on PATH with stdin closed; stderr passes through to ours.
+enum ChildProcess {
+    struct Result {
+        let status: Int32
+        let stdout: [UInt8]
+    }
+
+    static func run(_ program: String, _ arguments: [String]) throws -> Result {
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw CLIError.failure("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
+        posix_spawn_file_actions_addclose(&actions, fds[0])
+        posix_spawn_file_actions_addclose(&actions, fds[1])
+        let argv = ([program] + arguments).map { strdup($0) } + [nil]
+        defer { for p in argv { free(p) } }
+        var pid: pid_t = 0
+        let rc = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        close(fds[1])
+        guard rc == 0 else {
+            close(fds[0])
+            if rc == ENOENT { return Result(status: 127, stdout: []) }
+            throw CLIError.failure("cannot run \(program): \(String(cString: strerror(rc)))")
+        }
+        var out: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            if n < 0 { if errno == EINTR { continue }; break }
+            if n == 0 { break }
+            out += buffer[0..<n]
+        }
+        close(fds[0])
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exited = (status & 0x7f) == 0
+        return Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stdout: out)
+    }
+}

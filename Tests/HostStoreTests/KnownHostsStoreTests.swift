@@ -1,0 +1,223 @@
+// The known-hosts store over a real SQLite file: decisions through the indexes, the
+// bare-name fallback, import of upstream's file, export read back by ssh-keygen -F.
+import Foundation
+import XCTest
+import HostStore
+import KeyFormats
+
+final class KnownHostsStoreTests: XCTestCase {
+    var dir: URL!
+    var store: KnownHostsStore!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+    }
+
+    override func tearDownWithError() throws {
+        store = nil
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    static func ed25519(_ seed: UInt8) -> PublicKey {
+        PublicKey(.ed25519(publicKey: (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) }))
+    }
+
+    static var testdata: URL? {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let d = root.appendingPathComponent("../shared/testdata/openssh-hostkeys").standardizedFileURL
+        return FileManager.default.fileExists(atPath: d.path) ? d : nil
+    }
+
+    func status(_ host: String, _ port: Int = 22, _ key: PublicKey) throws -> HostKeyStatus {
+        try store.check(HostLookupName(host: host, port: port), presented: .plain(key)).decision.status
+    }
+
+    func testDecisionsThroughTheStore() throws {
+        let a = Self.ed25519(1), b = Self.ed25519(2), c = Self.ed25519(3)
+        let salt = [UInt8](repeating: 5, count: 20)
+        let file = """
+            plain.test ssh-ed25519 \(a.base64)
+            [ported.test]:2222 ssh-ed25519 \(a.base64)
+            *.wild.test,!no.wild.test ssh-ed25519 \(b.base64)
+            \(HashedHostName(hashing: "hashed.test", salt: salt).text) ssh-ed25519 \(c.base64)
+            @revoked plain.test ssh-ed25519 \(c.base64)
+
+            """
+        let report = try store.importKnownHosts(Array(file.utf8))
+        XCTAssertEqual(report, KnownHostsImportReport(imported: 5, duplicates: 0, skipped: []))
+        let cases: [(String, Int, PublicKey, HostKeyStatus)] = [
+            ("plain.test", 22, a, .trusted), ("PLAIN.Test", 22, a, .trusted), ("plain.test", 22, b, .changed),
+            ("plain.test", 22, c, .revoked), ("other.test", 22, a, .unknown),
+            ("plain.test", 2222, a, .trusted),   // [plain.test]:2222 unknown → falls back to the bare name
+            ("plain.test", 2222, b, .unknown),   // the fallback only answers when it trusts (or revokes)
+            ("plain.test", 2222, c, .revoked),
+            ("ported.test", 2222, a, .trusted), ("ported.test", 22, a, .unknown), ("ported.test", 2222, b, .changed),
+            ("x.wild.test", 22, b, .trusted), ("no.wild.test", 22, b, .unknown), ("x.wild.test", 22, a, .changed),
+            ("hashed.test", 22, c, .trusted), ("HASHED.test", 22, c, .trusted), ("hashed.test", 22, a, .changed),
+            ("hashed.test", 2200, c, .trusted),
+        ]
+        for (host, port, key, expected) in cases {
+            XCTAssertEqual(try status(host, port, key), expected, "\(host):\(port)")
+        }
+        // A second import of the same file is all duplicates.
+        XCTAssertEqual(try store.importKnownHosts(Array(file.utf8)), KnownHostsImportReport(imported: 0, duplicates: 5, skipped: []))
+    }
+
+    func testApproveReplaceRevokeRemoveAndEvents() throws {
+        let a = Self.ed25519(1), b = Self.ed25519(2)
+        let h = HostLookupName(host: "Host.Test", port: 2222)
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .unknown)
+        XCTAssertTrue(try store.approve(h, key: a, source: "tofu"))
+        XCTAssertFalse(try store.approve(h, key: a, source: "tofu"))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .changed)
+        let removed = try store.replace(h, with: b, source: "manual")
+        XCTAssertEqual(removed.map(\.fingerprint), [a.sha256Fingerprint])
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .changed)
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .trusted)
+        XCTAssertTrue(try store.revoke(h, key: b, source: "manual"))
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .revoked)
+        XCTAssertEqual(try store.remove(h, source: "manual").count, 1)
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .unknown)
+        let events = try store.events(forHost: "host.test")
+        XCTAssertEqual(events.map(\.event), ["approved", "approved", "replaced", "revoked", "removed"])
+        XCTAssertEqual(events[2].oldFingerprint, a.sha256Fingerprint)
+        XCTAssertEqual(events[2].fingerprint, b.sha256Fingerprint)
+        XCTAssertEqual(events.map(\.port), [2222, 2222, 2222, 2222, 2222])
+        XCTAssertEqual(events[0].source, "tofu")
+    }
+
+    func testUpstreamImport() throws {
+        guard let d = Self.testdata else { throw XCTSkip("../shared/testdata is absent") }
+        let bytes = Array(try Data(contentsOf: d.appendingPathComponent("known_hosts")))
+        let report = try store.importKnownHosts(bytes)
+        // 23 valid lines; lines 7–9 hold three names each and 12–14 three patterns each.
+        XCTAssertEqual(report.imported, 23 + 2 * 3 + 2 * 3)
+        XCTAssertEqual(report.skipped.map(\.line), [37, 38, 39, 40, 41, 42])
+        XCTAssertEqual(report.skipped.first?.reason, "unknown marker '@what' (expected @cert-authority or @revoked)")
+        let ed1 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_1.pub"), encoding: .utf8)).key
+        let ed4 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_4.pub"), encoding: .utf8)).key
+        let ed5 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_5.pub"), encoding: .utf8)).key
+        let ed6 = try PublicKeyLine.parse(String(contentsOf: d.appendingPathComponent("ed25519_6.pub"), encoding: .utf8)).key
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed1), .trusted)
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed5), .trusted)     // hashed line 18
+        XCTAssertEqual(try status("sisyphus.example.com", 22, ed4), .revoked)     // line 33
+        XCTAssertEqual(try status("prometheus.example.com", 22, ed6), .trusted)   // hashed line 24
+        XCTAssertEqual(try status("2001:db8::1", 22, ed6), .trusted)              // hashed line 26
+        XCTAssertEqual(try status("prometheus.example.com", 22, ed1), .changed)
+        XCTAssertEqual(try status("unknown.invalid", 22, ed1), .unknown)
+    }
+
+    /// Import → export → ssh-keygen -F finds each name, plain and hashed.
+    func testExportRoundTripThroughSSHKeygen() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
+        let a = Self.ed25519(1), b = Self.ed25519(2)
+        let file = """
+            one.test,two.test ssh-ed25519 \(a.base64) a comment
+            [three.test]:2222 ssh-ed25519 \(b.base64)
+            *.wild.test ssh-ed25519 \(b.base64)
+            @revoked one.test ssh-ed25519 \(b.base64)
+
+            """
+        _ = try store.importKnownHosts(Array(file.utf8))
+        for hashed in [false, true] {
+            var counter: UInt8 = 0
+            let text = try store.exportKnownHosts(hashed: hashed) { counter += 1; return [UInt8](repeating: counter, count: 20) }
+            let path = dir.appendingPathComponent(hashed ? "hashed" : "plain").path
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let expected: [(String, Int)] = [("one.test", 2), ("two.test", 1), ("[three.test]:2222", 1), ("x.wild.test", 1), ("three.test", 0)]
+            for (name, count) in expected {
+                let p = Process()
+                p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+                p.arguments = ["-F", name, "-f", path]
+                let out = Pipe()
+                p.standardOutput = out
+                p.standardError = FileHandle.nullDevice
+                try p.run()
+                let data = out.fileHandleForReading.readDataToEndOfFile()
+                p.waitUntilExit()
+                let found = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
+                XCTAssertEqual(found, count, "\(hashed ? "hashed" : "plain") export, \(name)")
+            }
+            if hashed {
+                XCTAssertFalse(text.split(separator: "\n").contains { $0.hasPrefix("one.test") || $0.hasPrefix("two.test") || $0.hasPrefix("[three") }, text)
+                XCTAssertTrue(text.contains("@revoked one.test"), text)  // marker lines are copied, as ssh-keygen -H does
+            } else {
+                XCTAssertTrue(text.contains("one.test ssh-ed25519 \(a.base64) a comment\n"), text)
+            }
+        }
+    }
+}
+
+final class KnownHostsHashedCacheTests: XCTestCase {
+    /// A remembered scan is reused only while no hashed entry has been added — by this
+    /// store or by any other writer of the table (the triggers bump the generation).
+    func testRememberedScansNeverHideNewHashedEntries() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-cache-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
+        let store = KnownHostsStore(database: db)
+        let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
+        let h = HostLookupName(host: "cached.test")
+        func field(_ seed: UInt8) -> String { HashedHostName(hashing: h.text, salt: [UInt8](repeating: seed, count: 20)).text }
+        _ = try store.importKnownHosts(Array("\(field(1)) ssh-ed25519 \(a.base64)\n".utf8))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM known_hosts_hash_scans").first?.int(0), 1)
+        XCTAssertEqual(try db.connection.query("SELECT learned FROM known_hosts").first?.text(0), "cached.test")
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .trusted)     // from the cache
+        XCTAssertEqual(try store.check(h, presented: .plain(b)).decision.status, .changed)
+        // Another hashed entry through the store's import…
+        _ = try store.importKnownHosts(Array("@revoked \(field(2)) ssh-ed25519 \(a.base64)\n".utf8))
+        XCTAssertEqual(try store.check(h, presented: .plain(a)).decision.status, .revoked)
+        // …and one written by another writer with plain SQL, without `hashed` filled in.
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, ?, 'other', 'x')
+            """, [.text(field(3)), .blob(c.blob), .text(c.sha256Fingerprint)])
+        XCTAssertEqual(try store.check(h, presented: .plain(c)).decision.status, .trusted)
+        // A name that matched nothing is remembered too, and still answers "unknown".
+        let other = HostLookupName(host: "other.test")
+        XCTAssertEqual(try store.check(other, presented: .plain(a)).decision.status, .unknown)
+        XCTAssertEqual(try store.check(other, presented: .plain(a)).decision.status, .unknown)
+    }
+}
+
+final class KnownHostsBulkImportTests: XCTestCase {
+    /// A file over 1 MiB into an empty store takes the bulk path (indexes dropped and built
+    /// at the end): the same decisions, duplicates still found, every index back.
+    func testBulkImportIntoAnEmptyStore() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-bulk-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
+        let store = KnownHostsStore(database: db)
+        let indexesBefore = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
+        var lines: [String] = []
+        for i in 0..<15_000 {
+            lines.append("host\(i).bulk.test ssh-ed25519 \(KnownHostsStoreTests.ed25519(UInt8(i % 251)).base64) comment \(i)")
+        }
+        lines.append(lines[7])                                                   // a duplicate
+        lines.append("\(HashedHostName(hashing: "hashed.bulk.test", salt: [UInt8](repeating: 9, count: 20)).text) ssh-ed25519 \(KnownHostsStoreTests.ed25519(1).base64)")
+        lines.append("*.wild.bulk.test ssh-ed25519 \(KnownHostsStoreTests.ed25519(2).base64)")
+        lines.append("bad line")
+        let bytes = Array((lines.joined(separator: "\n") + "\n").utf8)
+        XCTAssertGreaterThan(bytes.count, 1 << 20)
+        let report = try store.importKnownHosts(bytes)
+        XCTAssertEqual(report.imported, 15_002)
+        XCTAssertEqual(report.duplicates, 1)
+        XCTAssertEqual(report.skipped, [.init(line: 15_004, reason: "unknown key type 'line'")])
+        let indexesAfter = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
+        XCTAssertEqual(indexesAfter, indexesBefore)
+        XCTAssertEqual(try store.check(HostLookupName(host: "HOST14999.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(UInt8(14999 % 251)))).decision.status, .trusted)
+        XCTAssertEqual(try store.check(HostLookupName(host: "hashed.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(1))).decision.status, .trusted)
+        XCTAssertEqual(try store.check(HostLookupName(host: "x.wild.bulk.test"), presented: .plain(KnownHostsStoreTests.ed25519(2))).decision.status, .trusted)
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM host_key_events WHERE event = 'imported'").first?.int(0), 15_002)
+        // Again: the store has rows now, so the indexed path finds every duplicate.
+        let again = try store.importKnownHosts(bytes)
+        XCTAssertEqual(again.imported, 0)
+        XCTAssertEqual(again.duplicates, 15_003)
+    }
+}

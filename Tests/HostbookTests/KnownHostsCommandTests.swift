@@ -1,0 +1,223 @@
+// End-to-end tests of `hostbook known-hosts ...` with the real binary: exact output, error
+// text and exit codes (DESIGN.md), and files that ssh-keygen reads back.
+import Foundation
+import XCTest
+
+final class KnownHostsCommandTests: XCTestCase {
+    var tmp: TemporaryDirectory!
+    var env: [String: String] = [:]
+
+    // Two real keys (upstream's ed25519_1 and ed25519_2) with their ssh-keygen fingerprints.
+    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
+    let fpA = "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw"
+    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
+    let fpB = "SHA256:pCp64L2JR4aACB6Ku3mohyWaFiNYc4RmRajasGujHbU"
+    let keyC = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBIb3BhJZk+vUQPg5TQc1koIzuGqloCq7wjr9LjlhG24IBeiFHLsdWw74HDlH4DrOmlxToVYk2lTdnjARleRByjk="
+    let fpC = "SHA256:lKrxC8bEZvuDW15B6H8ULQ3d19oh+uQ33ndnWjjh/Dk"
+
+    override func setUpWithError() throws {
+        tmp = try TemporaryDirectory()
+        env = ["HOSTBOOK_DB": tmp.file("hostbook.db"), "HOME": tmp.path]
+    }
+
+    @discardableResult
+    func hb(_ args: [String], stdin: String = "") throws -> HostbookResult {
+        try HostbookProcess.run(args, stdin: Data(stdin.utf8), environment: env)
+    }
+
+    func assertResult(_ r: HostbookResult, _ status: Int32, stdout: String? = nil, stderr: String? = nil,
+                      file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertEqual(r.status, status, "stderr: \(r.stderr)", file: file, line: line)
+        if let stdout { XCTAssertEqual(r.stdout, stdout, file: file, line: line) }
+        if let stderr { XCTAssertEqual(r.stderr, stderr, file: file, line: line) }
+    }
+
+    func testTrustOnFirstUseLifecycle() throws {
+        assertResult(try hb(["known-hosts", "check", "Host.Test", "--key", keyA]), 10,
+                     stdout: "unknown: no key is known for 'host.test'\n", stderr: "")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyA]), 3, stdout: "",
+                     stderr: "hostbook: approving the new ED25519 key \(fpA) for 'host.test' needs confirmation but there is no terminal\n"
+                        + "Use --yes, or --fingerprint SHA256:... to approve only that key.\n")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyA, "--no-input"]), 3)
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyA, "--fingerprint", fpB]), 5, stdout: "",
+                     stderr: "hostbook: the fingerprint \(fpB) does not match the key (\(fpA))\n"
+                        + "Check the fingerprint with the host's administrator; nothing was changed.\n")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyA, "--yes"]), 0,
+                     stdout: "Approved: the ED25519 key \(fpA) is now trusted for 'host.test'.\n", stderr: "")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyA, "--yes"]), 0,
+                     stdout: "The ED25519 key \(fpA) is already trusted for 'host.test'.\n")
+        assertResult(try hb(["known-hosts", "check", "HOST.test", "--key", keyA]), 0,
+                     stdout: "trusted: the ED25519 key \(fpA) is trusted for 'host.test'\n", stderr: "")
+        // Another port falls back to the bare name, as ssh does.
+        assertResult(try hb(["known-hosts", "check", "host.test", "--port", "2222", "--key", keyA]), 0,
+                     stdout: "trusted: the ED25519 key \(fpA) is trusted for 'host.test' (port 2222) (through the entry for 'host.test' on port 22, as ssh does)\n")
+        // A changed key: never accepted by --yes, refused with a bad fingerprint, replaced with --replace --fingerprint.
+        assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyB]), 11,
+                     stdout: "changed: 'host.test' is known with another key (ssh-ed25519 \(fpA)), not the ED25519 key \(fpB)\n")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyB, "--yes"]), 11, stdout: "",
+                     stderr: "hostbook: the host key for 'host.test' has changed (stored: ssh-ed25519 \(fpA)); it was not replaced\n"
+                        + "If the new key is genuine, replace it with --replace --fingerprint \(fpB).\n")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyB, "--replace"]), 11)
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyB, "--replace", "--fingerprint", fpA]), 5)
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyB, "--replace", "--fingerprint", fpB]), 0,
+                     stdout: "Replaced: the ED25519 key \(fpB) is now trusted for 'host.test'.\n", stderr: "")
+        assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyA]), 11)
+        assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyB]), 0)
+        // Revoked overrides everything.
+        assertResult(try hb(["known-hosts", "revoke", "host.test", "--key", keyB]), 0,
+                     stdout: "Revoked: the ED25519 key \(fpB) is never trusted for 'host.test'.\n")
+        assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyB]), 12,
+                     stdout: "revoked: the ED25519 key \(fpB) is revoked for 'host.test'\n")
+        assertResult(try hb(["known-hosts", "approve", "host.test", "--key", keyB, "--yes"]), 12, stdout: "",
+                     stderr: "hostbook: the ED25519 key \(fpB) is revoked for 'host.test'; it cannot be approved\n")
+        // Remove forgets the trusted key (the @revoked entry stays).
+        assertResult(try hb(["known-hosts", "remove", "host.test"]), 0, stdout: "Removed 1 entry for 'host.test'.\n")
+        assertResult(try hb(["known-hosts", "remove", "host.test"]), 4, stdout: "",
+                     stderr: "hostbook: no trusted key is stored for 'host.test'\nRun 'hostbook known-hosts list' to see the entries.\n")
+        assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyA]), 10)
+
+        // The audit trail, in order, with sources.
+        let r = try hb(["known-hosts", "list", "host.test", "--json"])
+        assertResult(r, 0)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
+        let events = try XCTUnwrap(object["events"] as? [[String: Any]])
+        XCTAssertEqual(events.map { $0["event"] as? String }, ["approved", "rejected", "rejected", "replaced", "revoked", "removed"])
+        XCTAssertEqual(events[3]["old_fingerprint"] as? String, fpA)
+        XCTAssertEqual(events[3]["fingerprint"] as? String, fpB)
+        XCTAssertTrue(events.allSatisfy { ($0["at"] as? String)?.hasSuffix("Z") == true && $0["source"] as? String == "manual" })
+        let entries = try XCTUnwrap(object["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["marker"] as? String }, ["revoked"])
+    }
+
+    func testReadingCommandsCreateNoDatabase() throws {
+        assertResult(try hb(["known-hosts", "check", "h.test", "--key", keyA]), 10, stdout: "unknown: no key is known for 'h.test'\n", stderr: "")
+        assertResult(try hb(["known-hosts", "list", "--json"]), 0, stdout: "[]\n", stderr: "")
+        assertResult(try hb(["known-hosts", "export"]), 0, stdout: "", stderr: "")
+        assertResult(try hb(["known-hosts", "list", "h.test"]), 4, stdout: "", stderr: "hostbook: no known-hosts entries for 'h.test'\n")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("hostbook.db")))
+    }
+
+    func testCheckJSON() throws {
+        try hb(["known-hosts", "approve", "h.test", "--port", "2222", "--key", keyA, "--yes"])
+        let r = try hb(["known-hosts", "check", "h.test", "--port", "2222", "--key", keyA, "--json"])
+        assertResult(r, 0)
+        let o = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
+        XCTAssertEqual(o["status"] as? String, "trusted")
+        XCTAssertEqual(o["host"] as? String, "h.test")
+        XCTAssertEqual(o["port"] as? Int, 2222)
+        XCTAssertEqual(o["fingerprint"] as? String, fpA)
+        let entries = try XCTUnwrap(o["entries"] as? [[String: Any]])
+        XCTAssertEqual(entries.count, 1)
+        XCTAssertEqual(entries[0]["port"] as? Int, 2222)
+        XCTAssertEqual(entries[0]["source"] as? String, "manual")
+        let unknown = try hb(["known-hosts", "check", "h.test", "--key", keyA, "--json"])
+        assertResult(unknown, 10)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: unknown.stdoutBytes) as? [String: Any])?["status"] as? String, "unknown")
+    }
+
+    func testUsageErrors() throws {
+        assertResult(try hb(["known-hosts", "check", "h.test"]), 2, stdout: "",
+                     stderr: "hostbook: --key is required\nGive the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'.\n")
+        assertResult(try hb(["known-hosts", "check", "h.test", "--key", "ssh-ed25519 !!"]), 2, stdout: "",
+                     stderr: "hostbook: --key is not a valid host key: the key data is not valid base64\n"
+                        + "Give the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'.\n")
+        assertResult(try hb(["known-hosts", "check", "h.test", "--port", "70000", "--key", keyA]), 2, stdout: "",
+                     stderr: "hostbook: --port must be a whole number from 1 to 65535, not '70000'\n")
+        assertResult(try hb(["known-hosts", "check", "a b", "--key", keyA]), 2, stdout: "",
+                     stderr: "hostbook: 'a b' is not a host name: it contains a space, comma or control character\n")
+    }
+
+    func testImportReportsBadLinesAndExportRoundTripsThroughSSHKeygen() throws {
+        let file = tmp.file("known_hosts")
+        let text = """
+            # a comment
+            one.test,two.test \(keyA) first
+            [three.test]:2222 \(keyB)
+
+            @what \(keyA)
+            *.wild.test \(keyB)
+            broken.test ssh-ed25519 AAAATgAAAAdz
+            @revoked one.test \(keyB)
+
+            """
+        try text.write(toFile: file, atomically: true, encoding: .utf8)
+        assertResult(try hb(["known-hosts", "import", file]), 0,
+                     stdout: "Imported 5 entries, 0 duplicates, skipped 2 bad lines.\n",
+                     stderr: "hostbook: warning: \(file):5: unknown marker '@what' (expected @cert-authority or @revoked); line skipped\n"
+                        + "hostbook: warning: \(file):7: a length field (78) runs past the end of the data; line skipped\n")
+        assertResult(try hb(["known-hosts", "import", file]), 0, stdout: "Imported 0 entries, 5 duplicates, skipped 2 bad lines.\n")
+        // The default file is ~/.ssh/known_hosts.
+        assertResult(try hb(["known-hosts", "import"]), 1, stdout: "",
+                     stderr: "hostbook: cannot read '\(tmp.path)/.ssh/known_hosts': No such file or directory\n")
+
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
+        for hashed in [false, true] {
+            let r = try hb(["known-hosts", "export"] + (hashed ? ["--hashed"] : []))
+            assertResult(r, 0, stderr: "")
+            let out = tmp.file(hashed ? "export-hashed" : "export-plain")
+            try r.stdoutBytes.write(to: URL(fileURLWithPath: out))
+            if !hashed {
+                XCTAssertEqual(r.stdout, """
+                    one.test \(keyA) first
+                    two.test \(keyA) first
+                    [three.test]:2222 \(keyB)
+                    *.wild.test \(keyB)
+                    @revoked one.test \(keyB)
+
+                    """)
+            } else {
+                XCTAssertEqual(r.stdout.split(separator: "\n").filter { $0.hasPrefix("|1|") }.count, 3)
+            }
+            for (name, lines) in [("one.test", 2), ("two.test", 1), ("[three.test]:2222", 1), ("three.test", 0), ("x.wild.test", 1)] {
+                let found = try sshKeygenFind(name, out)
+                XCTAssertEqual(found, lines, "\(hashed ? "hashed" : "plain"): \(name)")
+            }
+            // The exported file imports into a fresh store with the same decisions.
+            let fresh = ["HOSTBOOK_DB": tmp.file("fresh-\(hashed).db"), "HOME": tmp.path]
+            XCTAssertEqual(try HostbookProcess.run(["known-hosts", "import", out], environment: fresh).status, 0)
+            XCTAssertEqual(try HostbookProcess.run(["known-hosts", "check", "two.test", "--key", keyA], environment: fresh).status, 0)
+            XCTAssertEqual(try HostbookProcess.run(["known-hosts", "check", "three.test", "--port", "2222", "--key", keyB], environment: fresh).status, 0)
+            XCTAssertEqual(try HostbookProcess.run(["known-hosts", "check", "one.test", "--key", keyB], environment: fresh).status, 12)
+        }
+    }
+
+    func sshKeygenFind(_ name: String, _ path: String) throws -> Int {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        p.arguments = ["-F", name, "-f", path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
+    }
+
+    /// `scan` with a stand-in ssh-keyscan on PATH (no network in tests).
+    func fakeKeyscan(lines: [String]) throws -> String {
+        let dir = tmp.file("bin")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let script = "#!/bin/sh\necho \"$@\" > \(tmp.file("keyscan-args"))\ncat <<'EOF'\n# comment from keyscan\n" + lines.joined(separator: "\n") + "\nEOF\n"
+        try script.write(toFile: dir + "/ssh-keyscan", atomically: true, encoding: .utf8)
+        chmod(dir + "/ssh-keyscan", 0o755)
+        return dir + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
+    }
+
+    func testScanWithoutTerminal() throws {
+        env["PATH"] = try fakeKeyscan(lines: ["[h.test]:2200 \(keyA)", "[h.test]:2200 \(keyC)"])
+        assertResult(try hb(["known-hosts", "scan", "h.test", "--port", "2200"]), 3, stdout: "",
+                     stderr: "hostbook: scan asks about new or changed keys but there is no terminal\n"
+                        + "Check the fingerprint, then run 'hostbook known-hosts approve h.test --port 2200 --key \"\(keyA)\" --fingerprint \(fpA)'.\n")
+        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-p 2200 -- h.test\n")
+    }
+
+    func testScanSavedHostNameUsesItsHostnameAndPort() throws {
+        env["PATH"] = try fakeKeyscan(lines: ["[10.0.0.5]:2022 \(keyA)"])
+        assertResult(try hb(["add", "web", "--hostname", "10.0.0.5", "--port", "2022"]), 0)
+        assertResult(try hb(["known-hosts", "scan", "web"]), 3)
+        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-p 2022 -- 10.0.0.5\n")
+        try hb(["known-hosts", "approve", "10.0.0.5", "--port", "2022", "--key", keyA, "--yes"])
+        assertResult(try hb(["known-hosts", "scan", "web"]), 0, stdout: "trusted: ED25519 key \(fpA)\n", stderr: "")
+    }
+}
