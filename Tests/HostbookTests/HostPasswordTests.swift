@@ -6,6 +6,10 @@ import XCTest
 final class HostPasswordTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws {
         try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
         hb = try HostbookFixture()

@@ -6,6 +6,10 @@ import XCTest
 final class ReliabilityTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws { hb = try HostbookFixture() }
 
     /// Two processes adding 500 hosts each at the same time, on a database neither has
