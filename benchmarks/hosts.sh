@@ -42,7 +42,7 @@ run() { # $1 = title, then hyperfine arguments
     echo "| command | wall mean ± σ (ms) | wall min (ms) | CPU user+sys (ms) |"
     echo "|---|---|---|---|"
     awk -F': ' '
-        /"command"/ { gsub(/[",]/, "", $2); cmd = $2 }
+        /"command"/ { gsub(/^"|",?$/, "", $2); cmd = $2 }
         /"mean"/    { gsub(/,/, "", $2); mean = $2 }
         /"stddev"/  { gsub(/,/, "", $2); sd = $2 }
         /"user"/    { gsub(/,/, "", $2); user = $2 }
@@ -53,7 +53,7 @@ run() { # $1 = title, then hyperfine arguments
     echo
 }
 
-run "start-up" -n "--version" "$HB --version"
+run "start-up" -n "hostbook version" "$HB --version"
 run "list --json" \
     -n "list --json, 1,000 hosts" "$HB --db $work/hosts-1000.db list --json" \
     -n "list --json, 10,000 hosts" "$HB --db $work/hosts-10000.db list --json" \

@@ -82,3 +82,19 @@ final class HostDatabaseTests: XCTestCase {
         XCTAssertNotEqual(u, UUIDString.random())
     }
 }
+
+final class ForeignDatabaseTests: XCTestCase {
+    func testAnotherProgramsDatabaseIsRefusedUntouched() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("other.db")
+        do {
+            let c = try SQLiteConnection(path: path)
+            try c.execute("CREATE TABLE notes(x); INSERT INTO notes VALUES (1)")
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try HostDatabase.open(path: path)) { e in
+            XCTAssertEqual((e as? HostStoreError)?.message, "'\(path)' is an SQLite database, but not a hostbook database")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), before)
+    }
+}

@@ -85,6 +85,27 @@ final class DoctorCommandTests: XCTestCase {
         XCTAssertTrue(r.checks.contains("database.integrity"), "\(r.checks) \(r.messages)")
     }
 
+    func testAnUnfinishedBackupIsReported() throws {
+        try hb.ok("add", "a", "--hostname", "a.example")
+        let partial = hb.db + ".v1.4242.partial"
+        XCTAssertTrue(FileManager.default.createFile(atPath: partial, contents: Data("torn".utf8), attributes: [.posixPermissions: 0o600]))
+        let r = try doctor(removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.checks.first, "database.backup")
+        XCTAssertEqual(r.messages.first, "'\(partial)' is an unfinished backup left by an interrupted migration")
+    }
+
+    func testAnOldSchemaIsReportedAndLeftAlone() throws {
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        chmod(hb.dir.file("data"), 0o700)
+        try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+        chmod(hb.db, 0o600)
+        let r = try hb.run("doctor")
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 2, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
+        XCTAssertEqual(hb.files(), ["hostbook.db"])
+    }
+
     // MARK: With the vault (scripts/with-keyring)
 
     func testOrphanAndMissingSecretsAreFound() throws {
@@ -99,6 +120,9 @@ final class DoctorCommandTests: XCTestCase {
         // An orphan: the row goes, the vault item stays. A missing secret: the other way round.
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM hosts WHERE name = 'gone'\"", environment: ["DBFILE": hb.db])
         try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": lostUUID])
+        // A key row whose private key never reached the vault.
+        try Shell.run("sqlite3 \"$DBFILE\" \"INSERT INTO keys(uuid, name, algorithm, bits, fingerprint, public_key, format, created_at) VALUES ('k-1', 'laptop', 'ssh-ed25519', 256, 'SHA256:x', x'00', 'openssh', 'now')\"",
+                      environment: ["DBFILE": hb.db])
         let r = try hb.run("doctor")
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("""
@@ -106,12 +130,15 @@ final class DoctorCommandTests: XCTestCase {
               fix: Delete it with: secret-tool clear db \(dbid) kind password owner \(goneUUID)
             error: host 'lost' uses a password, but the vault has none for it
               fix: Store it again with 'hostbook edit lost --password-stdin', or stop using one with 'hostbook edit lost --no-password'.
-            2 problems found.
+            error: key 'laptop' has no private key in the vault
+              fix: Import it again with 'hostbook keys import PATH --name laptop', or remove it with 'hostbook keys remove laptop'.
+            3 problems found.
 
             """), r.stdout)
         // Following the advice makes it healthy.
         try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": goneUUID])
         try hb.ok("edit", "lost", "--no-password")
+        try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM keys\"", environment: ["DBFILE": hb.db])
         XCTAssertEqual(try doctor().checks, [])
     }
 }

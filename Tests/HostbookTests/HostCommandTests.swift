@@ -95,7 +95,7 @@ final class HostCommandTests: XCTestCase {
         XCTAssertEqual(o["user"] as? String, "root")
         XCTAssertEqual(o["hostname"] as? String, "w.example")
         XCTAssertEqual(o["jump"] as? String, "jump")
-        XCTAssertEqual(o["note"] as? String, "")
+        XCTAssertTrue(o["note"] is NSNull, "an empty --note clears it")
         try hb.ok("edit", "web2", "--no-jump", "--user", "ops", "--hostname", "10.1.1.1")
         let p = try XCTUnwrap(try hb.json("show", "web2") as? [String: Any])
         XCTAssertTrue(p["jump"] is NSNull)

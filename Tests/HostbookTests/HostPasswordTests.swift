@@ -62,6 +62,28 @@ final class HostPasswordTests: XCTestCase {
         XCTAssertEqual((try hb.json("show", "first") as? [String: Any])?["auth"] as? String, "agent")
     }
 
+    /// The other direction (DESIGN.md): the row changes first, and a vault that cannot be
+    /// reached afterwards leaves an orphan item that doctor lists, never a dangling row.
+    func testAbsentVaultDuringRemovalIsReportedAndDoctorFindsTheLeftover() throws {
+        try hb.ok("add", "a", "--hostname", "a.example", "--password-stdin", stdin: "pw-a")
+        try hb.ok("add", "b", "--hostname", "b.example", "--password-stdin", stdin: "pw-b")
+        let a = try uuid("a"), b = try uuid("b")
+        var r = try hb.run(["remove", "a", "--yes"], removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: removed host 'a', but could not delete its password from the vault: no D-Bus session bus"), r.stderr)
+        XCTAssertTrue(r.stderr.hasSuffix("\nRun 'hostbook doctor' when the vault is available; it lists the leftover item.\n"), r.stderr)
+        r = try hb.run(["edit", "b", "--no-password"], removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: updated host 'b', but could not delete its old password from the vault: no D-Bus session bus"), r.stderr)
+        XCTAssertEqual((try hb.json("show", "b") as? [String: Any])?["auth"] as? String, "agent")
+        let doctor = try hb.run("doctor")
+        XCTAssertEqual(doctor.status, 1)
+        XCTAssertTrue(doctor.stdout.contains("warning: the vault holds a password whose host no longer exists (owner \(a))"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("warning: the vault holds a password for host 'b', which does not use one"), doctor.stdout)
+        XCTAssertEqual(try vaultItems(owner: a), 1)
+        XCTAssertEqual(try vaultItems(owner: b), 1)
+    }
+
     /// A locked keyring, in a private keyring session of its own (locking the shared one
     /// would disturb the other tests).
     func testLockedVaultLeavesNoHostRow() throws {

@@ -35,6 +35,27 @@ final class ReliabilityTests: XCTestCase {
         XCTAssertEqual((try hb.json("list") as? [Any])?.count, 1000)
     }
 
+    /// Two processes finding the same old database at once: one migrates (after a backup),
+    /// the other waits and finds it done; both writes land and every old row is kept.
+    func testTwoProcessesMigratingAtOnce() throws {
+        for round in 0..<3 {
+            try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
+            try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+            let a = try Shell.start("exec \"$HB\" add one --hostname one.example", environment: hb.environment, dir: hb.dir, tag: "m1")
+            let b = try Shell.start("exec \"$HB\" snippets add two --command uptime", environment: hb.environment, dir: hb.dir, tag: "m2")
+            a.waitUntilExit()
+            b.waitUntilExit()
+            XCTAssertEqual(a.terminationStatus, 0, Shell.output(hb.dir, "m1").1)
+            XCTAssertEqual(b.terminationStatus, 0, Shell.output(hb.dir, "m2").1)
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2", "round \(round)")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts"), "4")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM snippets"), "2")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
+            XCTAssertTrue(hb.files().contains("hostbook.db.v1.bak"), "\(hb.files())")
+        }
+    }
+
     /// A loop of `add` (each one transaction: a row and 8 tags) killed with SIGKILL at
     /// several moments: the database always opens, passes integrity_check, and holds every
     /// host whole or not at all.
@@ -117,6 +138,13 @@ final class ReliabilityTests: XCTestCase {
             default: XCTFail("user_version \(version)")
             }
             outcomes.insert(version)
+            // A backup is complete or absent: a .bak file is always the whole version-1 database.
+            for f in hb.files() where f.hasSuffix(".bak") {
+                let bak = hb.dir.file("data/" + f)
+                XCTAssertEqual(try Shell.sql(bak, "PRAGMA integrity_check"), "ok", f)
+                XCTAssertEqual(try Shell.sql(bak, "PRAGMA user_version"), "1", f)
+                XCTAssertEqual(try Shell.sql(bak, "SELECT count(*) FROM hosts"), "150003", f)
+            }
             // hostbook finishes the job afterwards.
             try hb.ok("add", "after", "--hostname", "after.example")
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2")
@@ -145,6 +173,39 @@ final class ReliabilityTests: XCTestCase {
                 // A fragment (the random part) must not appear either.
                 XCTAssertNil(bytes.range(of: Data(s.suffix(16).utf8)), "\(f) holds part of a password")
             }
+        }
+    }
+
+    /// Key material too: a passphrase-protected key imported with `keys import` leaves
+    /// neither its passphrase nor its private scalar in any file of the data folder.
+    /// (Runs once `hostbook keys import` exists; OpenSSH's test key and its known scalar.)
+    func testNoPassphraseOrPrivateKeyReachesTheDataFolder() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        let dir = PackageRootPath.path + "/../shared/testdata/openssh-sshkey"
+        try XCTSkipUnless(FileManager.default.fileExists(atPath: dir + "/ecdsa_1_pw"), "OpenSSH test keys not present")
+        try XCTSkipUnless(try hb.run("keys", "import", "--help").status == 0, "hostbook keys import is not in this build")
+        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        var scalarHex = try String(contentsOfFile: dir + "/ecdsa_1.param.priv", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        while scalarHex.hasPrefix("00") { scalarHex.removeFirst(2) }
+        var scalar = [UInt8]()
+        var i = scalarHex.startIndex
+        while i < scalarHex.endIndex {
+            let j = scalarHex.index(i, offsetBy: 2)
+            scalar.append(UInt8(scalarHex[i..<j], radix: 16)!)
+            i = j
+        }
+        XCTAssertGreaterThanOrEqual(scalar.count, 31)
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
+        let r = try hb.run(["keys", "import", dir + "/ecdsa_1_pw", "--name", "pw-key", "--passphrase-stdin"], stdin: passphrase + "\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try hb.ok("add", "k", "--hostname", "k.example", "--key", "pw-key")
+        for f in hb.files() {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: hb.dir.file("data/" + f)))
+            XCTAssertNil(bytes.range(of: Data(passphrase.utf8)), "\(f) holds the passphrase")
+            XCTAssertNil(bytes.range(of: Data(scalar)), "\(f) holds the private key")
+            XCTAssertNil(bytes.range(of: Data(scalar.prefix(16))), "\(f) holds part of the private key")
+            XCTAssertNil(bytes.range(of: Data(scalarHex.utf8)), "\(f) holds the private key in hex")
         }
     }
 }

@@ -57,12 +57,15 @@ final class PEMPrivateKeyTests: XCTestCase {
             "dsa.pkcs8": "DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key",
             "secp256k1": "the EC curve 'secp256k1' is not supported; OpenSSH supports only P-256, P-384 and P-521",
             "ecdsa256.pkcs8-too-many-iterations": "the PKCS#8 key asks for 5000000 key-derivation iterations, more than hostbook allows (4194304)",
+            "ecdsa256.pkcs8-pbes1-md5-des": "the PKCS#8 encryption (PBE-MD5-DES) uses DES-CBC, which OpenSSL does not provide; re-encrypt the key with PBES2 and AES-256-CBC",
         ]
         for row in try rows() where row["format"] == "unsupported" {
             let file = row["file"]!
             let bytes = try Fixtures.bytes(Fixtures.testkeys("pem/" + file))
             let e = assertKeyError(.unsupported, file) { try PEMPrivateKey.parse(bytes, passphrase: passphrase) }
             if let want = expected[file] { XCTAssertEqual(e?.reason, want) }
+            // Refused before a passphrase is needed.
+            assertKeyError(.unsupported, file) { try PEMPrivateKey.parse(bytes, passphrase: nil) }
             XCTAssertFalse(e?.reason.isEmpty ?? true)
         }
     }
@@ -128,6 +131,8 @@ final class PEMPrivateKeyTests: XCTestCase {
             ("-----BEGIN RSA PRIVATE KEY-----\nAAAA\n-----END EC PRIVATE KEY-----\n", "the PEM END line does not match '-----BEGIN RSA PRIVATE KEY-----'"),
             ("-----BEGIN RSA PRIVATE KEY-----\n!!!!\n-----END RSA PRIVATE KEY-----\n", "the PEM body is not valid base64"),
             ("-----BEGIN PUBLIC KEY-----\nAAAA\n-----END PUBLIC KEY-----\n", "this is a public key ('PUBLIC KEY'), not a private key"),
+            ("-----BEGIN EC PRIVATE KEY-----\nMAA=\n-----END EC PRIVATE KEY-----\n", "the EC PRIVATE KEY data is damaged (not a valid SEC1 ECPrivateKey)"),
+            ("-----BEGIN ENCRYPTED PRIVATE KEY-----\nMAA=\n-----END ENCRYPTED PRIVATE KEY-----\n", "the encrypted PKCS#8 structure is damaged (not a valid EncryptedPrivateKeyInfo)"),
             ("-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,XYZ\n\nAAAA\n-----END RSA PRIVATE KEY-----\n",
              "the DEK-Info header is malformed (expected 'CIPHER,IV-IN-HEX')"),
         ]
@@ -136,8 +141,10 @@ final class PEMPrivateKeyTests: XCTestCase {
             XCTAssertEqual(e?.reason, reason)
         }
         let unknownCipher = "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: ROT13-CBC,00112233445566778899AABBCCDDEEFF\n\nAAAA\n-----END RSA PRIVATE KEY-----\n"
-        let e = assertKeyError(.unsupported) { try PEMPrivateKey.parse(Array(unknownCipher.utf8), passphrase: Fixtures.secret("x")) }
-        XCTAssertEqual(e?.reason, "the PEM cipher ROT13-CBC is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+        for pass in [nil, Fixtures.secret("x")] {
+            let e = assertKeyError(.unsupported) { try PEMPrivateKey.parse(Array(unknownCipher.utf8), passphrase: pass) }
+            XCTAssertEqual(e?.reason, "the PEM cipher ROT13-CBC is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+        }
     }
 
     func testCRLFAndNoFinalNewlineAreAccepted() throws {

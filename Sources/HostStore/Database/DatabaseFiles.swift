@@ -25,7 +25,7 @@ public enum DatabaseFiles {
     }
 
     /// Every file that belongs to the database at `path` and exists: the file, -wal, -shm,
-    /// and backups made before migrations.
+    /// backups made before migrations, and unfinished backups (`.partial`).
     public static func companions(of path: String) -> [String] {
         var out = [path, path + "-wal", path + "-shm", path + "-journal"].filter(exists)
         let dir = folder(of: path)
@@ -36,7 +36,7 @@ public enum DatabaseFiles {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
-                if name.hasPrefix(base + ".v") && name.hasSuffix(".bak") {
+                if name.hasPrefix(base + ".v") && (name.hasSuffix(".bak") || name.hasSuffix(".partial")) {
                     out.append(dir.isEmpty ? name : (dir == "/" ? "/" + name : dir + "/" + name))
                 }
             }

@@ -25,7 +25,10 @@ public final class HostDatabase {
         try DatabaseFiles.prepareFolder(for: path)
         try DatabaseFiles.createPrivateFile(path)
         let conn = try connect(path: path, readOnly: false)
-        _ = try conn.guarded { try Schema.refuseNewer(conn) }
+        try conn.guarded {
+            try Schema.refuseNewer(conn)
+            try Schema.refuseForeign(conn, path: path)
+        }
         try conn.guarded {
             try conn.execute("PRAGMA foreign_keys = ON")
             try useWAL(conn)
@@ -48,6 +51,8 @@ public final class HostDatabase {
             }
             return try open(path: path)
         }
+        // Reads of a large listing go through memory-mapped pages instead of read(2) copies.
+        try? conn.execute("PRAGMA mmap_size = 268435456")
         return try HostDatabase(connection: conn, path: path, readOnly: true)
     }
 

@@ -2,6 +2,9 @@
 // "Data"). Each migration runs in one transaction, after a backup copy of the file when an
 // existing database is migrated. Tables are declared beside the code that owns them
 // (CoreSchema, KeysSchema, KnownHostsSchema) and assembled here.
+#if canImport(Glibc)
+import Glibc
+#endif
 import KeyFormats
 
 public struct Migration: Sendable {
@@ -30,12 +33,22 @@ public enum Schema {
         return version
     }
 
+    /// Version 0 with tables is another program's database (hostbook's first migration
+    /// creates its tables and sets the version in one transaction): refused, untouched.
+    static func refuseForeign(_ conn: SQLiteConnection, path: String) throws {
+        if try conn.userVersion == 0, try conn.query("SELECT count(*) FROM sqlite_master").first?.int(0) ?? 0 > 0 {
+            throw HostStoreError(.failed, "'\(path)' is an SQLite database, but not a hostbook database",
+                                 hint: "Choose another path with --db or $HOSTBOOK_DB; the file was left untouched.")
+        }
+    }
+
     /// Brings the database at `path` up to `target`: a backup first when it already holds
     /// data, then one transaction per migration. Safe against a second process doing the
     /// same at the same time (each step re-reads the version under the write lock).
     static func migrate(_ conn: SQLiteConnection, path: String, to target: Int = currentVersion) throws {
         let start = try refuseNewer(conn)
         guard start < target else { return }
+        try refuseForeign(conn, path: path)
         if start > 0 { try backup(conn, path: path, version: start) }
         for m in migrations where m.version > start && m.version <= target {
             try conn.transaction(immediate: true) {
@@ -50,17 +63,39 @@ public enum Schema {
         }
     }
 
+    /// Brings the database of `conn` up to date (see `migrate(_:path:to:)`).
+    static func migrate(_ conn: SQLiteConnection) throws {
+        try migrate(conn, path: conn.path)
+    }
+
     /// A consistent copy of the whole database (VACUUM INTO reads one snapshot, WAL included)
-    /// into a new 0600 file beside it: `hostbook.db.v1.bak`.
+    /// into a new 0600 file beside it, `hostbook.db.v1.bak`. It is written under a
+    /// temporary name and linked into place only when complete, so a `.bak` file is never a
+    /// torn copy (a process killed half way leaves `hostbook.db.v1.<pid>.partial`, which
+    /// `hostbook doctor` reports).
     static func backup(_ conn: SQLiteConnection, path: String, version: Int) throws {
-        let target = DatabaseFiles.backupPath(for: path, version: version)
-        try DatabaseFiles.createPrivateFile(target)
+        let partial = "\(path).v\(version).\(getpid()).partial"
+        _ = unlink(partial)
+        try DatabaseFiles.createPrivateFile(partial)
         do {
-            try conn.run("VACUUM INTO ?", [.text(target)])
+            try conn.run("VACUUM INTO ?", [.text(partial)])
         } catch let e as DatabaseError {
-            throw HostStoreError(.failed, "cannot back up the database to '\(target)' before migrating it: \(e.message)",
+            _ = unlink(partial)
+            throw HostStoreError(.failed, "cannot back up the database to '\(partial)' before migrating it: \(e.message)",
                                  hint: "Free some disk space or fix the folder's permissions; the database was not changed.")
         }
+        // link(2) never replaces an existing file: a name taken meanwhile means the next one.
+        while true {
+            let target = DatabaseFiles.backupPath(for: path, version: version)
+            if link(partial, target) == 0 { break }
+            if errno != EEXIST {
+                let why = String(cString: strerror(errno))
+                _ = unlink(partial)
+                throw HostStoreError(.failed, "cannot name the backup '\(target)': \(why)",
+                                     hint: "Fix the folder's permissions; the database was not changed.")
+            }
+        }
+        _ = unlink(partial)
     }
 }
 

@@ -13,6 +13,12 @@ public enum DatabaseChecks {
         guard DatabaseFiles.exists(path) else { return report }
         report.exists = true
         report.findings += modes(path: path)
+        for file in DatabaseFiles.companions(of: path) where file.hasSuffix(".partial") {
+            report.findings.append(DoctorFinding(
+                check: "database.backup", severity: .warning,
+                message: "'\(file)' is an unfinished backup left by an interrupted migration",
+                fix: "Remove it: rm '\(file)' (the complete backups end in .bak)."))
+        }
 
         let conn: SQLiteConnection
         do {

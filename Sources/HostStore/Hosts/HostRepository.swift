@@ -158,7 +158,7 @@ extension HostDatabase {
                 """, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
                       (changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
                       keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
-                      (changes.note ?? old.note).map { .text($0) } ?? .null, .int(old.id)])
+                      (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null, .int(old.id)])
             for t in HostDatabase.uniqueTags(changes.removeTags) {
                 try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
             }
@@ -243,7 +243,9 @@ extension HostDatabase {
         return tags.filter { seen.insert($0.lowercased()).inserted }
     }
 
-    static func validate(_ new: NewHost) throws {
+    /// Checks every field of `new` that can be checked without the database (the name's
+    /// uniqueness, the key and the jump host are checked when it is written).
+    public static func validate(_ new: NewHost) throws {
         try HostValidation.name(new.name)
         try HostValidation.hostname(new.hostname)
         try HostValidation.port(new.port)
@@ -259,7 +261,8 @@ extension HostDatabase {
         if let n = new.note { try HostValidation.note(n) }
     }
 
-    static func validate(_ c: HostChanges) throws {
+    /// Checks every field of `c` that can be checked without the database.
+    public static func validate(_ c: HostChanges) throws {
         if let r = c.rename { try HostValidation.name(r) }
         if let h = c.hostname { try HostValidation.hostname(h) }
         if let p = c.port { try HostValidation.port(p) }

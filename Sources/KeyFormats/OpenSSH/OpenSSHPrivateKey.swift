@@ -1,18 +1,95 @@
-// openssh-key-v1 private keys (PROTOCOL.key; ssh-formats.md §1). STUB — being written.
+// openssh-key-v1 private keys (PROTOCOL.key; ssh-formats.md §1), read in layers:
+// armour → envelope (structure, before any cryptography) → key derivation and decryption →
+// private section (check integers, key record, comment, padding) → the header's public key
+// must equal the private key's → type-specific validation. Every buffer holding key
+// material is SecretBytes, wiped when released on every path, including errors.
 public import SecureMemory
 
 public enum OpenSSHPrivateKey {
+    /// The most bcrypt rounds hostbook reads or writes (see OpenSSHEnvelope.maxRounds).
+    public static var maxBcryptRounds: Int { OpenSSHEnvelope.maxRounds }
+
+    /// Whether the file needs a passphrase (kdf `bcrypt`), read from the envelope only.
     public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
-        throw KeyFormatError.unsupported("openssh-key-v1 is not implemented yet")
+        let blob = try OpenSSHArmour.decode(bytes)
+        return try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.isEncrypted
+    }
+
+    /// The public key from the envelope, readable without the passphrase.
+    public static func publicKey(_ bytes: [UInt8]) throws -> PublicKey {
+        let blob = try OpenSSHArmour.decode(bytes)
+        return try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.publicKey
     }
 
     public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
-        throw KeyFormatError.unsupported("openssh-key-v1 is not implemented yet")
+        let blob = try OpenSSHArmour.decode(bytes)
+        return try blob.withUnsafeBytes { raw in
+            let envelope = try OpenSSHEnvelope.parse(raw)
+            // Say so before asking for (or spending time on) a passphrase.
+            if case .dsa = envelope.publicKey.algorithm { throw OpenSSHKeyRecord.dsaUnsupported }
+            let section = UnsafeRawBufferPointer(rebasing: raw[envelope.sectionRange])
+            let tag = UnsafeRawBufferPointer(rebasing: raw[envelope.tagRange])
+            let plaintext = try decrypt(section, tag: tag, envelope: envelope, passphrase: passphrase)
+            let key = try plaintext.withUnsafeBytes {
+                try OpenSSHPrivateSection.parse($0, encrypted: envelope.isEncrypted)
+            }
+            guard key.publicKey == envelope.publicKey else {
+                throw KeyFormatError.invalid("the public key in the file header does not match the private key (damaged file)")
+            }
+            try key.validate()
+            return ImportedPrivateKey(key: key, format: .openssh,
+                                      cipher: envelope.isEncrypted ? envelope.cipher.name : nil)
+        }
+    }
+
+    /// Runs the KDF and the cipher (§1.6). Derived key and IV live only in SecretBytes.
+    private static func decrypt(_ section: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer,
+                                envelope: OpenSSHEnvelope, passphrase: SecretBytes?) throws -> SecretBytes {
+        switch envelope.kdf {
+        case .none:
+            return SecretBytes(copying: section)
+        case .bcrypt(let salt, let rounds):
+            guard let passphrase else { throw KeyFormatError.passphraseRequired }
+            // OpenSSH: bcrypt with an empty passphrase is "incorrect passphrase" (§1.4 step 2).
+            guard !passphrase.isEmpty else { throw KeyFormatError.wrongPassphrase }
+            let cipher = envelope.cipher
+            // For cipher `none` this derives the 8 unused bytes, exactly as OpenSSH does:
+            // any non-empty passphrase opens such a file.
+            let keyAndIV = try BcryptPBKDF.derive(passphrase: passphrase, salt: salt,
+                                                  keyLength: cipher.derivedLength, rounds: rounds)
+            if cipher.isNone { return SecretBytes(copying: section) }
+            return try cipher.decrypt(section, tag: tag, keyAndIV: keyAndIV)
+        }
     }
 
     /// The armoured text OpenSSH reads. No passphrase: cipher and kdf `none` (what the vault
     /// keeps). With one: aes256-ctr + bcrypt with `rounds` rounds and a fresh 16-byte salt.
     public static func encode(_ key: PrivateKey, passphrase: SecretBytes?, rounds: Int = 16) throws -> SecretBytes {
-        throw KeyFormatError.unsupported("openssh-key-v1 is not implemented yet")
+        try encode(key, passphrase: passphrase, cipher: .defaultForWriting, rounds: rounds)
+    }
+
+    /// As `encode(_:passphrase:rounds:)` with any cipher of §1.5 (tests write every one).
+    public static func encode(_ key: PrivateKey, passphrase: SecretBytes?, cipher: KeyFileCipher, rounds: Int) throws -> SecretBytes {
+        guard let passphrase, !passphrase.isEmpty else {
+            // ssh-keygen: an empty passphrase means cipher `none`, kdf `none`.
+            let none = KeyFileCipher.named("none")!
+            let section = OpenSSHPrivateSection.build(key, blockSize: none.blockSize)
+            let blob = section.withUnsafeBytes {
+                OpenSSHEnvelope.write(cipher: none, kdf: .none, publicKey: key.publicKey, section: $0, tag: [])
+            }
+            return OpenSSHArmour.encode(blob)
+        }
+        guard rounds >= 1, rounds <= OpenSSHEnvelope.maxRounds else {
+            throw KeyFormatError.invalid("bcrypt rounds must be from 1 to \(OpenSSHEnvelope.maxRounds), not \(rounds)")
+        }
+        let salt = Sodium.randomBytes(count: 16)
+        let keyAndIV = try BcryptPBKDF.derive(passphrase: passphrase, salt: salt, keyLength: cipher.derivedLength, rounds: rounds)
+        let section = OpenSSHPrivateSection.build(key, blockSize: cipher.blockSize)
+        let sealed = try cipher.encrypt(section, keyAndIV: keyAndIV)
+        let blob = sealed.ciphertext.withUnsafeBytes {
+            OpenSSHEnvelope.write(cipher: cipher, kdf: .bcrypt(salt: salt, rounds: rounds),
+                                  publicKey: key.publicKey, section: $0, tag: sealed.tag)
+        }
+        return OpenSSHArmour.encode(blob)
     }
 }

@@ -16,6 +16,11 @@ enum DERPrivateKeyDecoder {
         var openSSLStructure: String {
             switch self { case .pkcs1, .sec1: "type-specific"; case .pkcs8: "PrivateKeyInfo" }
         }
+        /// How a user would name the structure.
+        var name: String {
+            switch self { case .pkcs1: "PKCS#1 RSAPrivateKey"; case .sec1: "SEC1 ECPrivateKey"; case .pkcs8: "PKCS#8 PrivateKeyInfo" }
+        }
+
         var keyType: String? {
             switch self { case .pkcs1: "RSA"; case .sec1: "EC"; case .pkcs8: nil }
         }
@@ -38,7 +43,8 @@ enum DERPrivateKeyDecoder {
         let names = CStrings()
         guard let ctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, names("DER"), names(structure.openSSLStructure),
                                                       structure.keyType.map { names($0) }, selection, nil, nil) else {
-            return .undecodable(reason: OpenSSLErrors.describe(default: "no OpenSSL decoder for this key"))
+            OpenSSLErrors.clear()
+            return .undecodable(reason: "OpenSSL has no decoder for \(structure.name)")
         }
         defer { withExtendedLifetime(names) { OSSL_DECODER_CTX_free(ctx) } }
         _ = OSSL_DECODER_CTX_set_pem_password_cb(ctx, { _, _, _, _ in 0 }, nil)
@@ -47,7 +53,9 @@ enum DERPrivateKeyDecoder {
         let ok = OSSL_DECODER_from_data(ctx, &pointer, &remaining) == 1
         guard ok, let pkey else {
             if let pkey { EVP_PKEY_free(pkey) }
-            return .undecodable(reason: OpenSSLErrors.describe(default: "the key data is not valid DER"))
+            // OpenSSL's decoders say only "unsupported" when no decoder accepts the bytes.
+            OpenSSLErrors.clear()
+            return .undecodable(reason: "not a valid \(structure.name)")
         }
         OpenSSLErrors.clear()
         let key = EVPKey(owning: pkey)

@@ -12,6 +12,8 @@ final class EncryptedPKCS8 {
     let cipherName: String
     /// The key-derivation iteration count (PBKDF2 or PBES1), when the file states one.
     let iterations: Int?
+    /// The OpenSSL name of the bulk cipher (PBES2's, or the one a PBES1 scheme implies).
+    private let bulkCipher: String?
 
     /// hostbook's ceiling on iterations: far above what ssh-keygen, openssl and
     /// pyca/cryptography write (2048), low enough that a hostile file cannot make an
@@ -29,8 +31,8 @@ final class EncryptedPKCS8 {
             if let p, let start { remaining = buf.count - (p - start) }
         }
         guard let parsed else {
-            let why = OpenSSLErrors.describe(default: "not valid DER")
-            throw KeyFormatError.invalid("the encrypted PKCS#8 structure is damaged (\(why))")
+            OpenSSLErrors.clear()
+            throw KeyFormatError.invalid("the encrypted PKCS#8 structure is damaged (not a valid EncryptedPrivateKeyInfo)")
         }
         sig = parsed
         guard remaining == 0 else {
@@ -38,6 +40,7 @@ final class EncryptedPKCS8 {
         }
         cipherName = Self.cipherName(of: parsed)
         iterations = Self.iterations(of: parsed)
+        bulkCipher = Self.bulkCipher(of: parsed)
         OpenSSLErrors.clear()
         if let iterations, iterations > Self.maximumIterations || iterations < 0 {
             throw KeyFormatError.unsupported("the PKCS#8 key asks for \(iterations) key-derivation iterations, more than hostbook allows (\(Self.maximumIterations))")
@@ -60,6 +63,37 @@ final class EncryptedPKCS8 {
             return shortName(OBJ_obj2nid(encryption.pointee.algorithm)) ?? "pkcs8-encrypted"
         }
         return shortName(scheme) ?? "pkcs8-encrypted"
+    }
+
+    /// Refuses a cipher OpenSSL does not provide (e.g. DES, RC2: legacy provider only)
+    /// before any passphrase is asked for. Other unsupported schemes show up on decryption.
+    func checkSupported() throws {
+        guard let bulkCipher else { return }
+        guard let cipher = EVP_CIPHER_fetch(nil, bulkCipher, nil) else {
+            OpenSSLErrors.clear()
+            throw KeyFormatError.unsupported("the PKCS#8 encryption (\(cipherName)) uses \(bulkCipher), which OpenSSL does not provide; re-encrypt the key with PBES2 and AES-256-CBC")
+        }
+        EVP_CIPHER_free(cipher)
+    }
+
+    private static func bulkCipher(of sig: OpaquePointer) -> String? {
+        var algorithm: UnsafePointer<X509_ALGOR>? = nil
+        X509_SIG_get0(sig, &algorithm, nil)
+        guard let algorithm else { return nil }
+        let scheme = OBJ_obj2nid(algorithm.pointee.algorithm)
+        if scheme == NID_pbes2 {
+            guard let parameter = algorithm.pointee.parameter,
+                  let raw = ASN1_TYPE_unpack_sequence(PBE2PARAM_it(), parameter) else { return nil }
+            let pbe2 = raw.assumingMemoryBound(to: PBE2PARAM.self)
+            defer { PBE2PARAM_free(pbe2) }
+            guard let encryption = pbe2.pointee.encryption else { return nil }
+            return shortName(OBJ_obj2nid(encryption.pointee.algorithm))
+        }
+        var cipherNID: Int32 = 0, digestNID: Int32 = 0
+        guard EVP_PBE_find(EVP_PBE_TYPE_OUTER, scheme, &cipherNID, &digestNID, nil) == 1 else {
+            OpenSSLErrors.clear(); return nil
+        }
+        return shortName(cipherNID)
     }
 
     /// PBKDF2's iteration count for PBES2, PBEPARAM's for PBES1 (scrypt is bounded by

@@ -53,10 +53,12 @@ public enum PEMPrivateKey {
 
         if label == .encryptedPKCS8 {
             let envelope = try EncryptedPKCS8(der: armor.body)
+            try envelope.checkSupported()
             guard let passphrase else { throw KeyFormatError.passphraseRequired }
             evpKey = try envelope.decrypt(passphrase: passphrase)
             cipher = envelope.cipherName
         } else if let encryption = try TraditionalPEMEncryption.from(armor) {
+            try encryption.checkSupported()
             guard let passphrase else { throw KeyFormatError.passphraseRequired }
             let der = try encryption.decrypt(armor.body, passphrase: passphrase)
             // The padding checked out, but a wrong key still passes it about one time in

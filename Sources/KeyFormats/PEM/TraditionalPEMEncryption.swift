@@ -35,13 +35,26 @@ struct TraditionalPEMEncryption {
         return TraditionalPEMEncryption(cipherName: fields[0].uppercased(), iv: iv)
     }
 
+    /// Refuses a cipher OpenSSL does not provide, before any passphrase is asked for.
+    func checkSupported() throws {
+        guard let cipher = EVP_CIPHER_fetch(nil, cipherName, nil) else {
+            OpenSSLErrors.clear()
+            throw Self.unsupported(cipherName)
+        }
+        EVP_CIPHER_free(cipher)
+    }
+
+    private static func unsupported(_ name: String) -> KeyFormatError {
+        KeyFormatError.unsupported("the PEM cipher \(name.prefix(40)) is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+    }
+
     /// Decrypts `ciphertext` with `passphrase`. Bad padding (OpenSSL's "bad decrypt")
     /// means the passphrase is wrong: `.wrongPassphrase`. Returns the plaintext DER.
     func decrypt(_ ciphertext: SecretBytes, passphrase: SecretBytes) throws -> SecretBytes {
         OpenSSLErrors.clear()
         guard let cipher = EVP_CIPHER_fetch(nil, cipherName, nil) else {
             OpenSSLErrors.clear()
-            throw KeyFormatError.unsupported("the PEM cipher \(cipherName.prefix(40)) is not supported (OpenSSL does not provide it); re-encrypt the key with AES-256-CBC")
+            throw Self.unsupported(cipherName)
         }
         defer { EVP_CIPHER_free(cipher) }
         let keyLength = Int(EVP_CIPHER_get_key_length(cipher))

@@ -13,7 +13,6 @@ enum Terminal {
 
     /// Prompts on stderr and reads one line from the terminal with echo off.
     static func readSecret(prompt: String) throws -> SecretBytes {
-        Output.write(prompt, to: STDERR_FILENO)
         var saved = termios()
         let fd = STDIN_FILENO
         let haveTermios = tcgetattr(fd, &saved) == 0
@@ -26,6 +25,9 @@ enum Terminal {
         defer {
             if haveTermios { _ = tcsetattr(fd, TCSAFLUSH, &saved) }
         }
+        // The prompt comes after echo is off (and pending input flushed), as readpassphrase(3)
+        // does: whatever is typed once the prompt shows is neither echoed nor discarded.
+        Output.write(prompt, to: STDERR_FILENO)
         let secret = try readSecretLine(fd: fd)
         if !haveTermios { Output.write("\n", to: STDERR_FILENO) }
         return secret

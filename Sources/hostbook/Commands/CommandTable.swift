@@ -4,6 +4,7 @@
 enum CommandTable {
     static let all: [CommandSpec] =
         HostCommands.all
+        + ImportTailscaleCommand.all
         + KeysCommands.all
         + KnownHostsCommands.all
         + SnippetsCommands.all

@@ -1,3 +1,14 @@
+// `hostbook keys ...`: private keys kept in the vault, their public halves in the database.
+// One file per command under Keys/.
+
 enum KeysCommands {
-    static let all: [CommandSpec] = []
+    static let all: [CommandSpec] = [
+        KeysImport.spec,
+        KeysGenerate.spec,
+        KeysList.spec,
+        KeysShow.spec,
+        KeysPublic.spec,
+        KeysExport.spec,
+        KeysRemove.spec,
+    ]
 }

@@ -41,7 +41,10 @@ struct DatabaseCheck: DoctorCheck {
         if !c.report.exists {
             r.notes.append("Database: none yet at \(c.path) (the first command that writes creates it).")
         } else if r.findings.isEmpty {
-            r.notes.append("Database: \(c.path), schema version \(c.report.schemaVersion ?? 0), integrity ok, private file modes.")
+            let version = c.report.schemaVersion ?? 0
+            let upgrade = version < Schema.currentVersion
+                ? " (the next hostbook command migrates it to \(Schema.currentVersion), after a backup)" : ""
+            r.notes.append("Database: \(c.path), schema version \(version)\(upgrade), integrity ok, private file modes.")
         } else {
             r.notes.append("Database: \(c.path)")
         }

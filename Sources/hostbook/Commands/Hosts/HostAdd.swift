@@ -40,8 +40,7 @@ enum HostAdd {
         new.jump = a.value("jump")
         new.note = a.value("note")
         // Validate before asking for a password, so a typo does not cost a prompt.
-        try HostValidation.name(name)
-        try HostValidation.hostname(hostname)
+        try HostDatabase.validate(new)
         let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
         new.hasPassword = password != nil
 

@@ -23,7 +23,7 @@ enum HostEdit {
             .flag("no-key", "Use no key"),
             .value("jump", "HOST", "Jump through this host"),
             .flag("no-jump", "Connect directly"),
-            .value("note", "TEXT", "A one-line note (empty to clear)"),
+            .value("note", "TEXT", "A one-line note ('' clears it)"),
             .flag("password-stdin", "Replace the password, read from stdin"),
             .flag("no-password", "Delete the stored password"),
         ],
@@ -52,6 +52,7 @@ enum HostEdit {
         if c.isEmpty {
             throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
         }
+        try HostDatabase.validate(c)
         // A host that does not exist is reported before any prompt, and creates no database.
         guard try HostStoreAccess.openForReading(inv)?.host(named: name) != nil else {
             throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
@@ -86,8 +87,11 @@ enum HostEdit {
         if c.password == .clear && old.auth == .password {
             // Database first, then the vault (DESIGN.md): a failure here leaves an orphan
             // item that `hostbook doctor` finds, never a row pointing at nothing.
-            try HostPasswords.vault("delete the password of host '\(host.name)' from the vault (the host no longer uses it)") {
+            do {
                 _ = try vault.delete(HostPasswords.itemID(for: host))
+            } catch let e as VaultError {
+                throw CLIError.failure("updated host '\(host.name)', but could not delete its old password from the vault: \(e.message)",
+                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
             }
         }
         if inv.json {

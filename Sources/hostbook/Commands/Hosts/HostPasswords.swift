@@ -2,16 +2,19 @@
 // under (db id, kind password, owner host uuid). The order of writes across the two stores
 // follows DESIGN.md "Two stores, one operation": vault first, database row second (one
 // transaction); a failed database write takes the vault item back.
+#if canImport(Glibc)
+import Glibc
+#endif
 import HostStore
 import SecureMemory
 import Vault
 
 enum HostPasswords {
     /// Reads the password for `--password-stdin`: a no-echo prompt when stdin is a terminal
-    /// (and prompting is allowed), else everything on stdin minus one trailing newline.
+    /// (exit 3 with --no-input), else everything on stdin minus one trailing newline.
     static func read(_ inv: Invocation, hostName: String) throws -> SecretBytes {
         let secret: SecretBytes
-        if inv.canPrompt {
+        if isatty(STDIN_FILENO) == 1 {
             secret = try inv.promptSecret("Password for \(hostName): ", alternative: "--password-stdin with the password piped in")
         } else {
             secret = try Terminal.readSecretFromStdin(what: "the password")

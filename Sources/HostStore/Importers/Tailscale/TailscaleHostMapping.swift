@@ -1,0 +1,61 @@
+// From a Tailscale device to the hostbook host it becomes (testdata/tailscale/README.md,
+// "Mapping to hostbook"): alias, address, tags and the names its host keys are pinned for.
+
+public struct TailscaleHostMapping: Sendable, Equatable {
+    /// The alias: the first label of the MagicDNS name, lower-cased (punycode when the label
+    /// is not ASCII); else the sanitised OS hostname; else "node-" + the sanitised node ID.
+    public let alias: String
+    /// What hostbook dials: the MagicDNS name without its trailing dot (ASCII), else the
+    /// first IPv4, else the first IPv6. "" when the device has no address at all.
+    public let address: String
+    /// The full MagicDNS name in ASCII, lower-cased; "" when there is none.
+    public let fqdn: String
+    /// Names a host key is trusted for: the FQDN and each Tailscale IP (README, "Pinning").
+    public let patterns: [String]
+
+    public init(_ node: TailscaleNode) {
+        let fqdn = Self.fqdn(node)
+        self.fqdn = fqdn
+        self.alias = Self.alias(fqdn: fqdn, node)
+        let ips = node.addresses.map { $0.lowercased() }.filter(Self.isIPAddress)
+        let ipv4 = ips.first { !$0.contains(":") }
+        let ipv6 = ips.first { $0.contains(":") }
+        self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
+        var patterns: [String] = []
+        if !fqdn.isEmpty { patterns.append(fqdn) }
+        for ip in ips where !patterns.contains(ip) { patterns.append(ip) }
+        self.patterns = patterns
+    }
+
+    /// The alias alone (see `alias`), for a first pass over many devices.
+    public static func alias(_ node: TailscaleNode) -> String { alias(fqdn: fqdn(node), node) }
+
+    /// The MagicDNS name in ASCII, lower-cased, when it is a valid DNS name; else "". Input
+    /// never puts wildcards, commas or spaces into a known_hosts pattern or a hostname.
+    private static func fqdn(_ node: TailscaleNode) -> String {
+        let fqdn = Punycode.asciiName(node.dnsName).lowercased()
+        return HostValidation.isDNSName(fqdn) ? fqdn : ""
+    }
+
+    private static func alias(fqdn: String, _ node: TailscaleNode) -> String {
+        var alias = ""
+        if !fqdn.isEmpty {
+            alias = String(fqdn.prefix(while: { $0 != "." }))
+        }
+        if alias.isEmpty || !HostValidation.isName(alias) {
+            alias = HostNameSanitizer.label(from: node.hostName)
+        }
+        if alias.isEmpty {
+            alias = "node-" + HostNameSanitizer.label(from: node.nodeID)
+        }
+        return alias
+    }
+
+    /// An IPv4 or IPv6 address as hostbook's host validation reads them, without a zone.
+    static func isIPAddress(_ s: String) -> Bool {
+        !s.contains("%") && (HostValidation.isIPv4(s) || HostValidation.isIPv6(s))
+    }
+
+    /// The alias for display: punycode labels decoded ("xn--bcher-nas-q9a" → "bücher-nas").
+    public var displayAlias: String { Punycode.unicodeLabel(alias) }
+}

@@ -1,0 +1,123 @@
+// Key metadata in the `keys` table (KeysSchema): public material only. The private key
+// lives in the vault under the key's uuid; the executable orders the writes to both stores.
+public import KeyFormats
+
+/// One row of the `keys` table.
+public struct StoredKey: Sendable, Equatable {
+    public let id: Int64
+    public let uuid: String
+    public let name: String
+    /// Key type wire name, e.g. `ssh-ed25519`.
+    public let algorithm: String
+    public let bits: Int
+    /// `SHA256:...` as `ssh-keygen -l` prints it.
+    public let fingerprint: String
+    /// The public key wire blob.
+    public let publicKeyBlob: [UInt8]
+    public let comment: String
+    /// `PrivateKeyFormat` raw value of the file the key came from (`generated` for new keys).
+    public let format: String
+    /// UTC, ISO 8601 (`2026-11-30T01:02:03Z`).
+    public let createdAt: String
+
+    /// The parsed public key (the blob was valid when stored).
+    public var publicKey: PublicKey {
+        get throws { try PublicKey(blob: publicKeyBlob) }
+    }
+}
+
+/// What to store for a new key.
+public struct NewKey: Sendable {
+    public let uuid: String
+    public let name: String
+    public let publicKey: PublicKey
+    public let comment: String
+    public let format: String
+
+    public init(uuid: String, name: String, publicKey: PublicKey, comment: String, format: String) {
+        self.uuid = uuid
+        self.name = name
+        self.publicKey = publicKey
+        self.comment = comment
+        self.format = format
+    }
+}
+
+/// Why a key store operation was refused (callers branch on these).
+public enum KeyStoreError: Error, Sendable, Equatable {
+    /// A key with this name (compared case-insensitively) exists.
+    case duplicateName(String)
+    /// The same key (same SHA-256 fingerprint) is stored under `existingName`.
+    case duplicateKey(existingName: String, fingerprint: String)
+    /// Hosts still point at the key (hosts.key_id).
+    case inUse(name: String, hosts: [String])
+}
+
+public final class KeyStore {
+    let connection: SQLiteConnection
+
+    public init(database: HostDatabase) { self.connection = database.connection }
+    public init(connection: SQLiteConnection) { self.connection = connection }
+
+    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at"
+
+    /// Inserts a key in one transaction; refuses a duplicate name or an already-stored key.
+    @discardableResult
+    public func insert(_ key: NewKey) throws -> StoredKey {
+        let fingerprint = key.publicKey.sha256Fingerprint
+        return try connection.transaction {
+            if let existing = try find(fingerprint: fingerprint) {
+                throw KeyStoreError.duplicateKey(existingName: existing.name, fingerprint: fingerprint)
+            }
+            if try find(name: key.name) != nil { throw KeyStoreError.duplicateName(key.name) }
+            try connection.run("""
+                INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+                """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
+                      .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format)])
+            guard let stored = try find(name: key.name) else {
+                throw DatabaseError(code: 1, message: "the new key row could not be read back")
+            }
+            return stored
+        }
+    }
+
+    /// The key called `name` (case-insensitive), or nil.
+    public func find(name: String) throws -> StoredKey? {
+        try connection.query("SELECT \(Self.columns) FROM keys WHERE name = ?", [.text(name)]).first.map(Self.decode)
+    }
+
+    /// The key with this `SHA256:` fingerprint, or nil.
+    public func find(fingerprint: String) throws -> StoredKey? {
+        try connection.query("SELECT \(Self.columns) FROM keys WHERE fingerprint = ?", [.text(fingerprint)]).first.map(Self.decode)
+    }
+
+    public func find(uuid: String) throws -> StoredKey? {
+        try connection.query("SELECT \(Self.columns) FROM keys WHERE uuid = ?", [.text(uuid)]).first.map(Self.decode)
+    }
+
+    /// Every key, by name.
+    public func list() throws -> [StoredKey] {
+        try connection.query("SELECT \(Self.columns) FROM keys ORDER BY name COLLATE NOCASE, id").map(Self.decode)
+    }
+
+    /// Deletes the key called `name`; returns the removed row, or nil when there was none.
+    /// Refuses while hosts use the key.
+    @discardableResult
+    public func remove(name: String) throws -> StoredKey? {
+        try connection.transaction {
+            guard let key = try find(name: name) else { return nil }
+            let hosts = try connection.query("SELECT name FROM hosts WHERE key_id = ? ORDER BY name", [.int(key.id)])
+                .compactMap { $0.text(0) }
+            guard hosts.isEmpty else { throw KeyStoreError.inUse(name: key.name, hosts: hosts) }
+            try connection.run("DELETE FROM keys WHERE id = ?", [.int(key.id)])
+            return key
+        }
+    }
+
+    private static func decode(_ row: Row) -> StoredKey {
+        StoredKey(id: row.int(0) ?? 0, uuid: row.text(1) ?? "", name: row.text(2) ?? "", algorithm: row.text(3) ?? "",
+                  bits: Int(row.int(4) ?? 0), fingerprint: row.text(5) ?? "", publicKeyBlob: row.blob(6) ?? [],
+                  comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "")
+    }
+}

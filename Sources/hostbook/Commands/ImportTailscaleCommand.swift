@@ -1,0 +1,83 @@
+// `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
+// API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
+import HostStore
+
+enum ImportTailscaleCommand {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            ["import-tailscale"],
+            summary: "Import hosts and their SSH host keys from Tailscale",
+            usage: "[FILE | -] (--all | --only NAME,...) [--user U] [--tag T]... [--online] [--dry-run] [--no-host-keys] [--rename-clashes]",
+            discussion: """
+            Reads the output of 'tailscale status --json' (run for you when no FILE is given) or
+            the API v2 device list ({"devices": [...]}). Each device becomes a host named after the
+            first label of its MagicDNS name; re-importing matches devices by node ID and updates
+            them, keeping names, users, keys and notes you changed. SSH host keys that Tailscale
+            advertises are trusted for the MagicDNS name and each Tailscale IP; a key that differs
+            from the one the last import trusted is recorded as a rotation.
+            Skipped unless named with --only or --include-skipped is given: this machine, nodes
+            shared in from other tailnets, location exit nodes, unauthorized devices and devices
+            that block incoming connections.
+            """,
+            positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input")],
+            options: [
+                .flag("all", "Import every device"),
+                .value("only", "NAME,...", "Import only these devices (alias, MagicDNS name or node ID)"),
+                .value("tag", "T", "Only devices with this Tailscale tag (tag:T or T); repeatable", repeatable: true),
+                .flag("online", "Only devices that are online"),
+                .value("user", "U", "SSH user for the imported hosts (kept where a host already has one)"),
+                .flag("dry-run", "Show what would be done; write nothing"),
+                .flag("no-host-keys", "Do not trust the devices' SSH host keys"),
+                .flag("rename-clashes", "Import a device whose name is taken as NAME-2, NAME-3, ..."),
+                .flag("include-skipped", "Also import devices skipped by default (shared-in, exit nodes, ...)"),
+            ],
+            run: run),
+    ]
+
+    static func run(_ inv: Invocation) throws {
+        let args = inv.args
+        let selection = try TailscaleSelection(args)
+        var options = TailscaleImportOptions()
+        if let user = args.value("user") {
+            try HostValidation.user(user)
+            options.sshUser = user
+        }
+        options.dryRun = args.flag("dry-run")
+        options.trustHostKeys = !args.flag("no-host-keys")
+        options.renameClashes = args.flag("rename-clashes")
+        options.includeExcluded = args.flag("include-skipped")
+
+        var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
+        if let state = document.backendState, state != "Running" {
+            inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(PrintableText.quoted(state))); the device list may be incomplete or out of date")
+        }
+        var nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
+        let offered = document.nodes.contains { selection.passesFilters($0) && ($0.exclusion == nil || options.includeExcluded) }
+        // Only the selection stays alive: the importer frees each device when done with it.
+        document.nodes = []
+        if nodes.isEmpty && selection.only == nil && !selection.all && offered {
+            inv.note("Nothing selected; nothing imported.")
+            return
+        }
+        // A dry run only reads; against a database that does not exist yet it plans against
+        // an empty one in memory rather than create the file.
+        let connection: SQLiteConnection
+        if options.dryRun {
+            connection = try HostStoreAccess.openForReading(inv)?.connection ?? TailscaleImporter.emptyDatabase()
+        } else {
+            connection = try HostStoreAccess.openForWriting(inv).connection
+        }
+        let report: TailscaleImportReport
+        do {
+            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options)
+        } catch let e as DatabaseError {
+            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+        }
+        for line in TailscaleImportOutput.problemLines(report) { inv.warn(line) }
+        if inv.json {
+            TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
+        } else {
+            Output.write(TailscaleImportOutput.text(report, color: inv.useColor), to: 1)
+        }
+    }
+}

@@ -1,0 +1,47 @@
+// How a stored key is shown: the JSON object of `keys show --json` / `keys list --json`
+// (DESIGN.md field names) and the text of `keys show`.
+import HostStore
+import KeyFormats
+
+enum KeyPresentation {
+    static func json(_ key: StoredKey, randomart: Bool = false) throws -> JSONValue {
+        let pub = try key.publicKey
+        var fields: [(String, JSONValue)] = [
+            ("name", .string(key.name)),
+            ("type", .string(key.algorithm)),
+            ("bits", .int(key.bits)),
+            ("fingerprint", .string(key.fingerprint)),
+            ("fingerprint_md5", .string(pub.md5Fingerprint)),
+            ("comment", .string(key.comment)),
+            ("public_key", .string(pub.line(comment: key.comment))),
+            ("format", .string(key.format)),
+            ("security_key", .bool(pub.needsSecurityKey)),
+            ("created", .string(key.createdAt)),
+        ]
+        if randomart { fields.append(("randomart", .string(pub.randomart))) }
+        return .object(fields)
+    }
+
+    static func text(_ key: StoredKey, randomart: Bool) throws -> String {
+        let pub = try key.publicKey
+        var lines = [
+            "name:         \(key.name)",
+            "type:         \(key.algorithm) (\(pub.shortTypeName) \(key.bits))",
+            "fingerprint:  \(key.fingerprint)",
+            "md5:          \(pub.md5Fingerprint)",
+            "comment:      \(key.comment)",
+            "format:       \(key.format)",
+            "security key: \(pub.needsSecurityKey ? "yes (needs the FIDO authenticator to sign)" : "no")",
+            "created:      \(key.createdAt)",
+            "public key:   \(pub.line(comment: key.comment))",
+        ]
+        if randomart { lines.append(pub.randomart) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// `256 SHA256:... comment (ED25519)`, as `ssh-keygen -l` prints it.
+    static func summary(_ key: StoredKey) throws -> String {
+        let pub = try key.publicKey
+        return "\(key.bits) \(key.fingerprint) \(key.comment.isEmpty ? "no comment" : key.comment) (\(pub.shortTypeName))"
+    }
+}

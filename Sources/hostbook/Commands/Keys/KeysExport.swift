@@ -1,0 +1,99 @@
+// `hostbook keys export NAME [--passphrase-stdin | --passphrase-file F | --no-passphrase]
+//  [--output FILE] [--rounds N]`: the private key as an openssh-key-v1 file, encrypted with
+// aes256-ctr + bcrypt (OpenSSH's own default), to stdout or a new 0600 file.
+import HostStore
+import KeyFormats
+import SecureMemory
+import Vault
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum KeysExport {
+    static let defaultRounds = 16
+
+    static let spec = CommandSpec(
+        ["keys", "export"],
+        summary: "Write a private key as an OpenSSH key file, encrypted with a passphrase",
+        usage: "NAME [--passphrase-stdin | --passphrase-file FILE | --no-passphrase] [--output FILE] [--rounds N]",
+        discussion: """
+        The file is openssh-key-v1, encrypted with aes256-ctr and bcrypt (\(defaultRounds) rounds unless
+        --rounds), exactly as ssh-keygen writes it. The new passphrase is asked twice on the
+        terminal, or read with --passphrase-stdin / --passphrase-file. An empty passphrase is
+        refused: to export the key unencrypted say so with --no-passphrase. --output writes a
+        new file with mode 0600 (an existing file is never overwritten); otherwise the key goes
+        to standard output.
+        """,
+        positionals: [.required("NAME", "The key")],
+        options: PassphraseInput.options + [
+            .flag("no-passphrase", "Export without encryption (cipher none)"),
+            .value("output", "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),
+            .value("rounds", "N", "bcrypt rounds (default \(defaultRounds))"),
+        ],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        try inv.args.exclusive("passphrase-stdin", "passphrase-file", "no-passphrase")
+        let rounds = try inv.args.int("rounds", in: 1...OpenSSHPrivateKey.maxBcryptRounds) ?? defaultRounds
+        if inv.args.flag("no-passphrase") && inv.args.value("rounds") != nil {
+            throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
+        }
+        let ctx = try KeysContext.open(inv)
+        let stored = try ctx.key(named: inv.args.positional(0)!)
+        let passphrase = try newPassphrase(inv)
+
+        let payload: SecretBytes?
+        do { payload = try ctx.vault.lookup(KeysContext.vaultID(stored)) } catch {
+            throw KeysFailure.vault(error, "cannot read the private key of '\(stored.name)' from the vault")
+        }
+        guard let payload else {
+            throw CLIError.failure("the private key of '\(stored.name)' is not in the vault",
+                                   hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
+        }
+        var bytes = payload.withUnsafeBytes { Array($0) }
+        defer { Sodium.wipe(&bytes) }
+        let key: PrivateKey
+        do {
+            key = try OpenSSHPrivateKey.parse(bytes, passphrase: nil).key
+        } catch let e as KeyFormatError {
+            throw CLIError.failure("the private key of '\(stored.name)' in the vault is damaged: \(e.reason)")
+        }
+        guard key.publicKey.sha256Fingerprint == stored.fingerprint else {
+            throw CLIError.failure("the private key in the vault does not match key '\(stored.name)' (\(stored.fingerprint))",
+                                   hint: "Run 'hostbook doctor'.")
+        }
+        let file = try OpenSSHPrivateKey.encode(key, passphrase: passphrase, rounds: rounds)
+        if let output = inv.args.value("output") {
+            try KeyFiles.writeNew(output, file)
+            inv.note("Wrote the private key of '\(stored.name)' to '\(output)'\(passphrase == nil ? " (unencrypted)" : "").")
+        } else {
+            guard KeyFiles.writeAll(STDOUT_FILENO, file) else {
+                throw CLIError.failure("cannot write to standard output: \(String(cString: strerror(errno)))")
+            }
+        }
+    }
+
+    /// The export passphrase: nil only with --no-passphrase; an empty one is refused.
+    private static func newPassphrase(_ inv: Invocation) throws -> SecretBytes? {
+        if inv.args.flag("no-passphrase") { return nil }
+        let passphrase: SecretBytes
+        if let given = try PassphraseInput.given(inv) {
+            passphrase = given
+        } else {
+            try inv.requirePrompt(for: "a passphrase for the exported key",
+                                  alternative: "--passphrase-stdin, --passphrase-file or --no-passphrase")
+            passphrase = try PassphraseInput.prompt(inv, "New passphrase for the exported key: ")
+            if !passphrase.isEmpty {
+                let again = try PassphraseInput.prompt(inv, "Repeat the passphrase: ")
+                guard again.constantTimeEquals(passphrase) else {
+                    throw CLIError.rejected("the two passphrases do not match; nothing was exported")
+                }
+            }
+        }
+        guard !passphrase.isEmpty else {
+            throw CLIError.rejected("the passphrase is empty; the key would be exported unencrypted",
+                                    hint: "Use --no-passphrase to export it without encryption.")
+        }
+        return passphrase
+    }
+}

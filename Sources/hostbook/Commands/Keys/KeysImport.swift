@@ -1,0 +1,109 @@
+// `hostbook keys import PATH [--name NAME] [--passphrase-stdin | --passphrase-file F]`
+import HostStore
+import KeyFormats
+import SecureMemory
+
+enum KeysImport {
+    static let spec = CommandSpec(
+        ["keys", "import"],
+        summary: "Import a private key file (OpenSSH, PEM, PKCS#8, PuTTY) into the vault",
+        usage: "PATH [--name NAME] [--passphrase-stdin | --passphrase-file FILE]",
+        discussion: """
+        The private key is kept in the Secret Service vault, decrypted (the vault protects it);
+        the database keeps only its public half. NAME defaults to the file's name without
+        .pem, .ppk or .key. An encrypted file asks for its passphrase on the terminal (up to
+        3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
+        PATH '-' reads the key from standard input (then --name is needed).
+        """,
+        positionals: [.required("PATH", "The private key file, or '-' for standard input")],
+        options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
+        run: run)
+
+    static let maxPromptAttempts = 3
+
+    static func run(_ inv: Invocation) throws {
+        let path = inv.args.positional(0)!
+        try inv.args.exclusive("passphrase-stdin", "passphrase-file")
+        if path == "-" && inv.args.flag("passphrase-stdin") {
+            throw CLIError.usage("the key and the passphrase cannot both come from standard input",
+                                 hint: "Use --passphrase-file for the passphrase.")
+        }
+        guard let name = inv.args.value("name") ?? (path == "-" ? nil : KeyFiles.defaultName(for: path)) else {
+            throw CLIError.usage("--name is needed when the key comes from standard input")
+        }
+        try KeyName.validate(name)
+
+        var bytes = try KeyFiles.read(path)
+        defer { Sodium.wipe(&bytes) }
+        let shown = path == "-" ? "standard input" : "'\(path)'"
+        guard let kind = PrivateKeyFile.detect(bytes) else { throw notAKey(bytes, shown) }
+
+        let ctx = try KeysContext.open(inv)
+        // Refuse a taken name (and, where the file shows its public key, a stored key)
+        // before asking for a passphrase.
+        let visiblePublicKey = kind == .openssh ? try? OpenSSHPrivateKey.publicKey(bytes) : nil
+        try KeyStorage.checkFree(ctx, name: name, publicKey: visiblePublicKey)
+
+        let imported = try decode(bytes, shown: shown, inv)
+        let stored = try KeyStorage.store(ctx, key: imported.key, name: name, format: imported.format.rawValue)
+        if inv.json {
+            inv.printJSON(try KeyPresentation.json(stored))
+        } else {
+            inv.print("Imported key '\(stored.name)': \(try KeyPresentation.summary(stored))")
+            if imported.key.needsSecurityKey {
+                inv.note("This key lives on a FIDO security key: signing needs the authenticator.")
+            }
+        }
+    }
+
+    /// Parses the file, asking for the passphrase when it is encrypted. The first attempt
+    /// has no passphrase: every parser checks the file's structure (and says what is wrong
+    /// with it) before it reports that a passphrase is needed.
+    private static func decode(_ bytes: [UInt8], shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
+        do {
+            return try PrivateKeyFile.parse(bytes, passphrase: nil)
+        } catch let e as KeyFormatError where e.kind == .passphraseRequired {
+            // Encrypted: go on below.
+        } catch let e as KeyFormatError {
+            throw failure(e, shown)
+        }
+        if let passphrase = try PassphraseInput.given(inv) {
+            do { return try PrivateKeyFile.parse(bytes, passphrase: passphrase) } catch let e as KeyFormatError { throw failure(e, shown) }
+        }
+        try inv.requirePrompt(for: "the passphrase of \(shown)", alternative: PassphraseInput.alternative)
+        var attempt = 1
+        while true {
+            let passphrase = try PassphraseInput.prompt(inv, "Passphrase for \(shown): ")
+            do {
+                return try PrivateKeyFile.parse(bytes, passphrase: passphrase)
+            } catch let e as KeyFormatError where e.kind == .wrongPassphrase && attempt < maxPromptAttempts {
+                inv.note("Incorrect passphrase, try again.")
+                attempt += 1
+            } catch let e as KeyFormatError {
+                throw failure(e, shown)
+            }
+        }
+    }
+
+    /// A format error with the file named in it.
+    static func failure(_ e: KeyFormatError, _ shown: String) -> Error {
+        switch e.kind {
+        case .wrongPassphrase:
+            CLIError(.wrongPassphrase, "incorrect passphrase for \(shown)", hint: "Check the passphrase and try again; nothing was stored.")
+        case .passphraseRequired:
+            CLIError.inputNeeded("\(shown) is encrypted and needs a passphrase",
+                                 hint: "Use --passphrase-stdin or --passphrase-file, or run on a terminal to be asked.")
+        case .invalid, .unsupported:
+            CLIError.failure("cannot import \(shown): \(e.reason)")
+        }
+    }
+
+    private static func notAKey(_ bytes: [UInt8], _ shown: String) -> CLIError {
+        if (try? PublicKeyLine.parse(String(decoding: bytes.prefix(16384), as: UTF8.self))) != nil {
+            return CLIError.failure("\(shown) is a public key, not a private key",
+                                    hint: "Import the private key file (usually the same name without .pub).")
+        }
+        if bytes.isEmpty { return CLIError.failure("cannot import \(shown): the file is empty") }
+        return CLIError.failure("cannot import \(shown): not a private key file hostbook knows (expected OpenSSH, PEM, PKCS#8 or PuTTY .ppk)")
+    }
+}

@@ -1,0 +1,31 @@
+// `hostbook keys list`
+import HostStore
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum KeysList {
+    static let spec = CommandSpec(
+        ["keys", "list"],
+        summary: "List the stored keys",
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let ctx = try KeysContext.open(inv)
+        let keys: [StoredKey]
+        do { keys = try ctx.store.list() } catch { throw KeysFailure.database(error, "cannot read the keys") }
+        if inv.json {
+            inv.printJSON(.array(try keys.map { try KeyPresentation.json($0) }))
+            return
+        }
+        guard !keys.isEmpty else {
+            inv.note("No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.")
+            return
+        }
+        var table = Table(["NAME", "TYPE", "BITS", "FINGERPRINT", "COMMENT"])
+        for k in keys {
+            table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
+        }
+        Output.write(table.render(color: inv.useColor), to: STDOUT_FILENO)
+    }
+}

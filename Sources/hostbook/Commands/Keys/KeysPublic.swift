@@ -1,0 +1,20 @@
+// `hostbook keys public NAME`: the public line, as in a .pub file or authorized_keys.
+enum KeysPublic {
+    static let spec = CommandSpec(
+        ["keys", "public"],
+        summary: "Print a key's public line (as in a .pub file / authorized_keys)",
+        usage: "NAME",
+        positionals: [.required("NAME", "The key")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let ctx = try KeysContext.open(inv)
+        let key = try ctx.key(named: inv.args.positional(0)!)
+        let line = try key.publicKey.line(comment: key.comment)
+        if inv.json {
+            inv.printJSON(.object([("name", .string(key.name)), ("public_key", .string(line))]))
+        } else {
+            inv.print(line)
+        }
+    }
+}

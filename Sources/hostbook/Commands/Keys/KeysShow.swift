@@ -1,0 +1,21 @@
+// `hostbook keys show NAME [--randomart]`
+enum KeysShow {
+    static let spec = CommandSpec(
+        ["keys", "show"],
+        summary: "Show a key's type, fingerprints and public key",
+        usage: "NAME [--randomart]",
+        positionals: [.required("NAME", "The key")],
+        options: [.flag("randomart", "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let ctx = try KeysContext.open(inv)
+        let key = try ctx.key(named: inv.args.positional(0)!)
+        let randomart = inv.args.flag("randomart")
+        if inv.json {
+            inv.printJSON(try KeyPresentation.json(key, randomart: randomart))
+        } else {
+            inv.print(try KeyPresentation.text(key, randomart: randomart))
+        }
+    }
+}

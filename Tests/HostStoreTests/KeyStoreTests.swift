@@ -1,0 +1,88 @@
+// KeyStore on a real SQLite file in a temporary folder.
+import Foundation
+import XCTest
+import KeyFormats
+@testable import HostStore
+
+final class KeyStoreTests: XCTestCase {
+    var dir: URL!
+    var db: HostDatabase!
+    var store: KeyStore!
+
+    override func setUpWithError() throws {
+        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keystore-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        db = try HostDatabase.open(path: dir.appendingPathComponent("hostbook.db").path)
+        store = KeyStore(database: db)
+    }
+
+    override func tearDownWithError() throws {
+        store = nil
+        db = nil
+        try? FileManager.default.removeItem(at: dir)
+    }
+
+    func ed25519(_ byte: UInt8) -> PublicKey { PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))) }
+
+    func newKey(_ name: String, _ key: PublicKey, uuid: String = UUIDString.random()) -> NewKey {
+        NewKey(uuid: uuid, name: name, publicKey: key, comment: "c \(name)", format: "openssh-key-v1")
+    }
+
+    func testInsertAndFind() throws {
+        let key = ed25519(1)
+        let stored = try store.insert(newKey("work", key, uuid: "u-1"))
+        XCTAssertEqual(stored.name, "work")
+        XCTAssertEqual(stored.uuid, "u-1")
+        XCTAssertEqual(stored.algorithm, "ssh-ed25519")
+        XCTAssertEqual(stored.bits, 256)
+        XCTAssertEqual(stored.fingerprint, key.sha256Fingerprint)
+        XCTAssertEqual(stored.publicKeyBlob, key.blob)
+        XCTAssertEqual(try stored.publicKey, key)
+        XCTAssertEqual(stored.comment, "c work")
+        XCTAssertEqual(stored.format, "openssh-key-v1")
+        XCTAssertTrue(stored.createdAt.hasSuffix("Z"))
+        XCTAssertEqual(try store.find(name: "WORK"), stored, "names compare case-insensitively")
+        XCTAssertEqual(try store.find(fingerprint: key.sha256Fingerprint), stored)
+        XCTAssertEqual(try store.find(uuid: "u-1"), stored)
+        XCTAssertNil(try store.find(name: "other"))
+        XCTAssertNil(try store.find(fingerprint: ed25519(2).sha256Fingerprint))
+    }
+
+    func testDuplicatesAreRefused() throws {
+        try store.insert(newKey("work", ed25519(1)))
+        XCTAssertThrowsError(try store.insert(newKey("Work", ed25519(2)))) {
+            XCTAssertEqual($0 as? KeyStoreError, .duplicateName("Work"))
+        }
+        XCTAssertThrowsError(try store.insert(newKey("again", ed25519(1)))) {
+            XCTAssertEqual($0 as? KeyStoreError, .duplicateKey(existingName: "work", fingerprint: ed25519(1).sha256Fingerprint))
+        }
+        XCTAssertEqual(try store.list().count, 1)
+    }
+
+    func testListIsSortedByName() throws {
+        for (i, name) in ["zeta", "Alpha", "beta"].enumerated() { try store.insert(newKey(name, ed25519(UInt8(i)))) }
+        XCTAssertEqual(try store.list().map(\.name), ["Alpha", "beta", "zeta"])
+    }
+
+    func testRemove() throws {
+        try store.insert(newKey("work", ed25519(1)))
+        let removed = try store.remove(name: "WORK")
+        XCTAssertEqual(removed?.name, "work")
+        XCTAssertNil(try store.find(name: "work"))
+        XCTAssertNil(try store.remove(name: "work"))
+        // The fingerprint is free again.
+        XCTAssertNoThrow(try store.insert(newKey("work2", ed25519(1))))
+    }
+
+    func testRemoveRefusesAKeyUsedByAHost() throws {
+        let key = try store.insert(newKey("work", ed25519(1)))
+        try db.connection.run("""
+            INSERT INTO hosts (uuid, name, hostname, auth, key_id, created_at, updated_at)
+            VALUES ('h1', 'web', 'web.example', 'key', ?, 'now', 'now')
+            """, [.int(key.id)])
+        XCTAssertThrowsError(try store.remove(name: "work")) {
+            XCTAssertEqual($0 as? KeyStoreError, .inUse(name: "work", hosts: ["web"]))
+        }
+        XCTAssertNotNil(try store.find(name: "work"))
+    }
+}

@@ -1,0 +1,135 @@
+// Reading both Tailscale formats into devices: on the project's samples
+// (../shared/testdata/tailscale, skipped when absent) and on our own fixtures.
+import HostStore
+import XCTest
+
+final class TailscaleDocumentReaderTests: XCTestCase {
+    func testStatusSmall() throws {
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json"))
+        XCTAssertEqual(doc.format, .status)
+        XCTAssertEqual(doc.backendState, "Running")
+        XCTAssertEqual(doc.nodes.map(\.dnsShortName), ["alice-workstation", "alices-macbook-air", "db-prod-1", "web01", "carol-desktop"])
+        XCTAssertEqual(doc.nodes.map(\.exclusion), [.thisMachine, nil, nil, nil, .sharedIn])
+        let mac = doc.nodes[1], db = doc.nodes[2], web = doc.nodes[3]
+        XCTAssertEqual(mac.nodeID, "nV2dG8sLqCNTRL")
+        XCTAssertEqual(mac.tags, [])
+        XCTAssertEqual(mac.online, false)
+        XCTAssertEqual(mac.lastSeen, "2026-11-27T18:42:10Z")
+        XCTAssertEqual(mac.owner, "alice@example.com")
+        XCTAssertEqual(db.tags, ["tag:db", "tag:prod"])
+        XCTAssertNil(db.owner)    // tagged-devices: the tags say whose it is
+        XCTAssertEqual(db.addresses, ["100.88.14.3", "fd7a:115c:a1e0:ab12:4843:cd96:6258:e03"])
+        XCTAssertEqual(web.dnsName, "web01.tail4f21c8.ts.net")
+        XCTAssertEqual(web.online, true)
+        XCTAssertNil(web.lastSeen)
+        XCTAssertEqual(web.sshHostKeys.map { String($0.prefix(while: { $0 != " " })) }, ["ssh-rsa", "ecdsa-sha2-nistp256", "ssh-ed25519"])
+    }
+
+    func testDeviceList() throws {
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json"))
+        XCTAssertEqual(doc.format, .devices)
+        XCTAssertNil(doc.backendState)
+        XCTAssertEqual(doc.nodes.map(\.nodeID), ["nK4pRz7YwCNTRL", "nV2dG8sLqCNTRL", "nB6tX3hMeCNTRL", "nP3w9QxZkCNTRL", "nH9cN4vJuCNTRL"])
+        XCTAssertEqual(doc.nodes.map(\.exclusion), [nil, .blocksIncoming, nil, .notAuthorized, nil])
+        XCTAssertEqual(doc.nodes[4].dnsName, "carol-nas.tail9e7d21.ts.net")
+        XCTAssertEqual(doc.nodes[4].online, false)
+        XCTAssertEqual(doc.nodes[4].lastSeen, "2026-11-29T06:55:21Z")
+        XCTAssertEqual(doc.nodes[2].tags, ["tag:db", "tag:prod"])
+        XCTAssertTrue(doc.nodes.allSatisfy { $0.sshHostKeys.isEmpty })
+    }
+
+    func testUnicodeHostnames() throws {
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-unicode-hostname.json"))
+        let peers = doc.nodes.filter { $0.exclusion == nil }
+        XCTAssertEqual(Set(peers.map { TailscaleHostMapping($0).alias }), ["xn--bcher-nas-q9a", "zos-build-box", "xn---01-2f1nx7p", "rd-lab"])
+        XCTAssertEqual(Set(peers.map(\.hostName)), ["bücher-nas", "🚀 Zoë's build box 🚀", "서버-01", "R&D <lab>"])
+        let books = try XCTUnwrap(peers.first { $0.hostName == "bücher-nas" })
+        XCTAssertEqual(TailscaleHostMapping(books).displayAlias, "bücher-nas")
+    }
+
+    func testEmptyPeers() throws {
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-empty-peers.json"))
+        XCTAssertEqual(doc.format, .status)
+        XCTAssertEqual(doc.nodes.count, 1)
+        XCTAssertEqual(doc.nodes[0].exclusion, .thisMachine)
+    }
+
+    func testRefusals() throws {
+        let cases: [(String, String)] = [
+            ("not-tailscale.json", "the input is JSON but not a Tailscale status or device list"),
+            ("malformed-truncated.json", "the input is not valid JSON: it ends early, at line 160 (the input looks cut off)"),
+        ]
+        for (name, expected) in cases {
+            let url = try TailscaleFixtures.shared(name)
+            XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
+        }
+    }
+
+    func testOwnFixturesAndInlineInputs() throws {
+        let refusals: [(input: String, message: String)] = [
+            ("", "the input is empty; expected the output of 'tailscale status --json' or an API device list"),
+            ("  \n", "the input is empty; expected the output of 'tailscale status --json' or an API device list"),
+            ("[1, 2]", "the input is JSON but not a Tailscale status or device list"),
+            (#"{"devices": {}}"#, "the input is JSON but not a Tailscale status or device list"),
+            (#"{"Peer": {}}"#, "the input is JSON but not a Tailscale status or device list"),
+            (#"{"devices": [1]}"#, "the input looks like Tailscale JSON but devices[0] is a number, expected an object"),
+            ("PK\u{3}\u{4}", "the input is not valid JSON: unexpected 'P' at line 1, column 1"),
+        ]
+        for r in refusals {
+            XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(r.input)), r.input) {
+                XCTAssertEqual(($0 as? TailscaleInputError)?.message, r.message, r.input)
+            }
+        }
+        // A UTF-8 byte order mark is ignored (RFC 8259 §8.1); UTF-16 is refused by name.
+        let bom = try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF] + Array(#"{"devices": []}"#.utf8)))
+        XCTAssertEqual(bom.format, .devices)
+        let utf16: [UInt8] = [0xFF, 0xFE] + Array(#"{"devices":[]}"#.utf8).flatMap { [$0, 0] }
+        XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(utf16))) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
+        }
+        XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF]))) {
+            XCTAssertEqual($0 as? TailscaleInputError, .empty)
+        }
+        let empty = try TailscaleDocumentReader.read(MemorySource(#"{"devices": []}"#))
+        XCTAssertEqual(empty.format, .devices)
+        XCTAssertEqual(empty.nodes, [])
+
+        let stopped = TailscaleFixtures.own("status-stopped.json")
+        XCTAssertThrowsError(try TailscaleFixtures.document(stopped)) {
+            XCTAssertEqual($0 as? TailscaleInputError, .notRunning("Stopped"))
+        }
+        XCTAssertThrowsError(try TailscaleFixtures.document(TailscaleFixtures.own("status-wrong-type.json"))) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message,
+                           "the input looks like Tailscale JSON but Peer[\"nodekey:\(String(repeating: "9", count: 64))\"].TailscaleIPs is a string, expected an array of strings")
+        }
+    }
+
+    /// Before v1.20: `TailAddr` instead of `TailscaleIPs`, no `Online`, `Tags` or `User`;
+    /// a node without ID falls back to its node key, one without DNSName to its HostName.
+    func testOldFormat() throws {
+        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json"))
+        XCTAssertEqual(doc.nodes.count, 3)
+        let old = doc.nodes[1], nameless = doc.nodes[2]
+        XCTAssertEqual(old.addresses, ["100.80.2.1"])
+        XCTAssertNil(old.online)
+        XCTAssertNil(old.owner)
+        XCTAssertEqual(nameless.nodeID, "nodekey:" + String(repeating: "d", count: 64))
+        let m = TailscaleHostMapping(nameless)
+        XCTAssertEqual(m.alias, "old-box-2")
+        XCTAssertEqual(m.address, "100.80.2.2")
+        XCTAssertEqual(m.patterns, ["100.80.2.2"])
+    }
+
+    func testMappingRefusesUnsafePatterns() {
+        var node = TailscaleNode()
+        node.nodeID = "nX"
+        node.dnsName = "*.evil,example.com"
+        node.hostName = "evil box"
+        node.addresses = ["100.1.2.3", "10.0.0.0/8", "!host", "FD7A::1"]
+        let m = TailscaleHostMapping(node)
+        XCTAssertEqual(m.fqdn, "")
+        XCTAssertEqual(m.alias, "evil-box")
+        XCTAssertEqual(m.address, "100.1.2.3")
+        XCTAssertEqual(m.patterns, ["100.1.2.3", "fd7a::1"])
+    }
+}

@@ -1,0 +1,236 @@
+// The import itself, against a real SQLite file: hosts, tags, pinned host keys, re-import,
+// rotations, clashes, dry runs and all-or-nothing transactions.
+import Foundation
+import HostStore
+import XCTest
+
+final class TailscaleImporterTests: XCTestCase {
+    let before = TailscaleFixtures.own("status-rotation-before.json")
+    let after = TailscaleFixtures.own("status-rotation-after.json")
+
+    func addManualHost(_ db: TemporaryDatabase, _ name: String) throws {
+        try db.connection.run("""
+            INSERT INTO hosts (uuid, name, hostname, source, created_at, updated_at)
+            VALUES (?, ?, 'manual.example.com', 'manual', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00Z')
+            """, [.text(UUIDString.random()), .text(name)])
+    }
+
+    func testStatusSmall() throws {
+        let db = try TemporaryDatabase()
+        let report = try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")))
+        XCTAssertEqual([report.count(.added), report.count(.updated), report.count(.unchanged), report.count(.skipped)], [3, 0, 0, 2])
+        XCTAssertEqual(report.entriesTrusted, 18)
+        XCTAssertEqual(try db.strings("SELECT name || ' ' || hostname || ' ' || source || ' ' || source_id FROM hosts ORDER BY name"), [
+            "alices-macbook-air alices-macbook-air.tail4f21c8.ts.net tailscale nV2dG8sLqCNTRL",
+            "db-prod-1 db-prod-1.tail4f21c8.ts.net tailscale nB6tX3hMeCNTRL",
+            "web01 web01.tail4f21c8.ts.net tailscale nK4pRz7YwCNTRL",
+        ])
+        XCTAssertEqual(try db.strings("SELECT tag FROM host_tags JOIN hosts ON hosts.id = host_id WHERE name = 'db-prod-1' ORDER BY tag"), ["tag:db", "tag:prod"])
+        XCTAssertEqual(try db.strings("SELECT os || ' ' || online || ' ' || COALESCE(last_seen, '-') FROM tailscale_nodes JOIN hosts ON hosts.id = host_id ORDER BY name"),
+                       ["macOS 0 2026-11-27T18:42:10Z", "linux 1 -", "linux 1 -"])
+        // README, "Host-key fingerprints": each key for the FQDN and both Tailscale IPs.
+        let web = try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = 'web01.tail4f21c8.ts.net' ORDER BY id")
+        XCTAssertEqual(web, ["SHA256:TTg3yFvGwAFaa3xMjZ/ofzTt59votGZJHuWt/ovkHyo", "SHA256:L7hnfY30pR0mxOAtYX8r/L4wC/vJCJczYoVlj7wDmbg",
+                             "SHA256:lFsEjNtNKbw+r1DIFJl9etcmz69O6fMe56T8lcE/j+s"])
+        XCTAssertEqual(try db.strings("SELECT DISTINCT pattern FROM known_hosts WHERE fingerprint = 'SHA256:Di+LqX04s6aHAA4dO7/YSn45LY9EgtMaLlmRkMAiIbk' ORDER BY pattern"),
+                       ["100.88.14.3", "db-prod-1.tail4f21c8.ts.net", "fd7a:115c:a1e0:ab12:4843:cd96:6258:e03"])
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE source = 'tailscale' AND port = 22 AND marker = '' AND approved_at IS NOT NULL"), 18)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'imported' AND source = 'tailscale'"), 18)
+    }
+
+    func testDuplicateHostnamesAndUnicodeSamples() throws {
+        let db = try TemporaryDatabase()
+        try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-duplicate-hostnames.json")))
+        try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-unicode-hostname.json")))
+        XCTAssertEqual(try db.strings("SELECT name FROM hosts ORDER BY name"),
+                       ["raspberrypi", "raspberrypi-1", "rd-lab", "xn---01-2f1nx7p", "xn--bcher-nas-q9a", "zos-build-box"])
+        let pins: [(String, String)] = [
+            ("raspberrypi.tail4f21c8.ts.net", "SHA256:0WxSQBkjBmgdohPhrgRH4MDvfJJGRxuYesI/T1U6zzk"),
+            ("raspberrypi-1.tail4f21c8.ts.net", "SHA256:1yI/4TGakNdDdZfRwHTxCmKngOLCaBkktu3TIT4P8ro"),
+            ("xn--bcher-nas-q9a.tail4f21c8.ts.net", "SHA256:HARq4VypGPJotQRz/HujIIfJ0WWxwZ3wXQo4nDTaAU0"),
+        ]
+        for (pattern, fp) in pins {
+            XCTAssertEqual(try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = ?", [.text(pattern)]), [fp], pattern)
+        }
+    }
+
+    func testReimportIsIdempotent() throws {
+        let db = try TemporaryDatabase()
+        let doc = try TailscaleFixtures.document(before)
+        try db.importAll(doc)
+        let snapshot = try db.strings("SELECT count(*) || '/' || (SELECT count(*) FROM host_tags) || '/' || (SELECT count(*) FROM known_hosts) || '/' || (SELECT count(*) FROM host_key_events) FROM hosts")
+        let again = try db.importAll(doc)
+        XCTAssertEqual([again.count(.added), again.count(.updated), again.count(.unchanged), again.count(.skipped)], [0, 0, 2, 1])
+        XCTAssertEqual(again.entriesTrusted, 0)
+        XCTAssertEqual(again.rotations, [])
+        XCTAssertEqual(try db.strings("SELECT count(*) || '/' || (SELECT count(*) FROM host_tags) || '/' || (SELECT count(*) FROM known_hosts) || '/' || (SELECT count(*) FROM host_key_events) FROM hosts"), snapshot)
+        XCTAssertEqual(snapshot, ["2/1/8/8"])
+    }
+
+    func testReimportUpdatesAndKeepsWhatTheUserChanged() throws {
+        let db = try TemporaryDatabase()
+        try db.importAll(try TailscaleFixtures.document(before))
+        // The user renames cache01, sets a user, a note, a tag of their own, and drops nothing.
+        try db.connection.run("UPDATE hosts SET name = 'ci-cache', user = 'ops', note = 'mine' WHERE name = 'cache01'")
+        try db.connection.run("INSERT INTO host_tags (host_id, tag) SELECT id, 'favourite' FROM hosts WHERE name = 'ci-cache'")
+        var doc = try TailscaleFixtures.document(after)
+        let i = try XCTUnwrap(doc.nodes.firstIndex { $0.nodeID == "nFixCache01CNTRL" })
+        doc.nodes[i].dnsName = "cache01.tailnew123.ts.net"
+        doc.nodes[i].tags = ["tag:cache"]
+        var options = TailscaleImportOptions()
+        options.sshUser = "deploy"
+        let report = try db.importAll(doc, options)
+        let cache = try XCTUnwrap(report.hosts.first { $0.nodeID == "nFixCache01CNTRL" })
+        XCTAssertEqual(cache.action, .updated)
+        XCTAssertEqual(cache.name, "ci-cache")
+        XCTAssertEqual(try db.strings("SELECT name || ' ' || hostname || ' ' || user || ' ' || note FROM hosts WHERE source_id = 'nFixCache01CNTRL'"),
+                       ["ci-cache cache01.tailnew123.ts.net ops mine"])
+        XCTAssertEqual(try db.strings("SELECT tag FROM host_tags JOIN hosts ON hosts.id = host_id WHERE name = 'ci-cache' ORDER BY tag"),
+                       ["favourite", "tag:cache"])
+        XCTAssertEqual(try db.strings("SELECT online || ' ' || last_seen || ' ' || tags FROM tailscale_nodes JOIN hosts ON hosts.id = host_id WHERE name = 'ci-cache'"),
+                       ["0 2026-11-28T07:00:00+02:00 tag:cache"])
+        // --user fills in a user only where none is set.
+        XCTAssertEqual(try db.strings("SELECT user FROM hosts WHERE name = 'build01'"), ["deploy"])
+        XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 2)
+    }
+
+    func testRotationIsRecordedAndReported() throws {
+        let db = try TemporaryDatabase()
+        try db.importAll(try TailscaleFixtures.document(before))
+        let report = try db.importAll(try TailscaleFixtures.document(after))
+        let old = "SHA256:vN+SsgvrBxyA2iYFkEcQE1xltiipjSCWfEs9kWwJQ5I", new = "SHA256:E/9vrCab7RZE88AQqwrzWf5UWjO1bn4S4RTDY1pQl+g"
+        XCTAssertEqual(report.rotations, [TailscaleKeyRotation(host: "build01", keyType: "ssh-ed25519", oldFingerprint: old, newFingerprint: new)])
+        XCTAssertEqual(report.entriesTrusted, 3)
+        XCTAssertEqual(try db.strings("""
+            SELECT host || ' ' || key_type || ' ' || old_fingerprint || ' ' || fingerprint || ' ' || source
+            FROM host_key_events WHERE event = 'replaced' ORDER BY id
+            """), ["build01.tail7c3e90.ts.net", "100.80.1.1", "fd7a:115c:a1e0::5001:101"].map { "\($0) ssh-ed25519 \(old) \(new) tailscale" })
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE fingerprint = ?", [.text(old)]), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE fingerprint = ?", [.text(new)]), 3)
+        // The ECDSA key did not change and is still trusted once per name.
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE key_type = 'ecdsa-sha2-nistp256'"), 3)
+    }
+
+    func testAKeyTrustedFromElsewhereIsNotOverwritten() throws {
+        let db = try TemporaryDatabase()
+        // The user approved another ed25519 key for build01 on first use.
+        let k3 = try PublicKeyLineHelper.blob("AAAAC3NzaC1lZDI1NTE5AAAAIDTuQOHJ7pz5MacwRqZc5juOJNf2N0RHMpPJ0VYnp9P1")
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES ('build01.tail7c3e90.ts.net', 22, '', 'ssh-ed25519', ?, 'SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU', 'tofu', 'x', 'x')
+            """, [.blob(k3)])
+        // And revoked the ECDSA key for the IPv4 address.
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES ('100.80.1.1', 22, 'revoked', 'ecdsa-sha2-nistp256', ?, 'SHA256:Sc2J4/HSZ56j1YA6gkIeY1nygTGa+EPkwAgjCXx7BVM', 'manual', 'x')
+            """, [.blob(try PublicKeyLineHelper.blob("AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBKbLsrgLHP+LBnZ4pgc+j6R25ScmwTVzpVjruEyEUI4iGdOpuBeehaiEUS1KUvRhLM4xX8lUhLNW3mmsas2O0Zo="))])
+        let report = try db.importAll(try TailscaleFixtures.document(before))
+        XCTAssertEqual(report.keyProblems.map { "\($0.host) \($0.pattern) \($0.keyType) \($0.reason)" }, [
+            "build01 build01.tail7c3e90.ts.net ssh-ed25519 a different ssh-ed25519 key (SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU) is trusted from tofu; decide with 'hostbook known-hosts approve --replace'",
+            "build01 100.80.1.1 ecdsa-sha2-nistp256 the key is revoked",
+        ])
+        XCTAssertEqual(try db.strings("SELECT source FROM known_hosts WHERE pattern = 'build01.tail7c3e90.ts.net' AND key_type = 'ssh-ed25519'"), ["tofu"])
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = '100.80.1.1' AND marker = ''"), 1)
+        XCTAssertEqual(report.entriesTrusted, 6)
+    }
+
+    func testNameClashIsSkippedOrRenamed() throws {
+        let db = try TemporaryDatabase()
+        try addManualHost(db, "BUILD01")
+        let doc = try TailscaleFixtures.document(before)
+        let skipped = try db.importAll(doc)
+        let build = try XCTUnwrap(skipped.hosts.first { $0.nodeID == "nFixBuild01CNTRL" })
+        XCTAssertEqual(build.action, .skipped)
+        XCTAssertEqual(build.reason, "a host named 'build01' already exists (not this Tailscale node); use --rename-clashes to import it under another name")
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = 'build01.tail7c3e90.ts.net'"), 0)
+
+        try addManualHost(db, "build01-2")
+        var options = TailscaleImportOptions()
+        options.renameClashes = true
+        let renamed = try db.importAll(doc, options)
+        let again = try XCTUnwrap(renamed.hosts.first { $0.nodeID == "nFixBuild01CNTRL" })
+        XCTAssertEqual(again.action, .added)
+        XCTAssertEqual(again.name, "build01-3")
+        XCTAssertEqual(again.reason, "renamed: a host named 'build01' already exists")
+        XCTAssertEqual(renamed.count(.unchanged), 1)
+    }
+
+    func testTwoTailnetsWithTheSameShortNameUseFullNames() throws {
+        let db = try TemporaryDatabase()
+        try db.importAll(try TailscaleFixtures.document(TailscaleFixtures.own("status-two-tailnets.json")))
+        XCTAssertEqual(try db.strings("SELECT name FROM hosts ORDER BY name"), ["nas.tail7c3e90.ts.net", "nas.tailb51d04.ts.net"])
+    }
+
+    func testDryRunWritesNothing() throws {
+        let db = try TemporaryDatabase()
+        try db.importAll(try TailscaleFixtures.document(before))
+        var options = TailscaleImportOptions()
+        options.dryRun = true
+        let planned = try db.importAll(try TailscaleFixtures.document(after), options)
+        XCTAssertTrue(planned.dryRun)
+        XCTAssertEqual(planned.rotations.count, 1)
+        XCTAssertEqual(planned.count(.updated), 1)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'replaced'"), 0)
+        XCTAssertEqual(try db.strings("SELECT tags FROM tailscale_nodes ORDER BY host_id"), ["", "tag:ci"])
+        let real = try db.importAll(try TailscaleFixtures.document(after))
+        XCTAssertEqual(real.hosts, planned.hosts)
+        XCTAssertEqual(real.rotations, planned.rotations)
+        XCTAssertEqual(real.entriesTrusted, planned.entriesTrusted)
+    }
+
+    /// A dry run on a database no import has written to creates nothing, not even the
+    /// importer's own table, and still sees the hosts that are there.
+    func testDryRunOnADatabaseWithoutTheImportersTable() throws {
+        let db = try TemporaryDatabase()
+        try addManualHost(db, "build01")
+        var options = TailscaleImportOptions()
+        options.dryRun = true
+        let report = try db.importAll(try TailscaleFixtures.document(before), options)
+        XCTAssertEqual(report.hosts.first { $0.nodeID == "nFixBuild01CNTRL" }?.action, .skipped)
+        XCTAssertEqual(report.count(.added), 1)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 1)
+    }
+
+    func testNoHostKeys() throws {
+        let db = try TemporaryDatabase()
+        var options = TailscaleImportOptions()
+        options.trustHostKeys = false
+        let report = try db.importAll(try TailscaleFixtures.document(before), options)
+        XCTAssertEqual(report.count(.added), 2)
+        XCTAssertEqual(report.entriesTrusted, 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 0)
+    }
+
+    func testInvalidHostKeysAreReportedAndTheRestTrusted() throws {
+        let db = try TemporaryDatabase()
+        let report = try db.importAll(try TailscaleFixtures.document(TailscaleFixtures.own("status-bad-host-key.json")))
+        XCTAssertEqual(report.keyProblems.map(\.keyType), ["ssh-ed25519", "not-a-key"])
+        XCTAssertEqual(report.entriesTrusted, 2)
+        XCTAssertEqual(report.hosts.first { $0.name == "keybox" }?.hostKeys, 1)
+    }
+
+    /// A failure part way (here a trigger refusing the last key) leaves the database as it was.
+    func testAFailureHalfWayWritesNothing() throws {
+        let db = try TemporaryDatabase()
+        try db.connection.execute("""
+            CREATE TEMP TRIGGER refuse BEFORE INSERT ON known_hosts WHEN NEW.pattern = '100.80.1.2'
+            BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;
+            """)
+        XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
+            XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
+        }
+        for table in ["hosts", "host_tags", "known_hosts", "host_key_events"] {
+            XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)
+        }
+        // Even the importer's own table, created by this first import, was rolled back.
+        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
+    }
+}
+
+/// Decodes the base64 of a public key for direct inserts.
+enum PublicKeyLineHelper {
+    static func blob(_ base64: String) throws -> [UInt8] {
+        Array(try XCTUnwrap(Data(base64Encoded: base64)))
+    }
+}

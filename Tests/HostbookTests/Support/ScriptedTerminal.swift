@@ -1,0 +1,75 @@
+// Runs hostbook on a pseudo-terminal (util-linux `script`), waits for each prompt and
+// answers it, for tests of the interactive paths (no-echo passphrase prompts, confirmations).
+import Foundation
+import XCTest
+
+final class ScriptedTerminal: @unchecked Sendable {
+    private let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lock = NSLock()
+    private var buffer = Data()
+    private var consumed = 0
+
+    static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
+
+    /// Starts `hostbook ARGS` on a terminal; the inherited environment keeps the D-Bus session.
+    init(_ arguments: [String]) throws {
+        let command = ([HostbookProcess.binaryURL.path] + arguments).map(Self.shellQuote).joined(separator: " ")
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+        process.arguments = ["-qec", command, "/dev/null"]
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = output
+        output.fileHandleForReading.readabilityHandler = { [weak self] handle in
+            let data = handle.availableData
+            guard let self, !data.isEmpty else { return }
+            self.lock.lock(); self.buffer.append(data); self.lock.unlock()
+        }
+        try process.run()
+    }
+
+    /// Waits until `text` appears in the output after what earlier calls already matched.
+    func expect(_ text: String, timeout: TimeInterval = 60, file: StaticString = #filePath, line: UInt = #line) {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            lock.lock()
+            let unread = String(decoding: buffer[consumed...], as: UTF8.self)
+            if let range = unread.range(of: text) {
+                consumed += unread[..<range.upperBound].utf8.count
+                lock.unlock()
+                return
+            }
+            lock.unlock()
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        XCTFail("timed out waiting for '\(text)'; output so far: \(transcript)", file: file, line: line)
+    }
+
+    /// Types a line (the prompt is up, so the terminal will not flush it away).
+    func send(_ line: String) {
+        // hostbook prints a secret prompt only after echo is off; a short pause covers the y/N prompt.
+        Thread.sleep(forTimeInterval: 0.05)
+        input.fileHandleForWriting.write(Data((line + "\n").utf8))
+    }
+
+    /// Waits for the program to end; returns its exit status.
+    func finish(timeout: TimeInterval = 60) -> Int32 {
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { process.terminate() }
+        process.waitUntilExit()
+        Thread.sleep(forTimeInterval: 0.1)
+        output.fileHandleForReading.readabilityHandler = nil
+        try? input.fileHandleForWriting.close()
+        return process.terminationStatus
+    }
+
+    /// Everything the terminal showed, with CR LF turned into LF.
+    var transcript: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: buffer, as: UTF8.self).replacingOccurrences(of: "\r\n", with: "\n")
+    }
+
+    private static func shellQuote(_ s: String) -> String { "'" + s.replacingOccurrences(of: "'", with: "'\\''") + "'" }
+}
