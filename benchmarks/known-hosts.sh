@@ -32,7 +32,7 @@ imports="$work/imports.md"
 for f in plain hashed lines1m; do
   /usr/bin/time -f "%e %U %S" -o "$work/time" "$hb" --db "$work/$f.db" known-hosts import "$work/$f"
   read -r wall user sys < "$work/time"
-  echo "| $f | $(wc -l < "$work/$f") | $wall | $(echo "$user + $sys" | bc) |" >> "$imports"
+  echo "| $f | $(wc -l < "$work/$f") | $wall | $(printf "%.2f" "$(echo "$user + $sys" | bc)") |" >> "$imports"
 done
 cat "$imports"
 
