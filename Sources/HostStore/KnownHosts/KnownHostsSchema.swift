@@ -45,7 +45,6 @@ enum KnownHostsSchema {
     CREATE INDEX known_hosts_name ON known_hosts(pattern COLLATE NOCASE, port);
     CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE pattern GLOB '*[*?!,]*';
     CREATE INDEX known_hosts_hashed ON known_hosts(hashed) WHERE substr(pattern, 1, 1) = '|';
-    CREATE INDEX known_hosts_fingerprint ON known_hosts(fingerprint);
     CREATE INDEX known_hosts_learned ON known_hosts(learned) WHERE learned IS NOT NULL;
     CREATE TABLE known_hosts_hash_scans (
         lookup     TEXT PRIMARY KEY,
@@ -73,7 +72,6 @@ enum KnownHostsSchema {
         old_fingerprint TEXT,
         source          TEXT NOT NULL
     );
-    CREATE INDEX known_hosts_events_by_host ON host_key_events(host COLLATE NOCASE, port);
 
     """
 }

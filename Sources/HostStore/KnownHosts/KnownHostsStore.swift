@@ -195,6 +195,8 @@ public final class KnownHostsStore {
 
     /// Host fields of unmarked entries that hold the key with `fingerprint`, other than
     /// those for `lookup` (the approval prompt shows them, like ssh's "also known as").
+    /// A table scan, deliberately: it runs only before a human answers a prompt, and an
+    /// index on fingerprints (random order) would slow every bulk writer of the table.
     public func otherNames(trusting fingerprint: String, excluding lookup: HostLookupName) throws -> [String] {
         let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id")
         try s.bind([.text(fingerprint)])
@@ -208,7 +210,8 @@ public final class KnownHostsStore {
         return names
     }
 
-    /// The audit events for `host` (any port), oldest first.
+    /// The audit events for `host` (any port), oldest first. A scan of the events (for
+    /// `list HOST` only), for the same reason as `otherNames`.
     public func events(forHost host: String) throws -> [HostKeyEvent] {
         let s = try connection.prepare("""
             SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source
