@@ -52,6 +52,8 @@ final class FuzzRegressionTests: XCTestCase {
             }
             _ = try? PublicKeyFile.certificateLine(String(decoding: bytes, as: UTF8.self))
         },
+        // The calls of fuzz/targets/known-hosts-line.swift live beside the known_hosts tests.
+        "known-hosts-line": { bytes in KnownHostsFuzzRegressionTests.exercise(bytes) },
     ]
 
     static func bcryptRounds(_ bytes: [UInt8]) -> UInt32? {

@@ -28,6 +28,12 @@ import KeyFormats
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
 ///   out, as `ssh-keygen -H` would.
 ///
+/// At a million entries a check is still a handful of B-tree probes (name index, the
+/// small wildcard index, the remembered-scan probe) plus process start-up; the table is
+/// never scanned. A large import into an empty store drops the indexes and builds them
+/// once at the end (sorting beats a million random index inserts), inside the import's
+/// transaction.
+///
 /// Entries are returned in rowid order, which is file order for imports and approval
 /// order otherwise — OpenSSH's "file order".
 public final class KnownHostsStore {
@@ -84,26 +90,39 @@ public final class KnownHostsStore {
         return ids
     }
 
-    /// Tests every hashed entry against `name` (one HMAC-SHA1 each).
+    /// Tests every hashed entry against `name` (one HMAC-SHA1 each). The 40-byte
+    /// salt ‖ mac values come out of the covering index as one concatenated blob (one
+    /// SQLite row instead of one per entry); the few hits are mapped back to rows by the
+    /// same index.
     func scanHashed(_ name: String) throws -> [Int64] {
         let matcher = HashedNameMatcher(lookup: name)
-        var ids: [Int64] = []
-        let s = try connection.prepare("SELECT id, hashed FROM known_hosts WHERE substr(pattern, 1, 1) = '|'")
-        while try s.step() {
-            guard case .int(let id) = s.column(0) else { continue }
-            switch s.column(1) {
-            case .blob(let b) where b.count == 40:
-                let hit = b.withUnsafeBytes { raw in
-                    matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[0..<20]), mac: UnsafeRawBufferPointer(rebasing: raw[20..<40]))
+        var hits: [[UInt8]] = []
+        let packed = try connection.query("""
+            SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
+            WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
+            """).first?.blob(0) ?? []
+        packed.withUnsafeBytes { raw in
+            var i = 0
+            while i + 40 <= raw.count {
+                if matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[i..<(i + 20)]),
+                                   mac: UnsafeRawBufferPointer(rebasing: raw[(i + 20)..<(i + 40)])) {
+                    hits.append(Array(raw[i..<(i + 40)]))
                 }
-                if hit { ids.append(id) }
-            default:
-                // Written by someone who did not fill `hashed`: decode the field itself.
-                let r = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?", [.int(id)])
-                if let field = r.first?.text(0), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
+                i += 40
             }
         }
-        return ids
+        var ids: [Int64] = []
+        for hit in Set(hits) {
+            ids += try connection.query("SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'", [.blob(hit)])
+                .compactMap { $0.int(0) }
+        }
+        // Rows written by someone who did not fill `hashed`: decode the field itself.
+        for row in try connection.query("""
+            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
+            """) {
+            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
+        }
+        return ids.sorted()
     }
 
     /// Best effort: a check must not wait for, or fail because of, another writer, so the
@@ -176,6 +195,8 @@ public final class KnownHostsStore {
 
     /// Host fields of unmarked entries that hold the key with `fingerprint`, other than
     /// those for `lookup` (the approval prompt shows them, like ssh's "also known as").
+    /// A table scan, deliberately: it runs only before a human answers a prompt, and an
+    /// index on fingerprints (random order) would slow every bulk writer of the table.
     public func otherNames(trusting fingerprint: String, excluding lookup: HostLookupName) throws -> [String] {
         let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id")
         try s.bind([.text(fingerprint)])
@@ -189,7 +210,8 @@ public final class KnownHostsStore {
         return names
     }
 
-    /// The audit events for `host` (any port), oldest first.
+    /// The audit events for `host` (any port), oldest first. A scan of the events (for
+    /// `list HOST` only), for the same reason as `otherNames`.
     public func events(forHost host: String) throws -> [HostKeyEvent] {
         let s = try connection.prepare("""
             SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source
