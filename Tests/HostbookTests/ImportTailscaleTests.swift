@@ -327,7 +327,8 @@ final class ImportTailscaleTests: XCTestCase {
                 }
               ],
               "rotations": [],
-              "key_problems": []
+              "key_problems": [],
+              "notes": []
             }
 
             """)
