@@ -19,6 +19,9 @@ public struct TailscaleImportOptions: Sendable {
     public var includeExcluded = false
     /// Plan only; write nothing.
     public var dryRun = false
+    /// Most HMAC-SHA1 tests (~0.3 µs each) of imported names against hashed known_hosts
+    /// entries; beyond it hashed entries are not compared and the report says so.
+    public var hashedTestBudget = 3_000_000
 
     public init() {}
 }
@@ -208,14 +211,12 @@ private struct Session {
     /// From this many entries to write on, rebuilding the indexes beats maintaining them.
     static let bulkEntries = 10_000
 
-    /// Most HMAC-SHA1 tests of imported names against hashed entries (~0.3 µs each).
-    static let hashedTestBudget = 3_000_000
-
     mutating func importAll(_ nodes: inout [TailscaleNode]) throws {
         let entriesToWrite = nodes.reduce(0) { $0 + $1.sshHostKeys.count * (1 + $1.addresses.count) }
         let namesToTest = nodes.reduce(0) { $0 + ($1.sshHostKeys.isEmpty ? 0 : 1 + $1.addresses.count) }
-        if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > Self.hashedTestBudget {
-            report.notes.append("\(hashedEntries.count) hashed known_hosts entries were not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
+        if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > options.hashedTestBudget {
+            let entries = hashedEntries.count == 1 ? "1 hashed known_hosts entry was" : "\(hashedEntries.count) hashed known_hosts entries were"
+            report.notes.append("\(entries) not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
             hashedEntries = []
         }
         if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,
