@@ -27,11 +27,11 @@ struct PEMArmor {
     static let dashes = "-----"
 
     static func parse(_ bytes: [UInt8]) throws -> PEMArmor {
-        let lines = splitLines(bytes)
+        let lines = TextLines.split(bytes)
         var i = 0
         while i < lines.count, lines[i].allSatisfy({ $0 == " " || $0 == "\t" }) { i += 1 }
         guard i < lines.count else { throw KeyFormatError.invalid("the file is empty") }
-        let first = trimmed(lines[i])
+        let first = TextLines.trimmed(lines[i])
         guard first.hasPrefix(beginPrefix), first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
             throw KeyFormatError.invalid("not a PEM file: the first line is not '-----BEGIN ...-----'")
         }
@@ -45,23 +45,23 @@ struct PEMArmor {
             let line = lines[i]
             if let colon = line.firstIndex(of: ":"), !line.hasPrefix(dashes) {
                 let name = String(line[..<colon])
-                var value = trimmed(line[line.index(after: colon)...])
+                var value = TextLines.trimmed(line[line.index(after: colon)...])
                 i += 1
                 while i < lines.count, let c = lines[i].first, c == " " || c == "\t" {
-                    value += trimmed(lines[i]); i += 1
+                    value += TextLines.trimmed(lines[i]); i += 1
                 }
                 headers.append((name, value))
                 if headers.count > 32 { throw KeyFormatError.invalid("the PEM block has too many header lines") }
                 continue
             }
-            if !headers.isEmpty, trimmed(line).isEmpty { i += 1 }
+            if !headers.isEmpty, TextLines.trimmed(line).isEmpty { i += 1 }
             break
         }
 
         var base64: [UInt8] = []
         var ended = false
         while i < lines.count {
-            let line = trimmed(lines[i])
+            let line = TextLines.trimmed(lines[i])
             i += 1
             if line.hasPrefix(endPrefix) {
                 guard line == endPrefix + label + dashes else {
@@ -79,28 +79,5 @@ struct PEMArmor {
         guard !der.isEmpty else { throw KeyFormatError.invalid("the PEM body is empty") }
         let body = SecretBytes(consuming: &der)
         return PEMArmor(label: label, headers: headers, body: body)
-    }
-
-    /// Splits on LF, CRLF or CR.
-    static func splitLines(_ bytes: [UInt8]) -> [Substring] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines: [Substring] = []
-        var start = text.startIndex
-        var i = text.startIndex
-        // `Character` treats "\r\n" as one character, so one comparison covers all three ends.
-        while i < text.endIndex {
-            let c = text[i]
-            if c == "\n" || c == "\r" || c == "\r\n" {
-                lines.append(text[start..<i])
-                start = text.index(after: i)
-            }
-            i = text.index(after: i)
-        }
-        if start < text.endIndex { lines.append(text[start...]) }
-        return lines
-    }
-
-    static func trimmed(_ s: Substring) -> String {
-        String(s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
