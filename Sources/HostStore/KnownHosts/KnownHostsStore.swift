@@ -85,7 +85,7 @@ public final class KnownHostsStore {
            scanned == generation {
             let learned = try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
                 .compactMap { $0.int(0) }
-            return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name)))).sorted()
+            return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
         }
         let ids = try scanHashed(name)
         if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
@@ -93,10 +93,13 @@ public final class KnownHostsStore {
     }
 
     /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
-    func scanUnpacked(_ matcher: HashedNameMatcher) throws -> [Int64] {
+    /// `onlyNull` keeps to the NULL range of the index (a probe, not a scan); the full scan
+    /// also takes malformed values.
+    func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
         var ids: [Int64] = []
+        let condition = onlyNull ? "hashed IS NULL" : "(hashed IS NULL OR length(hashed) != 40)"
         for row in try connection.query("""
-            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
+            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND \(condition)
             """) {
             if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
         }
