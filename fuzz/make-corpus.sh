@@ -29,6 +29,8 @@ ssh-keygen -q -t ecdsa -b 256 -N "$PASS" -a 1 -Z aes256-gcm@openssh.com -f "$tmp
 for b in rsa ecdsa256 ed25519; do cp "$K/pem/$b.pub" "$C/public-line/$b.pub"; cp "$K/pem/$b.rfc4716" "$C/rfc4716/$b"; done
 printf 'restrict,command="echo \\"hi\\"",from="10.0.0.0/8" %s' "$(cat "$K/pem/ecdsa256.pub")" > "$C/public-line/with-options"
 cp "$K/certs/user_ed25519_by_ed25519-cert.pub" "$C/public-line/certificate"
+cp "$K/pem/ecdsa256.spki.pem" "$C/public-line/spki.pem"
+cp "$K/pem/rsa.pkcs1-public.pem" "$C/public-line/pkcs1-public.pem"
 
 for f in user_ed25519_by_ed25519 user_rsa_by_ecdsa256 user_ed25519_by_ecdsa384 user_ed25519_by_rsa256 host_ecdsa256_by_ed25519; do
     cut -d' ' -f2 "$K/certs/$f-cert.pub" | base64 -d > "$C/certificate/$f"

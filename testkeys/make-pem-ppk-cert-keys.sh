@@ -116,6 +116,11 @@ add not-der-inside.aes128 wrong-passphrase AES-128-CBC -
 
 # RFC 4716 public keys (ssh-keygen -e), one per base key.
 for b in rsa ecdsa256 ecdsa384 ecdsa521 ed25519; do ssh-keygen -e -f "$b.pub" > "$b.rfc4716"; done
+# PEM public keys: SubjectPublicKeyInfo (ssh-keygen -e -m PKCS8; openssl for Ed25519,
+# which ssh-keygen 9.2 cannot export) and PKCS#1 RSAPublicKey (-m PEM).
+for b in rsa ecdsa256 ecdsa384 ecdsa521; do ssh-keygen -e -m PKCS8 -f "$b.pub" > "$b.spki.pem"; done
+openssl pkey -in ed25519.pkcs8 -pubout -out ed25519.spki.pem
+ssh-keygen -e -m PEM -f rsa.pub > rsa.pkcs1-public.pem
 cd ..
 
 # ---------------------------------------------------------------- PuTTY .ppk

@@ -16,6 +16,18 @@ final class PublicKeyFileTests: XCTestCase {
         }
     }
 
+    func testPEMPublicKeysMatchTheirPubFiles() throws {
+        let cases = [("rsa.spki.pem", "rsa"), ("ecdsa256.spki.pem", "ecdsa256"), ("ecdsa384.spki.pem", "ecdsa384"),
+                     ("ecdsa521.spki.pem", "ecdsa521"), ("ed25519.spki.pem", "ed25519"), ("rsa.pkcs1-public.pem", "rsa")]
+        for (file, base) in cases {
+            let content = try PublicKeyFile.parse(try Fixtures.bytes(Fixtures.testkeys("pem/" + file)))
+            XCTAssertEqual(content.publicKey.sha256Fingerprint, try Fixtures.fingerprint(Fixtures.testkeys("pem/\(base).fp")), file)
+            XCTAssertEqual(content.comment, "")
+        }
+        let e = assertKeyError(.invalid) { try PEMPublicKey.parse(Array("-----BEGIN PUBLIC KEY-----\nMAA=\n-----END PUBLIC KEY-----\n".utf8)) }
+        XCTAssertEqual(e?.reason, "the PUBLIC KEY data is damaged (not a valid SubjectPublicKeyInfo)")
+    }
+
     func testRFC4716HeadersContinuationsAndQuotes() throws {
         let key = try PublicKeyLine.parse(Fixtures.text(Fixtures.testkeys("pem/ed25519.pub"))).key
         let b64 = key.base64

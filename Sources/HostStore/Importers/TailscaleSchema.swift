@@ -1,7 +1,6 @@
 // What hostbook remembers about a host imported from Tailscale beyond the `hosts` row:
 // the device's OS and online state (DESIGN.md, "Tailscale import") and the Tailscale tags
 // the last import wrote, so a re-import changes only those and keeps the user's own tags.
-// Plus an index for the importer's one lookup per name in `known_hosts`.
 //
 // `v1` is the fragment for the migrations list (Schema.swift). Until it is listed there,
 // the importer creates these objects itself, in its own transaction, the first time it
@@ -20,7 +19,6 @@ enum TailscaleSchema {
         tags        TEXT NOT NULL,
         imported_at TEXT NOT NULL
     );
-    CREATE INDEX IF NOT EXISTS tailscale_known_hosts_pattern ON known_hosts(pattern, port);
 
     """
 

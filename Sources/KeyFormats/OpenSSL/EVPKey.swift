@@ -131,6 +131,59 @@ final class EVPKey {
         throw KeyFormatError.unsupported("\(name.prefix(40)) keys are not supported by SSH")
     }
 
+    // MARK: - EVP_PKEY → public key
+
+    /// The public half in hostbook's model (RSA, EC on the three NIST curves, Ed25519).
+    func publicKeyAlgorithm() throws -> PublicKeyAlgorithm {
+        if isA("RSA") {
+            return .rsa(exponent: try bigNum(OSSL_PKEY_PARAM_RSA_E, secret: false).bytes,
+                        modulus: try bigNum(OSSL_PKEY_PARAM_RSA_N, secret: false).bytes)
+        }
+        if isA("EC") {
+            guard let groupName = text(OSSL_PKEY_PARAM_GROUP_NAME), let curve = ECGroup.curve(named: groupName) else {
+                throw KeyFormatError.unsupported("the EC curve is not supported; OpenSSH supports only P-256, P-384 and P-521")
+            }
+            guard let encoded = octets(OSSL_PKEY_PARAM_PUB_KEY) else { throw KeyFormatError.invalid("the EC key has no public point") }
+            return .ecdsa(curve: curve, point: try ECGroup(curve).uncompressed(encoded))
+        }
+        if isA("ED25519") {
+            var publicKey = [UInt8](repeating: 0, count: 32)
+            var length = 32
+            let ok = publicKey.withUnsafeMutableBufferPointer { EVP_PKEY_get_raw_public_key(raw, $0.baseAddress, &length) == 1 }
+            OpenSSLErrors.clear()
+            guard ok, length == 32 else { throw KeyFormatError.invalid("could not read the Ed25519 public key") }
+            return .ed25519(publicKey: publicKey)
+        }
+        if isA("DSA") {
+            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+        }
+        let name = EVP_PKEY_get0_type_name(raw).map { String(cString: $0) } ?? "unknown"
+        throw KeyFormatError.unsupported("\(name.prefix(40)) keys are not supported by SSH")
+    }
+
+    /// Decodes a DER public key: `SubjectPublicKeyInfo` (any algorithm) or PKCS#1
+    /// `RSAPublicKey` (structure "type-specific", key type "RSA"). Nil when it does not decode.
+    static func decodePublic(_ der: [UInt8], structure: String, keyType: String?) -> EVPKey? {
+        OpenSSLErrors.clear()
+        defer { OpenSSLErrors.clear() }
+        var pkey: OpaquePointer? = nil
+        let names = CStrings()
+        let selection = Int32(OSSL_KEYMGMT_SELECT_PUBLIC_KEY | OSSL_KEYMGMT_SELECT_DOMAIN_PARAMETERS | OSSL_KEYMGMT_SELECT_OTHER_PARAMETERS)
+        guard !der.isEmpty, let ctx = OSSL_DECODER_CTX_new_for_pkey(&pkey, names("DER"), names(structure), keyType.map { names($0) },
+                                                                    selection, nil, nil) else { return nil }
+        defer { withExtendedLifetime(names) { OSSL_DECODER_CTX_free(ctx) } }
+        var remaining = der.count
+        let ok = der.withUnsafeBufferPointer { buf -> Bool in
+            var p: UnsafePointer<UInt8>? = buf.baseAddress
+            return OSSL_DECODER_from_data(ctx, &p, &remaining) == 1
+        }
+        guard ok, remaining == 0, let pkey else {
+            if let pkey { EVP_PKEY_free(pkey) }
+            return nil
+        }
+        return EVPKey(owning: pkey)
+    }
+
     // MARK: - Public keys for signature verification
 
     /// An EVP_PKEY holding only the public half of an RSA or ECDSA key.

@@ -1,5 +1,6 @@
 // Reads a public key file of any kind hostbook accepts: a `.pub` / authorized_keys line
-// (options tolerated), an RFC 4716 block, or a certificate line (`*-cert.pub`).
+// (options tolerated), an RFC 4716 block, a certificate line (`*-cert.pub`), or a PEM
+// public key (`ssh-keygen -e -m PKCS8` / `-m PEM`).
 // The first line that is not blank or a `#` comment decides.
 
 public enum PublicKeyFile {
@@ -29,7 +30,7 @@ public enum PublicKeyFile {
             throw KeyFormatError.invalid("the file holds no public key")
         }
         if line.hasPrefix("-----BEGIN") {
-            throw KeyFormatError.unsupported("PEM public keys are not read; convert with 'ssh-keygen -i -m PKCS8 -f FILE'")
+            return .key(PublicKeyLine(key: try PEMPublicKey.parse(bytes), comment: ""))
         }
         let typeEnd = line.firstIndex(where: { $0 == " " || $0 == "\t" }) ?? line.endIndex
         let type = String(line[..<typeEnd])
