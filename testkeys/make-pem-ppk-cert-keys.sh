@@ -57,6 +57,9 @@ cp rsa rsa.pkcs8 && ssh-keygen -q -p -m PKCS8 -N '' -f rsa.pkcs8
 add rsa.pkcs8 pkcs8 - rsa
 cp ecdsa256 ecdsa256.pkcs8 && ssh-keygen -q -p -m PKCS8 -N '' -f ecdsa256.pkcs8
 add ecdsa256.pkcs8 pkcs8 - ecdsa256
+# What `openssl pkcs12 -nodes` prints: attribute lines before the PEM block.
+{ printf 'Bag Attributes\n    localKeyID: 01 00 00 00\nKey Attributes: <No Attributes>\n'; cat ecdsa256.pkcs8; } > ecdsa256.pkcs8-bag-attributes
+add ecdsa256.pkcs8-bag-attributes pkcs8 - ecdsa256
 cp rsa rsa.pkcs8-aes128 && ssh-keygen -q -p -m PKCS8 -N "$PASS" -f rsa.pkcs8-aes128
 add rsa.pkcs8-aes128 pkcs8 AES-128-CBC rsa
 cp ecdsa384 ecdsa384.pkcs8-aes128 && ssh-keygen -q -p -m PKCS8 -N "$PASS" -f ecdsa384.pkcs8-aes128

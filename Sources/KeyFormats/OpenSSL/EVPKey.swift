@@ -122,7 +122,7 @@ final class EVPKey {
             return .ed25519(seed: seed, publicKey: publicKey)
         }
         if isA("DSA") {
-            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
         }
         if isA("RSA-PSS") {
             throw KeyFormatError.unsupported("RSA-PSS keys are not usable for SSH; convert to a plain RSA key")
@@ -155,7 +155,7 @@ final class EVPKey {
             return .ed25519(publicKey: publicKey)
         }
         if isA("DSA") {
-            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
         }
         let name = EVP_PKEY_get0_type_name(raw).map { String(cString: $0) } ?? "unknown"
         throw KeyFormatError.unsupported("\(name.prefix(40)) keys are not supported by SSH")

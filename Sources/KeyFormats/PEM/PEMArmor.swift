@@ -8,7 +8,7 @@
 //     <base64>
 //     -----END LABEL-----
 //
-// LF, CRLF and CR line ends are accepted; leading blank lines are skipped; the END label
+// LF, CRLF and CR line ends are accepted; lines before BEGIN are skipped; the END label
 // must equal the BEGIN label; anything after END is ignored (as OpenSSL does).
 import SecureMemory
 
@@ -23,17 +23,32 @@ struct PEMArmor {
     }
 
     static let beginPrefix = "-----BEGIN "
+
+    /// True when a line of the first few kilobytes starts a PEM private key block, after
+    /// any preamble (what PrivateKeyFile.detect accepts besides a file starting with BEGIN).
+    static func containsPrivateKeyBlock(_ bytes: [UInt8]) -> Bool {
+        TextLines.split(Array(bytes.prefix(4096))).contains {
+            let line = TextLines.trimmed($0)
+            return line.hasPrefix(beginPrefix) && line.hasSuffix("PRIVATE KEY" + dashes)
+        }
+    }
+
     static let endPrefix = "-----END "
     static let dashes = "-----"
 
     static func parse(_ bytes: [UInt8]) throws -> PEMArmor {
         let lines = TextLines.split(bytes)
         var i = 0
-        while i < lines.count, lines[i].allSatisfy({ $0 == " " || $0 == "\t" }) { i += 1 }
-        guard i < lines.count else { throw KeyFormatError.invalid("the file is empty") }
+        // Text before the BEGIN line is skipped, as OpenSSL does (e.g. the "Bag Attributes"
+        // lines `openssl pkcs12 -nodes` writes before each key).
+        while i < lines.count, !TextLines.trimmed(lines[i]).hasPrefix(beginPrefix) { i += 1 }
+        guard i < lines.count else {
+            if lines.allSatisfy({ TextLines.trimmed($0).isEmpty }) { throw KeyFormatError.invalid("the file is empty") }
+            throw KeyFormatError.invalid("not a PEM file: no '-----BEGIN ...-----' line")
+        }
         let first = TextLines.trimmed(lines[i])
-        guard first.hasPrefix(beginPrefix), first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
-            throw KeyFormatError.invalid("not a PEM file: the first line is not '-----BEGIN ...-----'")
+        guard first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
+            throw KeyFormatError.invalid("not a PEM file: the BEGIN line is not '-----BEGIN ...-----'")
         }
         let label = String(first.dropFirst(beginPrefix.count).dropLast(dashes.count))
         i += 1
