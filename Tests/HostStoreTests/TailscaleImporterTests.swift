@@ -219,9 +219,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(real.entriesTrusted, planned.entriesTrusted)
     }
 
-    /// A dry run on a database no import has written to creates nothing, not even the
-    /// importer's own table, and still sees the hosts that are there.
-    func testDryRunOnADatabaseWithoutTheImportersTable() throws {
+    /// A dry run on a database no import has written to writes nothing and still sees the
+    /// hosts that are there.
+    func testDryRunOnADatabaseNoImportHasWrittenTo() throws {
         let db = try TemporaryDatabase()
         try addManualHost(db, "build01")
         var options = TailscaleImportOptions()
@@ -229,7 +229,7 @@ final class TailscaleImporterTests: XCTestCase {
         let report = try db.importAll(try TailscaleFixtures.document(before), options)
         XCTAssertEqual(report.hosts.first { $0.nodeID == "nFixBuild01CNTRL" }?.action, .skipped)
         XCTAssertEqual(report.count(.added), 1)
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM tailscale_nodes"), 0)
         XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 1)
     }
 
@@ -261,11 +261,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
             XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
         }
-        for table in ["hosts", "host_tags", "known_hosts", "host_key_events"] {
+        for table in ["hosts", "host_tags", "known_hosts", "host_key_events", "tailscale_nodes"] {
             XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)
         }
-        // Even the importer's own table, created by this first import, was rolled back.
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
     }
 }
 

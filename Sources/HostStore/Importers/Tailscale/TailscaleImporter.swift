@@ -37,7 +37,6 @@ public struct TailscaleImporter {
     public static func emptyDatabase() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: ":memory:")
         try Schema.migrate(connection, path: ":memory:")
-        try TailscaleSchema.ensure(connection)
         return connection
     }
 
@@ -120,9 +119,7 @@ private struct Session {
         self.connection = connection
         self.options = options
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
-        // A dry run only reads (possibly on a read-only connection); a real import creates
-        // the importer's table when this database has none yet.
-        if !options.dryRun { try TailscaleSchema.ensure(connection) }
+        // A dry run only reads, possibly a read-only database not migrated yet (no node table).
         let hasNodeTable = try TailscaleSchema.isPresent(connection)
         insertHost = try connection.prepare("""
             INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
