@@ -61,9 +61,14 @@ echo "machine: $(nproc) CPUs, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f
 echo "$(ssh -V 2>&1); hostbook $("$hostbook" --version | cut -d' ' -f2)"
 echo "$runs interleaved runs per command (+2 warm-up); medians in seconds; import into a fresh --db each run"
 printf '%-7s %-11s %-11s %-11s %-11s %s\n' rounds keygen-wall hb-wall keygen-cpu hb-cpu "ratio (wall)"
-for rounds in 16 64 128; do
+# "none": an unencrypted key, i.e. the fixed cost of each command without any KDF.
+for rounds in none 16 64 128; do
     key="$work/id_ed25519_$rounds"
-    ssh-keygen -q -t ed25519 -Z aes256-ctr -a "$rounds" -N "$(cat "$work/pass")" -C "bench $rounds" -f "$key"
+    if [ "$rounds" = none ]; then
+        ssh-keygen -q -t ed25519 -N '' -C "bench none" -f "$key"
+    else
+        ssh-keygen -q -t ed25519 -Z aes256-ctr -a "$rounds" -N "$(cat "$work/pass")" -C "bench $rounds" -f "$key"
+    fi
     pass=$(cat "$work/pass")
     rm -f "$work"/r"$rounds"_*
     for i in $(seq -1 "$runs"); do

@@ -26,17 +26,34 @@ key=$(grep "^$name " "$work/plain" | cut -d' ' -f2,3)
 ported='[host50007.bench.example]:2222'
 
 echo "== import (100k plain, 100k hashed, 1M plain; timed once each)"
+imports="$work/imports.md"
+{ echo; echo "### imports used by the checks below (one run each)"; echo
+  echo "| file | entries | wall (s) | CPU user+sys (s) |"; echo "|---|---|---|---|"; } > "$imports"
 for f in plain hashed lines1m; do
-  start=$(date +%s.%N)
-  "$hb" --db "$work/$f.db" known-hosts import "$work/$f"
-  end=$(date +%s.%N)
-  echo "$f: $(echo "$end - $start" | bc) s"
+  /usr/bin/time -f "%e %U %S" -o "$work/time" "$hb" --db "$work/$f.db" known-hosts import "$work/$f"
+  read -r wall user sys < "$work/time"
+  echo "| $f | $(wc -l < "$work/$f") | $wall | $(printf "%.2f" "$(echo "$user + $sys" | bc)") |" >> "$imports"
 done
+cat "$imports"
 
 hf=(hyperfine -N --style basic)
-[ -n "$out" ] && : > "$out"
-export_md() { [ -n "$out" ] && echo "--export-markdown $work/$1.md" || true; }
-append() { [ -n "$out" ] && { echo "### $2" >> "$out"; cat "$work/$1.md" >> "$out"; echo >> "$out"; } || true; }
+[ -n "$out" ] && { echo "Recorded $(date -u +%Y-%m-%dT%H:%MZ), load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores." > "$out"; cat "$imports" >> "$out"; }
+# Every hyperfine run exports JSON; the table adds CPU time (user + system), which says
+# what hostbook costs even when other work on a shared machine inflates the wall clock.
+export_md() { echo "--export-json $work/$1.json"; }
+append() {
+  python3 - "$work/$1.json" "$2" <<'PY' | tee -a "${out:-/dev/null}"
+import json, sys
+runs = json.load(open(sys.argv[1]))["results"]
+unit, scale = ("s", 1) if min(r["mean"] for r in runs) >= 1 else ("ms", 1000)
+print(f"\n### {sys.argv[2]}\n")
+print(f"| command | wall mean ± σ ({unit}) | wall min ({unit}) | CPU user+sys ({unit}) |")
+print("|---|---|---|---|")
+for r in runs:
+    f = lambda v: f"{v * scale:.1f}" if unit == "ms" else f"{v:.2f}"
+    print(f"| {r['command']} | {f(r['mean'])} ± {f(r['stddev'])} | {f(r['min'])} | {f(r['user'] + r['system'])} |")
+PY
+}
 
 echo "== check vs ssh-keygen -F, 100,000 hosts"
 "${hf[@]}" -w 3 -r 30 $(export_md check100k) \

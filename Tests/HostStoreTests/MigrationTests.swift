@@ -7,12 +7,15 @@ import XCTest
 final class MigrationTests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v1.db"
 
-    static let tables = ["meta", "hosts", "host_tags", "keys", "snippets", "known_hosts", "host_key_events"]
+    /// Every table of a database (whoever owns it).
+    static func tables(_ conn: SQLiteConnection) throws -> [String] {
+        try conn.query("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name").compactMap { $0.text(0) }
+    }
 
     /// Every row of every table, as text, for before/after comparison.
     static func dump(_ conn: SQLiteConnection) throws -> [String: [String]] {
         var out: [String: [String]] = [:]
-        for t in tables {
+        for t in try tables(conn) {
             out[t] = try conn.query("SELECT * FROM \(t) ORDER BY 1, 2").map { row in
                 row.values.map { "\($0)" }.joined(separator: "|")
             }
@@ -29,7 +32,19 @@ final class MigrationTests: XCTestCase {
     func testFixtureIsVersion1WithRowsInEveryTable() throws {
         let conn = try SQLiteConnection(path: Self.fixture, create: false, readOnly: true)
         XCTAssertEqual(try conn.userVersion, 1)
-        for (table, rows) in try Self.dump(conn) { XCTAssertFalse(rows.isEmpty, "\(table) is empty in the fixture") }
+        let dump = try Self.dump(conn)
+        XCTAssertGreaterThanOrEqual(dump.count, 7)
+        for (table, rows) in dump { XCTAssertFalse(rows.isEmpty, "\(table) is empty in the fixture") }
+    }
+
+    /// The version-1 SQL exactly as the program runs it, for make-v1-fixture.sh: written to
+    /// $HOSTBOOK_V1_SQL_OUT when that is set (the script sets it).
+    func testVersion1SQL() throws {
+        let sql = try XCTUnwrap(Schema.migrations.first { $0.version == 1 }).sql
+        XCTAssertTrue(sql.contains("CREATE TABLE hosts"))
+        if let out = ProcessInfo.processInfo.environment["HOSTBOOK_V1_SQL_OUT"] {
+            try sql.write(toFile: out, atomically: true, encoding: .utf8)
+        }
     }
 
     /// The fixture was made from the same SQL the program runs for version 1.
@@ -50,12 +65,16 @@ final class MigrationTests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        XCTAssertEqual(try Self.dump(db.connection), before)
+        // Every table of version 1 keeps every row; version 2 adds only the (empty) Tailscale table.
+        let after = try Self.dump(db.connection)
+        XCTAssertEqual(after.filter { before[$0.key] != nil }, before)
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes"])
+        XCTAssertEqual(after["tailscale_nodes"], [])
         XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
         // Version 2's indexes exist and are used.
-        let indexes = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'host%' ORDER BY name").compactMap { $0.text(0) }
+        let indexes = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name IN ('host_tags_tag', 'hosts_jump', 'hosts_key', 'hosts_source') ORDER BY name").compactMap { $0.text(0) }
         XCTAssertEqual(indexes, ["host_tags_tag", "hosts_jump", "hosts_key", "hosts_source"])
         let plan = try db.connection.query("EXPLAIN QUERY PLAN SELECT id FROM hosts WHERE source = 'tailscale' AND source_id = 'x'")
             .compactMap { $0.text(3) }.joined()

@@ -2,6 +2,7 @@
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
 import HostStore
+import KeyFormats
 import XCTest
 
 final class TailscaleImporterTests: XCTestCase {
@@ -134,6 +135,46 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(report.entriesTrusted, 6)
     }
 
+    /// Entries a plain lookup cannot find count too: a hashed name (as `ssh-keygen -H`
+    /// writes) holding another key of the same type, and a revoked key under a wildcard.
+    func testHashedAndWildcardEntriesAreHonoured() throws {
+        let db = try TemporaryDatabase()
+        let hashed = HashedHostName(hashing: "build01.tail7c3e90.ts.net", salt: Array(repeating: 7, count: 20)).text
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, 'SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU', 'import', 'x', 'x')
+            """, [.text(hashed), .blob(try PublicKeyLineHelper.blob("AAAAC3NzaC1lZDI1NTE5AAAAIDTuQOHJ7pz5MacwRqZc5juOJNf2N0RHMpPJ0VYnp9P1"))])
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES ('100.80.*,!100.80.9.9', 0, 'revoked', 'ecdsa-sha2-nistp256', ?, 'SHA256:Sc2J4/HSZ56j1YA6gkIeY1nygTGa+EPkwAgjCXx7BVM', 'import', 'x')
+            """, [.blob(try PublicKeyLineHelper.blob("AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBKbLsrgLHP+LBnZ4pgc+j6R25ScmwTVzpVjruEyEUI4iGdOpuBeehaiEUS1KUvRhLM4xX8lUhLNW3mmsas2O0Zo="))])
+        let report = try db.importAll(try TailscaleFixtures.document(before))
+        XCTAssertEqual(report.keyProblems.map { "\($0.pattern) \($0.keyType) \($0.reason.prefix(40))" }, [
+            "build01.tail7c3e90.ts.net ssh-ed25519 a different ssh-ed25519 key (SHA256:bD48",
+            "100.80.1.1 ecdsa-sha2-nistp256 the key is revoked",
+        ])
+        // ecdsa for the name and the IPv6 address, ed25519 for both addresses, cache01's key twice.
+        XCTAssertEqual(report.entriesTrusted, 2 + 2 + 2)
+    }
+
+    /// Past the budget of HMAC tests, hashed entries are not compared, and the report says so.
+    func testHashedEntriesBeyondTheBudgetAreReportedNotCompared() throws {
+        let db = try TemporaryDatabase()
+        let hashed = HashedHostName(hashing: "build01.tail7c3e90.ts.net", salt: Array(repeating: 7, count: 20)).text
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, 'SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU', 'import', 'x', 'x')
+            """, [.text(hashed), .blob(try PublicKeyLineHelper.blob("AAAAC3NzaC1lZDI1NTE5AAAAIDTuQOHJ7pz5MacwRqZc5juOJNf2N0RHMpPJ0VYnp9P1"))])
+        var options = TailscaleImportOptions()
+        options.hashedTestBudget = 4
+        options.dryRun = true
+        let report = try db.importAll(try TailscaleFixtures.document(before), options)
+        XCTAssertEqual(report.notes, ["1 hashed known_hosts entry was not compared with the 5 imported names (too many to test); 'hostbook known-hosts check' still applies them"])
+        XCTAssertEqual(report.keyProblems, [])
+        options.hashedTestBudget = 5
+        XCTAssertEqual(try db.importAll(try TailscaleFixtures.document(before), options).keyProblems.count, 1)
+    }
+
     func testNameClashIsSkippedOrRenamed() throws {
         let db = try TemporaryDatabase()
         try addManualHost(db, "BUILD01")
@@ -178,9 +219,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(real.entriesTrusted, planned.entriesTrusted)
     }
 
-    /// A dry run on a database no import has written to creates nothing, not even the
-    /// importer's own table, and still sees the hosts that are there.
-    func testDryRunOnADatabaseWithoutTheImportersTable() throws {
+    /// A dry run on a database no import has written to writes nothing and still sees the
+    /// hosts that are there.
+    func testDryRunOnADatabaseNoImportHasWrittenTo() throws {
         let db = try TemporaryDatabase()
         try addManualHost(db, "build01")
         var options = TailscaleImportOptions()
@@ -188,7 +229,7 @@ final class TailscaleImporterTests: XCTestCase {
         let report = try db.importAll(try TailscaleFixtures.document(before), options)
         XCTAssertEqual(report.hosts.first { $0.nodeID == "nFixBuild01CNTRL" }?.action, .skipped)
         XCTAssertEqual(report.count(.added), 1)
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM tailscale_nodes"), 0)
         XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 1)
     }
 
@@ -220,11 +261,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
             XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
         }
-        for table in ["hosts", "host_tags", "known_hosts", "host_key_events"] {
+        for table in ["hosts", "host_tags", "known_hosts", "host_key_events", "tailscale_nodes"] {
             XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)
         }
-        // Even the importer's own table, created by this first import, was rolled back.
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
     }
 }
 
@@ -232,5 +271,124 @@ final class TailscaleImporterTests: XCTestCase {
 enum PublicKeyLineHelper {
     static func blob(_ base64: String) throws -> [UInt8] {
         Array(try XCTUnwrap(Data(base64Encoded: base64)))
+    }
+}
+
+/// Large imports into an empty known-hosts store drop its indexes and rebuild them at the end.
+final class TailscaleBulkImportTests: XCTestCase {
+    /// `count` devices, each with rsa, ecdsa and ed25519 host keys (made-up bytes in valid
+    /// layout), an IPv4 and an IPv6 address: 9 known_hosts entries per device.
+    func document(_ count: Int, seed: Int = 1) -> TailscaleDocument {
+        func string(_ b: [UInt8]) -> [UInt8] { [0, 0, 0, UInt8(b.count)] + b }
+        func bytes(_ n: Int, _ salt: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ salt &* 13 &+ seed &* 101) } }
+        var nodes: [TailscaleNode] = []
+        for i in 0..<count {
+            var modulus = bytes(128, i)
+            modulus[0] = 0xc1          // 1024 bits; the mpint needs a zero byte in front
+            modulus[127] |= 1
+            let rsa = string(Array("ssh-rsa".utf8)) + string([1, 0, 1]) + [0, 0, 0, 129, 0] + modulus
+            let ecdsa = string(Array("ecdsa-sha2-nistp256".utf8)) + string(Array("nistp256".utf8)) + string([4] + bytes(64, i))
+            let ed = string(Array("ssh-ed25519".utf8)) + string(bytes(32, i))
+            var n = TailscaleNode()
+            n.nodeID = "nBulk\(i)CNTRL"
+            n.dnsName = "bulk-\(i).tail7c3e90.ts.net"
+            n.os = "linux"
+            n.online = true
+            n.addresses = ["100.90.\(i / 256).\(i % 256)", "fd7a:115c:a1e0::9:\(String(i, radix: 16))"]
+            n.sshHostKeys = [("ssh-rsa", rsa), ("ecdsa-sha2-nistp256", ecdsa), ("ssh-ed25519", ed)].map { $0.0 + " " + Data($0.1).base64EncodedString() }
+            nodes.append(n)
+        }
+        return TailscaleDocument(format: .status, backendState: "Running", nodes: nodes)
+    }
+
+    func indexes(_ db: TemporaryDatabase) throws -> [String] {
+        try db.strings("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name IN ('known_hosts', 'host_key_events') AND sql IS NOT NULL ORDER BY name")
+    }
+
+    func testBulkImportRebuildsTheIndexesAndReimportsUnchanged() throws {
+        let db = try TemporaryDatabase()
+        let before = try indexes(db)
+        XCTAssertTrue(before.contains("known_hosts_name"), "\(before)")
+        let report = try db.importAll(document(1200))
+        XCTAssertEqual(report.count(.added), 1200)
+        XCTAssertEqual(report.keyProblems, [])
+        XCTAssertEqual(report.entriesTrusted, 1200 * 9)
+        XCTAssertEqual(try indexes(db), before)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'imported'"), 1200 * 9)
+        let again = try db.importAll(document(1200))
+        XCTAssertEqual(again.count(.unchanged), 1200)
+        XCTAssertEqual(again.entriesTrusted, 0)
+        // New keys for every device: rotations, found through the rebuilt indexes.
+        let rotated = try db.importAll(document(1200, seed: 2))
+        XCTAssertEqual(rotated.rotations.count, 3600)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'replaced'"), 1200 * 9)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9)
+    }
+
+    /// Two devices claiming one address (not something Tailscale hands out): in bulk mode the
+    /// second still sees what the first wrote, so the address ends with one key per type.
+    func testANameWrittenTwiceInOneBulkImportIsLookedUp() throws {
+        let db = try TemporaryDatabase()
+        var doc = document(1200)
+        doc.nodes[1].addresses[0] = doc.nodes[0].addresses[0]
+        let report = try db.importAll(doc)
+        XCTAssertEqual(report.rotations.map(\.host), ["bulk-1", "bulk-1", "bulk-1"])
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = ?", [.text(doc.nodes[0].addresses[0])]), 3)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 1200 * 9 - 3)
+    }
+
+    func testABulkImportThatFailsRestoresTheIndexes() throws {
+        let db = try TemporaryDatabase()
+        let before = try indexes(db)
+        try db.connection.execute("""
+            CREATE TEMP TRIGGER refuse BEFORE INSERT ON known_hosts WHEN NEW.pattern = 'bulk-1199.tail7c3e90.ts.net'
+            BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;
+            """)
+        XCTAssertThrowsError(try db.importAll(document(1200)))
+        XCTAssertEqual(try indexes(db), before)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 0)
+    }
+}
+
+/// Whatever a device list holds, what the import writes is valid for hostbook: host names
+/// and hostnames that pass host validation, tags that pass tag validation, and known_hosts
+/// names that are plain names (never a pattern or a hashed-looking field).
+final class TailscaleRandomInputTests: XCTestCase {
+    func testRandomDevicesOnlyEverWriteValidRows() throws {
+        var rng = SystemRandomNumberGenerator()
+        let pieces = ["web01", "Bücher", "서버", "🚀", "*", "?", "!", ",", "|1|", " ", ".", "..", "-", "_", "\u{202E}",
+                      "\u{1B}[2J", "xn--", "xn--zz", "100.64.0.1", "fd7a::1", "[::1]", "%eth0", "tag:", "A", "0", ""]
+        func junk() -> String { (0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() }
+        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP1bJvlrd+7p4T6xtakwqQR3DRoz67gRs0jN4BkEHc6T"
+        for round in 0..<20 {
+            var nodes: [TailscaleNode] = []
+            for i in 0..<40 {
+                var n = TailscaleNode()
+                n.nodeID = Bool.random(using: &rng) ? "n\(round)-\(i)" : junk()
+                n.dnsName = junk() + (Bool.random(using: &rng) ? ".tail1.ts.net" : "")
+                n.hostName = junk()
+                n.os = junk()
+                n.addresses = (0..<Int.random(in: 0...3, using: &rng)).map { _ in junk() }
+                n.tags = (0..<Int.random(in: 0...3, using: &rng)).map { _ in (Bool.random(using: &rng) ? "tag:" : "") + junk() }
+                n.sshHostKeys = Bool.random(using: &rng) ? [key, junk()] : []
+                nodes.append(n)
+            }
+            let db = try TemporaryDatabase()
+            var options = TailscaleImportOptions()
+            options.renameClashes = Bool.random(using: &rng)
+            options.includeExcluded = true
+            _ = try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: nodes), options)
+            for row in try db.connection.query("SELECT name, hostname FROM hosts") {
+                XCTAssertNoThrow(try HostValidation.name(row.text(0) ?? ""), "\(row)")
+                XCTAssertNoThrow(try HostValidation.hostname(row.text(1) ?? ""), "\(row)")
+            }
+            for tag in try db.strings("SELECT tag FROM host_tags") { XCTAssertNoThrow(try HostValidation.tag(tag), tag) }
+            for pattern in try db.strings("SELECT pattern FROM known_hosts") {
+                XCTAssertEqual(KnownHostRow.kind(of: pattern), .plain, pattern)
+                XCTAssertTrue(pattern.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7f }, pattern)
+            }
+        }
     }
 }

@@ -5,6 +5,10 @@ import XCTest
 final class HostCommandTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws { hb = try HostbookFixture() }
 
     func testAddThenShowText() throws {

@@ -6,6 +6,10 @@ import XCTest
 final class HostPasswordTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws {
         try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
         hb = try HostbookFixture()
@@ -102,12 +106,5 @@ final class HostPasswordTests: XCTestCase {
         XCTAssertEqual(r.stdout, "status=1\n[]\n", r.stderr)
         XCTAssertEqual(try String(contentsOfFile: errFile, encoding: .utf8),
                        "hostbook: cannot store the password in the vault: the default keyring is locked\nUnlock it (log in to the desktop, or unlock it in Seahorse or KeePassXC) and try again.\n")
-    }
-}
-
-/// The package root (Tests/HostbookTests/<this file>).
-enum PackageRootPath {
-    static var path: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
     }
 }

@@ -6,6 +6,10 @@ import XCTest
 final class HostTerminalTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script")
         hb = try HostbookFixture()

@@ -202,6 +202,13 @@ final class ImportTailscaleTests: XCTestCase {
 
     func testRotationIsRecordedAndReported() throws {
         _ = try hostbook(["import-tailscale", own("status-rotation-before.json"), "--all", "--user", "deploy"])
+        // The known-hosts store trusts what the import pinned, for the name and each address.
+        let k1 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP1bJvlrd+7p4T6xtakwqQR3DRoz67gRs0jN4BkEHc6T"
+        let k2 = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIKrTVViJtIk7ms/PsP6jrg2bMlMQJgExY2t2dd3HNEB4"
+        for host in ["build01.tail7c3e90.ts.net", "100.80.1.1", "fd7a:115c:a1e0::5001:101"] {
+            XCTAssertEqual(try hostbook(["known-hosts", "check", host, "--key", k1]).status, 0, host)
+            XCTAssertEqual(try hostbook(["known-hosts", "check", host, "--key", k2]).status, 11, host)
+        }
         try assertRun(["import-tailscale", own("status-rotation-after.json"), "--all"], status: 0, stdout: """
             ACTION     NAME     HOSTNAME                   DETAILS
             skipped    laptop   laptop.tail7c3e90.ts.net   this machine
@@ -220,6 +227,10 @@ final class ImportTailscaleTests: XCTestCase {
 
             """)
         XCTAssertEqual(try sqlite("SELECT name, user FROM hosts ORDER BY name"), "build01|deploy\ncache01|deploy\n")
+        for host in ["build01.tail7c3e90.ts.net", "100.80.1.1", "fd7a:115c:a1e0::5001:101"] {
+            XCTAssertEqual(try hostbook(["known-hosts", "check", host, "--key", k2]).status, 0, host)
+            XCTAssertEqual(try hostbook(["known-hosts", "check", host, "--key", k1]).status, 11, host)
+        }
         // And a third time: nothing left to do.
         let r = try hostbook(["import-tailscale", own("status-rotation-after.json"), "--all"])
         XCTAssertTrue(r.stdout.hasSuffix("0 added, 0 updated, 2 unchanged, 1 skipped; 0 host-key entries trusted.\n"), r.stdout)
@@ -316,7 +327,8 @@ final class ImportTailscaleTests: XCTestCase {
                 }
               ],
               "rotations": [],
-              "key_problems": []
+              "key_problems": [],
+              "notes": []
             }
 
             """)
@@ -470,6 +482,19 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(r.status, 0)
         XCTAssertTrue(r.stdout.hasSuffix("2 added, 0 updated, 0 unchanged, 1 skipped; 8 host-key entries trusted.\n"), r.stdout)
+    }
+
+    /// Output that is not JSON is refused at its first byte, even from a command that would
+    /// go on writing for ever.
+    func testEndlessGarbageFromTailscaleIsRefusedPromptly() throws {
+        let env = try fakeTailscale("exec yes garbage")
+        let r = try hostbook(["import-tailscale", "--all"], environment: env)
+        XCTAssertEqual(r.stderr, """
+            hostbook: the output of 'tailscale status --json' cannot be used: the input is not valid JSON: unexpected 'g' at line 1, column 1
+            Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'.
+
+            """)
+        XCTAssertEqual(r.status, 1)
     }
 
     func testTailscaleNotRunningOrMissing() throws {

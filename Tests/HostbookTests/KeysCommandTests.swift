@@ -248,6 +248,18 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertEqual(try hb(["keys", "export", "k", "--no-passphrase"]).status, 0)
     }
 
+    func testRemoveRefusesAKeyAHostUses() throws {
+        try requireVault()
+        XCTAssertEqual(try hb(["keys", "import", fixture("ed25519_none"), "--name", "k"]).status, 0)
+        let add = try hb(["add", "web", "--hostname", "web.example", "--key", "k"])
+        XCTAssertEqual(add.status, 0, add.stderr)
+        let r = try hb(["keys", "remove", "k", "--yes"])
+        XCTAssertEqual(r.status, 5)
+        XCTAssertEqual(r.stderr, "hostbook: key 'k' is used by host 'web'\nPoint that host at another key first ('hostbook edit web --no-key').\n")
+        // Nothing was removed: the private key is still in the vault.
+        XCTAssertEqual(try hb(["keys", "export", "k", "--no-passphrase"]).status, 0)
+    }
+
     // MARK: Security keys (upstream test data)
 
     func testSecurityKeyImportIsMarked() throws {

@@ -125,6 +125,15 @@ final class KnownHostsCommandTests: XCTestCase {
                      stderr: "hostbook: --port must be a whole number from 1 to 65535, not '70000'\n")
         assertResult(try hb(["known-hosts", "check", "a b", "--key", keyA]), 2, stdout: "",
                      stderr: "hostbook: 'a b' is not a host name: it contains a space, comma or control character\n")
+        assertResult(try hb(["known-hosts", "approve", "*.test", "--key", keyA, "--yes"]), 2, stdout: "",
+                     stderr: "hostbook: '*.test' is not a host name: patterns (*, ?, !), brackets and | are not allowed\n"
+                        + "Give the port with --port; patterns can be imported from a known_hosts file.\n")
+        assertResult(try hb(["known-hosts", "check", "[h.test]:2222", "--port", "22", "--key", keyA]), 2, stdout: "",
+                     stderr: "hostbook: '[h.test]:2222' names port 2222 but --port says 22\n")
+        // ssh's own spelling [host]:port is understood.
+        assertResult(try hb(["known-hosts", "approve", "[h.test]:2222", "--key", keyA, "--yes"]), 0)
+        assertResult(try hb(["known-hosts", "check", "h.test", "--port", "2222", "--key", keyA]), 0,
+                     stdout: "trusted: the ED25519 key \(fpA) is trusted for 'h.test' (port 2222)\n")
     }
 
     func testImportReportsBadLinesAndExportRoundTripsThroughSSHKeygen() throws {

@@ -30,6 +30,18 @@ final class KnownHostsPromptTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.screen)
         XCTAssertTrue(r.screen.contains("The authenticity of host 'h.test' (port 2222) can't be established.\nED25519 key fingerprint is \(fpA).\n"), r.screen)
         XCTAssertTrue(r.screen.contains("[ED25519 256]") && r.screen.contains("+----[SHA256]-----+\n"), r.screen)   // the randomart frame
+        // The picture is ssh-keygen's own (ssh-keygen -lv prints it after the fingerprint line).
+        let pub = tmp.file("a.pub")
+        try (keyA + "\n").write(toFile: pub, atomically: true, encoding: .utf8)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
+        p.arguments = ["-lv", "-f", pub]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let picture = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").dropFirst().joined(separator: "\n")
+        p.waitUntilExit()
+        XCTAssertTrue(r.screen.contains(picture + "\n"), "expected:\n\(picture)\nscreen:\n\(r.screen)")
         XCTAssertTrue(r.screen.contains("This key is already trusted for:\n    other.test\n"), r.screen)
         XCTAssertTrue(r.screen.contains("Are you sure you want to trust this key (yes/no/[fingerprint])? "), r.screen)
         XCTAssertTrue(r.screen.contains("Approved: the ED25519 key \(fpA) is now trusted for 'h.test' (port 2222).\n"), r.screen)

@@ -6,6 +6,10 @@ import XCTest
 final class ReliabilityTests: XCTestCase {
     var hb: HostbookFixture!
 
+    // XCTest keeps every test case object until the run ends: drop the fixture now so its
+    // temporary folder is removed now.
+    override func tearDown() { hb = nil }
+
     override func setUpWithError() throws { hb = try HostbookFixture() }
 
     /// Two processes adding 500 hosts each at the same time, on a database neither has
@@ -150,6 +154,54 @@ final class ReliabilityTests: XCTestCase {
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2")
         }
         XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(whole) s)")
+    }
+
+    /// A bulk import (`import-tailscale`, one transaction of 30,000 hosts) killed with
+    /// SIGKILL once its write has reached the WAL file: all 30,000 or none, never part.
+    func testSIGKILLDuringABulkImportLeavesAllOrNothing() throws {
+        try XCTSkipUnless(try hb.run("import-tailscale", "--help").status == 0, "import-tailscale is not in this build")
+        var devices: [String] = []
+        for i in 0..<30_000 {
+            devices.append("""
+                {"addresses":["100.64.\(i / 250).\(i % 250 + 1)"],"id":"\(1000 + i)","nodeId":"nBulk\(i)CNTRL","user":"a@example.com",\
+                "name":"dev\(i).tail4f21c8.ts.net","hostname":"dev\(i)","os":"linux","authorized":true,"isExternal":false,\
+                "blocksIncomingConnections":false}
+                """)
+        }
+        let file = hb.dir.file("devices.json")
+        try Data(("{\"devices\":[" + devices.joined(separator: ",") + "]}").utf8).write(to: URL(fileURLWithPath: file))
+        try hb.ok("add", "seed", "--hostname", "seed.example")
+        let seeded = hb.dir.file("seeded.db")
+        try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA wal_checkpoint(TRUNCATE)' >/dev/null; cp \"$DBFILE\" \"$OUT\"", environment: ["DBFILE": hb.db, "OUT": seeded])
+
+        var killedMidWrite = 0
+        for round in 0..<4 {
+            for f in hb.files() { try FileManager.default.removeItem(atPath: hb.dir.file("data/" + f)) }
+            try FileManager.default.copyItem(atPath: seeded, toPath: hb.db)
+            let p = try Shell.start("exec \"$HB\" import-tailscale \"$FILE\" --all --no-host-keys >/dev/null",
+                                    environment: hb.environment.merging(["FILE": file]) { $1 }, dir: hb.dir, tag: "import")
+            // Wait until the transaction's pages are spilling into the WAL (threshold varied
+            // per round), then kill.
+            let threshold = [64, 512, 2048, 4096][round] * 1024
+            let deadline = Date().addingTimeInterval(60)
+            while p.isRunning, Date() < deadline {
+                let size = (try? FileManager.default.attributesOfItem(atPath: hb.db + "-wal")[.size] as? Int) ?? 0
+                if size > threshold { break }
+                usleep(1000)
+            }
+            if p.isRunning {
+                kill(p.processIdentifier, SIGKILL)
+                killedMidWrite += 1
+            }
+            p.waitUntilExit()
+
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok", "round \(round)")
+            let imported = try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE source = 'tailscale'")
+            XCTAssertTrue(imported == "0" || imported == "30000", "round \(round): \(imported) of 30000 hosts")
+            XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name = 'seed'"), "1")
+            try hb.ok("show", "seed")
+        }
+        XCTAssertGreaterThan(killedMidWrite, 0, "at least one import was killed while writing")
     }
 
     /// No file in the data folder (database, -wal, -shm, backups) ever holds a byte sequence

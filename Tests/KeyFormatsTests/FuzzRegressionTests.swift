@@ -45,27 +45,6 @@ final class FuzzRegressionTests: XCTestCase {
             let again = try? RFC4716PublicKey.parse(Array(RFC4716PublicKey.encode(line.key, comment: line.comment).utf8))
             XCTAssertEqual(again?.key, line.key)
         },
-        "known-hosts-line": { bytes in
-            var start = 0
-            while start <= bytes.count {
-                var end = start
-                while end < bytes.count && bytes[end] != 0x0a { end += 1 }
-                let line = bytes[start..<end]
-                if case .entry(let l)? = try? KnownHostsLine.parse(bytes: line) {
-                    _ = try? KnownHostsEntry(line: l)
-                    _ = l.matches(lookup: "host.example")
-                    _ = l.matches(lookup: "[host.example]:2222")
-                    _ = l.text
-                    if let hashed = HashedHostName(field: l.hosts) { _ = HashedNameMatcher(lookup: "host.example").matches(hashed) }
-                }
-                let text = String(decoding: line, as: UTF8.self)
-                let space = text.firstIndex(of: " ") ?? text.endIndex
-                _ = HostPatternList.match(name: String(text[space...]), patterns: String(text[..<space]))
-                _ = HostLookupName.parseBracketed(text)
-                _ = try? PresentedHostKey.parse(text)
-                start = end + 1
-            }
-        },
         "certificate": { bytes in
             if let cert = try? Certificate(blob: bytes) {
                 _ = cert.verifySignature()
@@ -73,6 +52,8 @@ final class FuzzRegressionTests: XCTestCase {
             }
             _ = try? PublicKeyFile.certificateLine(String(decoding: bytes, as: UTF8.self))
         },
+        // The calls of fuzz/targets/known-hosts-line.swift live beside the known_hosts tests.
+        "known-hosts-line": { bytes in KnownHostsFuzzRegressionTests.exercise(bytes) },
     ]
 
     static func bcryptRounds(_ bytes: [UInt8]) -> UInt32? {

@@ -24,9 +24,16 @@ import KeyFormats
 ///   A check remembers its result (`learned` names the lookup on the matching hashed
 ///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
 ///   `hashed_generation`), so checking a name again is two index probes until a hashed
-///   entry is added (triggers bump the generation for any writer). Names hostbook itself
+///   entry is added (the import bumps the generation; rows others write with a `|1|`
+///   pattern but no `hashed` are tested on every check). Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
 ///   out, as `ssh-keygen -H` would.
+///
+/// At a million entries a check is still a handful of B-tree probes (name index, the
+/// small wildcard index, the remembered-scan probe) plus process start-up; the table is
+/// never scanned. A large import into an empty store drops the indexes and builds them
+/// once at the end (sorting beats a million random index inserts), inside the import's
+/// transaction.
 ///
 /// Entries are returned in rowid order, which is file order for imports and approval
 /// order otherwise — OpenSSH's "file order".
@@ -76,34 +83,57 @@ public final class KnownHostsStore {
         let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
         if let scanned = try connection.query("SELECT generation FROM known_hosts_hash_scans WHERE lookup = ?1", [.text(name)]).first?.int(0),
            scanned == generation {
-            return try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
+            let learned = try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
                 .compactMap { $0.int(0) }
+            return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
         }
         let ids = try scanHashed(name)
         if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
         return ids
     }
 
-    /// Tests every hashed entry against `name` (one HMAC-SHA1 each).
-    func scanHashed(_ name: String) throws -> [Int64] {
-        let matcher = HashedNameMatcher(lookup: name)
+    /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
+    /// `onlyNull` keeps to the NULL range of the index (a probe, not a scan); the full scan
+    /// also takes malformed values.
+    func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
         var ids: [Int64] = []
-        let s = try connection.prepare("SELECT id, hashed FROM known_hosts WHERE substr(pattern, 1, 1) = '|'")
-        while try s.step() {
-            guard case .int(let id) = s.column(0) else { continue }
-            switch s.column(1) {
-            case .blob(let b) where b.count == 40:
-                let hit = b.withUnsafeBytes { raw in
-                    matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[0..<20]), mac: UnsafeRawBufferPointer(rebasing: raw[20..<40]))
-                }
-                if hit { ids.append(id) }
-            default:
-                // Written by someone who did not fill `hashed`: decode the field itself.
-                let r = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?", [.int(id)])
-                if let field = r.first?.text(0), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
-            }
+        let condition = onlyNull ? "hashed IS NULL" : "(hashed IS NULL OR length(hashed) != 40)"
+        for row in try connection.query("""
+            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND \(condition)
+            """) {
+            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
         }
         return ids
+    }
+
+    /// Tests every hashed entry against `name` (one HMAC-SHA1 each). The 40-byte
+    /// salt ‖ mac values come out of the covering index as one concatenated blob (one
+    /// SQLite row instead of one per entry); the few hits are mapped back to rows by the
+    /// same index.
+    func scanHashed(_ name: String) throws -> [Int64] {
+        let matcher = HashedNameMatcher(lookup: name)
+        var hits: [[UInt8]] = []
+        let packed = try connection.query("""
+            SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
+            WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
+            """).first?.blob(0) ?? []
+        packed.withUnsafeBytes { raw in
+            var i = 0
+            while i + 40 <= raw.count {
+                if matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[i..<(i + 20)]),
+                                   mac: UnsafeRawBufferPointer(rebasing: raw[(i + 20)..<(i + 40)])) {
+                    hits.append(Array(raw[i..<(i + 40)]))
+                }
+                i += 40
+            }
+        }
+        var ids: [Int64] = []
+        for hit in Set(hits) {
+            ids += try connection.query("SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'", [.blob(hit)])
+                .compactMap { $0.int(0) }
+        }
+        ids += try scanUnpacked(matcher)
+        return ids.sorted()
     }
 
     /// Best effort: a check must not wait for, or fail because of, another writer, so the
@@ -176,6 +206,8 @@ public final class KnownHostsStore {
 
     /// Host fields of unmarked entries that hold the key with `fingerprint`, other than
     /// those for `lookup` (the approval prompt shows them, like ssh's "also known as").
+    /// A table scan, deliberately: it runs only before a human answers a prompt, and an
+    /// index on fingerprints (random order) would slow every bulk writer of the table.
     public func otherNames(trusting fingerprint: String, excluding lookup: HostLookupName) throws -> [String] {
         let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id")
         try s.bind([.text(fingerprint)])
@@ -189,7 +221,8 @@ public final class KnownHostsStore {
         return names
     }
 
-    /// The audit events for `host` (any port), oldest first.
+    /// The audit events for `host` (any port), oldest first. A scan of the events (for
+    /// `list HOST` only), for the same reason as `otherNames`.
     public func events(forHost host: String) throws -> [HostKeyEvent] {
         let s = try connection.prepare("""
             SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source

@@ -73,7 +73,7 @@ enum ImportTailscaleCommand {
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }
-        for line in TailscaleImportOutput.problemLines(report) { inv.warn(line) }
+        for line in TailscaleImportOutput.problemLines(report) + report.notes { inv.warn(line) }
         if inv.json {
             TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
         } else {

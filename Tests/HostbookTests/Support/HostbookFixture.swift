@@ -56,3 +56,11 @@ final class HostbookFixture {
     /// True when a Secret Service session is there for vault tests (scripts/with-keyring).
     static var vaultAvailable: Bool { ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil }
 }
+
+/// The package root (this file is Tests/HostbookTests/Support/HostbookFixture.swift).
+enum PackageRootPath {
+    static var path: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().path
+    }
+}

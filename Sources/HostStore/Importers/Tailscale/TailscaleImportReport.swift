@@ -56,6 +56,8 @@ public struct TailscaleImportReport: Sendable {
     public var keyProblems: [TailscaleKeyProblem] = []
     /// known_hosts entries written (or that would be written): new and rotated.
     public var entriesTrusted = 0
+    /// Things the user should know that are not about one host.
+    public var notes: [String] = []
 
     public init(format: TailscaleFormat, dryRun: Bool) {
         self.format = format

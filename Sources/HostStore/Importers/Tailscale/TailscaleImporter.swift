@@ -19,6 +19,9 @@ public struct TailscaleImportOptions: Sendable {
     public var includeExcluded = false
     /// Plan only; write nothing.
     public var dryRun = false
+    /// Most HMAC-SHA1 tests (~0.3 µs each) of imported names against hashed known_hosts
+    /// entries; beyond it hashed entries are not compared and the report says so.
+    public var hashedTestBudget = 3_000_000
 
     public init() {}
 }
@@ -34,7 +37,6 @@ public struct TailscaleImporter {
     public static func emptyDatabase() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: ":memory:")
         try Schema.migrate(connection, path: ":memory:")
-        try TailscaleSchema.ensure(connection)
         return connection
     }
 
@@ -85,12 +87,22 @@ private struct Session {
 
     let connection: SQLiteConnection
     let options: TailscaleImportOptions
-    let now = ImportClock.nowUTC()
+    let now = StoreClock.timestamp()
     var report: TailscaleImportReport
     /// Lower-cased names of every host, including the ones added by this run.
     var takenNames: Set<String> = []
     var byNodeID: [String: ExistingHost] = [:]
     var seenNodeIDs: Set<String> = []
+    /// Bulk mode: a large import into an empty known-hosts store drops the store's indexes
+    /// and builds them once at the end, as the store's own import does (KnownHostsImport).
+    /// Then the only entries a name can have are the ones this run wrote: `written`.
+    var bulk = false
+    var written: Set<String> = []
+    /// known_hosts entries that are pattern lists or hashed names: a plain lookup cannot find
+    /// them, so each name this import trusts keys for is matched against them (OpenSSH's
+    /// rules, through the known-hosts store's row type). Usually none.
+    var patternEntries: [KnownHostRow] = []
+    var hashedEntries: [(row: KnownHostRow, name: HashedHostName)] = []
 
     // Prepared once, reused for every device.
     let insertHost: Statement
@@ -107,9 +119,7 @@ private struct Session {
         self.connection = connection
         self.options = options
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
-        // A dry run only reads (possibly on a read-only connection); a real import creates
-        // the importer's table when this database has none yet.
-        if !options.dryRun { try TailscaleSchema.ensure(connection) }
+        // A dry run only reads, possibly a read-only database not migrated yet (no node table).
         let hasNodeTable = try TailscaleSchema.isPresent(connection)
         insertHost = try connection.prepare("""
             INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
@@ -123,8 +133,10 @@ private struct Session {
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ : "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?")
+        // Plain names, matched like the known-hosts store does (ASCII case ignored), through
+        // its known_hosts_name index.
         findEntries = try connection.prepare(
-            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ? AND port = 22")
+            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = 22")
         deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
         insertEntry = try connection.prepare("""
             INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
@@ -139,6 +151,20 @@ private struct Session {
         // the WAL and reading them back: about 1 s less for 100,000 devices, at most 32 MB.
         try connection.execute("PRAGMA cache_size = -32768")
         try loadHosts(withNodeTable: hasNodeTable)
+        if options.trustHostKeys { try loadSpecialEntries() }
+    }
+
+    private mutating func loadSpecialEntries() throws {
+        let rows = try connection.prepare(
+            "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|'")
+        while try rows.step() {
+            let row = KnownHostRow(statement: rows)
+            switch row.kind {
+            case .patterns: patternEntries.append(row)
+            case .hashed: if let name = HashedHostName(field: row.pattern) { hashedEntries.append((row, name)) }
+            case .plain: break
+            }
+        }
     }
 
     private mutating func loadHosts(withNodeTable: Bool) throws {
@@ -179,7 +205,30 @@ private struct Session {
 
     // MARK: Hosts
 
+    /// From this many entries to write on, rebuilding the indexes beats maintaining them.
+    static let bulkEntries = 10_000
+
     mutating func importAll(_ nodes: inout [TailscaleNode]) throws {
+        let entriesToWrite = nodes.reduce(0) { $0 + $1.sshHostKeys.count * (1 + $1.addresses.count) }
+        let namesToTest = nodes.reduce(0) { $0 + ($1.sshHostKeys.isEmpty ? 0 : 1 + $1.addresses.count) }
+        if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > options.hashedTestBudget {
+            let entries = hashedEntries.count == 1 ? "1 hashed known_hosts entry was" : "\(hashedEntries.count) hashed known_hosts entries were"
+            report.notes.append("\(entries) not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
+            hashedEntries = []
+        }
+        if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,
+           try connection.query("SELECT 1 FROM known_hosts LIMIT 1").isEmpty {
+            bulk = true
+            // Inside the import's transaction: a failure restores them with everything else.
+            for index in KnownHostsSchema.indexes { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
+        }
+        try importNodes(&nodes)
+        if bulk {
+            for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
+        }
+    }
+
+    private mutating func importNodes(_ nodes: inout [TailscaleNode]) throws {
         // Two devices in one input with the same first label (two tailnets, a shared-in node)
         // both fall back to their full MagicDNS name (README, "Name collisions").
         var aliasCount: [String: Int] = [:]
@@ -197,6 +246,9 @@ private struct Session {
     }
 
     private mutating func importOne(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, alias: String) throws {
+        // The reader already drops tags hostbook would refuse; devices may come from elsewhere.
+        var node = node
+        node.tags = TailscaleDocumentReader.validTags(node.tags)
         func skip(_ reason: String, name: String? = nil) {
             report.hosts.append(result(node, mapping, name: name ?? alias, action: .skipped, reason: reason))
         }
@@ -293,7 +345,9 @@ private struct Session {
         guard !keys.isEmpty else { return 0 }
         var rotations: [TailscaleKeyRotation?] = Array(repeating: nil, count: keys.count)
         for pattern in mapping.patterns {
-            let entries = try entries(for: pattern)
+            // In bulk mode a name this run has not written has no entries: no lookup needed.
+            var entries = bulk && written.insert(pattern).inserted ? [] : try entries(for: pattern)
+            entries += specialEntries(matching: pattern)
             for (k, (key, fingerprint)) in keys.enumerated() {
                 switch decide(key, entries) {
                 case .alreadyTrusted:
@@ -309,7 +363,7 @@ private struct Session {
                     report.entriesTrusted += 1
                     if !options.dryRun {
                         try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text("imported"), .text(pattern), .text(key.type), .text(fingerprint), .null])
+                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.imported.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .null])
                     }
                 case .rotated(let oldIDs, let oldFingerprint):
                     report.entriesTrusted += 1
@@ -319,7 +373,7 @@ private struct Session {
                     if !options.dryRun {
                         for id in oldIDs { try run(deleteEntry, [.int(id)]) }
                         try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text("replaced"), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
+                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.replaced.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
                     }
                 }
             }
@@ -344,12 +398,39 @@ private struct Session {
 
     /// A known_hosts row for one name, as far as the decision needs it.
     struct Entry {
+        init(id: Int64, keyType: String, blob: [UInt8], fingerprint: String, source: String, marker: String) {
+            self.id = id
+            self.keyType = keyType
+            self.blob = blob
+            self.fingerprint = fingerprint
+            self.source = source
+            self.marker = marker
+        }
+
+        init(_ row: KnownHostRow) {
+            self.init(id: row.id, keyType: row.keyType, blob: row.keyBlob, fingerprint: row.fingerprint,
+                      source: row.source, marker: row.marker.rawValue)
+        }
+
         let id: Int64
         let keyType: String
         let blob: [UInt8]
         let fingerprint: String
         let source: String
         let marker: String
+    }
+
+    /// The pattern-list and hashed entries whose host field matches `pattern` (port 22).
+    private func specialEntries(matching pattern: String) -> [Entry] {
+        guard !patternEntries.isEmpty || !hashedEntries.isEmpty else { return [] }
+        let lookup = HostLookupName(host: pattern)
+        var out: [Entry] = []
+        for row in patternEntries where row.matches(lookup) { out.append(Entry(row)) }
+        if !hashedEntries.isEmpty {
+            let matcher = HashedNameMatcher(lookup: lookup.text)
+            for (row, name) in hashedEntries where matcher.matches(name) { out.append(Entry(row)) }
+        }
+        return out
     }
 
     private func entries(for pattern: String) throws -> [Entry] {

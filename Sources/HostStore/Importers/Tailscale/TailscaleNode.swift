@@ -64,4 +64,10 @@ public struct TailscaleDocument: Sendable {
     public var backendState: String?
     /// Every device in input order; for a status, `Self` first.
     public var nodes: [TailscaleNode]
+
+    public init(format: TailscaleFormat, backendState: String?, nodes: [TailscaleNode]) {
+        self.format = format
+        self.backendState = backendState
+        self.nodes = nodes
+    }
 }

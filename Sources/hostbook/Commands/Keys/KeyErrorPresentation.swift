@@ -40,6 +40,8 @@ extension KeyStoreError: UserFacingError {
         switch self {
         case .duplicateName: "Choose another name with --name, or remove the existing key first."
         case .duplicateKey(let existing, _): "Use 'hostbook keys show \(existing)' to see it."
+        case .inUse(_, let hosts) where hosts.count == 1:
+            "Point that host at another key first ('hostbook edit \(hosts[0]) --no-key')."
         case .inUse: "Point those hosts at another key first ('hostbook edit HOST --no-key')."
         }
     }

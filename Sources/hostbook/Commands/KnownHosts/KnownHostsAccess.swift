@@ -30,20 +30,29 @@ enum KnownHostsAccess {
         try inv.args.int("port", in: 1...65535) ?? HostLookupName.defaultPort
     }
 
+    /// HOST and --port as a lookup name. `[host]:port`, as ssh writes it, is accepted too.
     static func lookup(_ inv: Invocation, host: String) throws -> HostLookupName {
+        if host.hasPrefix("["), let bracketed = HostLookupName.parseBracketed(host) {
+            if let p = try inv.args.int("port", in: 1...65535), p != bracketed.port {
+                throw CLIError.usage("'\(host)' names port \(bracketed.port) but --port says \(p)")
+            }
+            return bracketed
+        }
         try validateHost(host)
         return HostLookupName(host: host, port: try port(inv))
     }
 
-    /// A host name must be one token ssh could look up: no whitespace, commas or control
-    /// characters (they would break known_hosts lines).
+    /// A host name must be one token ssh could look up: no whitespace, commas, control
+    /// characters, pattern characters or brackets (they would change what a known_hosts
+    /// entry for it means).
     static func validateHost(_ host: String) throws {
         guard !host.isEmpty else { throw CLIError.usage("the host name is empty") }
         if host.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f || $0 == "," }) {
             throw CLIError.usage("'\(host)' is not a host name: it contains a space, comma or control character")
         }
-        if HashedHostName.looksHashed(host) || host.hasPrefix("@") || host.hasPrefix("!") || host.hasPrefix("#") {
-            throw CLIError.usage("'\(host)' is not a host name")
+        if host.unicodeScalars.contains(where: { "*?![]|".unicodeScalars.contains($0) }) || host.hasPrefix("@") || host.hasPrefix("#") {
+            throw CLIError.usage("'\(host)' is not a host name: patterns (*, ?, !), brackets and | are not allowed",
+                                 hint: "Give the port with --port; patterns can be imported from a known_hosts file.")
         }
     }
 
