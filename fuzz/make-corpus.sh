@@ -6,8 +6,8 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 K="$ROOT/testkeys"
 C="$ROOT/fuzz/corpus"
 PASS=hostbook-fixture-pass
-rm -rf "$C"
-mkdir -p "$C/pem" "$C/ppk" "$C/openssh-key" "$C/public-line" "$C/rfc4716" "$C/certificate"
+# Only this script's targets: other targets' seeds (e.g. known-hosts-line) are kept.
+for t in pem ppk openssh-key public-line rfc4716 certificate; do rm -rf "${C:?}/$t"; mkdir -p "$C/$t"; done
 
 for f in ecdsa256 ecdsa256.aes128 ecdsa384.aes192 rsa.des3 ecdsa256.pkcs8 ecdsa256.pkcs8-aes256-sha256 \
          ecdsa521.pkcs8-des3 ed25519.pkcs8 ed25519.pkcs8-aes256; do

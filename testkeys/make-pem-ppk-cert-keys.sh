@@ -57,6 +57,9 @@ cp rsa rsa.pkcs8 && ssh-keygen -q -p -m PKCS8 -N '' -f rsa.pkcs8
 add rsa.pkcs8 pkcs8 - rsa
 cp ecdsa256 ecdsa256.pkcs8 && ssh-keygen -q -p -m PKCS8 -N '' -f ecdsa256.pkcs8
 add ecdsa256.pkcs8 pkcs8 - ecdsa256
+# What `openssl pkcs12 -nodes` prints: attribute lines before the PEM block.
+{ printf 'Bag Attributes\n    localKeyID: 01 00 00 00\nKey Attributes: <No Attributes>\n'; cat ecdsa256.pkcs8; } > ecdsa256.pkcs8-bag-attributes
+add ecdsa256.pkcs8-bag-attributes pkcs8 - ecdsa256
 cp rsa rsa.pkcs8-aes128 && ssh-keygen -q -p -m PKCS8 -N "$PASS" -f rsa.pkcs8-aes128
 add rsa.pkcs8-aes128 pkcs8 AES-128-CBC rsa
 cp ecdsa384 ecdsa384.pkcs8-aes128 && ssh-keygen -q -p -m PKCS8 -N "$PASS" -f ecdsa384.pkcs8-aes128
@@ -173,11 +176,13 @@ ssh-keygen -q -t ecdsa -b 256 -N '' -C 'ecdsa256 CA' -f ca_ecdsa256
 ssh-keygen -q -t ecdsa -b 384 -N '' -C 'ecdsa384 CA' -f ca_ecdsa384
 ssh-keygen -q -t ecdsa -b 521 -N '' -C 'ecdsa521 CA' -f ca_ecdsa521
 ssh-keygen -q -t rsa -b 2048 -N '' -C 'rsa CA' -f ca_rsa
+ssh-keygen -q -t dsa -N '' -C 'dsa CA' -f ca_dsa
 ssh-keygen -q -t ed25519 -N '' -C 'user ed25519' -f user_ed25519
 ssh-keygen -q -t ecdsa -b 384 -N '' -C 'user ecdsa384' -f user_ecdsa384
 ssh-keygen -q -t rsa -b 2048 -N '' -C 'user rsa' -f user_rsa
 ssh-keygen -q -t ecdsa -b 256 -N '' -C 'host ecdsa256' -f host_ecdsa256
 ssh-keygen -q -t ed25519 -N '' -C 'host ed25519' -f host_ed25519
+ssh-keygen -q -t dsa -N '' -C 'host dsa' -f host_dsa
 V=20200101000000:20400101000000
 
 sign() { # out key ca sigalg role id principals serial [extra ssh-keygen flags...]
@@ -202,7 +207,10 @@ sign user_ed25519_by_rsa256 user_ed25519 ca_rsa rsa-sha2-256 user "rsa-sha2-256"
 sign user_rsa_by_rsa1 user_rsa ca_rsa ssh-rsa user "ssh-rsa sha1" grace 5
 sign host_ecdsa256_by_ed25519 host_ecdsa256 ca_ed25519 ssh-ed25519 host "host cert" host.example.com,10.0.0.1 100
 sign host_ed25519_by_rsa512 host_ed25519 ca_rsa rsa-sha2-512 host "host cert rsa" host2.example.com 101
-for k in user_ed25519 user_ecdsa384 user_rsa host_ecdsa256 host_ed25519; do fp "$k.pub" "$k.fp"; rm -f "$k"; done
-rm -f ca_ed25519 ca_ecdsa256 ca_ecdsa384 ca_ecdsa521 ca_rsa
+# DSA (OpenSSH 9.2 still signs with it): a DSA CA, and a certified DSA host key.
+sign user_ed25519_by_dsa user_ed25519 ca_dsa ssh-dss user "dsa CA" henry 8
+sign host_dsa_by_ed25519 host_dsa ca_ed25519 ssh-ed25519 host "dsa host" dsa.example.com 102
+for k in user_ed25519 user_ecdsa384 user_rsa host_ecdsa256 host_ed25519 host_dsa; do fp "$k.pub" "$k.fp"; rm -f "$k"; done
+rm -f ca_ed25519 ca_ecdsa256 ca_ecdsa384 ca_ecdsa521 ca_rsa ca_dsa
 cd ..
 echo "fixtures written to $(pwd)/pem, ppk and certs"

@@ -153,7 +153,8 @@ final class KnownHostsStoreTests: XCTestCase {
 
 final class KnownHostsHashedCacheTests: XCTestCase {
     /// A remembered scan is reused only while no hashed entry has been added — by this
-    /// store or by any other writer of the table (the triggers bump the generation).
+    /// store (which bumps the generation) or by another writer (whose `|1|` rows without
+    /// `hashed` are tested on every check).
     func testRememberedScansNeverHideNewHashedEntries() throws {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-cache-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -157,6 +157,24 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(report.entriesTrusted, 2 + 2 + 2)
     }
 
+    /// Past the budget of HMAC tests, hashed entries are not compared, and the report says so.
+    func testHashedEntriesBeyondTheBudgetAreReportedNotCompared() throws {
+        let db = try TemporaryDatabase()
+        let hashed = HashedHostName(hashing: "build01.tail7c3e90.ts.net", salt: Array(repeating: 7, count: 20)).text
+        try db.connection.run("""
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, 'SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU', 'import', 'x', 'x')
+            """, [.text(hashed), .blob(try PublicKeyLineHelper.blob("AAAAC3NzaC1lZDI1NTE5AAAAIDTuQOHJ7pz5MacwRqZc5juOJNf2N0RHMpPJ0VYnp9P1"))])
+        var options = TailscaleImportOptions()
+        options.hashedTestBudget = 4
+        options.dryRun = true
+        let report = try db.importAll(try TailscaleFixtures.document(before), options)
+        XCTAssertEqual(report.notes, ["1 hashed known_hosts entry was not compared with the 5 imported names (too many to test); 'hostbook known-hosts check' still applies them"])
+        XCTAssertEqual(report.keyProblems, [])
+        options.hashedTestBudget = 5
+        XCTAssertEqual(try db.importAll(try TailscaleFixtures.document(before), options).keyProblems.count, 1)
+    }
+
     func testNameClashIsSkippedOrRenamed() throws {
         let db = try TemporaryDatabase()
         try addManualHost(db, "BUILD01")
@@ -201,9 +219,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(real.entriesTrusted, planned.entriesTrusted)
     }
 
-    /// A dry run on a database no import has written to creates nothing, not even the
-    /// importer's own table, and still sees the hosts that are there.
-    func testDryRunOnADatabaseWithoutTheImportersTable() throws {
+    /// A dry run on a database no import has written to writes nothing and still sees the
+    /// hosts that are there.
+    func testDryRunOnADatabaseNoImportHasWrittenTo() throws {
         let db = try TemporaryDatabase()
         try addManualHost(db, "build01")
         var options = TailscaleImportOptions()
@@ -211,7 +229,7 @@ final class TailscaleImporterTests: XCTestCase {
         let report = try db.importAll(try TailscaleFixtures.document(before), options)
         XCTAssertEqual(report.hosts.first { $0.nodeID == "nFixBuild01CNTRL" }?.action, .skipped)
         XCTAssertEqual(report.count(.added), 1)
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM tailscale_nodes"), 0)
         XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), 1)
     }
 
@@ -243,11 +261,9 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
             XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
         }
-        for table in ["hosts", "host_tags", "known_hosts", "host_key_events"] {
+        for table in ["hosts", "host_tags", "known_hosts", "host_key_events", "tailscale_nodes"] {
             XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)
         }
-        // Even the importer's own table, created by this first import, was rolled back.
-        XCTAssertEqual(try db.count("SELECT count(*) FROM sqlite_master WHERE name LIKE 'tailscale%'"), 0)
     }
 }
 

@@ -327,7 +327,8 @@ final class ImportTailscaleTests: XCTestCase {
                 }
               ],
               "rotations": [],
-              "key_problems": []
+              "key_problems": [],
+              "notes": []
             }
 
             """)
@@ -481,6 +482,19 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertEqual(r.stderr, "")
         XCTAssertEqual(r.status, 0)
         XCTAssertTrue(r.stdout.hasSuffix("2 added, 0 updated, 0 unchanged, 1 skipped; 8 host-key entries trusted.\n"), r.stdout)
+    }
+
+    /// Output that is not JSON is refused at its first byte, even from a command that would
+    /// go on writing for ever.
+    func testEndlessGarbageFromTailscaleIsRefusedPromptly() throws {
+        let env = try fakeTailscale("exec yes garbage")
+        let r = try hostbook(["import-tailscale", "--all"], environment: env)
+        XCTAssertEqual(r.stderr, """
+            hostbook: the output of 'tailscale status --json' cannot be used: the input is not valid JSON: unexpected 'g' at line 1, column 1
+            Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'.
+
+            """)
+        XCTAssertEqual(r.status, 1)
     }
 
     func testTailscaleNotRunningOrMissing() throws {

@@ -14,7 +14,7 @@ final class CertificateTests: XCTestCase {
 
     func testFixtureFieldsAndSignatures() throws {
         let rows = try Fixtures.manifest("certs")
-        XCTAssertEqual(rows.count, 9)
+        XCTAssertEqual(rows.count, 11)
         let validAfter: UInt64 = 1_577_836_800   // 2020-01-01T00:00:00Z
         let validBefore: UInt64 = 2_208_988_800  // 2040-01-01T00:00:00Z
         for row in rows {

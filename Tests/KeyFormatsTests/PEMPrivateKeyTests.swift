@@ -53,8 +53,8 @@ final class PEMPrivateKeyTests: XCTestCase {
 
     func testUnsupportedKeysSayWhy() throws {
         let expected: [String: String] = [
-            "dsa": "DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key",
-            "dsa.pkcs8": "DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key",
+            "dsa": "DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key",
+            "dsa.pkcs8": "DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key",
             "secp256k1": "the EC curve 'secp256k1' is not supported; OpenSSH supports only P-256, P-384 and P-521",
             "ecdsa256.pkcs8-too-many-iterations": "the PKCS#8 key asks for 5000000 key-derivation iterations, more than hostbook allows (4194304)",
             "ecdsa256.pkcs8-pbes1-md5-des": "the PKCS#8 encryption (PBE-MD5-DES) uses DES-CBC, which OpenSSL does not provide; re-encrypt the key with PBES2 and AES-256-CBC",

@@ -1,1 +1,1 @@
-256 SHA256:lUYR/sIrSu78OtqjzNrv2BrNo+bsOhiBJ05j4zbFpHs host ecdsa256 (ECDSA)
+256 SHA256:syIxTn4LdQRj3kqdOJ12C2IsphCjBmxRfB7+uImdiCo host ecdsa256 (ECDSA)

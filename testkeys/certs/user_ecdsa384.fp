@@ -1,1 +1,1 @@
-384 SHA256:CU49UuZI5yiuu9YuYYCNnzmNyfUNXdB2/mbw741fsas user ecdsa384 (ECDSA)
+384 SHA256:vqUy0xCiNRYE9s1IbdtjqG1jVqPebuM5FQlnO1pj0Ws user ecdsa384 (ECDSA)

@@ -1,1 +1,1 @@
-256 SHA256:K6p0ydUh0uGP3Htu8PxxF3nDzq7z/eZcpVjqacJUyvI no comment (ECDSA)
+256 SHA256:3JHmairKT0KcysX3sZX4pYpc+zhBpHA38bsnq90GILM no comment (ECDSA)

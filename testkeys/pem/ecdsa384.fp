@@ -1,1 +1,1 @@
-384 SHA256:i56u+yNnZOyZQxnhEaaxOXN4EcjUOhUMEaJRZrpRP5A no comment (ECDSA)
+384 SHA256:0xtLC2xB8Ve5gfuJols2DGWyUIety1GYDBUCRnLiPm8 no comment (ECDSA)

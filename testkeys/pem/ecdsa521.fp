@@ -1,1 +1,1 @@
-521 SHA256:hz7JuE/c7NtRATqsMLErWwuQaHiqyz0z6iAybZtgYdg no comment (ECDSA)
+521 SHA256:DZtWfuxaJmSRO6EDYDbWZG4XQCg3RttrU3gvmhCrGpM no comment (ECDSA)

@@ -1,1 +1,1 @@
-256 SHA256:rgbN1AwHhAQyg9Cr7hCWpzvm5J0Yf63bJ46Ql07ckZ8 no comment (ED25519)
+256 SHA256:x2FhlEfJuKz1xgyGGPemLFW/sssJkRRixzD7LgHLR1E no comment (ED25519)

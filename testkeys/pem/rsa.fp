@@ -1,1 +1,1 @@
-2048 SHA256:ZtiqNYN7UJuOHp5jYrC/M9gRj4xJClILTkWfCeeYodo no comment (RSA)
+2048 SHA256:+C/AdQlkhKaGfkiq1MdmXaRdcIto3pkkrp/+EODWjPk no comment (RSA)

@@ -1,1 +1,1 @@
-384 SHA256:3cBfEwoUKHzB1HAF4MsKETXET6WMlRPcHpo7P1n4lZ8 ecdsa384 ppk fixture (ECDSA)
+384 SHA256:+Q2mTdljzmVw55wGJTYt38ylaaYST7G/NEd5+lEwOws ecdsa384 ppk fixture (ECDSA)

@@ -1,1 +1,1 @@
-521 SHA256:5OJ4SaalJ4YxMx8nQ3PlZcA7RCHU+/l2EwZTrxTM05c no comment (ECDSA)
+521 SHA256:YqimR3cTp/q1NKfNToIYSArRgm90iqAZPNoLYhielyM no comment (ECDSA)

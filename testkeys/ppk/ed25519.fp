@@ -1,1 +1,1 @@
-256 SHA256:nPr9muk6sC4KBKMCR3bwOUuXsF5rlbxLPxmt/e8Mevk ed25519 ppk fixture (ED25519)
+256 SHA256:iiCAkDQx9RKlGqicA7gI1I6vW1DECU6lKesoye2ht6Y ed25519 ppk fixture (ED25519)

@@ -1,1 +1,1 @@
-2048 SHA256:QPjwsbrYFhrtUKpza82U7CUSR9z/yUb3i7VkAP0QV2A rsa ppk fixture (RSA)
+2048 SHA256:KTqCEe7JM2FbGsnIESDKyDzO5eH07KVRY3GFM/NwvbQ rsa ppk fixture (RSA)

@@ -2,9 +2,8 @@
 // the device's OS and online state (DESIGN.md, "Tailscale import") and the Tailscale tags
 // the last import wrote, so a re-import changes only those and keeps the user's own tags.
 //
-// `v1` is the fragment for the migrations list (Schema.swift). Until it is listed there,
-// the importer creates these objects itself, in its own transaction, the first time it
-// writes (`ensure`); every statement is IF NOT EXISTS, so both can run.
+// `v1` is part of schema migration 2 (Schema.swift). A dry run may read a database that
+// has not been migrated yet (it opens read-only), so the importer checks `isPresent`.
 
 enum TailscaleSchema {
     static let v1 = """
@@ -22,13 +21,8 @@ enum TailscaleSchema {
 
     """
 
-    /// True when the table exists (it may not on a database no import has written to).
+    /// True when the table exists (not on a version-1 database opened read-only).
     static func isPresent(_ connection: SQLiteConnection) throws -> Bool {
         try connection.query("SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'tailscale_nodes'").first?.int(0) == 1
-    }
-
-    /// Creates the objects when missing; call inside the import's write transaction.
-    static func ensure(_ connection: SQLiteConnection) throws {
-        if try !isPresent(connection) { try connection.execute(v1) }
     }
 }

@@ -116,6 +116,7 @@ extension KnownHostsStore {
                 SELECT first_seen, 'imported', pattern, port, key_type, fingerprint, source FROM known_hosts WHERE id = last_insert_rowid()
                 """)
             var seen = Set<ImportIdentity>()
+            var insertedHashed = false
             var lineNumber = 0
             var start = 0
             let count = bytes.count
@@ -152,6 +153,7 @@ extension KnownHostsStore {
                                      .blob(entry.key.blob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
+                    if n.hashed != nil { insertedHashed = true }
                     event.reset()
                     while try event.step() {}
                     report.imported += 1
@@ -159,6 +161,10 @@ extension KnownHostsStore {
             }
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
+            }
+            // New hashed entries void every remembered scan (KnownHostsSchema).
+            if insertedHashed {
+                try connection.execute("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1")
             }
         }
         return report

@@ -24,7 +24,8 @@ import KeyFormats
 ///   A check remembers its result (`learned` names the lookup on the matching hashed
 ///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
 ///   `hashed_generation`), so checking a name again is two index probes until a hashed
-///   entry is added (triggers bump the generation for any writer). Names hostbook itself
+///   entry is added (the import bumps the generation; rows others write with a `|1|`
+///   pattern but no `hashed` are tested on every check). Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
 ///   out, as `ssh-keygen -H` would.
 ///
@@ -82,11 +83,26 @@ public final class KnownHostsStore {
         let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
         if let scanned = try connection.query("SELECT generation FROM known_hosts_hash_scans WHERE lookup = ?1", [.text(name)]).first?.int(0),
            scanned == generation {
-            return try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
+            let learned = try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
                 .compactMap { $0.int(0) }
+            return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
         }
         let ids = try scanHashed(name)
         if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
+        return ids
+    }
+
+    /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
+    /// `onlyNull` keeps to the NULL range of the index (a probe, not a scan); the full scan
+    /// also takes malformed values.
+    func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
+        var ids: [Int64] = []
+        let condition = onlyNull ? "hashed IS NULL" : "(hashed IS NULL OR length(hashed) != 40)"
+        for row in try connection.query("""
+            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND \(condition)
+            """) {
+            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
+        }
         return ids
     }
 
@@ -116,12 +132,7 @@ public final class KnownHostsStore {
             ids += try connection.query("SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'", [.blob(hit)])
                 .compactMap { $0.int(0) }
         }
-        // Rows written by someone who did not fill `hashed`: decode the field itself.
-        for row in try connection.query("""
-            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
-            """) {
-            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
-        }
+        ids += try scanUnpacked(matcher)
         return ids.sorted()
     }
 

@@ -6,7 +6,7 @@
 //   rsa-sha2-256/512, ssh-rsa   OpenSSL PKCS#1 v1.5 with SHA-256/512/SHA-1
 //   sk-ssh-ed25519@openssh.com, sk-ecdsa-sha2-nistp256@openssh.com: the authenticator
 //     signed SHA-256(application) ‖ flags ‖ counter ‖ SHA-256(message).
-// DSA CAs are not verified (false).
+//   ssh-dss                     OpenSSL DSA with SHA-1; signature = r ‖ s, 20 bytes each
 internal import CSodium
 import SecureMemory
 
@@ -34,7 +34,8 @@ enum CertificateSignature {
             let signed = skSignedData(application: application, flags: flags, counter: counter, message: message)
             return SignatureVerifier.ecdsa(cert.signatureKey, curve: curve, sshSignature: signature, message: signed)
         case .dsa:
-            return false
+            guard algorithm == PublicKey.dsaType, r.isAtEnd else { return false }
+            return SignatureVerifier.dsa(cert.signatureKey, signature: signature, message: message)
         }
     }
 

@@ -122,7 +122,7 @@ final class EVPKey {
             return .ed25519(seed: seed, publicKey: publicKey)
         }
         if isA("DSA") {
-            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
         }
         if isA("RSA-PSS") {
             throw KeyFormatError.unsupported("RSA-PSS keys are not usable for SSH; convert to a plain RSA key")
@@ -155,7 +155,7 @@ final class EVPKey {
             return .ed25519(publicKey: publicKey)
         }
         if isA("DSA") {
-            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+            throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
         }
         let name = EVP_PKEY_get0_type_name(raw).map { String(cString: $0) } ?? "unknown"
         throw KeyFormatError.unsupported("\(name.prefix(40)) keys are not supported by SSH")
@@ -186,7 +186,7 @@ final class EVPKey {
 
     // MARK: - Public keys for signature verification
 
-    /// An EVP_PKEY holding only the public half of an RSA or ECDSA key.
+    /// An EVP_PKEY holding only the public half of an RSA, ECDSA or DSA key.
     static func publicKey(_ key: PublicKey) throws -> EVPKey {
         guard let builder = OSSL_PARAM_BLD_new() else { throw KeyFormatError.invalid("out of memory") }
         defer { OSSL_PARAM_BLD_free(builder) }
@@ -213,6 +213,15 @@ final class EVPKey {
                           OSSL_PARAM_BLD_push_octet_string(builder, names("pub"), qb.baseAddress, qb.count) == 1 else { return nil }
                     return OSSL_PARAM_BLD_to_param(builder)
                 }
+            }
+        case .dsa(let p, let q, let g, let y):
+            typeName = "DSA"
+            let bns = try [p, q, g, y].map { try BigNum.from($0) }
+            built = withExtendedLifetime(bns) {
+                for (name, bn) in zip(["p", "q", "g", "pub"], bns) where OSSL_PARAM_BLD_push_BN(builder, names(name), bn.raw) != 1 {
+                    return nil
+                }
+                return OSSL_PARAM_BLD_to_param(builder)
             }
         default:
             throw KeyFormatError.unsupported("\(key.type) keys are not verified through OpenSSL")

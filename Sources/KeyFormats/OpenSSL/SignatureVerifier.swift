@@ -41,6 +41,16 @@ enum SignatureVerifier {
         return verify(evp, md: md, der: der, message: message)
     }
 
+    /// ssh-dss (RFC 4253 §6.6): 40 bytes, r ‖ s as 20-byte big-endian integers, over SHA-1.
+    /// The DER form is the same SEQUENCE { INTEGER r, INTEGER s } as ECDSA's.
+    static func dsa(_ key: PublicKey, signature: [UInt8], message: [UInt8]) -> Bool {
+        guard signature.count == 40 else { return false }
+        let r = Array(signature[0..<20].drop(while: { $0 == 0 })), s = Array(signature[20..<40].drop(while: { $0 == 0 }))
+        guard !r.isEmpty, !s.isEmpty, let der = ecdsaDER(r: r, s: s), let evp = try? EVPKey.publicKey(key) else { return false }
+        return verify(evp, md: EVP_sha1(), der: der, message: message)
+    }
+
+    /// DER SEQUENCE { INTEGER r, INTEGER s } (ECDSA-Sig-Value, and DSA's Dss-Sig-Value).
     private static func ecdsaDER(r: [UInt8], s: [UInt8]) -> [UInt8]? {
         guard let sig = ECDSA_SIG_new() else { return nil }
         defer { ECDSA_SIG_free(sig) }

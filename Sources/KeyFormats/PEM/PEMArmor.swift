@@ -8,7 +8,7 @@
 //     <base64>
 //     -----END LABEL-----
 //
-// LF, CRLF and CR line ends are accepted; leading blank lines are skipped; the END label
+// LF, CRLF and CR line ends are accepted; lines before BEGIN are skipped; the END label
 // must equal the BEGIN label; anything after END is ignored (as OpenSSL does).
 import SecureMemory
 
@@ -23,17 +23,32 @@ struct PEMArmor {
     }
 
     static let beginPrefix = "-----BEGIN "
+
+    /// True when a line of the first few kilobytes starts a PEM private key block, after
+    /// any preamble (what PrivateKeyFile.detect accepts besides a file starting with BEGIN).
+    static func containsPrivateKeyBlock(_ bytes: [UInt8]) -> Bool {
+        TextLines.split(Array(bytes.prefix(4096))).contains {
+            let line = TextLines.trimmed($0)
+            return line.hasPrefix(beginPrefix) && line.hasSuffix("PRIVATE KEY" + dashes)
+        }
+    }
+
     static let endPrefix = "-----END "
     static let dashes = "-----"
 
     static func parse(_ bytes: [UInt8]) throws -> PEMArmor {
-        let lines = splitLines(bytes)
+        let lines = TextLines.split(bytes)
         var i = 0
-        while i < lines.count, lines[i].allSatisfy({ $0 == " " || $0 == "\t" }) { i += 1 }
-        guard i < lines.count else { throw KeyFormatError.invalid("the file is empty") }
-        let first = trimmed(lines[i])
-        guard first.hasPrefix(beginPrefix), first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
-            throw KeyFormatError.invalid("not a PEM file: the first line is not '-----BEGIN ...-----'")
+        // Text before the BEGIN line is skipped, as OpenSSL does (e.g. the "Bag Attributes"
+        // lines `openssl pkcs12 -nodes` writes before each key).
+        while i < lines.count, !TextLines.trimmed(lines[i]).hasPrefix(beginPrefix) { i += 1 }
+        guard i < lines.count else {
+            if lines.allSatisfy({ TextLines.trimmed($0).isEmpty }) { throw KeyFormatError.invalid("the file is empty") }
+            throw KeyFormatError.invalid("not a PEM file: no '-----BEGIN ...-----' line")
+        }
+        let first = TextLines.trimmed(lines[i])
+        guard first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
+            throw KeyFormatError.invalid("not a PEM file: the BEGIN line is not '-----BEGIN ...-----'")
         }
         let label = String(first.dropFirst(beginPrefix.count).dropLast(dashes.count))
         i += 1
@@ -45,23 +60,23 @@ struct PEMArmor {
             let line = lines[i]
             if let colon = line.firstIndex(of: ":"), !line.hasPrefix(dashes) {
                 let name = String(line[..<colon])
-                var value = trimmed(line[line.index(after: colon)...])
+                var value = TextLines.trimmed(line[line.index(after: colon)...])
                 i += 1
                 while i < lines.count, let c = lines[i].first, c == " " || c == "\t" {
-                    value += trimmed(lines[i]); i += 1
+                    value += TextLines.trimmed(lines[i]); i += 1
                 }
                 headers.append((name, value))
                 if headers.count > 32 { throw KeyFormatError.invalid("the PEM block has too many header lines") }
                 continue
             }
-            if !headers.isEmpty, trimmed(line).isEmpty { i += 1 }
+            if !headers.isEmpty, TextLines.trimmed(line).isEmpty { i += 1 }
             break
         }
 
         var base64: [UInt8] = []
         var ended = false
         while i < lines.count {
-            let line = trimmed(lines[i])
+            let line = TextLines.trimmed(lines[i])
             i += 1
             if line.hasPrefix(endPrefix) {
                 guard line == endPrefix + label + dashes else {
@@ -79,28 +94,5 @@ struct PEMArmor {
         guard !der.isEmpty else { throw KeyFormatError.invalid("the PEM body is empty") }
         let body = SecretBytes(consuming: &der)
         return PEMArmor(label: label, headers: headers, body: body)
-    }
-
-    /// Splits on LF, CRLF or CR.
-    static func splitLines(_ bytes: [UInt8]) -> [Substring] {
-        let text = String(decoding: bytes, as: UTF8.self)
-        var lines: [Substring] = []
-        var start = text.startIndex
-        var i = text.startIndex
-        // `Character` treats "\r\n" as one character, so one comparison covers all three ends.
-        while i < text.endIndex {
-            let c = text[i]
-            if c == "\n" || c == "\r" || c == "\r\n" {
-                lines.append(text[start..<i])
-                start = text.index(after: i)
-            }
-            i = text.index(after: i)
-        }
-        if start < text.endIndex { lines.append(text[start...]) }
-        return lines
-    }
-
-    static func trimmed(_ s: Substring) -> String {
-        String(s.drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }

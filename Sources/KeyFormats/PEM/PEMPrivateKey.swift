@@ -17,7 +17,7 @@ public enum PEMPrivateKey {
             case "PRIVATE KEY": self = .pkcs8
             case "ENCRYPTED PRIVATE KEY": self = .encryptedPKCS8
             case "DSA PRIVATE KEY":
-                throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+                throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
             case "OPENSSH PRIVATE KEY":
                 throw KeyFormatError.invalid("this is an OpenSSH private key, not a PEM key")
             case "PUBLIC KEY", "RSA PUBLIC KEY", "EC PUBLIC KEY":

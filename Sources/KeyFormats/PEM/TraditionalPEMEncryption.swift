@@ -113,7 +113,3 @@ struct TraditionalPEMEncryption {
         return output.slice(0..<Int(total))
     }
 }
-
-extension Substring {
-    var trimmingSpaces: String { PEMArmor.trimmed(self) }
-}

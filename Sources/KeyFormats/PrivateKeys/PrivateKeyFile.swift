@@ -11,6 +11,8 @@ public enum PrivateKeyFile {
         if trimmed.hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----") { return .openssh }
         if trimmed.hasPrefix("PuTTY-User-Key-File-") { return .ppk }
         if trimmed.hasPrefix("-----BEGIN ") { return .pem }
+        // A PEM private key after a preamble (`openssl pkcs12 -nodes` writes "Bag Attributes").
+        if PEMArmor.containsPrivateKeyBlock(bytes) { return .pem }
         return nil
     }
 

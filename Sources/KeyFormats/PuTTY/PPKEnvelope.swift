@@ -41,7 +41,7 @@ struct PPKEnvelope {
     static let maximumLines = 1024
 
     static func parse(_ bytes: [UInt8]) throws -> PPKEnvelope {
-        var lines = Lines(PEMArmor.splitLines(bytes))
+        var lines = Lines(TextLines.split(bytes))
 
         let (headerName, algorithm) = try lines.field(nil, what: "the header line")
         guard headerName.hasPrefix(headerPrefix) else {

@@ -31,7 +31,7 @@ enum PPKPrivateBlob {
                 }
                 algorithm = .ed25519(seed: SecretBytes(copying: seed), publicKey: pk)
             case .dsa:
-                throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH disabled them in 7.0 and removed them in 10.0); use an Ed25519 key")
+                throw KeyFormatError.unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key")
             case .skEd25519, .skECDSA:
                 throw KeyFormatError.unsupported("PuTTY does not store security-key (sk-*) keys")
             }

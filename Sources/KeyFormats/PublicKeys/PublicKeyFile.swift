@@ -26,7 +26,7 @@ public enum PublicKeyFile {
 
     public static func parse(_ bytes: [UInt8]) throws -> Content {
         if RFC4716PublicKey.looksLikeBlock(bytes) { return .key(try RFC4716PublicKey.parse(bytes)) }
-        guard let line = PEMArmor.splitLines(bytes).map({ PEMArmor.trimmed($0) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else {
+        guard let line = TextLines.split(bytes).map({ TextLines.trimmed($0) }).first(where: { !$0.isEmpty && !$0.hasPrefix("#") }) else {
             throw KeyFormatError.invalid("the file holds no public key")
         }
         if line.hasPrefix("-----BEGIN") {
@@ -51,7 +51,7 @@ public enum PublicKeyFile {
         guard cert.type == fields[0] else {
             throw KeyFormatError.invalid("key type mismatch: the line says '\(fields[0].prefix(64))' but the certificate is \(cert.type)")
         }
-        let comment = fields.count > 2 ? PEMArmor.trimmed(fields[2]) : ""
+        let comment = fields.count > 2 ? TextLines.trimmed(fields[2]) : ""
         return .certificate(cert, comment: comment)
     }
 }

@@ -17,15 +17,15 @@ public enum RFC4716PublicKey {
 
     /// True when the text starts (after blank lines) with the BEGIN marker.
     public static func looksLikeBlock(_ bytes: [UInt8]) -> Bool {
-        PEMArmor.splitLines(Array(bytes.prefix(256))).first { !PEMArmor.trimmed($0).isEmpty }
-            .map { PEMArmor.trimmed($0) == begin } ?? false
+        TextLines.split(Array(bytes.prefix(256))).first { !TextLines.trimmed($0).isEmpty }
+            .map { TextLines.trimmed($0) == begin } ?? false
     }
 
     public static func parse(_ bytes: [UInt8]) throws -> PublicKeyLine {
-        let lines = PEMArmor.splitLines(bytes)
+        let lines = TextLines.split(bytes)
         var i = 0
-        while i < lines.count, PEMArmor.trimmed(lines[i]).isEmpty { i += 1 }
-        guard i < lines.count, PEMArmor.trimmed(lines[i]) == begin else {
+        while i < lines.count, TextLines.trimmed(lines[i]).isEmpty { i += 1 }
+        guard i < lines.count, TextLines.trimmed(lines[i]) == begin else {
             throw KeyFormatError.invalid("not an RFC 4716 public key: the first line is not '\(begin)'")
         }
         i += 1
@@ -35,7 +35,7 @@ public enum RFC4716PublicKey {
         var ended = false
         var inHeaders = true
         while i < lines.count {
-            var line = PEMArmor.trimmed(lines[i])
+            var line = TextLines.trimmed(lines[i])
             i += 1
             if line == end { ended = true; break }
             if line.hasPrefix("----") { throw KeyFormatError.invalid("unexpected marker line '\(line.prefix(40))' in the RFC 4716 block") }
@@ -50,7 +50,7 @@ public enum RFC4716PublicKey {
                 }
                 let tag = String(line[..<colon.lowerBound])
                 guard !tag.isEmpty, tag.utf8.count <= 64 else { throw KeyFormatError.invalid("an RFC 4716 header tag is empty or longer than 64 bytes") }
-                var value = PEMArmor.trimmed(line[colon.upperBound...][...])
+                var value = TextLines.trimmed(line[colon.upperBound...][...])
                 if value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") { value = String(value.dropFirst().dropLast()) }
                 if tag.lowercased() == "comment" { comment = value }
                 continue

@@ -19,6 +19,9 @@ public struct TailscaleImportOptions: Sendable {
     public var includeExcluded = false
     /// Plan only; write nothing.
     public var dryRun = false
+    /// Most HMAC-SHA1 tests (~0.3 µs each) of imported names against hashed known_hosts
+    /// entries; beyond it hashed entries are not compared and the report says so.
+    public var hashedTestBudget = 3_000_000
 
     public init() {}
 }
@@ -34,7 +37,6 @@ public struct TailscaleImporter {
     public static func emptyDatabase() throws -> SQLiteConnection {
         let connection = try SQLiteConnection(path: ":memory:")
         try Schema.migrate(connection, path: ":memory:")
-        try TailscaleSchema.ensure(connection)
         return connection
     }
 
@@ -117,9 +119,7 @@ private struct Session {
         self.connection = connection
         self.options = options
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
-        // A dry run only reads (possibly on a read-only connection); a real import creates
-        // the importer's table when this database has none yet.
-        if !options.dryRun { try TailscaleSchema.ensure(connection) }
+        // A dry run only reads, possibly a read-only database not migrated yet (no node table).
         let hasNodeTable = try TailscaleSchema.isPresent(connection)
         insertHost = try connection.prepare("""
             INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
@@ -208,14 +208,12 @@ private struct Session {
     /// From this many entries to write on, rebuilding the indexes beats maintaining them.
     static let bulkEntries = 10_000
 
-    /// Most HMAC-SHA1 tests of imported names against hashed entries (~0.3 µs each).
-    static let hashedTestBudget = 3_000_000
-
     mutating func importAll(_ nodes: inout [TailscaleNode]) throws {
         let entriesToWrite = nodes.reduce(0) { $0 + $1.sshHostKeys.count * (1 + $1.addresses.count) }
         let namesToTest = nodes.reduce(0) { $0 + ($1.sshHostKeys.isEmpty ? 0 : 1 + $1.addresses.count) }
-        if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > Self.hashedTestBudget {
-            report.notes.append("\(hashedEntries.count) hashed known_hosts entries were not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
+        if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > options.hashedTestBudget {
+            let entries = hashedEntries.count == 1 ? "1 hashed known_hosts entry was" : "\(hashedEntries.count) hashed known_hosts entries were"
+            report.notes.append("\(entries) not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
             hashedEntries = []
         }
         if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,

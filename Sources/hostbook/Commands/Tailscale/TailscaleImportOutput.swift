@@ -41,7 +41,7 @@ enum TailscaleImportOutput {
                 ("fingerprint", .string(k.newFingerprint)),
             ])
         }
-        array("key_problems", r.keyProblems, last: true) { p in
+        array("key_problems", r.keyProblems, last: false) { p in
             .object([
                 ("host", .string(p.host)),
                 ("pattern", .string(p.pattern)),
@@ -50,6 +50,7 @@ enum TailscaleImportOutput {
                 ("reason", .string(p.reason)),
             ])
         }
+        array("notes", r.notes, last: true) { .string($0) }
         out += "}\n"
         write(out)
     }

@@ -67,8 +67,18 @@ enum TailscaleInput {
         posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO)
         let argv: [UnsafeMutablePointer<CChar>?] = [executable, "status", "--json"].map { (s: String) in strdup(s) }
         defer { argv.forEach { free($0) } }
+        // hostbook ignores SIGPIPE; the child gets the default back, so closing the pipe on
+        // it ends it rather than making it fail with "Broken pipe".
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
         var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, nil, argv + [nil], environ)
+        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
         close(outPipe[1]); close(errPipe[1])
         guard rc == 0 else {
             close(outPipe[0]); close(errPipe[0])
@@ -80,9 +90,10 @@ enum TailscaleInput {
         } catch {
             parsed = .failure(error)
         }
-        // Drain what is left so the child is not blocked on a full pipe, then collect stderr.
+        // After a good parse the reader has already read to the end. After a bad one the rest
+        // is of no use: closing the pipe ends a child that keeps writing (SIGPIPE) instead of
+        // reading whatever it might still send.
         var scratch = [UInt8](repeating: 0, count: 65536)
-        while scratch.withUnsafeMutableBytes({ Glibc.read(outPipe[0], $0.baseAddress, $0.count) }) > 0 {}
         close(outPipe[0])
         var errBytes: [UInt8] = []
         while true {
@@ -95,7 +106,8 @@ enum TailscaleInput {
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         let exited = status & 0x7f == 0
         let code = (status >> 8) & 0xff
-        if !exited || code != 0 {
+        let endedByUs = !exited && status & 0x7f == SIGPIPE
+        if (!exited && !endedByUs) || (exited && code != 0) {
             let firstLine = String(decoding: errBytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
             let why = firstLine.map { $0.count > 200 ? String($0.prefix(200)) + "..." : $0 }
                 ?? (exited ? "exit status \(code)" : "killed by signal \(status & 0x7f)")

@@ -28,28 +28,36 @@ struct TailscaleSelection {
         return true
     }
 
-    /// True when `name` names `node`: its alias (ASCII or decoded), MagicDNS name, OS
-    /// hostname or node ID, ignoring case.
-    static func matches(_ name: String, _ node: TailscaleNode) -> Bool {
+    /// The names a device answers to in --only, lower-cased: its alias (ASCII or decoded),
+    /// MagicDNS name, OS hostname and node ID.
+    static func names(_ node: TailscaleNode) -> [String] {
         let m = TailscaleHostMapping(node)
-        let n = name.lowercased()
-        return [m.alias, m.displayAlias.lowercased(), m.fqdn, node.hostName.lowercased(), node.nodeID.lowercased()].contains(n)
+        return [m.alias, m.displayAlias.lowercased(), m.fqdn, node.hostName.lowercased(), node.nodeID.lowercased()]
     }
 
     /// The devices to hand to the importer. Devices named in --only are imported even when
     /// they would be skipped by default (the user asked for them by name).
     func select(_ nodes: [TailscaleNode], includeExcluded: Bool, invocation: Invocation) throws -> [TailscaleNode] {
         if let only {
-            for name in only where !nodes.contains(where: { Self.matches(name, $0) }) {
-                throw CLIError.notFound("no Tailscale device named '\(name)' in the input",
+            // One pass over the devices, whatever the number of names.
+            let wanted = Set(only.map { $0.lowercased() })
+            var found: Set<String> = []
+            var picked: [TailscaleNode] = []
+            for node in nodes {
+                let hits = Self.names(node).filter { wanted.contains($0) }
+                guard !hits.isEmpty else { continue }
+                found.formUnion(hits)
+                if passesFilters(node) {
+                    var chosen = node
+                    chosen.exclusion = nil
+                    picked.append(chosen)
+                }
+            }
+            if let missing = only.first(where: { !found.contains($0.lowercased()) }) {
+                throw CLIError.notFound("no Tailscale device named '\(PrintableText.quoted(missing))' in the input",
                                         hint: "Use the first label of its MagicDNS name (e.g. web01), its full name or its node ID.")
             }
-            return nodes.filter { passesFilters($0) }.compactMap { node in
-                guard only.contains(where: { Self.matches($0, node) }) else { return nil }
-                var picked = node
-                picked.exclusion = nil
-                return picked
-            }
+            return picked
         }
         let filtered = nodes.filter { passesFilters($0) }
         if all { return filtered }

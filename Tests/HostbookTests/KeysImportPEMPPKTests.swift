@@ -1,0 +1,81 @@
+// End-to-end: `hostbook keys import` of PEM, PKCS#8 and PuTTY .ppk files (testkeys/pem,
+// testkeys/ppk, made by testkeys/make-pem-ppk-cert-keys.sh), with the real binary, a fresh
+// database and the real Secret Service (run inside scripts/with-keyring). The expected
+// fingerprints are ssh-keygen's, stored beside the fixtures.
+import Foundation
+import XCTest
+
+final class KeysImportPEMPPKTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let testkeys = root.appendingPathComponent("testkeys")
+
+    var fx: HostbookFixture!
+    override func setUpWithError() throws { fx = try HostbookFixture() }
+    override func tearDown() { fx = nil }
+
+    func path(_ relative: String) -> String { Self.testkeys.appendingPathComponent(relative).path }
+    /// Field 2 of the `ssh-keygen -l` line stored in a `.fp` file.
+    func fingerprint(_ relative: String) throws -> String {
+        String(try String(contentsOfFile: path(relative), encoding: .utf8).split(separator: " ")[1])
+    }
+
+    func requireVault() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring")
+        }
+    }
+
+    func testImportPEMAndPPKShowsFormatAndFingerprint() throws {
+        try requireVault()
+        let cases: [(file: String, fp: String, format: String, comment: String)] = [
+            ("pem/rsa.aes256", "pem/rsa.fp", "pem-pkcs1", ""),
+            ("pem/ecdsa384.aes192", "pem/ecdsa384.fp", "pem-sec1", ""),
+            ("pem/ed25519.pkcs8-aes256", "pem/ed25519.fp", "pkcs8", ""),
+            ("pem/ecdsa521.pkcs8-des3", "pem/ecdsa521.fp", "pkcs8", ""),
+            ("ppk/ecdsa256.v3-argon2id.ppk", "ppk/ecdsa256.fp", "ppk-v3", "ecdsa256 ppk fixture"),
+            ("ppk/rsa.v2-aes.ppk", "ppk/rsa.fp", "ppk-v2", "rsa ppk fixture"),
+        ]
+        for (i, c) in cases.enumerated() {
+            let pass = c.file.hasPrefix("pem/") ? path("pem/PASSPHRASE.txt") : path("ppk/PASSPHRASE.txt")
+            let name = "k\(i)"
+            try fx.ok("keys", "import", path(c.file), "--name", name, "--passphrase-file", pass)
+            let show = try fx.ok("keys", "show", name, "--json")
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: show.stdoutBytes) as? [String: Any])
+            XCTAssertEqual(o["fingerprint"] as? String, try fingerprint(c.fp), c.file)
+            XCTAssertEqual(o["format"] as? String, c.format, c.file)
+            XCTAssertEqual(o["comment"] as? String, c.comment, c.file)
+        }
+    }
+
+    func testWrongPassphraseIsExit6() throws {
+        for file in ["pem/rsa.des3", "pem/ecdsa256.pkcs8-aes256-sha256", "ppk/ed25519.v3-argon2id.ppk", "ppk/ecdsa521.v2-aes.ppk"] {
+            try fx.fails(["keys", "import", path(file), "--passphrase-stdin"], stdin: "not the passphrase\n", status: 6,
+                         stderr: "hostbook: incorrect passphrase for '\(path(file))'\nCheck the passphrase and try again; nothing was stored.\n")
+        }
+    }
+
+    func testUnsupportedAndDamagedAreExit1BeforeAnyPassphrase() throws {
+        let cases: [(String, String)] = [
+            ("ppk/ed25519.v3-argon2d.ppk", "Argon2d is not supported (libsodium has no Argon2d); re-save the key with puttygen using Argon2id"),
+            ("ppk/ed25519.v3-parallel2.ppk", "Argon2 parallelism 2 is not supported (libsodium computes only parallelism 1); re-save the key with puttygen --ppk-param parallelism=1"),
+            ("pem/secp256k1", "the EC curve 'secp256k1' is not supported; OpenSSH supports only P-256, P-384 and P-521"),
+            ("pem/dsa", "DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key"),
+            ("pem/ecdsa256.pkcs8-pbes1-md5-des", "the PKCS#8 encryption (PBE-MD5-DES) uses DES-CBC, which OpenSSL does not provide; re-encrypt the key with PBES2 and AES-256-CBC"),
+        ]
+        for (file, reason) in cases {
+            // No passphrase flag and no terminal: a passphrase prompt would be exit 3.
+            try fx.fails(["keys", "import", path(file)], status: 1, stderr: "hostbook: cannot import '\(path(file))': \(reason)\n")
+        }
+        let damaged = fx.dir.file("damaged.ppk")
+        var text = try String(contentsOfFile: path("ppk/rsa.v3.ppk"), encoding: .utf8)
+        text = text.replacingOccurrences(of: "Comment: rsa", with: "Comment: RSA")
+        try Data(text.utf8).write(to: URL(fileURLWithPath: damaged))
+        try fx.fails(["keys", "import", damaged], status: 1, stderr: "hostbook: cannot import '\(damaged)': the file is damaged: MAC mismatch\n")
+    }
+
+    func testEncryptedWithoutTerminalNeedsAFlag() throws {
+        let file = path("pem/rsa.aes128")
+        try fx.fails(["keys", "import", file], status: 3,
+                     stderr: "hostbook: the passphrase of '\(file)' is needed but there is no terminal\nUse --passphrase-stdin or --passphrase-file instead.\n")
+    }
+}
