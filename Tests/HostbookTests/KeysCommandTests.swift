@@ -66,6 +66,17 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertEqual(pub.stdout, try text(fixture("ed25519_aes256-ctr.pub")))
     }
 
+    /// Any round count is read, as OpenSSH does; many rounds are announced on stderr first.
+    func testImportKeyWithManyRoundsSaysItWillTakeAWhile() throws {
+        try requireVault()
+        let key = tmp.file("slow")
+        XCTAssertEqual(try keygen(["-q", "-t", "ed25519", "-Z", "aes128-ctr", "-a", "1001", "-N", "many rounds", "-C", "slow", "-f", key]).status, 0)
+        let r = try hb(["keys", "import", key, "--passphrase-stdin"], stdin: "many rounds\n")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "hostbook: '\(key)' uses 1001 bcrypt rounds; decrypting it will take a while (about 3 s; Ctrl-C stops it).\n")
+        XCTAssertTrue(r.stdout.hasPrefix("Imported key 'slow': 256 SHA256:"), r.stdout)
+    }
+
     func testImportEveryTypeAndCipherFamily() throws {
         try requireVault()
         let keys = ["ed25519_chacha20-poly1305", "ecdsa256_aes128-gcm", "ecdsa384_3des-cbc", "ecdsa521_aes192-cbc",

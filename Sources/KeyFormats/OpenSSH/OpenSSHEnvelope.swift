@@ -16,10 +16,6 @@ enum OpenSSHKDF: Equatable {
 struct OpenSSHEnvelope {
     /// "openssh-key-v1" followed by one NUL byte.
     static let magic: [UInt8] = Array("openssh-key-v1".utf8) + [0]
-    /// hostbook refuses more bcrypt rounds than this: a damaged or hostile rounds field
-    /// would otherwise keep the program busy for hours (16–64 are usual; 10000 ≈ 1 minute).
-    static let maxRounds = 10_000
-
     let cipher: KeyFileCipher
     let kdf: OpenSSHKDF
     let publicKey: PublicKey
@@ -55,9 +51,6 @@ struct OpenSSHEnvelope {
             guard o.isAtEnd else { throw KeyFormatError.invalid("the bcrypt options have trailing bytes (damaged file)") }
             guard !salt.isEmpty else { throw KeyFormatError.invalid("the bcrypt salt is empty (damaged file)") }
             guard rounds >= 1 else { throw KeyFormatError.invalid("the bcrypt rounds are 0 (damaged file)") }
-            guard rounds <= maxRounds else {
-                throw KeyFormatError.unsupported("the key uses \(rounds) bcrypt rounds; hostbook accepts at most \(maxRounds)")
-            }
             kdf = .bcrypt(salt: salt, rounds: Int(rounds))
         default:
             throw KeyFormatError.unsupported("the key uses the KDF '\(kdfName.prefix(64))'; OpenSSH knows only bcrypt")

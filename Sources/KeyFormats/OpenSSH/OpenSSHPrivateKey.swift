@@ -6,8 +6,18 @@
 public import SecureMemory
 
 public enum OpenSSHPrivateKey {
-    /// The most bcrypt rounds hostbook reads or writes (see OpenSSHEnvelope.maxRounds).
-    public static var maxBcryptRounds: Int { OpenSSHEnvelope.maxRounds }
+    /// The most bcrypt rounds hostbook writes (`keys export --rounds`). Reading accepts any
+    /// count OpenSSH accepts (1 to 2³²−1), as `ssh-keygen -a` can write them.
+    public static let maxBcryptRounds = 10_000
+
+    /// The bcrypt rounds of an encrypted file, read from the envelope only (nil: no bcrypt),
+    /// so a caller can say how long decryption will take before it starts.
+    public static func bcryptRounds(_ bytes: [UInt8]) throws -> Int? {
+        let blob = try OpenSSHArmour.decode(bytes)
+        let envelope = try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }
+        if case .bcrypt(_, let rounds) = envelope.kdf { return rounds }
+        return nil
+    }
 
     /// Whether the file needs a passphrase (kdf `bcrypt`), read from the envelope only.
     public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
@@ -79,8 +89,8 @@ public enum OpenSSHPrivateKey {
             }
             return OpenSSHArmour.encode(blob)
         }
-        guard rounds >= 1, rounds <= OpenSSHEnvelope.maxRounds else {
-            throw KeyFormatError.invalid("bcrypt rounds must be from 1 to \(OpenSSHEnvelope.maxRounds), not \(rounds)")
+        guard rounds >= 1, rounds <= maxBcryptRounds else {
+            throw KeyFormatError.invalid("bcrypt rounds must be from 1 to \(maxBcryptRounds), not \(rounds)")
         }
         let salt = Sodium.randomBytes(count: 16)
         let keyAndIV = try BcryptPBKDF.derive(passphrase: passphrase, salt: salt, keyLength: cipher.derivedLength, rounds: rounds)

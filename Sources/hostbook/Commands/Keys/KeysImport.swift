@@ -63,7 +63,11 @@ enum KeysImport {
         do {
             return try PrivateKeyFile.parse(bytes, passphrase: nil)
         } catch let e as KeyFormatError where e.kind == .passphraseRequired {
-            // Encrypted: go on below.
+            // Encrypted: go on below. Any round count is read, as in OpenSSH; say when it
+            // will take long (each round costs about 3 ms here; OpenSSH writes 16 or 24).
+            if let rounds = try? OpenSSHPrivateKey.bcryptRounds(bytes), rounds > 1000 {
+                inv.note("hostbook: \(shown) uses \(rounds) bcrypt rounds; decrypting it will take a while (about \(max(1, rounds * 3 / 1000)) s; Ctrl-C stops it).")
+            }
         } catch let e as KeyFormatError {
             throw failure(e, shown)
         }
