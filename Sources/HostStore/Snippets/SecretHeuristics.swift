@@ -20,7 +20,7 @@ public enum SecretHeuristics {
 
         for (i, w) in words.enumerated() {
             let lw = w.lowercased()
-            // --password=X, --passwd=X, --pass=X, -password X (mysql, ldapsearch, openssl's -pass)
+            // a value after --password, --passwd or --pass (with "=" or a space), and -password (mysql, ldapsearch, openssl -pass)
             for flag in ["--password", "--passwd", "--pass", "-password", "-passwd", "--token", "--api-key", "--secret"] {
                 if lw.hasPrefix(flag + "=") && lw.count > flag.count + 1 { out.insert(.passwordOption) }
                 if lw == flag && i + 1 < words.count && !words[i + 1].hasPrefix("-") { out.insert(.passwordOption) }
