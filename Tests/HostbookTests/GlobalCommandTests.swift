@@ -34,3 +34,64 @@ final class GlobalCommandTests: XCTestCase {
         XCTAssertTrue(r.stderr.hasPrefix("hostbook: no command given\n"))
     }
 }
+
+/// Every command of the contract (DESIGN.md, "The command line") has --help: exit 0, its
+/// usage line, the global options, and text that fits a terminal.
+final class HelpTextTests: XCTestCase {
+    static let commands: [[String]] = [
+        ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["doctor"],
+        ["keys", "import"], ["keys", "generate"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
+        ["keys", "export"], ["keys", "remove"],
+        ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"],
+        ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "import"], ["known-hosts", "export"],
+        ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
+        ["vault", "status"],
+    ]
+
+    func testEveryCommandHasHelp() throws {
+        for words in Self.commands {
+            for flag in ["--help", "-h"] {
+                // Global flags are accepted before or after the command words.
+                for args in [words + [flag], [flag] + words] {
+                    let r = try HostbookProcess.run(args)
+                    XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+                    XCTAssertEqual(r.stderr, "", "\(args)")
+                    XCTAssertTrue(r.stdout.contains("\nUsage: hostbook \(words.joined(separator: " "))"), "\(args): \(r.stdout)")
+                    XCTAssertTrue(r.stdout.contains("\nGlobal options:\n  --db PATH"), "\(args)")
+                    for line in r.stdout.split(separator: "\n") where !line.hasPrefix("Usage:") {
+                        XCTAssertLessThanOrEqual(line.count, 130, "\(args): \(line)")
+                    }
+                }
+            }
+        }
+    }
+
+    func testGroupsListTheirCommands() throws {
+        for group in ["keys", "known-hosts", "snippets", "vault"] {
+            let r = try HostbookProcess.run([group, "--help"])
+            XCTAssertEqual(r.status, 0)
+            XCTAssertTrue(r.stdout.contains("Usage: hostbook \(group) <command> [options]\n"))
+            for words in Self.commands where words.first == group {
+                XCTAssertTrue(r.stdout.contains("\n  \(words[1]) "), "\(group) --help lacks \(words[1])")
+            }
+            let bare = try HostbookProcess.run([group])
+            XCTAssertEqual(bare.status, 2)
+            XCTAssertEqual(bare.stderr, "hostbook: 'hostbook \(group)' needs a subcommand\nRun 'hostbook \(group) --help' to see its commands.\n")
+        }
+    }
+
+    func testVaultStatusHelpExactly() throws {
+        let r = try HostbookProcess.run(["vault", "status", "--help"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.hasSuffix("""
+
+            Global options:
+              --db PATH           Database file (default $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db)
+              --json              Print machine-readable JSON
+              --no-input          Never prompt; fail with exit 3 when input would be needed
+              --help              Show help for the command
+              --version           Print the version
+
+            """), r.stdout)
+    }
+}

@@ -44,7 +44,7 @@ enum HelpFormatter {
 
     static func commandHelp(_ spec: CommandSpec) -> String {
         var out = "\(spec.summary)\n\nUsage: \(spec.commandLine) \(usageLine(spec))\n"
-        if let d = spec.discussion { out += "\n\(d)\n" }
+        if let d = spec.discussion { out += "\n\(wrap(d, width: 88))\n" }
         if !spec.positionals.isEmpty {
             out += "\nArguments:\n"
             let width = max(12, spec.positionals.map { $0.name.count }.max() ?? 0) + 2
@@ -74,6 +74,24 @@ enum HelpFormatter {
         var out = ""
         for (o, label) in zip(options, labels) { out += "  " + pad(label, width) + o.help + "\n" }
         return out
+    }
+
+    /// Wraps lines longer than `width` at spaces; indented lines (examples) stay as written.
+    static func wrap(_ text: String, width: Int) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+            guard line.count > width, !line.hasPrefix(" ") else { return String(line) }
+            var lines: [String] = []
+            var current = ""
+            for word in line.split(separator: " ") {
+                if !current.isEmpty && current.count + 1 + word.count > width {
+                    lines.append(current)
+                    current = ""
+                }
+                current += current.isEmpty ? String(word) : " " + word
+            }
+            if !current.isEmpty { lines.append(current) }
+            return lines.joined(separator: "\n")
+        }.joined(separator: "\n")
     }
 
     private static func pad(_ s: String, _ width: Int) -> String {
