@@ -87,9 +87,33 @@ public final class KnownHostsStore {
                 .compactMap { $0.int(0) }
             return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
         }
-        let ids = try scanHashed(name)
+        let ids = try scanPack(lookup, generation: generation) ?? (try scanHashed(name))
         if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
         return ids
+    }
+
+    /// Tests every hashed entry against `lookup` from known_hosts_hash_pack (two SHA-1
+    /// compressions each, both cores); nil when the pack is not current. Hits are re-checked
+    /// against their rows (a deleted row's id may have been reused); rows written since
+    /// without `hashed` are tested as on every check.
+    func scanPack(_ lookup: HostLookupName, generation: Int64) throws -> [Int64]? {
+        guard generation >= 0,
+              try connection.query("SELECT pack_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation
+        else { return nil }
+        let name = lookup.text
+        let chunks = try connection.prepare("SELECT records FROM known_hosts_hash_pack ORDER BY chunk")
+        var candidates: [Int64] = []
+        while try chunks.step() {
+            candidates += chunks.withBlob(at: 0) { HashedNamePack.matches(name: name, in: $0, threads: 2) }
+        }
+        var ids: [Int64] = []
+        for id in candidates {
+            guard let field = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?1", [.int(id)]).first?.text(0),
+                  let hashed = HashedHostName(field: field), hashed.matches(name) else { continue }
+            ids.append(id)
+        }
+        let matcher = HashedNameMatcher(lookup: name)
+        return Set(ids + (try scanUnpacked(matcher, onlyNull: true))).sorted()
     }
 
     /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
