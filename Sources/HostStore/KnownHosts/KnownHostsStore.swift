@@ -109,11 +109,16 @@ public final class KnownHostsStore {
         var ids: [Int64] = []
         for id in candidates {
             guard let field = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?1", [.int(id)]).first?.text(0),
-                  let hashed = HashedHostName(field: field), hashed.matches(name) else { continue }
+                  let hashed = HashedHostName(field: field), HashedNamePack.matches(hashed, name: name) else { continue }
             ids.append(id)
         }
-        let matcher = HashedNameMatcher(lookup: name)
-        return Set(ids + (try scanUnpacked(matcher, onlyNull: true))).sorted()
+        // Rows others wrote since, without `hashed` (an index probe).
+        for row in try connection.query("SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL") {
+            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), HashedNamePack.matches(h, name: name) {
+                ids.append(id)
+            }
+        }
+        return Set(ids).sorted()
     }
 
     /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.

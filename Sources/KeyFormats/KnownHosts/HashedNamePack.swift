@@ -32,6 +32,14 @@ public enum HashedNamePack {
         withUnsafeBytes(of: id.littleEndian) { pack += $0 }
     }
 
+    /// True when `hashed` is the hash of `name`: the same answer as HMAC-SHA1, through the
+    /// same low-level SHA-1 (no EVP provider to load, which costs a process ≈ 0.8 ms).
+    public static func matches(_ hashed: HashedHostName, name: String) -> Bool {
+        var record: [UInt8] = []
+        append(hashed, id: 0, to: &record)
+        return !record.withUnsafeBytes { matches(name: name, in: $0) }.isEmpty
+    }
+
     /// Row ids of the records in `pack` whose mac is HMAC-SHA1(salt, `name`), in pack order.
     /// With `threads` > 1 the records are split into that many runs tested in parallel.
     public static func matches(name: String, in pack: UnsafeRawBufferPointer, threads: Int = 1) -> [Int64] {
