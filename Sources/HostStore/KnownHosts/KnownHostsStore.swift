@@ -17,10 +17,18 @@ import KeyFormats
 ///   `known_hosts_wildcards`, which is scanned whole (pattern + rowid only) and matched
 ///   with OpenSSH's matcher; only matching rows are then read.
 /// * **Hashed names** `|1|salt|mac` cannot be indexed: each has its own salt, so the only
-///   test is HMAC-SHA1(salt, lookup) per entry. Import decodes salt ‖ mac once into the
-///   `hashed` column, and the partial covering index `known_hosts_hashed` holds just those
-///   40 bytes and the rowid, so a check streams ~48 bytes per hashed entry and runs one
-///   re-keyed OpenSSL HMAC context over them (`HashedNameMatcher`, ~0.3 µs per entry).
+///   test is HMAC-SHA1(salt, lookup) per entry. HMAC-SHA1 is SHA-1 resumed from two states
+///   that depend on the salt alone (after the ipad and the opad block), so the import
+///   computes both once and writes `known_hosts_hash_pack`: per entry inner state ‖ outer
+///   state ‖ mac ‖ row id (68 bytes), 4,096 entries per row. A first check reads those few
+///   blobs (no per-entry SQLite row) and tests each entry with two SHA-1 compressions
+///   (OpenSSL's SHA1_Update/Final on a SHA_CTX set to the stored state; `HashedNamePack`),
+///   half of each blob on each core: ≈ 4–5 ms for 100,000 entries instead of ≈ 50 ms with
+///   a re-keyed HMAC per entry. A hit is re-checked against its row. The pack is used only
+///   while `pack_generation` equals `hashed_generation` (the import rebuilds it in the
+///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
+///   column (salt ‖ mac, 40 bytes) streamed out of the partial covering index
+///   `known_hosts_hashed` through one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
 ///   A check remembers its result (`learned` names the lookup on the matching hashed
 ///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
 ///   `hashed_generation`), so checking a name again is two index probes until a hashed
