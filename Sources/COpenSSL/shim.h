@@ -1,3 +1,7 @@
+// SHA1_Init/Update/Final and SHA_CTX are deprecated in OpenSSL 3 but still the only API
+// that can resume SHA-1 from a stored midstate (HashedNamePack); without this define every
+// Swift use of them warns.
+#define OPENSSL_SUPPRESS_DEPRECATED 1
 #include <openssl/evp.h>
 #include <openssl/err.h>
 #include <openssl/pem.h>

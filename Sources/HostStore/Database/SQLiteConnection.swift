@@ -187,6 +187,13 @@ public final class Statement {
         return try body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))))
     }
 
+    /// Column `i` of the current row as bytes without copying them (empty when NULL); the
+    /// buffer is valid only inside `body`.
+    public func withBlob<R>(at i: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        guard let p = sqlite3_column_blob(stmt, i) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+        return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))))
+    }
+
     /// Column `i` of the current row as an integer, or nil when NULL.
     public func int(at i: Int32) -> Int64? {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)

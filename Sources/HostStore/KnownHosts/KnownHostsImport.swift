@@ -165,10 +165,41 @@ extension KnownHostsStore {
             // New hashed entries void every remembered scan (KnownHostsSchema).
             if insertedHashed {
                 try connection.execute("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1")
+                try rebuildHashPack()
             }
         }
         return report
     }
+
+    /// Rewrites known_hosts_hash_pack from every hashed row (decoded from its pattern, so
+    /// rows others wrote without `hashed` are in it too) and marks it current. Called in the
+    /// transaction that bumped the generation.
+    func rebuildHashPack() throws {
+        try connection.execute("DELETE FROM known_hosts_hash_pack")
+        let rows = try connection.prepare("SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' ORDER BY id")
+        let insert = try connection.prepare("INSERT INTO known_hosts_hash_pack (chunk, records) VALUES (?, ?)")
+        var pack: [UInt8] = []
+        var chunk: Int64 = 0
+        func flush() throws {
+            guard !pack.isEmpty else { return }
+            insert.reset()
+            try insert.bind([.int(chunk), .blob(pack)])
+            while try insert.step() {}
+            chunk += 1
+            pack.removeAll(keepingCapacity: true)
+        }
+        pack.reserveCapacity(Self.packChunkRecords * HashedNamePack.recordLength)
+        while try rows.step() {
+            guard let id = rows.int(at: 0), let field = rows.text(at: 1), let hashed = HashedHostName(field: field) else { continue }
+            HashedNamePack.append(hashed, id: id, to: &pack)
+            if pack.count >= Self.packChunkRecords * HashedNamePack.recordLength { try flush() }
+        }
+        try flush()
+        try connection.execute("UPDATE known_hosts_state SET pack_generation = hashed_generation WHERE id = 1")
+    }
+
+    /// Records per known_hosts_hash_pack row (≈ 280 KB).
+    static let packChunkRecords = 4096
 
     /// From about 10,000 lines on, rebuilding the indexes beats maintaining them.
     static let bulkImportBytes = 1 << 20

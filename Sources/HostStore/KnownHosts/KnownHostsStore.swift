@@ -17,10 +17,18 @@ import KeyFormats
 ///   `known_hosts_wildcards`, which is scanned whole (pattern + rowid only) and matched
 ///   with OpenSSH's matcher; only matching rows are then read.
 /// * **Hashed names** `|1|salt|mac` cannot be indexed: each has its own salt, so the only
-///   test is HMAC-SHA1(salt, lookup) per entry. Import decodes salt ‖ mac once into the
-///   `hashed` column, and the partial covering index `known_hosts_hashed` holds just those
-///   40 bytes and the rowid, so a check streams ~48 bytes per hashed entry and runs one
-///   re-keyed OpenSSL HMAC context over them (`HashedNameMatcher`, ~0.3 µs per entry).
+///   test is HMAC-SHA1(salt, lookup) per entry. HMAC-SHA1 is SHA-1 resumed from two states
+///   that depend on the salt alone (after the ipad and the opad block), so the import
+///   computes both once and writes `known_hosts_hash_pack`: per entry inner state ‖ outer
+///   state ‖ mac ‖ row id (68 bytes), 4,096 entries per row. A first check reads those few
+///   blobs (no per-entry SQLite row) and tests each entry with two SHA-1 compressions
+///   (OpenSSL's SHA1_Update/Final on a SHA_CTX set to the stored state; `HashedNamePack`),
+///   half of each blob on each core: ≈ 4–5 ms for 100,000 entries instead of ≈ 50 ms with
+///   a re-keyed HMAC per entry. A hit is re-checked against its row. The pack is used only
+///   while `pack_generation` equals `hashed_generation` (the import rebuilds it in the
+///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
+///   column (salt ‖ mac, 40 bytes) streamed out of the partial covering index
+///   `known_hosts_hashed` through one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
 ///   A check remembers its result (`learned` names the lookup on the matching hashed
 ///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
 ///   `hashed_generation`), so checking a name again is two index probes until a hashed
@@ -87,9 +95,38 @@ public final class KnownHostsStore {
                 .compactMap { $0.int(0) }
             return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
         }
-        let ids = try scanHashed(name)
+        let ids = try scanPack(lookup, generation: generation) ?? (try scanHashed(name))
         if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
         return ids
+    }
+
+    /// Tests every hashed entry against `lookup` from known_hosts_hash_pack (two SHA-1
+    /// compressions each, both cores); nil when the pack is not current. Hits are re-checked
+    /// against their rows (a deleted row's id may have been reused); rows written since
+    /// without `hashed` are tested as on every check.
+    func scanPack(_ lookup: HostLookupName, generation: Int64) throws -> [Int64]? {
+        guard generation >= 0,
+              try connection.query("SELECT pack_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation
+        else { return nil }
+        let name = lookup.text
+        let chunks = try connection.prepare("SELECT records FROM known_hosts_hash_pack ORDER BY chunk")
+        var candidates: [Int64] = []
+        while try chunks.step() {
+            candidates += chunks.withBlob(at: 0) { HashedNamePack.matches(name: name, in: $0, threads: 2) }
+        }
+        var ids: [Int64] = []
+        for id in candidates {
+            guard let field = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?1", [.int(id)]).first?.text(0),
+                  let hashed = HashedHostName(field: field), HashedNamePack.matches(hashed, name: name) else { continue }
+            ids.append(id)
+        }
+        // Rows others wrote since, without `hashed` (an index probe).
+        for row in try connection.query("SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL") {
+            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), HashedNamePack.matches(h, name: name) {
+                ids.append(id)
+            }
+        }
+        return Set(ids).sorted()
     }
 
     /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
