@@ -9,23 +9,23 @@ import SecureMemory
 enum PPKPrivateBlob {
     static func key(publicKey: PublicKey, privateBlob: SecretBytes) throws -> PrivateKeyAlgorithm {
         try privateBlob.withUnsafeBytes { buffer in
-            var r = SecretReader(buffer)
+            var r = KeyDataReader(buffer)
             let algorithm: PrivateKeyAlgorithm
             switch publicKey.algorithm {
             case .rsa(let e, let n):
-                let d = try r.readSecretMPInt()
-                let p = try r.readSecretMPInt()
-                let q = try r.readSecretMPInt()
-                let iqmp = try r.readSecretMPInt()
+                let d = try r.readSecretMPInt("the RSA private exponent")
+                let p = try r.readSecretMPInt("the RSA prime p")
+                let q = try r.readSecretMPInt("the RSA prime q")
+                let iqmp = try r.readSecretMPInt("the RSA coefficient iqmp")
                 algorithm = .rsa(modulus: n, exponent: e, d: d, iqmp: iqmp, p: p, q: q)
             case .ecdsa(let curve, let point):
-                let d = try r.readSecretMPInt()
+                let d = try r.readSecretMPInt("the ECDSA private scalar")
                 guard d.count <= curve.scalarLength else {
                     throw KeyFormatError.invalid("the ECDSA private scalar is longer than the \(curve.rawValue) order")
                 }
                 algorithm = .ecdsa(curve: curve, point: point, scalar: d)
             case .ed25519(let pk):
-                let seed = try r.readString()
+                let seed = try r.readStringView()
                 guard seed.count == 32 else {
                     throw KeyFormatError.invalid("the Ed25519 private key must be a 32-byte seed, not \(seed.count) bytes")
                 }

@@ -1,5 +1,5 @@
 // RFC 4251 §5 reading and writing over secure memory, for the parts of a key file that
-// hold secrets (the decrypted private section). Same rules as SSHReader/SSHWriter, but
+// hold secrets (openssh-key-v1's decrypted private section, a .ppk private blob). Same rules as SSHReader/SSHWriter, but
 // fields are views into the caller's buffer or SecretBytes, never ordinary arrays.
 import SecureMemory
 
