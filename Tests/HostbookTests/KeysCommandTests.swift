@@ -291,16 +291,7 @@ final class KeysCommandTests: XCTestCase {
     }
 
     func keygen(_ args: [String]) throws -> (status: Int32, stdout: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try ToolProcess.sshKeygen(args)
+        return (r.status, r.stdout)
     }
 }

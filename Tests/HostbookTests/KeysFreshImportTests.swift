@@ -110,23 +110,14 @@ final class KeysFreshImportTests: XCTestCase {
         XCTAssertEqual(object["bits"] as? Int, Int(sha256[0]), name, file: file, line: line)
     }
 
+    /// Runs a tool that must succeed; its stdout.
     @discardableResult
     func run(_ tool: String, _ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else {
-            throw NSError(domain: "KeysFreshImportTests", code: Int(p.terminationStatus), userInfo: [
-                NSLocalizedDescriptionKey: "\(tool) \(args.joined(separator: " ")) failed: \(String(decoding: errData, as: UTF8.self))"])
+        let r = try ToolProcess.run(URL(fileURLWithPath: tool), args)
+        guard r.status == 0 else {
+            throw NSError(domain: "KeysFreshImportTests", code: Int(r.status), userInfo: [
+                NSLocalizedDescriptionKey: "\(tool) \(args.joined(separator: " ")) failed: \(r.stderr)"])
         }
-        return String(decoding: data, as: UTF8.self)
+        return r.stdout
     }
 }

@@ -26,16 +26,7 @@ final class KeysGenerateTests: XCTestCase {
         let file = tmp.file("export-\(UUID().uuidString)")
         try privateKeyFile.write(to: URL(fileURLWithPath: file))
         chmod(file, 0o600)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = ["-y", "-P", "", "-f", file]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try ToolProcess.sshKeygen(["-y", "-P", "", "-f", file]).stdout
     }
 
     func testGenerateEveryType() throws {

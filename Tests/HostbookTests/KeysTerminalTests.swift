@@ -85,15 +85,6 @@ final class KeysTerminalTests: XCTestCase {
         ok.send("same")
         ok.expect("Wrote the private key of 'k' to ")
         XCTAssertEqual(ok.finish(), 0)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = ["-y", "-P", "same", "-f", tmp.file("out")]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        XCTAssertEqual(String(decoding: data, as: UTF8.self), try String(contentsOfFile: fixture("ed25519_none.pub"), encoding: .utf8))
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-y", "-P", "same", "-f", tmp.file("out")]).stdout, try String(contentsOfFile: fixture("ed25519_none.pub"), encoding: .utf8))
     }
 }

@@ -15,14 +15,7 @@ final class KnownHostsCertificateTests: XCTestCase {
 
     @discardableResult
     func keygen(_ args: [String]) throws -> Int32 {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = args
-        p.standardOutput = FileHandle.nullDevice
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        p.waitUntilExit()
-        return p.terminationStatus
+        try ToolProcess.sshKeygen(args).status
     }
 
     func line(_ path: String) throws -> String {
@@ -86,14 +79,6 @@ final class KnownHostsCertificateTests: XCTestCase {
     }
 
     func fingerprint(_ pub: String) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = ["-l", "-f", pub]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return String(out.split(separator: " ")[1])
+        String(try ToolProcess.sshKeygen(["-l", "-f", pub]).stdout.split(separator: " ")[1])
     }
 }

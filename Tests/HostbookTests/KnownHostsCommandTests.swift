@@ -191,16 +191,7 @@ final class KnownHostsCommandTests: XCTestCase {
     }
 
     func sshKeygenFind(_ name: String, _ path: String) throws -> Int {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        p.arguments = ["-F", name, "-f", path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
+        try ToolProcess.sshKeygen(["-F", name, "-f", path]).stdout.split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
     }
 
     /// `scan` with a stand-in ssh-keyscan on PATH (no network in tests).

@@ -26,8 +26,25 @@ enum HostbookProcess {
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
                     removing: [String] = [], timeout: TimeInterval = 120) throws -> HostbookResult {
+        try ToolProcess.run(binaryURL, arguments, stdin: stdin, environment: environment, removing: removing, timeout: timeout)
+    }
+
+    /// Convenience: stdin from a string.
+    @discardableResult
+    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> HostbookResult {
+        try run(arguments, stdin: Data(input.utf8), environment: environment)
+    }
+}
+
+private final class BundleMarker {}
+
+/// Runs any program to the end with pipes for stdin, stdout and stderr.
+enum ToolProcess {
+    @discardableResult
+    static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                    removing: [String] = [], timeout: TimeInterval = 120) throws -> HostbookResult {
         let p = Process()
-        p.executableURL = binaryURL
+        p.executableURL = executable
         p.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for k in removing { env.removeValue(forKey: k) }
@@ -50,7 +67,8 @@ enum HostbookProcess {
         DispatchQueue.global().async { errData = errPipe.fileHandleForReading.readDataToEndOfFile(); group.leave() }
         if group.wait(timeout: .now() + timeout) == .timedOut {
             p.terminate()
-            throw NSError(domain: "HostbookProcess", code: 1, userInfo: [NSLocalizedDescriptionKey: "hostbook \(arguments) timed out"])
+            throw NSError(domain: "ToolProcess", code: 1, userInfo: [
+                NSLocalizedDescriptionKey: "\(executable.lastPathComponent) \(arguments) timed out"])
         }
         p.waitUntilExit()
         return HostbookResult(status: p.terminationStatus,
@@ -59,14 +77,12 @@ enum HostbookProcess {
                               stdoutBytes: outData)
     }
 
-    /// Convenience: stdin from a string.
+    /// ssh-keygen, the oracle for fingerprints and for what hostbook writes.
     @discardableResult
-    static func run(_ arguments: [String], input: String, environment: [String: String] = [:]) throws -> HostbookResult {
-        try run(arguments, stdin: Data(input.utf8), environment: environment)
+    static func sshKeygen(_ arguments: [String], stdin: Data? = nil) throws -> HostbookResult {
+        try run(URL(fileURLWithPath: "/usr/bin/ssh-keygen"), arguments, stdin: stdin)
     }
 }
-
-private final class BundleMarker {}
 
 /// A temporary folder removed at the end of a test.
 final class TemporaryDirectory {
