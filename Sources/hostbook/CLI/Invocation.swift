@@ -72,6 +72,16 @@ final class Invocation {
         return ["y", "yes"].contains(answer.lowercased())
     }
 
+    /// For `remove`-style commands: unless `--yes` was given, asks `question` on the terminal
+    /// (exit 3 without one); a "no" prints "Nothing removed." and exits 1.
+    func confirmUnlessYes(_ question: String) throws {
+        if args.flag("yes") { return }
+        guard try confirm(question, alternative: "--yes") else {
+            note("Nothing removed.")
+            throw ExitStatus(code: .failure)
+        }
+    }
+
     /// Reads a line of visible input on the terminal.
     func ask(_ prompt: String, alternative: String) throws -> String {
         try requirePrompt(for: "an answer", alternative: alternative)

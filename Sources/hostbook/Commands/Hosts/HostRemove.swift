@@ -15,12 +15,7 @@ enum HostRemove {
         guard let existing = try HostStoreAccess.openForReading(inv)?.host(named: name) else {
             throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
         }
-        if !inv.args.flag("yes") {
-            guard try inv.confirm("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?", alternative: "--yes") else {
-                inv.note("Nothing removed.")
-                throw ExitStatus(code: .failure)
-            }
-        }
+        try inv.confirmUnlessYes("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?")
         let db = try HostStoreAccess.openForWriting(inv)
         let host = try db.removeHost(name)
         if host.auth == .password {

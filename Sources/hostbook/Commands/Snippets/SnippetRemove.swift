@@ -14,12 +14,7 @@ enum SnippetRemove {
         guard let existing = try HostStoreAccess.openForReading(inv)?.snippet(named: name) else {
             throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
         }
-        if !inv.args.flag("yes") {
-            guard try inv.confirm("Remove snippet '\(existing.name)'?", alternative: "--yes") else {
-                inv.note("Nothing removed.")
-                throw ExitStatus(code: .failure)
-            }
-        }
+        try inv.confirmUnlessYes("Remove snippet '\(existing.name)'?")
         let s = try HostStoreAccess.openForWriting(inv).removeSnippet(name)
         if inv.json {
             inv.printJSON(.object([("name", .string(s.name)), ("removed", .bool(true))]))
