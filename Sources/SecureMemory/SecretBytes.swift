@@ -128,12 +128,6 @@ public final class SecretBytes: @unchecked Sendable {
     public func constantTimeEquals(_ other: SecretBytes) -> Bool {
         withUnsafeBytes { a in other.withUnsafeBytes { b in Sodium.constantTimeEqual(a, b) } }
     }
-
-    /// Index of the first occurrence of `byte`, used to strip a trailing newline from input
-    /// without copying the secret out of secure memory.
-    public func firstIndex(of byte: UInt8) -> Int? {
-        withUnsafeBytes { buf in buf.firstIndex(of: byte) }
-    }
 }
 
 extension SecretBytes: CustomStringConvertible, CustomDebugStringConvertible {

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SecureMemory
 
 final class Invocation {
     let args: ParsedArguments
@@ -31,8 +32,7 @@ final class Invocation {
         if let p = globals.dbPath { return p }
         if let p = environment["HOSTBOOK_DB"], !p.isEmpty { return p }
         if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { return x + "/hostbook/hostbook.db" }
-        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root"
-        return home + "/.local/share/hostbook/hostbook.db"
+        return homeDirectory + "/.local/share/hostbook/hostbook.db"
     }
 
     var homeDirectory: String { environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root" }
@@ -60,7 +60,7 @@ final class Invocation {
     }
 
     /// Asks for a secret without echo. `alternative` is what to use without a terminal.
-    func promptSecret(_ prompt: String, alternative: String) throws -> SecretBytesHandle {
+    func promptSecret(_ prompt: String, alternative: String) throws -> SecretBytes {
         try requirePrompt(for: prompt.trimmingSuffix(":"), alternative: alternative)
         return try Terminal.readSecret(prompt: prompt)
     }

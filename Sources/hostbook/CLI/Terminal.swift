@@ -5,8 +5,6 @@ import Glibc
 #endif
 import SecureMemory
 
-typealias SecretBytesHandle = SecretBytes
-
 enum Terminal {
     /// Largest secret read from stdin or a file (1 MiB): a passphrase or password, not a file dump.
     static let maxSecretSize = 1 << 20
