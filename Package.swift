@@ -34,10 +34,6 @@ let libsecretIncludeFolders: [String] = {
 /// For every target that imports CLibSecret, directly or through a module that does.
 let libsecretHeaders: [SwiftSetting] = [.unsafeFlags(libsecretIncludeFolders.flatMap { ["-Xcc", "-I\($0)"] })]
 
-// Swift 6 language mode (strict concurrency) for every target; C shims are imported
-// with `internal import` so no C type reaches a public API.
-let strict: [SwiftSetting] = []
-
 let package = Package(
     name: "hostbook",
     products: [
@@ -59,29 +55,28 @@ let package = Package(
                        providers: [.apt(["libssl-dev"])]),
 
         // Secret bytes in libsodium secure memory, shared by every layer.
-        .target(name: "SecureMemory", dependencies: ["CSodium"], swiftSettings: strict),
+        .target(name: "SecureMemory", dependencies: ["CSodium"]),
 
         // Pure parsing/encoding of SSH key formats. No I/O.
-        .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"],
-                swiftSettings: strict + [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]),
+        .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret.
-        .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: strict + libsecretHeaders),
+        .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
-        .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"], swiftSettings: strict),
+        .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
                           dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory"],
-                          swiftSettings: strict + libsecretHeaders),
+                          swiftSettings: libsecretHeaders),
 
-        .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"], swiftSettings: strict),
+        .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
         .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
-                    swiftSettings: strict + libsecretHeaders),
+                    swiftSettings: libsecretHeaders),
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
-                          swiftSettings: strict + libsecretHeaders),
-        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
+                          swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
         // End-to-end tests run the real `hostbook` binary.
-        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict + libsecretHeaders),
+        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,11 +13,12 @@ OUT="$ROOT/.build/fuzz"
 MOD="$OUT/modules"
 mkdir -p "$MOD"
 
-# Library modules in dependency order; a harness that needs another module (e.g. HostStore
-# for known_hosts) appends it here.
-MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats"}
+# Library modules in dependency order (HostStore for its importers' parsers).
+MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats HostStore"}
 
 SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
+# -O: the optimisation level of `swift build -c release` (Package.swift sets no other for
+# any target), so the fuzzers run the checks the shipped binary has.
 SWIFTFLAGS="-swift-version 6 -O -g -sanitize=$SANITIZE -parse-as-library"
 
 # The C shims: every Sources/C*/module.modulemap, with the include flags pkg-config gives.
@@ -26,7 +27,7 @@ for dir in "$ROOT"/Sources/C*/; do CFLAGS="$CFLAGS -I $dir"; done
 for pc in libsodium libcrypto sqlite3; do
     for flag in $(pkg-config --cflags "$pc" 2>/dev/null); do CFLAGS="$CFLAGS -Xcc $flag"; done
 done
-LIBS="-L/usr/lib/x86_64-linux-gnu -lsodium -lcrypto"
+LIBS="-L/usr/lib/x86_64-linux-gnu -lsodium -lcrypto -lsqlite3"
 
 OBJECTS=""
 for m in $MODULES; do

@@ -19,10 +19,13 @@ public enum Sodium {
     }
 
     /// Wipes the contents of an array in place (used for transient copies that must exist
-    /// outside secure memory for a moment, e.g. a buffer filled by read(2)).
+    /// outside secure memory for a moment). It zeroes the storage the array already has:
+    /// `withUnsafeMutableBytes` on storage shared with another array value would first copy
+    /// it (copy-on-write) and wipe only the fresh copy, leaving the bytes where they were.
+    /// `withUnsafeBytes` never copies, so every array sharing the storage reads zeros after.
     public static func wipe(_ bytes: inout [UInt8]) {
-        bytes.withUnsafeMutableBytes { buf in
-            if let base = buf.baseAddress { sodium_memzero(base, buf.count) }
+        bytes.withUnsafeBytes { buf in
+            if let base = buf.baseAddress, buf.count > 0 { sodium_memzero(UnsafeMutableRawPointer(mutating: base), buf.count) }
         }
     }
 

@@ -3,6 +3,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import SecureMemory
 
+// Before anything can hold a secret: no core dumps, not dumpable (SecureMemory/ProcessProtection).
+ProcessProtection.disableCoreDumps()
 signal(SIGPIPE, SIG_IGN)
 exit(Hostbook.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

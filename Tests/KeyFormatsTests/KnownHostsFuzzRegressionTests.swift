@@ -5,28 +5,8 @@ import XCTest
 @testable import KeyFormats
 
 final class KnownHostsFuzzRegressionTests: XCTestCase {
-    /// The body of fuzz/targets/known-hosts-line.swift (keep the two in step).
-    static func exercise(_ bytes: [UInt8]) {
-        var start = 0
-        while start <= bytes.count {
-            var end = start
-            while end < bytes.count && bytes[end] != 0x0a { end += 1 }
-            let line = bytes[start..<end]
-            if case .entry(let l)? = try? KnownHostsLine.parse(bytes: line) {
-                _ = try? KnownHostsEntry(line: l)
-                _ = l.matches(lookup: "host.example")
-                _ = l.matches(lookup: "[host.example]:2222")
-                _ = l.text
-                if let hashed = HashedHostName(field: l.hosts) { _ = HashedNameMatcher(lookup: "host.example").matches(hashed) }
-            }
-            let text = String(decoding: line, as: UTF8.self)
-            let space = text.firstIndex(of: " ") ?? text.endIndex
-            _ = HostPatternList.match(name: String(text[space...]), patterns: String(text[..<space]))
-            _ = HostLookupName.parseBracketed(text)
-            _ = try? PresentedHostKey.parse(text)
-            start = end + 1
-        }
-    }
+    /// The body of fuzz/targets/known-hosts-line.swift.
+    static func exercise(_ bytes: [UInt8]) { FuzzEntry.knownHostsLine(bytes) }
 
     func testReplayCrashersAndCorpus() throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -62,6 +62,35 @@ final class PPKFileTests: XCTestCase {
         }
     }
 
+    /// Argon2 costs above what puttygen writes (memory 8192 KiB, its default; passes at most
+    /// 64) are refused before the passphrase is asked for; at the limits the KDF runs (an
+    /// edited cost then derives other keys: the MAC fails, which is a wrong passphrase).
+    func testArgon2CostAbovePuttygensIsRefused() throws {
+        let text = try Fixtures.text(Fixtures.testkeys("ppk/ed25519.v3-argon2id.ppk"))
+        func edited(memory: UInt64, passes: UInt64) -> [UInt8] {
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
+                if line.hasPrefix("Argon2-Memory:") { return "Argon2-Memory: \(memory)" }
+                if line.hasPrefix("Argon2-Passes:") { return "Argon2-Passes: \(passes)" }
+                return String(line)
+            }
+            return Array(lines.joined(separator: "\n").utf8)
+        }
+        let hint = "re-save the key with puttygen ('puttygen KEY.ppk -o NEW.ppk' uses its defaults)"
+        let refused: [(UInt64, UInt64, String)] = [
+            (8193, 1, "the key asks Argon2 for 8193 KiB of memory, more than puttygen writes (8192 KiB); " + hint),
+            (1 << 20, 1000, "the key asks Argon2 for 1048576 KiB of memory, more than puttygen writes (8192 KiB); " + hint),
+            (8192, 65, "the key asks Argon2 for 65 passes, more than puttygen writes (at most 64); " + hint),
+        ]
+        for (memory, passes, reason) in refused {
+            for pass in [nil, passphrase] {
+                let e = assertKeyError(.unsupported, "\(memory) KiB × \(passes)") { try PPKFile.parse(edited(memory: memory, passes: passes), passphrase: pass) }
+                XCTAssertEqual(e?.reason, reason)
+            }
+        }
+        XCTAssertNoThrow(try PPKFile.parse(edited(memory: 8192, passes: 1), passphrase: passphrase), "the fixture's own cost")
+        assertKeyError(.wrongPassphrase, "8 KiB × 64") { try PPKFile.parse(edited(memory: 8, passes: 64), passphrase: passphrase) }
+    }
+
     func testDamagedUnencryptedFileIsAMACMismatch() throws {
         var text = try Fixtures.text(Fixtures.testkeys("ppk/ed25519.v3.ppk"))
         text = text.replacingOccurrences(of: "Comment: ed25519", with: "Comment: ED25519")

@@ -3,9 +3,14 @@
 // cryptographic primitive hostbook writes itself: no installed library offers it.
 //
 // Speed matters (it is the whole cost of opening an encrypted key), so the state lives in
-// one fixed-size unsafe buffer (P: 18 words, then S0…S3: 4 × 256 words), the inner loop has
-// no bounds checks, and the 64-byte inputs are turned into 16 big-endian words up front
-// instead of being streamed byte by byte.
+// one fixed-size unsafe buffer (P: 18 words, then S0…S3: 4 × 256 words), and the 64-byte
+// inputs are turned into 16 big-endian words up front instead of being streamed byte by
+// byte. KeyFormats is built with the ordinary checks (-O, never -Ounchecked); this file
+// alone opts out of them where it is provably safe, so the loop costs what C's does:
+// every access goes through an UnsafeMutablePointer (no bounds check in release builds),
+// and all index and word arithmetic is wrapping (`&+`, `&>>`: no overflow trap). Each
+// S-box index is a byte (`& 0xff` or `&>> 24` of a 32-bit word, so 0…255), each P index
+// is below 18 and each state index below `stateWords`, by the loop bounds.
 
 import SecureMemory
 
@@ -14,32 +19,36 @@ struct Eksblowfish: ~Copyable {
     static let pWords = 18
     static let stateWords = 18 + 4 * 256
 
-    /// P-array followed by the four S-boxes.
-    private let state: UnsafeMutablePointer<UInt32>
+    /// P-array followed by the four S-boxes: exactly `stateWords` words.
+    private let buffer: UnsafeMutableBufferPointer<UInt32>
+    /// `buffer.baseAddress`, the pointer every loop indexes.
+    private var state: UnsafeMutablePointer<UInt32> { buffer.baseAddress.unsafelyUnwrapped }
 
     init() {
-        state = .allocate(capacity: Self.stateWords)
-        state.initialize(repeating: 0, count: Self.stateWords)
+        buffer = .allocate(capacity: Self.stateWords)
+        buffer.initialize(repeating: 0)
     }
 
     deinit {
-        Sodium.wipe(state, count: Self.stateWords * 4)
-        state.deallocate()
+        Sodium.wipe(buffer.baseAddress.unsafelyUnwrapped, count: Self.stateWords &* 4)
+        buffer.deallocate()
     }
 
     /// Resets the state to the digits of π.
     private func reset() {
         BlowfishConstants.piWords.withUnsafeBufferPointer { pi in
-            state.update(from: pi.baseAddress!, count: Self.stateWords)
+            precondition(pi.count == Self.stateWords)
+            state.update(from: pi.baseAddress.unsafelyUnwrapped, count: Self.stateWords)
         }
     }
 
     /// Ordinary 16-round Blowfish encryption of one 64-bit block (L, R).
     @inline(__always)
     private static func encrypt(_ l: inout UInt32, _ r: inout UInt32, _ p: UnsafeMutablePointer<UInt32>) {
-        let s0 = p + 18, s1 = p + 18 + 256, s2 = p + 18 + 512, s3 = p + 18 + 768
+        let s0 = p + 18, s1 = p + 274, s2 = p + 530, s3 = p + 786   // 18 + 256 · k
         @inline(__always) func f(_ x: UInt32) -> UInt32 {
-            ((s0[Int(x >> 24)] &+ s1[Int((x >> 16) & 0xff)]) ^ s2[Int((x >> 8) & 0xff)]) &+ s3[Int(x & 0xff)]
+            ((s0[Int(truncatingIfNeeded: x &>> 24)] &+ s1[Int(truncatingIfNeeded: (x &>> 16) & 0xff)])
+                ^ s2[Int(truncatingIfNeeded: (x &>> 8) & 0xff)]) &+ s3[Int(truncatingIfNeeded: x & 0xff)]
         }
         var xl = l ^ p[0]
         var xr = r
@@ -61,15 +70,16 @@ struct Eksblowfish: ~Copyable {
     /// `key` and `data` are 16 words each (64-byte inputs read cyclically, §2.3).
     private func expandState(data: UnsafePointer<UInt32>, key: UnsafePointer<UInt32>) {
         let p = state
-        for i in 0..<Self.pWords { p[i] ^= key[i & 15] }
+        var i = 0
+        while i < Self.pWords { p[i] ^= key[i & 15]; i &+= 1 }
         var l: UInt32 = 0, r: UInt32 = 0
         var j = 0
-        var i = 0
+        i = 0
         while i < Self.stateWords {
-            l ^= data[j & 15]; r ^= data[(j + 1) & 15]; j += 2
+            l ^= data[j & 15]; r ^= data[(j &+ 1) & 15]; j &+= 2
             Self.encrypt(&l, &r, p)
-            p[i] = l; p[i + 1] = r
-            i += 2
+            p[i] = l; p[i &+ 1] = r
+            i &+= 2
         }
     }
 
@@ -79,19 +89,20 @@ struct Eksblowfish: ~Copyable {
     @inline(__always)
     private func expand0State(key: UnsafePointer<UInt32>) {
         let p = state
-        for i in 0..<Self.pWords { p[i] ^= key[i & 15] }
-        var l: UInt32 = 0, r: UInt32 = 0
         var i = 0
+        while i < Self.pWords { p[i] ^= key[i & 15]; i &+= 1 }
+        var l: UInt32 = 0, r: UInt32 = 0
+        i = 0
         while i < Self.pWords {
             Self.encrypt(&l, &r, p)
-            p[i] = l; p[i + 1] = r
-            i += 2
+            p[i] = l; p[i &+ 1] = r
+            i &+= 2
         }
         let fixedP = PWords(p)
         while i < Self.stateWords {
             Self.encrypt(&l, &r, fixedP, p)
-            p[i] = l; p[i + 1] = r
-            i += 2
+            p[i] = l; p[i &+ 1] = r
+            i &+= 2
         }
     }
 
@@ -101,9 +112,10 @@ struct Eksblowfish: ~Copyable {
     /// emits F ⊕ P ⊕ half: one more dependent op per round, ≈10% slower, measured).
     @inline(__always)
     private static func encrypt(_ l: inout UInt32, _ r: inout UInt32, _ k: borrowing PWords, _ p: UnsafeMutablePointer<UInt32>) {
-        let s0 = p + 18, s1 = p + 18 + 256, s2 = p + 18 + 512, s3 = p + 18 + 768
+        let s0 = p + 18, s1 = p + 274, s2 = p + 530, s3 = p + 786   // 18 + 256 · k
         @inline(__always) func f(_ x: UInt32) -> UInt32 {
-            ((s0[Int(x >> 24)] &+ s1[Int((x >> 16) & 0xff)]) ^ s2[Int((x >> 8) & 0xff)]) &+ s3[Int(x & 0xff)]
+            ((s0[Int(truncatingIfNeeded: x &>> 24)] &+ s1[Int(truncatingIfNeeded: (x &>> 16) & 0xff)])
+                ^ s2[Int(truncatingIfNeeded: (x &>> 8) & 0xff)]) &+ s3[Int(truncatingIfNeeded: x & 0xff)]
         }
         var xl = l ^ k.p0
         var xr = r
@@ -125,29 +137,37 @@ struct Eksblowfish: ~Copyable {
     func hash(passWords: UnsafePointer<UInt32>, saltWords: UnsafePointer<UInt32>, into out: UnsafeMutableRawPointer) {
         reset()
         expandState(data: saltWords, key: passWords)
-        for _ in 0..<64 {
+        var round = 0
+        while round < 64 {
             expand0State(key: saltWords)   // salt first …
             expand0State(key: passWords)   // … then the password (reverse of classic bcrypt)
+            round &+= 1
         }
         // cdata = "OxychromaticBlowfishSwatDynamite" as 8 big-endian words, encrypted 64 times.
-        let cdata = UnsafeMutablePointer<UInt32>.allocate(capacity: 8)
-        defer { Sodium.wipe(cdata, count: 32); cdata.deallocate() }
-        cdata.initialize(from: Self.magic, count: 8)
-        let fixedP = PWords(state)
-        for _ in 0..<64 {
-            Self.encrypt(&cdata[0], &cdata[1], fixedP, state)
-            Self.encrypt(&cdata[2], &cdata[3], fixedP, state)
-            Self.encrypt(&cdata[4], &cdata[5], fixedP, state)
-            Self.encrypt(&cdata[6], &cdata[7], fixedP, state)
+        let cdata = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 8)
+        let c = cdata.baseAddress.unsafelyUnwrapped
+        defer { Sodium.wipe(c, count: 32); cdata.deallocate() }
+        _ = cdata.initialize(from: Self.magic)
+        let p = state
+        let fixedP = PWords(p)
+        round = 0
+        while round < 64 {
+            Self.encrypt(&c[0], &c[1], fixedP, p)
+            Self.encrypt(&c[2], &c[3], fixedP, p)
+            Self.encrypt(&c[4], &c[5], fixedP, p)
+            Self.encrypt(&c[6], &c[7], fixedP, p)
+            round &+= 1
         }
         // Output words little-endian (byte 0 = low byte): the second trap of §2.3.
         let o = out.assumingMemoryBound(to: UInt8.self)
-        for k in 0..<8 {
-            let w = cdata[k]
-            o[4 * k] = UInt8(truncatingIfNeeded: w)
-            o[4 * k + 1] = UInt8(truncatingIfNeeded: w >> 8)
-            o[4 * k + 2] = UInt8(truncatingIfNeeded: w >> 16)
-            o[4 * k + 3] = UInt8(truncatingIfNeeded: w >> 24)
+        var k = 0
+        while k < 8 {
+            let w = c[k], at = k &* 4
+            o[at] = UInt8(truncatingIfNeeded: w)
+            o[at &+ 1] = UInt8(truncatingIfNeeded: w &>> 8)
+            o[at &+ 2] = UInt8(truncatingIfNeeded: w &>> 16)
+            o[at &+ 3] = UInt8(truncatingIfNeeded: w &>> 24)
+            k &+= 1
         }
     }
 

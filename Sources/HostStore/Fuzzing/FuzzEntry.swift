@@ -1,0 +1,108 @@
+// The bodies of the libFuzzer targets for HostStore's parsers of untrusted input
+// (fuzz/targets/NAME.swift) and of their replay tests (Tests/HostStoreTests/
+// FuzzRegressionTests.swift): both call these, so what the fuzzers ran and what the tests
+// replay cannot drift apart. Each body must only not crash; thrown errors are expected.
+// Internal: reached through `@testable import` (the fuzz build uses -enable-testing).
+#if canImport(Glibc)
+import Glibc
+#endif
+import KeyFormats
+
+enum FuzzEntry {
+    /// Every target by its name (the folder names under fuzz/corpus and fuzz/crashers).
+    static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
+        ("json-stream", jsonStream), ("tailscale-document", tailscaleDocument),
+        ("punycode", punycode), ("known-hosts-file", knownHostsFile),
+    ]
+
+    /// How many bytes the input's source hands over per read: the first byte picks 1…64,
+    /// so values and escapes are split across buffer refills.
+    private static func pieceSize(_ bytes: [UInt8]) -> Int { 1 + Int(bytes.first ?? 0) % 64 }
+
+    /// JSONStreamReader: every value built (objects, arrays, strings, integers, booleans)
+    /// down to a depth, then skipped; and the whole input skipped in one call.
+    static func jsonStream(_ bytes: [UInt8]) {
+        let built = JSONStreamReader(MemorySource(bytes, maxRead: pieceSize(bytes)), chunkSize: 16)
+        if (try? built.skipByteOrderMark()) == false {
+            _ = try? walk(built, depth: 0)
+            _ = try? built.expectEnd()
+        }
+        let skipped = JSONStreamReader(MemorySource(bytes))
+        _ = try? skipped.skipValue()
+        _ = try? skipped.atEnd()
+    }
+
+    private static func walk(_ json: JSONStreamReader, depth: Int) throws {
+        if depth > 64 { return try json.skipValue() }
+        switch try json.peekKind() {
+        case .object: try json.readObject { _ in try walk(json, depth: depth + 1) }
+        case .array: try json.readArray { try walk(json, depth: depth + 1) }
+        case .string: _ = try json.readOptionalString(path: "s")
+        case .number: _ = try json.readOptionalInt(path: "n")
+        case .bool: _ = try json.readOptionalBool(path: "b")
+        case .null: _ = try json.readOptionalString(path: "null")
+        }
+    }
+
+    /// `tailscale status --json` / `tailscale debug netmap` documents: the reader, then the
+    /// mapping of every device to a host (alias, address, patterns, Punycode of its names).
+    static func tailscaleDocument(_ bytes: [UInt8]) {
+        guard let document = try? TailscaleDocumentReader.read(MemorySource(bytes, maxRead: pieceSize(bytes))) else { return }
+        for node in document.nodes {
+            let mapping = TailscaleHostMapping(node)
+            _ = mapping.displayAlias
+            for line in node.sshHostKeys { _ = try? PublicKeyLine.parse(line) }
+        }
+    }
+
+    /// Punycode (RFC 3492) both ways, on the input as one label and as a dotted name;
+    /// a label that encodes must decode to itself.
+    static func punycode(_ bytes: [UInt8]) {
+        let text = String(decoding: bytes, as: UTF8.self)
+        _ = Punycode.decode(text)
+        _ = Punycode.unicodeLabel(text)
+        _ = Punycode.asciiName(text)
+        _ = HostNameSanitizer.label(from: text)
+        if let encoded = Punycode.encode(text), Punycode.decode(encoded) != text {
+            fatalError("Punycode round trip changed the label")
+        }
+    }
+
+    /// A known_hosts file through the store's import (line split, markers, hashed names,
+    /// `[host]:port` and pattern lists, duplicates) into a scratch database, then a check
+    /// and an export of what it stored. The database is made once per process in a private
+    /// temporary folder, emptied after every input, and removed at exit.
+    static func knownHostsFile(_ bytes: [UInt8]) {
+        guard let store = scratchStore.store else { return }
+        _ = try? store.importKnownHosts(bytes, source: "fuzz")
+        _ = try? store.entries(matching: HostLookupName(host: "host.example"), learn: true)
+        _ = try? store.entries(matching: HostLookupName(host: "host.example", port: 2222))
+        _ = try? store.exportKnownHosts(hashed: false, salt: { [UInt8](repeating: 7, count: 20) })
+        try? store.database.connection.execute("""
+            DELETE FROM known_hosts; DELETE FROM host_key_events; DELETE FROM known_hosts_hash_scans; DELETE FROM known_hosts_hash_pack
+            """)
+    }
+
+    nonisolated(unsafe) private static let scratchStore = ScratchStore()
+    /// The scratch database's folder, removed by the `atexit` handler.
+    nonisolated(unsafe) private static var scratchFolder: String?
+
+    private final class ScratchStore {
+        let store: KnownHostsStore?
+
+        init() {
+            var template = Array("/tmp/hostbook-fuzz-XXXXXX".utf8CString)
+            guard template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) != nil else { store = nil; return }
+            let folder = String(decoding: template.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            FuzzEntry.scratchFolder = folder
+            atexit {
+                guard let folder = FuzzEntry.scratchFolder else { return }
+                for name in ["hostbook.db", "hostbook.db-wal", "hostbook.db-shm", "hostbook.db-journal"] { unlink(folder + "/" + name) }
+                rmdir(folder)
+            }
+            guard let database = try? HostDatabase.open(path: folder + "/hostbook.db") else { store = nil; return }
+            try? database.connection.execute("PRAGMA synchronous = OFF")
+            store = KnownHostsStore(database: database)
+        }
+    }
+}
