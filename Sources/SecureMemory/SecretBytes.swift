@@ -117,6 +117,19 @@ public final class SecretBytes: @unchecked Sendable {
         return withUnsafeBytes { SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[range])) }
     }
 
+    /// A new secret of `count` bytes that starts with the first `used` bytes of this one,
+    /// for a buffer that grows while it is filled (e.g. by read(2)): the bytes move from
+    /// secure memory to secure memory, and this buffer is wiped when it is released
+    /// (sodium_free), so growing leaves no copy behind.
+    public func grown(to count: Int, keeping used: Int) -> SecretBytes {
+        precondition(used >= 0 && used <= self.count && used <= count)
+        let bigger = SecretBytes(count: count)
+        if used > 0 {
+            bigger.withUnsafeMutableBytes { dst in withUnsafeBytes { dst.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: used) } }
+        }
+        return bigger
+    }
+
     /// A new secret whose bytes are `self` followed by `other`.
     public func appending(_ other: SecretBytes) -> SecretBytes {
         let out = SecretBytes(count: count + other.count)

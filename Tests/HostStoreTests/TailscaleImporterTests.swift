@@ -357,7 +357,7 @@ final class TailscaleBulkImportTests: XCTestCase {
 /// names that are plain names (never a pattern or a hashed-looking field).
 final class TailscaleRandomInputTests: XCTestCase {
     func testRandomDevicesOnlyEverWriteValidRows() throws {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator()
         let pieces = ["web01", "Bücher", "서버", "🚀", "*", "?", "!", ",", "|1|", " ", ".", "..", "-", "_", "\u{202E}",
                       "\u{1B}[2J", "xn--", "xn--zz", "100.64.0.1", "fd7a::1", "[::1]", "%eth0", "tag:", "A", "0", ""]
         func junk() -> String { (0..<Int.random(in: 0...5, using: &rng)).map { _ in pieces.randomElement(using: &rng)! }.joined() }

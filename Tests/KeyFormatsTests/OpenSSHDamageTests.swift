@@ -144,7 +144,7 @@ final class OpenSSHDamageTests: XCTestCase {
     }
 
     func testGarbageNeverCrashes() throws {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator()
         let header = Array("-----BEGIN OPENSSH PRIVATE KEY-----\n".utf8)
         let magic = OpenSSHEnvelope.magic
         for i in 0..<300 {

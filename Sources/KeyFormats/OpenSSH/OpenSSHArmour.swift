@@ -10,12 +10,15 @@ enum OpenSSHArmour {
     static let end = "-----END OPENSSH PRIVATE KEY-----"
     static let lineLength = 70
 
-    /// The binary blob inside the armour.
-    static func decode(_ text: [UInt8]) throws -> SecretBytes {
+    static func decode(_ text: [UInt8]) throws -> SecretBytes { try text.withUnsafeBytes { try decode($0) } }
+
+    /// The binary blob inside the armour. `text` is the file as the caller holds it (in
+    /// secure memory when it comes from `PrivateKeyFile.parse(_: SecretBytes, …)`).
+    static func decode(_ text: UnsafeRawBufferPointer) throws -> SecretBytes {
         var i = 0
         while i < text.count, [0x20, 0x09, 0x0a, 0x0d].contains(text[i]) { i += 1 }
         let beginBytes = Array(begin.utf8)
-        guard text.count - i >= beginBytes.count, Array(text[i..<i + beginBytes.count]) == beginBytes else {
+        guard text.count - i >= beginBytes.count, text[i..<i + beginBytes.count].elementsEqual(beginBytes) else {
             throw KeyFormatError.invalid("not an OpenSSH private key: the first line is not '\(begin)'")
         }
         i += beginBytes.count
@@ -35,7 +38,7 @@ enum OpenSSHArmour {
             while lineEnd < text.count, text[lineEnd] != 0x0a { lineEnd += 1 }
             var trimmed = lineEnd
             while trimmed > lineStart, [0x0d, 0x20, 0x09].contains(text[trimmed - 1]) { trimmed -= 1 }
-            if trimmed - lineStart == endBytes.count, Array(text[lineStart..<trimmed]) == endBytes {
+            if trimmed - lineStart == endBytes.count, text[lineStart..<trimmed].elementsEqual(endBytes) {
                 bodyEnd = lineStart
                 break
             }
@@ -47,51 +50,21 @@ enum OpenSSHArmour {
         return try decodeBase64(text[i..<bodyEnd])
     }
 
-    /// Base64 (RFC 4648, `+/`, `=` padding) into secure memory; line breaks, spaces and tabs
-    /// are skipped, anything else outside the alphabet is an error.
-    private static func decodeBase64(_ body: ArraySlice<UInt8>) throws -> SecretBytes {
-        let out = SecretBytes(count: body.count / 4 * 3 + 3)
-        var length = 0
-        var acc: UInt32 = 0
-        var bits = 0
-        var padding = 0
-        var symbols = 0
-        try out.withUnsafeMutableBytes { o in
-            for c in body {
-                if c == 0x0a || c == 0x0d || c == 0x20 || c == 0x09 { continue }
-                if c == UInt8(ascii: "=") { padding += 1; symbols += 1; continue }
-                guard padding == 0 else { throw KeyFormatError.invalid("the key data has base64 after its '=' padding") }
-                guard let v = value(of: c) else {
-                    throw KeyFormatError.invalid("the key data contains a character that is not base64")
-                }
-                acc = (acc << 6 | v) & 0xffffff
-                bits += 6
-                symbols += 1
-                if bits >= 8 {
-                    bits -= 8
-                    o[length] = UInt8(truncatingIfNeeded: acc >> UInt32(bits))
-                    length += 1
-                }
-            }
-            acc = 0
-        }
-        guard padding <= 2, symbols % 4 != 1, padding == 0 || symbols % 4 == 0 else {
+    /// Base64 into secure memory (SecretBase64, lenient: line breaks, spaces and tabs are
+    /// skipped, anything else outside the alphabet is an error).
+    private static func decodeBase64(_ body: Slice<UnsafeRawBufferPointer>) throws -> SecretBytes {
+        let out: SecretBytes
+        do {
+            out = try SecretBase64.decode([body], strict: false)
+        } catch .dataAfterPadding {
+            throw KeyFormatError.invalid("the key data has base64 after its '=' padding")
+        } catch .notBase64 {
+            throw KeyFormatError.invalid("the key data contains a character that is not base64")
+        } catch .incomplete {
             throw KeyFormatError.invalid("the key data is not complete base64 (the file is truncated or damaged)")
         }
-        guard length > 0 else { throw KeyFormatError.invalid("the key data is empty") }
-        return out.slice(0..<length)
-    }
-
-    @inline(__always)
-    private static func value(of c: UInt8) -> UInt32? {
-        switch c {
-        case UInt8(ascii: "A")...UInt8(ascii: "Z"): UInt32(c - UInt8(ascii: "A"))
-        case UInt8(ascii: "a")...UInt8(ascii: "z"): UInt32(c - UInt8(ascii: "a") + 26)
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): UInt32(c - UInt8(ascii: "0") + 52)
-        case UInt8(ascii: "+"): 62
-        case UInt8(ascii: "/"): 63
-        default: nil
-        }
+        guard out.count > 0 else { throw KeyFormatError.invalid("the key data is empty") }
+        return out
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)

@@ -12,27 +12,45 @@ public enum OpenSSHPrivateKey {
 
     /// The bcrypt rounds of an encrypted file, read from the envelope only (nil: no bcrypt),
     /// so a caller can say how long decryption will take before it starts.
-    public static func bcryptRounds(_ bytes: [UInt8]) throws -> Int? {
-        let blob = try OpenSSHArmour.decode(bytes)
+    public static func bcryptRounds(_ bytes: [UInt8]) throws -> Int? { try bcryptRounds(blob: armoured(bytes)) }
+    public static func bcryptRounds(_ file: SecretBytes) throws -> Int? { try bcryptRounds(blob: armoured(file)) }
+
+    /// Whether the file needs a passphrase (kdf `bcrypt`), read from the envelope only.
+    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool { try isEncrypted(blob: armoured(bytes)) }
+    public static func isEncrypted(_ file: SecretBytes) throws -> Bool { try isEncrypted(blob: armoured(file)) }
+
+    /// The public key from the envelope, readable without the passphrase.
+    public static func publicKey(_ bytes: [UInt8]) throws -> PublicKey { try publicKey(blob: armoured(bytes)) }
+    public static func publicKey(_ file: SecretBytes) throws -> PublicKey { try publicKey(blob: armoured(file)) }
+
+    public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try parse(blob: armoured(bytes), passphrase: passphrase)
+    }
+
+    /// The same, reading the file from secure memory (as `keys import` and `keys export` hold it).
+    public static func parse(_ file: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try parse(blob: armoured(file), passphrase: passphrase)
+    }
+
+    /// The binary blob inside the armour, in secure memory.
+    private static func armoured(_ bytes: [UInt8]) throws -> SecretBytes { try OpenSSHArmour.decode(bytes) }
+    private static func armoured(_ file: SecretBytes) throws -> SecretBytes { try file.withUnsafeBytes { try OpenSSHArmour.decode($0) } }
+
+    private static func bcryptRounds(blob: SecretBytes) throws -> Int? {
         let envelope = try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }
         if case .bcrypt(_, let rounds) = envelope.kdf { return rounds }
         return nil
     }
 
-    /// Whether the file needs a passphrase (kdf `bcrypt`), read from the envelope only.
-    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
-        let blob = try OpenSSHArmour.decode(bytes)
-        return try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.isEncrypted
+    private static func isEncrypted(blob: SecretBytes) throws -> Bool {
+        try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.isEncrypted
     }
 
-    /// The public key from the envelope, readable without the passphrase.
-    public static func publicKey(_ bytes: [UInt8]) throws -> PublicKey {
-        let blob = try OpenSSHArmour.decode(bytes)
-        return try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.publicKey
+    private static func publicKey(blob: SecretBytes) throws -> PublicKey {
+        try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }.publicKey
     }
 
-    public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
-        let blob = try OpenSSHArmour.decode(bytes)
+    private static func parse(blob: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         return try blob.withUnsafeBytes { raw in
             let envelope = try OpenSSHEnvelope.parse(raw)
             // Say so before asking for (or spending time on) a passphrase.

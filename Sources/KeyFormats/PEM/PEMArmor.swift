@@ -26,27 +26,33 @@ struct PEMArmor {
 
     /// True when a line of the first few kilobytes starts a PEM private key block, after
     /// any preamble (what PrivateKeyFile.detect accepts besides a file starting with BEGIN).
-    static func containsPrivateKeyBlock(_ bytes: [UInt8]) -> Bool {
-        TextLines.split(Array(bytes.prefix(4096))).contains {
-            let line = TextLines.trimmed($0)
-            return line.hasPrefix(beginPrefix) && line.hasSuffix("PRIVATE KEY" + dashes)
+    static func containsPrivateKeyBlock(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let lines = ByteLines(UnsafeRawBufferPointer(rebasing: bytes.prefix(4096)))
+        return lines.ranges.contains {
+            let line = lines.trimmed($0)
+            return lines.starts(line, with: beginPrefix) && lines.ends(line, with: "PRIVATE KEY" + dashes)
         }
     }
 
     static let endPrefix = "-----END "
     static let dashes = "-----"
 
-    static func parse(_ bytes: [UInt8]) throws -> PEMArmor {
-        let lines = TextLines.split(bytes)
+    static func parse(_ bytes: [UInt8]) throws -> PEMArmor { try bytes.withUnsafeBytes { try parse($0) } }
+
+    /// Reads the block from the file as the caller holds it (secure memory for a private
+    /// key): the BEGIN, header and END lines become text, the base64 lines are decoded
+    /// from their place in `bytes` straight into secure memory.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> PEMArmor {
+        let lines = ByteLines(bytes)
         var i = 0
         // Text before the BEGIN line is skipped, as OpenSSL does (e.g. the "Bag Attributes"
         // lines `openssl pkcs12 -nodes` writes before each key).
-        while i < lines.count, !TextLines.trimmed(lines[i]).hasPrefix(beginPrefix) { i += 1 }
+        while i < lines.count, !lines.starts(lines.trimmed(lines[i]), with: beginPrefix) { i += 1 }
         guard i < lines.count else {
-            if lines.allSatisfy({ TextLines.trimmed($0).isEmpty }) { throw KeyFormatError.invalid("the file is empty") }
+            if lines.ranges.allSatisfy({ lines.trimmed($0).isEmpty }) { throw KeyFormatError.invalid("the file is empty") }
             throw KeyFormatError.invalid("not a PEM file: no '-----BEGIN ...-----' line")
         }
-        let first = TextLines.trimmed(lines[i])
+        let first = lines.text(lines.trimmed(lines[i]))
         guard first.hasSuffix(dashes), first.count > beginPrefix.count + dashes.count else {
             throw KeyFormatError.invalid("not a PEM file: the BEGIN line is not '-----BEGIN ...-----'")
         }
@@ -54,45 +60,44 @@ struct PEMArmor {
         i += 1
 
         // RFC 1421 headers: "Name: value" lines (continued by lines starting with space
-        // or tab), ended by an empty line.
+        // or tab), ended by an empty line. A base64 line has no ':', so it stays bytes.
         var headers: [(name: String, value: String)] = []
         while i < lines.count {
             let line = lines[i]
-            if let colon = line.firstIndex(of: ":"), !line.hasPrefix(dashes) {
-                let name = String(line[..<colon])
-                var value = TextLines.trimmed(line[line.index(after: colon)...])
+            if let colon = lines.firstIndex(of: UInt8(ascii: ":"), in: line), !lines.starts(line, with: dashes) {
+                let name = lines.text(line.lowerBound..<colon)
+                var value = lines.text(lines.trimmed(colon + 1..<line.upperBound))
                 i += 1
-                while i < lines.count, let c = lines[i].first, c == " " || c == "\t" {
-                    value += TextLines.trimmed(lines[i]); i += 1
+                while i < lines.count, let c = lines[i].first.map({ bytes[$0] }), c == 0x20 || c == 0x09 {
+                    value += lines.text(lines.trimmed(lines[i])); i += 1
                 }
                 headers.append((name, value))
                 if headers.count > 32 { throw KeyFormatError.invalid("the PEM block has too many header lines") }
                 continue
             }
-            if !headers.isEmpty, TextLines.trimmed(line).isEmpty { i += 1 }
+            if !headers.isEmpty, lines.trimmed(line).isEmpty { i += 1 }
             break
         }
 
-        var base64: [UInt8] = []
+        var base64: [Slice<UnsafeRawBufferPointer>] = []
         var ended = false
         while i < lines.count {
-            let line = TextLines.trimmed(lines[i])
+            let line = lines.trimmed(lines[i])
             i += 1
-            if line.hasPrefix(endPrefix) {
-                guard line == endPrefix + label + dashes else {
+            if lines.starts(line, with: endPrefix) {
+                guard lines.equals(line, endPrefix + label + dashes) else {
                     throw KeyFormatError.invalid("the PEM END line does not match '-----BEGIN \(label.prefix(40))-----'")
                 }
                 ended = true
                 break
             }
-            base64.append(contentsOf: line.utf8)
+            base64.append(lines.view(line))
         }
         guard ended else { throw KeyFormatError.invalid("the PEM block has no END line (the file is truncated)") }
-        guard var der = Base64.decode(base64) else {
+        guard let body = try? SecretBase64.decode(base64, strict: true) else {
             throw KeyFormatError.invalid("the PEM body is not valid base64")
         }
-        guard !der.isEmpty else { throw KeyFormatError.invalid("the PEM body is empty") }
-        let body = SecretBytes(consuming: &der)
+        guard !body.isEmpty else { throw KeyFormatError.invalid("the PEM body is empty") }
         return PEMArmor(label: label, headers: headers, body: body)
     }
 }

@@ -38,16 +38,39 @@ public enum PEMPrivateKey {
         }
     }
 
-    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
+    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool { try bytes.withUnsafeBytes { try isEncrypted($0) } }
+    public static func isEncrypted(_ file: SecretBytes) throws -> Bool { try file.withUnsafeBytes { try isEncrypted($0) } }
+
+    public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try bytes.withUnsafeBytes { try parse($0, passphrase: passphrase) }
+    }
+
+    /// The same, reading the file from secure memory: the base64 body is decoded from it
+    /// into secure memory and OpenSSL reads the DER from there (PEMArmor).
+    public static func parse(_ file: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try file.withUnsafeBytes { try parse($0, passphrase: passphrase) }
+    }
+
+    static func isEncrypted(_ bytes: UnsafeRawBufferPointer) throws -> Bool {
         let armor = try PEMArmor.parse(bytes)
         let label = try Label(armor.label)
         if label == .encryptedPKCS8 { return true }
         return try TraditionalPEMEncryption.from(armor) != nil
     }
 
-    public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+    static func parse(_ bytes: UnsafeRawBufferPointer, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         let armor = try PEMArmor.parse(bytes)
         let label = try Label(armor.label)
+        let (algorithm, cipher) = try decodeKey(armor, label, passphrase: passphrase)
+        let key = PrivateKey(algorithm: algorithm, comment: "")
+        try key.validate()
+        return ImportedPrivateKey(key: key, format: label.format, cipher: cipher)
+    }
+
+    /// Decrypts and decodes the DER through OpenSSL, copies the key out into SecretBytes and
+    /// checks the pair; the OpenSSL key object (which holds the private key in OpenSSL's
+    /// memory) is local here, so it is freed as soon as this returns.
+    private static func decodeKey(_ armor: PEMArmor, _ label: Label, passphrase: SecretBytes?) throws -> (PrivateKeyAlgorithm, String?) {
         let evpKey: EVPKey
         let cipher: String?
 
@@ -79,8 +102,6 @@ public enum PEMPrivateKey {
 
         let algorithm = try evpKey.privateKeyAlgorithm()
         try evpKey.checkKeyPair()
-        let key = PrivateKey(algorithm: algorithm, comment: "")
-        try key.validate()
-        return ImportedPrivateKey(key: key, format: label.format, cipher: cipher)
+        return (algorithm, cipher)
     }
 }

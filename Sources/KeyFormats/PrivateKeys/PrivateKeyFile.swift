@@ -5,12 +5,17 @@ public enum PrivateKeyFile {
     public enum Kind: Sendable { case openssh, pem, ppk }
 
     /// Which parser a file belongs to, from its armour, or nil when unrecognised.
-    public static func detect(_ bytes: [UInt8]) -> Kind? {
-        let head = String(decoding: bytes.prefix(64), as: UTF8.self)
-        let trimmed = head.drop(while: { $0 == " " || $0 == "\n" || $0 == "\r" || $0 == "\t" })
-        if trimmed.hasPrefix("-----BEGIN OPENSSH PRIVATE KEY-----") { return .openssh }
-        if trimmed.hasPrefix("PuTTY-User-Key-File-") { return .ppk }
-        if trimmed.hasPrefix("-----BEGIN ") { return .pem }
+    public static func detect(_ bytes: [UInt8]) -> Kind? { bytes.withUnsafeBytes { detect($0) } }
+    public static func detect(_ file: SecretBytes) -> Kind? { file.withUnsafeBytes { detect($0) } }
+
+    static func detect(_ bytes: UnsafeRawBufferPointer) -> Kind? {
+        var start = 0
+        while start < bytes.count, [0x20, 0x0a, 0x0d, 0x09].contains(bytes[start]) { start += 1 }
+        let head = bytes[start...]
+        func starts(_ prefix: String) -> Bool { head.starts(with: prefix.utf8) }
+        if starts("-----BEGIN OPENSSH PRIVATE KEY-----") { return .openssh }
+        if starts("PuTTY-User-Key-File-") { return .ppk }
+        if starts("-----BEGIN ") { return .pem }
         // A PEM private key after a preamble (`openssl pkcs12 -nodes` writes "Bag Attributes").
         if PEMArmor.containsPrivateKeyBlock(bytes) { return .pem }
         return nil
@@ -26,6 +31,16 @@ public enum PrivateKeyFile {
         }
     }
 
+    /// The same for a file held in secure memory.
+    public static func isEncrypted(_ file: SecretBytes) -> Bool? {
+        switch detect(file) {
+        case .openssh: return try? OpenSSHPrivateKey.isEncrypted(file)
+        case .pem: return try? PEMPrivateKey.isEncrypted(file)
+        case .ppk: return try? PPKFile.isEncrypted(file)
+        case nil: return nil
+        }
+    }
+
     /// Parses and validates a private key. `passphrase` is used only when the file is
     /// encrypted; a missing one gives `.passphraseRequired`, a wrong one `.wrongPassphrase`.
     public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
@@ -33,8 +48,20 @@ public enum PrivateKeyFile {
         case .openssh: return try OpenSSHPrivateKey.parse(bytes, passphrase: passphrase)
         case .pem: return try PEMPrivateKey.parse(bytes, passphrase: passphrase)
         case .ppk: return try PPKFile.parse(bytes, passphrase: passphrase)
-        case nil:
-            throw KeyFormatError.invalid("not a private key file hostbook knows (expected OpenSSH, PEM, PKCS#8 or PuTTY .ppk)")
+        case nil: throw unknown
         }
     }
+
+    /// The same, reading the file from secure memory (what `keys import` does): no parser
+    /// copies private material into an Array or a String on the way.
+    public static func parse(_ file: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        switch detect(file) {
+        case .openssh: return try OpenSSHPrivateKey.parse(file, passphrase: passphrase)
+        case .pem: return try PEMPrivateKey.parse(file, passphrase: passphrase)
+        case .ppk: return try PPKFile.parse(file, passphrase: passphrase)
+        case nil: throw unknown
+        }
+    }
+
+    private static let unknown = KeyFormatError.invalid("not a private key file hostbook knows (expected OpenSSH, PEM, PKCS#8 or PuTTY .ppk)")
 }

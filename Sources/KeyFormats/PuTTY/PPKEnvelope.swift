@@ -40,8 +40,13 @@ struct PPKEnvelope {
     /// More lines than any real key needs (a 16384-bit RSA key is ~50 private lines).
     static let maximumLines = 1024
 
-    static func parse(_ bytes: [UInt8]) throws -> PPKEnvelope {
-        var lines = Lines(TextLines.split(bytes))
+    static func parse(_ bytes: [UInt8]) throws -> PPKEnvelope { try bytes.withUnsafeBytes { try parse($0) } }
+
+    /// Reads the envelope from the file as the caller holds it (secure memory for a key
+    /// being imported): the fields become text, the private lines are decoded from their
+    /// place in `bytes` straight into secure memory.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws -> PPKEnvelope {
+        var lines = Lines(ByteLines(bytes))
 
         let (headerName, algorithm) = try lines.field(nil, what: "the header line")
         guard headerName.hasPrefix(headerPrefix) else {
@@ -76,10 +81,9 @@ struct PPKEnvelope {
             argon2 = Argon2Parameters(flavour: flavour, memory: memory, passes: passes, parallelism: parallelism, salt: salt)
         }
 
-        guard var privateBytes = Base64.decode(Array(try lines.block("Private-Lines").utf8)) else {
+        guard let privateBlob = try? SecretBase64.decode(try lines.blockViews("Private-Lines"), strict: true) else {
             throw KeyFormatError.invalid("the private key lines are not valid base64")
         }
-        let privateBlob = SecretBytes(consuming: &privateBytes)
         let macText = try lines.value("Private-MAC")
         let macLength = version == .v3 ? 32 : 20
         guard let mac = Hex.decode(macText), mac.count == macLength else {
@@ -91,17 +95,17 @@ struct PPKEnvelope {
 
     /// The file's lines, consumed in order.
     private struct Lines {
-        let all: [Substring]
+        let all: ByteLines
         var index = 0
 
-        init(_ all: [Substring]) { self.all = all }
+        init(_ all: ByteLines) { self.all = all }
 
         /// The next `Name: value` line. With `name` nil, any name is accepted.
         mutating func field(_ name: String?, what: String) throws -> (String, String) {
             guard index < all.count else {
                 throw KeyFormatError.invalid("the PuTTY key file ends before \(what) (truncated)")
             }
-            let line = all[index]
+            let line = all.text(all[index])
             guard let colon = line.firstRange(of: ": ") else {
                 throw KeyFormatError.invalid("expected \(what) in the PuTTY key file, found a line without 'Name: value'")
             }
@@ -125,8 +129,8 @@ struct PPKEnvelope {
             return n
         }
 
-        /// `Name: N` followed by N lines, joined.
-        mutating func block(_ name: String) throws -> String {
+        /// `Name: N` followed by N lines, as views of the file (never copied).
+        mutating func blockViews(_ name: String) throws -> [Slice<UnsafeRawBufferPointer>] {
             let count = try number(name)
             guard count <= UInt64(PPKEnvelope.maximumLines) else {
                 throw KeyFormatError.invalid("'\(name)' is \(count); more lines than any key needs")
@@ -135,7 +139,12 @@ struct PPKEnvelope {
                 throw KeyFormatError.invalid("the PuTTY key file ends inside the \(name) (truncated)")
             }
             defer { index += Int(count) }
-            return all[index..<index + Int(count)].joined()
+            return all.ranges[index..<index + Int(count)].map { all.view($0) }
+        }
+
+        /// `Name: N` followed by N lines of public text, joined.
+        mutating func block(_ name: String) throws -> String {
+            try blockViews(name).map { String(decoding: $0, as: UTF8.self) }.joined()
         }
     }
 }

@@ -5,12 +5,20 @@
 public import SecureMemory
 
 public enum PPKFile {
-    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool {
-        try PPKEnvelope.parse(bytes).isEncrypted
-    }
+    public static func isEncrypted(_ bytes: [UInt8]) throws -> Bool { try PPKEnvelope.parse(bytes).isEncrypted }
+    public static func isEncrypted(_ file: SecretBytes) throws -> Bool { try file.withUnsafeBytes { try PPKEnvelope.parse($0) }.isEncrypted }
 
     public static func parse(_ bytes: [UInt8], passphrase: SecretBytes?) throws -> ImportedPrivateKey {
-        let envelope = try PPKEnvelope.parse(bytes)
+        try parse(envelope: PPKEnvelope.parse(bytes), passphrase: passphrase)
+    }
+
+    /// The same, reading the file from secure memory: the private lines are decoded from
+    /// it into secure memory (PPKEnvelope), then decrypted and parsed there.
+    public static func parse(_ file: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try parse(envelope: file.withUnsafeBytes { try PPKEnvelope.parse($0) }, passphrase: passphrase)
+    }
+
+    private static func parse(envelope: PPKEnvelope, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         let publicKey = try PublicKey(blob: envelope.publicBlob)
         guard publicKey.type == envelope.algorithm else {
             throw KeyFormatError.invalid("key type mismatch: the header says '\(envelope.algorithm.prefix(64))' but the public key is \(publicKey.type)")

@@ -47,9 +47,7 @@ enum Terminal {
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
             if length == buffer.count {
                 guard length < maxSecretSize else { throw CLIError.rejected("the input is longer than 1 MiB") }
-                let bigger = SecretBytes(count: buffer.count * 2)
-                bigger.withUnsafeMutableBytes { dst in buffer.withUnsafeBytes { dst.copyMemory(from: $0) } }
-                buffer = bigger
+                buffer = buffer.grown(to: buffer.count * 2, keeping: length)   // the old buffer is wiped when freed
             }
             buffer.withUnsafeMutableBytes { $0[length] = byte }
             length += 1
@@ -58,7 +56,8 @@ enum Terminal {
         return buffer.slice(0..<length)
     }
 
-    /// Reads all of a file descriptor into secure memory and removes one trailing newline
+    /// Reads all of a file descriptor with read(2) straight into secure memory (growing by
+    /// moving to a bigger secure buffer, so no copy is left behind) and removes one trailing newline
     /// (`\n` or `\r\n`), as `--password-stdin` and `--passphrase-file` promise.
     static func readSecretToEnd(fd: Int32, what: String) throws -> SecretBytes {
         var buffer = SecretBytes(count: 4096)
@@ -66,9 +65,7 @@ enum Terminal {
         while true {
             if length == buffer.count {
                 guard length < maxSecretSize else { throw CLIError.rejected("\(what) is longer than 1 MiB") }
-                let bigger = SecretBytes(count: buffer.count * 2)
-                bigger.withUnsafeMutableBytes { dst in buffer.withUnsafeBytes { dst.copyMemory(from: $0) } }
-                buffer = bigger
+                buffer = buffer.grown(to: buffer.count * 2, keeping: length)   // the old buffer is wiped when freed
             }
             let n = buffer.withUnsafeMutableBytes { buf in read(fd, buf.baseAddress! + length, buf.count - length) }
             if n < 0 {

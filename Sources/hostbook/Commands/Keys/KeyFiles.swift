@@ -8,33 +8,34 @@ enum KeyFiles {
     /// Largest key file read (a 16384-bit RSA key in PEM is about 13 KiB).
     static let maxSize = 1 << 20
 
-    /// The bytes of `path` (`-` = standard input).
-    static func read(_ path: String) throws -> [UInt8] {
+    /// The bytes of `path` (`-` = standard input), read with read(2) straight into secure
+    /// memory: a private key file is a secret. The buffer starts at the file's size (when
+    /// fstat knows it) and grows by moving to a bigger secure buffer (SecretBytes.grown),
+    /// so no copy of the key is left behind in ordinary memory.
+    static func read(_ path: String) throws -> SecretBytes {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
-        var out: [UInt8] = []
-        // Reserve the file's size up front so growing the array leaves no stray copies of
-        // an unencrypted key behind in freed memory.
         var info = stat()
-        if fstat(fd, &info) == 0, info.st_size > 0 { out.reserveCapacity(min(Int(info.st_size), maxSize) + 1) }
-        var chunk = [UInt8](repeating: 0, count: 16384)
+        let size = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), maxSize) + 1 : 16384
+        var buffer = SecretBytes(count: size)
+        var length = 0
         while true {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if length == buffer.count {
+                guard length <= maxSize else { throw CLIError.failure("'\(path)' is larger than 1 MiB; that is not a key file") }
+                buffer = buffer.grown(to: min(buffer.count * 2, maxSize + 1), keeping: length)
+            }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + length, $0.count - length) }
             if n < 0 {
                 if errno == EINTR { continue }
                 let reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno))
                 throw CLIError.failure("cannot read '\(path)': \(reason)")
             }
             if n == 0 { break }
-            out.append(contentsOf: chunk[0..<n])
-            guard out.count <= maxSize else {
-                Sodium.wipe(&out)
-                throw CLIError.failure("'\(path)' is larger than 1 MiB; that is not a key file")
-            }
+            length += n
         }
-        Sodium.wipe(&chunk)
-        return out
+        guard length <= maxSize else { throw CLIError.failure("'\(path)' is larger than 1 MiB; that is not a key file") }
+        return buffer.slice(0..<length)
     }
 
     /// Writes `secret` to a new file `path` with mode 0600 (refuses an existing file).

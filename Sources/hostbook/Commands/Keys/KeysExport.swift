@@ -50,11 +50,9 @@ enum KeysExport {
             throw CLIError.failure("the private key of '\(stored.name)' is not in the vault",
                                    hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
         }
-        var bytes = payload.withUnsafeBytes { Array($0) }
-        defer { Sodium.wipe(&bytes) }
         let key: PrivateKey
         do {
-            key = try OpenSSHPrivateKey.parse(bytes, passphrase: nil).key
+            key = try OpenSSHPrivateKey.parse(payload, passphrase: nil).key
         } catch let e as KeyFormatError {
             throw CLIError.failure("the private key of '\(stored.name)' in the vault is damaged: \(e.reason)")
         }

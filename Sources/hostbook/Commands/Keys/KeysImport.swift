@@ -33,8 +33,7 @@ enum KeysImport {
         }
         try KeyName.validate(name)
 
-        var bytes = try KeyFiles.read(path)
-        defer { Sodium.wipe(&bytes) }
+        let bytes = try KeyFiles.read(path)
         let shown = path == "-" ? "standard input" : "'\(path)'"
         guard let kind = PrivateKeyFile.detect(bytes) else { throw notAKey(bytes, shown) }
 
@@ -59,7 +58,7 @@ enum KeysImport {
     /// Parses the file, asking for the passphrase when it is encrypted. The first attempt
     /// has no passphrase: every parser checks the file's structure (and says what is wrong
     /// with it) before it reports that a passphrase is needed.
-    private static func decode(_ bytes: [UInt8], shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
+    private static func decode(_ bytes: SecretBytes, shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
         do {
             return try PrivateKeyFile.parse(bytes, passphrase: nil)
         } catch let e as KeyFormatError where e.kind == .passphraseRequired {
@@ -102,12 +101,18 @@ enum KeysImport {
         }
     }
 
-    private static func notAKey(_ bytes: [UInt8], _ shown: String) -> CLIError {
-        if (try? PublicKeyLine.parse(String(decoding: bytes.prefix(16384), as: UTF8.self))) != nil {
+    /// Not a private key. Only a file that starts like a public key line (a key type name)
+    /// is copied out of secure memory, to be read as one.
+    private static func notAKey(_ file: SecretBytes, _ shown: String) -> CLIError {
+        let looksPublic = file.withUnsafeBytes { raw in
+            let head = raw.drop(while: { $0 == 0x20 || $0 == 0x09 || $0 == 0x0a || $0 == 0x0d })
+            return ["ssh-", "ecdsa-sha2-", "sk-"].contains { head.starts(with: $0.utf8) }
+        }
+        if looksPublic, (try? PublicKeyLine.parse(file.withUnsafeBytes { String(decoding: $0.prefix(16384), as: UTF8.self) })) != nil {
             return CLIError.failure("\(shown) is a public key, not a private key",
                                     hint: "Import the private key file (usually the same name without .pub).")
         }
-        if bytes.isEmpty { return CLIError.failure("cannot import \(shown): the file is empty") }
+        if file.isEmpty { return CLIError.failure("cannot import \(shown): the file is empty") }
         return CLIError.failure("cannot import \(shown): not a private key file hostbook knows (expected OpenSSH, PEM, PKCS#8 or PuTTY .ppk)")
     }
 }
