@@ -57,7 +57,9 @@ let package = Package(
         // Secret bytes in libsodium secure memory, shared by every layer.
         .target(name: "SecureMemory", dependencies: ["CSodium"]),
 
-        // Pure parsing/encoding of SSH key formats. No I/O.
+        // Pure parsing/encoding of SSH key formats. No I/O. Like every target it has no
+        // optimisation flag of its own: release builds are -O with all bounds and overflow
+        // checks (the bcrypt loop is fast without -Ounchecked: KDF/Eksblowfish.swift).
         .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret.
         .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
