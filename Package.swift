@@ -45,6 +45,8 @@ let package = Package(
         .library(name: "KeyFormats", targets: ["KeyFormats"]),
         .library(name: "Vault", targets: ["Vault"]),
         .library(name: "HostStore", targets: ["HostStore"]),
+        .library(name: "SSHConfig", targets: ["SSHConfig"]),
+        .library(name: "Agent", targets: ["Agent"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -68,9 +70,14 @@ let package = Package(
         .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: strict + libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
         .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"], swiftSettings: strict),
+        // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
+        .target(name: "SSHConfig", swiftSettings: strict),
+        // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
+        // which keys a connection sees. Never imports HostStore or Vault.
+        .target(name: "Agent", dependencies: ["KeyFormats", "SecureMemory"], swiftSettings: strict),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory"],
+                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent"],
                           swiftSettings: strict + libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"], swiftSettings: strict),
@@ -79,6 +86,8 @@ let package = Package(
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: strict + libsecretHeaders),
+        .testTarget(name: "SSHConfigWriterTests", dependencies: ["SSHConfig"], swiftSettings: strict),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"], swiftSettings: strict),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict + libsecretHeaders),
