@@ -31,12 +31,27 @@ struct ArgumentParser {
     func parse(_ argv: [String]) throws -> ParseOutcome {
         var globals = GlobalOptions()
         var rest: [String] = []
-        // Pass 1: pull out global options anywhere before `--`.
+        var trailing: [String] = []
+        // Pass 1: pull out global options anywhere before `--`, and for a command that
+        // passes arguments on (`ssh HOST ...`), before its first positional only.
         var i = 0
         var sawTerminator = false
+        var passing: CommandSpec?
         while i < argv.count {
             let a = argv[i]
             if sawTerminator { rest.append(a); i += 1; continue }
+            if passing != nil, !a.hasPrefix("-") {
+                rest.append(a)
+                trailing = Array(argv[(i + 1)...])
+                break
+            }
+            if let spec = passing, a.hasPrefix("--"), !a.contains("="),
+               let option = spec.options.first(where: { "--" + $0.name == a }), option.valueName != nil, i + 1 < argv.count {
+                rest.append(a)
+                rest.append(argv[i + 1])
+                i += 2
+                continue
+            }
             switch a {
             case "--": sawTerminator = true; rest.append(a)
             case "--json": globals.json = true
@@ -54,6 +69,9 @@ struct ArgumentParser {
                     throw CLIError.usage("\(a.split(separator: "=")[0]) does not take a value")
                 } else {
                     rest.append(a)
+                    if passing == nil, !a.hasPrefix("-"), !rest.contains(where: { $0.hasPrefix("-") }) {
+                        passing = commands.first { $0.passesArgumentsAfterFirstPositional && $0.words == rest }
+                    }
                 }
             }
             i += 1
@@ -96,6 +114,7 @@ struct ArgumentParser {
 
         var parsed = ParsedArguments()
         parsed.commandLine = spec.commandLine
+        parsed.trailing = trailing
         let hint = "Run '\(spec.commandLine) --help' for usage."
         var j = words.count
         var onlyPositionals = false

@@ -38,11 +38,17 @@ struct CommandSpec: Sendable {
     let discussion: String?
     let positionals: [PositionalSpec]
     let options: [OptionSpec]
+    /// True for `hostbook ssh HOST [SSH-ARGS...]`: the first positional ends hostbook's own
+    /// arguments, and everything after it is kept unchanged in `ParsedArguments.trailing`
+    /// (global options included).
+    let passesArgumentsAfterFirstPositional: Bool
     let run: @Sendable (Invocation) throws -> Void
 
     init(_ words: [String], summary: String, usage: String? = nil, discussion: String? = nil,
          positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
+         passesArgumentsAfterFirstPositional: Bool = false,
          run: @escaping @Sendable (Invocation) throws -> Void) {
+        self.passesArgumentsAfterFirstPositional = passesArgumentsAfterFirstPositional
         self.words = words
         self.summary = summary
         self.usage = usage

@@ -5,6 +5,8 @@ struct ParsedArguments: Sendable {
     var flags: Set<String> = []
     var values: [String: [String]] = [:]
     var positionals: [String] = []
+    /// For a command that passes arguments on: everything after its first positional.
+    var trailing: [String] = []
     /// The command line for messages, e.g. "hostbook add".
     var commandLine: String = "hostbook"
 

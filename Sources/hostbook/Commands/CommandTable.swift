@@ -9,5 +9,6 @@ enum CommandTable {
         + KnownHostsCommands.all
         + SnippetsCommands.all
         + VaultCommands.all
+        + SSHCommand.all
         + DoctorCommand.all
 }

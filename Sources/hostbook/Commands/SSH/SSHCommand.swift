@@ -1,0 +1,169 @@
+// `hostbook ssh [--snippet NAME] [--print-config] HOST [SSH-ARGS...]`: connects to a saved
+// host with the system ssh, as hostbook's child (openssh-integration.md §6.1). While ssh
+// runs, hostbook holds what the connection needs and nothing of it touches the disk:
+//   * the configuration, an in-memory file ssh reads as /proc/<pid>/fd/N (-F);
+//   * the keys of the target and of each jump host, served by an agent on a per-session
+//     socket (0600, in a 0700 folder), with each hop's public key as its IdentityFile
+//     (also an in-memory file) and IdentitiesOnly;
+//   * the stored passwords, answered through SSH_ASKPASS (SSHAskpass.swift);
+//   * host keys: KnownHostsCommand runs `hostbook known-hosts lookup` (SSHHostKeyLookup).
+// The terminal's signals go to ssh (it is in the foreground process group; hostbook
+// ignores SIGINT, SIGQUIT and SIGTSTP meanwhile and passes SIGTERM and SIGHUP on). When
+// ssh ends, the sockets are removed, the keys wiped, and hostbook exits with ssh's status.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Agent
+import SecureMemory
+
+enum SSHCommand {
+    static let all: [CommandSpec] = [spec, SSHHostKeyLookup.spec]
+
+    static let spec = CommandSpec(
+        ["ssh"], summary: "Connect to a saved host with ssh, using hostbook's keys, passwords and host keys",
+        usage: "[--snippet NAME] [--print-config] HOST [SSH-ARGS...]",
+        discussion: """
+        Runs the system ssh (OpenSSH 8.5 or later) with a configuration made for HOST and its \
+        jump hosts: each hop's hostname, port, user, key and trusted host keys. Keys are served \
+        by an agent inside hostbook for as long as ssh runs; stored passwords answer ssh's \
+        password prompt once. Host keys are checked against hostbook's known hosts only: a \
+        changed or revoked key is refused by ssh, an unknown one is offered for approval on the \
+        terminal (or refused with --no-input or without a terminal). Your ~/.ssh/config still \
+        applies to everything hostbook does not set; ~/.ssh/known_hosts is not used.
+        Everything after HOST goes to ssh unchanged. Once ssh has started, the exit status is \
+        ssh's (255 for ssh's own errors, else the remote command's).
+        """,
+        positionals: [.required("HOST", "A saved host's name"), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
+        options: [.value("snippet", "NAME", "Run the saved snippet on the host, exactly as stored"),
+                  .flag("print-config", "Print the generated ssh configuration (no secrets) and exit")],
+        passesArgumentsAfterFirstPositional: true,
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0) ?? ""
+        var plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
+        let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
+                                      noInput: inv.globals.noInput)
+        if inv.args.flag("print-config") {
+            var paths = SSHSessionConfig.Paths()
+            if plan.needsAgent {
+                paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
+                for hop in plan.hops where hop.key != nil { paths.publicKeyFiles[hop.alias] = "/proc/PID/fd/N" }
+            }
+            Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
+            return
+        }
+        let client = try SSHClient.require(environment: inv.environment)
+        try plan.loadSecrets()
+        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment)
+            .run(arguments: inv.args.trailing)
+        throw ChildExitStatus(status: status)
+    }
+}
+
+/// hostbook's exit status is ssh's once ssh has started.
+struct ChildExitStatus: Error {
+    let status: Int32
+}
+
+/// One running session: the agent, the askpass socket, the in-memory files and ssh itself.
+struct SSHSession {
+    let plan: SSHPlan
+    let config: SSHSessionConfig
+    let client: SSHClient
+    let environment: [String: String]
+
+    func run(arguments: [String]) throws -> Int32 {
+        // Signals: block the ones hostbook waits for before any thread starts (threads
+        // inherit the mask), ignore the terminal's; ssh gets all of them back at default.
+        var waited = sigset_t()
+        sigemptyset(&waited)
+        for s in [SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&waited, s) }
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &waited, &previous)
+        for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_IGN) }
+        defer {
+            for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_DFL) }
+            pthread_sigmask(SIG_SETMASK, &previous, nil)
+        }
+
+        let folder: String
+        do { folder = try PrivateSocketDirectory.prepare(environment: environment) } catch {
+            throw CLIError.failure("cannot prepare the socket folder: \(error)")
+        }
+        var paths = SSHSessionConfig.Paths()
+        var files: [MemoryFile] = []
+        var agent: AgentServer?
+        var askpass: SSHAskpass.Server?
+        defer {
+            agent?.stop()
+            askpass?.stop()
+        }
+        do {
+            if plan.needsAgent {
+                let identities = plan.hops.compactMap(\.identity)
+                let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
+                agent = try AgentServer(socketPath: socket, policy: AgentPolicy(identities: { _ in identities }))
+                paths.agentSocket = socket
+                for hop in plan.hops {
+                    guard let identity = hop.identity else { continue }
+                    let file = try MemoryFile(name: "hostbook-\(hop.alias).pub", contents: Array((identity.publicKey.line(comment: hop.alias) + "\n").utf8))
+                    files.append(file)
+                    paths.publicKeyFiles[hop.alias] = file.procPath
+                }
+            }
+            if plan.needsAskpass {
+                let localUser = Self.localUserName()
+                let passwords = plan.hops.compactMap { hop in
+                    hop.password.map { (SSHAskpass.passwordPrompt(user: hop.host.user ?? localUser, hostname: hop.host.hostname), $0) }
+                }
+                askpass = try SSHAskpass.Server(folder: folder, passwords: passwords)
+            }
+        } catch let e as SocketError {
+            throw CLIError.failure("cannot start the session's agent: \(e.description)")
+        }
+        let configFile = try MemoryFile(name: "hostbook-ssh_config", contents: Array(try config.render(plan, paths: paths).utf8))
+        files.append(configFile)
+
+        var argv = [client.path, "-F", configFile.procPath, plan.target.alias] + arguments
+        if let snippet = plan.snippet { argv.append(snippet) }
+        var env = environment.filter { $0.key != SSHAskpass.sessionVariable && $0.key != "SSH_ASKPASS" && $0.key != "SSH_ASKPASS_REQUIRE" }
+        if let askpass {
+            env["SSH_ASKPASS"] = config.hostbookPath
+            env["SSH_ASKPASS_REQUIRE"] = "force"
+            env[SSHAskpass.sessionVariable] = askpass.identifier
+        }
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for s in [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        let pid = try Spawn.start(client.path, argv, environment: env.map { "\($0.key)=\($0.value)" }.sorted(),
+                                  actions: nil, attributes: &attributes)
+
+        var raw: Int32 = 0
+        while true {
+            var signal: Int32 = 0
+            guard sigwait(&waited, &signal) == 0 else { continue }
+            if signal == SIGCHLD {
+                if waitpid(pid, &raw, WNOHANG) == pid { break }
+            } else {
+                kill(pid, signal)
+            }
+        }
+        withExtendedLifetime(files) {}
+        return Spawn.decode(raw)
+    }
+
+    static func localUserName() -> String {
+        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
+        return "root"
+    }
+}
