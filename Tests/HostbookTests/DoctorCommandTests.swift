@@ -30,7 +30,8 @@ final class DoctorCommandTests: XCTestCase {
     func testNoDatabaseIsHealthy() throws {
         let r = try hb.run("doctor")
         XCTAssertEqual(r.status, 0)
-        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\nNo problems found.\n")
+        let ssh = try SSHDoctorLine.expected()
+        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(ssh)No problems found.\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")))
     }
 
@@ -144,5 +145,16 @@ final class DoctorCommandTests: XCTestCase {
         try hb.ok("edit", "lost", "--no-password")
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM keys\"", environment: ["DBFILE": hb.db])
         XCTAssertEqual(try doctor().checks, [])
+    }
+}
+
+/// The line doctor prints for the ssh on PATH, built from `ssh -V` itself.
+enum SSHDoctorLine {
+    static func expected() throws -> String {
+        let path = "/usr/bin/ssh"
+        guard FileManager.default.isExecutableFile(atPath: path) else { return "" }
+        let banner = try ToolProcess.run(URL(fileURLWithPath: path), ["-V"]).stderr
+        let digits = banner.dropFirst("OpenSSH_".count).prefix { $0.isNumber || $0 == "." }.split(separator: ".")
+        return "ssh: \(path), OpenSSH \(digits[0]).\(digits[1]), supports KnownHostsCommand.\n"
     }
 }
