@@ -40,6 +40,21 @@ final class SSHCommandTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "hostbook: no snippet named 'nope'\nRun 'hostbook snippets list' to see the snippets.\n")
     }
 
+    /// The vault is read while ssh starts; when it cannot be read, ssh is stopped and the
+    /// vault's error is the outcome (exit 1), not ssh's status.
+    func testAnUnreachableVaultIsExit1AndStopsSSH() throws {
+        let bed = try SSHTestBed()
+        let pub = try bed.importKey("k")
+        let sshd = try PrivateSSHD(authorizedKeys: [pub])
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k")
+        try bed.trust(sshd)
+        let r = try bed.fx.run(["ssh", "web", "echo must-not-run"], removing: ["DBUS_SESSION_BUS_ADDRESS"])
+        XCTAssertEqual(r.status, 1, r.stderr)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: cannot read the private key of 'k': "), r.stderr)
+        try bed.assertNothingLeft()
+    }
+
     func testAHostThatDoesNotExistIsExit4() throws {
         let bed = try SSHTestBed()
         let none = try bed.ssh(["nowhere", "true"])

@@ -21,7 +21,8 @@ enum SSHAskpass {
         private let server: UnixSocketServer
         let identifier: String
 
-        init(folder: String, passwords: [(prompt: String, password: SecretBytes)]) throws {
+        /// `passwords` is asked once, at the first prompt (it may wait for the vault).
+        init(folder: String, passwords: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) throws {
             let path = try PrivateSocketDirectory.uniquePath(in: folder, prefix: SSHAskpass.socketPrefix)
             identifier = String(path.dropFirst(folder.count + 1 + SSHAskpass.socketPrefix.count + 1).dropLast(".sock".count))
             let pending = Pending(passwords)
@@ -47,11 +48,12 @@ enum SSHAskpass {
 
     /// Each owned prompt is answered once.
     private final class Pending: @unchecked Sendable {
-        private var entries: [(prompt: String, password: SecretBytes)]
+        private let source: @Sendable () -> [(prompt: String, password: SecretBytes)]
+        private var entries: [(prompt: String, password: SecretBytes)]?
         private var mutex = pthread_mutex_t()
 
-        init(_ entries: [(prompt: String, password: SecretBytes)]) {
-            self.entries = entries
+        init(_ source: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) {
+            self.source = source
             pthread_mutex_init(&mutex, nil)
         }
 
@@ -60,8 +62,9 @@ enum SSHAskpass {
         func take(_ prompt: String) -> SecretBytes? {
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
-            guard let i = entries.firstIndex(where: { $0.prompt == prompt }) else { return nil }
-            return entries.remove(at: i).password
+            if entries == nil { entries = source() }
+            guard let i = entries!.firstIndex(where: { $0.prompt == prompt }) else { return nil }
+            return entries!.remove(at: i).password
         }
     }
 

@@ -41,7 +41,7 @@ enum SSHCommand {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0) ?? ""
-        var plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
+        let plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
         if inv.args.flag("print-config") {
@@ -53,9 +53,12 @@ enum SSHCommand {
             Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
             return
         }
+        // Before any thread starts (threads inherit the mask): see SSHSession.run.
+        SSHSession.blockWaitedSignals()
+        let localUser = SSHSession.localUserName()
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser) }
         let client = try SSHClient.require(environment: inv.environment)
-        try plan.loadSecrets()
-        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment)
+        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets)
             .run(arguments: inv.args.trailing)
         throw ChildExitStatus(status: status)
     }
@@ -72,20 +75,29 @@ struct SSHSession {
     let config: SSHSessionConfig
     let client: SSHClient
     let environment: [String: String]
+    let secrets: SSHSecretsLoader
+
+    /// The signals hostbook waits for with sigwait while ssh runs.
+    static var waitedSignals: sigset_t {
+        var set = sigset_t()
+        sigemptyset(&set)
+        for s in [SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&set, s) }
+        return set
+    }
+
+    /// Blocks the waited signals in this thread and so in every thread started after it;
+    /// a thread that left SIGCHLD unblocked could take it away from the sigwait.
+    static func blockWaitedSignals() {
+        var set = waitedSignals
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+    }
 
     func run(arguments: [String]) throws -> Int32 {
-        // Signals: block the ones hostbook waits for before any thread starts (threads
-        // inherit the mask), ignore the terminal's; ssh gets all of them back at default.
-        var waited = sigset_t()
-        sigemptyset(&waited)
-        for s in [SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&waited, s) }
-        var previous = sigset_t()
-        pthread_sigmask(SIG_BLOCK, &waited, &previous)
+        // Signals: the waited ones are blocked (blockWaitedSignals), the terminal's are
+        // ignored while ssh runs; ssh gets all of them back at their defaults.
+        var waited = Self.waitedSignals
         for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_IGN) }
-        defer {
-            for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_DFL) }
-            pthread_sigmask(SIG_SETMASK, &previous, nil)
-        }
+        defer { for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_DFL) } }
 
         let folder: String
         do { folder = try PrivateSocketDirectory.prepare(environment: environment) } catch {
@@ -100,24 +112,22 @@ struct SSHSession {
             askpass?.stop()
         }
         do {
+            let secrets = self.secrets
             if plan.needsAgent {
-                let identities = plan.hops.compactMap(\.identity)
                 let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
-                agent = try AgentServer(socketPath: socket, policy: AgentPolicy(identities: { _ in identities }))
+                agent = try AgentServer(socketPath: socket, policy: AgentPolicy(identities: { _ in
+                    (try? secrets.wait().get())?.identities ?? []
+                }))
                 paths.agentSocket = socket
                 for hop in plan.hops {
-                    guard let identity = hop.identity else { continue }
-                    let file = try MemoryFile(name: "hostbook-\(hop.alias).pub", contents: Array((identity.publicKey.line(comment: hop.alias) + "\n").utf8))
+                    guard let publicKey = hop.publicKey else { continue }
+                    let file = try MemoryFile(name: "hostbook-\(hop.alias).pub", contents: Array((publicKey.line(comment: hop.alias) + "\n").utf8))
                     files.append(file)
                     paths.publicKeyFiles[hop.alias] = file.procPath
                 }
             }
             if plan.needsAskpass {
-                let localUser = Self.localUserName()
-                let passwords = plan.hops.compactMap { hop in
-                    hop.password.map { (SSHAskpass.passwordPrompt(user: hop.host.user ?? localUser, hostname: hop.host.hostname), $0) }
-                }
-                askpass = try SSHAskpass.Server(folder: folder, passwords: passwords)
+                askpass = try SSHAskpass.Server(folder: folder, passwords: { (try? secrets.wait().get())?.passwords ?? [] })
             }
         } catch let e as SocketError {
             throw CLIError.failure("cannot start the session's agent: \(e.description)")
@@ -147,6 +157,7 @@ struct SSHSession {
         posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
         let pid = try Spawn.start(client.path, argv, environment: env.map { "\($0.key)=\($0.value)" }.sorted(),
                                   actions: nil, attributes: &attributes)
+        secrets.attach(pid)
 
         var raw: Int32 = 0
         while true {
@@ -159,6 +170,8 @@ struct SSHSession {
             }
         }
         withExtendedLifetime(files) {}
+        // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
+        if case .failure(let error) = secrets.wait() { throw error }
         return Spawn.decode(raw)
     }
 

@@ -40,6 +40,23 @@ enum SSHHostKeyLookup {
         try store.check(HostLookupName(host: host, port: port), presented: key)
     }
 
+    /// The signature algorithms of the keys trusted for host:port, for `HostKeyAlgorithms
+    /// ^LIST` (those first, ssh's defaults after), which does what the ORDER run would and
+    /// spares ssh that run. Empty when nothing plain is trusted (certificate authorities
+    /// and unknown hosts keep the ORDER run).
+    static func preferredAlgorithms(_ store: KnownHostsStore, host: String, port: Int) throws -> [String] {
+        let lookup = HostLookupName(host: host, port: port)
+        var rows = try store.entries(matching: lookup)
+        if rows.isEmpty, let bare = lookup.bare { rows = try store.entries(matching: bare) }
+        guard !rows.contains(where: { $0.marker == .certAuthority }) else { return [] }
+        var algorithms: [String] = []
+        for row in rows where row.marker == .none {
+            let names = row.keyType == PublicKey.rsaType ? ["rsa-sha2-512", "rsa-sha2-256"] : [row.keyType]
+            for n in names where !algorithms.contains(n) { algorithms.append(n) }
+        }
+        return algorithms
+    }
+
     static func run(_ inv: Invocation) throws {
         let a = inv.args.positionals
         let phase = a[0], name = a[1], host = a[2]

@@ -7,7 +7,7 @@ import KeyFormats
 import SecureMemory
 import Vault
 
-struct SSHHop {
+struct SSHHop: Sendable {
     let host: Host
     /// The alias of its Host block: the saved name.
     let alias: String
@@ -15,14 +15,14 @@ struct SSHHop {
     let jumpAlias: String?
     /// The attached key's metadata (public half only).
     let key: StoredKey?
-    var identity: AgentIdentity?
-    var password: SecretBytes?
+    /// The algorithms of its trusted host keys, preferred in the key exchange.
+    var hostKeyAlgorithms: [String] = []
 
     var publicKey: PublicKey? { key.flatMap { try? PublicKey(blob: $0.publicKeyBlob) } }
     var hasPassword: Bool { host.auth == .password }
 }
 
-struct SSHPlan {
+struct SSHPlan: Sendable {
     /// Longest chain of jump hosts followed.
     static let maxHops = 8
 
@@ -85,7 +85,9 @@ struct SSHPlan {
                     }
                     key = found
                 }
-                hops.append(SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key))
+                var hop = SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key)
+                hop.hostKeyAlgorithms = try SSHHostKeyLookup.preferredAlgorithms(KnownHostsStore(database: database), host: host.hostname, port: host.port)
+                hops.append(hop)
             }
             return SSHPlan(databaseID: database.databaseID, hops: hops, snippet: snippet)
         } catch let e as DatabaseError {
@@ -94,10 +96,12 @@ struct SSHPlan {
     }
 
     /// Reads each hop's private key and password from the vault into secure memory.
-    mutating func loadSecrets() throws {
+    /// `localUser` is the user ssh logs in as where a hop sets none.
+    func loadSecrets(localUser: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
-        for i in hops.indices {
-            if let stored = hops[i].key {
+        var secrets = SSHSecrets()
+        for hop in hops {
+            if let stored = hop.key {
                 let payload = try HostPasswords.vault("read the private key of '\(stored.name)'") {
                     try vault.lookup(VaultItemID(kind: .privateKey, owner: stored.uuid))
                 }
@@ -117,10 +121,12 @@ struct SSHPlan {
                     throw CLIError.failure("the private key in the vault does not match key '\(stored.name)' (\(stored.fingerprint))",
                                            hint: "Run 'hostbook doctor'.")
                 }
-                hops[i].identity = AgentIdentity(key: key, comment: stored.name)
+                if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
+                    secrets.identities.append(AgentIdentity(key: key, comment: stored.name))
+                }
             }
-            if hops[i].hasPassword {
-                let host = hops[i].host
+            if hop.hasPassword {
+                let host = hop.host
                 let password = try HostPasswords.vault("read the password of '\(host.name)'") {
                     try vault.lookup(HostPasswords.itemID(for: host))
                 }
@@ -128,8 +134,16 @@ struct SSHPlan {
                     throw CLIError.failure("the password of '\(host.name)' is not in the vault",
                                            hint: "Store it again with 'hostbook edit \(host.name) --password-stdin'.")
                 }
-                hops[i].password = password
+                secrets.passwords.append((SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname), password))
             }
         }
+        return secrets
     }
+}
+
+/// The secrets of a session, in secure memory: the keys the agent serves, and the password
+/// for each owned prompt.
+struct SSHSecrets: @unchecked Sendable {
+    var identities: [AgentIdentity] = []
+    var passwords: [(prompt: String, password: SecretBytes)] = []
 }

@@ -46,6 +46,7 @@ struct SSHSessionConfig {
         try w.set("StrictHostKeyChecking", "yes")
         try w.set("UpdateHostKeys", "no")
         try w.set("CheckHostIP", "no")
+        if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }
         if hop.key != nil, let socket = paths.agentSocket, let file = paths.publicKeyFiles[hop.alias] {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(socket))
             try w.set("IdentityFile", SSHConfigWriter.escapingPercent(file))
