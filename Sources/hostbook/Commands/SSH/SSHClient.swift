@@ -31,18 +31,34 @@ struct SSHClient {
         return nil
     }
 
+    /// `ssh -V` started, to be read later (it runs while hostbook reads its database).
+    struct Probe {
+        let path: String
+        let capture: Spawn.Capture
+    }
+
+    /// Starts `ssh -V` for the ssh on PATH; nil when there is none.
+    static func startProbe(environment: [String: String]) throws -> Probe? {
+        guard let path = find(environment: environment) else { return nil }
+        return Probe(path: path, capture: try Spawn.startCapturingStderr(path, ["-V"]))
+    }
+
     /// Finds ssh and reads its version; nil version fields when it is not OpenSSH.
     static func probe(environment: [String: String]) throws -> SSHClient? {
-        guard let path = find(environment: environment) else { return nil }
-        let output = try Spawn.captureStderr(path, ["-V"])
+        try startProbe(environment: environment).map(finish)
+    }
+
+    static func finish(_ probe: Probe) -> SSHClient {
+        let path = probe.path
+        let output = Spawn.collect(probe.capture)
         let banner = String(decoding: output.split(separator: UInt8(ascii: "\n")).first ?? [], as: UTF8.self)
         let (major, minor) = parseVersion(banner) ?? (0, 0)
         return SSHClient(path: path, banner: banner, major: major, minor: minor)
     }
 
     /// The client for `hostbook ssh`: present and new enough, else a clear error (exit 1).
-    static func require(environment: [String: String]) throws -> SSHClient {
-        guard let client = try probe(environment: environment) else {
+    static func require(_ probe: Probe?) throws -> SSHClient {
+        guard let client = probe.map(finish) else {
             throw CLIError.failure("ssh was not found on PATH", hint: "Install the openssh-client package (OpenSSH 8.5 or later).")
         }
         guard client.supportsKnownHostsCommand else {

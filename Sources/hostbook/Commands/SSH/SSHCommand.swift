@@ -41,6 +41,9 @@ enum SSHCommand {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0) ?? ""
+        // `ssh -V` runs while the database is read.
+        var probe = inv.args.flag("print-config") ? nil : try SSHClient.startProbe(environment: inv.environment)
+        defer { if let unread = probe { _ = SSHClient.finish(unread) } }
         let plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
@@ -57,7 +60,9 @@ enum SSHCommand {
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
         let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser) }
-        let client = try SSHClient.require(environment: inv.environment)
+        let started = probe
+        probe = nil
+        let client = try SSHClient.require(started)
         let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets)
             .run(arguments: inv.args.trailing)
         throw ChildExitStatus(status: status)

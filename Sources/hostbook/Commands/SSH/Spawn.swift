@@ -6,11 +6,18 @@ import Glibc
 #endif
 
 enum Spawn {
-    /// Runs `path args` with stdin and stdout on /dev/null and returns what it wrote to
-    /// stderr (`ssh -V` prints its version there).
-    static func captureStderr(_ path: String, _ args: [String]) throws -> [UInt8] {
+    /// A child whose stderr is being collected.
+    struct Capture {
+        let pid: pid_t
+        let fd: Int32
+    }
+
+    /// Starts `path args` with stdin and stdout on /dev/null and stderr to a pipe (`ssh -V`
+    /// prints its version there); `collect` reads it.
+    static func startCapturingStderr(_ path: String, _ args: [String]) throws -> Capture {
         var fds: [Int32] = [0, 0]
         guard pipe(&fds) == 0 else { throw CLIError.failure("cannot create a pipe: \(String(cString: strerror(errno)))") }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -24,16 +31,21 @@ enum Spawn {
             close(fds[0]); close(fds[1]); throw error
         }
         close(fds[1])
+        return Capture(pid: pid, fd: fds[0])
+    }
+
+    /// What the child wrote to stderr (at most 64 KiB), once it has exited.
+    static func collect(_ capture: Capture) -> [UInt8] {
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         while out.count < 65536 {
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(capture.fd, $0.baseAddress, $0.count) }
             if n < 0 { if errno == EINTR { continue }; break }
             if n == 0 { break }
             out += buffer[0..<n]
         }
-        close(fds[0])
-        _ = wait(pid)
+        close(capture.fd)
+        _ = wait(capture.pid)
         return out
     }
 
