@@ -48,6 +48,29 @@ final class SSHSignalTests: XCTestCase {
         try bed.assertNothingLeft()
     }
 
+    /// While a session runs, another process of the same user that finds the agent socket
+    /// sees the public key but gets no signature: the connection is not bound to a host.
+    func testTheSessionAgentSignsOnlyForBoundConnections() throws {
+        let (bed, sshd) = try setUpHost()
+        let p = try startLongSession(bed, sshd)
+        defer { kill(p.processIdentifier, SIGTERM); p.waitUntilExit() }
+        let folder = bed.runtime + "/hostbook"
+        let sockets = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("ssh-") }
+        XCTAssertEqual(sockets.count, 1)
+        let socket = folder + "/" + sockets[0]
+        var info = stat()
+        XCTAssertEqual(stat(socket, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o600)
+        XCTAssertEqual(stat(folder, &info), 0)
+        XCTAssertEqual(info.st_mode & 0o777, 0o700)
+        let listed = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-add"), ["-L"], environment: ["SSH_AUTH_SOCK": socket])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let pub = bed.fx.dir.file("k.pub")
+        try Data(listed.stdout.utf8).write(to: URL(fileURLWithPath: pub))
+        let signed = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-add"), ["-T", pub], environment: ["SSH_AUTH_SOCK": socket])
+        XCTAssertNotEqual(signed.status, 0, "an unbound connection got a signature")
+    }
+
     func testSSHKilledLeavesNothingBehind() throws {
         let (bed, sshd) = try setUpHost()
         let p = try startLongSession(bed, sshd)

@@ -120,9 +120,8 @@ struct SSHSession {
             let secrets = self.secrets
             if plan.needsAgent {
                 let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
-                agent = try AgentServer(socketPath: socket, policy: AgentPolicy(identities: { _ in
-                    (try? secrets.wait().get())?.identities ?? []
-                }))
+                agent = try AgentServer(socketPath: socket, policy: SSHAgentPolicy.make(plan: plan, databasePath: config.databasePath,
+                                                                                       client: client, secrets: secrets))
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }
