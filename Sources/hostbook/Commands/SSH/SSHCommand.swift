@@ -56,6 +56,7 @@ enum SSHCommand {
             Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
             return
         }
+        if probe == nil { _ = try SSHClient.require(nil) }
         // Before any thread starts (threads inherit the mask): see SSHSession.run.
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
