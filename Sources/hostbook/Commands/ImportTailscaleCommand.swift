@@ -68,8 +68,12 @@ enum ImportTailscaleCommand {
             connection = try HostStoreAccess.openForWriting(inv).connection
         }
         let report: TailscaleImportReport
+        let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {
-            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options)
+            defer { progress.finish() }
+            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options) { done, total in
+                progress.update(done: done, of: total, unit: "devices")
+            }
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }

@@ -6,9 +6,9 @@ import Vault
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password]",
         discussion: """
-        Only what is given changes. --password-stdin replaces the stored password (read from
+        Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
         """,
         positionals: [.required("NAME", "The host to change")],
@@ -17,6 +17,7 @@ enum HostEdit {
             .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),
             .value("port", "N", "SSH port"),
             .value("user", "U", "Login name"),
+            .flag("no-user", "Remove the login name (ssh's default user applies)"),
             .value("tag", "T", "Add a tag (repeatable)", repeatable: true),
             .value("untag", "T", "Remove a tag (repeatable)", repeatable: true),
             .value("key", "KEY", "Use this key"),
@@ -34,12 +35,14 @@ enum HostEdit {
         try a.exclusive("key", "no-key")
         try a.exclusive("jump", "no-jump")
         try a.exclusive("password-stdin", "no-password")
+        try a.exclusive("user", "no-user")
         let name = a.positional(0)!
         var c = HostChanges()
         c.rename = a.value("rename")
         c.hostname = a.value("hostname")
         if let p = a.value("port") { c.port = try HostValidation.port(text: p) }
         c.user = a.value("user")
+        c.clearUser = a.flag("no-user")
         c.addTags = a.values("tag")
         c.removeTags = a.values("untag")
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
