@@ -19,7 +19,7 @@ enum ImportTailscaleCommand {
             shared in from other tailnets, location exit nodes, unauthorized devices and devices
             that block incoming connections.
             """,
-            positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input")],
+            positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input", completes: .files)],
             options: [
                 .flag("all", "Import every device"),
                 .value("only", "NAME,...", "Import only these devices (alias, MagicDNS name or node ID)"),

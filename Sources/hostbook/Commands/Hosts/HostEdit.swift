@@ -11,7 +11,7 @@ enum HostEdit {
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
         """,
-        positionals: [.required("NAME", "The host to change")],
+        positionals: [.required("NAME", "The host to change", completes: .hosts)],
         options: [
             .value("rename", "NEW", "A new name"),
             .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),

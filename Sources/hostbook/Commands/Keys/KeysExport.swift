@@ -25,7 +25,7 @@ enum KeysExport {
         to standard output. An unencrypted key (--no-passphrase) is never written to a terminal:
         give --output FILE or redirect standard output (exit 5 otherwise).
         """,
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         options: PassphraseInput.options + [
             .flag("no-passphrase", "Export without encryption (cipher none)"),
             .value("output", "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),

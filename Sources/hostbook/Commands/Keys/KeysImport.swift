@@ -15,7 +15,7 @@ enum KeysImport {
         3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
         PATH '-' reads the key from standard input (then --name is needed).
         """,
-        positionals: [.required("PATH", "The private key file, or '-' for standard input")],
+        positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
         options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
         run: run)
 

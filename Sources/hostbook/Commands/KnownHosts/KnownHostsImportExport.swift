@@ -14,7 +14,7 @@ enum KnownHostsImport {
         @cert-authority and @revoked lines. A bad line is reported with its number and skipped; \
         entries already stored are counted as duplicates.
         """,
-        positionals: [.optional("FILE", "The known_hosts file")],
+        positionals: [.optional("FILE", "The known_hosts file", completes: .files)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -10,7 +10,7 @@ enum KnownHostsList {
         first_seen, approved_at); with HOST an object with the host's entries and its audit events.
         Entries for patterns and hashed names have no port of their own (null).
         """,
-        positionals: [.optional("HOST", "Show only what applies to this host")],
+        positionals: [.optional("HOST", "Show only what applies to this host", completes: .hosts)],
         options: [Table.wideOption],
         run: run)
 
