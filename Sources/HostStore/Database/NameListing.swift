@@ -6,8 +6,10 @@ public enum NameListing {
     public enum Kind: String, Sendable, CaseIterable {
         case hosts, keys, snippets
 
-        /// Every row's name in name order; the table is this kind's own.
-        var sql: String { "SELECT name FROM \(rawValue) ORDER BY name COLLATE NOCASE" }
+        /// The names that start with ?1 (a LIKE pattern), in name order. `name` is declared
+        /// COLLATE NOCASE, so this LIKE (case-insensitive for ASCII) is a range scan of the
+        /// name's unique index, not a scan of the table.
+        var sql: String { "SELECT name FROM \(rawValue) WHERE name LIKE ?1 ESCAPE '\\' ORDER BY name COLLATE NOCASE" }
     }
 
     /// The names of `kind` in the database at `path` that start with `prefix` (regardless
@@ -17,13 +19,22 @@ public enum NameListing {
               let connection = try? SQLiteConnection(path: path, create: false, readOnly: true) else { return [] }
         // A writer holding the lock must not stall a keypress for long.
         connection.setBusyTimeout(milliseconds: 200)
-        guard let statement = try? connection.prepare(kind.sql) else { return [] }
-        let wanted = prefix.lowercased()
+        guard let statement = try? connection.prepare(kind.sql),
+              (try? statement.bind([.text(likePrefix(prefix))])) != nil else { return [] }
         var names: [String] = []
         while (try? statement.step()) == true {
-            guard let name = statement.text(at: 0) else { continue }
-            if wanted.isEmpty || name.lowercased().hasPrefix(wanted) { names.append(name) }
+            if let name = statement.text(at: 0) { names.append(name) }
         }
         return names
+    }
+
+    /// `prefix` as a LIKE pattern: its own `%`, `_` and `\` matched literally, then `%`.
+    static func likePrefix(_ prefix: String) -> String {
+        var pattern = ""
+        for c in prefix {
+            if c == "%" || c == "_" || c == "\\" { pattern.append("\\") }
+            pattern.append(c)
+        }
+        return pattern + "%"
     }
 }

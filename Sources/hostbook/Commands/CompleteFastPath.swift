@@ -3,9 +3,10 @@
 // before the parser: one read-only SELECT (NameListing), never creating, migrating or
 // locking the database; a missing or unusable database prints nothing. Always exit 0.
 //
-// `hostbook __complete commands` prints every command of the table with its options, one
-// line each (`words<TAB>--opt --opt`, globals last as `-<TAB>...`), for tests that hold
-// the man page and the completions to the table.
+// `hostbook __complete commands` prints every command of the table, one line each:
+// `words<TAB>--opt --opt<TAB>kind kind` (the options, then what each positional completes),
+// the global options last as `-<TAB>--db ...`, for tests that hold the man page and the
+// completions to the table.
 import HostStore
 
 enum CompleteFastPath {
@@ -35,7 +36,10 @@ enum CompleteFastPath {
 
     static func commandListing(_ tree: CommandTree = CommandTree()) -> String {
         var out = ""
-        for c in tree.commands { out += c.words.joined(separator: " ") + "\t" + c.options.map { "--" + $0.name }.joined(separator: " ") + "\n" }
+        for c in tree.commands {
+            out += c.words.joined(separator: " ") + "\t" + c.options.map { "--" + $0.name }.joined(separator: " ")
+                + "\t" + c.positionals.map(\.completes.rawValue).joined(separator: " ") + "\n"
+        }
         out += "-\t" + tree.globalOptions.map { "--" + $0.name }.joined(separator: " ") + "\n"
         return out
     }

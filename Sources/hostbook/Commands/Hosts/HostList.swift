@@ -28,8 +28,9 @@ enum HostList {
             return
         }
         var table = Table(columns: [
-            Table.column("NAME", minimum: 8), Table.column("HOSTNAME", minimum: 12), Table.column("PORT", shrinks: false),
-            Table.column("USER"), Table.column("AUTH", minimum: 8), Table.column("JUMP"), Table.column("TAGS"), Table.column("SOURCE"),
+            Table.column("NAME", minimum: 8), Table.column("HOSTNAME", minimum: 10), Table.column("PORT", shrinks: false),
+            Table.column("USER", minimum: 4), Table.column("AUTH", minimum: 6), Table.column("JUMP", minimum: 4),
+            Table.column("TAGS", minimum: 4), Table.column("SOURCE"),
         ])
         for h in hosts {
             table.add([h.name, h.hostname, String(h.port), h.user ?? "-", authCell(h), h.jump ?? "-",
