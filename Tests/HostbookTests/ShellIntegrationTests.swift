@@ -169,6 +169,43 @@ final class ShellIntegrationTests: XCTestCase {
         XCTAssertEqual(out[commands.count], Set(commands.map { $0.words[0] }))
     }
 
+    /// zsh itself on a pseudo-terminal (its zpty module): Tab twice lists what the function offers.
+    func testZshOffersNamesOnARealTerminal() throws {
+        let zsh = URL(fileURLWithPath: "/usr/bin/zsh")
+        guard FileManager.default.isExecutableFile(atPath: zsh.path) else { throw XCTSkip("zsh is not installed (scripts/setup installs it)") }
+        try hb.ok("add", "web-1", "--hostname", "a.example")
+        try hb.ok("add", "db", "--hostname", "b.example")
+        let dir = try TemporaryDirectory()
+        try hb.ok("completions", "zsh").stdout.write(toFile: dir.file("_hostbook"), atomically: true, encoding: .utf8)
+        // $1: the line typed; $2: a word to wait for (up to 20 s). Prints what the terminal showed.
+        let driver = """
+            zmodload zsh/zpty
+            zpty -b z 'zsh -f -i'
+            zpty -w z 'PS1="%% "; fpath=(\(dir.path) $fpath); autoload -U compinit; compinit -u; zstyle ":completion:*" menu no'
+            zpty -w z "export HOSTBOOK_DB=$HOSTBOOK_DB PATH=$PATH"
+            sleep 0.5
+            while zpty -r -t z chunk; do :; done
+            zpty -n -w z "$1"$'\\t\\t'
+            out=''
+            for i in {1..200}; do
+                while zpty -r -t z chunk; do out+=$chunk; done
+                [[ $out == *"$2"* ]] && break
+                sleep 0.1
+            done
+            print -r -- "$out"
+            zpty -d z
+            """
+        try driver.write(toFile: dir.file("drive.zsh"), atomically: true, encoding: .utf8)
+        let env = try pathWithHostbook(dir)
+        for (line, expected, absent) in [("hostbook show ", ["db", "web-1"], "--json"), ("hostbook keys ", ["generate", "export"], "web-1"),
+                                         ("hostbook edit web-1 --jump ", ["db", "web-1"], "generate")] {
+            let r = try ToolProcess.run(zsh, ["-f", dir.file("drive.zsh"), line, expected[1]], environment: env, timeout: 60)
+            let shown = r.stdout.replacingOccurrences(of: "\r", with: "")
+            for e in expected { XCTAssertTrue(shown.contains(e), "\(line): \(shown.debugDescription)") }
+            XCTAssertFalse(shown.contains(absent), "\(line): \(shown.debugDescription)")
+        }
+    }
+
     // MARK: fish
 
     /// Asks fish itself (`complete -C`) what it would offer for each line.
