@@ -198,7 +198,7 @@ final class ShellIntegrationTests: XCTestCase {
         try driver.write(toFile: dir.file("drive.zsh"), atomically: true, encoding: .utf8)
         let env = try pathWithHostbook(dir)
         for (line, expected, absent) in [("hostbook show ", ["db", "web-1"], "--json"), ("hostbook keys ", ["generate", "export"], "web-1"),
-                                         ("hostbook edit web-1 --jump ", ["db", "web-1"], "generate")] {
+                                         ("hostbook edit web-1 --jump ", ["web-1", "db"], "generate")] {
             let r = try ToolProcess.run(zsh, ["-f", dir.file("drive.zsh"), line, expected[1]], environment: env, timeout: 60)
             let shown = r.stdout.replacingOccurrences(of: "\r", with: "")
             for e in expected { XCTAssertTrue(shown.contains(e), "\(line): \(shown.debugDescription)") }
