@@ -13,7 +13,9 @@ final class TableWidthTests: XCTestCase {
     /// Terminal columns of the characters these tests use, counted independently of
     /// hostbook: CJK and the emoji take 2, a combining accent 0.
     static func width(_ c: Character) -> Int {
+        if c.unicodeScalars.contains(where: { $0.value == 0xFE0F }) { return 2 }   // emoji presentation asked for
         let v = c.unicodeScalars.first!.value
+        if (0x1F1E6...0x1F1FF).contains(v) { return 2 }                             // a flag (regional indicator pair)
         if (0x3040...0x30FF).contains(v) || (0x4E00...0x9FFF).contains(v) || (0xAC00...0xD7A3).contains(v) || (0xFF01...0xFF60).contains(v) { return 2 }
         if (0x1F300...0x1FAFF).contains(v) { return 2 }
         return 1
@@ -71,6 +73,21 @@ final class TableWidthTests: XCTestCase {
         // JSON is never cut.
         let json = try XCTUnwrap(try hb.json("snippets", "list") as? [[String: Any]])
         XCTAssertTrue(json.contains { ($0["command"] as? String)?.hasSuffix("/16/main") == true })
+    }
+
+    /// Graphemes terminals draw two columns wide although they are several scalars, and
+    /// ones that take none: each row still lines up.
+    func testEmojiSequencesHangulAndFullwidthLineUp() throws {
+        let descriptions = ["family 👨‍👩‍👧 trip", "flag 🇫🇷 and ❤️", "한국어 설명", "ＦＵＬＬ width", "cafe\u{301} noir"]
+        for (i, d) in descriptions.enumerated() {
+            try hb.ok("snippets", "add", "s\(i)", "--command", "echo \(i) " + String(repeating: "x", count: 30), "--description", d)
+        }
+        for columns in [nil, "44", "36"] {
+            hb.environment["COLUMNS"] = columns
+            let out = try hb.ok("snippets", "list").stdout
+            assertAligned(out, headers: ["NAME", "COMMAND", "DESCRIPTION"], width: columns.flatMap { Int($0) })
+            if columns == nil { for d in descriptions { XCTAssertTrue(out.contains(d), d) } }
+        }
     }
 
     func testOnATerminalTheTableFitsItsWidth() throws {
