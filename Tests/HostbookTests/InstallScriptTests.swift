@@ -69,6 +69,27 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertEqual(try tree(prefix), before)
     }
 
+    /// The slot for the agent's systemd user unit: installed (with its binary path filled in)
+    /// only when the project has one, and removed with the rest.
+    func testTheSystemdUserUnitIsInstalledWhenTheProjectHasOne() throws {
+        let dir = try TemporaryDirectory()
+        let root = dir.file("project")
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/scripts", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/contrib/systemd", withIntermediateDirectories: true)
+        for name in ["install", "uninstall"] {
+            try fm.copyItem(atPath: Self.root.appendingPathComponent("scripts/\(name)").path, toPath: root + "/scripts/\(name)")
+        }
+        try "[Service]\nExecStart=@bindir@/hostbook agent run\n".write(toFile: root + "/contrib/systemd/hostbook-agent.service", atomically: true, encoding: .utf8)
+        let prefix = dir.file("prefix")
+        let r = try ToolProcess.run(URL(fileURLWithPath: root + "/scripts/install"), ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: prefix + "/share/systemd/user/hostbook-agent.service", encoding: .utf8),
+                       "[Service]\nExecStart=\(prefix)/bin/hostbook agent run\n")
+        XCTAssertEqual(try ToolProcess.run(URL(fileURLWithPath: root + "/scripts/uninstall"), ["--prefix", prefix]).status, 0)
+        XCTAssertFalse(fm.fileExists(atPath: prefix), "the prefix did not exist before, and does not now")
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let r = try script("install", ["--frobnicate"])
         XCTAssertEqual(r.status, 2)
