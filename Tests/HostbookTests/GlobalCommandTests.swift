@@ -42,7 +42,7 @@ final class HelpTextTests: XCTestCase {
         ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["doctor"],
         ["keys", "import"], ["keys", "generate"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
         ["keys", "export"], ["keys", "remove"],
-        ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"],
+        ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
         ["vault", "status"],

@@ -29,6 +29,8 @@ public struct Host: Sendable, Equatable {
     public var sourceID: String?
     public var createdAt: String
     public var updatedAt: String
+    /// What Tailscale said about the device at the last import; nil for other hosts.
+    public var tailscale: TailscaleDetails? = nil
 }
 
 /// What `add` stores.

@@ -29,6 +29,9 @@ extension HostDatabase {
             while try t.step() {
                 if let i = index[t.int(at: 0)!] { list[i].tags.append(t.text(at: 1) ?? "") }
             }
+            for (id, details) in try tailscaleDetailsByHost() {
+                if let i = index[id] { list[i].tailscale = details }
+            }
             return list
         }
     }
@@ -73,6 +76,7 @@ extension HostDatabase {
         let t = try connection.prepare("SELECT tag FROM host_tags WHERE host_id = ? ORDER BY tag COLLATE NOCASE")
         try t.bind([.int(h.id)])
         while try t.step() { h.tags.append(t.text(at: 0) ?? "") }
+        h.tailscale = try tailscaleDetails(hostID: h.id)
         return h
     }
 

@@ -31,7 +31,7 @@ enum KnownHostsApprove {
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let presented = try KnownHostsAccess.presentedKey(inv)
+        let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let options = Options(yes: inv.args.flag("yes"), fingerprint: inv.args.value("fingerprint"),
                               replace: inv.args.flag("replace"))
         let key = presented.plainKey
@@ -104,13 +104,14 @@ enum KnownHostsApprove {
         case .replaced: result = "replaced"
         }
         if inv.json {
-            var fields: [(String, JSONValue)] = [
+            var replaced: [String] = []
+            if case .replaced(let old) = outcome { replaced = old.map(\.fingerprint) }
+            inv.printJSON(.object([
                 ("result", .string(result)), ("status", .string("trusted")),
                 ("host", .string(lookup.host)), ("port", .int(lookup.port)),
                 ("type", .string(key.type)), ("fingerprint", .string(key.sha256Fingerprint)),
-            ]
-            if case .replaced(let old) = outcome { fields.append(("replaced", .strings(old.map(\.fingerprint)))) }
-            inv.printJSON(.object(fields))
+                ("replaced", .strings(replaced)),
+            ]))
             return
         }
         let host = KnownHostsAccess.describe(lookup)

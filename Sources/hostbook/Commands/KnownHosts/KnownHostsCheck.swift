@@ -20,7 +20,7 @@ enum KnownHostsCheck {
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let presented = try KnownHostsAccess.presentedKey(inv)
+        let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let check = try KnownHostsAccess.withExistingStore(inv) { store in
             try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
         }

@@ -43,7 +43,7 @@ enum KnownHostsRevoke {
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let key = try KnownHostsAccess.presentedKey(inv).plainKey
+        let key = try KnownHostsAccess.presentedKey(inv, for: lookup).plainKey
         let added = try KnownHostsAccess.withStore(inv) { try $0.revoke(lookup, key: key, source: "manual") }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)), ("type", .string(key.type)),

@@ -11,18 +11,22 @@ enum KnownHostsScan {
     static let spec = CommandSpec(
         ["known-hosts", "scan"], summary: "Fetch a host's keys with ssh-keyscan and approve them",
         discussion: """
-        Runs 'ssh-keyscan -p PORT HOST' and asks about each key not yet trusted. HOST may be the \
+        Runs 'ssh-keyscan -T SECONDS -p PORT HOST' and asks about each key not yet trusted. HOST may be the \
         name of a saved host, whose hostname and port are used. Needs a terminal for new keys.
+        A failed scan says why in one line: the name does not resolve, the connection was refused, \
+        or it timed out (exit 1).
         Exit status: 0 all keys trusted, 10 a key was not approved, 11 a key has changed, 12 revoked.
         """,
         positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: .hosts)],
-        options: [KnownHostsAccess.portOption],
+        options: [KnownHostsAccess.portOption,
+                  .value("timeout", "SECONDS", "How long to wait for the host (default \(Keyscan.defaultTimeout), as ssh-keyscan -T)")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let given = inv.args.positional(0) ?? ""
         try KnownHostsAccess.validateHost(given)
         let explicitPort = try inv.args.int("port", in: 1...65535)
+        let timeout = try inv.args.int("timeout", in: 1...600) ?? Keyscan.defaultTimeout
         try KnownHostsAccess.withStore(inv) { store in
             var host = given
             var port = explicitPort ?? HostLookupName.defaultPort
@@ -33,7 +37,7 @@ enum KnownHostsScan {
             }
             try KnownHostsAccess.validateHost(host)
             let lookup = HostLookupName(host: host, port: port)
-            let keys = try keyscan(host: host, port: port)
+            let keys = try Keyscan.keys(host: host, port: port, timeout: timeout)
             guard !keys.isEmpty else {
                 throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",
                                        hint: "Check the host name and port, and that the host is reachable.")
@@ -98,19 +102,6 @@ enum KnownHostsScan {
             }
             if worst != .ok { throw ExitStatus(code: worst) }
         }
-    }
-
-    /// Runs ssh-keyscan (found on PATH) and parses its `host type base64` lines.
-    static func keyscan(host: String, port: Int) throws -> [PublicKey] {
-        let output = try ChildProcess.run("ssh-keyscan", ["-p", String(port), "--", host])
-        if output.status == 127 { throw CLIError.failure("ssh-keyscan was not found", hint: "Install the openssh-client package.") }
-        var keys: [PublicKey] = []
-        for line in output.stdout.split(separator: UInt8(ascii: "\n")) {
-            guard case .entry(let l)? = try? KnownHostsLine.parse(bytes: line), l.marker == .none,
-                  let entry = try? KnownHostsEntry(line: l), !keys.contains(entry.key) else { continue }
-            keys.append(entry.key)
-        }
-        return keys
     }
 }
 
