@@ -42,7 +42,7 @@ final class HostCommandTests: XCTestCase {
             guard t.hasPrefix("\""), let end = t.dropFirst().firstIndex(of: "\"") else { return nil }
             return String(t[t.index(after: t.startIndex)..<end])
         }
-        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "created_at", "updated_at"])
+        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "tailscale", "created_at", "updated_at"])
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
         XCTAssertEqual(o["name"] as? String, "web")
         XCTAssertEqual(o["hostname"] as? String, "::1")

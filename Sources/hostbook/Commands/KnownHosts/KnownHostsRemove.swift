@@ -22,7 +22,7 @@ enum KnownHostsRemove {
         }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)),
-                                   ("removed", .array(removed.map(KnownHostsAccess.entryJSON)))]))
+                                   ("entries", .array(removed.map(KnownHostsJSON.entry)))]))
             return
         }
         inv.print("Removed \(removed.count) \(removed.count == 1 ? "entry" : "entries") for \(KnownHostsAccess.describe(lookup)).")
