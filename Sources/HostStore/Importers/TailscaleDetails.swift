@@ -6,7 +6,7 @@
 public struct TailscaleDetails: Sendable, Equatable {
     public var os: String?
     public var online: Bool?
-    /// RFC 3339, as Tailscale gave it.
+    /// ISO 8601 UTC (`RFC3339.utc` of what Tailscale gave; as given if that fails).
     public var lastSeen: String?
     /// The owner's Tailscale login (never the SSH user); nil for tagged devices.
     public var owner: String?
@@ -45,6 +45,6 @@ extension HostDatabase {
     private static func tailscaleDetails(from s: Statement) -> TailscaleDetails {
         let os = s.text(at: 1)
         return TailscaleDetails(os: os?.isEmpty == true ? nil : os, online: s.int(at: 2).map { $0 != 0 },
-                                lastSeen: s.text(at: 3), owner: s.text(at: 4))
+                                lastSeen: s.text(at: 3).map { RFC3339.utc($0) ?? $0 }, owner: s.text(at: 4))
     }
 }

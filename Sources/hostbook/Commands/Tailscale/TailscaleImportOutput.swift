@@ -65,7 +65,7 @@ enum TailscaleImportOutput {
             ("tags", .strings(h.tags)),
             ("os", .string(h.os)),
             ("online", h.online.map { .bool($0) } ?? .null),
-            ("last_seen", .optional(h.lastSeen)),
+            ("last_seen", .optional(h.lastSeen.map { RFC3339.utc($0) ?? $0 })),
             ("owner", .optional(h.owner)),
             ("host_keys", .int(h.hostKeys)),
         ])
