@@ -73,6 +73,14 @@ final class KnownHostsPastedInputTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr)
         r = try hb("known-hosts", "check", "localhost", "--port", String(sshd.port), "--key", line)
         XCTAssertEqual(r.status, 2, r.stderr)
+        // `ssh-keyscan -H` hashes the host field; it is matched against HOST like ssh does.
+        let hashed = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-keyscan"), ["-H", "-t", "ed25519", "-p", String(sshd.port), "127.0.0.1"])
+        let hashedLine = try XCTUnwrap(hashed.stdout.split(separator: "\n").first.map(String.init), hashed.stderr)
+        XCTAssertTrue(hashedLine.hasPrefix("|1|"), hashedLine)
+        r = try hb("known-hosts", "check", "127.0.0.1", "--port", String(sshd.port), "--key", hashedLine)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try hb("known-hosts", "check", "127.0.0.2", "--port", String(sshd.port), "--key", hashedLine)
+        XCTAssertEqual(r.status, 2, r.stderr)
         // scan: ssh-keyscan's banner lines on its stderr are not passed through.
         r = try hb("known-hosts", "scan", "127.0.0.1", "--port", String(sshd.port))
         XCTAssertEqual(r.status, 0, r.stderr)

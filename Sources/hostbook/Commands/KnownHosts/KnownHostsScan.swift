@@ -1,4 +1,4 @@
-// `hostbook known-hosts scan HOST|NAME [--port N]`: runs `ssh-keyscan -p PORT HOST`, then
+// `hostbook known-hosts scan HOST|NAME [--port N] [--timeout SECONDS]`: runs ssh-keyscan (Keyscan), then
 // asks about each key that is not trusted yet (the approval prompt, or the changed-key
 // warning). NAME may be a saved host: its hostname and port are used.
 #if canImport(Glibc)
@@ -102,48 +102,5 @@ enum KnownHostsScan {
             }
             if worst != .ok { throw ExitStatus(code: worst) }
         }
-    }
-}
-
-/// Runs a program found on PATH with stdin closed; stderr passes through to ours.
-enum ChildProcess {
-    struct Result {
-        let status: Int32
-        let stdout: [UInt8]
-    }
-
-    static func run(_ program: String, _ arguments: [String]) throws -> Result {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw CLIError.failure("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, nil, argv, environ)
-        close(fds[1])
-        guard rc == 0 else {
-            close(fds[0])
-            if rc == ENOENT { return Result(status: 127, stdout: []) }
-            throw CLIError.failure("cannot run \(program): \(String(cString: strerror(rc)))")
-        }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
-            if n == 0 { break }
-            out += buffer[0..<n]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = (status & 0x7f) == 0
-        return Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stdout: out)
     }
 }
