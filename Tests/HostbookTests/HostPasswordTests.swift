@@ -105,6 +105,7 @@ final class HostPasswordTests: XCTestCase {
         ])
         XCTAssertEqual(r.stdout, "status=1\n[]\n", r.stderr)
         XCTAssertEqual(try String(contentsOfFile: errFile, encoding: .utf8),
-                       "hostbook: cannot store the password in the vault: the default keyring is locked\nUnlock it (log in to the desktop, or unlock it in Seahorse or KeePassXC) and try again.\n")
+                       "hostbook: cannot store the password in the vault: the default keyring of gnome-keyring-daemon is locked\n"
+                       + "Unlock it (log in to the desktop, or unlock the keyring in Seahorse) and try again.\n")
     }
 }

@@ -6,6 +6,7 @@
 //   vault-probe DB-ID TIMEOUT-MS store KIND OWNER      secret on stdin
 //   vault-probe DB-ID TIMEOUT-MS lookup KIND OWNER     prints the secret in hex, or "none"
 //   vault-probe DB-ID TIMEOUT-MS delete KIND OWNER     prints "deleted" or "none"
+//   vault-probe DB-ID TIMEOUT-MS items                 prints "KIND OWNER" for each item
 //
 // Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2.
 import SecureMemory
@@ -50,6 +51,8 @@ do {
     case "status":
         let health = VaultClient.health(timeoutMilliseconds: timeout)
         print(health.status.name)
+        if let service = health.service { print("service \(service)") }
+        if let collection = health.collection { print("collection \(collection)") }
         if let error = health.error { fail("error \(error.kind): \(error.message)", code: 1) }
     case "store":
         try client.store(readStandardInput(), for: itemID(), label: "hostbook test")
@@ -63,6 +66,8 @@ do {
         } else {
             print("none")
         }
+    case "items":
+        for item in try client.allItems() { print("\(item.kind.rawValue) \(item.owner)") }
     case "delete":
         print(try client.delete(itemID()) ? "deleted" : "none")
     default:

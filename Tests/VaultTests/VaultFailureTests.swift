@@ -57,12 +57,12 @@ final class VaultFailureTests: XCTestCase {
     func testAServiceWithoutADefaultCollection() throws {
         let session = try start(.withoutLogin)
         let status = try VaultProbe.run(["status"], database: database, environment: session.environment)
-        XCTAssertEqual(status.stdout, "no-default-collection\n")
-        XCTAssertEqual(status.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+        XCTAssertEqual(status.stdout, "no-default-collection\nservice gnome-keyring-daemon\n")
+        XCTAssertEqual(status.stderr, "error noDefaultCollection: gnome-keyring-daemon has no default keyring\n")
         let store = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("pw".utf8),
                                        environment: session.environment)
         XCTAssertEqual(store.status, 1)
-        XCTAssertEqual(store.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+        XCTAssertEqual(store.stderr, "error noDefaultCollection: gnome-keyring-daemon has no default keyring\n")
     }
 
     func testALockedCollectionIsReportedNotTakenForEmpty() throws {
@@ -75,16 +75,16 @@ final class VaultFailureTests: XCTestCase {
         try session.lockDefaultCollection()
 
         let status = try VaultProbe.run(["status"], database: database, environment: env)
-        XCTAssertEqual(status.stdout, "locked\n")
-        XCTAssertEqual(status.stderr, "error locked: the default keyring is locked\n")
+        XCTAssertEqual(status.stdout, "locked\nservice gnome-keyring-daemon\ncollection login\n")
+        XCTAssertEqual(status.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n")
         for command in [["lookup", "password", "u1"], ["delete", "password", "u1"], ["lookup", "password", "missing"]] {
             let result = try VaultProbe.run(command, database: database, environment: env)
             XCTAssertEqual(result.status, 1, "\(command)")
             XCTAssertEqual(result.stdout, "", "\(command)")
-            XCTAssertEqual(result.stderr, "error locked: the default keyring is locked\n", "\(command)")
+            XCTAssertEqual(result.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n", "\(command)")
         }
         let replace = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("new".utf8), environment: env)
-        XCTAssertEqual(replace.stderr, "error locked: the default keyring is locked\n")
+        XCTAssertEqual(replace.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n")
     }
 
     func testAServiceThatDoesNotAnswerCostsOnlyTheDeadline() throws {
@@ -96,13 +96,13 @@ final class VaultFailureTests: XCTestCase {
             let result = try VaultProbe.run(command, database: database, timeoutMilliseconds: 1500,
                                             stdin: Data("pw".utf8), environment: env)
             XCTAssertEqual(result.status, 1, "\(command)")
-            XCTAssertTrue(result.stderr.hasPrefix("error timedOut: the Secret Service did not answer within 1.5 s"),
+            XCTAssertTrue(result.stderr.hasPrefix("error timedOut: the Secret Service (gnome-keyring-daemon) did not answer within 1.5 s"),
                           "\(command): \(result.stderr)")
             XCTAssertLessThan(result.seconds, 6, "\(command) must give up at its deadline, not D-Bus's 25 s")
             XCTAssertGreaterThan(result.seconds, 1.4, "\(command) must wait for its deadline")
         }
         session.thawKeyring()
-        XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\n")
+        XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\nservice gnome-keyring-daemon\ncollection login\n")
     }
 
     func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {

@@ -1,5 +1,5 @@
-// Store, look up, replace and delete against the real GNOME Keyring of the test run
-// (scripts/test runs every test inside scripts/with-keyring). Each test uses a database id
+// Store, look up, replace and delete against the real Secret Service of the test run:
+// GNOME Keyring (scripts/with-keyring) and, in a second run, KeePassXC (scripts/with-keepassxc). Each test uses a database id
 // of its own, so test processes running in parallel never see each other's items.
 import Foundation
 import SecureMemory
@@ -28,9 +28,11 @@ final class VaultRoundTripTests: XCTestCase {
 
     func testStatusIsOKInTheTestKeyring() {
         let health = VaultClient.health()
+        let backend = TestBackend.current
         XCTAssertEqual(health.status, .ok, health.error?.message ?? "")
-        XCTAssertEqual(health.service, "gnome-keyring-daemon")
-        XCTAssertEqual(health.collection, "Login")
+        XCTAssertEqual(health.service, backend.service)
+        XCTAssertEqual(health.collection, backend.collection.name)
+        XCTAssertEqual(health.label, backend.collection.label)
         XCTAssertEqual(VaultClient.status(), .ok)
     }
 
