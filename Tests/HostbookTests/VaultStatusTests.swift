@@ -68,6 +68,25 @@ final class VaultStatusTests: XCTestCase {
         """)
     }
 
+    /// A locked KeePassXC database (a KeePassXC of this test's own): KeePassXC's words and fix,
+    /// and the collection named as when it is unlocked.
+    func testALockedKeePassXCDatabaseSaysToUnlockItInKeePassXC() throws {
+        let script = URL(fileURLWithPath: PackageRootPath.path + "/scripts/with-keepassxc")
+        let r = try ToolProcess.run(script, ["--locked", HostbookProcess.binaryURL.path, "vault", "status", "--json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, """
+        {
+          "status": "locked",
+          "service": "keepassxc",
+          "collection": "secrets",
+          "message": "the database keepassxc offers as the default keyring is locked"
+        }
+
+        """)
+        XCTAssertEqual(r.stderr, "hostbook: the database keepassxc offers as the default keyring is locked\n"
+                       + "Unlock the database in KeePassXC and try again.\n")
+    }
+
     func testHelpDescribesTheCommand() throws {
         let r = try HostbookProcess.run(["vault", "status", "--help"])
         XCTAssertEqual(r.status, 0)

@@ -116,3 +116,44 @@ final class VaultFailureTests: XCTestCase {
         XCTAssertLessThan(result.seconds, 6)
     }
 }
+
+/// KeePassXC's own states, each in a KeePassXC of its own (scripts/with-keepassxc with a
+/// private bus, X display, database and settings), whichever backend the test run uses.
+final class KeePassXCStateTests: XCTestCase {
+    let database = "test-" + UUID().uuidString
+
+    func probe(_ state: String, _ commands: String..., timeout: Int = 5000, stdin: String = "") throws -> ProbeResult {
+        // One KeePassXC for several probe calls: sh runs them in turn, stdout and stderr in order.
+        let script = commands.map { "\"$PROBE\" \"$DB\" \(timeout) \($0)" }.joined(separator: "; ")
+        return try VaultProbe.run([], database: database, stdin: Data(stdin.utf8),
+                                  launcher: [VaultProbe.script("with-keepassxc")] + (state.isEmpty ? [] : [state])
+                                      + ["sh", "-c", "PROBE=$0 DB=$1; \(script)"])
+    }
+
+    func testJustStartedItIsNotTakenForLocked() throws {
+        // KeePassXC owns the bus name before it has unlocked its database: the first call
+        // comes in that moment, and must see the unlocked database, not "locked".
+        let result = try probe("--starting", "status")
+        XCTAssertEqual(result.stdout, "ok\nservice keepassxc\ncollection secrets\n", result.stderr)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testALockedDatabaseIsReportedInKeePassXCsWords() throws {
+        let result = try probe("--locked", "status", "store password u1", "lookup password u1", stdin: "pw")
+        let locked = "error locked: the database keepassxc offers as the default keyring is locked\n"
+        // The collection has the same name as when unlocked (JSON `collection`).
+        XCTAssertEqual(result.stdout, "locked\nservice keepassxc\ncollection secrets\n")
+        XCTAssertEqual(result.stderr, locked + locked + locked)
+        XCTAssertLessThan(result.seconds, 30)
+    }
+
+    func testADatabaseWithoutAnExposedGroupIsNoDefaultCollection() throws {
+        // For its first moments KeePassXC offers the database anyway, then withdraws it (once
+        // it has found no exposed group): the state that lasts is checked.
+        let result = try probe("--no-group", "status >/dev/null 2>&1; sleep 3; \"$PROBE\" \"$DB\" 5000 status",
+                               "store password u1", stdin: "pw")
+        let none = "error noDefaultCollection: keepassxc offers no database over the Secret Service\n"
+        XCTAssertEqual(result.stdout, "no-default-collection\nservice keepassxc\n")
+        XCTAssertEqual(result.stderr, none + none)
+    }
+}

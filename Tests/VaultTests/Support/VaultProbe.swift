@@ -20,12 +20,26 @@ enum VaultProbe {
         return dir.appendingPathComponent("vault-probe")
     }
 
-    /// `vault-probe DB TIMEOUT args...` with `environment` set and `removing` unset.
+    /// A script of the package (scripts/NAME), e.g. to run the probe inside scripts/with-keepassxc.
+    static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
+    }
+
+    /// `vault-probe DB TIMEOUT args...` with `environment` set and `removing` unset; with a
+    /// `launcher` (e.g. [script("with-keepassxc"), "--locked"]), run as its command.
     static func run(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
-                    stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = []) throws -> ProbeResult {
+                    stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = [],
+                    launcher: [String] = []) throws -> ProbeResult {
         let process = Process()
-        process.executableURL = binaryURL
-        process.arguments = [database, String(timeoutMilliseconds)] + arguments
+        let probe = [database, String(timeoutMilliseconds)] + arguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + [binaryURL.path] + probe
+        } else {
+            process.executableURL = binaryURL
+            process.arguments = probe
+        }
         var env = ProcessInfo.processInfo.environment
         for name in removing { env.removeValue(forKey: name) }
         for (name, value) in environment { env[name] = value }
