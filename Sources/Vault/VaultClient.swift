@@ -34,15 +34,17 @@ public final class VaultClient: Sendable {
     /// collection, and when something is wrong, what and what to do.
     public static func health(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) -> VaultHealth {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
-        var service: String?
         do {
             let connection = try ServiceConnection(deadline: deadline)
-            service = connection.program?.name
             let collection = try connection.defaultCollection()
-            return VaultHealth(status: collection.locked ? .locked : .ok, service: service, collection: collection.name,
-                               label: collection.label, error: collection.locked ? .locked(connection.program) : nil)
+            return VaultHealth(status: collection.locked ? .locked : .ok, service: connection.program?.name,
+                               collection: collection.name, label: collection.label,
+                               error: collection.locked ? .locked(connection.program) : nil)
         } catch {
-            return VaultHealth(status: VaultStatus(error.kind), service: service, collection: nil, label: nil, error: error)
+            // The program is known as soon as the bus has said who owns the name, even if it
+            // then never answered.
+            return VaultHealth(status: VaultStatus(error.kind), service: deadline.service?.name, collection: nil, label: nil,
+                               error: error)
         }
     }
 

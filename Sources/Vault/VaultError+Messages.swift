@@ -116,7 +116,8 @@ extension VaultError {
                    hint: "Store the secret again.")
     }
 
-    private static func seconds(_ milliseconds: Int) -> String {
+    /// "5 s", "1.5 s".
+    static func seconds(_ milliseconds: Int) -> String {
         milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 }

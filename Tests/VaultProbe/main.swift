@@ -2,6 +2,8 @@
 // a private D-Bus session (a locked keyring, no keyring, a hung keyring) through the
 // environment without touching the session of the test process. Test helper only.
 //
+// TIMEOUT-MS "-" means the deadline hostbook chooses itself (VaultTimeout).
+//
 //   vault-probe DB-ID TIMEOUT-MS status
 //   vault-probe DB-ID TIMEOUT-MS store KIND OWNER      secret on stdin
 //   vault-probe DB-ID TIMEOUT-MS lookup KIND OWNER     prints the secret in hex, or "none"
@@ -22,7 +24,7 @@ func fail(_ text: String, code: Int32) -> Never {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
-guard args.count >= 3, let timeout = Int(args[1]) else {
+guard args.count >= 3, let timeout = args[1] == "-" ? VaultTimeout.standardMilliseconds : Int(args[1]) else {
     fail("usage: vault-probe DB-ID TIMEOUT-MS status|store|lookup|delete [KIND OWNER]", code: 2)
 }
 let client = VaultClient(databaseID: args[0], timeoutMilliseconds: timeout)

@@ -105,6 +105,37 @@ final class VaultFailureTests: XCTestCase {
         XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\nservice gnome-keyring-daemon\ncollection login\n")
     }
 
+    func testHOSTBOOK_VAULT_TIMEOUTSetsTheDeadlineAndWithoutATerminalItIs5s() throws {
+        let session = try start(.unlocked)
+        session.freezeKeyring()
+        defer { session.thawKeyring() }
+        for (timeout, words) in [("1.5", "1.5 s"), (nil, "5 s")] {
+            var env = session.environment
+            if let timeout { env["HOSTBOOK_VAULT_TIMEOUT"] = timeout }
+            let result = try VaultProbe.runDefaultDeadline(["status"], database: database, environment: env,
+                                                           removing: timeout == nil ? ["HOSTBOOK_VAULT_TIMEOUT"] : [])
+            XCTAssertEqual(result.stderr, "error timedOut: the Secret Service (gnome-keyring-daemon) did not answer within \(words)\n")
+            XCTAssertEqual(result.stdout, "timed-out\nservice gnome-keyring-daemon\n")
+        }
+    }
+
+    func testOnATerminalItSaysWhatItWaitsForAndWaits60s() throws {
+        // The keyring answers only after 6 s (past the 5 s of a run without a terminal): on a
+        // terminal the call waits, says so after a second, and succeeds.
+        let session = try start(.unlocked)
+        session.freezeKeyring()
+        let thaw = DispatchWorkItem { session.thawKeyring() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 6, execute: thaw)
+        defer { thaw.cancel(); session.thawKeyring() }
+        let result = try VaultProbe.onATerminal(["status"], database: database, environment: session.environment,
+                                                removing: ["HOSTBOOK_VAULT_TIMEOUT"])
+        XCTAssertEqual(result.stdout.replacingOccurrences(of: "\r\n", with: "\n"),
+                       "hostbook: waiting for gnome-keyring-daemon; answer its dialog if it shows one (unlock, access request); "
+                       + "giving up after 60 s\nok\nservice gnome-keyring-daemon\ncollection login\n")
+        XCTAssertGreaterThan(result.seconds, 5.9)
+        XCTAssertLessThan(result.seconds, 20)
+    }
+
     func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {
         let session = try start(.unlocked)
         session.freezeBus()
@@ -136,6 +167,28 @@ final class KeePassXCStateTests: XCTestCase {
         let result = try probe("--starting", "status")
         XCTAssertEqual(result.stdout, "ok\nservice keepassxc\ncollection secrets\n", result.stderr)
         XCTAssertEqual(result.stderr, "")
+    }
+
+    func testOnATerminalALockedDatabaseRaisesKeePassXCsUnlockDialog() throws {
+        // Someone at a terminal can unlock the database: hostbook asks KeePassXC to, says what
+        // it waits for, and gives up at the deadline (KeePassXC keeps its dialog open).
+        let probe = VaultProbe.binaryURL.path
+        let script = """
+            sleep 5   # past KeePassXC's start-up, when hostbook waits for its own unlock
+            windows() { xwininfo -display "$HOSTBOOK_KEEPASSXC_DISPLAY" -root -tree | grep -c '"Unlock Database - KeePassXC"'; }
+            echo "dialogs before: $(windows)"
+            HOSTBOOK_VAULT_TIMEOUT=3 script -qec "$PROBE $DB - lookup password u1" /dev/null | tr -d '\\r'
+            echo "dialogs after: $(windows)"
+            """
+        let result = try VaultProbe.run([], database: database, launcher: [VaultProbe.script("with-keepassxc"), "--locked",
+                                                                            "sh", "-c", "PROBE=\(probe) DB=$1; \(script)"])
+        XCTAssertEqual(result.stdout, """
+            dialogs before: 0
+            hostbook: waiting for keepassxc; answer its dialog if it shows one (unlock, access request); giving up after 3 s
+            error timedOut: the Secret Service (keepassxc) did not answer within 3 s
+            dialogs after: 1
+
+            """, result.stderr)
     }
 
     func testALockedDatabaseIsReportedInKeePassXCsWords() throws {

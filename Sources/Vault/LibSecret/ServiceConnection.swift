@@ -244,10 +244,36 @@ final class ServiceConnection {
 
     /// The default collection, which must be unlocked: a lookup in a locked collection finds
     /// nothing without an error, and a store or delete there would wait for a prompt.
+    /// On a terminal someone can answer the service's unlock dialog (KeePassXC's, GNOME's
+    /// prompt): hostbook asks the service to unlock and waits for it, within the deadline.
     func unlockedDefaultCollection() throws(VaultError) -> DefaultCollection {
         let collection = try defaultCollection()
-        if collection.locked { throw .locked(program) }
-        return collection
+        guard collection.locked else { return collection }
+        if VaultTimeout.isInteractive, try requestUnlock() {
+            return DefaultCollection(path: collection.path, name: collection.name, label: collection.label, locked: false)
+        }
+        throw .locked(program)
+    }
+
+    /// Asks the service to unlock the default collection (it shows its own dialog); true
+    /// when it is unlocked afterwards.
+    private func requestUnlock() throws(VaultError) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
+            throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
+        }
+        defer { g_object_unref(collection) }
+        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
+        defer { g_list_free(objects) }
+        var unlocked: UnsafeMutablePointer<GList>?
+        let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
+        g_list_free_full(unlocked, g_object_unref)
+        if count < 0 || error != nil || deadline.expired {
+            throw vaultError(from: error, deadline: deadline, doing: "unlock the default keyring")
+        }
+        return count > 0
     }
 }
 

@@ -15,11 +15,11 @@ final class WaitNotice {
             item = nil
             return
         }
-        let seconds = deadlineMilliseconds / 1000
+        let seconds = VaultError.seconds(deadlineMilliseconds)
         let work = DispatchWorkItem {
             let who = service() ?? "the keyring"
             let line = "hostbook: waiting for \(who); answer its dialog if it shows one "
-                + "(unlock, access request); giving up after \(seconds) s\n"
+                + "(unlock, access request); giving up after \(seconds)\n"
             _ = Array(line.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         }
         item = work

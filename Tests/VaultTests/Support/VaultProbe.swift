@@ -30,12 +30,12 @@ enum VaultProbe {
     /// `launcher` (e.g. [script("with-keepassxc"), "--locked"]), run as its command.
     static func run(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
                     stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = [],
-                    launcher: [String] = []) throws -> ProbeResult {
+                    launcher: [String] = [], withoutProbe: Bool = false) throws -> ProbeResult {
         let process = Process()
-        let probe = [database, String(timeoutMilliseconds)] + arguments
+        let probe = [database, timeoutMilliseconds < 0 ? "-" : String(timeoutMilliseconds)] + arguments
         if let first = launcher.first {
             process.executableURL = URL(fileURLWithPath: first)
-            process.arguments = Array(launcher.dropFirst()) + [binaryURL.path] + probe
+            process.arguments = Array(launcher.dropFirst()) + (withoutProbe ? [] : [binaryURL.path] + probe)
         } else {
             process.executableURL = binaryURL
             process.arguments = probe
@@ -58,6 +58,24 @@ enum VaultProbe {
         process.waitUntilExit()
         return ProbeResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                            stderr: String(decoding: err, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+}
+
+extension VaultProbe {
+    /// `vault-probe DB - args...`: the deadline the probe chooses (VaultTimeout), here
+    /// without a terminal.
+    static func runDefaultDeadline(_ arguments: [String], database: String, environment: [String: String] = [:],
+                                   removing: [String] = []) throws -> ProbeResult {
+        try run(arguments, database: database, timeoutMilliseconds: -1, environment: environment, removing: removing)
+    }
+
+    /// `vault-probe DB - args...` on a pseudo-terminal (script(1)): stdout and stderr both
+    /// arrive in `stdout`, with CR LF line ends.
+    static func onATerminal(_ arguments: [String], database: String, environment: [String: String] = [:],
+                            removing: [String] = []) throws -> ProbeResult {
+        let command = ([binaryURL.path, database, "-"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try run([], database: database, environment: environment, removing: removing,
+                       launcher: ["/usr/bin/script", "-qec", command, "/dev/null"], withoutProbe: true)
     }
 }
 
