@@ -56,7 +56,18 @@ final class VaultRoundTripTests: XCTestCase {
         try client.store(SecretBytes(copying: Array("first".utf8)), for: item, label: "hostbook test")
         try client.store(SecretBytes(copying: Array("second".utf8)), for: item, label: "hostbook test")
         XCTAssertEqual(bytes(try client.lookup(item)), Array("second".utf8))
-        XCTAssertEqual(try client.allItems(), [item], "replacing must not leave a second item")
+        XCTAssertEqual(try client.allItems(), [item])
+        // Every generation of the item, as another client sees them: replacing leaves one.
+        let search = Process()
+        search.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        search.arguments = ["secret-tool", "search", "--all", "db", client.databaseID, "owner", item.owner]
+        let output = Pipe()
+        search.standardOutput = output
+        search.standardError = output
+        try search.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        search.waitUntilExit()
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("[") }.count, 1, "replacing must not leave a second item")
     }
 
     func testDeleteRemovesTheItemAndSaysWhetherThereWasOne() throws {
