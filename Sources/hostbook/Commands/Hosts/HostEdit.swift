@@ -64,8 +64,10 @@ enum HostEdit {
 
         let db = try HostStoreAccess.openForWriting(inv)
         let vault = VaultClient(databaseID: db.databaseID)
-        // What to undo in the vault if the database write fails after the vault was written.
-        var undo: (() -> Void)?
+        // A new password is written as a new vault item next to the old one (no Secret
+        // Service is asked to change an item, so KeePassXC shows no access dialog); the old
+        // one goes only once the row is saved, and a failed save takes the new one back.
+        var staged: StagedSecret?
         let host: Host
         let old: Host
         do {
@@ -73,19 +75,19 @@ enum HostEdit {
             host = try db.editHost(name, c) { oldHost, newHost in
                 before = oldHost
                 guard let password else { return }
-                let id = HostPasswords.itemID(for: newHost)
-                let previous = try HostPasswords.vault("read the current password from the vault") { try vault.lookup(id) }
-                try HostPasswords.vault("store the password in the vault") {
-                    try vault.store(password, for: id, label: HostPasswords.label(for: newHost))
-                }
-                undo = {
-                    if let previous { try? vault.store(previous, for: id, label: HostPasswords.label(for: oldHost)) } else { _ = try? vault.delete(id) }
+                staged = try HostPasswords.vault("store the password in the vault") {
+                    try vault.stage(password, for: HostPasswords.itemID(for: newHost), label: HostPasswords.label(for: newHost))
                 }
             }
             old = before!
         } catch {
-            undo?()
+            if let staged { try? vault.discard(staged) }
             throw error
+        }
+        if let staged {
+            // The new password is saved and is the one read from now on; an old item that
+            // cannot be deleted now is deleted by the next write (and never read again).
+            try? vault.commit(staged)
         }
         if c.password == .clear && old.auth == .password {
             // Database first, then the vault (DESIGN.md): a failure here leaves an orphan
