@@ -17,6 +17,13 @@ public enum DatabaseFiles {
         return stat(path, &st) == 0
     }
 
+    /// The size in bytes of the file at `path`, or nil when it does not exist.
+    public static func size(of path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
+    }
+
     /// The permission bits of `path`, or nil when it does not exist.
     public static func mode(of path: String) -> UInt32? {
         var st = stat()
@@ -67,7 +74,7 @@ public enum DatabaseFiles {
     /// Creates an empty file with mode 0600 unless it exists. SQLite then opens it, and
     /// creates -wal and -shm with the same mode.
     static func createPrivateFile(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
         if errno == EEXIST { return }
         throw HostStoreError(.failed, "cannot create the database '\(path)': \(String(cString: strerror(errno)))",

@@ -38,8 +38,7 @@ enum KeysExport {
         if inv.args.flag("no-passphrase") && inv.args.value("rounds") != nil {
             throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
         }
-        let ctx = try KeysContext.open(inv)
-        let stored = try ctx.key(named: inv.args.positional(0)!)
+        let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?
