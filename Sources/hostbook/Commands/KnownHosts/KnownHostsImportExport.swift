@@ -21,9 +21,11 @@ enum KnownHostsImport {
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/known_hosts"
         let bytes = try FileBytes.read(path)
         let report = try KnownHostsAccess.withStore(inv) { try $0.importKnownHosts(bytes) }
+        let warnings = WarningSink(inv, one: "line skipped", many: "lines skipped")
         for bad in report.skipped {
-            inv.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
+            warnings.warn("\(path == "-" ? "stdin" : PrintableText.quoted(path)):\(bad.line): \(bad.reason); line skipped")
         }
+        warnings.finish()
         if inv.json {
             inv.printJSON(.object([
                 ("imported", .int(report.imported)), ("duplicates", .int(report.duplicates)),
