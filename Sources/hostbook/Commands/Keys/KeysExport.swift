@@ -39,6 +39,7 @@ enum KeysExport {
             throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
         }
         let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        if let output = inv.args.value("output") { try KeyFiles.refuseExisting(output) }
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?
