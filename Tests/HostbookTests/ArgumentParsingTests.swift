@@ -180,18 +180,18 @@ final class ArgumentParsingTests: XCTestCase {
         let (a, g) = try parse(["--db", "d.db", "ssh", "--json", "--snippet", "up", "web", "-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
         XCTAssertEqual(a.positionals, ["web"])
         XCTAssertEqual(a.value("snippet"), "up")
-        XCTAssertEqual(a.passthrough, ["-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
+        XCTAssertEqual(a.trailing, ["-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
         XCTAssertEqual(g.dbPath, "d.db")
         XCTAssertTrue(g.json, "--json before HOST is hostbook's")
         XCTAssertFalse(g.help)
 
         let (b, h) = try parse(["ssh", "--", "--odd-host", "--json"])
         XCTAssertEqual(b.positionals, ["--odd-host"])
-        XCTAssertEqual(b.passthrough, ["--json"])
+        XCTAssertEqual(b.trailing, ["--json"])
         XCTAssertFalse(h.json)
 
         let (c, _) = try parse(["ssh", "web"])
-        XCTAssertEqual(c.passthrough, [])
+        XCTAssertEqual(c.trailing, [])
         XCTAssertThrowsError(try parse(["ssh", "--print-config"])) { e in
             XCTAssertEqual((e as? CLIError)?.message, "missing HOST for 'hostbook ssh'")
             XCTAssertEqual((e as? CLIError)?.exitCode, .usage)
@@ -206,7 +206,7 @@ final class ArgumentParsingTests: XCTestCase {
         // Commands that do not pass arguments through still see flags after positionals.
         let (d, e) = try parse(["show", "web", "--json"])
         XCTAssertEqual(d.positionals, ["web"])
-        XCTAssertEqual(d.passthrough, [])
+        XCTAssertEqual(d.trailing, [])
         XCTAssertTrue(e.json)
     }
 }

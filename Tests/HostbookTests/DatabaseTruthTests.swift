@@ -99,6 +99,7 @@ final class DatabaseTruthTests: XCTestCase {
     func testADatabaseInAFolderTheUserMayNotWriteCanBeRead() throws {
         let user = try SecondUser()
         let dir = try TemporaryDirectory()
+        chmod(dir.path, 0o755)
         let folder = dir.file("ro")
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
         chmod(folder, 0o700)
@@ -196,6 +197,7 @@ final class DatabaseTruthTests: XCTestCase {
 
         // A root-owned folder is trusted (as OpenSSH trusts root): the second user's own
         // file in it is used.
+        chmod(hb.dir.path, 0o755)
         let shared = hb.dir.file("shared")
         try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
         chmod(shared, 0o755)

@@ -47,7 +47,7 @@ struct ArgumentParser {
             let a = argv[i]
             i += 1
             if state.passingThrough {
-                state.parsed.passthrough.append(a)
+                state.parsed.trailing.append(a)
                 continue
             }
             if state.endOfOptions || a == "-" || !a.hasPrefix("-") {
@@ -246,7 +246,7 @@ extension ArgumentParser {
     /// The help `hostbook help WORDS...` prints: the program's, a group's or a command's,
     /// the same text as `WORDS... --help`.
     static func helpText(for words: [String], _ commands: [CommandSpec]) throws -> String {
-        if words.isEmpty { return HelpFormatter.programHelp(commands) }
+        if words.isEmpty || words == [helpWord] { return HelpFormatter.programHelp(commands) }
         if let spec = commands.first(where: { $0.words == words }) { return HelpFormatter.commandHelp(spec) }
         if commands.contains(where: { $0.words.starts(with: words) }) { return HelpFormatter.groupHelp(words, commands) }
         // The longest known prefix says where the unknown word is.

@@ -41,7 +41,7 @@ struct CommandSpec: Sendable {
     /// True for a command that hands the rest of its command line to another program
     /// (`hostbook ssh HOST [SSH-ARGS...]`): hostbook's options and the global ones are
     /// recognised only before the first positional; every word after it, `--`, `--json` and
-    /// `-v` included, goes unchanged into `ParsedArguments.passthrough`.
+    /// `-v` included, goes unchanged into `ParsedArguments.trailing`.
     let passesArgumentsAfterFirstPositional: Bool
     let run: @Sendable (Invocation) throws -> Void
 

@@ -7,7 +7,7 @@ struct ParsedArguments: Sendable {
     var positionals: [String] = []
     /// For a command that passes arguments through: every word after its first positional,
     /// exactly as given (see `CommandSpec.passesArgumentsAfterFirstPositional`).
-    var passthrough: [String] = []
+    var trailing: [String] = []
     /// The command line for messages, e.g. "hostbook add".
     var commandLine: String = "hostbook"
 
