@@ -131,6 +131,41 @@ final class DatabaseTruthTests: XCTestCase {
         XCTAssertTrue(add.stderr.hasPrefix("hostbook: "), add.stderr)
     }
 
+    /// The same, but a killed SQLite client left changes in -wal and no -shm: reading the
+    /// file alone would miss them, so that is an error that says what to do. With the -shm
+    /// left there too, SQLite reads both.
+    func testUnsavedChangesInAReadOnlyFolderAreNotSilentlyMissed() throws {
+        let user = try SecondUser()
+        let dir = try TemporaryDirectory()
+        chmod(dir.path, 0o755)
+        let folder = dir.file("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o700)
+        user.chown(folder)
+        let db = folder + "/hostbook.db"
+        XCTAssertEqual(try user.hostbook(["--db", db, "add", "web", "--hostname", "web.example"]).status, 0)
+        // sqlite3 commits a host with checkpoints off, then is killed: the row is only in -wal.
+        _ = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "/usr/bin/sqlite3", db,
+                                 "PRAGMA wal_autocheckpoint=0; INSERT INTO hosts(uuid, name, hostname, created_at, updated_at) VALUES ('u-1', 'late', 'late.example', 'now', 'now');",
+                                 ".system kill -9 $PPID"])
+        XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? NSNumber)?.intValue ?? 0, 0)
+        chmod(folder, 0o500)
+        defer { chmod(folder, 0o700) }
+        let both = try user.hostbook(["--db", db, "list", "--json"])
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: both.stdoutBytes) as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["late", "web"])
+
+        chmod(folder, 0o700)
+        try FileManager.default.removeItem(atPath: db + "-shm")
+        chmod(folder, 0o500)
+        let r = try user.hostbook(["--db", db, "list", "--json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, "hostbook: cannot read the database '\(db)': its folder is not writable by you, and '\(db)-wal' holds changes SQLite can only read with a -shm file there\n"
+            + "Run any hostbook command once as a user who can write '\(folder)' (that saves the changes into the database), or make the folder writable.\n")
+    }
+
     // MARK: Refusing a database that is not to be trusted
 
     func testASymbolicLinkIsRefused() throws {
