@@ -81,6 +81,14 @@ public enum DatabaseFiles {
                              hint: "Check the folder's permissions, or choose another path with --db.")
     }
 
+    /// fsync(2) of a file or a folder (best effort: some file systems refuse it for folders).
+    static func sync(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
     /// A file name for the backup taken before migrating from `version`:
     /// `hostbook.db.v1.bak`, or `hostbook.db.v1.2.bak` ... when that exists.
     static func backupPath(for path: String, version: Int) -> String {
