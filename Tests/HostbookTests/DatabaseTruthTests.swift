@@ -61,6 +61,10 @@ final class DatabaseTruthTests: XCTestCase {
         XCTAssertEqual(r.stdout, "")
         XCTAssertEqual(r.stderr, "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
             + "Check the permissions of the folders on the way to it, or choose another database with --db.\n")
+        let add = try user.hostbook(["--db", hb.db, "add", "x", "--hostname", "x"])
+        XCTAssertEqual(add.status, 1)
+        XCTAssertEqual(add.stderr, "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
+            + "Check the permissions of the folders on the way to it, or choose another database with --db.\n")
         let d = try user.hostbook(["--db", hb.db, "doctor"])
         XCTAssertEqual(d.status, 1)
         XCTAssertFalse(d.stdout.contains("No problems found"), d.stdout)

@@ -24,6 +24,8 @@ public final class HostDatabase {
 
     /// Opens or creates the database at `path` and brings its schema up to date.
     public static func open(path: String) throws -> HostDatabase {
+        // A folder on the way that cannot be entered is that, not a folder to create.
+        _ = try DatabaseTrust.databaseExists(path)
         try DatabaseFiles.prepareFolder(for: path)
         try DatabaseTrust.requireTrusted(path)
         try DatabaseFiles.createPrivateFile(path)
