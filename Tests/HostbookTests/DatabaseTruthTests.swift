@@ -188,10 +188,13 @@ final class DatabaseTruthTests: XCTestCase {
     }
 
     func testFilesAndFoldersOthersCanWriteAreRefused() throws {
+        let user = try SecondUser()
         let hb = try HostbookFixture()
         try hb.ok("add", "web", "--hostname", "web.example")
         let folder = hb.dir.file("data")
+        // Group-writable, and the group is the second user's.
         chmod(hb.db, 0o664)
+        XCTAssertEqual(Glibc.chown(hb.db, 0, user.gid), 0)
         let file = "hostbook: refusing the database '\(hb.db)': other users can write to it (mode 0664)\nRun: chmod 600 '\(hb.db)'\n"
         try hb.fails(["list"], status: 1, stderr: file)
         try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: file)
@@ -199,9 +202,11 @@ final class DatabaseTruthTests: XCTestCase {
         XCTAssertEqual(d.status, 1)
         XCTAssertTrue(d.stdout.contains("\"check\": \"database.trust\""), d.stdout)
         chmod(hb.db, 0o600)
+        XCTAssertEqual(Glibc.chown(hb.db, 0, 0), 0)
 
-        for mode: mode_t in [0o770, 0o777, 0o1777] {
+        for (mode, group) in [(0o770, user.gid), (0o777, 0), (0o1777, 0), (0o707, 0)] as [(mode_t, gid_t)] {
             chmod(folder, mode)
+            XCTAssertEqual(Glibc.chown(folder, 0, group), 0)
             let octal = String(mode, radix: 8)
             let expected = "hostbook: refusing the database '\(hb.db)': other users can write to its folder '\(folder)' (mode \(String(repeating: "0", count: 4 - octal.count) + octal))\n"
                 + "Run: chmod 700 '\(folder)', or keep the database in a private folder (--db).\n"
@@ -210,7 +215,30 @@ final class DatabaseTruthTests: XCTestCase {
             try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: expected)
         }
         chmod(folder, 0o700)
+        XCTAssertEqual(Glibc.chown(folder, 0, 0), 0)
         XCTAssertEqual(try hb.run("list").status, 0)
+
+        // A group that is only this user's (root's primary group, no one else in it) is the
+        // user, as Debian's OpenSSH has it: group-writable by it is fine.
+        if try Self.groupHasOnlyRoot(0) {
+            chmod(hb.db, 0o660)
+            chmod(folder, 0o770)
+            let r = try hb.run("list")
+            XCTAssertEqual(r.status, 0, r.stderr)
+            chmod(hb.db, 0o600)
+            chmod(folder, 0o700)
+        }
+    }
+
+    /// From /etc/passwd and /etc/group: no user but root has `gid` as primary group or is a member.
+    static func groupHasOnlyRoot(_ gid: gid_t) throws -> Bool {
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n")
+        let others = passwd.filter { $0.split(separator: ":", omittingEmptySubsequences: false).count > 3 }
+            .filter { let f = $0.split(separator: ":", omittingEmptySubsequences: false); return f[3] == "\(gid)" && f[0] != "root" }
+        let group = try String(contentsOfFile: "/etc/group", encoding: .utf8).split(separator: "\n")
+            .first { $0.split(separator: ":", omittingEmptySubsequences: false).count > 3 && $0.split(separator: ":", omittingEmptySubsequences: false)[2] == "\(gid)" }
+        let members = group.map { $0.split(separator: ":", omittingEmptySubsequences: false)[3].split(separator: ",").filter { $0 != "root" } } ?? []
+        return others.isEmpty && members.isEmpty
     }
 
     func testAFileOrFolderOwnedByAnotherUserIsRefused() throws {

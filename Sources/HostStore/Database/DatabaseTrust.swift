@@ -1,7 +1,7 @@
 // Whether a database on disk may be used, decided before SQLite opens it, the way OpenSSH
 // refuses its own files (`Bad owner or permissions`): a database path that is a symbolic
 // link, a file or folder owned by another user, or a file or folder that group or others
-// can write is refused, with what to fix. Another user who can write the file or its folder
+// can write is refused, with what to fix (a group of the user's own is the user). Another user who can write the file or its folder
 // could change the hosts you connect to and the host keys you trust.
 //
 // Also here: telling "there is no database yet" (ENOENT) from "there is one, but it cannot
@@ -50,7 +50,7 @@ public enum DatabaseTrust {
         var dir = stat()
         if stat(folderForStat, &dir) == 0 {
             if let p = ownerProblem(dir, path: folderForStat, what: "its folder '\(folderForStat)'", database: path) { out.append(p) }
-            if UInt32(dir.st_mode) & 0o022 != 0 {
+            if othersCanWrite(dir) {
                 out.append(DatabaseTrustProblem(
                     path: folderForStat,
                     message: "refusing the database '\(path)': other users can write to its folder '\(folderForStat)' (mode \(octal(dir.st_mode)))",
@@ -75,7 +75,7 @@ public enum DatabaseTrust {
             return out
         }
         if let p = ownerProblem(st, path: path, what: "it", database: path) { out.append(p) }
-        if UInt32(st.st_mode) & 0o022 != 0 {
+        if othersCanWrite(st) {
             out.append(DatabaseTrustProblem(
                 path: path,
                 message: "refusing the database '\(path)': other users can write to it (mode \(octal(st.st_mode)))",
@@ -89,6 +89,35 @@ public enum DatabaseTrust {
         if let p = problems(path).first {
             throw HostStoreError(.failed, p.message, hint: p.fix)
         }
+    }
+
+    /// World-writable, or group-writable by a group that has someone else in it. A group
+    /// that is this user's own — their primary group, with no other member — counts as the
+    /// user, as Debian's OpenSSH counts it (user private groups, umask 002).
+    private static func othersCanWrite(_ st: stat) -> Bool {
+        let mode = UInt32(st.st_mode)
+        if mode & 0o002 != 0 { return true }
+        if mode & 0o020 == 0 { return false }
+        return !isPrivateGroup(st.st_gid)
+    }
+
+    private static func isPrivateGroup(_ gid: gid_t) -> Bool {
+        guard let pw = getpwuid(geteuid()), pw.pointee.pw_gid == gid, let me = pw.pointee.pw_name,
+              let group = getgrgid(gid) else { return false }
+        let name = String(cString: me)
+        // No other user has it as their primary group...
+        setpwent()
+        defer { endpwent() }
+        while let other = getpwent() {
+            if other.pointee.pw_gid == gid, let n = other.pointee.pw_name, String(cString: n) != name { return false }
+        }
+        // ...and no other user is listed as a member.
+        guard var member = group.pointee.gr_mem else { return true }
+        while let m = member.pointee {
+            if String(cString: m) != name { return false }
+            member += 1
+        }
+        return true
     }
 
     /// The owner must be this user, or root (whom every user trusts anyway), as in OpenSSH.
