@@ -10,4 +10,5 @@ enum CommandTable {
         + SnippetsCommands.all
         + VaultCommands.all
         + DoctorCommand.all
+        + ShellIntegrationCommands.all
 }
