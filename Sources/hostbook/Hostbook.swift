@@ -25,6 +25,8 @@ enum Hostbook {
             }
         } catch let status as ExitStatus {
             return status.code.rawValue
+        } catch let interrupted as TerminalInterrupted {
+            return 128 + interrupted.signal
         } catch let error as UserFacingError {
             report(message: error.message, hint: error.hint)
             return error.exitCode.rawValue

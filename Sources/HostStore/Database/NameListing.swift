@@ -1,5 +1,5 @@
 // The saved names of one kind, for shell completion: one read-only SELECT, no migration,
-// nothing created. A missing, unreadable, foreign or newer database lists nothing — a
+// nothing created. A missing, unreadable, untrusted, foreign or newer database lists nothing — a
 // completion must never fail loudly, block on a lock, or write.
 
 public enum NameListing {
@@ -15,8 +15,10 @@ public enum NameListing {
     /// The names of `kind` in the database at `path` that start with `prefix` (regardless
     /// of case); empty when there is no usable database.
     public static func names(_ kind: Kind, databasePath path: String, prefix: String = "") -> [String] {
-        guard DatabaseFiles.exists(path),
-              let connection = try? SQLiteConnection(path: path, create: false, readOnly: true) else { return [] }
+        // A database hostbook refuses (DatabaseTrust) lists nothing either; one in a folder
+        // the user may not write is read as the other readers read it.
+        guard DatabaseFiles.exists(path), DatabaseTrust.problems(path).isEmpty,
+              let connection = try? HostDatabase.connectForReading(path: path) else { return [] }
         // A writer holding the lock must not stall a keypress for long.
         connection.setBusyTimeout(milliseconds: 200)
         guard let statement = try? connection.prepare(kind.sql),

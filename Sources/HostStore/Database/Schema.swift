@@ -84,6 +84,8 @@ public enum Schema {
             throw HostStoreError(.failed, "cannot back up the database to '\(partial)' before migrating it: \(e.message)",
                                  hint: "Free some disk space or fix the folder's permissions; the database was not changed.")
         }
+        // On disk before it gets its name, and the name on disk before the migration starts.
+        DatabaseFiles.sync(partial)
         // link(2) never replaces an existing file: a name taken meanwhile means the next one.
         while true {
             let target = DatabaseFiles.backupPath(for: path, version: version)
@@ -96,6 +98,7 @@ public enum Schema {
             }
         }
         _ = unlink(partial)
+        DatabaseFiles.sync(DatabaseFiles.folder(of: path).isEmpty ? "." : DatabaseFiles.folder(of: path))
     }
 }
 

@@ -77,7 +77,9 @@ enum ImportTailscaleCommand {
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }
-        for line in TailscaleImportOutput.problemLines(report) + report.notes { inv.warn(line) }
+        let warnings = WarningSink(inv, one: "warning", many: "warnings")
+        for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn(line) }
+        warnings.finish()
         if inv.json {
             TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
         } else {

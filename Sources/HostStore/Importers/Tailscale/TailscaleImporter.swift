@@ -94,6 +94,8 @@ private struct Session {
     var report: TailscaleImportReport
     /// Lower-cased names of every host, including the ones added by this run.
     var takenNames: Set<String> = []
+    /// For --rename-clashes: the next suffix to try for each lower-cased alias.
+    var nextClashSuffix: [String: Int] = [:]
     var byNodeID: [String: ExistingHost] = [:]
     var seenNodeIDs: Set<String> = []
     /// Bulk mode: a large import into an empty known-hosts store drops the store's indexes
@@ -287,8 +289,11 @@ private struct Session {
                 guard options.renameClashes else {
                     return skip("a host named '\(name)' already exists (not this Tailscale node); use --rename-clashes to import it under another name")
                 }
-                var n = 2
+                // Resumes where the last clash of this alias stopped: many devices with one
+                // name cost one step each, not a scan from -2 every time.
+                var n = nextClashSuffix[alias.lowercased()] ?? 2
                 while takenNames.contains("\(alias)-\(n)".lowercased()) { n += 1 }
+                nextClashSuffix[alias.lowercased()] = n + 1
                 name = "\(alias)-\(n)"
                 remark = "renamed: a host named '\(alias)' already exists"
             }
@@ -339,10 +344,11 @@ private struct Session {
     /// Trusts each of the node's keys for each of its names; returns how many keys were valid.
     private mutating func trustKeys(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, hostName: String) throws -> Int {
         var keys: [(key: PublicKey, fingerprint: String)] = []
+        var seenBlobs: Set<[UInt8]> = []
         for line in node.sshHostKeys {
             do {
                 let key = try Self.hostKey(line)
-                if !keys.contains(where: { $0.key.blob == key.blob }) { keys.append((key, key.sha256Fingerprint)) }
+                if seenBlobs.insert(key.blob).inserted { keys.append((key, key.sha256Fingerprint)) }
             } catch {
                 report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: PrintableText.quoted(String(line.prefix(while: { $0 != " " }).prefix(64))),
                                                               fingerprint: "", reason: "not a valid SSH public key: \(PrintableText.quoted("\(error)"))"))

@@ -40,7 +40,7 @@ enum HostEdit {
         var c = HostChanges()
         c.rename = a.value("rename")
         c.hostname = a.value("hostname")
-        if let p = a.value("port") { c.port = try HostValidation.port(text: p) }
+        if let p = try a.int("port", in: 1...65535) { c.port = p }
         c.user = a.value("user")
         c.clearUser = a.flag("no-user")
         c.addTags = a.values("tag")

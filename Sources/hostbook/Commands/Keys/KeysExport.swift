@@ -44,8 +44,8 @@ enum KeysExport {
             throw CLIError.rejected("refusing to write an unencrypted private key to the terminal",
                                     hint: "Use --output FILE, or redirect standard output to a file.")
         }
-        let ctx = try KeysContext.open(inv)
-        let stored = try ctx.key(named: inv.args.positional(0)!)
+        let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        if let output = inv.args.value("output") { try KeyFiles.refuseExisting(output) }
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?

@@ -12,9 +12,8 @@ enum KeysList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.open(inv)
         let keys: [StoredKey]
-        do { keys = try ctx.store.list() } catch { throw KeysFailure.database(error, "cannot read the keys") }
+        do { keys = try KeysContext.openForReading(inv)?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
         if inv.json {
             inv.printJSON(.array(try keys.map { try KeyPresentation.json($0) }))
             return

@@ -9,8 +9,7 @@ enum KeysShow {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.open(inv)
-        let key = try ctx.key(named: inv.args.positional(0)!)
+        let (_, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let randomart = inv.args.flag("randomart")
         if inv.json {
             inv.printJSON(try KeyPresentation.json(key, randomart: randomart))

@@ -27,9 +27,11 @@ enum KnownHostsImport {
                 progress.update(done: lines, of: nil, unit: "lines", fraction: total > 0 ? Double(done) / Double(total) : nil)
             }
         }
+        let warnings = WarningSink(inv, one: "line skipped", many: "lines skipped")
         for bad in report.skipped {
-            inv.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
+            warnings.warn("\(path == "-" ? "stdin" : PrintableText.quoted(path)):\(bad.line): \(bad.reason); line skipped")
         }
+        warnings.finish()
         if inv.json {
             inv.printJSON(.object([
                 ("imported", .int(report.imported)), ("duplicates", .int(report.duplicates)),
