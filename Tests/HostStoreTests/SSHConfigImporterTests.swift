@@ -112,6 +112,18 @@ final class SSHConfigImporterTests: XCTestCase {
         XCTAssertEqual(try db.hosts().map(\.name), ["Web"])
     }
 
+    func testNamesDifferingInCaseAndVanishedHosts() throws {
+        let first = try importing([candidate("Web", "web.example"), candidate("web", "other.example"), candidate("old", "old.example")])
+        XCTAssertEqual(first.hosts.map(\.action), [.added, .skipped, .added])
+        XCTAssertEqual(first.hosts[1].reason, "the Host name 'Web' earlier in the configuration differs only in letter case (hostbook names ignore case)")
+        let second = try SSHConfigImporter(connection: db.connection).run([candidate("Web", "web.example")], dryRun: false,
+                                                                           files: ["/home/u/.ssh/config"])
+        XCTAssertEqual(second.notes, ["host 'old' (Host old, /home/u/.ssh/config line 1) is no longer in the configuration; it was kept (remove it with 'hostbook remove old')"])
+        XCTAssertNotNil(try db.host(named: "old"))
+        // Another file's hosts are not named.
+        XCTAssertEqual(try SSHConfigImporter(connection: db.connection).run([], dryRun: true, files: ["/elsewhere"]).notes, [])
+    }
+
     func testDryRunWritesNothing() throws {
         let before = try MigrationTests.dump(db.connection)
         let report = try importing([candidate("web", "web.example"), candidate("db", "db.example")], dryRun: true)

@@ -48,7 +48,7 @@ enum ImportSSHConfigCommand {
         }
         let report: SSHConfigImportReport
         do {
-            report = try SSHConfigImporter(connection: connection).run(candidates, dryRun: dryRun, notes: notes)
+            report = try SSHConfigImporter(connection: connection).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }

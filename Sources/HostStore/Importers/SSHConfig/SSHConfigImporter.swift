@@ -20,13 +20,15 @@ public struct SSHConfigImporter {
     }
 
     /// Imports `candidates` (in the order the configuration names them). `notes` are
-    /// carried into the report.
-    public func run(_ candidates: [SSHConfigCandidate], dryRun: Bool, notes: [String] = []) throws -> SSHConfigImportReport {
+    /// carried into the report; `files` are the files read, so that hosts an earlier import
+    /// took from them and that are gone now can be named (they are kept).
+    public func run(_ candidates: [SSHConfigCandidate], dryRun: Bool, notes: [String] = [],
+                    files: [String] = []) throws -> SSHConfigImportReport {
         try connection.transaction(immediate: !dryRun) {
             var plan = try SSHConfigImportPlan(connection: connection)
             plan.plan(candidates)
             var report = SSHConfigImportReport(dryRun: dryRun)
-            report.notes = notes
+            report.notes = notes + plan.vanished(from: Set(files))
             if !dryRun { try plan.apply(connection) }
             report.hosts = plan.results()
             return report
@@ -127,6 +129,9 @@ struct SSHConfigImportPlan {
                 return skip(c, "'\(c.alias)' is not a valid hostbook host name (use 1 to 64 letters, digits, '.', '_' or '-')")
             }
             if let other = idByName[c.alias.lowercased()] {
+                if other < 0 {
+                    return skip(c, "the Host name '\(nameByID[other] ?? c.alias)' earlier in the configuration differs only in letter case (hostbook names ignore case)")
+                }
                 return skip(c, "a host named '\(nameByID[other] ?? c.alias)' already exists (not from this ssh_config)")
             }
         }
@@ -279,6 +284,16 @@ struct SSHConfigImportPlan {
             if p.existing == nil && jump == nil { continue }
             try run(setJump, [opt(jump), .int(p.id)])
         }
+    }
+
+    /// Hosts an earlier import took from one of `files` whose alias this import did not see.
+    func vanished(from files: Set<String>) -> [String] {
+        let seen = Set(planned.map(\.candidate.alias) + skipped.map(\.alias))
+        return byAlias.filter { !seen.contains($0.key) && $0.value.sourceFile.map(files.contains) == true }
+            .sorted { $0.value.name.lowercased() < $1.value.name.lowercased() }
+            .map { alias, e in
+                "host '\(e.name)' (Host \(alias), \(e.sourceFile ?? "?") line \(e.sourceLine ?? 0)) is no longer in the configuration; it was kept (remove it with 'hostbook remove \(e.name)')"
+            }
     }
 
     func results() -> [SSHConfigHostResult] {
