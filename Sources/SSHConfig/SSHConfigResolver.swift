@@ -66,8 +66,9 @@ public struct SSHConfigResolver {
         var rawHostName: String?
         var seenOther: Set<String> = []
         var seenIdentity: Set<String> = []
-        var undecidedSeen: Set<Int> = []
+        var undecidedSeen: Set<MatchKey> = []
         var jumpDecided = false
+        var decided: [MatchKey: SSHConfigMatch.Outcome] = [:]
         for index in configuration.candidateSections(for: alias) {
             let section = configuration.sections[index]
             var applies = true
@@ -76,12 +77,17 @@ public struct SSHConfigResolver {
                 case .host(let patterns, _, _):
                     if !HostPatternMatch.hostLineMatches(alias, patterns: patterns) { applies = false }
                 case .match(let match, let file, let line):
-                    switch match.evaluate(originalHost: alias, hostName: rawHostName, user: r.user, localUser: localUser) {
+                    // ssh decides a Match line once, when it reads it: the sections an Include
+                    // in its block brings share that first decision.
+                    let key = MatchKey(file: file, line: line)
+                    let outcome = decided[key] ?? match.evaluate(originalHost: alias, hostName: rawHostName, user: r.user, localUser: localUser)
+                    decided[key] = outcome
+                    switch outcome {
                     case .matches: break
                     case .doesNotMatch: applies = false
                     case .undecided(let attribute):
                         applies = false
-                        if undecidedSeen.insert(line &* 31 &+ file.hashValue).inserted {
+                        if undecidedSeen.insert(key).inserted {
                             r.undecidedMatches.append((file, line, attribute))
                         }
                     }
@@ -124,6 +130,11 @@ public struct SSHConfigResolver {
             r.hostNameProblem = "HostName \(rawHostName ?? alias) has the token %\(error.token), which ssh refuses there (only %h and %% are allowed)"
         }
         return r
+    }
+
+    struct MatchKey: Hashable {
+        let file: String
+        let line: Int
     }
 
     /// readconf.c parse_command: the rest of the line after any whitespace and `=`.

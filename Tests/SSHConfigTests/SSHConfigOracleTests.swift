@@ -197,6 +197,21 @@ final class SSHConfigOracleTests: XCTestCase {
         XCTAssertEqual(r.user, "mine")
     }
 
+    /// A Match line is decided once, when ssh reads it, even for the sections an Include in
+    /// its block brings after a HostName that would change the answer.
+    func testMatchIsDecidedWhereItStands() throws {
+        try XCTSkipUnless(ConfigFolder.sshAvailable, "needs /usr/bin/ssh")
+        let folder = try ConfigFolder()
+        try folder.write("inc.conf", "HostName other.example\nHost a\n  Port 2001\nMatch all\n  User incuser\n")
+        let file = try folder.write("config", "Match host a\n  Include inc.conf\n  Port 2002\n")
+        let r = SSHConfigResolver(configuration: try folder.load(file), localUser: ConfigFolder.localUser).resolve("a")
+        let g = try folder.sshG(file, "a")
+        XCTAssertTrue(g.lines.contains("port \(r.port ?? 22)"), "\(g.lines) \(r)")
+        XCTAssertTrue(g.lines.contains("hostname \(r.hostName ?? "")"), "\(g.lines)")
+        XCTAssertTrue(g.lines.contains("user \(r.user ?? ConfigFolder.localUser)"), "\(g.lines)")
+        XCTAssertEqual(r.port, 2001)
+    }
+
     func testUndecidedMatchIsReported() throws {
         let folder = try ConfigFolder()
         let file = try folder.write("config", "Match exec \"true\"\n  User fromExec\nHost a\n  User mine\n")
