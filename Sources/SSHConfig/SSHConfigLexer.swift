@@ -44,12 +44,9 @@ public enum SSHConfigLexer {
     /// Splits one line given as bytes (without its line break).
     public static func split(_ line: ArraySlice<UInt8>) throws(Problem) -> SSHConfigLine? {
         var end = line.endIndex
-        // readconf: the first byte is never stripped, so a line of one space is kept as is.
+        // readconf strips from the end but never the first byte (a lone space is then an
+        // empty keyword, and the line nothing).
         while end > line.startIndex + 1, isWhitespace(line[end - 1]) || line[end - 1] == formFeed { end -= 1 }
-        if end == line.startIndex + 1, isWhitespace(line[line.startIndex]) || line[line.startIndex] == formFeed {
-            // A single whitespace byte: strdelim yields an empty keyword, then nothing.
-            return nil
-        }
         var cursor: Int? = line.startIndex
         let bytes = line[..<end]
         guard var keyword = delimit(bytes, &cursor) else { return nil }
