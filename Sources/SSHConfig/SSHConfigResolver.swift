@@ -34,6 +34,9 @@ public struct SSHResolvedHost: Sendable, Equatable {
     /// The other directives that applied: the first of each keyword (every one for the
     /// keywords that accumulate).
     public var otherOptions: [SSHConfigApplied] = []
+    /// Set when ssh refuses to connect: the last ProxyJump hop is the host itself (same
+    /// name, port and user; ssh.c "jumphost loop via HOST").
+    public var jumpLoop: String?
     /// Match lines whose outcome hostbook could not decide for this host (their settings
     /// are not applied): file, line and the criterion.
     public var undecidedMatches: [(file: String, line: Int, attribute: SSHConfigMatch.Attribute)] = []
@@ -41,7 +44,7 @@ public struct SSHResolvedHost: Sendable, Equatable {
     public static func == (a: SSHResolvedHost, b: SSHResolvedHost) -> Bool {
         a.alias == b.alias && a.hostName == b.hostName && a.hostNameProblem == b.hostNameProblem && a.port == b.port
             && a.user == b.user && a.proxyJump == b.proxyJump && a.proxyCommand == b.proxyCommand
-            && a.identityFiles == b.identityFiles && a.otherOptions == b.otherOptions
+            && a.identityFiles == b.identityFiles && a.otherOptions == b.otherOptions && a.jumpLoop == b.jumpLoop
             && a.undecidedMatches.map { "\($0.file):\($0.line):\($0.attribute)" } == b.undecidedMatches.map { "\($0.file):\($0.line):\($0.attribute)" }
     }
 }
@@ -128,6 +131,12 @@ public struct SSHConfigResolver {
         } catch {
             r.hostName = nil
             r.hostNameProblem = "HostName \(rawHostName ?? alias) has the token %\(error.token), which ssh refuses there (only %h and %% are allowed)"
+        }
+        if let spec = r.proxyJump, let hostName = r.hostName, let last = SSHConfigValues.jumpHops(spec)?.last {
+            let user = r.user ?? localUser
+            if last.host == hostName && (last.port ?? 22) == (r.port ?? 22) && (last.user ?? user) == user {
+                r.jumpLoop = last.host
+            }
         }
         return r
     }

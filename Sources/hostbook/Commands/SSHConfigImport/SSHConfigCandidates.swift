@@ -21,6 +21,7 @@ struct SSHConfigCandidates {
         var c = SSHConfigCandidate(alias: alias.name, hostname: r.hostName ?? alias.name, port: r.port ?? 22, user: r.user,
                                    sourceFile: alias.file, sourceLine: alias.line)
         if let problem = r.hostNameProblem { c.skipReason = problem }
+        if let loop = r.jumpLoop { c.skipReason = "ssh refuses this host: its ProxyJump leads back to it (jumphost loop via \(loop))" }
         if let spec = r.proxyJump {
             switch SSHConfigValues.jumpHops(spec) {
             case let hops? where hops.count == 1:
