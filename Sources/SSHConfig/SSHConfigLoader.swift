@@ -49,6 +49,8 @@ public struct SSHConfiguration: Sendable {
     public internal(set) var aliases: [SSHConfigAlias] = []
     /// Every file read, in order.
     public internal(set) var files: [String] = []
+    /// Include patterns that matched no file (ssh skips them silently): file, line, pattern.
+    public internal(set) var unmatchedIncludes: [(file: String, line: Int, pattern: String)] = []
     /// Every Match line (file, line, the line's arguments).
     public internal(set) var matchLines: [(file: String, line: Int, text: String)] = []
 
@@ -120,6 +122,7 @@ public enum SSHConfigLoader {
                     do { matches = try access.glob(pattern) } catch {
                         throw SSHConfigError(.syntax, file: path, line: d.lineNumber, "glob failed for \(pattern): \(error)")
                     }
+                    if matches.isEmpty { config.unmatchedIncludes.append((path, d.lineNumber, pattern)) }
                     for file in matches {
                         try loadFile(file, depth: depth + 1, outer: conditions, access: access, into: &config, seenAliases: &seenAliases)
                     }

@@ -173,6 +173,7 @@ final class ImportSSHConfigTests: XCTestCase {
               User fromexec
             Host *.pattern
               Port 2
+            Include nothing/*.conf
 
             """
         let file = try write("config", text)
@@ -189,6 +190,7 @@ final class ImportSSHConfigTests: XCTestCase {
         let notes = report["notes"] as? [String] ?? []
         XCTAssertTrue(notes.contains { $0.hasPrefix("Match exec \"test -e /\" (\(file) line 9)") }, "\(notes)")
         XCTAssertTrue(notes.contains { $0.hasPrefix("Host *.pattern (\(file) line 11)") }, "\(notes)")
+        XCTAssertTrue(notes.contains("Include ~/.ssh/nothing/*.conf (\(file) line 13) matched no files (ssh skips it too)"), "\(notes)")
         // The text report lists them too, and the file is never changed.
         let r = try hostbook(["import-ssh-config", file])
         XCTAssertTrue(r.stdout.contains("Not imported (hostbook cannot represent these):\n"), r.stdout)

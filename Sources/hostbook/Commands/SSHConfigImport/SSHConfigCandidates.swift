@@ -120,6 +120,9 @@ struct SSHConfigCandidates {
         for m in config.matchLines {
             notes.append("Match \(m.text) (\(m.file) line \(m.line)): a conditional block; hostbook imported the settings it gave each host, not the condition")
         }
+        for i in config.unmatchedIncludes {
+            notes.append("Include \(i.pattern) (\(i.file) line \(i.line)) matched no files (ssh skips it too)")
+        }
         for p in files.permissionProblems {
             notes.append("\(p.path): \(p.reason); ssh refuses such a file as ~/.ssh/config or an Include ('Bad owner or permissions')")
         }
