@@ -7,6 +7,8 @@ enum Hostbook {
     static let version = "0.1.0"
 
     static func main(_ argv: [String], environment: [String: String]) -> Int32 {
+        // Shell completion asks on every Tab: answered before any parsing (CompleteFastPath).
+        if argv.first == CompleteFastPath.word { return CompleteFastPath.run(argv, environment: environment) }
         let parser = ArgumentParser(commands: CommandTable.all)
         do {
             switch try parser.parse(argv) {

@@ -22,9 +22,15 @@ struct PositionalSpec: Sendable {
     let name: String
     let optional: Bool
     let help: String
+    /// What shell completion offers here (saved host, key or snippet names, files).
+    var completes: CompletionKind = .nothing
 
-    static func required(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: false, help: help) }
-    static func optional(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: true, help: help) }
+    static func required(_ name: String, _ help: String, completes: CompletionKind = .nothing) -> PositionalSpec {
+        PositionalSpec(name: name, optional: false, help: help, completes: completes)
+    }
+    static func optional(_ name: String, _ help: String, completes: CompletionKind = .nothing) -> PositionalSpec {
+        PositionalSpec(name: name, optional: true, help: help, completes: completes)
+    }
 }
 
 struct CommandSpec: Sendable {

@@ -11,4 +11,5 @@ enum CommandTable {
         + SnippetsCommands.all
         + VaultCommands.all
         + DoctorCommand.all
+        + ShellIntegrationCommands.all
 }

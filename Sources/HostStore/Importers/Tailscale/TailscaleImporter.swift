@@ -42,9 +42,12 @@ public struct TailscaleImporter {
 
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
-    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
+    /// `progress` is told (devices done, devices in all) after each device.
+    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions,
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> TailscaleImportReport {
         try connection.transaction(immediate: !options.dryRun) {
             var session = try Session(connection: connection, options: options, format: format)
+            session.progress = progress
             try session.importAll(&nodes)
             return session.report
         }
@@ -103,6 +106,8 @@ private struct Session {
     /// rules, through the known-hosts store's row type). Usually none.
     var patternEntries: [KnownHostRow] = []
     var hashedEntries: [(row: KnownHostRow, name: HashedHostName)] = []
+    /// Told (devices done, devices in all) after each device; the caller throttles drawing.
+    var progress: ((Int, Int) -> Void)?
 
     // Prepared once, reused for every device.
     let insertHost: Statement
@@ -242,6 +247,7 @@ private struct Session {
             let mapping = TailscaleHostMapping(node)
             let shared = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
             try importOne(node, mapping, alias: shared ? mapping.fqdn : mapping.alias)
+            progress?(i + 1, nodes.count)
         }
     }
 

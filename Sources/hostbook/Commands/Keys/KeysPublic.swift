@@ -4,7 +4,7 @@ enum KeysPublic {
         ["keys", "public"],
         summary: "Print a key's public line (as in a .pub file / authorized_keys)",
         usage: "NAME",
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

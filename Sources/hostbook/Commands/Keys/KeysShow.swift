@@ -4,7 +4,7 @@ enum KeysShow {
         ["keys", "show"],
         summary: "Show a key's type, fingerprints and public key",
         usage: "NAME [--randomart]",
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         options: [.flag("randomart", "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
         run: run)
 

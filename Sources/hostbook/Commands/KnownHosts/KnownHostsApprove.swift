@@ -15,7 +15,7 @@ enum KnownHostsApprove {
         --fingerprint SHA256:<new>. A --fingerprint that does not match the key is refused.
         Exit status: 0 trusted, 10 not approved, 11 changed and not replaced, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption,
                   .value("fingerprint", "SHA256:...", "Approve only if the key has this fingerprint"),
                   .flag("yes", "Approve an unknown key without asking"),

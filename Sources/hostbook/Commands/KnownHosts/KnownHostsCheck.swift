@@ -14,7 +14,7 @@ enum KnownHostsCheck {
         22 the name is [HOST]:PORT, falling back to HOST when that is unknown.
         Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 

@@ -10,7 +10,8 @@ enum KnownHostsList {
         first_seen, approved_at); with HOST an object with the host's entries and its audit events.
         Entries for patterns and hashed names have no port of their own (null).
         """,
-        positionals: [.optional("HOST", "Show only what applies to this host")],
+        positionals: [.optional("HOST", "Show only what applies to this host", completes: .hosts)],
+        options: [Table.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -38,20 +39,26 @@ enum KnownHostsList {
             inv.print("No trusted host keys yet. Add some with 'hostbook known-hosts scan HOST' or 'hostbook known-hosts import'.")
             return
         }
-        var table = Table(["HOST", "PORT", "TYPE", "FINGERPRINT", "MARKER", "SOURCE"])
+        var table = Table(columns: [
+            Table.column("HOST", minimum: 12), Table.column("PORT", shrinks: false), Table.column("TYPE", shrinks: false),
+            Table.column("FINGERPRINT", minimum: 20), Table.column("MARKER", shrinks: false), Table.column("SOURCE", shrinks: false),
+        ])
         for r in rows {
             table.add([r.pattern, r.displayPort.map(String.init) ?? "-", r.keyType, r.fingerprint,
                        r.marker == .none ? "-" : "@" + r.marker.rawValue, r.source])
         }
-        Output.write(table.render(color: inv.useColor), to: 1)
+        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
         if !events.isEmpty {
             inv.print("")
-            var log = Table(["TIME", "EVENT", "PORT", "FINGERPRINT", "SOURCE"])
+            var log = Table(columns: [
+                Table.column("TIME", shrinks: false), Table.column("EVENT", shrinks: false), Table.column("PORT", shrinks: false),
+                Table.column("FINGERPRINT", minimum: 20), Table.column("SOURCE", shrinks: false),
+            ])
             for e in events {
                 let fp = e.oldFingerprint.map { old in "\(old) -> \(e.fingerprint ?? "")" } ?? (e.fingerprint ?? "-")
                 log.add([e.at, e.event, String(e.port), fp, e.source])
             }
-            Output.write(log.render(color: inv.useColor), to: 1)
+            Output.write(log.render(color: inv.useColor, width: inv.tableWidth), to: 1)
         }
     }
 }

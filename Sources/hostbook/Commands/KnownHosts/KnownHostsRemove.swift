@@ -9,7 +9,7 @@ enum KnownHostsRemove {
         Removes every entry that matches the host, like 'ssh-keygen -R': a pattern entry that \
         also covers other hosts is removed whole. @revoked and @cert-authority entries stay.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption],
         run: run)
 
@@ -37,7 +37,7 @@ enum KnownHostsRevoke {
         ["known-hosts", "revoke"], summary: "Mark a host key as revoked (@revoked)",
         usage: "HOST [--port N] --key \"TYPE BASE64\"",
         discussion: "A revoked key is never trusted for the host, whatever else is stored (exit 12 on check).",
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 

@@ -15,7 +15,7 @@ enum KnownHostsScan {
         name of a saved host, whose hostname and port are used. Needs a terminal for new keys.
         Exit status: 0 all keys trusted, 10 a key was not approved, 11 a key has changed, 12 revoked.
         """,
-        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name")],
+        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption],
         run: run)
 
