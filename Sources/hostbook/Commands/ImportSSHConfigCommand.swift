@@ -20,7 +20,7 @@ enum ImportSSHConfigCommand {
             What hostbook cannot keep (other options, ProxyCommand, Match conditions, a ProxyJump
             to a host it does not know, an IdentityFile with no imported key) is listed.
             """,
-            positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)")],
+            positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
             options: [.flag("dry-run", "Show what would change; write nothing")],
             run: run),
     ]
