@@ -38,15 +38,15 @@ public struct SSHResolvedHost: Sendable, Equatable {
     /// name, port and user; ssh.c "jumphost loop via HOST").
     public var jumpLoop: String?
     /// Match lines whose outcome hostbook could not decide for this host (their settings
-    /// are not applied): file, line and the criterion.
-    public var undecidedMatches: [(file: String, line: Int, attribute: SSHConfigMatch.Attribute)] = []
+    /// are not applied).
+    public var undecidedMatches: [SSHConfigUndecidedMatch] = []
+}
 
-    public static func == (a: SSHResolvedHost, b: SSHResolvedHost) -> Bool {
-        a.alias == b.alias && a.hostName == b.hostName && a.hostNameProblem == b.hostNameProblem && a.port == b.port
-            && a.user == b.user && a.proxyJump == b.proxyJump && a.proxyCommand == b.proxyCommand
-            && a.identityFiles == b.identityFiles && a.otherOptions == b.otherOptions && a.jumpLoop == b.jumpLoop
-            && a.undecidedMatches.map { "\($0.file):\($0.line):\($0.attribute)" } == b.undecidedMatches.map { "\($0.file):\($0.line):\($0.attribute)" }
-    }
+/// A Match line hostbook did not decide for a host, and the criterion it stopped at.
+public struct SSHConfigUndecidedMatch: Sendable, Equatable {
+    public let file: String
+    public let line: Int
+    public let attribute: SSHConfigMatch.Attribute
 }
 
 public struct SSHConfigResolver {
@@ -91,7 +91,7 @@ public struct SSHConfigResolver {
                     case .undecided(let attribute):
                         applies = false
                         if undecidedSeen.insert(key).inserted {
-                            r.undecidedMatches.append((file, line, attribute))
+                            r.undecidedMatches.append(SSHConfigUndecidedMatch(file: file, line: line, attribute: attribute))
                         }
                     }
                 }

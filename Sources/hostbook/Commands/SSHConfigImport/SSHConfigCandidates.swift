@@ -3,6 +3,9 @@
 // for everything hostbook does not keep (ProxyCommand, other options, undecided Match
 // blocks, a ProxyJump chain). File-wide notes say what a Host pattern or a Match line
 // means for the import.
+#if canImport(Glibc)
+import Glibc
+#endif
 import HostStore
 import SSHConfig
 
@@ -74,7 +77,7 @@ struct SSHConfigCandidates {
         let host = r.hostName ?? r.alias
         let short = localHostName.split(separator: ".").first.map(String.init) ?? localHostName
         let values: [Character: String] = [
-            "d": files.home, "u": localUser, "i": String(getuidValue()), "h": host, "n": r.alias,
+            "d": files.home, "u": localUser, "i": String(getuid()), "h": host, "n": r.alias,
             "p": String(r.port ?? 22), "r": r.user ?? localUser, "l": short, "L": short, "k": r.alias,
         ]
         do {
@@ -129,9 +132,3 @@ struct SSHConfigCandidates {
         return notes
     }
 }
-
-#if canImport(Glibc)
-import Glibc
-#endif
-
-private func getuidValue() -> UInt32 { getuid() }
