@@ -66,6 +66,15 @@ final class SSHConfigImporterTests: XCTestCase {
         XCTAssertEqual(report.hosts[5].notImported, ["ProxyJump a,b: hostbook keeps one jump host"])
     }
 
+    /// A jump host renamed since the last import is still the one the configuration names.
+    func testAJumpToARenamedImportedHost() throws {
+        _ = try importing([candidate("gw", "gw.example")])
+        try db.editHost("gw", { var c = HostChanges(); c.rename = "gateway"; return c }())
+        let report = try importing([candidate("gw", "gw.example"), candidate("app", "app.internal", jump: .hop(host: "gw", user: nil, port: nil, text: "gw"))])
+        XCTAssertEqual(report.hosts.map(\.action), [.unchanged, .added])
+        XCTAssertEqual(try db.host(named: "app")?.jump, "gateway")
+    }
+
     func testLoopsAreRefused() throws {
         let report = try importing([
             candidate("a", "a.example", jump: .hop(host: "b", user: nil, port: nil, text: "b")),

@@ -73,6 +73,9 @@ struct SSHConfigImportPlan {
     var jumpByID: [Int64: Int64] = [:]
     var userPortByID: [Int64: (user: String?, port: Int)] = [:]
     var byAlias: [String: Existing] = [:]
+    /// The hosts this import plans, by alias (a host renamed since an earlier import is
+    /// still reached by the name the configuration uses).
+    var plannedByAlias: [String: Int64] = [:]
     var keyByFingerprint: [String: (id: Int64, name: String)] = [:]
     var keyNameByID: [Int64: String] = [:]
     var planned: [Planned] = []
@@ -167,6 +170,7 @@ struct SSHConfigImportPlan {
             nameByID[p.id] = p.name
         }
         userPortByID[p.id] = (c.user, c.port)
+        plannedByAlias[c.alias] = p.id
         order.append((planned.count, nil))
         planned.append(p)
     }
@@ -185,7 +189,7 @@ struct SSHConfigImportPlan {
                 p.notImported.append("ProxyJump \(text): \(reason)")
                 p.jumpID = keep
             case .hop(let host, let user, let port, let text):
-                guard let target = idByName[host.lowercased()] else {
+                guard let target = plannedByAlias[host] ?? idByName[host.lowercased()] else {
                     p.notImported.append("ProxyJump \(text): no saved or imported host is named '\(host)'; add it (or a Host block for it) and import again")
                     p.jumpID = keep
                     break

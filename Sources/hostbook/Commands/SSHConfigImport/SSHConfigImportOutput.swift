@@ -12,12 +12,10 @@ enum SSHConfigImportOutput {
             for h in r.hosts { table.add([h.action.rawValue, q(h.name), q(h.hostname), details(h)]) }
             out += table.render(color: color)
         }
-        let notImported = r.hosts.filter { !$0.notImported.isEmpty }
-        if !notImported.isEmpty {
+        let groups = notImportedGroups(r)
+        if !groups.isEmpty {
             out += "\nNot imported (hostbook cannot represent these):\n"
-            for h in notImported {
-                for line in h.notImported { out += "  \(q(h.name)): \(q(line))\n" }
-            }
+            for g in groups { out += "  \(names(g.hosts)): \(q(g.line))\n" }
         }
         if !r.notes.isEmpty {
             out += "\nNotes:\n"
@@ -26,6 +24,30 @@ enum SSHConfigImportOutput {
         let counts = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
         out += (out.isEmpty ? "" : "\n") + (r.dryRun ? "Dry run, nothing written: " : "") + counts + ".\n"
         return out
+    }
+
+    /// Each distinct line once, with the hosts it is about, in the order first seen (a
+    /// `Host *` option is one line for every host, not one per host).
+    static func notImportedGroups(_ r: SSHConfigImportReport) -> [(line: String, hosts: [String])] {
+        var index: [String: Int] = [:]
+        var groups: [(line: String, hosts: [String])] = []
+        for h in r.hosts {
+            for line in h.notImported {
+                if let i = index[line] {
+                    groups[i].hosts.append(h.name)
+                } else {
+                    index[line] = groups.count
+                    groups.append((line, [h.name]))
+                }
+            }
+        }
+        return groups
+    }
+
+    /// Up to five names, then how many more.
+    static func names(_ hosts: [String]) -> String {
+        let shown = hosts.prefix(5).map(q).joined(separator: ", ")
+        return hosts.count > 5 ? "\(shown) and \(hosts.count - 5) more" : shown
     }
 
     static func details(_ h: SSHConfigHostResult) -> String {
