@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "KeyFormats", targets: ["KeyFormats"]),
         .library(name: "Vault", targets: ["Vault"]),
         .library(name: "HostStore", targets: ["HostStore"]),
+        .library(name: "SSHConfig", targets: ["SSHConfig"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -68,9 +69,11 @@ let package = Package(
         .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: strict + libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
         .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"], swiftSettings: strict),
+        // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
+        .target(name: "SSHConfig", swiftSettings: strict),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory"],
+                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig"],
                           swiftSettings: strict + libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"], swiftSettings: strict),
@@ -79,6 +82,7 @@ let package = Package(
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: strict + libsecretHeaders),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"], swiftSettings: strict),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: strict + libsecretHeaders),

@@ -39,7 +39,7 @@ final class GlobalCommandTests: XCTestCase {
 /// usage line, the global options, and text that fits a terminal.
 final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [
-        ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["doctor"],
+        ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["import-ssh-config"], ["doctor"],
         ["keys", "import"], ["keys", "generate"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
         ["keys", "export"], ["keys", "remove"],
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],

@@ -39,7 +39,7 @@ final class ShellIntegrationTests: XCTestCase {
             "snippets show": "snippets", "snippets edit": "snippets", "snippets remove": "snippets",
             "known-hosts check": "hosts", "known-hosts approve": "hosts", "known-hosts scan": "hosts",
             "known-hosts list": "hosts", "known-hosts remove": "hosts", "known-hosts revoke": "hosts",
-            "keys import": "files", "known-hosts import": "files", "import-tailscale": "files",
+            "keys import": "files", "known-hosts import": "files", "import-tailscale": "files", "import-ssh-config": "files",
         ]
         for (line, kind) in expected {
             let c = commands.first { $0.line == line }

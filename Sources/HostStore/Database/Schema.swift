@@ -1,7 +1,7 @@
 // Schema versions (`PRAGMA user_version`) and the migrations between them (DESIGN.md,
 // "Data"). Each migration runs in one transaction, after a backup copy of the file when an
 // existing database is migrated. Tables are declared beside the code that owns them
-// (CoreSchema, KeysSchema, KnownHostsSchema, TailscaleSchema) and assembled here.
+// (CoreSchema, KeysSchema, KnownHostsSchema, TailscaleSchema, SSHConfigSchema) and assembled here.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +19,7 @@ public enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1),
         Migration(version: 2, sql: CoreSchema.v2 + TailscaleSchema.v1),
+        Migration(version: 3, sql: SSHConfigSchema.v1),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

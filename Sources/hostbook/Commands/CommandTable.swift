@@ -5,6 +5,7 @@ enum CommandTable {
     static let all: [CommandSpec] =
         HostCommands.all
         + ImportTailscaleCommand.all
+        + ImportSSHConfigCommand.all
         + KeysCommands.all
         + KnownHostsCommands.all
         + SnippetsCommands.all
