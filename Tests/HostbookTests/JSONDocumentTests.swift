@@ -160,6 +160,12 @@ final class JSONDocumentTests: XCTestCase {
         try run("vault", "status")
         try run("doctor")
 
+        let config = hb.dir.file("ssh_config")
+        try Data("Host jump\n  HostName j.example\n  User admin\nHost web\n  HostName w.example\n  ProxyJump jump\n  ForwardAgent yes\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        try run("import-ssh-config", config, "--dry-run")
+        try run("import-ssh-config", config)
+
         for (command, type) in doc.commands where type != nil {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")
         }
