@@ -137,8 +137,8 @@ final class SSHCommandTests: XCTestCase {
         XCTAssertEqual(terminal.finish(), 0, terminal.transcript + sshd.log)
         let list = try bed.fx.run("known-hosts", "list")
         XCTAssertTrue(list.stdout.contains(String(fingerprint)), list.stdout)
-        let listed = try XCTUnwrap(try JSONSerialization.jsonObject(with: try bed.fx.run("known-hosts", "list", "127.0.0.1", "--json").stdoutBytes) as? [String: Any])
-        let events = try XCTUnwrap(listed["events"] as? [[String: Any]])
+        let history = try bed.fx.run("known-hosts", "history", "127.0.0.1", "--json")
+        let events = try XCTUnwrap(try JSONSerialization.jsonObject(with: history.stdoutBytes) as? [[String: Any]], history.stderr)
         XCTAssertEqual(events.map { "\($0["event"] ?? "")|\($0["source"] ?? "")|\($0["fingerprint"] ?? "")" }, ["approved|tofu|\(fingerprint)"],
                        "the approval is in the audit trail")
         // Trusted now: no prompt, no terminal needed.

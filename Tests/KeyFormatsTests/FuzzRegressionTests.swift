@@ -59,6 +59,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// Targets of other modules, replayed by their own test targets.
     static let replayedElsewhere: Set<String> = [
         "agent-message", // Tests/AgentTests/AgentFuzzRegressionTests.swift
+        "ssh-config",    // Tests/SSHConfigTests/SSHConfigFuzzRegressionTests.swift
     ]
 
     /// As the fuzz target: the parser's own reading of the rounds, at most 64.
