@@ -41,6 +41,8 @@ let package = Package(
         .library(name: "KeyFormats", targets: ["KeyFormats"]),
         .library(name: "Vault", targets: ["Vault"]),
         .library(name: "HostStore", targets: ["HostStore"]),
+        .library(name: "SSHConfig", targets: ["SSHConfig"]),
+        .library(name: "Agent", targets: ["Agent"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -65,9 +67,14 @@ let package = Package(
         .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
         .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"]),
+        // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
+        .target(name: "SSHConfig"),
+        // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
+        // which keys a connection sees. Never imports HostStore or Vault.
+        .target(name: "Agent", dependencies: ["KeyFormats", "SecureMemory"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory"],
+                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent"],
                           swiftSettings: libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
@@ -76,6 +83,8 @@ let package = Package(
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),

@@ -7,6 +7,12 @@ enum Hostbook {
     static let version = "0.1.0"
 
     static func main(_ argv: [String], environment: [String: String]) -> Int32 {
+        // ssh runs hostbook as its SSH_ASKPASS program (`hostbook PROMPT`) during `hostbook ssh`.
+        if argv.count == 1, environment[SSHAskpass.sessionVariable] != nil {
+            return SSHAskpass.answer(prompt: argv[0], environment: environment)
+        }
+        // Shell completion asks on every Tab: answered before any parsing (CompleteFastPath).
+        if argv.first == CompleteFastPath.word { return CompleteFastPath.run(argv, environment: environment) }
         let parser = ArgumentParser(commands: CommandTable.all)
         do {
             switch try parser.parse(argv) {
@@ -23,6 +29,10 @@ enum Hostbook {
             }
         } catch let status as ExitStatus {
             return status.code.rawValue
+        } catch let child as ChildExitStatus {
+            return child.status
+        } catch let interrupted as TerminalInterrupted {
+            return 128 + interrupted.signal
         } catch let error as UserFacingError {
             report(message: error.message, hint: error.hint)
             return error.exitCode.rawValue

@@ -5,9 +5,12 @@ enum CommandTable {
     static let all: [CommandSpec] =
         HostCommands.all
         + ImportTailscaleCommand.all
+        + ImportSSHConfigCommand.all
         + KeysCommands.all
         + KnownHostsCommands.all
         + SnippetsCommands.all
         + VaultCommands.all
+        + SSHCommand.all
         + DoctorCommand.all
+        + ShellIntegrationCommands.all
 }

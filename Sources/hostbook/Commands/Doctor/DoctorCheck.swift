@@ -31,7 +31,7 @@ protocol DoctorCheck: Sendable {
 }
 
 enum DoctorChecks {
-    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck()]
+    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), SSHClientCheck()]
 }
 
 /// The database file: modes, schema version, integrity, foreign keys.

@@ -1,0 +1,59 @@
+// One client connection's conversation: each request frame in, one reply frame out.
+// Read-only: adding, removing, smartcard and constrained requests are refused, and so
+// are lock and unlock (there is nothing to lock in a per-session agent). Pure apart from
+// signing, so tests and the fuzz target drive it without a socket.
+import KeyFormats
+
+public struct AgentConversation: Sendable {
+    /// ssh-agent keeps at most 16 bindings per connection.
+    public static let maxBindings = 16
+
+    public private(set) var state: AgentConnectionState
+    let policy: AgentPolicy
+
+    public init(peer: AgentPeer, policy: AgentPolicy) {
+        self.state = AgentConnectionState(peer: peer)
+        self.policy = policy
+    }
+
+    /// The reply body for one request body.
+    public mutating func reply(to body: [UInt8]) -> [UInt8] {
+        guard let request = try? AgentRequest.parse(body) else { return AgentReply.failure }
+        switch request {
+        case .requestIdentities:
+            return AgentReply.identities(policy.identities(state).map { ($0.publicKey.blob, $0.comment) })
+        case .sign(let blob, let data, let flags):
+            return sign(keyBlob: blob, data: data, flags: flags)
+        case .sessionBind(let bind):
+            return self.bind(bind)
+        case .otherExtension, .lock, .unlock, .modifies, .unknown:
+            return AgentReply.failure
+        }
+    }
+
+    private mutating func bind(_ request: SessionBindRequest) -> [UInt8] {
+        // A connection bound for authentication is not re-bound (ssh-agent.c), and the
+        // number of forwarding hops recorded is bounded.
+        guard state.bindings.count < Self.maxBindings,
+              !state.bindings.contains(where: { !$0.isForwarding }),
+              let hostKey = request.verifiedHostKey() else { return AgentReply.failure }
+        state.bindings.append(SessionBinding(hostKey: hostKey, sessionID: request.sessionID, isForwarding: request.isForwarding))
+        return AgentReply.success
+    }
+
+    private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
+        guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else { return AgentReply.failure }
+        if let binding = state.bindings.last {
+            // Bound: only a user-authentication request for the bound session, and for the
+            // hostbound method only the bound host key.
+            guard let auth = UserAuthRequest.parse(data), auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
+                return AgentReply.failure
+            }
+            if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return AgentReply.failure }
+        }
+        guard policy.maySign(state, identity) else { return AgentReply.failure }
+        let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
+        guard let signature = try? identity.key.sign(data, rsaHash: hash) else { return AgentReply.failure }
+        return AgentReply.signature(signature)
+    }
+}

@@ -1,0 +1,25 @@
+// The ssh-agent server: a private Unix socket whose every connection is an
+// `AgentConversation` under the caller's policy. Frames above 256 KiB (or empty) close
+// the connection without a reply, as ssh-agent does.
+
+public final class AgentServer: Sendable {
+    /// ssh-agent's limit on one message (openssh-integration.md §1.1).
+    public static let maxFrame = 256 * 1024
+
+    private let server: UnixSocketServer
+    public var socketPath: String { server.path }
+
+    /// Creates the socket at `socketPath` and starts serving.
+    public init(socketPath: String, policy: AgentPolicy) throws {
+        server = try UnixSocketServer(path: socketPath) { connection in
+            var conversation = AgentConversation(peer: connection.peer, policy: policy)
+            while let frame = connection.readFrame(maxLength: AgentServer.maxFrame) {
+                guard connection.writeFrame(conversation.reply(to: frame)) else { return }
+            }
+        }
+        try server.start()
+    }
+
+    /// Stops serving, closes every connection and removes the socket.
+    public func stop() { server.stop() }
+}

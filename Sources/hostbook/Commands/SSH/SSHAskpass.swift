@@ -1,0 +1,135 @@
+// Passwords for `hostbook ssh` through SSH_ASKPASS (openssh-integration.md §3, §6.5).
+// ssh runs this same binary as its askpass program, with `HOSTBOOK_ASKPASS_SESSION`
+// holding only an identifier: the name of a private socket on which the parent hostbook
+// (the one that started ssh, holding the passwords in secure memory) answers. The parent
+// answers only the exact password prompt of a hop that has a stored password,
+// `USER@HOST's password: `, and each only once; every other prompt (passphrases,
+// host-key questions, confirmations, PINs, a second password prompt after a wrong
+// password) gets no answer and the helper exits non-zero.
+#if canImport(Glibc)
+import Glibc
+#endif
+import Agent
+import SecureMemory
+
+enum SSHAskpass {
+    static let sessionVariable = "HOSTBOOK_ASKPASS_SESSION"
+    static let socketPrefix = "askpass"
+
+    /// The parent's side: one socket, the prompts it owns.
+    final class Server: @unchecked Sendable {
+        private let server: UnixSocketServer
+        let identifier: String
+
+        /// `passwords` is asked once, at the first prompt (it may wait for the vault).
+        init(folder: String, passwords: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) throws {
+            let path = try PrivateSocketDirectory.uniquePath(in: folder, prefix: SSHAskpass.socketPrefix)
+            identifier = String(path.dropFirst(folder.count + 1 + SSHAskpass.socketPrefix.count + 1).dropLast(".sock".count))
+            let pending = Pending(passwords)
+            server = try UnixSocketServer(path: path) { connection in
+                guard let frame = connection.readFrame(maxLength: 4096) else { return }
+                let prompt = String(decoding: frame, as: UTF8.self)
+                guard let password = pending.take(prompt) else {
+                    _ = connection.writeFrame([0])
+                    return
+                }
+                var reply = [UInt8](repeating: 1, count: password.count + 1)
+                password.withUnsafeBytes { src in
+                    reply.withUnsafeMutableBytes { dst in (dst.baseAddress! + 1).copyMemory(from: src.baseAddress!, byteCount: src.count) }
+                }
+                _ = connection.writeFrame(reply)
+                Sodium.wipe(&reply)
+            }
+            try server.start()
+        }
+
+        func stop() { server.stop() }
+    }
+
+    /// Each owned prompt is answered once.
+    private final class Pending: @unchecked Sendable {
+        private let source: @Sendable () -> [(prompt: String, password: SecretBytes)]
+        private var entries: [(prompt: String, password: SecretBytes)]?
+        private var mutex = pthread_mutex_t()
+
+        init(_ source: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) {
+            self.source = source
+            pthread_mutex_init(&mutex, nil)
+        }
+
+        deinit { pthread_mutex_destroy(&mutex) }
+
+        func take(_ prompt: String) -> SecretBytes? {
+            pthread_mutex_lock(&mutex)
+            defer { pthread_mutex_unlock(&mutex) }
+            if entries == nil { entries = source() }
+            guard let i = entries!.firstIndex(where: { $0.prompt == prompt }) else { return nil }
+            return entries!.remove(at: i).password
+        }
+    }
+
+    /// The prompt ssh shows for password authentication to `user` at `hostname`
+    /// (readpass.c: HostName lower-cased unless it is an address; there is no HostKeyAlias).
+    static func passwordPrompt(user: String, hostname: String) -> String {
+        "\(user)@\(hostname.lowercased())'s password: "
+    }
+
+    /// The helper's side, run by ssh as `hostbook PROMPT`. Returns the exit status.
+    static func answer(prompt: String, environment: [String: String]) -> Int32 {
+        // Confirmations (empty answer = yes) and notifications are never answered.
+        if environment["SSH_ASKPASS_PROMPT"] != nil { return 1 }
+        guard let id = environment[sessionVariable], !id.isEmpty, id.utf8.allSatisfy({ isxdigit(Int32($0)) != 0 }),
+              let folder = try? PrivateSocketDirectory.prepare(environment: environment) else { return 1 }
+        let path = folder + "/\(socketPrefix)-\(id).sock"
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return 1 }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { return 1 }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return 1 }
+        let body = Array(prompt.utf8.prefix(4000))
+        let n = UInt32(body.count)
+        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + body
+        guard frame.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == frame.count else { return 1 }
+        var header = [UInt8](repeating: 0, count: 4)
+        guard readFully(fd, &header) else { return 1 }
+        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
+        guard length >= 1, length <= 2048 else { return 1 }
+        var reply = [UInt8](repeating: 0, count: length)
+        defer { Sodium.wipe(&reply) }
+        guard readFully(fd, &reply), reply[0] == 1 else { return 1 }
+        reply[0] = UInt8(ascii: "\n")
+        // The password, then the newline ssh cuts at.
+        let ok = reply.withUnsafeBytes { all in
+            writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: all[1...])) && writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: all[0..<1]))
+        }
+        return ok ? 0 : 1
+    }
+
+    private static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
+        var offset = 0
+        while offset < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+
+    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var offset = 0
+        while offset < bytes.count {
+            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { return false }
+            offset += n
+        }
+        return true
+    }
+}

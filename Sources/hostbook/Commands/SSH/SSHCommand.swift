@@ -1,0 +1,75 @@
+// `hostbook ssh [--snippet NAME] [--print-config] HOST [SSH-ARGS...]`: connects to a saved
+// host with the system ssh, as hostbook's child (openssh-integration.md §6.1). While ssh
+// runs, hostbook holds what the connection needs and nothing of it touches the disk:
+//   * the configuration, an in-memory file ssh reads as /proc/<pid>/fd/N (-F);
+//   * the keys of the target and of each jump host, served by an agent on a per-session
+//     socket (0600, in a 0700 folder), with each hop's public key as its IdentityFile
+//     (also an in-memory file) and IdentitiesOnly;
+//   * the stored passwords, answered through SSH_ASKPASS (SSHAskpass.swift);
+//   * host keys: KnownHostsCommand runs `hostbook known-hosts lookup` (SSHHostKeyLookup).
+// The terminal's signals go to ssh (it is in the foreground process group; hostbook
+// ignores SIGINT, SIGQUIT and SIGTSTP meanwhile and passes SIGTERM and SIGHUP on). When
+// ssh ends, the sockets are removed, the keys wiped, and hostbook exits with ssh's status.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum SSHCommand {
+    static let all: [CommandSpec] = [spec, SSHHostKeyLookup.spec]
+
+    static let spec = CommandSpec(
+        ["ssh"], summary: "Connect to a saved host with ssh, using hostbook's keys, passwords and host keys",
+        usage: "[--snippet NAME] [--print-config] HOST [SSH-ARGS...]",
+        discussion: """
+        Runs the system ssh (OpenSSH 8.5 or later) with a configuration made for HOST and its \
+        jump hosts: each hop's hostname, port, user, key and trusted host keys. Keys are served \
+        by an agent inside hostbook for as long as ssh runs; stored passwords answer ssh's \
+        password prompt once. Host keys are checked against hostbook's known hosts only: a \
+        changed or revoked key is refused by ssh, an unknown one is offered for approval on the \
+        terminal (or refused with --no-input or without a terminal). Your ~/.ssh/config still \
+        applies to everything hostbook does not set; ~/.ssh/known_hosts is not used.
+        Everything after HOST goes to ssh unchanged. Once ssh has started, the exit status is \
+        ssh's (255 for ssh's own errors, else the remote command's).
+        """,
+        positionals: [.required("HOST", "A saved host's name"), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
+        options: [.value("snippet", "NAME", "Run the saved snippet on the host, exactly as stored"),
+                  .flag("print-config", "Print the generated ssh configuration (no secrets) and exit")],
+        passesArgumentsAfterFirstPositional: true,
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let name = inv.args.positional(0) ?? ""
+        // `ssh -V` runs while the database is read.
+        var probe = inv.args.flag("print-config") ? nil : try SSHClient.startProbe(environment: inv.environment)
+        defer { if let unread = probe { _ = SSHClient.finish(unread) } }
+        let plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
+        let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
+                                      noInput: inv.globals.noInput)
+        if inv.args.flag("print-config") {
+            var paths = SSHSessionConfig.Paths()
+            if plan.needsAgent {
+                paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
+                for hop in plan.hops where hop.key != nil { paths.publicKeyFiles[hop.alias] = "/proc/PID/fd/N" }
+            }
+            Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
+            return
+        }
+        if probe == nil { _ = try SSHClient.require(nil) }
+        // Before any thread starts (threads inherit the mask): see SSHSession.run.
+        SSHSession.blockWaitedSignals()
+        let localUser = SSHSession.localUserName()
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser) }
+        let started = probe
+        probe = nil
+        let client = try SSHClient.require(started)
+        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets)
+            .run(arguments: inv.args.trailing)
+        throw ChildExitStatus(status: status)
+    }
+}
+
+/// hostbook's exit status is ssh's once ssh has started.
+struct ChildExitStatus: Error {
+    let status: Int32
+}
+

@@ -1,0 +1,144 @@
+// `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand
+// of `hostbook ssh` (openssh-integration.md §2, §6.3). ssh runs it with stdin on
+// /dev/null and reads known_hosts lines from its stdout; the decision is the trust core's
+// (`decide`), and ssh then acts on the lines:
+//   ORDER     the stored keys for the name, so ssh asks for an algorithm it can verify
+//   HOSTNAME  trusted: the presented key; revoked: an @revoked line; changed: the stored
+//             keys (ssh refuses with its own warning, nothing is replaced); unknown: on a
+//             terminal, hostbook's approval prompt on /dev/tty (recorded in the audit
+//             trail) and the key on approval; otherwise nothing, and a line saying how to
+//             approve it.
+// It exits 0 in all of these; non-zero (which makes ssh stop) only when the database
+// cannot be read.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+import KeyFormats
+
+enum SSHHostKeyLookup {
+    /// The ssh tokens after the command words, in the order `run` reads them.
+    static let tokens = ["%I", "%H", "%h", "%p", "%t", "%K", "%n"]
+
+    static let spec = CommandSpec(
+        ["known-hosts", "lookup"], summary: "Answer ssh's KnownHostsCommand (used by 'hostbook ssh')",
+        usage: "PHASE NAME HOST PORT TYPE KEY ALIAS",
+        discussion: """
+        Run by ssh, not by hand: prints known_hosts lines for ssh to check the server's key \
+        against. A key that is not known yet is offered for approval on the terminal (unless \
+        --no-input); a changed or revoked key is left to ssh, which refuses it.
+        """,
+        positionals: [.required("PHASE", "ORDER, HOSTNAME or ADDRESS (%I)"), .required("NAME", "The name ssh looks up (%H)"),
+                      .required("HOST", "Host name (%h)"), .required("PORT", "Port (%p)"),
+                      .required("TYPE", "Key type or NONE (%t)"), .required("KEY", "Base64 key or NONE (%K)"),
+                      .optional("ALIAS", "The alias typed (%n)")],
+        run: run)
+
+    /// The one place `hostbook ssh` asks for a host-key decision: host, port and key in,
+    /// the trust core's answer out.
+    static func decide(_ store: KnownHostsStore, host: String, port: Int, key: PresentedHostKey) throws -> KnownHostsStore.Check {
+        try store.check(HostLookupName(host: host, port: port), presented: key)
+    }
+
+    /// The signature algorithms of the keys trusted for host:port, for `HostKeyAlgorithms
+    /// ^LIST` (those first, ssh's defaults after), which does what the ORDER run would and
+    /// spares ssh that run. Empty when nothing plain is trusted (certificate authorities
+    /// and unknown hosts keep the ORDER run).
+    static func preferredAlgorithms(_ store: KnownHostsStore, host: String, port: Int) throws -> [String] {
+        let lookup = HostLookupName(host: host, port: port)
+        var rows = try store.entries(matching: lookup)
+        if rows.isEmpty, let bare = lookup.bare { rows = try store.entries(matching: bare) }
+        guard !rows.contains(where: { $0.marker == .certAuthority }) else { return [] }
+        var algorithms: [String] = []
+        for row in rows where row.marker == .none {
+            let names = row.keyType == PublicKey.rsaType ? ["rsa-sha2-512", "rsa-sha2-256"] : [row.keyType]
+            for n in names where !algorithms.contains(n) { algorithms.append(n) }
+        }
+        return algorithms
+    }
+
+    static func run(_ inv: Invocation) throws {
+        let a = inv.args.positionals
+        let phase = a[0], name = a[1], host = a[2]
+        guard let port = Int(a[3]), (1...65535).contains(port) else { throw CLIError.usage("PORT must be a number from 1 to 65535") }
+        guard !name.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { throw CLIError.usage("NAME must be one word") }
+        let alias = a.count > 6 ? a[6] : host
+        let lookup = HostLookupName(host: host, port: port)
+        do {
+            if phase == "ORDER" || a[4] == "NONE" {
+                guard let db = try HostStoreAccess.openForReading(inv) else { return }
+                let rows = try KnownHostsStore(database: db).entries(matching: lookup)
+                let fallback = rows.isEmpty ? try lookup.bare.map { try KnownHostsStore(database: db).entries(matching: $0) } ?? [] : rows
+                printRows(fallback.filter { $0.marker == .none }, name: name)
+                return
+            }
+            let presented: PresentedHostKey
+            do { presented = try PresentedHostKey.parse("\(a[4]) \(a[5])") } catch {
+                throw CLIError.failure("ssh passed a host key hostbook cannot read (\(a[4].escapedForTerminal))")
+            }
+            guard let db = try HostStoreAccess.openForReading(inv) else {
+                try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
+                return
+            }
+            let store = KnownHostsStore(database: db)
+            let check = try decide(store, host: host, port: port, key: presented)
+            switch check.decision.status {
+            case .trusted:
+                if check.decision.viaCertificateAuthority {
+                    printRows(check.entries, name: name)
+                } else {
+                    emit("\(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
+                }
+            case .revoked:
+                emit("@revoked \(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
+            case .changed:
+                // The stored keys: ssh shows "REMOTE HOST IDENTIFICATION HAS CHANGED" and refuses.
+                printRows(check.matched.filter { $0.marker == .none }, name: name)
+            case .unknown:
+                try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
+            }
+        } catch let e as DatabaseError {
+            throw CLIError.failure("database error: \(e.message)")
+        }
+    }
+
+    /// An unknown key: approval on /dev/tty when allowed, else refused with how to approve.
+    private static func unknown(_ inv: Invocation, lookup: HostLookupName, name: String, alias: String, presented: PresentedHostKey) throws {
+        let key = presented.plainKey
+        let tty = inv.globals.noInput ? -1 : open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else {
+            let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal to ask on"
+            Hostbook.report(message: "the \(KnownHostsAccess.describe(key)) of \(KnownHostsAccess.describe(lookup)) is not known and \(why); nothing was trusted",
+                            hint: "Check the fingerprint, then approve it with 'hostbook known-hosts scan \(alias.escapedForTerminal)'.")
+            return
+        }
+        // The prompt reads and writes the terminal; stdout stays ssh's pipe.
+        let savedIn = dup(STDIN_FILENO), savedErr = dup(STDERR_FILENO)
+        dup2(tty, STDIN_FILENO)
+        dup2(tty, STDERR_FILENO)
+        close(tty)
+        defer {
+            dup2(savedIn, STDIN_FILENO); dup2(savedErr, STDERR_FILENO)
+            close(savedIn); close(savedErr)
+        }
+        try KnownHostsAccess.withStore(inv) { store in
+            let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
+            if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
+                try store.approve(lookup, key: key, source: "tofu")
+                emit("\(name) \(key.type) \(key.base64)")
+            } else {
+                try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                Hostbook.report(message: "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown", hint: nil)
+            }
+        }
+    }
+
+    private static func printRows(_ rows: [KnownHostRow], name: String) {
+        for row in rows {
+            let marker = row.marker == .none ? "" : "@\(row.marker.rawValue) "
+            emit("\(marker)\(name) \(row.keyType) \(Base64.encode(row.keyBlob))")
+        }
+    }
+
+    private static func emit(_ line: String) { Output.write(line + "\n", to: STDOUT_FILENO) }
+}

@@ -1,0 +1,28 @@
+// Replays fuzz/corpus/agent-message and fuzz/crashers/agent-message (crashers the fuzzer
+// found and hand-written tricky inputs) through the same calls as
+// fuzz/targets/agent-message.swift. Each must only not crash.
+import Foundation
+import XCTest
+@testable import Agent
+import KeyFormats
+
+final class AgentFuzzRegressionTests: XCTestCase {
+    func testEveryKnownInputIsHandled() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let identity = AgentIdentity(key: try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "fuzz"), comment: "fuzz")
+        var count = 0
+        for folder in ["fuzz/corpus/agent-message", "fuzz/crashers/agent-message"] {
+            let dir = root.appendingPathComponent(folder)
+            for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() {
+                let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
+                _ = try? AgentRequest.parse(bytes)
+                _ = UserAuthRequest.parse(bytes)
+                var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
+                _ = conversation.reply(to: bytes)
+                _ = conversation.reply(to: bytes)
+                count += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(count, 8)
+    }
+}

@@ -1,0 +1,195 @@
+// A private OpenSSH server for end-to-end tests: `sshd -D -e -f CONFIG` on 127.0.0.1 and an
+// unprivileged port, with a temporary configuration and fresh host keys, started and stopped
+// by this object by its PID. Real `ssh` against it is the oracle for host-key decisions and
+// the target of connection tests. Nothing outside its temporary folder is touched except
+// `/run/sshd`, which sshd's privilege separation requires.
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class PrivateSSHD: @unchecked Sendable {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    static let executable = "/usr/sbin/sshd"
+
+    let dir: TemporaryDirectory
+    let port: Int
+    /// Host key files by type name as ssh-keygen takes it (`ed25519`, `ecdsa`, `rsa`).
+    let hostKeyFiles: [String: String]
+    /// Where sshd reads the authorized keys of every user (`AuthorizedKeysFile`).
+    let authorizedKeysFile: String
+    /// sshd's PID. sshd is spawned with posix_spawn, not Foundation's Process: sshd closes
+    /// every inherited descriptor at start-up, which Foundation takes for the child's exit,
+    /// and its blocking wait for sshd then stalls every other Process of the test.
+    let pid: pid_t
+    private var running = true
+    private let logFile: String
+
+    /// Starts sshd. `config` lines come first, so they win over the defaults below (in
+    /// sshd_config the first value of a keyword wins). `authorizedKeys` are public key lines
+    /// accepted for any user.
+    init(hostKeyTypes: [String] = ["ed25519"], config: [String] = [], authorizedKeys: [String] = [],
+         file: StaticString = #filePath, line: UInt = #line) throws {
+        guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
+            throw Failure(description: "\(Self.executable) is missing: install openssh-server (scripts/setup does)")
+        }
+        try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+        dir = try TemporaryDirectory()
+        var keys: [String: String] = [:]
+        for type in hostKeyTypes {
+            let path = dir.file("ssh_host_\(type)_key")
+            let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-keygen"),
+                                        ["-q", "-t", type, "-N", "", "-C", "test-host-\(type)", "-f", path])
+            guard r.status == 0 else { throw Failure(description: "ssh-keygen -t \(type) failed: \(r.stderr)") }
+            keys[type] = path
+        }
+        hostKeyFiles = keys
+        authorizedKeysFile = dir.file("authorized_keys")
+        let authorized = authorizedKeys.map { $0 + "\n" }.joined()
+        try Data(authorized.utf8).write(to: URL(fileURLWithPath: authorizedKeysFile))
+        chmod(authorizedKeysFile, 0o600)
+        logFile = dir.file("sshd.log")
+
+        var started: (pid_t, Int)?
+        var lastError = ""
+        // A free port is found by binding port 0; another process may take it before sshd
+        // does, so a failed start is retried on a new port.
+        for _ in 0..<5 {
+            let port = try Self.freePort()
+            let configFile = dir.file("sshd_config")
+            var lines = config
+            lines += ["Port \(port)", "ListenAddress 127.0.0.1", "AddressFamily inet"]
+            lines += hostKeyTypes.compactMap { keys[$0] }.map { "HostKey \($0)" }
+            lines += [
+                "PidFile none", "AuthorizedKeysFile \(authorizedKeysFile)", "StrictModes no", "UsePAM no",
+                "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+                "Subsystem sftp internal-sftp", "LogLevel VERBOSE", "MaxStartups 100:30:200",
+            ]
+            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: configFile))
+            let child = try Self.spawn([Self.executable, "-D", "-e", "-f", configFile], log: logFile)
+            if Self.waitUntilListening(port: port, pid: child) {
+                started = (child, port)
+                break
+            }
+            lastError = (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? ""
+            Self.terminate(child)
+        }
+        guard let (child, port) = started else { throw Failure(description: "sshd did not start: \(lastError)") }
+        pid = child
+        self.port = port
+    }
+
+    deinit { stop() }
+
+    /// The public key line (`TYPE BASE64 COMMENT`) of the host key of `type`.
+    func publicKey(_ type: String = "ed25519") throws -> String {
+        guard let path = hostKeyFiles[type] else { throw Failure(description: "no \(type) host key") }
+        return try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// `TYPE BASE64` of the host key of `type`, as `known-hosts --key` takes it.
+    func publicKeyTypeAndBlob(_ type: String = "ed25519") throws -> String {
+        try publicKey(type).split(separator: " ").prefix(2).joined(separator: " ")
+    }
+
+    /// What sshd logged so far (`-e`: its log goes to stderr, kept in a file).
+    var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+
+    /// Stops sshd by its PID and waits for it. Safe to call more than once.
+    func stop() {
+        guard running else { return }
+        running = false
+        Self.terminate(pid)
+    }
+
+    /// Options for the real `ssh` that keep it away from the user's own files: no config file,
+    /// no agent, batch mode, this server's port.
+    func sshOptions(knownHosts: String? = nil) -> [String] {
+        var options = ["-F", "none", "-p", String(port), "-o", "BatchMode=yes", "-o", "IdentityAgent=none",
+                       "-o", "ConnectTimeout=10", "-o", "GlobalKnownHostsFile=/dev/null"]
+        if let knownHosts { options += ["-o", "UserKnownHostsFile=\(knownHosts)"] }
+        return options
+    }
+
+    /// Starts `argv` with stdin from /dev/null and stdout and stderr appended to `log`.
+    private static func spawn(_ argv: [String], log: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, log, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var cArgs = argv.map { strdup($0) } + [nil]
+        defer { for a in cArgs { free(a) } }
+        var cEnv = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { for e in cEnv { free(e) } }
+        var child: pid_t = 0
+        let status = posix_spawn(&child, argv[0], &actions, nil, &cArgs, &cEnv)
+        guard status == 0 else { throw Failure(description: "cannot start \(argv[0]): \(String(cString: strerror(status)))") }
+        return child
+    }
+
+    /// SIGTERM, then SIGKILL after 5 s, and reaps the process.
+    private static func terminate(_ pid: pid_t) {
+        var status: Int32 = 0
+        if waitpid(pid, &status, WNOHANG) == pid { return }
+        kill(pid, SIGTERM)
+        let deadline = Date().addingTimeInterval(5)
+        while Date() < deadline {
+            if waitpid(pid, &status, WNOHANG) == pid { return }
+            usleep(10_000)
+        }
+        kill(pid, SIGKILL)
+        _ = waitpid(pid, &status, 0)
+    }
+
+    /// True while `pid` has not exited (it is reaped if it has).
+    private static func isRunning(_ pid: pid_t) -> Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket() failed: errno \(errno)") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw Failure(description: "bind() failed: errno \(errno)") }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// True once something accepts TCP connections on 127.0.0.1:`port` while `pid` runs.
+    private static func waitUntilListening(port: Int, pid: pid_t) -> Bool {
+        let deadline = Date().addingTimeInterval(10)
+        while Date() < deadline {
+            guard isRunning(pid) else { return false }
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = UInt16(port).bigEndian
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return true }
+            usleep(20_000)
+        }
+        return false
+    }
+}

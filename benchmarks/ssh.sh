@@ -1,0 +1,71 @@
+#!/usr/bin/env bash
+# hostbook ssh benchmark (benchmarks/README.md, "ssh"): `hostbook ssh HOST true` against plain
+# `ssh` with the same key in a file and a known_hosts file, to the same private sshd on
+# 127.0.0.1, paired run by run (alternating which goes first), and the median of the
+# per-pair ratios. Then where hostbook's time goes: start-up, the vault read, and one
+# KnownHostsCommand run. Release build; runs inside scripts/with-keyring.
+#
+# Usage: scripts/with-keyring benchmarks/ssh.sh [PAIRS]    (default 30; needs sshd, ssh-keygen)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+pairs=${1:-30}
+swift build -c release --product hostbook >/dev/null
+hb="$(swift build -c release --show-bin-path)/hostbook"
+work=$(mktemp -d)
+sshd_pid=
+cleanup() { [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+export HOME="$work/home" HOSTBOOK_DB="$work/hb.db" XDG_RUNTIME_DIR="$work/run"
+mkdir -p "$HOME/.ssh" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
+
+ssh-keygen -q -t ed25519 -N "" -f "$work/host_key"
+ssh-keygen -q -t ed25519 -N "" -C bench -f "$work/id"
+cp "$work/id.pub" "$work/authorized_keys"
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+cat > "$work/sshd_config" <<CFG
+Port $port
+ListenAddress 127.0.0.1
+HostKey $work/host_key
+PidFile none
+AuthorizedKeysFile $work/authorized_keys
+StrictModes no
+UsePAM no
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+CFG
+mkdir -p /run/sshd
+/usr/sbin/sshd -D -e -f "$work/sshd_config" 2>"$work/sshd.log" </dev/null >/dev/null &
+sshd_pid=$!
+for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.05; done
+
+"$hb" keys import "$work/id" --name bench >/dev/null
+"$hb" add bench --hostname 127.0.0.1 --port "$port" --user root --key bench >/dev/null
+"$hb" known-hosts approve 127.0.0.1 --port "$port" --key "$(cut -d' ' -f1,2 "$work/host_key.pub")" --yes >/dev/null
+echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$work/host_key.pub")" > "$work/known_hosts"
+
+plain() { ssh -F /dev/null -p "$port" -i "$work/id" -o IdentitiesOnly=yes -o UserKnownHostsFile="$work/known_hosts" \
+              -o GlobalKnownHostsFile=none -o StrictHostKeyChecking=yes -o BatchMode=yes root@127.0.0.1 true; }
+viahb() { "$hb" ssh bench true </dev/null; }
+ms() { local s e; s=$(date +%s%N); "$@"; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
+
+plain; viahb   # warm up (page cache, sshd)
+ratios=(); tp=(); th=()
+for i in $(seq "$pairs"); do
+    if [ $((i % 2)) -eq 0 ]; then a=$(ms plain); b=$(ms viahb); else b=$(ms viahb); a=$(ms plain); fi
+    tp+=("$a"); th+=("$b"); ratios+=("$(echo "scale=4; $b / $a" | bc)")
+done
+median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+echo "pairs: $pairs, load average $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
+echo "plain ssh median: $(median "${tp[@]}") µs"
+echo "hostbook ssh median: $(median "${th[@]}") µs"
+echo "median ratio (hostbook / plain): $(median "${ratios[@]}")"
+
+# Where hostbook's time goes, each median of 20 runs.
+quiet() { "$@" >/dev/null 2>&1 || true; }
+each() { local t=(); for _ in $(seq 20); do t+=("$(ms quiet "$@")"); done; median "${t[@]}"; }
+blob=$(cut -d' ' -f2 "$work/host_key.pub")
+echo "start-up (hostbook --version): $(each "$hb" --version) µs"
+echo "database + vault read of the key (keys export --no-passphrase): $(each "$hb" keys export bench --no-passphrase) µs"
+echo "one KnownHostsCommand run, HOSTNAME: $(each "$hb" --db "$HOSTBOOK_DB" known-hosts lookup HOSTNAME "[127.0.0.1]:$port" 127.0.0.1 "$port" ssh-ed25519 "$blob" bench) µs"
+echo "one KnownHostsCommand run, ORDER: $(each "$hb" --db "$HOSTBOOK_DB" known-hosts lookup ORDER 127.0.0.1 127.0.0.1 "$port" NONE NONE bench) µs"
+echo "ssh -V (version check): $(each ssh -V) µs"

@@ -1,0 +1,16 @@
+// One ssh-agent message body (what follows the length prefix): the request parser, the
+// user-authentication parser for sign data, and a whole conversation under a policy that
+// serves one Ed25519 key, so session-bind verification and sign checks run too.
+@testable import Agent
+import KeyFormats
+
+let fuzzIdentity = AgentIdentity(key: try! PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "fuzz"), comment: "fuzz")
+
+func fuzzOne(_ bytes: [UInt8]) {
+    _ = try? AgentRequest.parse(bytes)
+    _ = UserAuthRequest.parse(bytes)
+    var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [fuzzIdentity] }))
+    // The same bytes twice: the second may meet a bound connection.
+    _ = conversation.reply(to: bytes)
+    _ = conversation.reply(to: bytes)
+}
