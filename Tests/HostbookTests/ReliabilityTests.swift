@@ -151,7 +151,7 @@ final class ReliabilityTests: XCTestCase {
             }
             // hostbook finishes the job afterwards.
             try hb.ok("add", "after", "--hostname", "after.example")
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "2")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "3")
         }
         XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(whole) s)")
     }

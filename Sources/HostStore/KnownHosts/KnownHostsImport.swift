@@ -46,9 +46,13 @@ extension KnownHostsStore {
         let fingerprint: String
     }
 
-    /// Splits a line's host field. A hashed field is one name. A list with a negation
-    /// stays whole (a `!` voids the whole line); otherwise each name is its own entry —
-    /// a wildcard one kept as a pattern, `[host]:port` split into name and port.
+    /// Splits a line's host field into stored entries, keeping exactly what OpenSSH reads.
+    /// A hashed field is one name. A list is split into one plain entry per name only when
+    /// every member is a plain host name or `[host]:port` (HostNameRule), which matches the
+    /// same lookups one by one as the list does together. Anything else (wildcards, a
+    /// negation — one `!` voids the whole line —, a member of 1023 bytes or more — which
+    /// makes the whole line fail in match_pattern_list —, odd characters) is kept whole as
+    /// one pattern entry and matched by HostPatternList, as ssh matches it.
     static func names(of hosts: String) throws -> [ImportedName] {
         // The common case first: one lower-case plain name.
         if !hosts.utf8.contains(where: { c in
@@ -61,21 +65,25 @@ extension KnownHostsStore {
             guard let h = HashedHostName(field: hosts) else { throw KeyFormatError.invalid("bad host hash (expected |1|salt|hash with a 20-byte salt)") }
             return [ImportedName(pattern: hosts, port: 0, hashed: h.salt + h.mac, plain: false)]
         }
-        if hosts.utf8.contains(UInt8(ascii: "!")) {
-            return [ImportedName(pattern: hosts, port: 0, hashed: nil, plain: false)]
-        }
+        // Kept whole: a list (port 0, the port is part of what it matches), or a single
+        // literal that no valid lookup equals (port 22, exported as written).
+        let literal = KnownHostRow.kind(of: hosts) == .plain
+        let whole = [ImportedName(pattern: hosts, port: literal ? HostLookupName.defaultPort : 0, hashed: nil, plain: false)]
         var out: [ImportedName] = []
         for part in hosts.split(separator: ",", omittingEmptySubsequences: true) {
             let name = String(part)
-            if HostPatternList.hasWildcards(name) {
-                out.append(ImportedName(pattern: name, port: 0, hashed: nil, plain: false))
-            } else if let bracketed = HostLookupName.parseBracketed(name) {
+            if name.utf8.first == UInt8(ascii: "[") {
+                guard let bracketed = HostLookupName.parseBracketed(name), HostNameRule.problem(bracketed.host) == nil else { return whole }
                 out.append(ImportedName(pattern: bracketed.host, port: bracketed.port, hashed: nil, plain: true))
             } else {
-                out.append(ImportedName(pattern: HostPatternList.lowercased(name), port: HostLookupName.defaultPort, hashed: nil, plain: true))
+                let lowered = HostPatternList.lowercased(name)
+                guard HostNameRule.problem(lowered) == nil else { return whole }
+                out.append(ImportedName(pattern: lowered, port: HostLookupName.defaultPort, hashed: nil, plain: true))
             }
         }
         guard !out.isEmpty else { throw KeyFormatError.invalid("no host names") }
+        // One plain name that needed no change is stored as itself; a single member that is
+        // not a plain name is literal text (never matched by a valid lookup, like ssh).
         return out
     }
 
@@ -137,6 +145,7 @@ extension KnownHostsStore {
                     continue
                 }
                 let fingerprint = entry.key.sha256Fingerprint
+                let storedBlob = entry.storedBlob
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import only by index, and only when there were any.
@@ -145,12 +154,12 @@ extension KnownHostsStore {
                     if !seen.insert(identity).inserted { report.duplicates += 1; continue }
                     if storeHadRows {
                         exists.reset()
-                        try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(entry.key.blob), .int(n.plain ? 1 : 0)])
+                        try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(storedBlob), .int(n.plain ? 1 : 0)])
                         if try exists.step() { report.duplicates += 1; continue }
                     }
                     insert.reset()
-                    try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.key.type),
-                                     .blob(entry.key.blob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
+                    try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.storedType),
+                                     .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
                     if n.hashed != nil { insertedHashed = true }
@@ -162,7 +171,7 @@ extension KnownHostsStore {
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }
-            // New hashed entries void every remembered scan (KnownHostsSchema).
+            // New hashed entries make the midstate pack stale: it is rebuilt here.
             if insertedHashed {
                 try connection.execute("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1")
                 try rebuildHashPack()

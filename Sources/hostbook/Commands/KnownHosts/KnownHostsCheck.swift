@@ -48,12 +48,12 @@ enum KnownHostsCheck {
         switch check.decision.status {
         case .trusted:
             let how = check.decision.viaCertificateAuthority ? " (signed by a trusted certificate authority)"
-                : check.viaBareName ? " (through the entry for '\(check.lookup.host)' on port 22, as ssh does)" : ""
+                : check.viaBareName ? " (through the entry for '\(PrintableText.quoted(check.lookup.host))' on port 22, as ssh does)" : ""
             return "trusted: the \(KnownHostsAccess.describe(key)) is trusted for \(host)\(how)"
         case .unknown:
             return "unknown: no key is known for \(host)"
         case .changed:
-            let stored = check.entries.map { "\($0.keyType) \($0.fingerprint)" }.joined(separator: ", ")
+            let stored = check.entries.map(KnownHostsAccess.describeStored).joined(separator: ", ")
             return "changed: \(host) is known with another key (\(stored)), not the \(KnownHostsAccess.describe(key))"
         case .revoked:
             return "revoked: the \(KnownHostsAccess.describe(key)) is revoked for \(host)"

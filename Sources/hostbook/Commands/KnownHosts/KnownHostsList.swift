@@ -22,7 +22,7 @@ enum KnownHostsList {
             return (try store.entries(forHost: host), try store.events(forHost: host))
         }
         if let host, rows.isEmpty, events.isEmpty {
-            throw CLIError.notFound("no known-hosts entries for '\(host)'")
+            throw CLIError.notFound("no known-hosts entries for '\(PrintableText.quoted(host))'")
         }
         if inv.json {
             let entries = JSONValue.array(rows.map(KnownHostsAccess.entryJSON))
@@ -40,8 +40,8 @@ enum KnownHostsList {
         }
         var table = Table(["HOST", "PORT", "TYPE", "FINGERPRINT", "MARKER", "SOURCE"])
         for r in rows {
-            table.add([r.pattern, r.displayPort.map(String.init) ?? "-", r.keyType, r.fingerprint,
-                       r.marker == .none ? "-" : "@" + r.marker.rawValue, r.source])
+            table.add([PrintableText.quoted(r.pattern), r.displayPort.map(String.init) ?? "-", PrintableText.quoted(r.keyType), r.fingerprint,
+                       r.marker == .none ? "-" : "@" + r.marker.rawValue, PrintableText.quoted(r.source)])
         }
         Output.write(table.render(color: inv.useColor), to: 1)
         if !events.isEmpty {
@@ -49,7 +49,7 @@ enum KnownHostsList {
             var log = Table(["TIME", "EVENT", "PORT", "FINGERPRINT", "SOURCE"])
             for e in events {
                 let fp = e.oldFingerprint.map { old in "\(old) -> \(e.fingerprint ?? "")" } ?? (e.fingerprint ?? "-")
-                log.add([e.at, e.event, String(e.port), fp, e.source])
+                log.add([PrintableText.quoted(e.at), PrintableText.quoted(e.event), String(e.port), PrintableText.quoted(fp), PrintableText.quoted(e.source)])
             }
             Output.write(log.render(color: inv.useColor), to: 1)
         }
