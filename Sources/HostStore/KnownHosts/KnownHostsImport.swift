@@ -28,8 +28,7 @@ public struct KnownHostsImportReport: Sendable, Equatable {
 }
 
 extension KnownHostsStore {
-    /// One stored entry derived from a line: the host field split per §5.3 so that each
-    /// plain name can be found by index.
+    /// One stored entry derived from a line (KnownHostsHostField.Name as the rows store it).
     struct ImportedName {
         let pattern: String
         let port: Int
@@ -46,45 +45,12 @@ extension KnownHostsStore {
         let fingerprint: String
     }
 
-    /// Splits a line's host field into stored entries, keeping exactly what OpenSSH reads.
-    /// A hashed field is one name. A list is split into one plain entry per name only when
-    /// every member is a plain host name or `[host]:port` (HostNameRule), which matches the
-    /// same lookups one by one as the list does together. Anything else (wildcards, a
-    /// negation — one `!` voids the whole line —, a member of 1023 bytes or more — which
-    /// makes the whole line fail in match_pattern_list —, odd characters) is kept whole as
-    /// one pattern entry and matched by HostPatternList, as ssh matches it.
+    /// The stored entries of a line's host field (KnownHostsHostField: split only where
+    /// that matches exactly what the whole field matches).
     static func names(of hosts: String) throws -> [ImportedName] {
-        // The common case first: one lower-case plain name.
-        if !hosts.utf8.contains(where: { c in
-            c == UInt8(ascii: ",") || c == UInt8(ascii: "*") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
-                || c == UInt8(ascii: "[") || c == UInt8(ascii: "|") || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
-        }) {
-            return [ImportedName(pattern: hosts, port: HostLookupName.defaultPort, hashed: nil, plain: true)]
+        try KnownHostsHostField.names(of: hosts).map {
+            ImportedName(pattern: $0.pattern, port: $0.port, hashed: $0.hashed.map { $0.salt + $0.mac }, plain: $0.plain)
         }
-        if HashedHostName.looksHashed(hosts) {
-            guard let h = HashedHostName(field: hosts) else { throw KeyFormatError.invalid("bad host hash (expected |1|salt|hash with a 20-byte salt)") }
-            return [ImportedName(pattern: hosts, port: 0, hashed: h.salt + h.mac, plain: false)]
-        }
-        // Kept whole: a list (port 0, the port is part of what it matches), or a single
-        // literal that no valid lookup equals (port 22, exported as written).
-        let literal = KnownHostRow.kind(of: hosts) == .plain
-        let whole = [ImportedName(pattern: hosts, port: literal ? HostLookupName.defaultPort : 0, hashed: nil, plain: false)]
-        var out: [ImportedName] = []
-        for part in hosts.split(separator: ",", omittingEmptySubsequences: true) {
-            let name = String(part)
-            if name.utf8.first == UInt8(ascii: "[") {
-                guard let bracketed = HostLookupName.parseBracketed(name), HostNameRule.problem(bracketed.host) == nil else { return whole }
-                out.append(ImportedName(pattern: bracketed.host, port: bracketed.port, hashed: nil, plain: true))
-            } else {
-                let lowered = HostPatternList.lowercased(name)
-                guard HostNameRule.problem(lowered) == nil else { return whole }
-                out.append(ImportedName(pattern: lowered, port: HostLookupName.defaultPort, hashed: nil, plain: true))
-            }
-        }
-        guard !out.isEmpty else { throw KeyFormatError.invalid("no host names") }
-        // One plain name that needed no change is stored as itself; a single member that is
-        // not a plain name is literal text (never matched by a valid lookup, like ssh).
-        return out
     }
 
     /// A string as an SQL literal ('' doubles a quote).
