@@ -64,10 +64,10 @@ echo "== check vs ssh-keygen -F, 100,000 hosts"
 append check100k "check at 100,000 hosts"
 
 echo "== first check of a name in the hashed store (a check remembers nothing: every check is a first one)"
-"${hf[@]}" -w 1 -r 15 $(export_md cold) \
+"${hf[@]}" -i -w 1 -r 15 $(export_md cold) \
   -n "ssh-keygen -F (hashed file)" "ssh-keygen -F $name -f $work/hashed" \
   -n "hostbook check, first time (hashed import)" "$hb --db $work/hashed.db known-hosts check $name --key '$key'" \
-  -n "hostbook check, a name not stored (hashed import)" "$hb --db $work/hashed.db known-hosts check absent.bench.example --key '$key'"
+  -n "hostbook check, a name not stored (hashed import, exit 10)" "$hb --db $work/hashed.db known-hosts check absent.bench.example --key '$key'"
 append cold "first check of a name, hashed store"
 # A check writes nothing: the database file is the same bytes before and after.
 sum_before=$(sha256sum "$work/hashed.db" | cut -d' ' -f1)

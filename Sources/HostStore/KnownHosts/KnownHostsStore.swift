@@ -29,16 +29,13 @@ import KeyFormats
 ///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
 ///   column (salt ‖ mac, 40 bytes) streamed out of the partial covering index
 ///   `known_hosts_hashed` through one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
-///   A check remembers its result (`learned` names the lookup on the matching hashed
-///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
-///   `hashed_generation`), so checking a name again is two index probes until a hashed
-///   entry is added (the import bumps the generation; rows others write with a `|1|`
-///   pattern but no `hashed` are tested on every check). Names hostbook itself
+///   A check remembers nothing (schema v3): it only reads, so no name it was asked about
+///   is ever written down — the point of hashed known_hosts files. Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
 ///   out, as `ssh-keygen -H` would.
 ///
 /// At a million entries a check is still a handful of B-tree probes (name index, the
-/// small wildcard index, the remembered-scan probe) plus process start-up; the table is
+/// small wildcard index, the hash pack) plus process start-up; the table is
 /// never scanned. A large import into an empty store drops the indexes and builds them
 /// once at the end (sorting beats a million random index inserts), inside the import's
 /// transaction.
