@@ -21,7 +21,7 @@ func fuzzOne(_ bytes: [UInt8]) {
             let lookup = HostLookupName(host: n.pattern, port: n.port)
             precondition(HostNameRule.problem(lookup.host) == nil, "a split name is not a plain host name")
             precondition(HostPatternList.match(name: lookup.text, patterns: l.hosts) == .matched,
-                         "a split name does not match its own field")
+                         "a split name does not match its own field: \(n.pattern) \(n.port) in \(l.hosts.debugDescription)")
         }
         for n in names where !n.plain && n.hashed == nil {
             precondition(n.pattern == l.hosts, "a field kept whole was changed")

@@ -23,10 +23,12 @@ public enum KnownHostsHostField {
     /// 1023 bytes or more — which makes the whole line fail in match_pattern_list —, odd
     /// characters) is kept whole and matched as ssh matches it.
     public static func names(of hosts: String) throws -> [Name] {
-        // The common case first: one lower-case plain name.
-        if !hosts.utf8.contains(where: { c in
-            c == UInt8(ascii: ",") || c == UInt8(ascii: "*") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
-                || c == UInt8(ascii: "[") || c == UInt8(ascii: "|") || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
+        // The common case first: one lower-case plain name (a cheap byte test; IPv6
+        // addresses and anything else take the full HostNameRule below).
+        let utf8 = hosts.utf8
+        if utf8.count <= HostNameRule.maxLength, utf8.first.map({ $0 != UInt8(ascii: "-") }) ?? false, utf8.allSatisfy({ c in
+            (c >= UInt8(ascii: "a") && c <= UInt8(ascii: "z")) || (c >= UInt8(ascii: "0") && c <= UInt8(ascii: "9"))
+                || c == UInt8(ascii: ".") || c == UInt8(ascii: "-") || c == UInt8(ascii: "_")
         }) {
             return [Name(pattern: hosts, port: HostLookupName.defaultPort, hashed: nil, plain: true)]
         }
