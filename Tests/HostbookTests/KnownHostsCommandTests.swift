@@ -134,12 +134,11 @@ final class KnownHostsCommandTests: XCTestCase {
         assertResult(try hb(["known-hosts", "check", "h.test", "--port", "70000", "--key", keyA]), 2, stdout: "",
                      stderr: "hostbook: --port must be a whole number from 1 to 65535, not '70000'\n")
         assertResult(try hb(["known-hosts", "check", "a b", "--key", keyA]), 2, stdout: "",
-                     stderr: "hostbook: 'a b' is not a host name: it contains a space, comma or control character\n")
+                     stderr: "hostbook: 'a b' is not a host name: it contains whitespace\n" + "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.\n")
         assertResult(try hb(["known-hosts", "approve", "*.test", "--key", keyA, "--yes"]), 2, stdout: "",
-                     stderr: "hostbook: '*.test' is not a host name: patterns (*, ?, !), brackets and | are not allowed\n"
-                        + "Give the port with --port; patterns can be imported from a known_hosts file.\n")
+                     stderr: "hostbook: '*.test' is not a host name: it is a pattern (* and ? are wildcards in known_hosts)\n" + "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.\n")
         assertResult(try hb(["known-hosts", "check", "[h.test]:2222", "--port", "22", "--key", keyA]), 2, stdout: "",
-                     stderr: "hostbook: '[h.test]:2222' names port 2222 but --port says 22\n")
+                     stderr: "hostbook: '[h.test]:2222' is not a host name: it names port 2222 but --port says 22\n" + "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.\n")
         // ssh's own spelling [host]:port is understood.
         assertResult(try hb(["known-hosts", "approve", "[h.test]:2222", "--key", keyA, "--yes"]), 0)
         assertResult(try hb(["known-hosts", "check", "h.test", "--port", "2222", "--key", keyA]), 0,
@@ -218,7 +217,7 @@ final class KnownHostsCommandTests: XCTestCase {
         env["PATH"] = try fakeKeyscan(lines: ["[h.test]:2200 \(keyA)", "[h.test]:2200 \(keyC)"])
         assertResult(try hb(["known-hosts", "scan", "h.test", "--port", "2200"]), 3, stdout: "",
                      stderr: "hostbook: scan asks about new or changed keys but there is no terminal\n"
-                        + "Check the fingerprint, then run 'hostbook known-hosts approve h.test --port 2200 --key \"\(keyA)\" --fingerprint \(fpA)'.\n")
+                        + "Check the fingerprint, then run 'hostbook known-hosts approve h.test --port 2200 --key '\(keyA)' --fingerprint \(fpA)'.\n")
         XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-T 5 -p 2200 -- h.test\n")
     }
 

@@ -54,6 +54,25 @@ final class FuzzRegressionTests: XCTestCase {
         },
         // The calls of fuzz/targets/known-hosts-line.swift live beside the known_hosts tests.
         "known-hosts-line": { bytes in KnownHostsFuzzRegressionTests.exercise(bytes) },
+        // fuzz/targets/known-hosts-import.swift: lines, entries, stored names, the decision.
+        "known-hosts-import": { bytes in
+            var records: [HostKeyRecord] = []
+            for line in bytes.split(separator: 0x0a, omittingEmptySubsequences: false) {
+                guard case .entry(let l)? = try? KnownHostsLine.parse(bytes: line) else { continue }
+                if let entry = try? KnownHostsEntry(line: l) { records.append(HostKeyRecord(entry)) }
+                for n in (try? KnownHostsHostField.names(of: l.hosts)) ?? [] where n.plain {
+                    XCTAssertEqual(HostPatternList.match(name: HostLookupName(host: n.pattern, port: n.port).text, patterns: l.hosts), .matched)
+                }
+            }
+            _ = HostKeyPolicy.decide(.plain(PublicKey(.ed25519(publicKey: [UInt8](repeating: 7, count: 32)))), records: records, hostName: "h", now: 0)
+        },
+        // fuzz/targets/host-name.swift: the one name validator.
+        "host-name": { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            if HostNameRule.problem(text) == nil { XCTAssertFalse(HostPatternList.hasWildcards(text) || text.contains(",")) }
+            _ = try? HostNameRule.lookup(text)
+            _ = try? HostNameRule.lookup(text, port: 2222)
+        },
     ]
 
     /// Targets of other modules, replayed by their own test targets.
