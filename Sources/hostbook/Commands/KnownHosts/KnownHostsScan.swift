@@ -114,4 +114,3 @@ enum KnownHostsScan {
         }
     }
 }
-}
