@@ -7,8 +7,32 @@ import SecureMemory
 @testable import KeyFormats
 
 final class FuzzRegressionTests: XCTestCase {
-    /// The bodies of the fuzz targets, shared with them (Sources/KeyFormats/Fuzzing/FuzzEntry.swift).
+    /// The bodies of the fuzz targets, shared with them (Sources/KeyFormats/Fuzzing/FuzzEntry.swift),
+    /// and the two whose calls are still written out here (known-hosts-import, host-name).
     let targets: [String: ([UInt8]) -> Void] = Dictionary(uniqueKeysWithValues: FuzzEntry.targets.map { ($0.name, $0.run) })
+        .merging(FuzzRegressionTests.writtenOut.mapValues { run in { run($0) } }) { shared, _ in shared }
+
+    static let writtenOut: [String: @Sendable ([UInt8]) -> Void] = [
+        // fuzz/targets/known-hosts-import.swift: lines, entries, stored names, the decision.
+        "known-hosts-import": { bytes in
+            var records: [HostKeyRecord] = []
+            for line in bytes.split(separator: 0x0a, omittingEmptySubsequences: false) {
+                guard case .entry(let l)? = try? KnownHostsLine.parse(bytes: line) else { continue }
+                if let entry = try? KnownHostsEntry(line: l) { records.append(HostKeyRecord(entry)) }
+                for n in (try? KnownHostsHostField.names(of: l.hosts)) ?? [] where n.plain {
+                    XCTAssertEqual(HostPatternList.match(name: HostLookupName(host: n.pattern, port: n.port).text, patterns: l.hosts), .matched)
+                }
+            }
+            _ = HostKeyPolicy.decide(.plain(PublicKey(.ed25519(publicKey: [UInt8](repeating: 7, count: 32)))), records: records, hostName: "h", now: 0)
+        },
+        // fuzz/targets/host-name.swift: the one name validator.
+        "host-name": { bytes in
+            let text = String(decoding: bytes, as: UTF8.self)
+            if HostNameRule.problem(text) == nil { XCTAssertFalse(HostPatternList.hasWildcards(text) || text.contains(",")) }
+            _ = try? HostNameRule.lookup(text)
+            _ = try? HostNameRule.lookup(text, port: 2222)
+        },
+    ]
 
     /// Targets of other modules, replayed by their own test targets.
     static let replayedElsewhere: Set<String> = [

@@ -11,6 +11,9 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
         case newerSchema
         /// Anything else: I/O, a file that is not a database, a busy database (exit 1).
         case failed
+        /// A trust decision made before a write no longer holds inside the write's
+        /// transaction: another process changed the host's entries meanwhile (exit 11).
+        case changedMeanwhile
     }
 
     public let kind: Kind

@@ -75,12 +75,12 @@ enum FuzzEntry {
     static func knownHostsFile(_ bytes: [UInt8]) {
         guard let store = scratchStore.store else { return }
         _ = try? store.importKnownHosts(bytes, source: "fuzz")
-        _ = try? store.entries(matching: HostLookupName(host: "host.example"), learn: true)
+        _ = try? store.entries(matching: HostLookupName(host: "host.example"))
         _ = try? store.entries(matching: HostLookupName(host: "host.example", port: 2222))
         _ = try? store.exportKnownHosts(hashed: false, salt: { [UInt8](repeating: 7, count: 20) })
-        try? store.database.connection.execute("""
-            DELETE FROM known_hosts; DELETE FROM host_key_events; DELETE FROM known_hosts_hash_scans; DELETE FROM known_hosts_hash_pack
-            """)
+        for table in ["known_hosts", "host_key_events", "known_hosts_hash_pack"] {
+            try? store.database.connection.execute("DELETE FROM \(table)")
+        }
     }
 
     nonisolated(unsafe) private static let scratchStore = ScratchStore()

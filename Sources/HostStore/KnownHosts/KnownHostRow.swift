@@ -42,7 +42,12 @@ public struct KnownHostRow: Sendable, Equatable {
     /// The port shown to users: nil when the port is part of a pattern or hidden in a hash.
     public var displayPort: Int? { kind == .plain ? port : nil }
 
-    public var record: HostKeyRecord { HostKeyRecord(marker: marker, keyType: keyType, keyBlob: keyBlob) }
+    /// What the decision compares: the key re-encoded canonically (a row written in a
+    /// non-canonical form is the same key), a certificate marked as one.
+    public var record: HostKeyRecord {
+        HostKeyRecord(marker: marker, storedType: keyType, storedBlob: keyBlob)
+            ?? HostKeyRecord(marker: marker, keyType: keyType, keyBlob: keyBlob, isCertificate: keyType.hasSuffix("-cert-v01@openssh.com"))
+    }
 
     /// True when this row's host field matches `lookup` (OpenSSH's rules, §5.3–5.5).
     public func matches(_ lookup: HostLookupName) -> Bool {

@@ -28,8 +28,7 @@ public struct KnownHostsImportReport: Sendable, Equatable {
 }
 
 extension KnownHostsStore {
-    /// One stored entry derived from a line: the host field split per §5.3 so that each
-    /// plain name can be found by index.
+    /// One stored entry derived from a line (KnownHostsHostField.Name as the rows store it).
     struct ImportedName {
         let pattern: String
         let port: Int
@@ -46,37 +45,12 @@ extension KnownHostsStore {
         let fingerprint: String
     }
 
-    /// Splits a line's host field. A hashed field is one name. A list with a negation
-    /// stays whole (a `!` voids the whole line); otherwise each name is its own entry —
-    /// a wildcard one kept as a pattern, `[host]:port` split into name and port.
+    /// The stored entries of a line's host field (KnownHostsHostField: split only where
+    /// that matches exactly what the whole field matches).
     static func names(of hosts: String) throws -> [ImportedName] {
-        // The common case first: one lower-case plain name.
-        if !hosts.utf8.contains(where: { c in
-            c == UInt8(ascii: ",") || c == UInt8(ascii: "*") || c == UInt8(ascii: "?") || c == UInt8(ascii: "!")
-                || c == UInt8(ascii: "[") || c == UInt8(ascii: "|") || (c >= UInt8(ascii: "A") && c <= UInt8(ascii: "Z"))
-        }) {
-            return [ImportedName(pattern: hosts, port: HostLookupName.defaultPort, hashed: nil, plain: true)]
+        try KnownHostsHostField.names(of: hosts).map {
+            ImportedName(pattern: $0.pattern, port: $0.port, hashed: $0.hashed.map { $0.salt + $0.mac }, plain: $0.plain)
         }
-        if HashedHostName.looksHashed(hosts) {
-            guard let h = HashedHostName(field: hosts) else { throw KeyFormatError.invalid("bad host hash (expected |1|salt|hash with a 20-byte salt)") }
-            return [ImportedName(pattern: hosts, port: 0, hashed: h.salt + h.mac, plain: false)]
-        }
-        if hosts.utf8.contains(UInt8(ascii: "!")) {
-            return [ImportedName(pattern: hosts, port: 0, hashed: nil, plain: false)]
-        }
-        var out: [ImportedName] = []
-        for part in hosts.split(separator: ",", omittingEmptySubsequences: true) {
-            let name = String(part)
-            if HostPatternList.hasWildcards(name) {
-                out.append(ImportedName(pattern: name, port: 0, hashed: nil, plain: false))
-            } else if let bracketed = HostLookupName.parseBracketed(name) {
-                out.append(ImportedName(pattern: bracketed.host, port: bracketed.port, hashed: nil, plain: true))
-            } else {
-                out.append(ImportedName(pattern: HostPatternList.lowercased(name), port: HostLookupName.defaultPort, hashed: nil, plain: true))
-            }
-        }
-        guard !out.isEmpty else { throw KeyFormatError.invalid("no host names") }
-        return out
     }
 
     /// A string as an SQL literal ('' doubles a quote).
@@ -140,6 +114,7 @@ extension KnownHostsStore {
                     continue
                 }
                 let fingerprint = entry.key.sha256Fingerprint
+                let storedBlob = entry.storedBlob
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import only by index, and only when there were any.
@@ -148,12 +123,12 @@ extension KnownHostsStore {
                     if !seen.insert(identity).inserted { report.duplicates += 1; continue }
                     if storeHadRows {
                         exists.reset()
-                        try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(entry.key.blob), .int(n.plain ? 1 : 0)])
+                        try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(storedBlob), .int(n.plain ? 1 : 0)])
                         if try exists.step() { report.duplicates += 1; continue }
                     }
                     insert.reset()
-                    try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.key.type),
-                                     .blob(entry.key.blob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
+                    try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.storedType),
+                                     .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
                     if n.hashed != nil { insertedHashed = true }
@@ -166,7 +141,7 @@ extension KnownHostsStore {
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }
-            // New hashed entries void every remembered scan (KnownHostsSchema).
+            // New hashed entries make the midstate pack stale: it is rebuilt here.
             if insertedHashed {
                 try connection.execute("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1")
                 try rebuildHashPack()

@@ -9,7 +9,8 @@
 //            of re-decoding base64; NULL otherwise (filled in lazily if another writer
 //            leaves it NULL).
 //   comment  the comment of an imported line, written back on export.
-//   learned  for hashed names: the lookup string a check found to hash to this entry.
+//   key_type, key_blob  the key or certificate as read (a certificate on an unmarked line
+//            is an entry that never holds a plain key; HostKeyRecord re-encodes keys).
 //
 // known_hosts_hash_pack holds every hashed entry as a HashedNamePack record (HMAC-SHA1
 // midstates ‖ mac ‖ row id), 4,096 records per row, so a first check reads a few blobs
@@ -18,21 +19,20 @@
 // transaction that bumps the generation; when the two differ it is not used. A deleted
 // row may stay in it (a hit is re-checked against the row itself).
 //
-// known_hosts_hash_scans remembers, per lookup string, that every hashed entry was tested
-// against it while known_hosts_state.hashed_generation had a given value. The rule for
-// writers: `hashed` is filled only by KnownHostsStore, which bumps the generation in the
-// same transaction; a row written by anyone else with a `|1|` pattern and no `hashed` is
-// tested on every check, remembered or not. (Triggers would do this for any writer, but
-// they give every INSERT into known_hosts a statement journal: 30 % more time for the
-// Tailscale importer's 450,000 rows.)
+// Version 1 also had `learned` (the plaintext lookup a check found for a hashed entry) and
+// known_hosts_hash_scans (every name a check had scanned for): a check wrote the names it
+// was asked about, which undoes what hashed known_hosts files exist for. Version 3 drops
+// both; a check only reads. Rows written by anyone else with a `|1|` pattern and no
+// `hashed` are tested on every check.
 
 enum KnownHostsSchema {
     /// The indexes this part owns (every `CREATE INDEX` line of v1, which stays literal SQL
     /// for testdata/hoststore/make-v1-fixture.sh); a bulk import into an empty store drops
-    /// them and builds them once at the end (KnownHostsImport).
+    /// them and builds them once at the end (KnownHostsImport). Less those v3 dropped.
     static let indexes: [(name: String, sql: String)] = v1.split(separator: "\n").compactMap { line in
         guard line.hasPrefix("CREATE INDEX ") else { return nil }
-        return (String(line.split(separator: " ")[2]), String(line))
+        let name = String(line.split(separator: " ")[2])
+        return name == "known_hosts_learned" ? nil : (name, String(line))
     }
 
     static let v1 = """
@@ -81,6 +81,14 @@ enum KnownHostsSchema {
         old_fingerprint TEXT,
         source          TEXT NOT NULL
     );
+
+    """
+
+    /// Version 3: checks write nothing (see above).
+    static let v3 = """
+    DROP INDEX IF EXISTS known_hosts_learned;
+    ALTER TABLE known_hosts DROP COLUMN learned;
+    DROP TABLE IF EXISTS known_hosts_hash_scans;
 
     """
 }

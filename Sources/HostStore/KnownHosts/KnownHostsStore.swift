@@ -29,16 +29,13 @@ import KeyFormats
 ///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
 ///   column (salt ‖ mac, 40 bytes) streamed out of the partial covering index
 ///   `known_hosts_hashed` through one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
-///   A check remembers its result (`learned` names the lookup on the matching hashed
-///   entries; `known_hosts_hash_scans` records that the lookup was scanned at the current
-///   `hashed_generation`), so checking a name again is two index probes until a hashed
-///   entry is added (the import bumps the generation; rows others write with a `|1|`
-///   pattern but no `hashed` are tested on every check). Names hostbook itself
+///   A check remembers nothing (schema v3): it only reads, so no name it was asked about
+///   is ever written down — the point of hashed known_hosts files. Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
 ///   out, as `ssh-keygen -H` would.
 ///
 /// At a million entries a check is still a handful of B-tree probes (name index, the
-/// small wildcard index, the remembered-scan probe) plus process start-up; the table is
+/// small wildcard index, the hash pack) plus process start-up; the table is
 /// never scanned. A large import into an empty store drops the indexes and builds them
 /// once at the end (sorting beats a million random index inserts), inside the import's
 /// transaction.
@@ -55,10 +52,9 @@ public final class KnownHostsStore {
 
     // MARK: Reading
 
-    /// Every entry whose host field matches `lookup`, in rowid order. With `learn`, the
-    /// result of a full scan of hashed entries is remembered for the next check (never
-    /// inside a transaction of the caller's).
-    public func entries(matching lookup: HostLookupName, learn: Bool = false) throws -> [KnownHostRow] {
+    /// Every entry whose host field matches `lookup`, in rowid order. Only reads: a check
+    /// writes nothing and keeps no trace of the names it was asked about.
+    public func entries(matching lookup: HostLookupName) throws -> [KnownHostRow] {
         var rows: [Int64: KnownHostRow] = [:]
         let plain = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2")
         try plain.bind([.text(lookup.host), .int(Int64(lookup.port))])
@@ -75,7 +71,7 @@ public final class KnownHostsStore {
             guard KnownHostRow.kind(of: pattern) == .patterns else { continue }
             if HostPatternList.match(name: name, patterns: Array(pattern.utf8)) == .matched { ids.append(id) }
         }
-        ids += try hashedMatches(lookup, learn: learn)
+        ids += try hashedMatches(lookup)
         if !ids.isEmpty {
             let list = ids.map(String.init).joined(separator: ",")
             let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(list))")
@@ -84,20 +80,13 @@ public final class KnownHostsStore {
         return rows.values.sorted { $0.id < $1.id }
     }
 
-    /// Row ids of hashed entries that are the hash of `lookup.text`: from the remembered
-    /// scan when no hashed entry was added since, otherwise by testing every one.
-    func hashedMatches(_ lookup: HostLookupName, learn: Bool) throws -> [Int64] {
-        let name = lookup.text
+    /// Row ids of hashed entries that are the hash of `lookup.text`: every hashed entry is
+    /// tested, from the midstate pack when it is current, otherwise through the `hashed`
+    /// column. Nothing is remembered: a result that named the lookup would undo what hashed
+    /// known_hosts files exist for.
+    func hashedMatches(_ lookup: HostLookupName) throws -> [Int64] {
         let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
-        if let scanned = try connection.query("SELECT generation FROM known_hosts_hash_scans WHERE lookup = ?1", [.text(name)]).first?.int(0),
-           scanned == generation {
-            let learned = try connection.query("SELECT id FROM known_hosts WHERE learned = ?1 AND substr(pattern, 1, 1) = '|'", [.text(name)])
-                .compactMap { $0.int(0) }
-            return (learned + (try scanUnpacked(HashedNameMatcher(lookup: name), onlyNull: true))).sorted()
-        }
-        let ids = try scanPack(lookup, generation: generation) ?? (try scanHashed(name))
-        if learn && generation >= 0 { remember(name, ids: ids, generation: generation) }
-        return ids
+        return try scanPack(lookup, generation: generation) ?? (try scanHashed(lookup.text))
     }
 
     /// Tests every hashed entry against `lookup` from known_hosts_hash_pack (two SHA-1
@@ -173,22 +162,6 @@ public final class KnownHostsStore {
         return ids.sorted()
     }
 
-    /// Best effort: a check must not wait for, or fail because of, another writer, so the
-    /// lock is tried once (busy timeout 0) and any failure only costs the next check a scan.
-    /// A read-only store opens a writable connection for this (only after a full scan).
-    func remember(_ name: String, ids: [Int64], generation: Int64) {
-        guard let writer = database.isReadOnly ? (try? HostDatabase.open(path: database.path))?.connection : connection else { return }
-        writer.setBusyTimeout(milliseconds: 0)
-        defer { writer.setBusyTimeout(milliseconds: HostDatabase.busyTimeoutMilliseconds) }
-        _ = try? writer.transaction {
-            // Only if nothing hashed was added since this scan's snapshot.
-            guard try writer.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation else { return }
-            for id in ids { try writer.run("UPDATE known_hosts SET learned = ?1 WHERE id = ?2", [.text(name), .int(id)]) }
-            try writer.run("INSERT OR REPLACE INTO known_hosts_hash_scans (lookup, generation) VALUES (?1, ?2)",
-                           [.text(name), .int(generation)])
-        }
-    }
-
     /// The result of checking one presented key.
     public struct Check: Sendable {
         public let lookup: HostLookupName
@@ -210,10 +183,10 @@ public final class KnownHostsStore {
     /// `[host]:port` is unknown: the bare name's answer is taken when it trusts the key
     /// (as ssh 9.2 does) or revokes it (a revoked key is never offered for approval).
     public func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64 = StoreClock.nowSeconds()) throws -> Check {
-        let rows = try entries(matching: lookup, learn: true)
+        let rows = try entries(matching: lookup)
         let decision = HostKeyPolicy.decide(presented, records: rows.map(\.record), hostName: lookup.host, now: now)
         if decision.status == .unknown, let bare = lookup.bare {
-            let bareRows = try entries(matching: bare, learn: true)
+            let bareRows = try entries(matching: bare)
             let d = HostKeyPolicy.decide(presented, records: bareRows.map(\.record), hostName: bare.host, now: now)
             if d.status == .trusted || d.status == .revoked {
                 return Check(lookup: lookup, decision: d, entries: d.entries.map { bareRows[$0] }, matched: bareRows, viaBareName: true)
@@ -287,11 +260,28 @@ public final class KnownHostsStore {
         }
     }
 
-    /// Trusts `key` for `lookup` (an unknown key). Returns false when an identical entry
-    /// already existed (nothing written but the event).
+    /// Trusts `key` for `lookup`, an unknown key. The decision is made again inside the
+    /// write transaction (BEGIN IMMEDIATE): when another process stored a key for the name
+    /// since the caller decided, nothing is written and `.changedMeanwhile` is thrown.
+    /// Returns false when the key is trusted already (nothing written but the event).
+    /// `alongside` are keys the same operation trusted for this name just before (a scan
+    /// approving a new host's several keys): entries holding only those do not count as a
+    /// change.
     @discardableResult
-    public func approve(_ lookup: HostLookupName, key: PublicKey, source: String) throws -> Bool {
-        try connection.transaction {
+    public func approve(_ lookup: HostLookupName, key: PublicKey, source: String, alongside: [PublicKey] = []) throws -> Bool {
+        try connection.transaction(immediate: true) {
+            let current = try check(lookup, presented: .plain(key))
+            let ours = Set(alongside.map(\.blob))
+            switch current.decision.status {
+            case .unknown: break
+            case .changed where !current.viaBareName && !ours.isEmpty
+                && current.entries.allSatisfy({ !$0.record.isCertificate && ours.contains($0.record.keyBlob) }): break
+            case .trusted where !current.viaBareName:
+                try insertEvent(.approved, host: lookup.host, port: lookup.port, key: key, oldFingerprint: nil, source: source, at: StoreClock.timestamp())
+                return false
+            default:
+                throw Self.changedMeanwhile(lookup, current)
+            }
             let now = StoreClock.timestamp()
             let added = try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
             try insertEvent(.approved, host: lookup.host, port: lookup.port, key: key, oldFingerprint: nil, source: source, at: now)
@@ -301,10 +291,17 @@ public final class KnownHostsStore {
 
     /// Replaces a changed key: removes every unmarked entry that matches `lookup` (whole
     /// entries, like `ssh-keygen -R`: a pattern entry that also covered other hosts goes
-    /// too) and trusts `key`. Returns the removed entries.
+    /// too) and trusts `key`. `expected` are the ids of the entries the caller showed as
+    /// the stored keys: the decision is made again inside the write transaction, and
+    /// anything else than CHANGED over exactly those entries throws `.changedMeanwhile`.
+    /// Returns the removed entries.
     @discardableResult
-    public func replace(_ lookup: HostLookupName, with key: PublicKey, source: String) throws -> [KnownHostRow] {
-        try connection.transaction {
+    public func replace(_ lookup: HostLookupName, with key: PublicKey, expected: [Int64]? = nil, source: String) throws -> [KnownHostRow] {
+        try connection.transaction(immediate: true) {
+            let current = try check(lookup, presented: .plain(key))
+            guard current.decision.status == .changed, expected.map({ Set($0) == Set(current.entries.map(\.id)) }) ?? true else {
+                throw Self.changedMeanwhile(lookup, current)
+            }
             let now = StoreClock.timestamp()
             let old = try entries(matching: lookup).filter { $0.marker == .none }
             for row in old { try connection.run("DELETE FROM known_hosts WHERE id = ?", [.int(row.id)]) }
@@ -314,6 +311,12 @@ public final class KnownHostsStore {
                             oldFingerprint: oldFingerprints.isEmpty ? nil : oldFingerprints.joined(separator: ","), source: source, at: now)
             return old
         }
+    }
+
+    static func changedMeanwhile(_ lookup: HostLookupName, _ current: Check) -> HostStoreError {
+        HostStoreError(.changedMeanwhile,
+                       "the stored keys for '\(PrintableText.quoted(lookup.text))' changed while you decided (now: \(current.decision.status.rawValue)); nothing was written",
+                       hint: "Run the command again to see the new state.")
     }
 
     /// Adds an `@revoked` entry for `key` at `lookup`. Returns false when it already existed.
@@ -348,6 +351,10 @@ public final class KnownHostsStore {
 
     @discardableResult
     func insertPlain(_ lookup: HostLookupName, key: PublicKey, marker: KnownHostsLine.Marker, source: String, now: String) throws -> Bool {
+        // Only a plain name is ever stored from a lookup: `*` on port 2222 would be a pattern.
+        if let why = HostNameRule.problem(lookup.host) {
+            throw HostStoreError(.rejected, "'\(PrintableText.quoted(lookup.host))' is not a host name: \(why)")
+        }
         let exists = try connection.query("""
             SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4 LIMIT 1
             """, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .blob(key.blob)])

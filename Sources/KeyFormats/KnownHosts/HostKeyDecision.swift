@@ -3,21 +3,39 @@
 // ssh-formats.md §5.6). A pure function: the caller supplies the entries whose host field
 // matched the lookup name, in file (or store) order, and the current time.
 
-/// What an entry contributes to a decision: its marker and key blob. Store rows and parsed
-/// lines both provide it without re-parsing the key.
+/// What an entry contributes to a decision: its marker and key. Store rows and parsed
+/// lines both provide it. `keyBlob` is the canonical blob of the plain key (for a
+/// certificate entry, of the certified key): keys are compared by value, as
+/// sshkey_equal_public does, never by how a file spelled them.
 public struct HostKeyRecord: Sendable, Equatable {
     public let marker: KnownHostsLine.Marker
     public let keyType: String
     public let keyBlob: [UInt8]
+    /// True when the entry holds a certificate: on an unmarked line it counts as an entry
+    /// for the name but never holds a plain key (sshkey_equal compares the exact types).
+    public let isCertificate: Bool
 
-    public init(marker: KnownHostsLine.Marker, keyType: String, keyBlob: [UInt8]) {
+    public init(marker: KnownHostsLine.Marker, keyType: String, keyBlob: [UInt8], isCertificate: Bool = false) {
         self.marker = marker
         self.keyType = keyType
         self.keyBlob = keyBlob
+        self.isCertificate = isCertificate
     }
 
     public init(_ entry: KnownHostsEntry) {
-        self.init(marker: entry.marker, keyType: entry.key.type, keyBlob: entry.key.blob)
+        self.init(marker: entry.marker, keyType: entry.storedType, keyBlob: entry.key.blob, isCertificate: entry.certificate != nil)
+    }
+
+    /// A record from a stored type and blob (a key or a certificate, possibly written
+    /// non-canonically by an older hostbook or another program); nil when it does not parse.
+    public init?(marker: KnownHostsLine.Marker, storedType: String, storedBlob: [UInt8]) {
+        if storedType.hasSuffix("-cert-v01@openssh.com") {
+            guard let cert = try? Certificate(blob: storedBlob) else { return nil }
+            self.init(marker: marker, keyType: cert.type, keyBlob: cert.key.blob, isCertificate: true)
+        } else {
+            guard let key = try? PublicKey(blob: storedBlob) else { return nil }
+            self.init(marker: marker, keyType: key.type, keyBlob: key.blob)
+        }
     }
 }
 
@@ -124,7 +142,7 @@ public enum HostKeyPolicy {
         let revoked = revokedIndices(records, blobs: [key.blob])
         if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
         let unmarked = records.indices.filter { records[$0].marker == .none }
-        let holding = unmarked.filter { records[$0].keyBlob == key.blob }
+        let holding = unmarked.filter { !records[$0].isCertificate && records[$0].keyBlob == key.blob }
         if !holding.isEmpty { return HostKeyDecision(status: .trusted, entries: holding) }
         if !unmarked.isEmpty { return HostKeyDecision(status: .changed, entries: unmarked) }
         return HostKeyDecision(status: .unknown, entries: [])

@@ -5,24 +5,42 @@
 
 public struct KnownHostsEntry: Sendable, Equatable {
     public let line: KnownHostsLine
-    /// The plain public key on the line (for `@cert-authority`: the CA key).
+    /// The plain public key on the line (for `@cert-authority`: the CA key; for a
+    /// certificate: the certified key, which is what `@revoked` compares).
     public let key: PublicKey
+    /// The certificate when the line holds one. ssh reads it as an entry of its own: on an
+    /// unmarked line it makes the name known (a plain key is then CHANGED) but never holds
+    /// a plain key; on an `@revoked` line it revokes the certified key.
+    public let certificate: Certificate?
 
     public var marker: KnownHostsLine.Marker { line.marker }
+
+    /// The blob as stored and exported: the certificate's, or the canonical key blob.
+    public var storedBlob: [UInt8] { certificate?.blob ?? key.blob }
+    /// The type name of `storedBlob`.
+    public var storedType: String { certificate?.type ?? key.type }
 
     public init(line: KnownHostsLine) throws {
         guard let blob = Base64.decode(Array(line.keyBase64.utf8)) else {
             throw KeyFormatError.invalid("the key data is not valid base64")
         }
-        if line.keyType.hasSuffix("-cert-v01@openssh.com") {
-            throw KeyFormatError.invalid("a certificate is not a host key; trust its CA with an @cert-authority line")
-        }
-        let key = try PublicKey(blob: blob)
-        guard key.type == line.keyType else {
-            throw KeyFormatError.invalid("key type mismatch: the line says \(line.keyType) but the key is \(key.type)")
+        let expected = KnownHostsLine.keyKinds[line.keyType] ?? line.keyType
+        if expected.hasSuffix("-cert-v01@openssh.com") {
+            let cert = try Certificate(blob: blob)
+            guard cert.type == expected else {
+                throw KeyFormatError.invalid("key type mismatch: the line says \(line.keyType) but the key is \(cert.type)")
+            }
+            self.certificate = cert
+            self.key = cert.key
+        } else {
+            let key = try PublicKey(blob: blob)
+            guard key.type == expected else {
+                throw KeyFormatError.invalid("key type mismatch: the line says \(line.keyType) but the key is \(key.type)")
+            }
+            self.certificate = nil
+            self.key = key
         }
         self.line = line
-        self.key = key
     }
 
     /// Parses a full line into an entry; `nil` for blank and comment lines.

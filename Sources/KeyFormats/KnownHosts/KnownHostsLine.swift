@@ -42,15 +42,29 @@ public struct KnownHostsLine: Sendable, Equatable {
         self.comment = comment
     }
 
-    /// Key type names OpenSSH 9.2 accepts in a key line (`ssh -Q key`, §3.1), certificates included.
-    public static let knownKeyTypes: Set<String> = {
+    /// Key type names OpenSSH 9.2's known_hosts reader accepts (sshkey_read →
+    /// sshkey_type_from_name: the full name of every key implementation, signature-only
+    /// names included; *verified* with `ssh-keygen -l -F`: `rsa-sha2-512`,
+    /// `webauthn-sk-ecdsa-sha2-nistp256@openssh.com` and the rsa-sha2 certificate names are
+    /// read, short names such as `RSA` are not). The blob must then be a key of the same
+    /// kind (`keyKind`).
+    public static let knownKeyTypes: Set<String> = Set(keyKinds.keys)
+
+    /// For each accepted type name, the type written inside the blob that it stands for.
+    public static let keyKinds: [String: String] = {
+        var kinds: [String: String] = [:]
         let plain = ["ssh-ed25519", "sk-ssh-ed25519@openssh.com", "ecdsa-sha2-nistp256", "ecdsa-sha2-nistp384",
                      "ecdsa-sha2-nistp521", "sk-ecdsa-sha2-nistp256@openssh.com", "ssh-dss", "ssh-rsa"]
-        let certs = ["ssh-ed25519-cert-v01@openssh.com", "sk-ssh-ed25519-cert-v01@openssh.com",
-                     "ecdsa-sha2-nistp256-cert-v01@openssh.com", "ecdsa-sha2-nistp384-cert-v01@openssh.com",
-                     "ecdsa-sha2-nistp521-cert-v01@openssh.com", "sk-ecdsa-sha2-nistp256-cert-v01@openssh.com",
-                     "ssh-dss-cert-v01@openssh.com", "ssh-rsa-cert-v01@openssh.com"]
-        return Set(plain + certs)
+        for t in plain {
+            kinds[t] = t
+            kinds[t.replacingSuffix("@openssh.com") + "-cert-v01@openssh.com"] = t.replacingSuffix("@openssh.com") + "-cert-v01@openssh.com"
+        }
+        kinds["rsa-sha2-256"] = "ssh-rsa"
+        kinds["rsa-sha2-512"] = "ssh-rsa"
+        kinds["webauthn-sk-ecdsa-sha2-nistp256@openssh.com"] = "sk-ecdsa-sha2-nistp256@openssh.com"
+        kinds["rsa-sha2-256-cert-v01@openssh.com"] = "ssh-rsa-cert-v01@openssh.com"
+        kinds["rsa-sha2-512-cert-v01@openssh.com"] = "ssh-rsa-cert-v01@openssh.com"
+        return kinds
     }()
 
     /// Parses one line (without its `\n`; a trailing `\r` is ignored). Throws
@@ -59,8 +73,10 @@ public struct KnownHostsLine: Sendable, Equatable {
         try parse(bytes: Array(text.utf8)[...])
     }
 
+    /// ssh reads the line with getline and then treats it as a C string: a NUL byte ends
+    /// the line there (a NUL in the host field leaves no key type: the line is invalid).
     public static func parse(bytes line: ArraySlice<UInt8>) throws -> Content {
-        var end = line.endIndex
+        var end = line.firstIndex(of: 0) ?? line.endIndex
         while end > line.startIndex && (line[end - 1] == 0x0d || line[end - 1] == 0x0a) { end -= 1 }
         var i = line.startIndex
         func isSpace(_ c: UInt8) -> Bool { c == 0x20 || c == 0x09 }
@@ -128,7 +144,13 @@ public struct KnownHostsLine: Sendable, Equatable {
 
     /// A short, printable rendering of untrusted bytes for error messages.
     static func printable(_ bytes: ArraySlice<UInt8>) -> String {
-        let shown = bytes.prefix(40).map { $0 >= 0x20 && $0 < 0x7f ? Character(UnicodeScalar($0)) : "?" }
-        return String(shown) + (bytes.count > 40 ? "..." : "")
+        PrintableText.quoted(bytes: bytes.prefix(40)) + (bytes.count > 40 ? "..." : "")
+    }
+}
+
+extension String {
+    /// The string without `suffix` at its end (unchanged when it does not end with it).
+    func replacingSuffix(_ suffix: String) -> String {
+        hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

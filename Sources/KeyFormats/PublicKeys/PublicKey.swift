@@ -36,15 +36,16 @@ public struct PublicKey: Hashable, Sendable {
 
     /// Parses a public key blob (sshkey_from_blob): the type is read from the blob, the
     /// fields checked, and no trailing bytes are allowed. Certificates are not plain keys:
-    /// use `Certificate` for `*-cert-v01@openssh.com` blobs.
+    /// use `Certificate` for `*-cert-v01@openssh.com` blobs. The key is re-encoded from its
+    /// fields (mpints minimal, RFC 4251 §5), so `blob` is canonical: an RSA key written with
+    /// superfluous leading zero bytes is the same key, with the same fingerprint, as OpenSSH
+    /// (sshkey_equal_public compares the numbers; ssh-keygen fingerprints the re-encoding).
     public init(blob: [UInt8]) throws {
         var r = SSHReader(blob)
         let type = try r.readText("key type")
         let algorithm = try Self.readFields(type: type, from: &r)
         try r.expectEnd("the public key")
-        self.type = type
-        self.blob = blob
-        self.algorithm = algorithm
+        self.init(algorithm)
     }
 
     /// Builds a key from its fields, producing the canonical blob.

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import HostStore
+import KeyFormats
 
 enum Output {
     /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly.

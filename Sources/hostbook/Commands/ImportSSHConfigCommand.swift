@@ -2,6 +2,7 @@
 // ssh's rules (SSHConfig) and resolved for each concrete Host alias as `ssh -G` would
 // (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed.
 import HostStore
+import KeyFormats
 import SSHConfig
 
 enum ImportSSHConfigCommand {

@@ -1,6 +1,7 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
 import HostStore
+import KeyFormats
 
 enum ImportTailscaleCommand {
     static let all: [CommandSpec] = [

@@ -3,6 +3,7 @@
 // writes their output into share/; a user can also load them by hand:
 //     source <(hostbook completions bash)
 import HostStore
+import KeyFormats
 
 enum ShellIntegrationCommands {
     static let all: [CommandSpec] = [completions, man]

@@ -1,6 +1,7 @@
 // Punycode (RFC 3492) and the IDNA "xn--" label form, for DNS labels that are not ASCII.
 // Tailscale's MagicDNS names are usually already punycode; this turns a non-ASCII label
 // into the form ssh can dial, and back for display.
+import KeyFormats
 
 public enum Punycode {
     // RFC 3492 §5: parameter values for Punycode.

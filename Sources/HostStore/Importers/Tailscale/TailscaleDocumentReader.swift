@@ -2,6 +2,7 @@
 // device in its format — a status PeerStatus (`Self`, `Peer` values) or an API v2 device —
 // into a `TailscaleNode`. Unknown members are skipped (the CLI help says the format
 // changes between releases); wrong types are refused. See testdata/tailscale/README.md.
+import KeyFormats
 
 /// Why an input cannot be imported. Nothing is written when any of these is thrown.
 public enum TailscaleInputError: Error, Sendable, Equatable {

@@ -357,6 +357,13 @@ private struct Session {
         guard !keys.isEmpty else { return 0 }
         var rotations: [TailscaleKeyRotation?] = Array(repeating: nil, count: keys.count)
         for pattern in mapping.patterns {
+            // The one name validator: a name Tailscale reports is stored only if it is a
+            // plain host name or address (never a pattern, list or control character).
+            if let why = HostNameRule.problem(pattern) {
+                report.keyProblems.append(TailscaleKeyProblem(host: PrintableText.quoted(hostName), pattern: PrintableText.quoted(pattern), keyType: "",
+                                                              fingerprint: "", reason: "not a host name: \(why)"))
+                continue
+            }
             // In bulk mode a name this run has not written has no entries: no lookup needed.
             var entries = bulk && written.insert(pattern).inserted ? [] : try entries(for: pattern)
             entries += specialEntries(matching: pattern)
@@ -370,7 +377,7 @@ private struct Session {
                 case .conflict(let source, let other):
                     report.keyProblems.append(TailscaleKeyProblem(
                         host: hostName, pattern: pattern, keyType: key.type, fingerprint: fingerprint,
-                        reason: "a different \(key.type) key (\(other)) is trusted from \(source); decide with 'hostbook known-hosts approve --replace'"))
+                        reason: "another key (\(other)) is trusted from \(PrintableText.quoted(source)); decide with 'hostbook known-hosts approve --replace'"))
                 case .new:
                     report.entriesTrusted += 1
                     if !options.dryRun {
@@ -464,31 +471,31 @@ private struct Session {
         case rotated([Int64], String)
     }
 
-    /// What to do with `key` for a name that has `entries` (OpenSSH's rules, docs/ssh-formats.md
-    /// §5.6: revoked overrides all; a key of the same type that differs is a change).
+    /// What to do with `key` for a name that has `entries`: OpenSSH's decision, made by
+    /// HostKeyPolicy like every other (docs/ssh-formats.md §5.6). Revoked overrides all; a
+    /// key no entry holds, for a name with entries of any type, is a change. A change is
+    /// applied only when every entry it is about was written by an earlier Tailscale import
+    /// (Tailscale's device list then is the authority that rotated it); an entry from any
+    /// other source is a conflict left to `known-hosts approve --replace`.
     private func decide(_ key: PublicKey, _ entries: [Entry]) -> KeyDecision {
-        var trusted = false
-        var ours: [Int64] = []
-        var oursFingerprint = ""
-        var other: Entry?
-        for e in entries {
-            if e.marker == "revoked" {
-                if e.blob == key.blob { return .revoked }
-                continue
-            }
-            guard e.marker.isEmpty else { continue }
-            if e.blob == key.blob { trusted = true; continue }
-            guard e.keyType == key.type else { continue }
-            if e.source == TailscaleImporter.source {
-                ours.append(e.id)
-                oursFingerprint = e.fingerprint
-            } else if other == nil {
-                other = e
-            }
+        let records = entries.map { e in
+            let marker = KnownHostsLine.Marker(rawValue: e.marker) ?? .none
+            return HostKeyRecord(marker: marker, storedType: e.keyType, storedBlob: e.blob)
+                ?? HostKeyRecord(marker: marker, keyType: e.keyType, keyBlob: e.blob, isCertificate: e.keyType.hasSuffix("-cert-v01@openssh.com"))
         }
-        if trusted { return .alreadyTrusted }
-        if let other { return .conflict(source: other.source, fingerprint: other.fingerprint) }
-        if !ours.isEmpty { return .rotated(ours, oursFingerprint) }
-        return .new
+        let decision = HostKeyPolicy.decide(.plain(key), records: records, hostName: "", now: 0)
+        switch decision.status {
+        case .trusted: return .alreadyTrusted
+        case .revoked: return .revoked
+        case .unknown: return .new
+        case .changed:
+            let stored = decision.entries.map { entries[$0] }
+            if let foreign = stored.first(where: { $0.source != TailscaleImporter.source }) {
+                return .conflict(source: foreign.source, fingerprint: foreign.fingerprint)
+            }
+            let sameType = stored.filter { $0.keyType == key.type }
+            guard let last = sameType.last else { return .new }
+            return .rotated(sameType.map(\.id), last.fingerprint)
+        }
     }
 }

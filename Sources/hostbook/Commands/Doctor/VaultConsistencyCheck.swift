@@ -2,6 +2,7 @@
 // owns (orphans), hosts with auth=password whose password is missing, keys whose private
 // key is missing. An unreachable or locked vault is a finding, not a crash.
 import HostStore
+import KeyFormats
 import Vault
 
 struct VaultConsistencyCheck: DoctorCheck {
@@ -42,15 +43,17 @@ struct VaultConsistencyCheck: DoctorCheck {
         let keyOwners = Dictionary(keys.map { ($0.uuid, $0.name) }, uniquingKeysWith: { a, _ in a })
 
         for item in items.sorted(by: { ($0.kind.rawValue, $0.owner) < ($1.kind.rawValue, $1.owner) }) {
-            let clear = "secret-tool clear db \(db.databaseID) kind \(item.kind.rawValue) owner \(item.owner)"
+            // Vault attributes come from the keyring, not from hostbook: every word is quoted.
+            let clear = (["secret-tool", "clear", "db", db.databaseID, "kind", item.kind.rawValue, "owner", item.owner])
+                .map(ShellQuote.quote).joined(separator: " ")
             switch item.kind {
             case .password where passwordOwners[item.owner] == nil:
-                let message = otherHosts[item.owner].map { "the vault holds a password for host '\($0)', which does not use one" }
-                    ?? "the vault holds a password whose host no longer exists (owner \(item.owner))"
+                let message = otherHosts[item.owner].map { "the vault holds a password for host '\(PrintableText.quoted($0))', which does not use one" }
+                    ?? "the vault holds a password whose host no longer exists (owner \(PrintableText.quoted(item.owner)))"
                 r.findings.append(DoctorFinding(check: "vault.orphan", severity: .warning, message: message, fix: "Delete it with: \(clear)"))
             case .privateKey where keyOwners[item.owner] == nil:
                 r.findings.append(DoctorFinding(check: "vault.orphan", severity: .warning,
-                                                message: "the vault holds a private key whose key no longer exists (owner \(item.owner))",
+                                                message: "the vault holds a private key whose key no longer exists (owner \(PrintableText.quoted(item.owner)))",
                                                 fix: "Delete it with: \(clear)"))
             default:
                 break
@@ -58,13 +61,13 @@ struct VaultConsistencyCheck: DoctorCheck {
         }
         for h in hosts.passwords where !have.contains(VaultItemID(kind: .password, owner: h.uuid)) {
             r.findings.append(DoctorFinding(check: "vault.missing", severity: .error,
-                                            message: "host '\(h.name)' uses a password, but the vault has none for it",
-                                            fix: "Store it again with 'hostbook edit \(h.name) --password-stdin', or stop using one with 'hostbook edit \(h.name) --no-password'."))
+                                            message: "host '\(PrintableText.quoted(h.name))' uses a password, but the vault has none for it",
+                                            fix: "Store it again with 'hostbook edit \(ShellQuote.quote(h.name)) --password-stdin', or stop using one with 'hostbook edit \(ShellQuote.quote(h.name)) --no-password'."))
         }
         for k in keys where !have.contains(VaultItemID(kind: .privateKey, owner: k.uuid)) {
             r.findings.append(DoctorFinding(check: "vault.missing", severity: .error,
-                                            message: "key '\(k.name)' has no private key in the vault",
-                                            fix: "Import it again with 'hostbook keys import PATH --name \(k.name)', or remove it with 'hostbook keys remove \(k.name)'."))
+                                            message: "key '\(PrintableText.quoted(k.name))' has no private key in the vault",
+                                            fix: "Import it again with 'hostbook keys import PATH --name \(ShellQuote.quote(k.name))', or remove it with 'hostbook keys remove \(ShellQuote.quote(k.name))'."))
         }
         if r.findings.isEmpty {
             r.notes.append("Vault: \(items.count) item\(items.count == 1 ? "" : "s"), each owned by a host or key; no secret missing.")

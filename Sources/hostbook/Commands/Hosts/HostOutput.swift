@@ -1,6 +1,7 @@
 // How hosts are shown: the JSON object of `list --json` / `show --json` (fields in the
 // contract's order, then the extra ones) and the aligned text of `show`.
 import HostStore
+import KeyFormats
 
 enum HostOutput {
     static func json(_ h: Host) -> JSONValue {

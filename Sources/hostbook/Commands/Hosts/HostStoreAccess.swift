@@ -20,6 +20,7 @@ extension HostStoreError: UserFacingError {
         case .notFound: return .notFound
         case .rejected: return .rejected
         case .newerSchema, .failed: return .failure
+        case .changedMeanwhile: return .hostKeyChanged
         }
     }
 }

@@ -7,6 +7,7 @@
 import Glibc
 #endif
 import HostStore
+import KeyFormats
 
 enum KeyscanFailure: Equatable {
     case doesNotResolve(String)

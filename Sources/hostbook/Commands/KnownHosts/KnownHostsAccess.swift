@@ -30,29 +30,24 @@ enum KnownHostsAccess {
         try inv.args.int("port", in: 1...65535) ?? HostLookupName.defaultPort
     }
 
-    /// HOST and --port as a lookup name. `[host]:port`, as ssh writes it, is accepted too.
+    /// HOST and --port as a lookup name, through the one name validator (HostNameRule): a
+    /// plain host name or address, or `[host]:port` as ssh writes it. Patterns, lists,
+    /// negation, whitespace, control characters and NUL are refused (exit 2, with the reason).
     static func lookup(_ inv: Invocation, host: String) throws -> HostLookupName {
-        if host.hasPrefix("["), let bracketed = HostLookupName.parseBracketed(host) {
-            if let p = try inv.args.int("port", in: 1...65535), p != bracketed.port {
-                throw CLIError.usage("'\(host)' names port \(bracketed.port) but --port says \(p)")
-            }
-            return bracketed
+        let port = try inv.args.int("port", in: 1...65535)
+        do {
+            return try HostNameRule.lookup(host, port: port)
+        } catch let e as KeyFormatError {
+            throw CLIError.usage("'\(PrintableText.quoted(host))' is not a host name: \(e.reason)",
+                                 hint: "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.")
         }
-        try validateHost(host)
-        return HostLookupName(host: host, port: try port(inv))
     }
 
-    /// A host name must be one token ssh could look up: no whitespace, commas, control
-    /// characters, pattern characters or brackets (they would change what a known_hosts
-    /// entry for it means).
+    /// Refuses anything but a plain host name or address (exit 2).
     static func validateHost(_ host: String) throws {
-        guard !host.isEmpty else { throw CLIError.usage("the host name is empty") }
-        if host.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7f || $0 == "," }) {
-            throw CLIError.usage("'\(host)' is not a host name: it contains a space, comma or control character")
-        }
-        if host.unicodeScalars.contains(where: { "*?![]|".unicodeScalars.contains($0) }) || host.hasPrefix("@") || host.hasPrefix("#") {
-            throw CLIError.usage("'\(host)' is not a host name: patterns (*, ?, !), brackets and | are not allowed",
-                                 hint: "Give the port with --port; patterns can be imported from a known_hosts file.")
+        if let why = HostNameRule.problem(host) {
+            throw CLIError.usage("'\(PrintableText.quoted(host))' is not a host name: \(why)",
+                                 hint: "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.")
         }
     }
 
@@ -67,17 +62,25 @@ enum KnownHostsAccess {
 
     /// `host (port N)` for messages; port 22 is left out.
     static func describe(_ lookup: HostLookupName) -> String {
-        lookup.port == HostLookupName.defaultPort ? "'\(lookup.host)'" : "'\(lookup.host)' (port \(lookup.port))"
+        let host = PrintableText.quoted(lookup.host)
+        return lookup.port == HostLookupName.defaultPort ? "'\(host)'" : "'\(host)' (port \(lookup.port))"
     }
 
     static func describe(_ key: PublicKey) -> String { "\(key.shortTypeName) key \(key.sha256Fingerprint)" }
+
+    /// A stored entry's host field, type and comment as printed: always escaped (they come
+    /// from imported files and key blobs).
+    static func shown(_ text: String) -> String { PrintableText.quoted(text) }
+
+    /// `type fingerprint` of a stored entry, for messages.
+    static func describeStored(_ row: KnownHostRow) -> String { "\(shown(row.keyType)) \(row.fingerprint)" }
 
     static func entryJSON(_ row: KnownHostRow) -> JSONValue { KnownHostsJSON.entry(row) }
 
     /// When and how an entry was trusted, for the changed-key warning.
     static func provenance(_ row: KnownHostRow) -> String {
-        if let at = row.approvedAt { return "approved \(at) (\(row.source))" }
-        return "added \(row.firstSeen) (\(row.source))"
+        if let at = row.approvedAt { return "approved \(shown(at)) (\(shown(row.source)))" }
+        return "added \(shown(row.firstSeen)) (\(shown(row.source)))"
     }
 
     static func exitCode(for status: HostKeyStatus) -> ExitCode {

@@ -49,10 +49,23 @@ enum KnownHostsApprove {
         case alreadyTrusted, approved, replaced([KnownHostRow])
     }
 
-    /// The approval flow shared with `scan`. Returns what was done or throws the refusal
-    /// with its exit status.
+    /// The approval flow. Returns what was done or throws the refusal with its exit status.
+    /// The store decides again inside its write transaction; when the host's entries changed
+    /// since the prompt was shown, a terminal user is asked again about the new state, and
+    /// without a terminal the command exits 11 with nothing written.
     static func decide(_ inv: Invocation, store: KnownHostsStore, lookup: HostLookupName,
                        presented: PresentedHostKey, options: Options) throws -> Outcome {
+        while true {
+            do {
+                return try decideOnce(inv, store: store, lookup: lookup, presented: presented, options: options)
+            } catch let e as HostStoreError where e.kind == .changedMeanwhile && inv.canPrompt {
+                inv.warn(e.message + "; asking again")
+            }
+        }
+    }
+
+    static func decideOnce(_ inv: Invocation, store: KnownHostsStore, lookup: HostLookupName,
+                           presented: PresentedHostKey, options: Options) throws -> Outcome {
         let key = presented.plainKey
         let check = try store.check(lookup, presented: presented)
         switch check.decision.status {
@@ -62,8 +75,7 @@ enum KnownHostsApprove {
             throw CLIError(.hostKeyRevoked, "the \(KnownHostsAccess.describe(key)) is revoked for \(KnownHostsAccess.describe(lookup)); it cannot be approved")
         case .unknown:
             if options.yes || options.fingerprint != nil {
-                try store.approve(lookup, key: key, source: options.source)
-                return .approved
+                return try store.approve(lookup, key: key, source: options.source) ? .approved : .alreadyTrusted
             }
             guard inv.canPrompt else {
                 let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal"
@@ -72,24 +84,24 @@ enum KnownHostsApprove {
             }
             let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
             if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
-                try store.approve(lookup, key: key, source: options.source)
-                return .approved
+                return try store.approve(lookup, key: key, source: options.source) ? .approved : .alreadyTrusted
             }
             try store.record(.rejected, lookup: lookup, key: key, source: options.source)
             throw CLIError(.hostKeyUnknown, "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown")
         case .changed:
+            let shown = check.entries.map(\.id)
             if options.replace, options.fingerprint == key.sha256Fingerprint {
-                return .replaced(try store.replace(lookup, with: key, source: options.source))
+                return .replaced(try store.replace(lookup, with: key, expected: shown, source: options.source))
             }
             if inv.canPrompt {
                 if try KnownHostsPrompt.askReplace(inv, lookup, key: key, stored: check.entries) {
-                    return .replaced(try store.replace(lookup, with: key, source: options.source))
+                    return .replaced(try store.replace(lookup, with: key, expected: shown, source: options.source))
                 }
                 try store.record(.rejected, lookup: lookup, key: key, source: options.source)
                 throw CLIError(.hostKeyChanged, "the host key for \(KnownHostsAccess.describe(lookup)) has changed; the stored key was kept")
             }
             try store.record(.rejected, lookup: lookup, key: key, source: options.source)
-            let stored = check.entries.map { "\($0.keyType) \($0.fingerprint)" }.joined(separator: ", ")
+            let stored = check.entries.map(KnownHostsAccess.describeStored).joined(separator: ", ")
             throw CLIError(.hostKeyChanged,
                            "the host key for \(KnownHostsAccess.describe(lookup)) has changed (stored: \(stored)); it was not replaced",
                            hint: "If the new key is genuine, replace it with --replace --fingerprint \(key.sha256Fingerprint).")
@@ -123,7 +135,7 @@ enum KnownHostsApprove {
         case .replaced(let old):
             inv.print("Replaced: the \(KnownHostsAccess.describe(key)) is now trusted for \(host).")
             for row in old where row.kind != .plain {
-                inv.warn("the entry '\(row.pattern)' was removed with the old key; it may also have covered other hosts")
+                inv.warn("the entry '\(KnownHostsAccess.shown(row.pattern))' was removed with the old key; it may also have covered other hosts")
             }
         }
     }

@@ -18,12 +18,36 @@ enum KnownHostsCheck {
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 
+    /// The decision for a host, port and presented key, for any command that needs one
+    /// (e.g. `hostbook ssh` answering ssh's KnownHostsCommand): HostKeyPolicy over the
+    /// store, read-only (nothing is created or written). `host` must be a valid name
+    /// (HostNameRule; `[host]:port` allowed); a bad name or key throws the usage error.
+    static func decide(_ inv: Invocation, host: String, port: Int?, key: String) throws -> KnownHostsStore.Check {
+        let lookup: HostLookupName
+        do {
+            lookup = try HostNameRule.lookup(host, port: port)
+        } catch let e as KeyFormatError {
+            throw CLIError.usage("'\(PrintableText.quoted(host))' is not a host name: \(e.reason)")
+        }
+        let presented: PresentedHostKey
+        do {
+            presented = try PresentedHostKey.parse(key)
+        } catch let e as KeyFormatError {
+            throw CLIError.usage("not a valid host key: \(e.reason)")
+        }
+        return try decide(inv, lookup: lookup, presented: presented)
+    }
+
+    static func decide(_ inv: Invocation, lookup: HostLookupName, presented: PresentedHostKey) throws -> KnownHostsStore.Check {
+        try KnownHostsAccess.withExistingStore(inv) { store in
+            try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
+        }
+    }
+
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
-        let check = try KnownHostsAccess.withExistingStore(inv) { store in
-            try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
-        }
+        let check = try decide(inv, lookup: lookup, presented: presented)
         let key = presented.plainKey
         let status = check.decision.status
         if inv.json {
@@ -48,12 +72,12 @@ enum KnownHostsCheck {
         switch check.decision.status {
         case .trusted:
             let how = check.decision.viaCertificateAuthority ? " (signed by a trusted certificate authority)"
-                : check.viaBareName ? " (through the entry for '\(check.lookup.host)' on port 22, as ssh does)" : ""
+                : check.viaBareName ? " (through the entry for '\(PrintableText.quoted(check.lookup.host))' on port 22, as ssh does)" : ""
             return "trusted: the \(KnownHostsAccess.describe(key)) is trusted for \(host)\(how)"
         case .unknown:
             return "unknown: no key is known for \(host)"
         case .changed:
-            let stored = check.entries.map { "\($0.keyType) \($0.fingerprint)" }.joined(separator: ", ")
+            let stored = check.entries.map(KnownHostsAccess.describeStored).joined(separator: ", ")
             return "changed: \(host) is known with another key (\(stored)), not the \(KnownHostsAccess.describe(key))"
         case .revoked:
             return "revoked: the \(KnownHostsAccess.describe(key)) is revoked for \(host)"

@@ -1,6 +1,7 @@
 // `hostbook known-hosts history [HOST]`: the audit trail of host-key decisions (approved,
 // rejected, replaced, revoked, imported, removed), oldest first, for every host or one.
 import HostStore
+import KeyFormats
 
 enum KnownHostsHistory {
     static let spec = CommandSpec(

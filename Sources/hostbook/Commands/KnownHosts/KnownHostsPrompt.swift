@@ -18,7 +18,7 @@ enum KnownHostsPrompt {
             text += "This key is not known by any other names.\n"
         } else {
             text += "This key is already trusted for:\n"
-            for name in otherNames.prefix(8) { text += "    \(name)\n" }
+            for name in otherNames.prefix(8) { text += "    \(PrintableText.quoted(name))\n" }
             if otherNames.count > 8 { text += "    (\(otherNames.count - 8) additional names omitted)\n" }
         }
         return text
@@ -54,8 +54,8 @@ enum KnownHostsPrompt {
 
             """
         for row in stored {
-            text += "    \(row.keyType) \(row.fingerprint), \(KnownHostsAccess.provenance(row))"
-            text += row.kind == .plain ? "\n" : " [entry '\(row.pattern)']\n"
+            text += "    \(KnownHostsAccess.describeStored(row)), \(KnownHostsAccess.provenance(row))"
+            text += row.kind == .plain ? "\n" : " [entry '\(KnownHostsAccess.shown(row.pattern))']\n"
         }
         return text
     }

@@ -30,10 +30,9 @@ enum KnownHostsScan {
         try KnownHostsAccess.withStore(inv) { store in
             var host = given
             var port = explicitPort ?? HostLookupName.defaultPort
-            let saved = try store.database.connection.query("SELECT hostname, port FROM hosts WHERE name = ?1 COLLATE NOCASE", [.text(given)])
-            if let row = saved.first, let hostname = row.text(0) {
-                host = hostname
-                if explicitPort == nil, let p = row.int(1) { port = Int(p) }
+            if let saved = try store.database.host(named: given) {
+                host = saved.hostname
+                if explicitPort == nil { port = saved.port }
             }
             try KnownHostsAccess.validateHost(host)
             let lookup = HostLookupName(host: host, port: port)
@@ -42,8 +41,11 @@ enum KnownHostsScan {
                 throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",
                                        hint: "Check the host name and port, and that the host is reachable.")
             }
-            // Every key is judged against what was stored before the scan; otherwise approving
-            // the first key of a new host would make its other key types look "changed".
+            // Every key is decided on its own, by OpenSSH's rules, against what was stored
+            // before the scan (so approving the first key of a new host does not make its
+            // other key types look changed). ssh-keyscan output is unauthenticated: a key no
+            // entry holds, for a name that has entries, is CHANGED even when the same scan
+            // also shows a trusted key (a man in the middle can replay the real one).
             let checks = try keys.map { try store.check(lookup, presented: .plain($0)) }
             let needsAnswer = checks.contains { $0.decision.status == .unknown || $0.decision.status == .changed }
             if needsAnswer && !inv.canPrompt {
@@ -51,25 +53,13 @@ enum KnownHostsScan {
                 let first = zip(keys, checks).first { $0.1.decision.status == .unknown || $0.1.decision.status == .changed }!.0
                 let portFlag = port == HostLookupName.defaultPort ? "" : " --port \(port)"
                 throw CLIError.inputNeeded("scan asks about new or changed keys but \(why)",
-                                           hint: "Check the fingerprint, then run 'hostbook known-hosts approve \(lookup.host)\(portFlag) --key \"\(first.type) \(first.base64)\" --fingerprint \(first.sha256Fingerprint)'.")
+                                           hint: "Check the fingerprint, then run 'hostbook known-hosts approve \(ShellQuote.quote(lookup.host))\(portFlag) --key \(ShellQuote.quote("\(first.type) \(first.base64)")) --fingerprint \(first.sha256Fingerprint)'.")
             }
-            // A key of another type than the trusted one(s) is "changed" by OpenSSH's rules;
-            // when the same scan shows a key that is already trusted, the host has proven it
-            // still holds that key, so the new type gets the ordinary approval prompt.
-            var vouched = checks.contains { $0.decision.status == .trusted }
             var worst = ExitCode.ok
             var results: [JSONValue] = []
-            func approveNew(_ key: PublicKey) throws -> String {
-                let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
-                if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
-                    try store.approve(lookup, key: key, source: "tofu")
-                    vouched = true
-                    return "approved"
-                }
-                try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
-                if worst == .ok { worst = .hostKeyUnknown }
-                return "rejected"
-            }
+            // Keys this scan wrote for the name: later keys of the same scan go beside them.
+            var written: [PublicKey] = []
+            var replaced = false
             for (key, check) in zip(keys, checks) {
                 var result: String
                 switch check.decision.status {
@@ -80,14 +70,26 @@ enum KnownHostsScan {
                     Hostbook.report(message: "the \(KnownHostsAccess.describe(key)) is revoked for \(KnownHostsAccess.describe(lookup))", hint: nil)
                     worst = .hostKeyRevoked
                 case .unknown:
-                    result = try approveNew(key)
-                case .changed where vouched:
-                    result = try approveNew(key)
+                    let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
+                    if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
+                        try store.approve(lookup, key: key, source: "tofu", alongside: written)
+                        written.append(key)
+                        result = "approved"
+                    } else {
+                        try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
+                        if worst == .ok { worst = .hostKeyUnknown }
+                        result = "rejected"
+                    }
                 case .changed:
                     if try KnownHostsPrompt.askReplace(inv, lookup, key: key, stored: check.entries) {
-                        try store.replace(lookup, with: key, source: "tofu")
+                        if replaced {
+                            try store.approve(lookup, key: key, source: "tofu", alongside: written)
+                        } else {
+                            try store.replace(lookup, with: key, expected: check.entries.map(\.id), source: "tofu")
+                            replaced = true
+                        }
+                        written.append(key)
                         result = "replaced"
-                        vouched = true
                     } else {
                         try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
                         result = "changed"
@@ -96,6 +98,14 @@ enum KnownHostsScan {
                 }
                 if !inv.json { inv.print("\(result): \(KnownHostsAccess.describe(key))") }
                 results.append(.object([("type", .string(key.type)), ("fingerprint", .string(key.sha256Fingerprint)), ("result", .string(result))]))
+            }
+            // A replacement removes every entry for the name (like ssh-keygen -R); the keys
+            // of this scan that were trusted before stay trusted.
+            if replaced {
+                for (key, check) in zip(keys, checks) where check.decision.status == .trusted {
+                    try store.approve(lookup, key: key, source: "tofu", alongside: written)
+                    written.append(key)
+                }
             }
             if inv.json {
                 inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)), ("keys", .array(results))]))

@@ -1,6 +1,7 @@
 // How `import-ssh-config` shows its plan or result: a table, what was not imported, notes
 // and a summary line; or one JSON object. Text from the file is escaped wherever printed.
 import HostStore
+import KeyFormats
 
 enum SSHConfigImportOutput {
     static func q(_ s: String) -> String { PrintableText.quoted(s) }

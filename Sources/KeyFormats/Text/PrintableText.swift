@@ -1,0 +1,41 @@
+// The one escaping function for text that came from outside (files, key blobs, JSON, the
+// network, the command line) wherever hostbook prints it: never a terminal escape, a line
+// break or a bidirectional override (which can make text read differently). Every table
+// cell, message, prompt and banner that shows such text passes it through `quoted`.
+
+public enum PrintableText {
+    /// True for C0 and C1 controls, DEL, and Unicode bidirectional marks, embeddings,
+    /// overrides and isolates (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), plus
+    /// the line and paragraph separators.
+    public static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
+        let v = s.value
+        return v < 0x20 || (0x7f...0x9f).contains(v) || (0x202a...0x202e).contains(v)
+            || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029
+            || v == 0x061c || v == 0x200e || v == 0x200f
+    }
+
+    /// `text` with every unsafe scalar removed.
+    public static func clean(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var out = String.UnicodeScalarView()
+        for s in text.unicodeScalars where !isUnsafe(s) { out.append(s) }
+        return String(out)
+    }
+
+    /// `text` with every unsafe scalar shown as `\u{...}`: what every printed outside string
+    /// goes through.
+    public static func quoted(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        var out = ""
+        for s in text.unicodeScalars {
+            if isUnsafe(s) { out += "\\u{" + String(s.value, radix: 16) + "}" } else { out.unicodeScalars.append(s) }
+        }
+        return out
+    }
+
+    /// Bytes that may not be UTF-8 (a NUL, a broken sequence): invalid sequences become
+    /// U+FFFD, then `quoted`.
+    public static func quoted(bytes: some Sequence<UInt8>) -> String {
+        quoted(String(decoding: Array(bytes), as: UTF8.self))
+    }
+}
