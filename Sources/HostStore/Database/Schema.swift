@@ -19,6 +19,7 @@ public enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1),
         Migration(version: 2, sql: CoreSchema.v2 + TailscaleSchema.v1),
+        Migration(version: 3, sql: AgentLogSchema.v3),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -29,6 +29,8 @@ public struct Host: Sendable, Equatable {
     public var sourceID: String?
     public var createdAt: String
     public var updatedAt: String
+    /// Whether a forwarded agent (`ssh -A` to this host, used from there) may sign.
+    public var allowAgentForwarding: Bool = false
 }
 
 /// What `add` stores.
@@ -74,11 +76,13 @@ public struct HostChanges: Sendable {
     public var jump: Link = .unchanged
     public var note: String?
     public var password: Password = .unchanged
+    /// `--allow-agent-forwarding` / `--no-agent-forwarding`.
+    public var agentForwarding: Bool?
 
     public init() {}
 
     public var isEmpty: Bool {
         rename == nil && hostname == nil && port == nil && user == nil && addTags.isEmpty && removeTags.isEmpty
-            && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged
+            && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged && agentForwarding == nil
     }
 }

@@ -10,5 +10,6 @@ enum CommandTable {
         + SnippetsCommands.all
         + VaultCommands.all
         + SSHCommand.all
+        + AgentCommands.all
         + DoctorCommand.all
 }
