@@ -39,6 +39,9 @@ enum AgentCommands {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of ours: a pipe the caller reads to its end must not stay open in the
+        // agent (this process ends right after, so marking every descriptor is harmless).
+        for fd in 3..<Int32(1024) where fcntl(fd, F_GETFD) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -11,5 +11,6 @@ enum CommandTable {
         + VaultCommands.all
         + SSHCommand.all
         + AgentCommands.all
+        + SSHConfigCommand.all
         + DoctorCommand.all
 }
