@@ -66,7 +66,11 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertEqual(status?["running"] as? Bool, true)
         XCTAssertEqual(status?["socket"] as? String, socket)
 
-        let env = ["SSH_AUTH_SOCK": socket, "SSH_ASKPASS_REQUIRE": "never", "DIR": bed.fx.dir.path]
+        // ssh-add -x / -X read the passphrase through SSH_ASKPASS (no terminal here).
+        let askpass = bed.fx.dir.file("askpass.sh")
+        try Data("#!/bin/sh\necho \"$LOCKPW\"\n".utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o700)
+        let env = ["SSH_AUTH_SOCK": socket, "SSH_ASKPASS": askpass, "SSH_ASKPASS_REQUIRE": "force", "DIR": bed.fx.dir.path]
         let listed = try shell(bed, "ssh-add -L", env)
         XCTAssertEqual(listed.status, 0, listed.stderr)
         let served = Set(listed.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
@@ -85,13 +89,13 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertEqual(signed.status, 0, signed.stderr)
 
         // -x locks: nothing listed, nothing signed; -X with another passphrase fails, with the same unlocks.
-        XCTAssertEqual(try shell(bed, "echo secret | ssh-add -x", env).status, 0)
+        XCTAssertEqual(try shell(bed, "LOCKPW=secret ssh-add -x", env).status, 0)
         let locked = try shell(bed, "ssh-add -l", env)
         XCTAssertEqual(locked.status, 1)
         XCTAssertTrue(locked.stdout.contains("no identities"), locked.stdout)
         XCTAssertEqual(try shell(bed, "ssh-add -T \"$DIR/alpha-key.pub\"", env).status, 1)
-        XCTAssertEqual(try shell(bed, "echo wrong | ssh-add -X", env).status, 1)
-        XCTAssertEqual(try shell(bed, "echo secret | ssh-add -X", env).status, 0)
+        XCTAssertEqual(try shell(bed, "LOCKPW=wrong ssh-add -X", env).status, 1)
+        XCTAssertEqual(try shell(bed, "LOCKPW=secret ssh-add -X", env).status, 0)
         XCTAssertEqual(try shell(bed, "ssh-add -T \"$DIR/beta-key.pub\"", env).status, 0)
 
         let log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []

@@ -55,7 +55,8 @@ final class StandingAgent: @unchecked Sendable {
             if let destination = state.destinationHostKey,
                let names = try? KnownHostsStore(database: database).hostNames(trustingHostKey: destination.blob), !names.isEmpty {
                 let keyNames = Set(names.compactMap { try? database.host(named: $0)?.key?.lowercased() })
-                offered = stored.filter { keyNames.contains($0.name.lowercased()) }
+                // Hosts with no key of their own: every key, as for an unknown server.
+                if !keyNames.isEmpty { offered = stored.filter { keyNames.contains($0.name.lowercased()) } }
             }
             return offered.compactMap { key in
                 guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }

@@ -159,7 +159,10 @@ struct InstalledSSHConfig {
         }
     }
 
+    /// Creates the folder (and missing parents) 0700.
     static func makeFolder(_ path: String) throws {
+        let parent = FolderOfPath(path: path).parent
+        if parent != path, parent != "/", access(parent, F_OK) != 0 { try makeFolder(parent) }
         if mkdir(path, 0o700) != 0 && errno != EEXIST {
             throw CLIError.failure("cannot create \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
         }
