@@ -182,3 +182,68 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertNotEqual(try shell(bed, script, ["SSH_AUTH_SOCK": socket]).status, 0)
     }
 }
+
+final class SSHConfigCommandTests: XCTestCase {
+    /// --install, then plain ssh, scp and rsync through a jump host with keys from the
+    /// standing agent and host keys from hostbook; --uninstall leaves ~/.ssh/config as it was.
+    func testInstallPlainSSHScpRsyncThroughAJumpHostThenUninstall() throws {
+        let bed = try SSHTestBed()
+        let keyPath = bed.fx.dir.file("k-key")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "k", "-f", keyPath]).status, 0)
+        XCTAssertEqual(try bed.fx.run(["keys", "import", keyPath, "--name", "k"]).status, 0)
+        try FileManager.default.removeItem(atPath: keyPath)
+        let sshd = try PrivateSSHD(authorizedKeys: [try String(contentsOfFile: keyPath + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)])
+        defer { sshd.stop() }
+        try bed.fx.ok("add", "jump", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k")
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k", "--jump", "jump")
+        try bed.trust(sshd)
+        let userConfig = bed.home + "/.ssh/config"
+        let original = Data("# mine\nHost *\n    ServerAliveInterval 30\n".utf8)
+        try original.write(to: URL(fileURLWithPath: userConfig))
+        chmod(userConfig, 0o644)
+
+        let printed = try bed.fx.run(["ssh-config"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        XCTAssertTrue(printed.stdout.contains("Host web\n"), printed.stdout)
+        XCTAssertTrue(printed.stdout.contains("    ProxyJump jump\n"), printed.stdout)
+
+        XCTAssertEqual(try bed.fx.run(["ssh-config", "--install"]).status, 0)
+        let generated = bed.home + "/.config/hostbook/ssh_config"
+        let installed = try Data(contentsOf: URL(fileURLWithPath: userConfig))
+        XCTAssertEqual(installed, Data("Include \(generated)\n".utf8) + original)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig + ".hostbook-backup")), original)
+        XCTAssertEqual(try bed.fx.run(["ssh-config", "--install"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), installed, "installing twice changes nothing")
+
+        // ssh reads the passwd home's config, so the test names the file with -F.
+        let resolved = try Shell.run("ssh -F \"$CFG\" -G web", environment: ["CFG": userConfig])
+        XCTAssertTrue(resolved.stdout.contains("\nproxyjump jump\n"), resolved.stdout)
+        XCTAssertTrue(resolved.stdout.contains("\nidentityagent \(bed.runtime)/hostbook/agent.sock\n"), resolved.stdout)
+        XCTAssertTrue(resolved.stdout.contains("\nstricthostkeychecking true\n"), resolved.stdout)
+        XCTAssertTrue(resolved.stdout.contains("\nserveraliveinterval 30\n"), "the user's own settings still apply")
+
+        let start = try bed.fx.run(["agent", "start"])
+        XCTAssertEqual(start.status, 0, start.stderr)
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        var env = bed.fx.environment
+        env["CFG"] = userConfig
+        env["DIR"] = bed.fx.dir.path
+        // Without SSH_AUTH_SOCK: the installed IdentityAgent names the socket.
+        let r = try Shell.run("""
+            unset SSH_AUTH_SOCK
+            ssh -F "$CFG" -o BatchMode=yes web echo reached || exit 11
+            echo payload > "$DIR/up.txt"
+            scp -F "$CFG" -o BatchMode=yes "$DIR/up.txt" web:"$DIR/scp-copy.txt" || exit 12
+            rsync -e "ssh -F $CFG -o BatchMode=yes" "$DIR/up.txt" web:"$DIR/rsync-copy.txt" || exit 13
+            cat "$DIR/scp-copy.txt" "$DIR/rsync-copy.txt"
+            """, environment: env)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "reached\npayload\npayload\n")
+        let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
+        XCTAssertTrue(log.contains { $0["destination"] as? String == "jump, web" && $0["outcome"] as? String == "signed" }, "\(log)")
+
+        XCTAssertEqual(try bed.fx.run(["ssh-config", "--uninstall"]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), original, "restored byte for byte")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: generated))
+    }
+}
