@@ -65,10 +65,14 @@ final class MigrationTests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        // Every table of version 1 keeps every row; version 2 adds only the (empty) Tailscale table.
-        let after = try Self.dump(db.connection)
+        // Every table of version 1 keeps every row; version 2 adds only the (empty) Tailscale
+        // table; version 3 the (empty) agent log and hosts.allow_agent_forwarding, 0 for all.
+        var after = try Self.dump(db.connection)
+        XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
+        after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
         XCTAssertEqual(after.filter { before[$0.key] != nil }, before)
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes"])
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "agent_log"])
+        XCTAssertEqual(after["agent_log"], [])
         XCTAssertEqual(after["tailscale_nodes"], [])
         XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")

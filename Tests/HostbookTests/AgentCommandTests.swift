@@ -242,6 +242,12 @@ final class SSHConfigCommandTests: XCTestCase {
         let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
         XCTAssertTrue(log.contains { $0["destination"] as? String == "jump, web" && $0["outcome"] as? String == "signed" }, "\(log)")
 
+        let doctor = try bed.fx.run(["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("includes \(generated) first"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("\(generated) is current"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("agent: running"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("'ssh -G jump' resolves to hostbook's settings"), doctor.stdout)
+
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--uninstall"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), original, "restored byte for byte")
         XCTAssertFalse(FileManager.default.fileExists(atPath: generated))

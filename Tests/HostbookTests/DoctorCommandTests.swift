@@ -31,7 +31,7 @@ final class DoctorCommandTests: XCTestCase {
         let r = try hb.run("doctor")
         XCTAssertEqual(r.status, 0)
         let ssh = try SSHDoctorLine.expected()
-        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(ssh)No problems found.\n")
+        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(ssh)ssh-config: not installed (hostbook ssh-config --install).\nNo problems found.\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")))
     }
 
@@ -72,7 +72,7 @@ final class DoctorCommandTests: XCTestCase {
         try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
         r = try doctor()
         XCTAssertEqual(r.checks, ["database.schema"])
-        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (2)"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (3)"])
     }
 
     func testDamagedPagesFailTheIntegrityCheck() throws {
@@ -106,7 +106,7 @@ final class DoctorCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
         chmod(hb.db, 0o600)
         let r = try hb.run("doctor")
-        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 2, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 3, after a backup), integrity ok, private file modes.\n"), r.stdout)
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
         XCTAssertEqual(hb.files(), ["hostbook.db"])
     }
