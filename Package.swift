@@ -86,7 +86,7 @@ let package = Package(
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: strict + libsecretHeaders),
-        .testTarget(name: "SSHConfigWriterTests", dependencies: ["SSHConfig"], swiftSettings: strict),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"], swiftSettings: strict),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"], swiftSettings: strict),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"], swiftSettings: strict),
         // End-to-end tests run the real `hostbook` binary.

@@ -15,7 +15,7 @@ mkdir -p "$MOD"
 
 # Library modules in dependency order; a harness that needs another module (e.g. HostStore
 # for known_hosts) appends it here.
-MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats Agent"}
+MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats SSHConfig Agent"}
 
 SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
 SWIFTFLAGS="-swift-version 6 -O -g -sanitize=$SANITIZE -parse-as-library"

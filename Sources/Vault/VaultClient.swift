@@ -1,6 +1,12 @@
 // The Secret Service vault through libsecret: hostbook's passwords and private keys, kept in
 // the default collection under the schema `io.hostbook.Secret` with the attributes `db`
-// (database id), `kind` and `owner` (a host's or key's uuid). Every call has a deadline.
+// (database id), `kind`, `owner` (a host's or key's uuid) and `generation` (which write).
+// Every call has a deadline (VaultTimeout).
+//
+// A secret is never changed in place: replacing writes a new item, then deletes the older
+// ones (VaultItemGeneration). A Secret Service may let a program change only the items it
+// created itself (KeePassXC asks the user about any other), while creating and deleting
+// items needs no such trust; and until the old item is deleted, the old secret is intact.
 public import SecureMemory
 internal import CLibSecret
 
@@ -14,37 +20,65 @@ public final class VaultClient: Sendable {
 
     /// The Secret Service is the one on the session bus ($DBUS_SESSION_BUS_ADDRESS, else
     /// $XDG_RUNTIME_DIR/bus), as for every libsecret program.
-    public init(databaseID: String, timeoutMilliseconds: Int = 5000) {
+    public init(databaseID: String, timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) {
         self.databaseID = databaseID
         self.timeoutMilliseconds = timeoutMilliseconds
     }
 
     /// Reports whether the Secret Service is reachable and its default collection unlocked.
-    public static func status(timeoutMilliseconds: Int = 5000) -> VaultStatus {
+    public static func status(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) -> VaultStatus {
         health(timeoutMilliseconds: timeoutMilliseconds).status
     }
 
     /// The status with what `hostbook vault status` shows: the service, the default
     /// collection, and when something is wrong, what and what to do.
-    public static func health(timeoutMilliseconds: Int = 5000) -> VaultHealth {
+    public static func health(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) -> VaultHealth {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
-        var service: String?
         do {
             let connection = try ServiceConnection(deadline: deadline)
-            service = connection.serviceProgram()
             let collection = try connection.defaultCollection()
-            if collection.locked {
-                return VaultHealth(status: .locked, service: service, collection: collection.label, error: .locked())
-            }
-            return VaultHealth(status: .ok, service: service, collection: collection.label, error: nil)
+            return VaultHealth(status: collection.locked ? .locked : .ok, service: connection.program?.name,
+                               collection: collection.name, label: collection.label,
+                               error: collection.locked ? .locked(connection.program) : nil)
         } catch {
-            return VaultHealth(status: VaultStatus(error.kind), service: service, collection: nil, error: error)
+            // The program is known as soon as the bus has said who owns the name, even if it
+            // then never answered.
+            return VaultHealth(status: VaultStatus(error.kind), service: deadline.service?.name, collection: nil, label: nil,
+                               error: error)
         }
     }
 
     /// Stores (or replaces) the secret for `id`. `label` is what keyring UIs show.
+    /// A replace writes the new item before it deletes the old one; if that delete fails the
+    /// old item stays behind, never read again (the newest wins) and deleted by the next
+    /// store or delete of `id`.
     public func store(_ secret: SecretBytes, for id: VaultItemID, label: String) throws {
         try storePayload(SecretPayload.encode(secret), for: id, label: label)
+    }
+
+    /// Writes the secret for `id` as a new item and keeps any older one: see StagedSecret.
+    public func stage(_ secret: SecretBytes, for id: VaultItemID, label: String) throws -> StagedSecret {
+        try stagePayload(SecretPayload.encode(secret), for: id, label: label)
+    }
+
+    /// Makes a staged secret the only one: deletes the older items of its id.
+    public func commit(_ staged: StagedSecret) throws {
+        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        _ = try connection.unlockedDefaultCollection()
+        let found = try FoundItems(connection, .item(staged.id, databaseID: databaseID), doing: "find the old secret")
+        for item in found.items where !item.locked && (item.generation.map { $0 < staged.generation } ?? true) {
+            try deleteItem(item, connection, doing: "delete the old secret")
+        }
+    }
+
+    /// Takes a staged secret back: deletes its item, and leaves the older ones as they were.
+    public func discard(_ staged: StagedSecret) throws {
+        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        _ = try connection.unlockedDefaultCollection()
+        let attributes = AttributeTable.item(staged.id, databaseID: databaseID, generation: staged.generation)
+        for item in try FoundItems(connection, attributes, doing: "find the new secret").items where !item.locked {
+            try deleteItem(item, connection, doing: "delete the new secret")
+        }
     }
 
     /// The secret for `id`, or nil when there is none.
@@ -59,67 +93,44 @@ public final class VaultClient: Sendable {
         }
     }
 
-    /// Deletes the secret for `id`; returns false when there was none.
+    /// Deletes the secret for `id` (every item of it); returns false when there was none.
     @discardableResult
     public func delete(_ id: VaultItemID) throws -> Bool {
-        let deadline = Deadline(milliseconds: timeoutMilliseconds)
-        let connection = try ServiceConnection(deadline: deadline)
-        // secret_service_clear only deletes unlocked items: in a locked collection it would
-        // report "nothing there".
+        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        // Items of a locked collection cannot be deleted (nor, by some services, even seen):
+        // "nothing there" would be a lie.
         _ = try connection.unlockedDefaultCollection()
-        let attributes = AttributeTable.item(id, databaseID: databaseID)
-        var error: UnsafeMutablePointer<GError>?
-        let deleted = secret_service_clear_sync(connection.service, nil, attributes.table, connection.cancellable, &error)
-        if deleted == 0, error != nil || deadline.expired {
-            throw vaultError(from: error, deadline: deadline, doing: "delete the secret")
+        let found = try FoundItems(connection, .item(id, databaseID: databaseID), doing: "find the secret")
+        var deleted = false
+        for item in found.items where !item.locked {
+            try deleteItem(item, connection, doing: "delete the secret")
+            deleted = true
         }
-        return deleted != 0
+        return deleted
     }
 
-    /// Every item of this database id (for `hostbook doctor`).
+    /// Every item of this database id, each once (for `hostbook doctor`).
     public func allItems() throws -> [VaultItemID] {
-        let deadline = Deadline(milliseconds: timeoutMilliseconds)
-        let connection = try ServiceConnection(deadline: deadline)
-        let attributes = AttributeTable.database(databaseID)
-        var error: UnsafeMutablePointer<GError>?
-        let list = secret_service_search_sync(connection.service, nil, attributes.table, SECRET_SEARCH_ALL,
-                                              connection.cancellable, &error)
-        if list == nil, error != nil || deadline.expired {
-            throw vaultError(from: error, deadline: deadline, doing: "list the vault items")
-        }
-        defer { g_list_free_full(list, g_object_unref) }
-        var items: [VaultItemID] = []
-        var node = list
-        while let current = node {
-            let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
-            if let table = secret_item_get_attributes(item) {
-                if let kindName = attribute(table, "kind"), let kind = VaultItemKind(rawValue: kindName),
-                   let owner = attribute(table, "owner") {
-                    items.append(VaultItemID(kind: kind, owner: owner))
-                }
-                g_hash_table_unref(table)
-            }
-            node = current.pointee.next
-        }
-        return items
+        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let found = try FoundItems(connection, .database(databaseID), doing: "list the vault items")
+        var seen = Set<VaultItemID>()
+        return found.items.compactMap(\.id).filter { seen.insert($0).inserted }
     }
 
     // MARK: Payload bytes
 
-    /// The raw payload (version byte included), copied into secure memory; libsecret's copy
-    /// is wiped before it is released.
-    func lookupPayload(_ id: VaultItemID) throws -> SecretBytes? {
+    /// The raw payload (version byte included) of the newest item for `id`, copied into
+    /// secure memory; libsecret's copy is wiped before it is released.
+    func lookupPayload(_ id: VaultItemID) throws(VaultError) -> SecretBytes? {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
         let connection = try ServiceConnection(deadline: deadline)
         _ = try connection.unlockedDefaultCollection()
-        let attributes = AttributeTable.item(id, databaseID: databaseID)
+        let found = try FoundItems(connection, .item(id, databaseID: databaseID), doing: "look up the secret")
+        guard let item = found.newest else { return nil }
         var error: UnsafeMutablePointer<GError>?
-        guard let value = secret_service_lookup_sync(connection.service, nil, attributes.table,
-                                                     connection.cancellable, &error) else {
-            if error != nil || deadline.expired {
-                throw vaultError(from: error, deadline: deadline, doing: "look up the secret")
-            }
-            return nil
+        guard secret_item_load_secret_sync(item.pointer, connection.cancellable, &error) != 0,
+              let value = secret_item_get_secret(item.pointer) else {
+            throw vaultError(from: error, deadline: deadline, doing: "read the secret")
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length: gsize = 0
@@ -130,7 +141,14 @@ public final class VaultClient: Sendable {
     }
 
     /// Stores `payload` exactly (the version byte is the caller's; tests write unknown versions).
-    func storePayload(_ payload: SecretBytes, for id: VaultItemID, label: String) throws {
+    func storePayload(_ payload: SecretBytes, for id: VaultItemID, label: String) throws(VaultError) {
+        let staged = try stagePayload(payload, for: id, label: label)
+        // The new secret is in place and is what every lookup reads; an old item that cannot
+        // be deleted now is deleted by the next write or delete.
+        try? commit(staged)
+    }
+
+    func stagePayload(_ payload: SecretBytes, for id: VaultItemID, label: String) throws(VaultError) -> StagedSecret {
         let deadline = Deadline(milliseconds: timeoutMilliseconds)
         let connection = try ServiceConnection(deadline: deadline)
         let collection = try connection.unlockedDefaultCollection()
@@ -141,11 +159,22 @@ public final class VaultClient: Sendable {
                              "application/octet-stream")
         }
         defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
-        let attributes = AttributeTable.item(id, databaseID: databaseID)
+        // A generation no item has yet: libsecret's "replace an item with the same attributes"
+        // never applies, so no existing item is touched.
+        let generation = VaultItemGeneration.next()
+        let attributes = AttributeTable.item(id, databaseID: databaseID, generation: generation)
         var error: UnsafeMutablePointer<GError>?
         guard secret_service_store_sync(connection.service, nil, attributes.table, collection.path, label, value,
                                         connection.cancellable, &error) != 0 else {
             throw vaultError(from: error, deadline: deadline, doing: "store the secret")
+        }
+        return StagedSecret(id: id, generation: generation)
+    }
+
+    private func deleteItem(_ item: FoundItems.Item, _ connection: ServiceConnection, doing action: String) throws(VaultError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard secret_item_delete_sync(item.pointer, connection.cancellable, &error) != 0 else {
+            throw vaultError(from: error, deadline: connection.deadline, doing: action)
         }
     }
 }

@@ -15,15 +15,20 @@ public struct VaultHealth: Sendable {
     public let status: VaultStatus
     /// The program that provides the Secret Service (e.g. "gnome-keyring-daemon"), when known.
     public let service: String?
-    /// The default collection's label (e.g. "Login"), when there is one.
+    /// The default collection's name from its object path (e.g. "login"; KeePassXC: the
+    /// database file's name), the same whether it is locked or not; nil when there is none.
     public let collection: String?
+    /// The collection's label (e.g. "Login"). KeePassXC shows the file's name while the
+    /// database is locked and the database's own name once it is unlocked.
+    public let label: String?
     /// What is wrong and what to do; nil when `status == .ok`.
     public let error: VaultError?
 
-    public init(status: VaultStatus, service: String?, collection: String?, error: VaultError?) {
+    public init(status: VaultStatus, service: String?, collection: String?, label: String?, error: VaultError?) {
         self.status = status
         self.service = service
         self.collection = collection
+        self.label = label
         self.error = error
     }
 }

@@ -11,6 +11,8 @@ enum Hostbook {
         if argv.count == 1, environment[SSHAskpass.sessionVariable] != nil {
             return SSHAskpass.answer(prompt: argv[0], environment: environment)
         }
+        // Shell completion asks on every Tab: answered before any parsing (CompleteFastPath).
+        if argv.first == CompleteFastPath.word { return CompleteFastPath.run(argv, environment: environment) }
         let parser = ArgumentParser(commands: CommandTable.all)
         do {
             switch try parser.parse(argv) {
@@ -30,6 +32,8 @@ enum Hostbook {
             return status.code.rawValue
         } catch let child as ChildExitStatus {
             return child.status
+        } catch let interrupted as TerminalInterrupted {
+            return 128 + interrupted.signal
         } catch let error as UserFacingError {
             report(message: error.message, hint: error.hint)
             return error.exitCode.rawValue

@@ -21,6 +21,16 @@ final class HostDatabaseTests: XCTestCase {
         XCTAssertFalse(DatabaseFiles.exists(path + ".v0.bak"), "a new database is not backed up")
     }
 
+    /// Commits are durable before the executable touches the vault (DESIGN.md, "Two stores,
+    /// one operation"): synchronous=FULL on every connection that writes.
+    func testWritesAreSynchronousFull() throws {
+        let tmp = try TempFolder()
+        let db = try HostDatabase.open(path: tmp.file("h.db"))
+        XCTAssertEqual(try db.connection.query("PRAGMA synchronous").first?.int(0), 2)
+        try db.addHost(NewHost(name: "x", hostname: "x.example"))
+        XCTAssertEqual(try db.connection.query("PRAGMA synchronous").first?.int(0), 2)
+    }
+
     func testDatabaseIDIsStableAcrossOpens() throws {
         let tmp = try TempFolder()
         let a = try HostDatabase.open(path: tmp.file("h.db")).databaseID

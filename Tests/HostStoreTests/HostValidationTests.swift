@@ -17,11 +17,13 @@ final class HostValidationTests: XCTestCase {
     func testHostnames() {
         for ok in ["example.com", "example.com.", "a", "xn--bcher-kva.example", "10.0.0.1", "255.255.255.255", "0.0.0.0",
                    "::1", "fe80::1%eth0", "2001:db8::8a2e:370:7334", "::ffff:192.0.2.1", "1a.example", "3com.com",
-                   String(repeating: "a", count: 63) + ".com"] {
+                   String(repeating: "a", count: 63) + ".com",
+                   // ssh and the resolver accept `_` in names, so hostbook does too.
+                   "under_score.com", "_dmarc.example.com", "build_01", "a_"] {
             XCTAssertNoThrow(try HostValidation.hostname(ok), ok)
         }
         for bad in ["", "-a.com", "a-.com", "a..b", "a b", "256.1.1.1", "1.2.3", "1.2.3.4.5", "01.2.3.4", "1.2.3.999",
-                    "under_score.com", "::g", "1:2:3:4:5:6:7:8:9", "a.com/x", String(repeating: "a", count: 64) + ".com",
+                    "::g", "a.-b.com", "a\tb.com", "a\u{1}b", " web", "web\n", "1:2:3:4:5:6:7:8:9", "a.com/x", String(repeating: "a", count: 64) + ".com",
                     "host;rm", "-oProxyCommand=x", "."] {
             XCTAssertThrowsError(try HostValidation.hostname(bad), bad) { e in
                 XCTAssertEqual((e as? HostStoreError)?.message, "invalid hostname '\(bad)': use a DNS name, an IPv4 address or an IPv6 address")

@@ -47,6 +47,16 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    /// The version-2 SQL exactly as the program runs it, for make-v2-fixture.sh: written to
+    /// $HOSTBOOK_V2_SQL_OUT when that is set (the script sets it).
+    func testVersion2SQL() throws {
+        let sql = try XCTUnwrap(Schema.migrations.first { $0.version == 2 }).sql
+        XCTAssertTrue(sql.contains("CREATE TABLE IF NOT EXISTS tailscale_nodes"))
+        if let out = ProcessInfo.processInfo.environment["HOSTBOOK_V2_SQL_OUT"] {
+            try sql.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+    }
+
     /// The fixture was made from the same SQL the program runs for version 1.
     func testFixtureSchemaEqualsTheProgramsVersion1() throws {
         let tmp = try TempFolder()
@@ -66,14 +76,16 @@ final class MigrationTests: XCTestCase {
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
         // Every table of version 1 keeps every row; version 2 adds only the (empty) Tailscale
-        // table; version 3 the (empty) agent log and hosts.allow_agent_forwarding, 0 for all.
+        // table; version 3 the (empty) ssh_config and agent log tables and
+        // hosts.allow_agent_forwarding, 0 for all.
         var after = try Self.dump(db.connection)
         XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
         after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
         XCTAssertEqual(after.filter { before[$0.key] != nil }, before)
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "agent_log"])
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log"])
         XCTAssertEqual(after["agent_log"], [])
         XCTAssertEqual(after["tailscale_nodes"], [])
+        XCTAssertEqual(after["ssh_config_hosts"], [])
         XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)

@@ -42,7 +42,7 @@ final class HostCommandTests: XCTestCase {
             guard t.hasPrefix("\""), let end = t.dropFirst().firstIndex(of: "\"") else { return nil }
             return String(t[t.index(after: t.startIndex)..<end])
         }
-        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "created_at", "updated_at"])
+        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "tailscale", "created_at", "updated_at"])
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
         XCTAssertEqual(o["name"] as? String, "web")
         XCTAssertEqual(o["hostname"] as? String, "::1")
@@ -70,12 +70,12 @@ final class HostCommandTests: XCTestCase {
     func testListTableAndFilters() throws {
         try hb.ok("add", "b-web", "--hostname", "web.example.com", "--user", "deploy", "--tag", "prod", "--tag", "web")
         try hb.ok("add", "a-db", "--hostname", "192.168.1.20", "--port", "5022", "--tag", "prod")
-        try hb.ok("add", "c-lab", "--hostname", "lab.local")
+        try hb.ok("add", "c-lab", "--hostname", "lab.local", "--jump", "a-db")
         XCTAssertEqual(try hb.ok("list").stdout, """
-            NAME   HOSTNAME         PORT  USER    AUTH   TAGS      SOURCE
-            a-db   192.168.1.20     5022  -       agent  prod      manual
-            b-web  web.example.com  22    deploy  agent  prod,web  manual
-            c-lab  lab.local        22    -       agent  -         manual
+            NAME   HOSTNAME         PORT  USER    AUTH   JUMP  TAGS      SOURCE
+            a-db   192.168.1.20     5022  -       agent  -     prod      manual
+            b-web  web.example.com  22    deploy  agent  -     prod,web  manual
+            c-lab  lab.local        22    -       agent  a-db  -         manual
 
             """)
         let prod = try XCTUnwrap(try hb.json("list", "--tag", "PROD") as? [[String: Any]])
@@ -104,6 +104,17 @@ final class HostCommandTests: XCTestCase {
         let p = try XCTUnwrap(try hb.json("show", "web2") as? [String: Any])
         XCTAssertTrue(p["jump"] is NSNull)
         XCTAssertEqual(p["user"] as? String, "ops")
+        try hb.ok("edit", "web2", "--no-user")
+        XCTAssertTrue((try hb.json("show", "web2") as? [String: Any])?["user"] is NSNull, "--no-user clears the user")
+        // --untag of a tag the host lacks is refused, and nothing of that edit is written.
+        try hb.fails(["edit", "web2", "--untag", "b", "--untag", "nope", "--port", "2"], status: 5,
+                     stderr: "hostbook: host 'web2' has no tag 'nope'\nIts tags: b, c.\n")
+        let q = try XCTUnwrap(try hb.json("show", "web2") as? [String: Any])
+        XCTAssertEqual(q["tags"] as? [String], ["b", "c"])
+        XCTAssertEqual(q["port"] as? Int, 2200)
+        // ssh accepts `_` in host names; hostbook does too.
+        XCTAssertEqual(try hb.ok("add", "build_01", "--hostname", "build_01.corp.example").stdout,
+                       "Added host 'build_01' (build_01.corp.example, auth agent).\n")
         try hb.fails(["show", "web"], status: 4, stderr: "hostbook: no host named 'web'\nSee 'hostbook list' for the hosts there are.\n")
     }
 
@@ -130,12 +141,13 @@ final class HostCommandTests: XCTestCase {
             (["add", String(repeating: "n", count: 65), "--hostname", "h"], 5,
              "hostbook: invalid host name '\(String(repeating: "n", count: 65))': use 1 to 64 letters, digits, '.', '_' or '-'\n"),
             (["add", "WEB", "--hostname", "h"], 5, "hostbook: a host named 'web' already exists\nChoose another name, or change it with 'hostbook edit web'.\n"),
-            (["add", "x", "--hostname", "bad_host"], 5, "hostbook: invalid hostname 'bad_host': use a DNS name, an IPv4 address or an IPv6 address\n"),
+            (["add", "x", "--hostname", "-bad.host"], 5, "hostbook: invalid hostname '-bad.host': use a DNS name, an IPv4 address or an IPv6 address\n"),
+            (["add", "x", "--hostname", "bad host"], 5, "hostbook: invalid hostname 'bad host': use a DNS name, an IPv4 address or an IPv6 address\n"),
             (["add", "x", "--hostname", "300.1.2.3"], 5, "hostbook: invalid hostname '300.1.2.3': use a DNS name, an IPv4 address or an IPv6 address\n"),
             (["add", "x", "--hostname", "[::1]"], 5, "hostbook: invalid hostname '[::1]': write an IPv6 address without brackets\n"),
-            (["add", "x", "--hostname", "h", "--port", "0"], 5, "hostbook: invalid port '0': use a whole number from 1 to 65535\n"),
-            (["add", "x", "--hostname", "h", "--port", "65536"], 5, "hostbook: invalid port '65536': use a whole number from 1 to 65535\n"),
-            (["add", "x", "--hostname", "h", "--port", "ssh"], 5, "hostbook: invalid port 'ssh': use a whole number from 1 to 65535\n"),
+            (["add", "x", "--hostname", "h", "--port", "0"], 2, "hostbook: --port must be a whole number from 1 to 65535, not '0'\n"),
+            (["add", "x", "--hostname", "h", "--port", "65536"], 2, "hostbook: --port must be a whole number from 1 to 65535, not '65536'\n"),
+            (["add", "x", "--hostname", "h", "--port", "ssh"], 2, "hostbook: --port must be a whole number from 1 to 65535, not 'ssh'\n"),
             (["add", "x", "--hostname", "h", "--user", "-oProxyCommand=x"], 5,
              "hostbook: invalid user '-oProxyCommand=x': use 1 to 64 letters, digits, '.', '_', '-' or '@', not starting with '-'\n"),
             (["add", "x", "--hostname", "h", "--tag", "a,b"], 5, "hostbook: invalid tag 'a,b': use 1 to 64 letters, digits, '.', '_', '-' or ':'\n"),
@@ -149,13 +161,15 @@ final class HostCommandTests: XCTestCase {
             (["edit", "bastion", "--jump", "web"], 5, "hostbook: jump host 'web' would make a loop: bastion -> web -> bastion\n"),
             (["edit", "web", "--jump", "web"], 5, "hostbook: host 'web' cannot be its own jump host\n"),
             (["edit", "web", "--rename", "Bastion"], 5, "hostbook: a host named 'bastion' already exists\nChoose another name.\n"),
-            (["edit", "web", "--port", "-5"], 5, "hostbook: invalid port '-5': use a whole number from 1 to 65535\n"),
+            (["edit", "web", "--port", "-5"], 2, "hostbook: --port must be a whole number from 1 to 65535, not '-5'\n"),
             (["edit", "web", "--key", "k", "--no-key"], 2, "hostbook: --key and --no-key cannot be used together\nRun 'hostbook edit --help' for usage.\n"),
             (["edit", "web", "--jump", "k", "--no-jump"], 2, "hostbook: --jump and --no-jump cannot be used together\nRun 'hostbook edit --help' for usage.\n"),
             (["edit", "web", "--password-stdin", "--no-password"], 2,
              "hostbook: --password-stdin and --no-password cannot be used together\nRun 'hostbook edit --help' for usage.\n"),
             (["edit", "web", "--tag", "a", "--untag", "A"], 2, "hostbook: --tag a and --untag a cannot be used together\nRun 'hostbook edit --help' for usage.\n"),
             (["edit", "web"], 2, "hostbook: nothing to change for host 'web'\nRun 'hostbook edit --help' for the options.\n"),
+            (["edit", "web", "--untag", "x"], 5, "hostbook: host 'web' has no tag 'x'\nIt has no tags.\n"),
+            (["edit", "web", "--user", "u", "--no-user"], 2, "hostbook: --user and --no-user cannot be used together\nRun 'hostbook edit --help' for usage.\n"),
             (["edit", "ghost", "--port", "22"], 4, "hostbook: no host named 'ghost'\n" + hostHint),
             (["show", "ghost"], 4, "hostbook: no host named 'ghost'\n" + hostHint),
             (["remove", "ghost"], 4, "hostbook: no host named 'ghost'\n" + hostHint),

@@ -76,17 +76,27 @@ final class KnownHostsCommandTests: XCTestCase {
                      stderr: "hostbook: no trusted key is stored for 'host.test'\nRun 'hostbook known-hosts list' to see the entries.\n")
         assertResult(try hb(["known-hosts", "check", "host.test", "--key", keyA]), 10)
 
-        // The audit trail, in order, with sources.
-        let r = try hb(["known-hosts", "list", "host.test", "--json"])
+        // The audit trail, in order, with sources: its own command, an array of events.
+        let r = try hb(["known-hosts", "history", "host.test", "--json"])
         assertResult(r, 0)
-        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
-        let events = try XCTUnwrap(object["events"] as? [[String: Any]])
+        let events = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
         XCTAssertEqual(events.map { $0["event"] as? String }, ["approved", "rejected", "rejected", "replaced", "revoked", "removed"])
         XCTAssertEqual(events[3]["old_fingerprint"] as? String, fpA)
         XCTAssertEqual(events[3]["fingerprint"] as? String, fpB)
-        XCTAssertTrue(events.allSatisfy { ($0["at"] as? String)?.hasSuffix("Z") == true && $0["source"] as? String == "manual" })
-        let entries = try XCTUnwrap(object["entries"] as? [[String: Any]])
+        XCTAssertTrue(events.allSatisfy { ($0["created_at"] as? String)?.hasSuffix("Z") == true && $0["source"] as? String == "manual" })
+        let text = try hb(["known-hosts", "history", "host.test"])
+        assertResult(text, 0)
+        XCTAssertEqual(text.stdout.split(separator: "\n").count, 7, text.stdout)
+        XCTAssertTrue(text.stdout.contains("replaced  host.test  22    \(fpA) -> \(fpB)  manual"), text.stdout)
+        // `list HOST --json` is an array of entries, as without HOST.
+        let list = try hb(["known-hosts", "list", "host.test", "--json"])
+        assertResult(list, 0)
+        let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: list.stdoutBytes) as? [[String: Any]])
         XCTAssertEqual(entries.map { $0["marker"] as? String }, ["revoked"])
+        let all = try XCTUnwrap(JSONSerialization.jsonObject(with: try hb(["known-hosts", "list", "--json"]).stdoutBytes) as? [[String: Any]])
+        XCTAssertEqual(all.count, entries.count)
+        assertResult(try hb(["known-hosts", "history", "nowhere.test"]), 4, stdout: "",
+                     stderr: "hostbook: nothing was ever decided about 'nowhere.test'\nRun 'hostbook known-hosts history' to see every host's events.\n")
     }
 
     func testReadingCommandsCreateNoDatabase() throws {
@@ -209,14 +219,14 @@ final class KnownHostsCommandTests: XCTestCase {
         assertResult(try hb(["known-hosts", "scan", "h.test", "--port", "2200"]), 3, stdout: "",
                      stderr: "hostbook: scan asks about new or changed keys but there is no terminal\n"
                         + "Check the fingerprint, then run 'hostbook known-hosts approve h.test --port 2200 --key \"\(keyA)\" --fingerprint \(fpA)'.\n")
-        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-p 2200 -- h.test\n")
+        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-T 5 -p 2200 -- h.test\n")
     }
 
     func testScanSavedHostNameUsesItsHostnameAndPort() throws {
         env["PATH"] = try fakeKeyscan(lines: ["[10.0.0.5]:2022 \(keyA)"])
         assertResult(try hb(["add", "web", "--hostname", "10.0.0.5", "--port", "2022"]), 0)
         assertResult(try hb(["known-hosts", "scan", "web"]), 3)
-        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-p 2022 -- 10.0.0.5\n")
+        XCTAssertEqual(try String(contentsOfFile: tmp.file("keyscan-args"), encoding: .utf8), "-T 5 -p 2022 -- 10.0.0.5\n")
         try hb(["known-hosts", "approve", "10.0.0.5", "--port", "2022", "--key", keyA, "--yes"])
         assertResult(try hb(["known-hosts", "scan", "web"]), 0, stdout: "trusted: ED25519 key \(fpA)\n", stderr: "")
     }

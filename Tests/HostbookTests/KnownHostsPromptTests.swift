@@ -61,7 +61,7 @@ final class KnownHostsPromptTests: XCTestCase {
         XCTAssertEqual(r.status, 10, r.screen)
         XCTAssertTrue(r.screen.hasSuffix("hostbook: not approved: the key for 'h.test' stays unknown\n"), r.screen)
         XCTAssertEqual(try status("h.test", keyA), 10)
-        let list = try HostbookProcess.run(["known-hosts", "list", "h.test", "--json"], environment: env)
+        let list = try HostbookProcess.run(["known-hosts", "history", "h.test", "--json"], environment: env)
         XCTAssertTrue(list.stdout.contains("\"event\": \"rejected\""), list.stdout)
     }
 

@@ -64,6 +64,11 @@ final class SSHCommandTests: XCTestCase {
         try bed.fx.ok("add", "other", "--hostname", "127.0.0.1")
         XCTAssertEqual(try bed.ssh(["nowhere"]).status, 4)
         XCTAssertEqual(try bed.ssh([]).status, 2)
+        // No ssh on PATH: a clear error before anything is started.
+        bed.fx.environment["PATH"] = bed.fx.dir.file("empty-bin")
+        let noSSH = try bed.ssh(["other", "true"])
+        XCTAssertEqual(noSSH.status, 1)
+        XCTAssertEqual(noSSH.stderr, "hostbook: ssh was not found on PATH\nInstall the openssh-client package (OpenSSH 8.5 or later).\n")
     }
 
     func testPrintConfigShowsTheBlocksAndNoSecret() throws {
@@ -132,8 +137,10 @@ final class SSHCommandTests: XCTestCase {
         XCTAssertEqual(terminal.finish(), 0, terminal.transcript + sshd.log)
         let list = try bed.fx.run("known-hosts", "list")
         XCTAssertTrue(list.stdout.contains(String(fingerprint)), list.stdout)
-        let events = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/sqlite3"), [bed.fx.db, "SELECT event, source FROM host_key_events"])
-        XCTAssertEqual(events.stdout, "approved|tofu\n", "the approval is in the audit trail")
+        let history = try bed.fx.run("known-hosts", "history", "127.0.0.1", "--json")
+        let events = try XCTUnwrap(try JSONSerialization.jsonObject(with: history.stdoutBytes) as? [[String: Any]], history.stderr)
+        XCTAssertEqual(events.map { "\($0["event"] ?? "")|\($0["source"] ?? "")|\($0["fingerprint"] ?? "")" }, ["approved|tofu|\(fingerprint)"],
+                       "the approval is in the audit trail")
         // Trusted now: no prompt, no terminal needed.
         XCTAssertEqual(try bed.ssh(["web", "true"]).status, 0)
     }

@@ -1,5 +1,7 @@
 // `hostbook vault status`, end to end: with no D-Bus session at all, and inside the test
-// run's headless keyring (scripts/test runs the tests inside scripts/with-keyring).
+// run's headless keyring (scripts/test runs the tests inside scripts/with-keyring, and these
+// again inside scripts/with-keepassxc, which sets HOSTBOOK_TEST_BACKEND=keepassxc).
+import Foundation
 import XCTest
 
 final class VaultStatusTests: XCTestCase {
@@ -43,9 +45,14 @@ final class VaultStatusTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             return XCTFail("no D-Bus session: run the tests with scripts/test (or scripts/with-keyring swift test)")
         }
+        // The service's name, the collection's label, and its name from its object path (the
+        // same whether it is locked or not; for KeePassXC the database file's name).
+        let keepassxc = ProcessInfo.processInfo.environment["HOSTBOOK_TEST_BACKEND"] == "keepassxc"
+        let (service, label, collection) = keepassxc ? ("keepassxc", "hostbook test", "secrets")
+                                                     : ("gnome-keyring-daemon", "Login", "login")
         let r = try HostbookProcess.run(["vault", "status"])
         XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, "ok: gnome-keyring-daemon, default keyring \"Login\" is unlocked\n")
+        XCTAssertEqual(r.stdout, "ok: \(service), default keyring \"\(label)\" is unlocked\n")
         XCTAssertEqual(r.stderr, "")
 
         let json = try HostbookProcess.run(["vault", "status", "--json"])
@@ -53,12 +60,31 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(json.stdout, """
         {
           "status": "ok",
-          "service": "gnome-keyring-daemon",
-          "collection": "Login",
+          "service": "\(service)",
+          "collection": "\(collection)",
           "message": null
         }
 
         """)
+    }
+
+    /// A locked KeePassXC database (a KeePassXC of this test's own): KeePassXC's words and fix,
+    /// and the collection named as when it is unlocked.
+    func testALockedKeePassXCDatabaseSaysToUnlockItInKeePassXC() throws {
+        let script = URL(fileURLWithPath: PackageRootPath.path + "/scripts/with-keepassxc")
+        let r = try ToolProcess.run(script, ["--locked", HostbookProcess.binaryURL.path, "vault", "status", "--json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, """
+        {
+          "status": "locked",
+          "service": "keepassxc",
+          "collection": "secrets",
+          "message": "the database keepassxc offers as the default keyring is locked"
+        }
+
+        """)
+        XCTAssertEqual(r.stderr, "hostbook: the database keepassxc offers as the default keyring is locked\n"
+                       + "Unlock the database in KeePassXC and try again.\n")
     }
 
     func testHelpDescribesTheCommand() throws {

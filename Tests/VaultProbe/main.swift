@@ -2,10 +2,13 @@
 // a private D-Bus session (a locked keyring, no keyring, a hung keyring) through the
 // environment without touching the session of the test process. Test helper only.
 //
+// TIMEOUT-MS "-" means the deadline hostbook chooses itself (VaultTimeout).
+//
 //   vault-probe DB-ID TIMEOUT-MS status
 //   vault-probe DB-ID TIMEOUT-MS store KIND OWNER      secret on stdin
 //   vault-probe DB-ID TIMEOUT-MS lookup KIND OWNER     prints the secret in hex, or "none"
 //   vault-probe DB-ID TIMEOUT-MS delete KIND OWNER     prints "deleted" or "none"
+//   vault-probe DB-ID TIMEOUT-MS items                 prints "KIND OWNER" for each item
 //
 // Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2.
 import SecureMemory
@@ -21,7 +24,7 @@ func fail(_ text: String, code: Int32) -> Never {
 }
 
 let args = Array(CommandLine.arguments.dropFirst())
-guard args.count >= 3, let timeout = Int(args[1]) else {
+guard args.count >= 3, let timeout = args[1] == "-" ? VaultTimeout.standardMilliseconds : Int(args[1]) else {
     fail("usage: vault-probe DB-ID TIMEOUT-MS status|store|lookup|delete [KIND OWNER]", code: 2)
 }
 let client = VaultClient(databaseID: args[0], timeoutMilliseconds: timeout)
@@ -50,6 +53,8 @@ do {
     case "status":
         let health = VaultClient.health(timeoutMilliseconds: timeout)
         print(health.status.name)
+        if let service = health.service { print("service \(service)") }
+        if let collection = health.collection { print("collection \(collection)") }
         if let error = health.error { fail("error \(error.kind): \(error.message)", code: 1) }
     case "store":
         try client.store(readStandardInput(), for: itemID(), label: "hostbook test")
@@ -63,6 +68,8 @@ do {
         } else {
             print("none")
         }
+    case "items":
+        for item in try client.allItems() { print("\(item.kind.rawValue) \(item.owner)") }
     case "delete":
         print(try client.delete(itemID()) ? "deleted" : "none")
     default:

@@ -57,12 +57,12 @@ final class VaultFailureTests: XCTestCase {
     func testAServiceWithoutADefaultCollection() throws {
         let session = try start(.withoutLogin)
         let status = try VaultProbe.run(["status"], database: database, environment: session.environment)
-        XCTAssertEqual(status.stdout, "no-default-collection\n")
-        XCTAssertEqual(status.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+        XCTAssertEqual(status.stdout, "no-default-collection\nservice gnome-keyring-daemon\n")
+        XCTAssertEqual(status.stderr, "error noDefaultCollection: gnome-keyring-daemon has no default keyring\n")
         let store = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("pw".utf8),
                                        environment: session.environment)
         XCTAssertEqual(store.status, 1)
-        XCTAssertEqual(store.stderr, "error noDefaultCollection: the Secret Service has no default keyring\n")
+        XCTAssertEqual(store.stderr, "error noDefaultCollection: gnome-keyring-daemon has no default keyring\n")
     }
 
     func testALockedCollectionIsReportedNotTakenForEmpty() throws {
@@ -75,16 +75,16 @@ final class VaultFailureTests: XCTestCase {
         try session.lockDefaultCollection()
 
         let status = try VaultProbe.run(["status"], database: database, environment: env)
-        XCTAssertEqual(status.stdout, "locked\n")
-        XCTAssertEqual(status.stderr, "error locked: the default keyring is locked\n")
+        XCTAssertEqual(status.stdout, "locked\nservice gnome-keyring-daemon\ncollection login\n")
+        XCTAssertEqual(status.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n")
         for command in [["lookup", "password", "u1"], ["delete", "password", "u1"], ["lookup", "password", "missing"]] {
             let result = try VaultProbe.run(command, database: database, environment: env)
             XCTAssertEqual(result.status, 1, "\(command)")
             XCTAssertEqual(result.stdout, "", "\(command)")
-            XCTAssertEqual(result.stderr, "error locked: the default keyring is locked\n", "\(command)")
+            XCTAssertEqual(result.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n", "\(command)")
         }
         let replace = try VaultProbe.run(["store", "password", "u1"], database: database, stdin: Data("new".utf8), environment: env)
-        XCTAssertEqual(replace.stderr, "error locked: the default keyring is locked\n")
+        XCTAssertEqual(replace.stderr, "error locked: the default keyring of gnome-keyring-daemon is locked\n")
     }
 
     func testAServiceThatDoesNotAnswerCostsOnlyTheDeadline() throws {
@@ -96,13 +96,44 @@ final class VaultFailureTests: XCTestCase {
             let result = try VaultProbe.run(command, database: database, timeoutMilliseconds: 1500,
                                             stdin: Data("pw".utf8), environment: env)
             XCTAssertEqual(result.status, 1, "\(command)")
-            XCTAssertTrue(result.stderr.hasPrefix("error timedOut: the Secret Service did not answer within 1.5 s"),
+            XCTAssertTrue(result.stderr.hasPrefix("error timedOut: the Secret Service (gnome-keyring-daemon) did not answer within 1.5 s"),
                           "\(command): \(result.stderr)")
             XCTAssertLessThan(result.seconds, 6, "\(command) must give up at its deadline, not D-Bus's 25 s")
             XCTAssertGreaterThan(result.seconds, 1.4, "\(command) must wait for its deadline")
         }
         session.thawKeyring()
-        XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\n")
+        XCTAssertEqual(try VaultProbe.run(["status"], database: database, environment: env).stdout, "ok\nservice gnome-keyring-daemon\ncollection login\n")
+    }
+
+    func testHOSTBOOK_VAULT_TIMEOUTSetsTheDeadlineAndWithoutATerminalItIs5s() throws {
+        let session = try start(.unlocked)
+        session.freezeKeyring()
+        defer { session.thawKeyring() }
+        for (timeout, words) in [("1.5", "1.5 s"), (nil, "5 s")] {
+            var env = session.environment
+            if let timeout { env["HOSTBOOK_VAULT_TIMEOUT"] = timeout }
+            let result = try VaultProbe.runDefaultDeadline(["status"], database: database, environment: env,
+                                                           removing: timeout == nil ? ["HOSTBOOK_VAULT_TIMEOUT"] : [])
+            XCTAssertEqual(result.stderr, "error timedOut: the Secret Service (gnome-keyring-daemon) did not answer within \(words)\n")
+            XCTAssertEqual(result.stdout, "timed-out\nservice gnome-keyring-daemon\n")
+        }
+    }
+
+    func testOnATerminalItSaysWhatItWaitsForAndWaits60s() throws {
+        // The keyring answers only after 6 s (past the 5 s of a run without a terminal): on a
+        // terminal the call waits, says so after a second, and succeeds.
+        let session = try start(.unlocked)
+        session.freezeKeyring()
+        let thaw = DispatchWorkItem { session.thawKeyring() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 6, execute: thaw)
+        defer { thaw.cancel(); session.thawKeyring() }
+        let result = try VaultProbe.onATerminal(["status"], database: database, environment: session.environment,
+                                                removing: ["HOSTBOOK_VAULT_TIMEOUT"])
+        XCTAssertEqual(result.stdout.replacingOccurrences(of: "\r\n", with: "\n"),
+                       "hostbook: waiting for gnome-keyring-daemon; answer its dialog if it shows one (unlock, access request); "
+                       + "giving up after 60 s\nok\nservice gnome-keyring-daemon\ncollection login\n")
+        XCTAssertGreaterThan(result.seconds, 5.9)
+        XCTAssertLessThan(result.seconds, 20)
     }
 
     func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {
@@ -114,5 +145,68 @@ final class VaultFailureTests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertEqual(result.stderr, "error timedOut: the Secret Service did not answer within 1.5 s\n")
         XCTAssertLessThan(result.seconds, 6)
+    }
+}
+
+/// KeePassXC's own states, each in a KeePassXC of its own (scripts/with-keepassxc with a
+/// private bus, X display, database and settings), whichever backend the test run uses.
+final class KeePassXCStateTests: XCTestCase {
+    let database = "test-" + UUID().uuidString
+
+    func probe(_ state: String, _ commands: String..., timeout: Int = 5000, stdin: String = "") throws -> ProbeResult {
+        // One KeePassXC for several probe calls: sh runs them in turn, stdout and stderr in order.
+        let script = commands.map { "\"$PROBE\" \"$DB\" \(timeout) \($0)" }.joined(separator: "; ")
+        return try VaultProbe.run([], database: database, stdin: Data(stdin.utf8),
+                                  launcher: [VaultProbe.script("with-keepassxc")] + (state.isEmpty ? [] : [state])
+                                      + ["sh", "-c", "PROBE=$0 DB=$1; \(script)"])
+    }
+
+    func testJustStartedItIsNotTakenForLocked() throws {
+        // KeePassXC owns the bus name before it has unlocked its database: the first call
+        // comes in that moment, and must see the unlocked database, not "locked".
+        let result = try probe("--starting", "status")
+        XCTAssertEqual(result.stdout, "ok\nservice keepassxc\ncollection secrets\n", result.stderr)
+        XCTAssertEqual(result.stderr, "")
+    }
+
+    func testOnATerminalALockedDatabaseRaisesKeePassXCsUnlockDialog() throws {
+        // Someone at a terminal can unlock the database: hostbook asks KeePassXC to, says what
+        // it waits for, and gives up at the deadline (KeePassXC keeps its dialog open).
+        let probe = VaultProbe.binaryURL.path
+        let script = """
+            sleep 5   # past KeePassXC's start-up, when hostbook waits for its own unlock
+            windows() { xwininfo -display "$HOSTBOOK_KEEPASSXC_DISPLAY" -root -tree | grep -c '"Unlock Database - KeePassXC"'; }
+            echo "dialogs before: $(windows)"
+            HOSTBOOK_VAULT_TIMEOUT=3 script -qec "$PROBE $DB - lookup password u1" /dev/null | tr -d '\\r'
+            echo "dialogs after: $(windows)"
+            """
+        let result = try VaultProbe.run([], database: database, launcher: [VaultProbe.script("with-keepassxc"), "--locked",
+                                                                            "sh", "-c", "PROBE=\(probe) DB=$1; \(script)"])
+        XCTAssertEqual(result.stdout, """
+            dialogs before: 0
+            hostbook: waiting for keepassxc; answer its dialog if it shows one (unlock, access request); giving up after 3 s
+            error timedOut: the Secret Service (keepassxc) did not answer within 3 s
+            dialogs after: 1
+
+            """, result.stderr)
+    }
+
+    func testALockedDatabaseIsReportedInKeePassXCsWords() throws {
+        let result = try probe("--locked", "status", "store password u1", "lookup password u1", stdin: "pw")
+        let locked = "error locked: the database keepassxc offers as the default keyring is locked\n"
+        // The collection has the same name as when unlocked (JSON `collection`).
+        XCTAssertEqual(result.stdout, "locked\nservice keepassxc\ncollection secrets\n")
+        XCTAssertEqual(result.stderr, locked + locked + locked)
+        XCTAssertLessThan(result.seconds, 30)
+    }
+
+    func testADatabaseWithoutAnExposedGroupIsNoDefaultCollection() throws {
+        // For its first moments KeePassXC offers the database anyway, then withdraws it (once
+        // it has found no exposed group): the state that lasts is checked.
+        let result = try probe("--no-group", "status >/dev/null 2>&1; sleep 3; \"$PROBE\" \"$DB\" 5000 status",
+                               "store password u1", stdin: "pw")
+        let none = "error noDefaultCollection: keepassxc offers no database over the Secret Service\n"
+        XCTAssertEqual(result.stdout, "no-default-collection\nservice keepassxc\n")
+        XCTAssertEqual(result.stderr, none + none)
     }
 }

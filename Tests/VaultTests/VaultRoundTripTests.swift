@@ -1,5 +1,5 @@
-// Store, look up, replace and delete against the real GNOME Keyring of the test run
-// (scripts/test runs every test inside scripts/with-keyring). Each test uses a database id
+// Store, look up, replace and delete against the real Secret Service of the test run:
+// GNOME Keyring (scripts/with-keyring) and, in a second run, KeePassXC (scripts/with-keepassxc). Each test uses a database id
 // of its own, so test processes running in parallel never see each other's items.
 import Foundation
 import SecureMemory
@@ -28,9 +28,11 @@ final class VaultRoundTripTests: XCTestCase {
 
     func testStatusIsOKInTheTestKeyring() {
         let health = VaultClient.health()
+        let backend = TestBackend.current
         XCTAssertEqual(health.status, .ok, health.error?.message ?? "")
-        XCTAssertEqual(health.service, "gnome-keyring-daemon")
-        XCTAssertEqual(health.collection, "Login")
+        XCTAssertEqual(health.service, backend.service)
+        XCTAssertEqual(health.collection, backend.collection.name)
+        XCTAssertEqual(health.label, backend.collection.label)
         XCTAssertEqual(VaultClient.status(), .ok)
     }
 
@@ -54,7 +56,18 @@ final class VaultRoundTripTests: XCTestCase {
         try client.store(SecretBytes(copying: Array("first".utf8)), for: item, label: "hostbook test")
         try client.store(SecretBytes(copying: Array("second".utf8)), for: item, label: "hostbook test")
         XCTAssertEqual(bytes(try client.lookup(item)), Array("second".utf8))
-        XCTAssertEqual(try client.allItems(), [item], "replacing must not leave a second item")
+        XCTAssertEqual(try client.allItems(), [item])
+        // Every generation of the item, as another client sees them: replacing leaves one.
+        let search = Process()
+        search.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        search.arguments = ["secret-tool", "search", "--all", "db", client.databaseID, "owner", item.owner]
+        let output = Pipe()
+        search.standardOutput = output
+        search.standardError = output
+        try search.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        search.waitUntilExit()
+        XCTAssertEqual(text.split(separator: "\n").filter { $0.hasPrefix("[") }.count, 1, "replacing must not leave a second item")
     }
 
     func testDeleteRemovesTheItemAndSaysWhetherThereWasOne() throws {

@@ -17,6 +17,13 @@ public enum DatabaseFiles {
         return stat(path, &st) == 0
     }
 
+    /// The size in bytes of the file at `path`, or nil when it does not exist.
+    public static func size(of path: String) -> Int? {
+        var st = stat()
+        guard stat(path, &st) == 0 else { return nil }
+        return Int(st.st_size)
+    }
+
     /// The permission bits of `path`, or nil when it does not exist.
     public static func mode(of path: String) -> UInt32? {
         var st = stat()
@@ -67,11 +74,19 @@ public enum DatabaseFiles {
     /// Creates an empty file with mode 0600 unless it exists. SQLite then opens it, and
     /// creates -wal and -shm with the same mode.
     static func createPrivateFile(_ path: String) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         if fd >= 0 { close(fd); return }
         if errno == EEXIST { return }
         throw HostStoreError(.failed, "cannot create the database '\(path)': \(String(cString: strerror(errno)))",
                              hint: "Check the folder's permissions, or choose another path with --db.")
+    }
+
+    /// fsync(2) of a file or a folder (best effort: some file systems refuse it for folders).
+    static func sync(_ path: String) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
     }
 
     /// A file name for the backup taken before migrating from `version`:

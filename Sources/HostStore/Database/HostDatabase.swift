@@ -4,8 +4,10 @@
 // - `open(path:)` for commands that write: creates the folder (0700) and file (0600) when
 //   missing, turns on WAL, a busy timeout and foreign keys, and migrates (after a backup).
 // - `openForReading(path:)` for commands that only read: nil when there is no database
-//   (nothing is created), a read-only connection when the schema is current.
-// Both refuse, touching nothing, a database written by a newer hostbook.
+//   (nothing is created), a read-only connection when the schema is current; a database
+//   that exists but cannot be read is an error, never an empty store.
+// Both refuse, touching nothing, a database written by a newer hostbook, and one that is
+// not to be trusted (a symbolic link, another user's, writable by others: DatabaseTrust).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,7 +24,10 @@ public final class HostDatabase {
 
     /// Opens or creates the database at `path` and brings its schema up to date.
     public static func open(path: String) throws -> HostDatabase {
+        // A folder on the way that cannot be entered is that, not a folder to create.
+        _ = try DatabaseTrust.databaseExists(path)
         try DatabaseFiles.prepareFolder(for: path)
+        try DatabaseTrust.requireTrusted(path)
         try DatabaseFiles.createPrivateFile(path)
         let conn = try connect(path: path, readOnly: false)
         try conn.guarded {
@@ -32,17 +37,25 @@ public final class HostDatabase {
         try conn.guarded {
             try conn.execute("PRAGMA foreign_keys = ON")
             try useWAL(conn)
-            try conn.execute("PRAGMA synchronous = NORMAL")
+            // Every commit reaches the disk before it returns: the executable changes the
+            // vault only after the database side of an operation is durable (DESIGN.md,
+            // "Two stores, one operation"). In WAL mode this is one fsync of the -wal per
+            // commit; hostbook's writes are a few transactions per run.
+            try conn.execute("PRAGMA synchronous = FULL")
             try Schema.migrate(conn, path: path)
         }
         return try HostDatabase(connection: conn, path: path, readOnly: false)
     }
 
-    /// Opens an existing database for reading; nil when there is none. A database that
-    /// needs migrating is opened with `open(path:)` instead (and migrated).
+    /// Opens an existing database for reading; nil when there is none (nothing is
+    /// created). A database that exists but cannot be read, or is not to be trusted
+    /// (`DatabaseTrust`), is an error, never an empty result. A database that needs
+    /// migrating is opened with `open(path:)` instead (and migrated).
     public static func openForReading(path: String) throws -> HostDatabase? {
-        guard DatabaseFiles.exists(path) else { return nil }
-        let conn = try connect(path: path, readOnly: true)
+        guard try DatabaseTrust.databaseExists(path) else { return nil }
+        try DatabaseTrust.requireTrusted(path)
+        try DatabaseTrust.requireReadable(path)
+        let conn = try connectForReading(path: path)
         let version = try conn.guarded { try Schema.refuseNewer(conn) }
         if version < Schema.currentVersion {
             // An empty file (version 0, no tables) is not a database yet: nothing to read.
@@ -57,11 +70,30 @@ public final class HostDatabase {
     }
 
     /// Opens an existing database read-only at whatever version it is, migrating nothing
-    /// (for `hostbook doctor`); nil when the file does not exist.
+    /// (for `hostbook doctor`, after `DatabaseChecks` found it readable and trusted); nil
+    /// when the file does not exist.
     public static func openForInspection(path: String) throws -> HostDatabase? {
-        guard DatabaseFiles.exists(path) else { return nil }
-        let conn = try connect(path: path, readOnly: true)
+        guard try DatabaseTrust.databaseExists(path) else { return nil }
+        try DatabaseTrust.requireTrusted(path)
+        let conn = try connectForReading(path: path)
         return try HostDatabase(connection: conn, path: path, readOnly: true)
+    }
+
+    /// A read-only connection. A WAL database needs its -shm file, which SQLite creates
+    /// beside the database even to read; in a folder this user may not write (and with no
+    /// -shm there yet) the file is read as it is (`immutable`), which is exact when no -wal
+    /// holds changes not yet copied into it, and refused otherwise.
+    static func connectForReading(path: String) throws -> SQLiteConnection {
+        let folder = DatabaseFiles.folder(of: path)
+        let folderWritable = faccessat(AT_FDCWD, folder.isEmpty ? "." : folder, W_OK, AT_EACCESS) == 0
+        if folderWritable || DatabaseFiles.exists(path + "-shm") {
+            return try connect(path: path, readOnly: true)
+        }
+        if let size = DatabaseFiles.size(of: path + "-wal"), size > 0 {
+            throw HostStoreError(.failed, "cannot read the database '\(path)': its folder is not writable by you, and '\(path)-wal' holds changes SQLite can only read with a -shm file there",
+                                 hint: "Run any hostbook command once as a user who can write '\(folder)' (that saves the changes into the database), or make the folder writable.")
+        }
+        return try connect(path: path, readOnly: true, immutable: true)
     }
 
     private init(connection: SQLiteConnection, path: String, readOnly: Bool) throws {
@@ -73,10 +105,10 @@ public final class HostDatabase {
         }
     }
 
-    private static func connect(path: String, readOnly: Bool) throws -> SQLiteConnection {
+    private static func connect(path: String, readOnly: Bool, immutable: Bool = false) throws -> SQLiteConnection {
         let conn: SQLiteConnection
         do {
-            conn = try SQLiteConnection(path: path, create: false, readOnly: readOnly)
+            conn = try SQLiteConnection(path: path, create: false, readOnly: readOnly, immutable: immutable)
         } catch let e as DatabaseError {
             throw HostStoreError(.failed, "cannot open the database '\(path)': \(e.message)",
                                  hint: "Check that the file and its folder are readable and writable by you.")

@@ -26,13 +26,20 @@ public final class SQLiteConnection {
     fileprivate let handle: OpaquePointer
     public let path: String
 
-    /// Opens (creating when `create`) the database at `path`.
-    public init(path: String, create: Bool = true, readOnly: Bool = false) throws {
+    /// Opens (creating when `create`) the database at `path`; a symbolic link is refused.
+    /// `immutable` reads the file as it is, without locks or a -shm file (for a database in a
+    /// folder the user may not write; see `HostDatabase`); it implies `readOnly`.
+    public init(path: String, create: Bool = true, readOnly: Bool = false, immutable: Bool = false) throws {
         var db: OpaquePointer?
-        var flags = SQLITE_OPEN_FULLMUTEX
-        if readOnly { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
-        if create && !readOnly { flags |= SQLITE_OPEN_CREATE }
-        let rc = sqlite3_open_v2(path, &db, flags, nil)
+        var flags = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW
+        if readOnly || immutable { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
+        if create && !readOnly && !immutable { flags |= SQLITE_OPEN_CREATE }
+        var name = path
+        if immutable {
+            flags |= SQLITE_OPEN_URI
+            name = "file:" + SQLiteConnection.uriEscaped(path) + "?immutable=1"
+        }
+        let rc = sqlite3_open_v2(name, &db, flags, nil)
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
@@ -44,6 +51,22 @@ public final class SQLiteConnection {
     }
 
     deinit { sqlite3_close_v2(handle) }
+
+    /// `path` for a `file:` URI: every byte except unreserved characters and `/` as %XX.
+    static func uriEscaped(_ path: String) -> String {
+        let hex = Array("0123456789ABCDEF".utf8)
+        var out: [UInt8] = []
+        for b in path.utf8 {
+            switch b {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "/"):
+                out.append(b)
+            default:
+                out += [UInt8(ascii: "%"), hex[Int(b >> 4)], hex[Int(b & 0x0f)]]
+            }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
 
     /// Milliseconds SQLite waits on a locked database before failing with SQLITE_BUSY.
     public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }

@@ -1,7 +1,7 @@
 // Schema versions (`PRAGMA user_version`) and the migrations between them (DESIGN.md,
 // "Data"). Each migration runs in one transaction, after a backup copy of the file when an
 // existing database is migrated. Tables are declared beside the code that owns them
-// (CoreSchema, KeysSchema, KnownHostsSchema, TailscaleSchema) and assembled here.
+// (CoreSchema, KeysSchema, KnownHostsSchema, TailscaleSchema, SSHConfigSchema) and assembled here.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,7 +19,7 @@ public enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1),
         Migration(version: 2, sql: CoreSchema.v2 + TailscaleSchema.v1),
-        Migration(version: 3, sql: AgentLogSchema.v3),
+        Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.
@@ -85,6 +85,8 @@ public enum Schema {
             throw HostStoreError(.failed, "cannot back up the database to '\(partial)' before migrating it: \(e.message)",
                                  hint: "Free some disk space or fix the folder's permissions; the database was not changed.")
         }
+        // On disk before it gets its name, and the name on disk before the migration starts.
+        DatabaseFiles.sync(partial)
         // link(2) never replaces an existing file: a name taken meanwhile means the next one.
         while true {
             let target = DatabaseFiles.backupPath(for: path, version: version)
@@ -97,6 +99,7 @@ public enum Schema {
             }
         }
         _ = unlink(partial)
+        DatabaseFiles.sync(DatabaseFiles.folder(of: path).isEmpty ? "." : DatabaseFiles.folder(of: path))
     }
 }
 

@@ -10,8 +10,25 @@ public struct DatabaseReport: Sendable {
 public enum DatabaseChecks {
     public static func run(path: String) -> DatabaseReport {
         var report = DatabaseReport()
-        guard DatabaseFiles.exists(path) else { return report }
+        let exists: Bool
+        do {
+            exists = try DatabaseTrust.databaseExists(path)
+        } catch {
+            report.exists = true
+            report.findings.append(unreadable(path, error))
+            return report
+        }
+        guard exists else { return report }
         report.exists = true
+        // A database hostbook refuses to use is not opened here either.
+        let distrusted = DatabaseTrust.problems(path)
+        if !distrusted.isEmpty {
+            report.findings += distrusted.map {
+                DoctorFinding(check: "database.trust", severity: .error, message: $0.message, fix: $0.fix)
+            }
+            report.findings += modes(path: path).filter { f in !distrusted.contains { f.message.contains("'\($0.path)'") } }
+            return report
+        }
         report.findings += modes(path: path)
         for file in DatabaseFiles.companions(of: path) where file.hasSuffix(".partial") {
             report.findings.append(DoctorFinding(
@@ -22,7 +39,8 @@ public enum DatabaseChecks {
 
         let conn: SQLiteConnection
         do {
-            conn = try SQLiteConnection(path: path, create: false, readOnly: true)
+            try DatabaseTrust.requireReadable(path)
+            conn = try HostDatabase.connectForReading(path: path)
             conn.setBusyTimeout(milliseconds: HostDatabase.busyTimeoutMilliseconds)
             let version = try conn.userVersion
             report.schemaVersion = version
@@ -79,6 +97,9 @@ public enum DatabaseChecks {
     }
 
     static func unreadable(_ path: String, _ error: Error) -> DoctorFinding {
+        if let e = error as? HostStoreError, let hint = e.hint, e.message.hasPrefix("cannot read the database") {
+            return DoctorFinding(check: "database.open", severity: .error, message: e.message, fix: hint)
+        }
         let why = (error as? DatabaseError)?.message ?? (error as? HostStoreError)?.message ?? "\(error)"
         return DoctorFinding(check: "database.open", severity: .error,
                              message: "the database cannot be read: \(why)",

@@ -29,6 +29,8 @@ public struct Host: Sendable, Equatable {
     public var sourceID: String?
     public var createdAt: String
     public var updatedAt: String
+    /// What Tailscale said about the device at the last import; nil for other hosts.
+    public var tailscale: TailscaleDetails? = nil
     /// Whether a forwarded agent (`ssh -A` to this host, used from there) may sign.
     public var allowAgentForwarding: Bool = false
 }
@@ -70,6 +72,8 @@ public struct HostChanges: Sendable {
     public var hostname: String?
     public var port: Int?
     public var user: String?
+    /// `edit --no-user`: the host has no user any more (ssh's default applies).
+    public var clearUser = false
     public var addTags: [String] = []
     public var removeTags: [String] = []
     public var key: Link = .unchanged
@@ -82,7 +86,7 @@ public struct HostChanges: Sendable {
     public init() {}
 
     public var isEmpty: Bool {
-        rename == nil && hostname == nil && port == nil && user == nil && addTags.isEmpty && removeTags.isEmpty
+        rename == nil && hostname == nil && port == nil && user == nil && !clearUser && addTags.isEmpty && removeTags.isEmpty
             && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged && agentForwarding == nil
     }
 }

@@ -29,6 +29,9 @@ extension HostDatabase {
             while try t.step() {
                 if let i = index[t.int(at: 0)!] { list[i].tags.append(t.text(at: 1) ?? "") }
             }
+            for (id, details) in try tailscaleDetailsByHost() {
+                if let i = index[id] { list[i].tailscale = details }
+            }
             return list
         }
     }
@@ -73,6 +76,7 @@ extension HostDatabase {
         let t = try connection.prepare("SELECT tag FROM host_tags WHERE host_id = ? ORDER BY tag COLLATE NOCASE")
         try t.bind([.int(h.id)])
         while try t.step() { h.tags.append(t.text(at: 0) ?? "") }
+        h.tailscale = try tailscaleDetails(hostID: h.id)
         return h
     }
 
@@ -157,12 +161,18 @@ extension HostDatabase {
                        allow_agent_forwarding = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
                 WHERE id = ?
                 """, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
-                      (changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
+                      (changes.clearUser ? nil : changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
                       keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
                       (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null,
                       .int((changes.agentForwarding ?? old.allowAgentForwarding) ? 1 : 0), .int(old.id)])
             for t in HostDatabase.uniqueTags(changes.removeTags) {
-                try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
+                let removed = try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
+                // Removing a tag the host does not have is a mistake worth saying (a typo
+                // would otherwise pass silently); the transaction rolls back with it.
+                if removed == 0 {
+                    throw HostStoreError.rejected("host '\(old.name)' has no tag '\(t)'",
+                                                  hint: old.tags.isEmpty ? "It has no tags." : "Its tags: \(old.tags.joined(separator: ", ")).")
+                }
             }
             let have = Set(try connection.query("SELECT tag FROM host_tags WHERE host_id = ?", [.int(old.id)]).compactMap { $0.text(0)?.lowercased() })
             try insertTags(HostDatabase.uniqueTags(changes.addTags).filter { !have.contains($0.lowercased()) }, hostID: old.id)
@@ -269,6 +279,7 @@ extension HostDatabase {
         if let h = c.hostname { try HostValidation.hostname(h) }
         if let p = c.port { try HostValidation.port(p) }
         if let u = c.user { try HostValidation.user(u) }
+        if c.clearUser && c.user != nil { throw HostStoreError.rejected("a user and no user cannot both be given") }
         for t in c.addTags + c.removeTags { try HostValidation.tag(t) }
         if case .set(let k) = c.key { try HostValidation.name(k, what: "key name") }
         if case .set(let j) = c.jump { try HostValidation.name(j, what: "jump host name") }

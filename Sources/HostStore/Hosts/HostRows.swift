@@ -12,10 +12,13 @@ public struct HostRow {
     let statement: Statement
     /// The host's tags, sorted.
     public let tags: [String]
+    /// What Tailscale said about the device; nil for hosts not imported from Tailscale.
+    public let tailscale: TailscaleDetails?
 
-    init(statement: Statement, tags: [String]) {
+    init(statement: Statement, tags: [String], tailscale: TailscaleDetails?) {
         self.statement = statement
         self.tags = tags
+        self.tailscale = tailscale
     }
 
     /// The field's UTF-8 bytes (nil when NULL), valid only inside `body`.
@@ -34,11 +37,13 @@ extension HostDatabase {
             var tagsByHost: [Int64: [String]] = [:]
             let t = try connection.prepare("SELECT host_id, tag FROM host_tags ORDER BY host_id, tag COLLATE NOCASE")
             while try t.step() { tagsByHost[t.int(at: 0)!, default: []].append(t.text(at: 1) ?? "") }
+            let tailscale = try tailscaleDetailsByHost()
             let (sql, binds) = HostDatabase.listQuery(tags: tags, source: source)
             let s = try connection.prepare(sql)
             try s.bind(binds)
             while try s.step() {
-                try body(HostRow(statement: s, tags: tagsByHost[s.int(at: 0) ?? 0] ?? []))
+                let id = s.int(at: 0) ?? 0
+                try body(HostRow(statement: s, tags: tagsByHost[id] ?? [], tailscale: tailscale[id]))
             }
         }
     }

@@ -30,9 +30,11 @@ public enum HostValidation {
         }
     }
 
-    /// RFC 1123 §2.1: labels of 1–63 letters, digits and hyphens, not starting or ending with
-    /// a hyphen; at most 253 characters (one trailing dot allowed). A name whose labels are
-    /// all digits must be an IPv4 address instead.
+    /// RFC 1123 §2.1 labels of 1–63 letters, digits and hyphens, not starting or ending with
+    /// a hyphen; at most 253 characters (one trailing dot allowed). `_` is allowed too, as ssh
+    /// and the resolver accept it (`_sip._tcp`-style and Windows-era names); a leading `-`
+    /// (read by ssh as an option), whitespace and control characters stay refused. A name
+    /// whose labels are all digits must be an IPv4 address instead.
     static func isDNSName(_ s: String) -> Bool {
         var name = Substring(s)
         if name.hasSuffix(".") { name = name.dropLast() }
@@ -40,7 +42,7 @@ public enum HostValidation {
         let labels = name.split(separator: ".", omittingEmptySubsequences: false)
         for label in labels {
             let u = label.utf8
-            guard (1...63).contains(u.count), u.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") }),
+            guard (1...63).contains(u.count), u.allSatisfy({ isAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "_") }),
                   u.first != UInt8(ascii: "-"), u.last != UInt8(ascii: "-") else { return false }
         }
         return !labels.allSatisfy { $0.utf8.allSatisfy(isDigit) }

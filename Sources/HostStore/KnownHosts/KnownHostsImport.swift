@@ -84,8 +84,10 @@ extension KnownHostsStore {
         "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
     }
 
-    /// Imports the lines of a known_hosts file.
-    public func importKnownHosts(_ bytes: [UInt8], source: String = "import") throws -> KnownHostsImportReport {
+    /// Imports the lines of a known_hosts file. `progress` is told (lines read, bytes read,
+    /// bytes in all) every 4096 lines and once at the end; the caller throttles drawing.
+    public func importKnownHosts(_ bytes: [UInt8], source: String = "import",
+                                 progress: ((_ lines: Int, _ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil) throws -> KnownHostsImportReport {
         var report = KnownHostsImportReport()
         // A large file touches every page of the lookup indexes; a 64 MiB page cache (for
         // this connection only) keeps SQLite from re-reading them from the OS per row.
@@ -124,6 +126,7 @@ extension KnownHostsStore {
                 var end = start
                 while end < count && bytes[end] != 0x0a { end += 1 }
                 lineNumber += 1
+                if let progress, lineNumber & 4095 == 0 { progress(lineNumber, end, count) }
                 let slice = bytes[start..<end]
                 start = end + 1
                 let entry: KnownHostsEntry
@@ -159,6 +162,7 @@ extension KnownHostsStore {
                     report.imported += 1
                 }
             }
+            progress?(lineNumber, count, count)
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }

@@ -18,10 +18,18 @@ final class AttributeTable {
         AttributeTable([("xdg:schema", VaultClient.schemaName), ("db", databaseID)])
     }
 
-    /// Exactly one item.
+    /// Every generation of one item (a search matches the attributes given, whatever else
+    /// an item has).
     static func item(_ id: VaultItemID, databaseID: String) -> AttributeTable {
         AttributeTable([("xdg:schema", VaultClient.schemaName), ("db", databaseID),
                         ("kind", id.kind.rawValue), ("owner", id.owner)])
+    }
+
+    /// Exactly one generation of one item: what a new item is written with.
+    static func item(_ id: VaultItemID, databaseID: String, generation: VaultItemGeneration) -> AttributeTable {
+        AttributeTable([("xdg:schema", VaultClient.schemaName), ("db", databaseID),
+                        ("kind", id.kind.rawValue), ("owner", id.owner),
+                        (VaultItemGeneration.attribute, generation.value)])
     }
 
     deinit { g_hash_table_unref(table) }

@@ -1,13 +1,18 @@
 // The deadline of one vault call. Every libsecret and GDBus call made for it gets this
 // GCancellable; a timer on another thread cancels it when the time is up, so a Secret Service
 // that never answers costs `milliseconds`, not D-Bus's default of 25 s per message.
+// The deadline also remembers which program answers (once the connection knows), for the
+// words of its errors and of the notice shown on a terminal while a call waits.
 internal import CLibSecret
 import Dispatch
+import Synchronization
 
 final class Deadline {
     let milliseconds: Int
     let cancellable: UnsafeMutablePointer<GCancellable>
     private let timer: DispatchWorkItem
+    private let program = ProgramBox()
+    private var notice: WaitNotice?
 
     init(milliseconds: Int) {
         self.milliseconds = max(1, milliseconds)
@@ -16,14 +21,39 @@ final class Deadline {
         let target = CancellableReference(cancellable)
         timer = DispatchWorkItem { target.cancel() }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(self.milliseconds), execute: timer)
+        let program = self.program
+        notice = WaitNotice(deadlineMilliseconds: self.milliseconds, service: { program.value?.name })
     }
 
     /// True once the timer has fired (every call made since fails with G_IO_ERROR_CANCELLED).
     var expired: Bool { g_cancellable_is_cancelled(cancellable) != 0 }
 
+    /// The program that provides the Secret Service, once known.
+    var service: SecretServiceProgram? {
+        get { program.value }
+        set { program.value = newValue }
+    }
+
+    /// Milliseconds left before the deadline (an estimate; 0 once expired).
+    var remainingMilliseconds: Int {
+        let elapsed = Int((DispatchTime.now().uptimeNanoseconds - started.uptimeNanoseconds) / 1_000_000)
+        return expired ? 0 : max(0, milliseconds - elapsed)
+    }
+    private let started = DispatchTime.now()
+
     deinit {
         timer.cancel()
+        notice?.cancel()
         g_object_unref(cancellable)
+    }
+}
+
+/// The answering program, read by the notice's timer thread.
+private final class ProgramBox: Sendable {
+    private let stored = Mutex<SecretServiceProgram?>(nil)
+    var value: SecretServiceProgram? {
+        get { stored.withLock { $0 } }
+        set { stored.withLock { $0 = newValue } }
     }
 }
 

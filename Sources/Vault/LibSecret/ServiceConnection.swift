@@ -6,6 +6,7 @@
 // per call (secret_service_open, not the cached secret_service_get) keeps no global state
 // of ours, and lets every call check the bus and the service again.
 internal import CLibSecret
+import Dispatch
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -14,6 +15,11 @@ final class ServiceConnection {
     let deadline: Deadline
     private let connection: OpaquePointer
     let service: UnsafeMutablePointer<SecretService>
+    /// The process that owns the Secret Service's bus name, when the bus says.
+    private var owner: OwnerProcess?
+
+    /// The program that answers (e.g. gnome-keyring-daemon, keepassxc), when known.
+    var program: SecretServiceProgram? { deadline.service }
 
     var cancellable: UnsafeMutablePointer<GCancellable> { deadline.cancellable }
 
@@ -38,7 +44,7 @@ final class ServiceConnection {
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
             if deadline.expired {
                 if let error { g_error_free(error) }
-                throw .timedOut(milliseconds: deadline.milliseconds)
+                throw .timedOut(milliseconds: deadline.milliseconds, nil)
             }
             let reason = error.map(errorText) ?? "no reason given"
             if let error { g_error_free(error) }
@@ -53,6 +59,9 @@ final class ServiceConnection {
                try !Self.activatableNames(connection, deadline: deadline).contains(Self.busName) {
                 throw VaultError.noService()
             }
+            // Who answers, known before the first call to it, for the words of any error.
+            owner = Self.ownerProcess(connection, deadline: deadline)
+            deadline.service = owner.map { SecretServiceProgram(executable: $0.executable) }
             guard let service = secret_service_open_sync(secret_service_get_type(), nil, SECRET_SERVICE_NONE,
                                                          deadline.cancellable, &error) else {
                 throw vaultError(from: error, deadline: deadline, doing: "connect to the keyring")
@@ -111,9 +120,14 @@ final class ServiceConnection {
         return names
     }
 
-    /// The program that owns org.freedesktop.secrets, e.g. "gnome-keyring-daemon", if the bus says.
-    func serviceProgram() -> String? {
-        guard let reply = try? Self.callBus(connection, "GetConnectionUnixProcessID", Self.busName, deadline: deadline) else {
+    struct OwnerProcess {
+        let pid: UInt32
+        let executable: String
+    }
+
+    /// The process that owns org.freedesktop.secrets, e.g. gnome-keyring-daemon, if the bus says.
+    private static func ownerProcess(_ connection: OpaquePointer, deadline: Deadline) -> OwnerProcess? {
+        guard let reply = try? callBus(connection, "GetConnectionUnixProcessID", busName, deadline: deadline) else {
             return nil
         }
         defer { g_variant_unref(reply) }
@@ -122,17 +136,31 @@ final class ServiceConnection {
         let pid = g_variant_get_uint32(value)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        if count > 0 {
-            let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            return path.split(separator: "/").last.map(String.init)
-        }
-        return nil
+        guard count > 0 else { return nil }
+        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let name = path.split(separator: "/").last else { return nil }
+        return OwnerProcess(pid: pid, executable: String(name))
+    }
+
+    /// Seconds since the owner process started, from /proc (nil when unknown).
+    private var ownerAgeSeconds: Double? {
+        guard let owner,
+              let stat = try? procText("/proc/\(owner.pid)/stat"), let uptime = try? procText("/proc/uptime"),
+              let close = stat.lastIndex(of: ")") else { return nil }
+        // Field 22 (starttime, in clock ticks) counted from the field after the command name.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 19, let start = Double(fields[19]),
+              let now = uptime.split(separator: " ").first.flatMap({ Double($0) }) else { return nil }
+        return now - start / Double(sysconf(Int32(_SC_CLK_TCK)))
     }
 
     // MARK: The default collection
 
     struct DefaultCollection {
         let path: String
+        /// The collection's name in its object path (e.g. "login"; for KeePassXC the database
+        /// file's name): unlike the label, the same whether it is locked or not.
+        let name: String
         let label: String
         let locked: Bool
     }
@@ -142,7 +170,7 @@ final class ServiceConnection {
         var error: UnsafeMutablePointer<GError>?
         guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
                                                                 cancellable, &error) else {
-            if error == nil && !deadline.expired { throw .noDefaultCollection() }
+            if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
             throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
         }
         defer { g_object_unref(collection) }
@@ -153,14 +181,107 @@ final class ServiceConnection {
             label = String(cString: text)
             g_free(text)
         }
-        return DefaultCollection(path: path, label: label, locked: secret_collection_get_locked(collection) != 0)
+        var locked = secret_collection_get_locked(collection) != 0
+        // KeePassXC owns the bus name before it has unlocked the database it was started with
+        // (the first second or so): a KeePassXC that just started gets a moment to finish.
+        if locked, program == .keepassxc, let age = ownerAgeSeconds, age < Self.startUpSeconds {
+            locked = waitWhileLocked(path, until: Self.startUpSeconds - age)
+            if !locked, let text = secret_collection_get_label(collection) {
+                label = String(cString: text)
+                g_free(text)
+            }
+        }
+        return DefaultCollection(path: path, name: Self.collectionName(path), label: label, locked: locked)
+    }
+
+    /// How long after its start a Secret Service may still be unlocking its database.
+    static let startUpSeconds = 5.0
+
+    /// Polls the collection's Locked property (asked afresh, not libsecret's cached copy) for
+    /// at most `seconds` and the deadline; the last answer.
+    private func waitWhileLocked(_ path: String, until seconds: Double) -> Bool {
+        let until = DispatchTime.now() + .milliseconds(Int(seconds * 1000))
+        while DispatchTime.now() < until, deadline.remainingMilliseconds > 200 {
+            usleep(100_000)
+            var parameters: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.Secret.Collection"),
+                                                g_variant_new_string("Locked")]
+            let tuple = g_variant_new_tuple(&parameters, 2)
+            var error: UnsafeMutablePointer<GError>?
+            guard let reply = g_dbus_connection_call_sync(connection, Self.busName, path, "org.freedesktop.DBus.Properties",
+                                                          "Get", tuple, nil, G_DBUS_CALL_FLAGS_NONE,
+                                                          Int32(clamping: deadline.remainingMilliseconds),
+                                                          deadline.cancellable, &error) else {
+                if let error { g_error_free(error) }
+                return true
+            }
+            defer { g_variant_unref(reply) }
+            let boxed = g_variant_get_child_value(reply, 0)
+            defer { g_variant_unref(boxed) }
+            let value = g_variant_get_variant(boxed)
+            defer { g_variant_unref(value) }
+            if g_variant_get_boolean(value) == 0 { return false }
+        }
+        return true
+    }
+
+    /// The last element of a collection's object path, with D-Bus's `_xx` escapes undone.
+    static func collectionName(_ path: String) -> String {
+        let last = Array((path.split(separator: "/").last.map(String.init) ?? "").utf8)
+        var bytes: [UInt8] = []
+        var i = 0
+        while i < last.count {
+            if last[i] == UInt8(ascii: "_"), i + 2 < last.count,
+               let byte = UInt8(String(decoding: last[(i + 1)...(i + 2)], as: UTF8.self), radix: 16) {
+                bytes.append(byte)
+                i += 3
+            } else {
+                bytes.append(last[i])
+                i += 1
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The default collection, which must be unlocked: a lookup in a locked collection finds
     /// nothing without an error, and a store or delete there would wait for a prompt.
+    /// On a terminal someone can answer the service's unlock dialog (KeePassXC's, GNOME's
+    /// prompt): hostbook asks the service to unlock and waits for it, within the deadline.
     func unlockedDefaultCollection() throws(VaultError) -> DefaultCollection {
         let collection = try defaultCollection()
-        if collection.locked { throw .locked() }
-        return collection
+        guard collection.locked else { return collection }
+        if VaultTimeout.isInteractive, try requestUnlock() {
+            return DefaultCollection(path: collection.path, name: collection.name, label: collection.label, locked: false)
+        }
+        throw .locked(program)
     }
+
+    /// Asks the service to unlock the default collection (it shows its own dialog); true
+    /// when it is unlocked afterwards.
+    private func requestUnlock() throws(VaultError) -> Bool {
+        var error: UnsafeMutablePointer<GError>?
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
+            throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
+        }
+        defer { g_object_unref(collection) }
+        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
+        defer { g_list_free(objects) }
+        var unlocked: UnsafeMutablePointer<GList>?
+        let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
+        g_list_free_full(unlocked, g_object_unref)
+        if count < 0 || error != nil || deadline.expired {
+            throw vaultError(from: error, deadline: deadline, doing: "unlock the default keyring")
+        }
+        return count > 0
+    }
+}
+
+/// A small file under /proc, whole.
+private func procText(_ path: String) throws -> String {
+    guard let file = fopen(path, "r") else { throw VaultError(.failed, "cannot read \(path)") }
+    defer { fclose(file) }
+    var buffer = [CChar](repeating: 0, count: 1024)
+    let count = fread(&buffer, 1, buffer.count - 1, file)
+    return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }

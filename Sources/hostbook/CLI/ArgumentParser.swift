@@ -1,6 +1,15 @@
-// Turns argv into a command and its parsed arguments. Global options (--db, --json,
-// --no-input, --help, --version) are accepted before or after the command words.
-// Long options take their value as `--name VALUE` or `--name=VALUE`; `--` ends options.
+// Turns argv into a command and its parsed arguments in one pass from left to right that
+// knows each option's arity: a value option takes the next word as its value whatever it
+// looks like (`--note -h` is the note "-h"). Global options (--db, --json, --no-input,
+// --help/-h, --version) are recognised before or after the command words, wherever a flag
+// may stand, never as the value of an option. Long options take their value as
+// `--name VALUE` or `--name=VALUE`; `--` ends the options (everything after it is a
+// positional). A command that passes arguments through (`CommandSpec.passesArgumentsAfterFirstPositional`)
+// recognises options only before its first positional; every word after that is passed
+// on unchanged, `--`, `--json` and `-v` included.
+//
+// `hostbook help [COMMAND...]` prints the help of COMMAND, and a group's words alone
+// (`hostbook keys`) print the group's help; both exit 0, as `gh` does.
 
 struct GlobalOptions: Sendable {
     var dbPath: String?
@@ -28,136 +37,198 @@ struct ArgumentParser {
         .flag("version", "Print the version"),
     ]
 
+    /// The word that asks for help on the words after it.
+    static let helpWord = "help"
+
     func parse(_ argv: [String]) throws -> ParseOutcome {
-        var globals = GlobalOptions()
-        var rest: [String] = []
-        var trailing: [String] = []
-        // Pass 1: pull out global options anywhere before `--`, and for a command that
-        // passes arguments on (`ssh HOST ...`), before its first positional only.
+        var state = ParseState(commands: commands)
         var i = 0
-        var sawTerminator = false
-        var passing: CommandSpec?
         while i < argv.count {
             let a = argv[i]
-            if sawTerminator { rest.append(a); i += 1; continue }
-            if passing != nil, !a.hasPrefix("-") {
-                rest.append(a)
-                trailing = Array(argv[(i + 1)...])
-                break
-            }
-            if let spec = passing, a.hasPrefix("--"), !a.contains("="),
-               let option = spec.options.first(where: { "--" + $0.name == a }), option.valueName != nil, i + 1 < argv.count {
-                rest.append(a)
-                rest.append(argv[i + 1])
-                i += 2
+            i += 1
+            if state.passingThrough {
+                state.parsed.trailing.append(a)
                 continue
             }
-            switch a {
-            case "--": sawTerminator = true; rest.append(a)
-            case "--json": globals.json = true
-            case "--no-input": globals.noInput = true
-            case "--help", "-h": globals.help = true
-            case "--version": globals.version = true
-            case "--db":
-                guard i + 1 < argv.count else { throw CLIError.usage("--db needs a value (a database file path)") }
-                globals.dbPath = argv[i + 1]
-                i += 1
-            default:
-                if a.hasPrefix("--db=") {
-                    globals.dbPath = String(a.dropFirst(5))
-                } else if a.hasPrefix("--json=") || a.hasPrefix("--no-input=") || a.hasPrefix("--help=") || a.hasPrefix("--version=") {
-                    throw CLIError.usage("\(a.split(separator: "=")[0]) does not take a value")
-                } else {
-                    rest.append(a)
-                    if passing == nil, !a.hasPrefix("-"), !rest.contains(where: { $0.hasPrefix("-") }) {
-                        passing = commands.first { $0.passesArgumentsAfterFirstPositional && $0.words == rest }
-                    }
-                }
+            if state.endOfOptions || a == "-" || !a.hasPrefix("-") {
+                try state.word(a)
+                continue
             }
-            i += 1
-        }
-        if let db = globals.dbPath, db.isEmpty { throw CLIError.usage("--db needs a non-empty path") }
-
-        // Pass 2: the longest run of leading words that names a command or a group.
-        var words: [String] = []
-        for a in rest {
-            if a.hasPrefix("-") { break }
-            let candidate = words + [a]
-            if commands.contains(where: { $0.words.starts(with: candidate) }) { words = candidate } else { break }
-        }
-        let command = commands.first { $0.words == words }
-
-        if command == nil {
-            if words.isEmpty {
-                if globals.version && rest.isEmpty { return .version }
-                if globals.help && rest.isEmpty { return .help(HelpFormatter.programHelp(commands)) }
-                if let first = rest.first {
-                    if first.hasPrefix("-") { throw CLIError.usage("unknown option '\(first)'", hint: "Run 'hostbook --help' for usage.") }
-                    throw CLIError.usage("unknown command '\(first)'", hint: "Run 'hostbook --help' to see the commands.")
+            if a == "--" {
+                state.endOfOptions = true
+                continue
+            }
+            if a == "-h" {
+                state.globals.help = true
+                continue
+            }
+            guard a.hasPrefix("--") else {
+                state.fail(state.unknownOption(a))
+                continue
+            }
+            var name = String(a.dropFirst(2))
+            var inline: String?
+            if let eq = name.firstIndex(of: "=") {
+                inline = String(name[name.index(after: eq)...])
+                name = String(name[..<eq])
+            }
+            guard let (option, isGlobal) = state.option(named: name) else {
+                state.fail(state.unknownOption("--" + name))
+                continue
+            }
+            var value: String?
+            if let valueName = option.valueName {
+                if let inline {
+                    value = inline
+                } else if i < argv.count {
+                    value = argv[i]
+                    i += 1
+                } else {
+                    state.fail(CLIError.usage("--\(name) needs a value (\(valueName))", hint: state.usageHint))
+                    continue
                 }
+            } else if inline != nil {
+                state.fail(CLIError.usage("--\(name) does not take a value", hint: state.usageHint))
+                continue
+            }
+            if isGlobal {
+                try state.global(name, value: value)
+            } else {
+                state.commandOption(option, value: value)
+            }
+        }
+        return try state.finish()
+    }
+}
+
+/// What one pass over argv has found so far.
+private struct ParseState {
+    let commands: [CommandSpec]
+    var globals = GlobalOptions()
+    /// The command words found so far (a group's words before its subcommand).
+    var words: [String] = []
+    var spec: CommandSpec?
+    var parsed = ParsedArguments()
+    var endOfOptions = false
+    var passingThrough = false
+    /// `hostbook help ...`: the words after `help` name what to explain.
+    var helpWords: [String]?
+    /// The first mistake; reported at the end unless --help was asked for.
+    var error: CLIError?
+
+    init(commands: [CommandSpec]) { self.commands = commands }
+
+    var usageHint: String {
+        if let spec { return "Run '\(spec.commandLine) --help' for usage." }
+        return words.isEmpty ? "Run 'hostbook --help' for usage." : "Run 'hostbook \(words.joined(separator: " ")) --help' to see its commands."
+    }
+
+    mutating func fail(_ e: CLIError) { if error == nil { error = e } }
+
+    func unknownOption(_ option: String) -> CLIError {
+        if let spec { return CLIError.usage("unknown option '\(option)' for '\(spec.commandLine)'", hint: usageHint) }
+        if words.isEmpty { return CLIError.usage("unknown option '\(option)'", hint: usageHint) }
+        return CLIError.usage("unknown option '\(option)' for 'hostbook \(words.joined(separator: " "))'", hint: usageHint)
+    }
+
+    /// The command's own option of that name, else the global one.
+    func option(named name: String) -> (OptionSpec, Bool)? {
+        if let spec, let o = spec.options.first(where: { $0.name == name }) { return (o, false) }
+        if let o = ArgumentParser.globalOptions.first(where: { $0.name == name }) { return (o, true) }
+        return nil
+    }
+
+    mutating func global(_ name: String, value: String?) throws {
+        switch name {
+        case "db":
+            guard let value, !value.isEmpty else { throw CLIError.usage("--db needs a non-empty path") }
+            globals.dbPath = value
+        case "json": globals.json = true
+        case "no-input": globals.noInput = true
+        case "help": globals.help = true
+        case "version": globals.version = true
+        default: break
+        }
+    }
+
+    mutating func commandOption(_ option: OptionSpec, value: String?) {
+        guard let value else {
+            parsed.flags.insert(option.name)
+            return
+        }
+        if !option.repeatable, parsed.values[option.name] != nil {
+            fail(CLIError.usage("--\(option.name) was given more than once", hint: usageHint))
+            return
+        }
+        parsed.values[option.name, default: []].append(value)
+    }
+
+    /// A word that is not an option: a command word, the help word, or a positional.
+    mutating func word(_ a: String) throws {
+        if helpWords != nil {
+            helpWords!.append(a)
+            return
+        }
+        if let spec {
+            parsed.positionals.append(a)
+            if spec.passesArgumentsAfterFirstPositional && parsed.positionals.count == 1 { passingThrough = true }
+            return
+        }
+        if words.isEmpty && a == ArgumentParser.helpWord && !commands.contains(where: { $0.words.first == a }) {
+            helpWords = []
+            return
+        }
+        let candidate = words + [a]
+        if commands.contains(where: { $0.words.starts(with: candidate) }) {
+            words = candidate
+            // Settled once no longer command starts with these words.
+            if let exact = commands.first(where: { $0.words == words }),
+               !commands.contains(where: { $0.words.count > words.count && $0.words.starts(with: words) }) {
+                settle(exact)
+            }
+            return
+        }
+        if let exact = commands.first(where: { $0.words == words }) {
+            settle(exact)
+            try word(a)
+            return
+        }
+        if words.isEmpty {
+            fail(CLIError.usage("unknown command '\(a)'", hint: "Run 'hostbook --help' to see the commands."))
+        } else {
+            fail(CLIError.usage("unknown command '\(a)' for 'hostbook \(words.joined(separator: " "))'",
+                                hint: "Run 'hostbook \(words.joined(separator: " ")) --help' to see its commands."))
+        }
+        // Whatever follows an unknown command is not parsed further.
+        endOfOptions = true
+        helpWords = []
+    }
+
+    mutating func settle(_ command: CommandSpec) {
+        spec = command
+        parsed.commandLine = command.commandLine
+    }
+
+    mutating func finish() throws -> ParseOutcome {
+        if spec == nil, let exact = commands.first(where: { $0.words == words }) { settle(exact) }
+        if let helpWords, error == nil {
+            return .help(try ArgumentParser.helpText(for: helpWords, commands))
+        }
+        if globals.help {
+            if let spec { return .help(HelpFormatter.commandHelp(spec)) }
+            if words.isEmpty && error == nil { return .help(HelpFormatter.programHelp(commands)) }
+            if !words.isEmpty { return .help(HelpFormatter.groupHelp(words, commands)) }
+        }
+        if let error { throw error }
+        guard let spec else {
+            if words.isEmpty {
                 if globals.version { return .version }
                 throw CLIError.usage("no command given", hint: "Run 'hostbook --help' to see the commands.")
             }
-            // A group such as `keys` without its subcommand.
-            let groupHelp = HelpFormatter.groupHelp(words, commands)
-            if globals.help { return .help(groupHelp) }
-            let next = rest.dropFirst(words.count).first
-            if let next, !next.hasPrefix("-") {
-                throw CLIError.usage("unknown command '\(next)' for 'hostbook \(words.joined(separator: " "))'",
-                                     hint: "Run 'hostbook \(words.joined(separator: " ")) --help' to see its commands.")
-            }
-            throw CLIError.usage("'hostbook \(words.joined(separator: " "))' needs a subcommand",
-                                 hint: "Run 'hostbook \(words.joined(separator: " ")) --help' to see its commands.")
+            // A group such as `keys` alone: its help, as `gh` does.
+            return .help(HelpFormatter.groupHelp(words, commands))
         }
-        let spec = command!
-        if globals.help { return .help(HelpFormatter.commandHelp(spec)) }
-
-        var parsed = ParsedArguments()
-        parsed.commandLine = spec.commandLine
-        parsed.trailing = trailing
-        let hint = "Run '\(spec.commandLine) --help' for usage."
-        var j = words.count
-        var onlyPositionals = false
-        while j < rest.count {
-            let a = rest[j]
-            j += 1
-            if onlyPositionals || a == "-" || !a.hasPrefix("-") {
-                parsed.positionals.append(a)
-                continue
-            }
-            if a == "--" { onlyPositionals = true; continue }
-            guard a.hasPrefix("--") else {
-                throw CLIError.usage("unknown option '\(a)' for '\(spec.commandLine)'", hint: hint)
-            }
-            var name = String(a.dropFirst(2))
-            var inlineValue: String?
-            if let eq = name.firstIndex(of: "=") {
-                inlineValue = String(name[name.index(after: eq)...])
-                name = String(name[..<eq])
-            }
-            guard let option = spec.options.first(where: { $0.name == name }) else {
-                throw CLIError.usage("unknown option '--\(name)' for '\(spec.commandLine)'", hint: hint)
-            }
-            if option.valueName == nil {
-                if inlineValue != nil { throw CLIError.usage("--\(name) does not take a value", hint: hint) }
-                parsed.flags.insert(name)
-                continue
-            }
-            let value: String
-            if let inlineValue {
-                value = inlineValue
-            } else {
-                guard j < rest.count else {
-                    throw CLIError.usage("--\(name) needs a value (\(option.valueName!))", hint: hint)
-                }
-                value = rest[j]
-                j += 1
-            }
-            if !option.repeatable, parsed.values[name] != nil {
-                throw CLIError.usage("--\(name) was given more than once", hint: hint)
-            }
-            parsed.values[name, default: []].append(value)
-        }
+        let hint = usageHint
         let required = spec.positionals.filter { !$0.optional }.count
         if parsed.positionals.count < required {
             let missing = spec.positionals[parsed.positionals.count]
@@ -168,5 +239,30 @@ struct ArgumentParser {
             throw CLIError.usage("unexpected argument '\(extra)' for '\(spec.commandLine)'", hint: hint)
         }
         return .run(spec, parsed, globals)
+    }
+}
+
+extension ArgumentParser {
+    /// The help `hostbook help WORDS...` prints: the program's, a group's or a command's,
+    /// the same text as `WORDS... --help`.
+    static func helpText(for words: [String], _ commands: [CommandSpec]) throws -> String {
+        if words.isEmpty || words == [helpWord] { return HelpFormatter.programHelp(commands) }
+        if let spec = commands.first(where: { $0.words == words }) { return HelpFormatter.commandHelp(spec) }
+        if commands.contains(where: { $0.words.starts(with: words) }) { return HelpFormatter.groupHelp(words, commands) }
+        // The longest known prefix says where the unknown word is.
+        var known: [String] = []
+        for w in words {
+            if commands.contains(where: { $0.words.starts(with: known + [w]) }) { known.append(w) } else { break }
+        }
+        let bad = words[known.count]
+        if known.isEmpty {
+            throw CLIError.usage("unknown command '\(bad)'", hint: "Run 'hostbook --help' to see the commands.")
+        }
+        if commands.contains(where: { $0.words == known }) {
+            throw CLIError.usage("'hostbook \(known.joined(separator: " "))' has no subcommand '\(bad)'",
+                                 hint: "Run 'hostbook help \(known.joined(separator: " "))' for its usage.")
+        }
+        throw CLIError.usage("unknown command '\(bad)' for 'hostbook \(known.joined(separator: " "))'",
+                             hint: "Run 'hostbook \(known.joined(separator: " ")) --help' to see its commands.")
     }
 }

@@ -22,9 +22,15 @@ struct PositionalSpec: Sendable {
     let name: String
     let optional: Bool
     let help: String
+    /// What shell completion offers here (saved host, key or snippet names, files).
+    var completes: CompletionKind = .nothing
 
-    static func required(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: false, help: help) }
-    static func optional(_ name: String, _ help: String) -> PositionalSpec { PositionalSpec(name: name, optional: true, help: help) }
+    static func required(_ name: String, _ help: String, completes: CompletionKind = .nothing) -> PositionalSpec {
+        PositionalSpec(name: name, optional: false, help: help, completes: completes)
+    }
+    static func optional(_ name: String, _ help: String, completes: CompletionKind = .nothing) -> PositionalSpec {
+        PositionalSpec(name: name, optional: true, help: help, completes: completes)
+    }
 }
 
 struct CommandSpec: Sendable {
@@ -38,9 +44,10 @@ struct CommandSpec: Sendable {
     let discussion: String?
     let positionals: [PositionalSpec]
     let options: [OptionSpec]
-    /// True for `hostbook ssh HOST [SSH-ARGS...]`: the first positional ends hostbook's own
-    /// arguments, and everything after it is kept unchanged in `ParsedArguments.trailing`
-    /// (global options included).
+    /// True for a command that hands the rest of its command line to another program
+    /// (`hostbook ssh HOST [SSH-ARGS...]`): hostbook's options and the global ones are
+    /// recognised only before the first positional; every word after it, `--`, `--json` and
+    /// `-v` included, goes unchanged into `ParsedArguments.trailing`.
     let passesArgumentsAfterFirstPositional: Bool
     let run: @Sendable (Invocation) throws -> Void
 

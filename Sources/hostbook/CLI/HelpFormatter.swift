@@ -24,9 +24,10 @@ enum HelpFormatter {
         for g in groups where commands.contains(where: { $0.words.first == g.name && $0.words.count > 1 }) {
             out += "  " + pad(g.name, width) + g.summary + "\n"
         }
+        out += "  " + pad("help [COMMAND...]", width) + "Show the help of a command (the same as COMMAND --help)\n"
         out += "\nGlobal options (before or after the command):\n"
         out += optionLines(ArgumentParser.globalOptions)
-        out += "\nRun 'hostbook <command> --help' for a command's options.\n"
+        out += "\nRun 'hostbook <command> --help' or 'hostbook help <command>' for a command's options.\n"
         out += "Secrets are never taken from arguments: use --password-stdin, --passphrase-stdin,\n--passphrase-file, or the prompt.\n"
         return out
     }
@@ -43,7 +44,8 @@ enum HelpFormatter {
     }
 
     static func commandHelp(_ spec: CommandSpec) -> String {
-        var out = "\(spec.summary)\n\nUsage: \(spec.commandLine) \(usageLine(spec))\n"
+        let usage = usageLine(spec)
+        var out = "\(spec.summary)\n\nUsage: \(spec.commandLine)\(usage.isEmpty ? "" : " " + usage)\n"
         if let d = spec.discussion { out += "\n\(wrap(d, width: 88))\n" }
         if !spec.positionals.isEmpty {
             out += "\nArguments:\n"

@@ -23,8 +23,22 @@ final class Invocation {
 
     var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
-    /// Colour and bold only on a terminal without NO_COLOR (https://no-color.org).
-    var useColor: Bool { stdoutIsTerminal && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb" }
+    var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+
+    /// Colour and bold only on a terminal, never with NO_COLOR set to anything but the empty
+    /// string (https://no-color.org), nor on TERM=dumb.
+    var useColor: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
+
+    /// How wide a table may be: nil with --wide or on a pipe without $COLUMNS (TerminalSize).
+    var tableWidth: Int? { args.flag("wide") ? nil : TerminalSize.columns(environment: environment) }
+
+    /// Progress on stderr only when it is a terminal and neither --json nor --no-input was given.
+    var showsProgress: Bool { stderrIsTerminal && !globals.json && !globals.noInput }
+
+    /// A progress line for long work (nothing is drawn unless `showsProgress`).
+    func progress(_ label: String) -> Progress {
+        Progress(label: label, enabled: showsProgress)
+    }
 
     /// The database path: --db, else $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db,
     /// else ~/.local/share/hostbook/hostbook.db.

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HostStore
 
 enum Output {
     /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly.
@@ -18,25 +19,49 @@ enum Output {
     }
 }
 
-/// An aligned text table. Headers are bold on a colour terminal; otherwise plain text.
+/// An aligned text table. Every cell is untrusted text and is escaped (PrintableText.quoted)
+/// before it is measured. Widths are terminal columns (DisplayWidth), so CJK and emoji line
+/// up. Given a width, the table fits it: the widest shrinkable columns give up columns first,
+/// down to their minimum, and cells that no longer fit end in `…`. Headers are bold on a
+/// colour terminal; otherwise plain text.
 struct Table {
-    var headers: [String]
+    struct Column {
+        let header: String
+        /// Whether this column may be cut to fit the width (names, hostnames, comments).
+        let shrinks: Bool
+        /// The fewest columns a shrinking column keeps (its header always fits).
+        let minimum: Int
+    }
+
+    var columns: [Column]
     var rows: [[String]] = []
 
-    init(_ headers: [String]) { self.headers = headers }
+    /// `--wide` on the commands that print a table.
+    static let wideOption = OptionSpec.flag("wide", "Show every column in full, however wide the terminal")
 
-    mutating func add(_ row: [String]) { rows.append(row) }
+    static func column(_ header: String, shrinks: Bool = true, minimum: Int = 6) -> Column {
+        Column(header: header, shrinks: shrinks, minimum: minimum)
+    }
 
-    func render(color: Bool) -> String {
-        var widths = headers.map { displayWidth($0) }
-        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], displayWidth(c)) } }
+    /// A table whose columns all shrink, down to their header or 6 columns.
+    init(_ headers: [String]) { self.columns = headers.map { Column(header: $0, shrinks: true, minimum: 6) } }
+
+    init(columns: [Column]) { self.columns = columns }
+
+    var headers: [String] { columns.map(\.header) }
+
+    mutating func add(_ row: [String]) { rows.append(row.map(PrintableText.quoted)) }
+
+    /// `width` nil: every cell whole (a pipe, or --wide).
+    func render(color: Bool, width: Int? = nil) -> String {
+        let widths = columnWidths(limit: width)
         var out = ""
         func line(_ cells: [String], bold: Bool) {
             var parts: [String] = []
-            for (i, c) in cells.enumerated() {
-                let last = i == cells.count - 1
-                let padded = last ? c : c + String(repeating: " ", count: widths[i] - displayWidth(c))
-                parts.append(padded)
+            for (i, c) in cells.enumerated() where i < widths.count {
+                let cell = DisplayWidth.truncate(c, to: widths[i])
+                let last = i == min(cells.count, widths.count) - 1
+                parts.append(last ? cell : cell + String(repeating: " ", count: max(0, widths[i] - DisplayWidth.of(cell))))
             }
             let text = parts.joined(separator: "  ")
             out += bold && color ? "\u{1B}[1m\(text)\u{1B}[0m\n" : text + "\n"
@@ -46,5 +71,23 @@ struct Table {
         return out
     }
 
-    private func displayWidth(_ s: String) -> Int { s.count }
+    /// Each column's width: its widest cell, then, while the row is wider than `limit`, the
+    /// widest column that may still shrink loses one column at a time.
+    func columnWidths(limit: Int?) -> [Int] {
+        var widths = columns.map { DisplayWidth.of($0.header) }
+        for r in rows { for (i, c) in r.enumerated() where i < widths.count { widths[i] = max(widths[i], DisplayWidth.of(c)) } }
+        guard let limit else { return widths }
+        let floor = columns.map { max(DisplayWidth.of($0.header), $0.minimum) }
+        var excess = widths.reduce(0, +) + 2 * max(0, widths.count - 1) - limit
+        while excess > 0 {
+            var pick: Int?
+            for i in widths.indices where columns[i].shrinks && widths[i] > floor[i] {
+                if pick == nil || widths[i] > widths[pick!] { pick = i }
+            }
+            guard let i = pick else { break }   // everything is at its minimum: the row stays wider
+            widths[i] -= 1
+            excess -= 1
+        }
+        return widths
+    }
 }

@@ -5,7 +5,8 @@ struct ParsedArguments: Sendable {
     var flags: Set<String> = []
     var values: [String: [String]] = [:]
     var positionals: [String] = []
-    /// For a command that passes arguments on: everything after its first positional.
+    /// For a command that passes arguments through: every word after its first positional,
+    /// exactly as given (see `CommandSpec.passesArgumentsAfterFirstPositional`).
     var trailing: [String] = []
     /// The command line for messages, e.g. "hostbook add".
     var commandLine: String = "hostbook"

@@ -9,11 +9,24 @@ enum Terminal {
     /// Largest secret read from stdin or a file (1 MiB): a passphrase or password, not a file dump.
     static let maxSecretSize = 1 << 20
 
+    /// Signals that end hostbook while a no-echo prompt has the terminal: Ctrl-C, Ctrl-\\,
+    /// a hang-up and `kill`. They are held back during the prompt and handled there, so the
+    /// terminal gets its echo back before hostbook exits (128 + the signal, 130 for Ctrl-C).
+    static let interruptingSignals: [Int32] = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
+
     /// Prompts on stderr and reads one line from the terminal with echo off.
     static func readSecret(prompt: String) throws -> SecretBytes {
         var saved = termios()
         let fd = STDIN_FILENO
         let haveTermios = tcgetattr(fd, &saved) == 0
+        // Blocked first, restored last: a signal that arrives while echo is off waits for
+        // the read loop below, which restores the terminal (the defer) and then exits.
+        var held = sigset_t()
+        sigemptyset(&held)
+        for s in interruptingSignals { sigaddset(&held, s) }
+        var previousMask = sigset_t()
+        if haveTermios { pthread_sigmask(SIG_BLOCK, &held, &previousMask) }
+        defer { if haveTermios { pthread_sigmask(SIG_SETMASK, &previousMask, nil) } }
         if haveTermios {
             var noEcho = saved
             noEcho.c_lflag &= ~tcflag_t(ECHO)
@@ -26,18 +39,44 @@ enum Terminal {
         // The prompt comes after echo is off (and pending input flushed), as readpassphrase(3)
         // does: whatever is typed once the prompt shows is neither echoed nor discarded.
         Output.write(prompt, to: STDERR_FILENO)
-        let secret = try readSecretLine(fd: fd)
+        let secret = try readSecretLine(fd: fd, interruptedBy: haveTermios ? held : nil)
         if !haveTermios { Output.write("\n", to: STDERR_FILENO) }
         return secret
     }
 
+    /// The first of `signals` that is pending, taken off the pending set; nil when none is.
+    private static func takePendingSignal(_ signals: sigset_t) -> Int32? {
+        var pending = sigset_t()
+        guard sigpending(&pending) == 0 else { return nil }
+        for s in interruptingSignals where sigismember(&pending, s) == 1 {
+            var one = sigset_t()
+            sigemptyset(&one)
+            sigaddset(&one, s)
+            var taken: Int32 = 0
+            _ = sigwait(&one, &taken)
+            return s
+        }
+        return nil
+    }
+
     /// Reads one line (without its newline) into secure memory, byte by byte, so nothing
     /// beyond the line is consumed and no copy of the secret is left in ordinary memory.
-    private static func readSecretLine(fd: Int32) throws -> SecretBytes {
+    /// With `interruptedBy` (signals blocked by the caller) the wait for each byte checks
+    /// ten times a second whether one of them came, and ends the prompt if so.
+    private static func readSecretLine(fd: Int32, interruptedBy signals: sigset_t?) throws -> SecretBytes {
         var buffer = SecretBytes(count: 256)
         var length = 0
         var byte: UInt8 = 0
         while true {
+            if let signals {
+                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                let r = poll(&ready, 1, 100)
+                if let signal = takePendingSignal(signals) {
+                    Output.write("\n", to: STDERR_FILENO)
+                    throw TerminalInterrupted(signal: signal)
+                }
+                if r == 0 || (r < 0 && errno == EINTR) { continue }
+            }
             let n = read(fd, &byte, 1)
             if n < 0 {
                 if errno == EINTR { continue }
@@ -117,6 +156,12 @@ enum Terminal {
         }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t")
     }
+}
+
+/// A signal ended a no-echo prompt; the terminal is restored when this is thrown, and
+/// hostbook exits with 128 + `signal` (130 for Ctrl-C), as a shell reports it.
+struct TerminalInterrupted: Error {
+    let signal: Int32
 }
 
 extension String {

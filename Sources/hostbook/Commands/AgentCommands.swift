@@ -99,7 +99,6 @@ enum AgentCommands {
             if access(path, F_OK) != 0 && kill(pid, 0) != 0 { break }
             usleep(10_000)
         }
-        if inv.json { inv.printJSON(.object([("stopped", .int(Int(pid)))])) }
     }
 
     static let status = CommandSpec(

@@ -5,6 +5,7 @@ enum CommandTable {
     static let all: [CommandSpec] =
         HostCommands.all
         + ImportTailscaleCommand.all
+        + ImportSSHConfigCommand.all
         + KeysCommands.all
         + KnownHostsCommands.all
         + SnippetsCommands.all
@@ -13,4 +14,5 @@ enum CommandTable {
         + AgentCommands.all
         + SSHConfigCommand.all
         + DoctorCommand.all
+        + ShellIntegrationCommands.all
 }

@@ -19,7 +19,7 @@ enum ImportTailscaleCommand {
             shared in from other tailnets, location exit nodes, unauthorized devices and devices
             that block incoming connections.
             """,
-            positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input")],
+            positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input", completes: .files)],
             options: [
                 .flag("all", "Import every device"),
                 .value("only", "NAME,...", "Import only these devices (alias, MagicDNS name or node ID)"),
@@ -68,12 +68,18 @@ enum ImportTailscaleCommand {
             connection = try HostStoreAccess.openForWriting(inv).connection
         }
         let report: TailscaleImportReport
+        let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {
-            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options)
+            defer { progress.finish() }
+            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options) { done, total in
+                progress.update(done: done, of: total, unit: "devices")
+            }
         } catch let e as DatabaseError {
             throw CLIError.failure("the import failed and nothing was written: \(e.message)")
         }
-        for line in TailscaleImportOutput.problemLines(report) + report.notes { inv.warn(line) }
+        let warnings = WarningSink(inv, one: "warning", many: "warnings")
+        for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn(line) }
+        warnings.finish()
         if inv.json {
             TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
         } else {

@@ -7,6 +7,7 @@ enum KnownHostsCommands {
         KnownHostsApprove.spec,
         KnownHostsScan.spec,
         KnownHostsList.spec,
+        KnownHostsHistory.spec,
         KnownHostsRemove.spec,
         KnownHostsRevoke.spec,
         KnownHostsImport.spec,

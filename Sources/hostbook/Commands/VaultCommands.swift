@@ -23,7 +23,7 @@ enum VaultCommands {
             ]))
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"
-            let collection = health.collection.map { "\"\($0)\"" } ?? "(no label)"
+            let collection = (health.label ?? health.collection).map { "\"\($0)\"" } ?? "(no label)"
             invocation.print("ok: \(service), default keyring \(collection) is unlocked")
         }
         if let error = health.error { throw error }

@@ -6,7 +6,8 @@ final class TempFolder {
 
     init() throws {
         path = FileManager.default.temporaryDirectory.appendingPathComponent("hoststore-test-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        // 0700 whatever the umask: a database in a folder others can write is refused.
+        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func file(_ name: String) -> String { path + "/" + name }

@@ -17,7 +17,9 @@ final class HostbookFixture {
 
     @discardableResult
     func run(_ args: [String], stdin: String? = nil, removing: [String] = []) throws -> HostbookResult {
-        try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment, removing: removing)
+        // An inherited $COLUMNS would make tables fit it; tests that want a width set it.
+        try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment,
+                                removing: environment["COLUMNS"] == nil ? removing + ["COLUMNS"] : removing)
     }
 
     @discardableResult

@@ -91,7 +91,8 @@ final class TemporaryDirectory {
 
     init() throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        // 0700 whatever the umask: hostbook refuses a database in a folder others can write.
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 
     func file(_ name: String) -> String { url.appendingPathComponent(name).path }

@@ -20,12 +20,26 @@ enum VaultProbe {
         return dir.appendingPathComponent("vault-probe")
     }
 
-    /// `vault-probe DB TIMEOUT args...` with `environment` set and `removing` unset.
+    /// A script of the package (scripts/NAME), e.g. to run the probe inside scripts/with-keepassxc.
+    static func script(_ name: String) -> String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("scripts/\(name)").path
+    }
+
+    /// `vault-probe DB TIMEOUT args...` with `environment` set and `removing` unset; with a
+    /// `launcher` (e.g. [script("with-keepassxc"), "--locked"]), run as its command.
     static func run(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
-                    stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = []) throws -> ProbeResult {
+                    stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = [],
+                    launcher: [String] = [], withoutProbe: Bool = false) throws -> ProbeResult {
         let process = Process()
-        process.executableURL = binaryURL
-        process.arguments = [database, String(timeoutMilliseconds)] + arguments
+        let probe = [database, timeoutMilliseconds < 0 ? "-" : String(timeoutMilliseconds)] + arguments
+        if let first = launcher.first {
+            process.executableURL = URL(fileURLWithPath: first)
+            process.arguments = Array(launcher.dropFirst()) + (withoutProbe ? [] : [binaryURL.path] + probe)
+        } else {
+            process.executableURL = binaryURL
+            process.arguments = probe
+        }
         var env = ProcessInfo.processInfo.environment
         for name in removing { env.removeValue(forKey: name) }
         for (name, value) in environment { env[name] = value }
@@ -44,6 +58,24 @@ enum VaultProbe {
         process.waitUntilExit()
         return ProbeResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
                            stderr: String(decoding: err, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+    }
+}
+
+extension VaultProbe {
+    /// `vault-probe DB - args...`: the deadline the probe chooses (VaultTimeout), here
+    /// without a terminal.
+    static func runDefaultDeadline(_ arguments: [String], database: String, environment: [String: String] = [:],
+                                   removing: [String] = []) throws -> ProbeResult {
+        try run(arguments, database: database, timeoutMilliseconds: -1, environment: environment, removing: removing)
+    }
+
+    /// `vault-probe DB - args...` on a pseudo-terminal (script(1)): stdout and stderr both
+    /// arrive in `stdout`, with CR LF line ends.
+    static func onATerminal(_ arguments: [String], database: String, environment: [String: String] = [:],
+                            removing: [String] = []) throws -> ProbeResult {
+        let command = ([binaryURL.path, database, "-"] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        return try run([], database: database, environment: environment, removing: removing,
+                       launcher: ["/usr/bin/script", "-qec", command, "/dev/null"], withoutProbe: true)
     }
 }
 

@@ -119,17 +119,25 @@ public enum Punycode {
         return s
     }
 
+    /// The most code points a label may have for "xn--" + its Punycode to fit in a DNS label.
+    static let maxEncodableScalars = HostNameSanitizer.maxLabel - 4
+
     /// A DNS label as ASCII: unchanged when already ASCII, else "xn--" + Punycode of its
     /// lower-cased form (IDNA's ToASCII without the full mapping tables).
     public static func asciiLabel(_ label: String) -> String {
         if label.utf8.allSatisfy({ $0 < 0x80 }) { return label }
-        guard let encoded = encode(label.lowercased()) else { return label }
+        // Each code point becomes at least one byte of output, so a label of more code
+        // points than fit after "xn--" cannot be a DNS label: it is not encoded at all
+        // (encoding is quadratic in the label's length).
+        guard label.unicodeScalars.count <= maxEncodableScalars, let encoded = encode(label.lowercased()) else { return label }
         return "xn--" + encoded
     }
 
     /// A DNS label for display: an "xn--" label decoded when valid, else unchanged.
     public static func unicodeLabel(_ label: String) -> String {
-        guard label.lowercased().hasPrefix("xn--"), let decoded = decode(String(label.dropFirst(4))),
+        // Longer than a DNS label: not decoded (decoding is quadratic in the length).
+        guard label.utf8.count <= HostNameSanitizer.maxLabel,
+              label.lowercased().hasPrefix("xn--"), let decoded = decode(String(label.dropFirst(4))),
               !decoded.unicodeScalars.contains(where: PrintableText.isUnsafe) else { return label }
         return decoded
     }

@@ -22,8 +22,9 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         let ipv6 = ips.first { $0.contains(":") }
         self.address = !fqdn.isEmpty ? fqdn : (ipv4 ?? ipv6 ?? "")
         var patterns: [String] = []
-        if !fqdn.isEmpty { patterns.append(fqdn) }
-        for ip in ips where !patterns.contains(ip) { patterns.append(ip) }
+        var seen: Set<String> = []
+        if !fqdn.isEmpty { patterns.append(fqdn); seen.insert(fqdn) }
+        for ip in ips where seen.insert(ip).inserted { patterns.append(ip) }
         self.patterns = patterns
     }
 

@@ -42,9 +42,12 @@ public struct TailscaleImporter {
 
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
-    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions) throws -> TailscaleImportReport {
+    /// `progress` is told (devices done, devices in all) after each device.
+    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions,
+                    progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> TailscaleImportReport {
         try connection.transaction(immediate: !options.dryRun) {
             var session = try Session(connection: connection, options: options, format: format)
+            session.progress = progress
             try session.importAll(&nodes)
             return session.report
         }
@@ -91,6 +94,8 @@ private struct Session {
     var report: TailscaleImportReport
     /// Lower-cased names of every host, including the ones added by this run.
     var takenNames: Set<String> = []
+    /// For --rename-clashes: the next suffix to try for each lower-cased alias.
+    var nextClashSuffix: [String: Int] = [:]
     var byNodeID: [String: ExistingHost] = [:]
     var seenNodeIDs: Set<String> = []
     /// Bulk mode: a large import into an empty known-hosts store drops the store's indexes
@@ -103,6 +108,8 @@ private struct Session {
     /// rules, through the known-hosts store's row type). Usually none.
     var patternEntries: [KnownHostRow] = []
     var hashedEntries: [(row: KnownHostRow, name: HashedHostName)] = []
+    /// Told (devices done, devices in all) after each device; the caller throttles drawing.
+    var progress: ((Int, Int) -> Void)?
 
     // Prepared once, reused for every device.
     let insertHost: Statement
@@ -242,6 +249,7 @@ private struct Session {
             let mapping = TailscaleHostMapping(node)
             let shared = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
             try importOne(node, mapping, alias: shared ? mapping.fqdn : mapping.alias)
+            progress?(i + 1, nodes.count)
         }
     }
 
@@ -281,8 +289,11 @@ private struct Session {
                 guard options.renameClashes else {
                     return skip("a host named '\(name)' already exists (not this Tailscale node); use --rename-clashes to import it under another name")
                 }
-                var n = 2
+                // Resumes where the last clash of this alias stopped: many devices with one
+                // name cost one step each, not a scan from -2 every time.
+                var n = nextClashSuffix[alias.lowercased()] ?? 2
                 while takenNames.contains("\(alias)-\(n)".lowercased()) { n += 1 }
+                nextClashSuffix[alias.lowercased()] = n + 1
                 name = "\(alias)-\(n)"
                 remark = "renamed: a host named '\(alias)' already exists"
             }
@@ -333,10 +344,11 @@ private struct Session {
     /// Trusts each of the node's keys for each of its names; returns how many keys were valid.
     private mutating func trustKeys(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, hostName: String) throws -> Int {
         var keys: [(key: PublicKey, fingerprint: String)] = []
+        var seenBlobs: Set<[UInt8]> = []
         for line in node.sshHostKeys {
             do {
                 let key = try Self.hostKey(line)
-                if !keys.contains(where: { $0.key.blob == key.blob }) { keys.append((key, key.sha256Fingerprint)) }
+                if seenBlobs.insert(key.blob).inserted { keys.append((key, key.sha256Fingerprint)) }
             } catch {
                 report.keyProblems.append(TailscaleKeyProblem(host: hostName, pattern: "", keyType: PrintableText.quoted(String(line.prefix(while: { $0 != " " }).prefix(64))),
                                                               fingerprint: "", reason: "not a valid SSH public key: \(PrintableText.quoted("\(error)"))"))

@@ -33,7 +33,7 @@ enum HostAdd {
             throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
         }
         var new = NewHost(name: name, hostname: hostname)
-        if let p = a.value("port") { new.port = try HostValidation.port(text: p) }
+        if let p = try a.int("port", in: 1...65535) { new.port = p }
         new.user = a.value("user")
         new.tags = a.values("tag")
         new.key = a.value("key")

@@ -6,17 +6,18 @@ import Vault
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
         discussion: """
-        Only what is given changes. --password-stdin replaces the stored password (read from
+        Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
         """,
-        positionals: [.required("NAME", "The host to change")],
+        positionals: [.required("NAME", "The host to change", completes: .hosts)],
         options: [
             .value("rename", "NEW", "A new name"),
             .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),
             .value("port", "N", "SSH port"),
             .value("user", "U", "Login name"),
+            .flag("no-user", "Remove the login name (ssh's default user applies)"),
             .value("tag", "T", "Add a tag (repeatable)", repeatable: true),
             .value("untag", "T", "Remove a tag (repeatable)", repeatable: true),
             .value("key", "KEY", "Use this key"),
@@ -36,13 +37,15 @@ enum HostEdit {
         try a.exclusive("key", "no-key")
         try a.exclusive("jump", "no-jump")
         try a.exclusive("password-stdin", "no-password")
+        try a.exclusive("user", "no-user")
         try a.exclusive("allow-agent-forwarding", "no-agent-forwarding")
         let name = a.positional(0)!
         var c = HostChanges()
         c.rename = a.value("rename")
         c.hostname = a.value("hostname")
-        if let p = a.value("port") { c.port = try HostValidation.port(text: p) }
+        if let p = try a.int("port", in: 1...65535) { c.port = p }
         c.user = a.value("user")
+        c.clearUser = a.flag("no-user")
         c.addTags = a.values("tag")
         c.removeTags = a.values("untag")
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
@@ -65,8 +68,10 @@ enum HostEdit {
 
         let db = try HostStoreAccess.openForWriting(inv)
         let vault = VaultClient(databaseID: db.databaseID)
-        // What to undo in the vault if the database write fails after the vault was written.
-        var undo: (() -> Void)?
+        // A new password is written as a new vault item next to the old one (no Secret
+        // Service is asked to change an item, so KeePassXC shows no access dialog); the old
+        // one goes only once the row is saved, and a failed save takes the new one back.
+        var staged: StagedSecret?
         let host: Host
         let old: Host
         do {
@@ -74,19 +79,19 @@ enum HostEdit {
             host = try db.editHost(name, c) { oldHost, newHost in
                 before = oldHost
                 guard let password else { return }
-                let id = HostPasswords.itemID(for: newHost)
-                let previous = try HostPasswords.vault("read the current password from the vault") { try vault.lookup(id) }
-                try HostPasswords.vault("store the password in the vault") {
-                    try vault.store(password, for: id, label: HostPasswords.label(for: newHost))
-                }
-                undo = {
-                    if let previous { try? vault.store(previous, for: id, label: HostPasswords.label(for: oldHost)) } else { _ = try? vault.delete(id) }
+                staged = try HostPasswords.vault("store the password in the vault") {
+                    try vault.stage(password, for: HostPasswords.itemID(for: newHost), label: HostPasswords.label(for: newHost))
                 }
             }
             old = before!
         } catch {
-            undo?()
+            if let staged { try? vault.discard(staged) }
             throw error
+        }
+        if let staged {
+            // The new password is saved and is the one read from now on; an old item that
+            // cannot be deleted now is deleted by the next write (and never read again).
+            try? vault.commit(staged)
         }
         if c.password == .clear && old.auth == .password {
             // Database first, then the vault (DESIGN.md): a failure here leaves an orphan

@@ -4,10 +4,15 @@ import HostStore
 enum HostList {
     static let spec = CommandSpec(
         ["list"], summary: "List hosts",
-        discussion: "With several --tag, only hosts that have all of them. Tags and sources match regardless of case.",
+        discussion: """
+        With several --tag, only hosts that have all of them. Tags and sources match regardless of case.
+        AUTH is the key's name (key:NAME), password or agent; JUMP is the jump host. On a terminal
+        (or with $COLUMNS) the table fits the width, long fields cut with '…'; --wide shows them whole.
+        """,
         options: [
             .value("tag", "T", "Only hosts with this tag (repeatable)", repeatable: true),
             .value("source", "S", "Only hosts from this source (manual, tailscale, ...)"),
+            Table.wideOption,
         ],
         run: run)
 
@@ -22,11 +27,21 @@ enum HostList {
             inv.note("No hosts.")
             return
         }
-        var table = Table(["NAME", "HOSTNAME", "PORT", "USER", "AUTH", "TAGS", "SOURCE"])
+        var table = Table(columns: [
+            Table.column("NAME", minimum: 8), Table.column("HOSTNAME", minimum: 10), Table.column("PORT", shrinks: false),
+            Table.column("USER", minimum: 4), Table.column("AUTH", minimum: 6), Table.column("JUMP", minimum: 4),
+            Table.column("TAGS", minimum: 4), Table.column("SOURCE"),
+        ])
         for h in hosts {
-            table.add([h.name, h.hostname, String(h.port), h.user ?? "-", h.auth.rawValue,
+            table.add([h.name, h.hostname, String(h.port), h.user ?? "-", authCell(h), h.jump ?? "-",
                        h.tags.isEmpty ? "-" : h.tags.joined(separator: ","), h.source])
         }
-        Output.write(table.render(color: inv.useColor), to: 1)
+        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
+    }
+
+    /// How the host logs in: `key:NAME` for a key, else the method (password, agent, none).
+    static func authCell(_ h: Host) -> String {
+        if h.auth == .key, let key = h.key { return "key:" + key }
+        return h.auth.rawValue
     }
 }

@@ -16,13 +16,25 @@ enum HostOutput {
             ("jump", .optional(h.jump)),
             ("note", .optional(h.note)),
             ("source_id", .optional(h.sourceID)),
+            ("tailscale", tailscale(h.tailscale)),
             ("created_at", .string(h.createdAt)),
             ("updated_at", .string(h.updatedAt)),
         ])
     }
 
+    /// `{"os", "online", "last_seen", "owner"}` for a host imported from Tailscale, else null.
+    static func tailscale(_ t: TailscaleDetails?) -> JSONValue {
+        guard let t else { return .null }
+        return .object([
+            ("os", .optional(t.os)),
+            ("online", t.online.map { .bool($0) } ?? .null),
+            ("last_seen", .optional(t.lastSeen)),
+            ("owner", .optional(t.owner)),
+        ])
+    }
+
     static func text(_ h: Host) -> String {
-        let fields: [(String, String)] = [
+        var fields: [(String, String)] = [
             ("name", h.name),
             ("hostname", h.hostname),
             ("port", String(h.port)),
@@ -33,12 +45,19 @@ enum HostOutput {
             ("tags", h.tags.isEmpty ? "-" : h.tags.joined(separator: ", ")),
             ("note", h.note ?? "-"),
             ("source", h.sourceID.map { "\(h.source) (\($0))" } ?? h.source),
-            ("created", h.createdAt),
-            ("updated", h.updatedAt),
         ]
+        if let t = h.tailscale {
+            fields += [
+                ("os", t.os ?? "-"),
+                ("online", t.online.map { $0 ? "yes" : "no" } ?? "-"),
+                ("last seen", t.lastSeen ?? (t.online == true ? "now (online)" : "-")),
+                ("owner", t.owner ?? "-"),
+            ]
+        }
+        fields += [("created", h.createdAt), ("updated", h.updatedAt)]
         let width = fields.map { $0.0.count }.max()! + 2
         var out = ""
-        for (k, v) in fields { out += k + ":" + String(repeating: " ", count: width - k.count - 1) + v + "\n" }
+        for (k, v) in fields { out += k + ":" + String(repeating: " ", count: width - k.count - 1) + PrintableText.quoted(v) + "\n" }
         return out
     }
 

@@ -4,7 +4,7 @@ import HostStore
 enum HostShow {
     static let spec = CommandSpec(
         ["show"], summary: "Show a host",
-        positionals: [.required("NAME", "The host to show")],
+        positionals: [.required("NAME", "The host to show", completes: .hosts)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -37,23 +37,25 @@ enum KeyFiles {
         return out
     }
 
-    /// Writes `secret` to a new file `path` with mode 0600 (refuses an existing file).
+    /// Writes `secret` to a new file `path` with mode 0600, atomically (AtomicFile): an
+    /// existing file is refused and never touched.
     static func writeNew(_ path: String, _ secret: SecretBytes) throws {
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else {
-            if errno == EEXIST {
-                throw CLIError.rejected("'\(path)' already exists", hint: "Choose another --output file or remove it first.")
-            }
-            throw CLIError.failure("cannot create '\(path)': \(String(cString: strerror(errno)))")
+        do {
+            try AtomicFile.write(path, mode: 0o600) { fd in writeAll(fd, secret) }
+        } catch AtomicFile.Failure.exists {
+            throw refusal(path)
+        } catch AtomicFile.Failure.io(let why) {
+            throw CLIError.failure(why)
         }
-        var ok = fchmod(fd, 0o600) == 0
-        if ok { ok = writeAll(fd, secret) && fsync(fd) == 0 }
-        let savedErrno = errno
-        close(fd)
-        if !ok {
-            unlink(path)
-            throw CLIError.failure("cannot write '\(path)': \(String(cString: strerror(savedErrno)))")
-        }
+    }
+
+    /// Refuses an --output file that exists, before anything is asked or computed.
+    static func refuseExisting(_ path: String) throws {
+        if AtomicFile.exists(path) { throw refusal(path) }
+    }
+
+    private static func refusal(_ path: String) -> CLIError {
+        CLIError.rejected("'\(path)' already exists", hint: "Choose another --output file or remove it first.")
     }
 
     /// Writes the secret straight from secure memory (no String copy).

@@ -6,19 +6,19 @@ import KeyFormats
 enum KeyPresentation {
     static func json(_ key: StoredKey, randomart: Bool = false) throws -> JSONValue {
         let pub = try key.publicKey
-        var fields: [(String, JSONValue)] = [
+        let fields: [(String, JSONValue)] = [
             ("name", .string(key.name)),
             ("type", .string(key.algorithm)),
             ("bits", .int(key.bits)),
             ("fingerprint", .string(key.fingerprint)),
             ("fingerprint_md5", .string(pub.md5Fingerprint)),
-            ("comment", .string(key.comment)),
+            ("comment", key.comment.isEmpty ? .null : .string(key.comment)),
             ("public_key", .string(pub.line(comment: key.comment))),
             ("format", .string(key.format)),
             ("security_key", .bool(pub.needsSecurityKey)),
-            ("created", .string(key.createdAt)),
+            ("randomart", randomart ? .string(pub.randomart) : .null),
+            ("created_at", .string(key.createdAt)),
         ]
-        if randomart { fields.append(("randomart", .string(pub.randomart))) }
         return .object(fields)
     }
 

@@ -19,6 +19,26 @@ struct KeysContext {
                            vault: VaultClient(databaseID: database.databaseID))
     }
 
+    /// For commands that only read: nil when there is no database yet (nothing is created).
+    static func openForReading(_ inv: Invocation) throws -> KeysContext? {
+        let database: HostDatabase?
+        do {
+            database = try HostDatabase.openForReading(path: inv.databasePath)
+        } catch {
+            throw KeysFailure.database(error, "cannot open the database '\(inv.databasePath)'")
+        }
+        return database.map {
+            KeysContext(database: $0, store: KeyStore(database: $0), vault: VaultClient(databaseID: $0.databaseID))
+        }
+    }
+
+    /// For commands that read one key: its context and the key; not found (exit 4) when
+    /// there is no database yet.
+    static func existingKey(_ inv: Invocation, named name: String) throws -> (KeysContext, StoredKey) {
+        guard let ctx = try openForReading(inv) else { throw KeysFailure.notFound(name) }
+        return (ctx, try ctx.key(named: name))
+    }
+
     func key(named name: String) throws -> StoredKey {
         let found: StoredKey?
         do { found = try store.find(name: name) } catch { throw KeysFailure.database(error, "cannot read the keys") }

@@ -22,9 +22,10 @@ enum KeysExport {
         terminal, or read with --passphrase-stdin / --passphrase-file. An empty passphrase is
         refused: to export the key unencrypted say so with --no-passphrase. --output writes a
         new file with mode 0600 (an existing file is never overwritten); otherwise the key goes
-        to standard output.
+        to standard output. An unencrypted key (--no-passphrase) is never written to a terminal:
+        give --output FILE or redirect standard output (exit 5 otherwise).
         """,
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         options: PassphraseInput.options + [
             .flag("no-passphrase", "Export without encryption (cipher none)"),
             .value("output", "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),
@@ -38,8 +39,13 @@ enum KeysExport {
         if inv.args.flag("no-passphrase") && inv.args.value("rounds") != nil {
             throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
         }
-        let ctx = try KeysContext.open(inv)
-        let stored = try ctx.key(named: inv.args.positional(0)!)
+        if inv.args.flag("no-passphrase") && inv.args.value("output") == nil && inv.stdoutIsTerminal {
+            // On screen the key would sit in the terminal's scrollback (and any session log).
+            throw CLIError.rejected("refusing to write an unencrypted private key to the terminal",
+                                    hint: "Use --output FILE, or redirect standard output to a file.")
+        }
+        let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        if let output = inv.args.value("output") { try KeyFiles.refuseExisting(output) }
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?

@@ -15,7 +15,7 @@ enum KeysImport {
         3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
         PATH '-' reads the key from standard input (then --name is needed).
         """,
-        positionals: [.required("PATH", "The private key file, or '-' for standard input")],
+        positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
         options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
         run: run)
 
@@ -60,26 +60,35 @@ enum KeysImport {
     /// has no passphrase: every parser checks the file's structure (and says what is wrong
     /// with it) before it reports that a passphrase is needed.
     private static func decode(_ bytes: [UInt8], shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
+        let rounds = (try? OpenSSHPrivateKey.bcryptRounds(bytes)) ?? nil
+        /// Decrypting: with many bcrypt rounds a ticking "deriving the key" line on a terminal.
+        func parse(_ passphrase: SecretBytes) throws -> ImportedPrivateKey {
+            guard let rounds, rounds >= progressRounds else { return try PrivateKeyFile.parse(bytes, passphrase: passphrase) }
+            let progress = inv.progress("Deriving the key (\(Progress.grouped(rounds)) bcrypt rounds)")
+            progress.startTicking()
+            defer { progress.finish() }
+            return try PrivateKeyFile.parse(bytes, passphrase: passphrase)
+        }
         do {
             return try PrivateKeyFile.parse(bytes, passphrase: nil)
         } catch let e as KeyFormatError where e.kind == .passphraseRequired {
             // Encrypted: go on below. Any round count is read, as in OpenSSH; say when it
             // will take long (each round costs about 3 ms here; OpenSSH writes 16 or 24).
-            if let rounds = try? OpenSSHPrivateKey.bcryptRounds(bytes), rounds > 1000 {
+            if let rounds, rounds > 1000 {
                 inv.note("hostbook: \(shown) uses \(rounds) bcrypt rounds; decrypting it will take a while (about \(max(1, rounds * 3 / 1000)) s; Ctrl-C stops it).")
             }
         } catch let e as KeyFormatError {
             throw failure(e, shown)
         }
         if let passphrase = try PassphraseInput.given(inv) {
-            do { return try PrivateKeyFile.parse(bytes, passphrase: passphrase) } catch let e as KeyFormatError { throw failure(e, shown) }
+            do { return try parse(passphrase) } catch let e as KeyFormatError { throw failure(e, shown) }
         }
         try inv.requirePrompt(for: "the passphrase of \(shown)", alternative: PassphraseInput.alternative)
         var attempt = 1
         while true {
             let passphrase = try PassphraseInput.prompt(inv, "Passphrase for \(shown): ")
             do {
-                return try PrivateKeyFile.parse(bytes, passphrase: passphrase)
+                return try parse(passphrase)
             } catch let e as KeyFormatError where e.kind == .wrongPassphrase && attempt < maxPromptAttempts {
                 inv.note("Incorrect passphrase, try again.")
                 attempt += 1
@@ -88,6 +97,9 @@ enum KeysImport {
             }
         }
     }
+
+    /// From this many bcrypt rounds on (about 0.2 s; OpenSSH writes 16 or 24) decrypting shows progress.
+    static let progressRounds = 64
 
     /// A format error with the file named in it.
     static func failure(_ e: KeyFormatError, _ shown: String) -> Error {

@@ -8,12 +8,12 @@ enum KeysList {
     static let spec = CommandSpec(
         ["keys", "list"],
         summary: "List the stored keys",
+        options: [Table.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.open(inv)
         let keys: [StoredKey]
-        do { keys = try ctx.store.list() } catch { throw KeysFailure.database(error, "cannot read the keys") }
+        do { keys = try KeysContext.openForReading(inv)?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
         if inv.json {
             inv.printJSON(.array(try keys.map { try KeyPresentation.json($0) }))
             return
@@ -22,10 +22,13 @@ enum KeysList {
             inv.note("No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.")
             return
         }
-        var table = Table(["NAME", "TYPE", "BITS", "FINGERPRINT", "COMMENT"])
+        var table = Table(columns: [
+            Table.column("NAME", minimum: 8), Table.column("TYPE", shrinks: false), Table.column("BITS", shrinks: false),
+            Table.column("FINGERPRINT", minimum: 20), Table.column("COMMENT"),
+        ])
         for k in keys {
             table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
         }
-        Output.write(table.render(color: inv.useColor), to: STDOUT_FILENO)
+        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: STDOUT_FILENO)
     }
 }

@@ -4,12 +4,11 @@ enum KeysPublic {
         ["keys", "public"],
         summary: "Print a key's public line (as in a .pub file / authorized_keys)",
         usage: "NAME",
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.open(inv)
-        let key = try ctx.key(named: inv.args.positional(0)!)
+        let (_, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let line = try key.publicKey.line(comment: key.comment)
         if inv.json {
             inv.printJSON(.object([("name", .string(key.name)), ("public_key", .string(line))]))

@@ -9,7 +9,7 @@ enum KeysRemove {
         summary: "Remove a key and its private key from the vault",
         usage: "NAME [--yes]",
         discussion: "Asks for confirmation on a terminal; without one, --yes is required.",
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         options: [.flag("yes", "Remove without asking")],
         run: run)
 

@@ -4,13 +4,12 @@ enum KeysShow {
         ["keys", "show"],
         summary: "Show a key's type, fingerprints and public key",
         usage: "NAME [--randomart]",
-        positionals: [.required("NAME", "The key")],
+        positionals: [.required("NAME", "The key", completes: .keys)],
         options: [.flag("randomart", "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.open(inv)
-        let key = try ctx.key(named: inv.args.positional(0)!)
+        let (_, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let randomart = inv.args.flag("randomart")
         if inv.json {
             inv.printJSON(try KeyPresentation.json(key, randomart: randomart))

@@ -5,7 +5,7 @@ import KeyFormats
 
 enum KnownHostsAccess {
     static let portOption = OptionSpec.value("port", "N", "SSH port (default 22)")
-    static let keyOption = OptionSpec.value("key", "\"TYPE BASE64\"", "The host key, as in ssh-keyscan output or a .pub file")
+    static let keyOption = OptionSpec.value("key", "\"TYPE BASE64\"", "The host key: a .pub line, or an ssh-keyscan line (HOST TYPE BASE64)")
 
     /// Runs `body` with the store (created when missing), mapping database failures to exit 1.
     static func withStore<R>(_ inv: Invocation, _ body: (KnownHostsStore) throws -> R) throws -> R {
@@ -56,17 +56,13 @@ enum KnownHostsAccess {
         }
     }
 
-    /// Parses `--key "TYPE BASE64"` (exit 2 when missing or malformed).
-    static func presentedKey(_ inv: Invocation) throws -> PresentedHostKey {
+    /// Parses `--key` as pasted (a `.pub` line, or an ssh-keyscan line for `lookup`; exit 2
+    /// when missing, malformed or for another host). PastedHostKey has the forms.
+    static func presentedKey(_ inv: Invocation, for lookup: HostLookupName) throws -> PresentedHostKey {
         guard let text = inv.args.value("key") else {
-            throw CLIError.usage("--key is required", hint: "Give the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'.")
+            throw CLIError.usage("--key is required", hint: PastedHostKey.hint)
         }
-        do {
-            return try PresentedHostKey.parse(text)
-        } catch let e as KeyFormatError {
-            throw CLIError.usage("--key is not a valid host key: \(e.reason)",
-                                 hint: "Give the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'.")
-        }
+        return try PastedHostKey.parse(text, for: lookup)
     }
 
     /// `host (port N)` for messages; port 22 is left out.
@@ -76,26 +72,7 @@ enum KnownHostsAccess {
 
     static func describe(_ key: PublicKey) -> String { "\(key.shortTypeName) key \(key.sha256Fingerprint)" }
 
-    static func entryJSON(_ row: KnownHostRow) -> JSONValue {
-        .object([
-            ("host", .string(row.pattern)),
-            ("port", .optional(row.displayPort)),
-            ("type", .string(row.keyType)),
-            ("fingerprint", .string(row.fingerprint)),
-            ("marker", .string(row.marker == .none ? "" : row.marker.rawValue)),
-            ("source", .string(row.source)),
-            ("first_seen", .string(row.firstSeen)),
-            ("approved_at", .optional(row.approvedAt)),
-        ])
-    }
-
-    static func eventJSON(_ e: HostKeyEvent) -> JSONValue {
-        .object([
-            ("at", .string(e.at)), ("event", .string(e.event)), ("host", .string(e.host)), ("port", .int(e.port)),
-            ("type", .optional(e.keyType)), ("fingerprint", .optional(e.fingerprint)),
-            ("old_fingerprint", .optional(e.oldFingerprint)), ("source", .string(e.source)),
-        ])
-    }
+    static func entryJSON(_ row: KnownHostRow) -> JSONValue { KnownHostsJSON.entry(row) }
 
     /// When and how an entry was trusted, for the changed-key warning.
     static func provenance(_ row: KnownHostRow) -> String {

@@ -15,7 +15,7 @@ enum KnownHostsApprove {
         --fingerprint SHA256:<new>. A --fingerprint that does not match the key is refused.
         Exit status: 0 trusted, 10 not approved, 11 changed and not replaced, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption,
                   .value("fingerprint", "SHA256:...", "Approve only if the key has this fingerprint"),
                   .flag("yes", "Approve an unknown key without asking"),
@@ -31,7 +31,7 @@ enum KnownHostsApprove {
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let presented = try KnownHostsAccess.presentedKey(inv)
+        let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let options = Options(yes: inv.args.flag("yes"), fingerprint: inv.args.value("fingerprint"),
                               replace: inv.args.flag("replace"))
         let key = presented.plainKey
@@ -104,13 +104,14 @@ enum KnownHostsApprove {
         case .replaced: result = "replaced"
         }
         if inv.json {
-            var fields: [(String, JSONValue)] = [
+            var replaced: [String] = []
+            if case .replaced(let old) = outcome { replaced = old.map(\.fingerprint) }
+            inv.printJSON(.object([
                 ("result", .string(result)), ("status", .string("trusted")),
                 ("host", .string(lookup.host)), ("port", .int(lookup.port)),
                 ("type", .string(key.type)), ("fingerprint", .string(key.sha256Fingerprint)),
-            ]
-            if case .replaced(let old) = outcome { fields.append(("replaced", .strings(old.map(\.fingerprint)))) }
-            inv.printJSON(.object(fields))
+                ("replaced", .strings(replaced)),
+            ]))
             return
         }
         let host = KnownHostsAccess.describe(lookup)

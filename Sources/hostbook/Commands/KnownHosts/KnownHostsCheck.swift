@@ -14,13 +14,13 @@ enum KnownHostsCheck {
         22 the name is [HOST]:PORT, falling back to HOST when that is unknown.
         Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let presented = try KnownHostsAccess.presentedKey(inv)
+        let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let check = try KnownHostsAccess.withExistingStore(inv) { store in
             try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
         }

@@ -14,16 +14,24 @@ enum KnownHostsImport {
         @cert-authority and @revoked lines. A bad line is reported with its number and skipped; \
         entries already stored are counted as duplicates.
         """,
-        positionals: [.optional("FILE", "The known_hosts file")],
+        positionals: [.optional("FILE", "The known_hosts file", completes: .files)],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/known_hosts"
         let bytes = try FileBytes.read(path)
-        let report = try KnownHostsAccess.withStore(inv) { try $0.importKnownHosts(bytes) }
-        for bad in report.skipped {
-            inv.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
+        let progress = inv.progress("Importing \(path == "-" ? "known_hosts from stdin" : PrintableText.quoted(path))")
+        let report = try KnownHostsAccess.withStore(inv) { store in
+            defer { progress.finish() }
+            return try store.importKnownHosts(bytes) { lines, done, total in
+                progress.update(done: lines, of: nil, unit: "lines", fraction: total > 0 ? Double(done) / Double(total) : nil)
+            }
         }
+        let warnings = WarningSink(inv, one: "line skipped", many: "lines skipped")
+        for bad in report.skipped {
+            warnings.warn("\(path == "-" ? "stdin" : PrintableText.quoted(path)):\(bad.line): \(bad.reason); line skipped")
+        }
+        warnings.finish()
         if inv.json {
             inv.printJSON(.object([
                 ("imported", .int(report.imported)), ("duplicates", .int(report.duplicates)),

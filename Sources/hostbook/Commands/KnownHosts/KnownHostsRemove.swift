@@ -9,7 +9,7 @@ enum KnownHostsRemove {
         Removes every entry that matches the host, like 'ssh-keygen -R': a pattern entry that \
         also covers other hosts is removed whole. @revoked and @cert-authority entries stay.
         """,
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption],
         run: run)
 
@@ -22,7 +22,7 @@ enum KnownHostsRemove {
         }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)),
-                                   ("removed", .array(removed.map(KnownHostsAccess.entryJSON)))]))
+                                   ("entries", .array(removed.map(KnownHostsJSON.entry)))]))
             return
         }
         inv.print("Removed \(removed.count) \(removed.count == 1 ? "entry" : "entries") for \(KnownHostsAccess.describe(lookup)).")
@@ -37,13 +37,13 @@ enum KnownHostsRevoke {
         ["known-hosts", "revoke"], summary: "Mark a host key as revoked (@revoked)",
         usage: "HOST [--port N] --key \"TYPE BASE64\"",
         discussion: "A revoked key is never trusted for the host, whatever else is stored (exit 12 on check).",
-        positionals: [.required("HOST", "Host name or address")],
+        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let key = try KnownHostsAccess.presentedKey(inv).plainKey
+        let key = try KnownHostsAccess.presentedKey(inv, for: lookup).plainKey
         let added = try KnownHostsAccess.withStore(inv) { try $0.revoke(lookup, key: key, source: "manual") }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)), ("type", .string(key.type)),

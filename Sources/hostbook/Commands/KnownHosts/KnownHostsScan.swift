@@ -1,4 +1,4 @@
-// `hostbook known-hosts scan HOST|NAME [--port N]`: runs `ssh-keyscan -p PORT HOST`, then
+// `hostbook known-hosts scan HOST|NAME [--port N] [--timeout SECONDS]`: runs ssh-keyscan (Keyscan), then
 // asks about each key that is not trusted yet (the approval prompt, or the changed-key
 // warning). NAME may be a saved host: its hostname and port are used.
 #if canImport(Glibc)
@@ -11,18 +11,22 @@ enum KnownHostsScan {
     static let spec = CommandSpec(
         ["known-hosts", "scan"], summary: "Fetch a host's keys with ssh-keyscan and approve them",
         discussion: """
-        Runs 'ssh-keyscan -p PORT HOST' and asks about each key not yet trusted. HOST may be the \
+        Runs 'ssh-keyscan -T SECONDS -p PORT HOST' and asks about each key not yet trusted. HOST may be the \
         name of a saved host, whose hostname and port are used. Needs a terminal for new keys.
+        A failed scan says why in one line: the name does not resolve, the connection was refused, \
+        or it timed out (exit 1).
         Exit status: 0 all keys trusted, 10 a key was not approved, 11 a key has changed, 12 revoked.
         """,
-        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name")],
-        options: [KnownHostsAccess.portOption],
+        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: .hosts)],
+        options: [KnownHostsAccess.portOption,
+                  .value("timeout", "SECONDS", "How long to wait for the host (default \(Keyscan.defaultTimeout), as ssh-keyscan -T)")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let given = inv.args.positional(0) ?? ""
         try KnownHostsAccess.validateHost(given)
         let explicitPort = try inv.args.int("port", in: 1...65535)
+        let timeout = try inv.args.int("timeout", in: 1...600) ?? Keyscan.defaultTimeout
         try KnownHostsAccess.withStore(inv) { store in
             var host = given
             var port = explicitPort ?? HostLookupName.defaultPort
@@ -33,7 +37,7 @@ enum KnownHostsScan {
             }
             try KnownHostsAccess.validateHost(host)
             let lookup = HostLookupName(host: host, port: port)
-            let keys = try keyscan(host: host, port: port)
+            let keys = try Keyscan.keys(host: host, port: port, timeout: timeout)
             guard !keys.isEmpty else {
                 throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",
                                        hint: "Check the host name and port, and that the host is reachable.")
@@ -98,61 +102,5 @@ enum KnownHostsScan {
             }
             if worst != .ok { throw ExitStatus(code: worst) }
         }
-    }
-
-    /// Runs ssh-keyscan (found on PATH) and parses its `host type base64` lines.
-    static func keyscan(host: String, port: Int) throws -> [PublicKey] {
-        let output = try ChildProcess.run("ssh-keyscan", ["-p", String(port), "--", host])
-        if output.status == 127 { throw CLIError.failure("ssh-keyscan was not found", hint: "Install the openssh-client package.") }
-        var keys: [PublicKey] = []
-        for line in output.stdout.split(separator: UInt8(ascii: "\n")) {
-            guard case .entry(let l)? = try? KnownHostsLine.parse(bytes: line), l.marker == .none,
-                  let entry = try? KnownHostsEntry(line: l), !keys.contains(entry.key) else { continue }
-            keys.append(entry.key)
-        }
-        return keys
-    }
-}
-
-/// Runs a program found on PATH with stdin closed; stderr passes through to ours.
-enum ChildProcess {
-    struct Result {
-        let status: Int32
-        let stdout: [UInt8]
-    }
-
-    static func run(_ program: String, _ arguments: [String]) throws -> Result {
-        var fds: [Int32] = [0, 0]
-        guard pipe(&fds) == 0 else { throw CLIError.failure("cannot create a pipe: \(String(cString: strerror(errno)))") }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, fds[1], STDOUT_FILENO)
-        posix_spawn_file_actions_addclose(&actions, fds[0])
-        posix_spawn_file_actions_addclose(&actions, fds[1])
-        let argv = ([program] + arguments).map { strdup($0) } + [nil]
-        defer { for p in argv { free(p) } }
-        var pid: pid_t = 0
-        let rc = posix_spawnp(&pid, program, &actions, nil, argv, environ)
-        close(fds[1])
-        guard rc == 0 else {
-            close(fds[0])
-            if rc == ENOENT { return Result(status: 127, stdout: []) }
-            throw CLIError.failure("cannot run \(program): \(String(cString: strerror(rc)))")
-        }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { read(fds[0], $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; break }
-            if n == 0 { break }
-            out += buffer[0..<n]
-        }
-        close(fds[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = (status & 0x7f) == 0
-        return Result(status: exited ? (status >> 8) & 0xff : 128 + (status & 0x7f), stdout: out)
     }
 }

@@ -13,8 +13,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Agent
-import SecureMemory
 
 enum SSHCommand {
     static let all: [CommandSpec] = [spec, SSHHostKeyLookup.spec]
@@ -56,6 +54,7 @@ enum SSHCommand {
             Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
             return
         }
+        if probe == nil { _ = try SSHClient.require(nil) }
         // Before any thread starts (threads inherit the mask): see SSHSession.run.
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
@@ -74,114 +73,3 @@ struct ChildExitStatus: Error {
     let status: Int32
 }
 
-/// One running session: the agent, the askpass socket, the in-memory files and ssh itself.
-struct SSHSession {
-    let plan: SSHPlan
-    let config: SSHSessionConfig
-    let client: SSHClient
-    let environment: [String: String]
-    let secrets: SSHSecretsLoader
-
-    /// The signals hostbook waits for with sigwait while ssh runs.
-    static var waitedSignals: sigset_t {
-        var set = sigset_t()
-        sigemptyset(&set)
-        for s in [SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&set, s) }
-        return set
-    }
-
-    /// Blocks the waited signals in this thread and so in every thread started after it;
-    /// a thread that left SIGCHLD unblocked could take it away from the sigwait.
-    static func blockWaitedSignals() {
-        var set = waitedSignals
-        pthread_sigmask(SIG_BLOCK, &set, nil)
-    }
-
-    func run(arguments: [String]) throws -> Int32 {
-        // Signals: the waited ones are blocked (blockWaitedSignals), the terminal's are
-        // ignored while ssh runs; ssh gets all of them back at their defaults.
-        var waited = Self.waitedSignals
-        for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_IGN) }
-        defer { for s in [SIGINT, SIGQUIT, SIGTSTP] { signal(s, SIG_DFL) } }
-
-        let folder: String
-        do { folder = try PrivateSocketDirectory.prepare(environment: environment) } catch {
-            throw CLIError.failure("cannot prepare the socket folder: \(error)")
-        }
-        var paths = SSHSessionConfig.Paths()
-        var files: [MemoryFile] = []
-        var agent: AgentServer?
-        var askpass: SSHAskpass.Server?
-        defer {
-            agent?.stop()
-            askpass?.stop()
-        }
-        do {
-            let secrets = self.secrets
-            if plan.needsAgent {
-                let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
-                agent = try AgentServer(socketPath: socket, policy: AgentPolicy(identities: { _ in
-                    (try? secrets.wait().get())?.identities ?? []
-                }))
-                paths.agentSocket = socket
-                for hop in plan.hops {
-                    guard let publicKey = hop.publicKey else { continue }
-                    let file = try MemoryFile(name: "hostbook-\(hop.alias).pub", contents: Array((publicKey.line(comment: hop.alias) + "\n").utf8))
-                    files.append(file)
-                    paths.publicKeyFiles[hop.alias] = file.procPath
-                }
-            }
-            if plan.needsAskpass {
-                askpass = try SSHAskpass.Server(folder: folder, passwords: { (try? secrets.wait().get())?.passwords ?? [] })
-            }
-        } catch let e as SocketError {
-            throw CLIError.failure("cannot start the session's agent: \(e.description)")
-        }
-        let configFile = try MemoryFile(name: "hostbook-ssh_config", contents: Array(try config.render(plan, paths: paths).utf8))
-        files.append(configFile)
-
-        var argv = [client.path, "-F", configFile.procPath, plan.target.alias] + arguments
-        if let snippet = plan.snippet { argv.append(snippet) }
-        var env = environment.filter { $0.key != SSHAskpass.sessionVariable && $0.key != "SSH_ASKPASS" && $0.key != "SSH_ASKPASS_REQUIRE" }
-        if let askpass {
-            env["SSH_ASKPASS"] = config.hostbookPath
-            env["SSH_ASKPASS_REQUIRE"] = "force"
-            env[SSHAskpass.sessionVariable] = askpass.identifier
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let pid = try Spawn.start(client.path, argv, environment: env.map { "\($0.key)=\($0.value)" }.sorted(),
-                                  actions: nil, attributes: &attributes)
-        secrets.attach(pid)
-
-        var raw: Int32 = 0
-        while true {
-            var signal: Int32 = 0
-            guard sigwait(&waited, &signal) == 0 else { continue }
-            if signal == SIGCHLD {
-                if waitpid(pid, &raw, WNOHANG) == pid { break }
-            } else {
-                kill(pid, signal)
-            }
-        }
-        withExtendedLifetime(files) {}
-        // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
-        if case .failure(let error) = secrets.wait() { throw error }
-        return Spawn.decode(raw)
-    }
-
-    static func localUserName() -> String {
-        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
-        return "root"
-    }
-}

@@ -29,21 +29,13 @@ enum SSHConfigCommand {
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
-            if !inv.json {
-                inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig.escapedForTerminal) and \(installed.generated.escapedForTerminal)."
-                                            : "hostbook's ssh configuration was not installed.")
-            } else {
-                inv.printJSON(.object([("uninstalled", .bool(removed || hadFile))]))
-            }
+            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig.escapedForTerminal) and \(installed.generated.escapedForTerminal)."
+                                        : "hostbook's ssh configuration was not installed.")
             return
         }
         if inv.args.flag("install") {
             try installed.writeGenerated(inv, warn: true)
             let added = try installed.addInclude()
-            if inv.json {
-                inv.printJSON(.object([("config", .string(installed.generated)), ("include_added", .bool(added))]))
-                return
-            }
             inv.note("Wrote \(installed.generated.escapedForTerminal)" + (added ? " and included it from the top of \(installed.userConfig.escapedForTerminal)." : "; \(installed.userConfig.escapedForTerminal) already includes it."))
             inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
             return

@@ -6,7 +6,7 @@ enum SnippetEdit {
         ["snippets", "edit"], summary: "Change a saved command line",
         usage: "NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D]",
         discussion: "The same rules as 'snippets add'. An empty --description clears it.",
-        positionals: [.required("NAME", "The snippet to change")],
+        positionals: [.required("NAME", "The snippet to change", completes: .snippets)],
         options: [
             .value("rename", "NEW", "A new name"),
             .value("command", "TEXT", "The new command line"),

@@ -2,7 +2,9 @@
 import HostStore
 
 enum SnippetList {
-    static let spec = CommandSpec(["snippets", "list"], summary: "List saved command lines", run: run)
+    static let spec = CommandSpec(["snippets", "list"], summary: "List saved command lines",
+                                  discussion: "On a terminal long commands are cut with '…' to fit; --wide, 'snippets show' and --json give them whole.",
+                                  options: [Table.wideOption], run: run)
 
     static func run(_ inv: Invocation) throws {
         let list = try HostStoreAccess.openForReading(inv)?.snippets() ?? []
@@ -14,13 +16,8 @@ enum SnippetList {
             inv.note("No snippets.")
             return
         }
-        var table = Table(["NAME", "COMMAND", "DESCRIPTION"])
-        for s in list {
-            // On a terminal long commands are shortened to keep the table readable;
-            // `show` and --json give them whole.
-            let command = inv.stdoutIsTerminal && s.command.count > 60 ? String(s.command.prefix(59)) + "…" : s.command
-            table.add([s.name, command, s.description ?? "-"])
-        }
-        Output.write(table.render(color: inv.useColor), to: 1)
+        var table = Table(columns: [Table.column("NAME", minimum: 8), Table.column("COMMAND", minimum: 16), Table.column("DESCRIPTION", minimum: 11)])
+        for s in list { table.add([s.name, s.command, s.description ?? "-"]) }
+        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
     }
 }

@@ -5,7 +5,7 @@ enum SnippetRemove {
     static let spec = CommandSpec(
         ["snippets", "remove"], summary: "Remove a saved command line",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
-        positionals: [.required("NAME", "The snippet to remove")],
+        positionals: [.required("NAME", "The snippet to remove", completes: .snippets)],
         options: [.flag("yes", "Do not ask for confirmation")],
         run: run)
 

@@ -4,7 +4,7 @@ import HostStore
 enum SnippetShow {
     static let spec = CommandSpec(
         ["snippets", "show"], summary: "Show a saved command line",
-        positionals: [.required("NAME", "The snippet to show")],
+        positionals: [.required("NAME", "The snippet to show", completes: .snippets)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

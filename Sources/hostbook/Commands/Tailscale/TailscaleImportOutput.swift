@@ -44,9 +44,9 @@ enum TailscaleImportOutput {
         array("key_problems", r.keyProblems, last: false) { p in
             .object([
                 ("host", .string(p.host)),
-                ("pattern", .string(p.pattern)),
+                ("pattern", p.pattern.isEmpty ? .null : .string(p.pattern)),
                 ("type", .string(p.keyType)),
-                ("fingerprint", .string(p.fingerprint)),
+                ("fingerprint", p.fingerprint.isEmpty ? .null : .string(p.fingerprint)),
                 ("reason", .string(p.reason)),
             ])
         }
@@ -63,9 +63,9 @@ enum TailscaleImportOutput {
             ("reason", .optional(h.reason)),
             ("node_id", .string(h.nodeID)),
             ("tags", .strings(h.tags)),
-            ("os", .string(h.os)),
+            ("os", h.os.isEmpty ? .null : .string(h.os)),
             ("online", h.online.map { .bool($0) } ?? .null),
-            ("last_seen", .optional(h.lastSeen)),
+            ("last_seen", .optional(h.lastSeen.map { RFC3339.utc($0) ?? $0 })),
             ("owner", .optional(h.owner)),
             ("host_keys", .int(h.hostKeys)),
         ])

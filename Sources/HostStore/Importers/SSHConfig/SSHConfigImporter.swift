@@ -1,0 +1,313 @@
+// Plans and applies an ssh_config import in one transaction: every candidate (a concrete
+// Host alias, as `ssh -G` resolves it) becomes a host with source `ssh-config` and the
+// alias as source id, so a re-import updates instead of duplicating. IdentityFiles are
+// linked to the imported key with the same public half; a one-hop ProxyJump naming a host
+// of this import or a saved host becomes the jump host. Whatever cannot be kept is listed
+// in the report for that host. A failure anywhere rolls back everything.
+
+public struct SSHConfigImporter {
+    public static let source = "ssh-config"
+    let connection: SQLiteConnection
+
+    public init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// A database in memory with the current schema, for a dry run when there is no
+    /// database file yet.
+    public static func emptyDatabase() throws -> SQLiteConnection {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Schema.migrate(connection, path: ":memory:")
+        return connection
+    }
+
+    /// Imports `candidates` (in the order the configuration names them). `notes` are
+    /// carried into the report; `files` are the files read, so that hosts an earlier import
+    /// took from them and that are gone now can be named (they are kept).
+    public func run(_ candidates: [SSHConfigCandidate], dryRun: Bool, notes: [String] = [],
+                    files: [String] = []) throws -> SSHConfigImportReport {
+        try connection.transaction(immediate: !dryRun) {
+            var plan = try SSHConfigImportPlan(connection: connection)
+            plan.plan(candidates)
+            var report = SSHConfigImportReport(dryRun: dryRun)
+            report.notes = notes + plan.vanished(from: Set(files))
+            if !dryRun { try plan.apply(connection) }
+            report.hosts = plan.results()
+            return report
+        }
+    }
+}
+
+/// The decisions of one import, made against what the database holds.
+struct SSHConfigImportPlan {
+    struct Existing {
+        let id: Int64
+        let name: String
+        let hostname: String
+        let port: Int
+        let user: String?
+        let auth: String
+        let keyID: Int64?
+        let jumpID: Int64?
+        let sourceFile: String?
+        let sourceLine: Int?
+    }
+
+    struct Planned {
+        let candidate: SSHConfigCandidate
+        /// The existing host's id, or a placeholder (-1 - index) for a host to add.
+        var id: Int64
+        var name: String
+        var existing: Existing?
+        var keyID: Int64?
+        var keyName: String?
+        var jumpID: Int64?
+        var jumpName: String?
+        var action: SSHConfigHostAction = .added
+        var reason: String?
+        var notImported: [String]
+    }
+
+    let now = StoreClock.timestamp()
+    let hasSourceTable: Bool
+    var idByName: [String: Int64] = [:]
+    var nameByID: [Int64: String] = [:]
+    var jumpByID: [Int64: Int64] = [:]
+    var userPortByID: [Int64: (user: String?, port: Int)] = [:]
+    var byAlias: [String: Existing] = [:]
+    /// The hosts this import plans, by alias (a host renamed since an earlier import is
+    /// still reached by the name the configuration uses).
+    var plannedByAlias: [String: Int64] = [:]
+    var keyByFingerprint: [String: (id: Int64, name: String)] = [:]
+    var keyNameByID: [Int64: String] = [:]
+    var planned: [Planned] = []
+    var skipped: [SSHConfigHostResult] = []
+    /// Result order: the candidates' order (planned and skipped interleaved).
+    var order: [(planned: Int?, skipped: Int?)] = []
+
+    init(connection: SQLiteConnection) throws {
+        hasSourceTable = try SSHConfigSchema.isPresent(connection)
+        let hosts = try connection.prepare(hasSourceTable ? """
+            SELECT h.id, h.name, h.hostname, h.port, h.user, h.auth, h.key_id, h.jump_host_id, h.source, h.source_id,
+                   s.source_file, s.source_line
+            FROM hosts h LEFT JOIN ssh_config_hosts s ON s.host_id = h.id
+            """ : """
+            SELECT id, name, hostname, port, user, auth, key_id, jump_host_id, source, source_id, NULL, NULL FROM hosts
+            """)
+        while try hosts.step() {
+            guard let id = hosts.int(at: 0), let name = hosts.text(at: 1) else { continue }
+            let e = Existing(id: id, name: name, hostname: hosts.text(at: 2) ?? "", port: Int(hosts.int(at: 3) ?? 22),
+                             user: hosts.text(at: 4), auth: hosts.text(at: 5) ?? "agent", keyID: hosts.int(at: 6),
+                             jumpID: hosts.int(at: 7), sourceFile: hosts.text(at: 10), sourceLine: hosts.int(at: 11).map { Int($0) })
+            idByName[name.lowercased()] = id
+            nameByID[id] = name
+            if let j = e.jumpID { jumpByID[id] = j }
+            userPortByID[id] = (e.user, e.port)
+            if hosts.text(at: 8) == SSHConfigImporter.source, let alias = hosts.text(at: 9) { byAlias[alias] = e }
+        }
+        let keys = try connection.prepare("SELECT id, name, fingerprint FROM keys")
+        while try keys.step() {
+            guard let id = keys.int(at: 0), let name = keys.text(at: 1), let fp = keys.text(at: 2) else { continue }
+            keyByFingerprint[fp] = (id, name)
+            keyNameByID[id] = name
+        }
+    }
+
+    mutating func plan(_ candidates: [SSHConfigCandidate]) {
+        for c in candidates { planOne(c) }
+        resolveJumps()
+        decideActions()
+    }
+
+    private mutating func skip(_ c: SSHConfigCandidate, _ reason: String) {
+        order.append((nil, skipped.count))
+        skipped.append(SSHConfigHostResult(alias: c.alias, name: c.alias, hostname: c.hostname, port: c.port, user: c.user,
+                                           jump: nil, key: nil, action: .skipped, reason: reason, sourceFile: c.sourceFile,
+                                           sourceLine: c.sourceLine, notImported: c.notImported))
+    }
+
+    private mutating func planOne(_ c: SSHConfigCandidate) {
+        if let reason = c.skipReason { return skip(c, reason) }
+        let existing = byAlias[c.alias]
+        if existing == nil {
+            guard HostValidation.isName(c.alias) else {
+                return skip(c, "'\(c.alias)' is not a valid hostbook host name (use 1 to 64 letters, digits, '.', '_' or '-')")
+            }
+            if let other = idByName[c.alias.lowercased()] {
+                if other < 0 {
+                    return skip(c, "the Host name '\(nameByID[other] ?? c.alias)' earlier in the configuration differs only in letter case (hostbook names ignore case)")
+                }
+                return skip(c, "a host named '\(nameByID[other] ?? c.alias)' already exists (not from this ssh_config)")
+            }
+        }
+        do {
+            try HostValidation.hostname(c.hostname)
+            if let user = c.user { try HostValidation.user(user) }
+        } catch let e as HostStoreError {
+            return skip(c, e.message)
+        } catch {
+            return skip(c, "\(error)")
+        }
+        var p = Planned(candidate: c, id: existing?.id ?? Int64(-1 - planned.count), name: existing?.name ?? c.alias,
+                        existing: existing, keyID: existing?.keyID, notImported: c.notImported)
+        // The first IdentityFile whose public half is an imported key; the others are reported.
+        var linked: String?
+        for identity in c.identities {
+            if let fp = identity.fingerprint, let key = keyByFingerprint[fp] {
+                if linked == nil {
+                    linked = key.name
+                    p.keyID = key.id
+                } else {
+                    p.notImported.append("IdentityFile \(identity.path): hostbook keeps one key per host (using '\(linked!)')")
+                }
+            } else if let problem = identity.problem {
+                p.notImported.append("IdentityFile \(identity.path): \(problem)")
+            } else {
+                p.notImported.append("IdentityFile \(identity.path): no imported hostbook key has this public key; import it with 'hostbook keys import \(identity.path)' and import the config again")
+            }
+        }
+        p.keyName = p.keyID.flatMap { keyNameByID[$0] }
+        if existing == nil {
+            idByName[c.alias.lowercased()] = p.id
+            nameByID[p.id] = p.name
+        }
+        userPortByID[p.id] = (c.user, c.port)
+        plannedByAlias[c.alias] = p.id
+        order.append((planned.count, nil))
+        planned.append(p)
+    }
+
+    /// The jump host of each planned host, refusing loops (the chain is followed through
+    /// the jump hosts already decided and the saved ones).
+    private mutating func resolveJumps() {
+        for i in planned.indices {
+            var p = planned[i]
+            let keep = p.existing?.jumpID
+            switch p.candidate.jump {
+            case .none:
+                jumpByID[p.id] = nil
+                p.jumpID = nil
+            case .unrepresentable(let text, let reason):
+                p.notImported.append("ProxyJump \(text): \(reason)")
+                p.jumpID = keep
+            case .hop(let host, let user, let port, let text):
+                guard let target = plannedByAlias[host] ?? idByName[host.lowercased()] else {
+                    p.notImported.append("ProxyJump \(text): no saved or imported host is named '\(host)'; add it (or a Host block for it) and import again")
+                    p.jumpID = keep
+                    break
+                }
+                let saved = userPortByID[target]
+                if let user, user != saved?.user {
+                    p.notImported.append("ProxyJump \(text): the user differs from the saved host '\(nameByID[target] ?? host)'")
+                    p.jumpID = keep
+                    break
+                }
+                if let port, port != saved?.port {
+                    p.notImported.append("ProxyJump \(text): the port differs from the saved host '\(nameByID[target] ?? host)'")
+                    p.jumpID = keep
+                    break
+                }
+                if let loop = loop(from: p.id, via: target) {
+                    p.notImported.append("ProxyJump \(text): would make a loop of jump hosts (\(loop))")
+                    p.jumpID = keep
+                    break
+                }
+                p.jumpID = target
+            }
+            if let j = p.jumpID { jumpByID[p.id] = j } else { jumpByID[p.id] = nil }
+            p.jumpName = p.jumpID.flatMap { nameByID[$0] }
+            planned[i] = p
+        }
+    }
+
+    private func loop(from start: Int64, via target: Int64) -> String? {
+        var chain = [nameByID[start] ?? "?"]
+        var cursor: Int64? = target
+        var steps = 0
+        while let id = cursor, steps <= jumpByID.count {
+            chain.append(nameByID[id] ?? "?")
+            if id == start { return chain.joined(separator: " -> ") }
+            cursor = jumpByID[id]
+            steps += 1
+        }
+        return nil
+    }
+
+    private mutating func decideActions() {
+        for i in planned.indices {
+            let p = planned[i]
+            guard let e = p.existing else { continue }
+            let c = p.candidate
+            let same = e.hostname == c.hostname && e.port == c.port && e.user == c.user && e.keyID == p.keyID
+                && e.jumpID == p.jumpID && e.sourceFile == c.sourceFile && e.sourceLine == c.sourceLine
+                && e.auth == auth(p)
+            planned[i].action = same ? .unchanged : .updated
+        }
+    }
+
+    /// A stored password stays (auth `password`, or `none` set by another importer);
+    /// otherwise `key` with a linked key, else `agent`.
+    private func auth(_ p: Planned) -> String {
+        if let old = p.existing?.auth, old == HostAuth.password.rawValue || old == HostAuth.none.rawValue { return old }
+        return p.keyID != nil ? HostAuth.key.rawValue : HostAuth.agent.rawValue
+    }
+
+    mutating func apply(_ connection: SQLiteConnection) throws {
+        let insert = try connection.prepare("""
+            INSERT INTO hosts (uuid, name, hostname, port, user, auth, key_id, source, source_id, created_at, updated_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, 'ssh-config', ?, ?, ?)
+            """)
+        let update = try connection.prepare(
+            "UPDATE hosts SET hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, updated_at = ? WHERE id = ?")
+        let setJump = try connection.prepare("UPDATE hosts SET jump_host_id = ? WHERE id = ?")
+        // The table exists on a writable database (migrated when opened).
+        let origin = try connection.prepare("""
+            INSERT OR REPLACE INTO ssh_config_hosts (host_id, alias, source_file, source_line, imported_at) VALUES (?, ?, ?, ?, ?)
+            """)
+        func run(_ s: Statement, _ values: [SQLValue]) throws {
+            s.reset()
+            try s.bind(values)
+            while try s.step() {}
+        }
+        func opt(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
+        func opt(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }
+        var realID: [Int64: Int64] = [:]
+        for i in planned.indices where planned[i].action != .unchanged {
+            let p = planned[i]
+            let c = p.candidate
+            if p.existing == nil {
+                try run(insert, [.text(UUIDString.random()), .text(p.name), .text(c.hostname), .int(Int64(c.port)), opt(c.user),
+                                 .text(auth(p)), opt(p.keyID), .text(c.alias), .text(now), .text(now)])
+                realID[p.id] = connection.lastInsertRowID
+                planned[i].id = connection.lastInsertRowID
+            } else {
+                try run(update, [.text(c.hostname), .int(Int64(c.port)), opt(c.user), .text(auth(p)), opt(p.keyID), .text(now), .int(p.id)])
+            }
+            try run(origin, [.int(planned[i].id), .text(c.alias), .text(c.sourceFile), .int(Int64(c.sourceLine)), .text(now)])
+        }
+        for p in planned where p.action != .unchanged && (p.jumpID != nil || p.existing?.jumpID != nil) {
+            let jump = p.jumpID.map { realID[$0] ?? $0 }
+            if p.existing == nil && jump == nil { continue }
+            try run(setJump, [opt(jump), .int(p.id)])
+        }
+    }
+
+    /// Hosts an earlier import took from one of `files` whose alias this import did not see.
+    func vanished(from files: Set<String>) -> [String] {
+        let seen = Set(planned.map(\.candidate.alias) + skipped.map(\.alias))
+        return byAlias.filter { !seen.contains($0.key) && $0.value.sourceFile.map(files.contains) == true }
+            .sorted { $0.value.name.lowercased() < $1.value.name.lowercased() }
+            .map { alias, e in
+                "host '\(e.name)' (Host \(alias), \(e.sourceFile ?? "?") line \(e.sourceLine ?? 0)) is no longer in the configuration; it was kept (remove it with 'hostbook remove \(e.name)')"
+            }
+    }
+
+    func results() -> [SSHConfigHostResult] {
+        order.map { entry in
+            if let s = entry.skipped { return skipped[s] }
+            let p = planned[entry.planned!]
+            let c = p.candidate
+            return SSHConfigHostResult(alias: c.alias, name: p.name, hostname: c.hostname, port: c.port, user: c.user,
+                                       jump: p.jumpName, key: p.keyName, action: p.action, reason: p.reason,
+                                       sourceFile: c.sourceFile, sourceLine: c.sourceLine, notImported: p.notImported)
+        }
+    }
+}

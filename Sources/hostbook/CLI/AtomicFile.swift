@@ -1,0 +1,84 @@
+// Every file hostbook writes appears whole or not at all: the bytes go into a temporary
+// file in the same folder (mode set at creation), which is fsync'ed, then given its name
+// with link(2) — which never replaces an existing file — or rename(2) when replacing is
+// wanted, and finally the folder is fsync'ed so the name itself is durable. A SIGKILL at any
+// moment leaves the old file (or none) or the complete new one, never a truncated one; at
+// worst a `.NAME.hostbook-PID-N.tmp` file is left beside it.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum AtomicFile {
+    enum Failure: Error {
+        /// `path` exists and replacing was not asked for.
+        case exists
+        /// A step failed: what was being done, and errno's words.
+        case io(String)
+    }
+
+    /// True when something (a file, a folder, a link) is at `path`.
+    static func exists(_ path: String) -> Bool {
+        var st = stat()
+        return lstat(path, &st) == 0
+    }
+
+    /// Writes what `body` writes into the descriptor it is given to `path`, atomically.
+    /// `body` returns false on a write error (errno set). With `replace` false an existing
+    /// `path` is never touched (`Failure.exists`).
+    static func write(_ path: String, mode: mode_t, replace: Bool = false, _ body: (Int32) -> Bool) throws {
+        if !replace && exists(path) { throw Failure.exists }
+        let folder = folder(of: path)
+        let base = path.split(separator: "/").last.map(String.init) ?? path
+        var temp = ""
+        var fd: Int32 = -1
+        for _ in 0..<100 {
+            temp = (folder == "." ? "" : folder + "/") + ".\(base).hostbook-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+            if fd >= 0 || errno != EEXIST { break }
+        }
+        guard fd >= 0 else { throw Failure.io("cannot create a file in '\(folder)': \(String(cString: strerror(errno)))") }
+        var failure: String?
+        if fchmod(fd, mode) != 0 {
+            failure = "cannot set the mode of '\(temp)': \(String(cString: strerror(errno)))"
+        } else if !body(fd) {
+            failure = "cannot write '\(temp)': \(String(cString: strerror(errno)))"
+        } else if fsync(fd) != 0 {
+            failure = "cannot write '\(temp)' to disk: \(String(cString: strerror(errno)))"
+        }
+        if close(fd) != 0 && failure == nil { failure = "cannot write '\(temp)': \(String(cString: strerror(errno)))" }
+        if let failure {
+            unlink(temp)
+            throw Failure.io(failure)
+        }
+        if replace {
+            if rename(temp, path) != 0 {
+                let why = String(cString: strerror(errno))
+                unlink(temp)
+                throw Failure.io("cannot name the file '\(path)': \(why)")
+            }
+        } else {
+            if link(temp, path) != 0 {
+                let err = errno
+                unlink(temp)
+                if err == EEXIST { throw Failure.exists }
+                throw Failure.io("cannot name the file '\(path)': \(String(cString: strerror(err)))")
+            }
+            unlink(temp)
+        }
+        syncFolder(folder)
+    }
+
+    /// Makes a new name in `folder` durable (best effort: some file systems refuse fsync of a folder).
+    static func syncFolder(_ folder: String) {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        _ = fsync(fd)
+        close(fd)
+    }
+
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        if slash == path.startIndex { return "/" }
+        return String(path[..<slash])
+    }
+}

@@ -1,0 +1,21 @@
+// What a shell should offer for a positional argument or an option's value: saved names
+// (read by `hostbook __complete KIND`, CompleteFastPath), file names, or nothing.
+
+enum CompletionKind: String, Sendable {
+    case nothing
+    case hosts, keys, snippets
+    case files
+
+    /// For an option's value, decided by its name and placeholder: `--key KEY` is a key,
+    /// `--jump HOST` a host, `--snippet NAME` a snippet, FILE/PATH values are files.
+    static func forOption(_ o: OptionSpec) -> CompletionKind {
+        guard let value = o.valueName else { return .nothing }
+        switch (o.name, value) {
+        case ("key", "KEY"): return .keys
+        case ("jump", "HOST"): return .hosts
+        case ("snippet", _): return .snippets
+        case (_, "FILE"), (_, "PATH"), (_, "F"): return .files
+        default: return .nothing
+        }
+    }
+}

@@ -1,0 +1,83 @@
+// `hostbook import-ssh-config`: hosts from an OpenSSH client configuration, read with
+// ssh's rules (SSHConfig) and resolved for each concrete Host alias as `ssh -G` would
+// (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed.
+import HostStore
+import SSHConfig
+
+enum ImportSSHConfigCommand {
+    static let all: [CommandSpec] = [
+        CommandSpec(
+            ["import-ssh-config"],
+            summary: "Import hosts from an OpenSSH client configuration (~/.ssh/config)",
+            usage: "[FILE] [--dry-run]",
+            discussion: """
+            Reads FILE (default ~/.ssh/config) as ssh does: Include (relative paths are taken from
+            ~/.ssh, globs allowed), Host lists and patterns, Match, key=value and quoted values, the
+            first value winning. Every concrete Host name (no wildcard, no negation) becomes a host
+            with the HostName, Port, User and ProxyJump that 'ssh -G NAME' resolves, Host * blocks
+            included; an IdentityFile is linked to the imported key with the same public half.
+            Importing again updates the hosts from the same file instead of adding them twice.
+            What hostbook cannot keep (other options, ProxyCommand, Match conditions, a ProxyJump
+            to a host it does not know, an IdentityFile with no imported key) is listed.
+            """,
+            positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
+            options: [.flag("dry-run", "Show what would change; write nothing")],
+            run: run),
+    ]
+
+    static func run(_ inv: Invocation) throws {
+        let dryRun = inv.args.flag("dry-run")
+        let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
+        let files = SSHConfigFiles(home: inv.homeDirectory)
+        let config: SSHConfiguration
+        do {
+            config = try SSHConfigLoader.load(path, access: files.access)
+        } catch {
+            throw failure(error, root: path)
+        }
+        let mapper = SSHConfigCandidates(files: files, environment: inv.environment)
+        let candidates = mapper.candidates(config)
+        var notes = SSHConfigCandidates.notes(config, files: files)
+        if candidates.isEmpty { notes.append("\(path) names no concrete Host (only patterns or none at all); nothing to import") }
+
+        let connection: SQLiteConnection
+        if dryRun {
+            connection = try HostStoreAccess.openForReading(inv)?.connection ?? SSHConfigImporter.emptyDatabase()
+        } else {
+            connection = try HostStoreAccess.openForWriting(inv).connection
+        }
+        let report: SSHConfigImportReport
+        do {
+            report = try SSHConfigImporter(connection: connection).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
+        } catch let e as DatabaseError {
+            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+        }
+        if inv.json {
+            SSHConfigImportOutput.writeJSON(report, file: path) { Output.write($0, to: 1) }
+        } else {
+            Output.write(SSHConfigImportOutput.text(report, color: inv.useColor), to: 1)
+        }
+    }
+
+    static func failure(_ error: SSHConfigError, root: String) -> CLIError {
+        let where_ = PrintableText.quoted(error.file)
+        switch error.kind {
+        case .unreadable where error.file == root:
+            return CLIError.failure("cannot read '\(where_)': \(PrintableText.quoted(error.message.replacingPrefix("cannot be read: ")))",
+                                    hint: "Name the configuration to import: hostbook import-ssh-config FILE")
+        case .unreadable:
+            return CLIError.failure("cannot read the included file '\(where_)': \(PrintableText.quoted(error.message.replacingPrefix("cannot be read: ")))",
+                                    hint: "ssh refuses the configuration too; fix the Include or the file's permissions. Nothing was imported.")
+        case .includeDepth:
+            return CLIError.failure("\(where_): \(PrintableText.quoted(error.message))",
+                                    hint: "ssh refuses the configuration too; break the Include cycle. Nothing was imported.")
+        case .syntax:
+            return CLIError.failure("\(where_) line \(error.line): \(PrintableText.quoted(error.message))",
+                                    hint: "ssh refuses this file too; fix the line and import again. Nothing was imported and the file was not changed.")
+        }
+    }
+}
+
+extension String {
+    func replacingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
+}

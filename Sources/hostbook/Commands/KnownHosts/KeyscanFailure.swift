@@ -1,0 +1,103 @@
+// Why a scan found no host keys, in one line: the name does not resolve, the connection
+// was refused, or it timed out. ssh-keyscan says only the first of these (its getaddrinfo
+// line, five times), and nothing at all for a refused or silent port, so after it fails
+// hostbook looks for itself: it resolves the name and opens one TCP connection with the
+// same timeout. ssh-keyscan's own stderr is never passed through.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+
+enum KeyscanFailure: Equatable {
+    case doesNotResolve(String)
+    case refused
+    case timedOut(seconds: Int)
+    /// The port answered but no host key came (not an SSH server, or it hung up).
+    case noKeys
+    case unreachable(String)
+
+    /// The error for a scan of `host`:`port` that ended without keys.
+    func error(host: String, port: Int) -> CLIError {
+        let target = port == 22 ? "'\(PrintableText.quoted(host))'" : "'\(PrintableText.quoted(host))' port \(port)"
+        switch self {
+        case .doesNotResolve(let why):
+            return .failure("cannot scan \(target): the name does not resolve (\(why))",
+                            hint: "Check the spelling of the host name, or give its address.")
+        case .refused:
+            return .failure("cannot scan \(target): the connection was refused",
+                            hint: "Is an SSH server listening there? Give its port with --port N.")
+        case .timedOut(let seconds):
+            return .failure("cannot scan \(target): timed out after \(seconds) s without an SSH answer",
+                            hint: "Check the host and port, and any firewall on the way; --timeout SECONDS allows more time.")
+        case .noKeys:
+            return .failure("cannot scan \(target): the port answered, but not with an SSH host key",
+                            hint: "Check the port (--port N): is an SSH server listening there?")
+        case .unreachable(let why):
+            return .failure("cannot scan \(target): \(why)", hint: "Check the host name, the port and the network.")
+        }
+    }
+
+    /// Classifies a scan that found no keys, from ssh-keyscan's stderr and, when that
+    /// says nothing, one connection attempt of hostbook's own.
+    /// `elapsed` is how long ssh-keyscan ran: a port that accepts the connection but sends
+    /// no SSH banner makes it wait the whole timeout.
+    static func diagnose(host: String, port: Int, timeout: Int, elapsed: Double, keyscanStderr: String) -> KeyscanFailure {
+        let lines = Array(keyscanStderr.utf8).split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
+        for line in lines where line.starts(with: "getaddrinfo ".utf8) {
+            // `getaddrinfo HOST: REASON`
+            let b = Array(line)
+            if let i = b.indices.first(where: { $0 + 1 < b.count && b[$0] == UInt8(ascii: ":") && b[$0 + 1] == UInt8(ascii: " ") }) {
+                return .doesNotResolve(PrintableText.quoted(String(decoding: b[(i + 2)...], as: UTF8.self)))
+            }
+            return .doesNotResolve("getaddrinfo failed")
+        }
+        let found = probe(host: host, port: port, timeout: timeout)
+        if found == .noKeys && elapsed >= Double(timeout) * 0.9 { return .timedOut(seconds: timeout) }
+        return found
+    }
+
+    /// Resolves `host` and tries to connect to each address within `timeout` seconds.
+    static func probe(host: String, port: Int, timeout: Int) -> KeyscanFailure {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let rc = getaddrinfo(host, String(port), &hints, &list)
+        guard rc == 0, let first = list else { return .doesNotResolve(String(cString: gai_strerror(rc))) }
+        defer { freeaddrinfo(first) }
+        var results: [KeyscanFailure] = []
+        var next: UnsafeMutablePointer<addrinfo>? = first
+        while let ai = next {
+            next = ai.pointee.ai_next
+            let r = connectOnce(ai.pointee, timeout: timeout)
+            // One address that answers or stays silent says more than one that refuses.
+            if r == .noKeys || r == .timedOut(seconds: timeout) { return r }
+            results.append(r)
+        }
+        return results.first { $0 == .refused } ?? results.last ?? .unreachable("no address to connect to")
+    }
+
+    /// One non-blocking connect: refused, timed out, unreachable, or connected (then the
+    /// port is there and the failure was that no key came).
+    private static func connectOnce(_ ai: addrinfo, timeout: Int) -> KeyscanFailure {
+        let fd = socket(ai.ai_family, ai.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), ai.ai_protocol)
+        guard fd >= 0 else { return .unreachable(String(cString: strerror(errno))) }
+        defer { close(fd) }
+        if connect(fd, ai.ai_addr, ai.ai_addrlen) == 0 { return .noKeys }
+        if errno == ECONNREFUSED { return .refused }
+        guard errno == EINPROGRESS else { return .unreachable(String(cString: strerror(errno))) }
+        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        var n: Int32
+        repeat { n = poll(&p, 1, Int32(timeout * 1000)) } while n < 0 && errno == EINTR
+        if n == 0 { return .timedOut(seconds: timeout) }
+        var err: Int32 = 0
+        var len = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
+        switch err {
+        case 0: return .noKeys
+        case ECONNREFUSED: return .refused
+        case ETIMEDOUT: return .timedOut(seconds: timeout)
+        default: return .unreachable(String(cString: strerror(err)))
+        }
+    }
+}

@@ -1,0 +1,134 @@
+// From a resolved configuration to what the importer takes: for each concrete Host alias,
+// the settings `ssh -G` would give, the IdentityFiles with their public halves, and one line
+// for everything hostbook does not keep (ProxyCommand, other options, undecided Match
+// blocks, a ProxyJump chain). File-wide notes say what a Host pattern or a Match line
+// means for the import.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+import SSHConfig
+
+struct SSHConfigCandidates {
+    let files: SSHConfigFiles
+    let environment: [String: String]
+    let localUser = SSHConfigFiles.localUser
+    let localHostName = SSHConfigFiles.localHostName
+
+    func candidates(_ config: SSHConfiguration) -> [SSHConfigCandidate] {
+        let resolver = SSHConfigResolver(configuration: config, localUser: localUser)
+        return config.aliases.map { candidate(resolver.resolve($0.name), $0) }
+    }
+
+    func candidate(_ r: SSHResolvedHost, _ alias: SSHConfigAlias) -> SSHConfigCandidate {
+        var c = SSHConfigCandidate(alias: alias.name, hostname: r.hostName ?? alias.name, port: r.port ?? 22, user: r.user,
+                                   sourceFile: alias.file, sourceLine: alias.line)
+        if let problem = r.hostNameProblem { c.skipReason = problem }
+        if let loop = r.jumpLoop { c.skipReason = "ssh refuses this host: its ProxyJump leads back to it (jumphost loop via \(loop))" }
+        if let spec = r.proxyJump {
+            switch SSHConfigValues.jumpHops(spec) {
+            case let hops? where hops.count == 1:
+                c.jump = .hop(host: hops[0].host, user: hops[0].user, port: hops[0].port, text: spec)
+            case let hops? where hops.count > 1:
+                c.jump = .unrepresentable(text: spec, reason: "a chain of \(hops.count) jump hosts; hostbook keeps one jump host per host")
+            default:
+                c.jump = .none
+            }
+        }
+        if let command = r.proxyCommand, HostPatternMatch.lowercased(command) != "none" {
+            c.notImported.append("ProxyCommand \(command): hostbook does not run proxy commands")
+        }
+        for path in r.identityFiles {
+            guard HostPatternMatch.lowercased(path) != "none" else { continue }
+            switch expandIdentityFile(path, r) {
+            case .success(let expanded):
+                let half = files.publicHalf(expanded)
+                c.identities.append(SSHConfigIdentity(path: path, fingerprint: half.fingerprint, problem: half.problem))
+            case .failure(let why):
+                c.identities.append(SSHConfigIdentity(path: path, fingerprint: nil, problem: why.text))
+            }
+        }
+        for o in r.otherOptions {
+            c.notImported.append("\(o.keyword) \(o.value) (\(o.file) line \(o.line)): hostbook does not keep this option")
+        }
+        for m in r.undecidedMatches {
+            c.notImported.append("Match \(m.attribute.rawValue) (\(m.file) line \(m.line)): not evaluated by hostbook, so its settings were not applied")
+        }
+        return c
+    }
+
+    struct ExpansionProblem: Error { let text: String }
+
+    /// IdentityFile as ssh expands it when connecting (ssh.c): `~/`, `${VAR}`, then the
+    /// connection tokens hostbook knows.
+    func expandIdentityFile(_ path: String, _ r: SSHResolvedHost) -> Result<String, ExpansionProblem> {
+        var p = path
+        if p == "~" || p.hasPrefix("~/") {
+            p = files.home + p.dropFirst()
+        } else if p.hasPrefix("~") {
+            return .failure(ExpansionProblem(text: "hostbook does not expand ~user paths"))
+        }
+        if p.contains("${") {
+            switch expandVariables(p) {
+            case .success(let s): p = s
+            case .failure(let f): return .failure(f)
+            }
+        }
+        let host = r.hostName ?? r.alias
+        let short = localHostName.split(separator: ".").first.map(String.init) ?? localHostName
+        let values: [Character: String] = [
+            "d": files.home, "u": localUser, "i": String(getuid()), "h": host, "n": r.alias,
+            "p": String(r.port ?? 22), "r": r.user ?? localUser, "l": short, "L": short, "k": r.alias,
+        ]
+        do {
+            return .success(try SSHConfigTokens.expand(p, values))
+        } catch {
+            return .failure(ExpansionProblem(text: "the token %\(error.token) is not one hostbook expands"))
+        }
+    }
+
+    /// `${NAME}` from the environment (an unset one is an error in ssh too).
+    func expandVariables(_ s: String) -> Result<String, ExpansionProblem> {
+        var out = ""
+        var rest = Substring(s)
+        while let dollar = rest.firstIndex(of: "$") {
+            out += rest[..<dollar]
+            let after = rest[rest.index(after: dollar)...]
+            guard after.hasPrefix("{") else { out += "$"; rest = after; continue }
+            guard let close = after.firstIndex(of: "}") else {
+                return .failure(ExpansionProblem(text: "an unterminated ${ in the path"))
+            }
+            let name = String(after[after.index(after: after.startIndex)..<close])
+            guard let value = environment[name] else {
+                return .failure(ExpansionProblem(text: "the environment variable \(name) is not set"))
+            }
+            out += value
+            rest = after[after.index(after: close)...]
+        }
+        return .success(out + rest)
+    }
+
+    /// File-wide notes: Host patterns and Match lines are rules, which hostbook does not keep.
+    static func notes(_ config: SSHConfiguration, files: SSHConfigFiles) -> [String] {
+        var notes: [String] = []
+        var seen: Set<String> = []
+        for section in config.sections {
+            for case .host(let patterns, let file, let line) in section.conditions
+            where !patterns.allSatisfy(HostPatternMatch.isConcrete) && !section.directives.isEmpty {
+                let key = "\(file):\(line)"
+                guard seen.insert(key).inserted else { continue }
+                notes.append("Host \(patterns.joined(separator: " ")) (\(file) line \(line)): a pattern, not a host; its settings were imported into the hosts it matches")
+            }
+        }
+        for m in config.matchLines {
+            notes.append("Match \(m.text) (\(m.file) line \(m.line)): a conditional block; hostbook imported the settings it gave each host, not the condition")
+        }
+        for i in config.unmatchedIncludes {
+            notes.append("Include \(i.pattern) (\(i.file) line \(i.line)) matched no files (ssh skips it too)")
+        }
+        for p in files.permissionProblems {
+            notes.append("\(p.path): \(p.reason); ssh refuses such a file as ~/.ssh/config or an Include ('Bad owner or permissions')")
+        }
+        return notes
+    }
+}

@@ -1,0 +1,114 @@
+// How `import-ssh-config` shows its plan or result: a table, what was not imported, notes
+// and a summary line; or one JSON object. Text from the file is escaped wherever printed.
+import HostStore
+
+enum SSHConfigImportOutput {
+    static func q(_ s: String) -> String { PrintableText.quoted(s) }
+
+    static func text(_ r: SSHConfigImportReport, color: Bool) -> String {
+        var out = ""
+        if !r.hosts.isEmpty {
+            var table = Table(["ACTION", "NAME", "HOSTNAME", "DETAILS"])
+            for h in r.hosts { table.add([h.action.rawValue, q(h.name), q(h.hostname), details(h)]) }
+            out += table.render(color: color)
+        }
+        let groups = notImportedGroups(r)
+        if !groups.isEmpty {
+            out += "\nNot imported (hostbook cannot represent these):\n"
+            for g in groups { out += "  \(names(g.hosts)): \(q(g.line))\n" }
+        }
+        if !r.notes.isEmpty {
+            out += "\nNotes:\n"
+            for n in r.notes { out += "  \(q(n))\n" }
+        }
+        let counts = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
+        out += (out.isEmpty ? "" : "\n") + (r.dryRun ? "Dry run, nothing written: " : "") + counts + ".\n"
+        return out
+    }
+
+    /// Each distinct line once, with the hosts it is about, in the order first seen (a
+    /// `Host *` option is one line for every host, not one per host).
+    static func notImportedGroups(_ r: SSHConfigImportReport) -> [(line: String, hosts: [String])] {
+        var index: [String: Int] = [:]
+        var groups: [(line: String, hosts: [String])] = []
+        for h in r.hosts {
+            for line in h.notImported {
+                if let i = index[line] {
+                    groups[i].hosts.append(h.name)
+                } else {
+                    index[line] = groups.count
+                    groups.append((line, [h.name]))
+                }
+            }
+        }
+        return groups
+    }
+
+    /// Up to five names, then how many more.
+    static func names(_ hosts: [String]) -> String {
+        let shown = hosts.prefix(5).map(q).joined(separator: ", ")
+        return hosts.count > 5 ? "\(shown) and \(hosts.count - 5) more" : shown
+    }
+
+    static func details(_ h: SSHConfigHostResult) -> String {
+        if h.action == .skipped { return q(h.reason ?? "") }
+        var parts: [String] = []
+        if h.port != 22 { parts.append("port \(h.port)") }
+        if let user = h.user { parts.append("user \(q(user))") }
+        if let jump = h.jump { parts.append("via \(q(jump))") }
+        if let key = h.key { parts.append("key \(q(key))") }
+        if h.name != h.alias { parts.append("alias \(q(h.alias))") }
+        return parts.joined(separator: ", ")
+    }
+
+    static func host(_ h: SSHConfigHostResult) -> JSONValue {
+        .object([
+            ("name", .string(h.name)),
+            ("alias", .string(h.alias)),
+            ("hostname", .string(h.hostname)),
+            ("port", .int(h.port)),
+            ("user", .optional(h.user)),
+            ("jump", .optional(h.jump)),
+            ("key", .optional(h.key)),
+            ("action", .string(h.action.rawValue)),
+            ("reason", .optional(h.reason)),
+            ("source_file", .string(h.sourceFile)),
+            ("source_line", .int(h.sourceLine)),
+            ("not_imported", .strings(h.notImported)),
+        ])
+    }
+
+    /// The report as one JSON object, written in pieces (the text equals JSONValue's rendering).
+    static func writeJSON(_ r: SSHConfigImportReport, file: String, write: (String) -> Void) {
+        var out = "{\n"
+        func key(_ k: String) { out += "  "; JSONValue.escape(k, into: &out); out += ": " }
+        let head: [(String, JSONValue)] = [
+            ("dry_run", .bool(r.dryRun)),
+            ("file", .string(file)),
+            ("added", .int(r.count(.added))),
+            ("updated", .int(r.count(.updated))),
+            ("unchanged", .int(r.count(.unchanged))),
+            ("skipped", .int(r.count(.skipped))),
+        ]
+        for (k, v) in head { key(k); out += v.rendered() + ",\n" }
+        func array<T>(_ name: String, _ items: [T], last: Bool, _ f: (T) -> JSONValue) {
+            key(name)
+            if items.isEmpty {
+                out += "[]"
+            } else {
+                out += "[\n"
+                for (i, item) in items.enumerated() {
+                    out += "    " + f(item).rendered().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")
+                    out += i == items.count - 1 ? "\n" : ",\n"
+                    if out.utf8.count >= 1 << 16 { write(out); out = "" }
+                }
+                out += "  ]"
+            }
+            out += last ? "\n" : ",\n"
+        }
+        array("hosts", r.hosts, last: false, host)
+        array("notes", r.notes, last: true) { .string($0) }
+        out += "}\n"
+        write(out)
+    }
+}

@@ -1,0 +1,38 @@
+// `hostbook completions bash|zsh|fish` and `hostbook man`: the completion scripts and the
+// manual page, generated from the command table (ShellIntegration/). scripts/install
+// writes their output into share/; a user can also load them by hand:
+//     source <(hostbook completions bash)
+import HostStore
+
+enum ShellIntegrationCommands {
+    static let all: [CommandSpec] = [completions, man]
+
+    static let completions = CommandSpec(
+        ["completions"], summary: "Print the shell completion script for bash, zsh or fish",
+        discussion: """
+        The script completes commands, options, and the names of saved hosts, keys and snippets
+        wherever a command takes one. scripts/install puts it where each shell looks:
+          share/bash-completion/completions/hostbook
+          share/zsh/site-functions/_hostbook
+          share/fish/vendor_completions.d/hostbook.fish
+        Or load it by hand, e.g. in ~/.bashrc: source <(hostbook completions bash)
+        """,
+        positionals: [.required("SHELL", "bash, zsh or fish")],
+        run: { inv in
+            let shell = inv.args.positional(0)!
+            let script: String
+            switch shell {
+            case "bash": script = BashCompletion.script()
+            case "zsh": script = ZshCompletion.script()
+            case "fish": script = FishCompletion.script()
+            default:
+                throw CLIError.usage("unknown shell '\(PrintableText.quoted(shell))'", hint: "Use bash, zsh or fish.")
+            }
+            Output.write(script, to: 1)
+        })
+
+    static let man = CommandSpec(
+        ["man"], summary: "Print the hostbook(1) manual page (roff)",
+        discussion: "scripts/install writes it to share/man/man1/hostbook.1. To read it without installing: hostbook man | man -l -",
+        run: { _ in Output.write(ManPage.page(), to: 1) })
+}

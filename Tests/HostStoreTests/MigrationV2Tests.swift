@@ -1,0 +1,63 @@
+// Schema version 2 (released) migrated to the current one: testdata/hoststore/hostbook-v2.db,
+// made by make-v2-fixture.sh from the version-1 fixture and the version-2 SQL, with rows in
+// every table.
+import Foundation
+@testable import HostStore
+import XCTest
+
+final class MigrationV2Tests: XCTestCase {
+    static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v2.db"
+
+    func testFixtureIsVersion2WithRowsInEveryTable() throws {
+        let conn = try SQLiteConnection(path: Self.fixture, create: false, readOnly: true)
+        XCTAssertEqual(try conn.userVersion, 2)
+        for (table, rows) in try MigrationTests.dump(conn) { XCTAssertFalse(rows.isEmpty, "\(table) is empty in the fixture") }
+    }
+
+    /// The fixture's schema is what the program makes for version 2.
+    func testFixtureSchemaEqualsTheProgramsVersion2() throws {
+        let tmp = try TempFolder()
+        let fresh = try SQLiteConnection(path: tmp.file("v2.db"))
+        try Schema.migrate(fresh, path: tmp.file("v2.db"), to: 2)
+        let fixture = try SQLiteConnection(path: Self.fixture, create: false, readOnly: true)
+        let sql = "SELECT type, name, sql FROM sqlite_master ORDER BY name"
+        XCTAssertEqual(try fresh.query(sql).map { $0.values }, try fixture.query(sql).map { $0.values })
+    }
+
+    func testMigratingVersion2KeepsEveryRowAndBacksUpFirst() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("hostbook.db")
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: path)
+        let before = try MigrationTests.dump(SQLiteConnection(path: path, create: false, readOnly: true))
+
+        let db = try HostDatabase.open(path: path)
+        XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
+        let after = try MigrationTests.dump(db.connection)
+        XCTAssertEqual(after.filter { before[$0.key] != nil }, before)
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts"])
+        XCTAssertEqual(after["ssh_config_hosts"], [])
+        XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
+        XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
+
+        let b = try SQLiteConnection(path: path + ".v2.bak", create: false, readOnly: true)
+        XCTAssertEqual(try b.userVersion, 2)
+        XCTAssertEqual(try MigrationTests.dump(b), before)
+        XCTAssertEqual(try db.host(named: "db.ts")?.source, "tailscale")
+        XCTAssertEqual(try db.host(named: "WEB-1")?.jump, "bastion")
+    }
+
+    /// A dry run reads a version-2 database read-only without migrating it: the importer
+    /// plans without the ssh_config table.
+    func testAnSSHConfigDryRunReadsAVersion2DatabaseUnchanged() throws {
+        let tmp = try TempFolder()
+        let path = tmp.file("hostbook.db")
+        try FileManager.default.copyItem(atPath: Self.fixture, toPath: path)
+        let original = try Data(contentsOf: URL(fileURLWithPath: path))
+        let conn = try SQLiteConnection(path: path, create: false, readOnly: true)
+        let report = try SSHConfigImporter(connection: conn).run(
+            [SSHConfigCandidate(alias: "new", hostname: "new.example", sourceFile: "/c", sourceLine: 1),
+             SSHConfigCandidate(alias: "bastion", hostname: "b.example", sourceFile: "/c", sourceLine: 2)], dryRun: true)
+        XCTAssertEqual(report.hosts.map(\.action), [.added, .skipped])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), original)
+    }
+}

@@ -1,0 +1,92 @@
+// No quadratic work on input an attacker sizes (issue 10): Punycode is not run on a label
+// longer than a DNS label, and the Tailscale importer's deduplication (host keys,
+// addresses, --rename-clashes) is Set/Dictionary based. Each test feeds an input that took
+// minutes with the list scans, and asserts the result and a generous time bound.
+import Foundation
+import HostStore
+import XCTest
+
+final class QuadraticInputTests: XCTestCase {
+    private func timed<R>(_ limit: Double, _ what: String, _ body: () throws -> R) rethrows -> R {
+        let start = Date()
+        let r = try body()
+        let elapsed = Date().timeIntervalSince(start)
+        XCTAssertLessThan(elapsed, limit, "\(what) took \(elapsed) s")
+        return r
+    }
+
+    func testAHugeLabelIsNotPunycoded() {
+        // 300,000 code points, 20,000 of them distinct: encoding would be 20,000 passes over it.
+        var huge = String.UnicodeScalarView()
+        for i in 0..<300_000 { huge.append(Unicode.Scalar(UInt32(0x4E00 + i % 20_000))!) }
+        let label = String(huge)
+        XCTAssertEqual(timed(5, "asciiLabel") { Punycode.asciiLabel(label) }, label)
+        let name = label + ".tail4f21c8.ts.net"
+        XCTAssertEqual(timed(5, "asciiName") { Punycode.asciiName(name) }, name)
+        let encoded = "xn--" + String(repeating: "a", count: 1_000_000) + "-" + String(repeating: "9", count: 200_000)
+        XCTAssertEqual(timed(5, "unicodeLabel") { Punycode.unicodeLabel(encoded) }, encoded)
+        // At the limit the label is still encoded.
+        let fits = String(repeating: "ü", count: 59)
+        XCTAssertTrue(Punycode.asciiLabel(fits).hasPrefix("xn--"))
+        XCTAssertEqual(Punycode.asciiLabel(fits + "ü"), fits + "ü")
+    }
+
+    private func node(_ id: String, hostName: String, dnsName: String = "", addresses: [String], keys: [String] = []) -> TailscaleNode {
+        var n = TailscaleNode()
+        n.nodeID = id
+        n.hostName = hostName
+        n.dnsName = dnsName
+        n.addresses = addresses
+        n.sshHostKeys = keys
+        n.online = true
+        return n
+    }
+
+    private static func ed25519(_ i: Int) -> String {
+        var blob: [UInt8] = [0, 0, 0, 11] + Array("ssh-ed25519".utf8) + [0, 0, 0, 32]
+        var seed = UInt64(i) &* 0x9E37_79B9_7F4A_7C15
+        for _ in 0..<32 {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            blob.append(UInt8(truncatingIfNeeded: seed >> 56))
+        }
+        return "ssh-ed25519 " + Data(blob).base64EncodedString()
+    }
+
+    func testManyClashingNamesAreRenamedInLinearTime() throws {
+        let db = try TemporaryDatabase()
+        let count = 20_000
+        let nodes = (0..<count).map { i in
+            node("n\(i)", hostName: "web01", addresses: ["100.\(64 + i / 65_536).\(i / 256 % 256).\(i % 256)"])
+        }
+        var options = TailscaleImportOptions()
+        options.renameClashes = true
+        options.trustHostKeys = false
+        let report = try timed(60, "\(count) clashing names") {
+            try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: nodes), options)
+        }
+        XCTAssertEqual(report.count(.added), count)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM hosts"), Int64(count))
+        XCTAssertEqual(try db.count("SELECT count(DISTINCT lower(name)) FROM hosts"), Int64(count))
+        XCTAssertEqual(try db.strings("SELECT name FROM hosts WHERE source_id IN ('n0', 'n1', 'n19999') ORDER BY id"),
+                       ["web01", "web01-2", "web01-\(count)"])
+    }
+
+    func testManyAddressesAndHostKeysOfOneDeviceAreDeduplicatedInLinearTime() throws {
+        let db = try TemporaryDatabase()
+        // 30,000 addresses, each given twice, and one key: one known_hosts entry per address.
+        let addresses = (0..<30_000).map { i in "100.\(64 + i / 65_536).\(i / 256 % 256).\(i % 256)" }
+        let wide = node("nWide", hostName: "wide", addresses: addresses + addresses.reversed(), keys: [Self.ed25519(0)])
+        // 20,000 distinct keys, each given twice, under one name.
+        let keys = (1...20_000).map(Self.ed25519)
+        let many = node("nKeys", hostName: "keys", dnsName: "keys.tail4f21c8.ts.net", addresses: [], keys: keys + keys)
+        let report = try timed(120, "30,000 addresses and 20,000 keys") {
+            try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: [wide, many]))
+        }
+        XCTAssertEqual(report.count(.added), 2, "\(report.hosts.map { ($0.name, $0.reason) })")
+        XCTAssertEqual(report.keyProblems.count, 0, "\(report.keyProblems.prefix(2))")
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern LIKE '100.%'"), 30_000)
+        let sample = try db.strings("SELECT pattern || ' ' || key_type FROM known_hosts WHERE pattern NOT LIKE '100.%' LIMIT 3")
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = 'keys.tail4f21c8.ts.net'"), 20_000,
+                       "\(sample) \(report.hosts.map { ($0.name, $0.hostname, $0.hostKeys) })")
+    }
+}

@@ -1,0 +1,20 @@
+// Tailscale's RFC 3339 times turned into hostbook's ISO 8601 UTC form.
+import HostStore
+import XCTest
+
+final class RFC3339Tests: XCTestCase {
+    func testOffsetsAndFractionsBecomeUTCSeconds() {
+        XCTAssertEqual(RFC3339.utc("2026-11-28T07:00:00+02:00"), "2026-11-28T05:00:00Z")
+        XCTAssertEqual(RFC3339.utc("2026-11-29T22:14:03.123456789Z"), "2026-11-29T22:14:03Z")
+        XCTAssertEqual(RFC3339.utc("2024-02-29T23:30:00-01:00"), "2024-03-01T00:30:00Z")
+        XCTAssertEqual(RFC3339.utc("2027-01-01T00:30:00+01:00"), "2026-12-31T23:30:00Z")
+        XCTAssertEqual(RFC3339.utc("1970-01-01T00:00:00Z"), "1970-01-01T00:00:00Z")
+    }
+
+    func testWhatIsNotRFC3339IsNil() {
+        for bad in ["", "2026-11-28", "2026-11-28T07:00:00", "2026-13-01T00:00:00Z", "2026-11-28T07:00:00+0200",
+                    "2026-11-28T07:00:00.Z", "2026-11-28T07:00:00Zjunk", "x026-11-28T07:00:00Z"] {
+            XCTAssertNil(RFC3339.utc(bad), bad)
+        }
+    }
+}

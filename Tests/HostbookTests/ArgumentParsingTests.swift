@@ -1,0 +1,212 @@
+// The command line, end to end with the real binary: one parsing pass that knows each
+// option's arity, global flags only where a flag may stand, `--`, exact help and error
+// text, `hostbook help COMMAND`, a group's words alone, and one exit code per kind of
+// mistake. The pass-through of `hostbook ssh HOST [SSH-ARGS...]` is tested on the parser
+// itself with a command declared here.
+import Foundation
+@testable import hostbook
+import XCTest
+
+final class ArgumentParsingTests: XCTestCase {
+    var hb: HostbookFixture!
+
+    override func setUpWithError() throws { hb = try HostbookFixture() }
+
+    private func note(of host: String) throws -> Any? {
+        let o = try hb.json("show", host) as? [String: Any]
+        return o?["note"]
+    }
+
+    // MARK: Arity
+
+    func testAValueOptionTakesTheNextWordWhateverItLooksLike() throws {
+        let r = try hb.ok("add", "web", "--hostname", "h", "--note", "-h")
+        XCTAssertEqual(r.stdout, "Added host 'web' (h, auth agent).\n")
+        XCTAssertEqual(try note(of: "web") as? String, "-h")
+        try hb.ok("add", "api", "--hostname", "h", "--note", "--json")
+        XCTAssertEqual(try note(of: "api") as? String, "--json")
+        // --db as a value is the note, not a database path.
+        try hb.ok("add", "db", "--note", "--db", "--hostname", "h")
+        XCTAssertEqual(try note(of: "db") as? String, "--db")
+        try hb.ok("edit", "db", "--note", "--")
+        XCTAssertEqual(try note(of: "db") as? String, "--")
+        try hb.ok("add", "eq", "--hostname=h", "--note=--help")
+        XCTAssertEqual(try note(of: "eq") as? String, "--help")
+    }
+
+    func testGlobalFlagsStandBeforeOrAfterTheCommandWords() throws {
+        try hb.ok("add", "web", "--hostname", "h")
+        let expected = try hb.ok("list", "--json").stdout
+        XCTAssertEqual(try hb.ok("--json", "list").stdout, expected)
+        XCTAssertEqual(try hb.ok("--db", hb.db, "list", "--json").stdout, expected)
+        XCTAssertEqual(try hb.ok("list", "--db=\(hb.db)", "--json").stdout, expected)
+    }
+
+    func testDoubleDashEndsTheOptions() throws {
+        try hb.ok("add", "web", "--hostname", "h")
+        try hb.fails(["show", "--", "--json"], status: 4,
+                     stderr: "hostbook: no host named '--json'\nSee 'hostbook list' for the hosts there are.\n")
+        try hb.fails(["list", "--", "--json"], status: 2,
+                     stderr: "hostbook: unexpected argument '--json' for 'hostbook list'\nRun 'hostbook list --help' for usage.\n")
+        // --help after -- is a word, not a request for help.
+        try hb.fails(["show", "--", "--help"], status: 4,
+                     stderr: "hostbook: no host named '--help'\nSee 'hostbook list' for the hosts there are.\n")
+    }
+
+    // MARK: Errors, exactly
+
+    func testUsageErrorsExactly() throws {
+        let cases: [([String], String)] = [
+            (["add", "web", "--hostname", "h", "--bogus"], "hostbook: unknown option '--bogus' for 'hostbook add'\nRun 'hostbook add --help' for usage.\n"),
+            (["add", "web", "--hostname", "h", "-x"], "hostbook: unknown option '-x' for 'hostbook add'\nRun 'hostbook add --help' for usage.\n"),
+            (["add", "web", "--hostname", "h", "--note"], "hostbook: --note needs a value (TEXT)\nRun 'hostbook add --help' for usage.\n"),
+            (["add", "web", "--hostname", "h", "--password-stdin=yes"], "hostbook: --password-stdin does not take a value\nRun 'hostbook add --help' for usage.\n"),
+            (["list", "--json=1"], "hostbook: --json does not take a value\nRun 'hostbook list --help' for usage.\n"),
+            (["add", "web", "--hostname", "h", "--hostname", "i"], "hostbook: --hostname was given more than once\nRun 'hostbook add --help' for usage.\n"),
+            (["list", "--db"], "hostbook: --db needs a value (PATH)\nRun 'hostbook list --help' for usage.\n"),
+            (["list", "--db="], "hostbook: --db needs a non-empty path\n"),
+            (["frobnicate"], "hostbook: unknown command 'frobnicate'\nRun 'hostbook --help' to see the commands.\n"),
+            (["--frobnicate"], "hostbook: unknown option '--frobnicate'\nRun 'hostbook --help' for usage.\n"),
+            (["keys", "frobnicate"], "hostbook: unknown command 'frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
+            (["keys", "--frobnicate"], "hostbook: unknown option '--frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
+            (["show"], "hostbook: missing NAME for 'hostbook show'\nRun 'hostbook show --help' for usage.\n"),
+            (["show", "a", "b"], "hostbook: unexpected argument 'b' for 'hostbook show'\nRun 'hostbook show --help' for usage.\n"),
+            (["help", "frobnicate"], "hostbook: unknown command 'frobnicate'\nRun 'hostbook --help' to see the commands.\n"),
+            (["help", "keys", "frobnicate"], "hostbook: unknown command 'frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
+            (["help", "list", "frobnicate"], "hostbook: 'hostbook list' has no subcommand 'frobnicate'\nRun 'hostbook help list' for its usage.\n"),
+            ([], "hostbook: no command given\nRun 'hostbook --help' to see the commands.\n"),
+        ]
+        for (args, stderr) in cases {
+            try hb.fails(args, status: 2, stderr: stderr)
+        }
+        XCTAssertEqual(hb.files(), [], "no usage error created a database")
+    }
+
+    /// A malformed value of an argument is a usage error (exit 2) in every command that
+    /// takes it, with the same words.
+    func testAMalformedPortIsExit2Everywhere() throws {
+        try hb.ok("add", "web", "--hostname", "h")
+        let key = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
+        let commands: [[String]] = [
+            ["add", "x", "--hostname", "h"], ["edit", "web"],
+            ["known-hosts", "check", "h", "--key", key], ["known-hosts", "approve", "h", "--key", key, "--yes"],
+            ["known-hosts", "scan", "h"], ["known-hosts", "remove", "h"], ["known-hosts", "revoke", "h", "--key", key],
+        ]
+        for command in commands {
+            for bad in ["0", "65536", "99999", "abc", "-5", ""] {
+                try hb.fails(command + ["--port", bad], status: 2,
+                             stderr: "hostbook: --port must be a whole number from 1 to 65535, not '\(bad)'\n")
+            }
+        }
+        // Stored data that fails validation stays exit 5.
+        try hb.fails(["add", "web", "--hostname", "h"], status: 5,
+                     stderr: "hostbook: a host named 'web' already exists\nChoose another name, or change it with 'hostbook edit web'.\n")
+    }
+
+    // MARK: Help
+
+    func testHelpCommandPrintsTheSameTextAsDashDashHelp() throws {
+        for words in HelpTextTests.commands + [["keys"], ["known-hosts"], ["snippets"], ["vault"], []] {
+            let viaFlag = try HostbookProcess.run(words + ["--help"])
+            let viaHelp = try HostbookProcess.run(["help"] + words)
+            XCTAssertEqual(viaHelp.status, 0, "\(words): \(viaHelp.stderr)")
+            XCTAssertEqual(viaHelp.stderr, "")
+            XCTAssertEqual(viaHelp.stdout, viaFlag.stdout, "help \(words)")
+        }
+    }
+
+    func testAGroupAlonePrintsItsHelp() throws {
+        for group in ["keys", "known-hosts", "snippets", "vault"] {
+            let bare = try HostbookProcess.run([group])
+            XCTAssertEqual(bare.status, 0)
+            XCTAssertEqual(bare.stderr, "")
+            XCTAssertEqual(bare.stdout, try HostbookProcess.run([group, "--help"]).stdout)
+        }
+    }
+
+    func testHelpTextExactly() throws {
+        let r = try HostbookProcess.run(["help", "snippets", "show"])
+        XCTAssertEqual(r.stdout, """
+            Show a saved command line
+
+            Usage: hostbook snippets show NAME
+
+            Arguments:
+              NAME          The snippet to show
+
+            Global options:
+              --db PATH           Database file (default $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db)
+              --json              Print machine-readable JSON
+              --no-input          Never prompt; fail with exit 3 when input would be needed
+              --help              Show help for the command
+              --version           Print the version
+
+            """)
+        let vault = try HostbookProcess.run(["vault"])
+        XCTAssertEqual(vault.stdout, """
+            The Secret Service that holds passwords and keys
+
+            Usage: hostbook vault <command> [options]
+
+            Commands:
+              status        Check that the Secret Service (keyring) is reachable and unlocked
+
+            Run 'hostbook vault <command> --help' for a command's options.
+
+            """)
+        // --help wins over a mistake next to it, as in swift-argument-parser.
+        let withMistake = try HostbookProcess.run(["add", "--bogus", "--help"])
+        XCTAssertEqual(withMistake.status, 0)
+        XCTAssertTrue(withMistake.stdout.contains("Usage: hostbook add NAME --hostname H"), withMistake.stdout)
+    }
+
+    // MARK: Passing arguments through (for `hostbook ssh HOST [SSH-ARGS...]`)
+
+    static let passing = CommandSpec(
+        ["ssh"], summary: "Connect", usage: "[--snippet NAME] HOST [SSH-ARGS...]",
+        positionals: [.required("HOST", "The host")],
+        options: [.value("snippet", "NAME", "Run a snippet"), .flag("print-config", "Print the configuration")],
+        passesArgumentsAfterFirstPositional: true, run: { _ in })
+
+    private func parse(_ argv: [String]) throws -> (ParsedArguments, GlobalOptions) {
+        guard case .run(_, let args, let globals) = try ArgumentParser(commands: [Self.passing] + CommandTable.all).parse(argv) else {
+            XCTFail("\(argv) did not parse to a command")
+            throw NSError(domain: "ArgumentParsingTests", code: 1)
+        }
+        return (args, globals)
+    }
+
+    func testEverythingAfterTheFirstPositionalIsPassedThroughUnchanged() throws {
+        let (a, g) = try parse(["--db", "d.db", "ssh", "--json", "--snippet", "up", "web", "-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
+        XCTAssertEqual(a.positionals, ["web"])
+        XCTAssertEqual(a.value("snippet"), "up")
+        XCTAssertEqual(a.trailing, ["-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
+        XCTAssertEqual(g.dbPath, "d.db")
+        XCTAssertTrue(g.json, "--json before HOST is hostbook's")
+        XCTAssertFalse(g.help)
+
+        let (b, h) = try parse(["ssh", "--", "--odd-host", "--json"])
+        XCTAssertEqual(b.positionals, ["--odd-host"])
+        XCTAssertEqual(b.trailing, ["--json"])
+        XCTAssertFalse(h.json)
+
+        let (c, _) = try parse(["ssh", "web"])
+        XCTAssertEqual(c.trailing, [])
+        XCTAssertThrowsError(try parse(["ssh", "--print-config"])) { e in
+            XCTAssertEqual((e as? CLIError)?.message, "missing HOST for 'hostbook ssh'")
+            XCTAssertEqual((e as? CLIError)?.exitCode, .usage)
+        }
+        XCTAssertThrowsError(try parse(["ssh", "--bogus", "web", "-v"])) { e in
+            XCTAssertEqual((e as? CLIError)?.message, "unknown option '--bogus' for 'hostbook ssh'")
+        }
+        guard case .help(let text) = try ArgumentParser(commands: [Self.passing]).parse(["ssh", "--help"]) else {
+            return XCTFail("ssh --help before HOST is help")
+        }
+        XCTAssertTrue(text.contains("Usage: hostbook ssh [--snippet NAME] HOST [SSH-ARGS...]"), text)
+        // Commands that do not pass arguments through still see flags after positionals.
+        let (d, e) = try parse(["show", "web", "--json"])
+        XCTAssertEqual(d.positionals, ["web"])
+        XCTAssertEqual(d.trailing, [])
+        XCTAssertTrue(e.json)
+    }
+}

@@ -1,0 +1,281 @@
+// The database tells the truth (issue 10): a database that cannot be read is an error for
+// every command, never an empty store; read-only commands create nothing; a readable
+// database in a folder the user may not write can be read; a database that is not to be
+// trusted (a symbolic link, another user's, writable by others) is refused with what to fix.
+// Real files, real permissions, a second user account made by the test, the real binary.
+import Foundation
+import XCTest
+
+final class DatabaseTruthTests: XCTestCase {
+    /// Every command that only reads, with what it answers when there is no database yet.
+    static let readOnlyCommands: [(args: [String], status: Int32)] = [
+        (["list"], 0), (["list", "--json"], 0), (["show", "web"], 4),
+        (["keys", "list"], 0), (["keys", "list", "--json"], 0), (["keys", "show", "k"], 4), (["keys", "public", "k"], 4),
+        (["snippets", "list"], 0), (["snippets", "show", "s"], 4),
+        (["known-hosts", "list"], 0), (["known-hosts", "list", "example.com"], 4),
+        (["known-hosts", "check", "example.com", "--key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"], 10),
+        (["known-hosts", "export"], 0), (["doctor"], 0), (["doctor", "--json"], 0),
+    ]
+
+    func testReadOnlyCommandsCreateNothing() throws {
+        let hb = try HostbookFixture()
+        hb.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
+        for (args, status) in Self.readOnlyCommands {
+            let r = try hb.run(args)
+            XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")), "\(args) created the data folder")
+        }
+        XCTAssertEqual(try hb.run("keys", "list", "--json").stdout, "[]\n")
+        XCTAssertEqual(try hb.run("keys", "show", "k").stderr, "hostbook: no key named 'k'\nRun 'hostbook keys list' to see the keys.\n")
+        XCTAssertEqual(try hb.run("doctor").stdout,
+                       "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(try SSHDoctorLine.expected())No problems found.\n")
+        _ = try hb.run("vault", "status")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: hb.dir.path), [])
+    }
+
+    /// A file the user may not read: exit 1 and one line naming the file and the reason,
+    /// from every command, reading or writing.
+    func testADatabaseTheUserCannotReadIsAnErrorEverywhere() throws {
+        let user = try SecondUser()
+        let hb = try HostbookFixture()
+        try hb.ok("add", "web", "--hostname", "web.example")
+        chmod(hb.dir.path, 0o755)
+        chmod(hb.dir.file("data"), 0o755)
+        let expected = "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
+            + "Run hostbook as the user who owns it, fix its permissions (ls -l '\(hb.db)'), or choose another database with --db.\n"
+        for (args, _) in Self.readOnlyCommands + [(["add", "x", "--hostname", "x"], 1)] {
+            let r = try user.hostbook(["--db", hb.db] + args)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)\(r.stderr)")
+            if args.first == "doctor" {
+                XCTAssertTrue(r.stdout.contains("cannot read the database '\(hb.db)': Permission denied"), "\(args): \(r.stdout)")
+                continue
+            }
+            if args.first == "add" { continue }
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertEqual(r.stderr, expected, "\(args)")
+        }
+        // A folder on the way that the user may not enter is the same: not "no database".
+        chmod(hb.dir.file("data"), 0o700)
+        let r = try user.hostbook(["--db", hb.db, "list", "--json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
+            + "Check the permissions of the folders on the way to it, or choose another database with --db.\n")
+        let add = try user.hostbook(["--db", hb.db, "add", "x", "--hostname", "x"])
+        XCTAssertEqual(add.status, 1)
+        XCTAssertEqual(add.stderr, "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
+            + "Check the permissions of the folders on the way to it, or choose another database with --db.\n")
+        let d = try user.hostbook(["--db", hb.db, "doctor"])
+        XCTAssertEqual(d.status, 1)
+        XCTAssertFalse(d.stdout.contains("No problems found"), d.stdout)
+    }
+
+    func testAFileThatIsNotSQLiteIsAnErrorEverywhere() throws {
+        let hb = try HostbookFixture()
+        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
+        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: hb.db))
+        chmod(hb.db, 0o600)
+        chmod(hb.dir.file("data"), 0o700)
+        for (args, _) in Self.readOnlyCommands where args.first != "doctor" {
+            let r = try hb.run(args)
+            XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)")
+            XCTAssertEqual(r.stdout, "", "\(args)")
+            XCTAssertTrue(r.stderr.hasPrefix("hostbook: '\(hb.db)' is not a usable hostbook database: file is not a database\n"), "\(args): \(r.stderr)")
+        }
+        let d = try hb.run("doctor")
+        XCTAssertEqual(d.status, 1)
+        XCTAssertTrue(d.stdout.contains("error: the database cannot be read"), d.stdout)
+    }
+
+    /// A folder at the database's path (what an I/O error looks like from here).
+    func testAFolderAtTheDatabasePathIsAnError() throws {
+        let hb = try HostbookFixture()
+        try FileManager.default.createDirectory(atPath: hb.db, withIntermediateDirectories: true)
+        chmod(hb.dir.file("data"), 0o700)
+        for args in [["list"], ["keys", "list"], ["add", "x", "--hostname", "x"]] {
+            try hb.fails(args, status: 1, stderr: "hostbook: refusing the database '\(hb.db)': it is not a regular file\n"
+                + "Choose a database file with --db or $HOSTBOOK_DB.\n")
+        }
+    }
+
+    /// The user's own database, in the user's own folder, which the user made read-only:
+    /// WAL would need a -shm file there, so hostbook reads the file as it is.
+    func testADatabaseInAFolderTheUserMayNotWriteCanBeRead() throws {
+        let user = try SecondUser()
+        let dir = try TemporaryDirectory()
+        chmod(dir.path, 0o755)
+        let folder = dir.file("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o700)
+        user.chown(folder)
+        let db = folder + "/hostbook.db"
+        XCTAssertEqual(try user.hostbook(["--db", db, "add", "web", "--hostname", "web.example", "--tag", "prod"]).status, 0)
+        XCTAssertEqual(try user.hostbook(["--db", db, "snippets", "add", "up", "--command", "uptime"]).status, 0)
+        chmod(folder, 0o500)
+        defer { chmod(folder, 0o700) }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["hostbook.db"], "SQLite removed -wal and -shm on close")
+
+        let list = try user.hostbook(["--db", db, "list", "--json"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        let hosts = try JSONSerialization.jsonObject(with: list.stdoutBytes) as? [[String: Any]]
+        XCTAssertEqual(hosts?.map { $0["name"] as? String }, ["web"])
+        let show = try user.hostbook(["--db", db, "show", "web"])
+        XCTAssertEqual(show.status, 0, show.stderr)
+        XCTAssertTrue(show.stdout.contains("web.example"), show.stdout)
+        XCTAssertEqual(try user.hostbook(["--db", db, "snippets", "show", "up"]).status, 0)
+        XCTAssertEqual(try user.hostbook(["--db", db, "keys", "list"]).status, 0)
+        XCTAssertEqual(try user.hostbook(["--db", db, "known-hosts", "export"]).status, 0)
+        let doctor = try user.hostbook(["--db", db, "doctor"])
+        XCTAssertTrue(doctor.stdout.contains("integrity ok"), doctor.stdout + doctor.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["hostbook.db"])
+
+        // Writing stays an error that says why.
+        let add = try user.hostbook(["--db", db, "add", "x", "--hostname", "x.example"])
+        XCTAssertEqual(add.status, 1)
+        XCTAssertTrue(add.stderr.hasPrefix("hostbook: "), add.stderr)
+    }
+
+    /// The same, but a killed SQLite client left changes in -wal and no -shm: reading the
+    /// file alone would miss them, so that is an error that says what to do. With the -shm
+    /// left there too, SQLite reads both.
+    func testUnsavedChangesInAReadOnlyFolderAreNotSilentlyMissed() throws {
+        let user = try SecondUser()
+        let dir = try TemporaryDirectory()
+        chmod(dir.path, 0o755)
+        let folder = dir.file("ro")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
+        chmod(folder, 0o700)
+        user.chown(folder)
+        let db = folder + "/hostbook.db"
+        XCTAssertEqual(try user.hostbook(["--db", db, "add", "web", "--hostname", "web.example"]).status, 0)
+        // sqlite3 commits a host with checkpoints off, then is killed: the row is only in -wal.
+        _ = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/setpriv"),
+                                ["--reuid=\(user.uid)", "--regid=\(user.gid)", "--clear-groups", "/usr/bin/sqlite3", db,
+                                 "PRAGMA wal_autocheckpoint=0; INSERT INTO hosts(uuid, name, hostname, created_at, updated_at) VALUES ('u-1', 'late', 'late.example', 'now', 'now');",
+                                 ".system kill -9 $PPID"])
+        XCTAssertGreaterThan((try FileManager.default.attributesOfItem(atPath: db + "-wal")[.size] as? NSNumber)?.intValue ?? 0, 0)
+        chmod(folder, 0o500)
+        defer { chmod(folder, 0o700) }
+        let both = try user.hostbook(["--db", db, "list", "--json"])
+        XCTAssertEqual(both.status, 0, both.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: both.stdoutBytes) as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["late", "web"])
+
+        chmod(folder, 0o700)
+        try FileManager.default.removeItem(atPath: db + "-shm")
+        chmod(folder, 0o500)
+        let r = try user.hostbook(["--db", db, "list", "--json"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stdout, "")
+        XCTAssertEqual(r.stderr, "hostbook: cannot read the database '\(db)': its folder is not writable by you, and '\(db)-wal' holds changes SQLite can only read with a -shm file there\n"
+            + "Run any hostbook command once as a user who can write '\(folder)' (that saves the changes into the database), or make the folder writable.\n")
+    }
+
+    // MARK: Refusing a database that is not to be trusted
+
+    func testASymbolicLinkIsRefused() throws {
+        let hb = try HostbookFixture()
+        try hb.ok("add", "web", "--hostname", "web.example")
+        let link = hb.dir.file("data/link.db")
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: hb.db)
+        let expected = "hostbook: refusing the database '\(link)': it is a symbolic link (to '\(hb.db)')\n"
+            + "Give the file itself: --db '\(hb.db)' (or set HOSTBOOK_DB to it), or replace the link with the file.\n"
+        for args in [["list"], ["show", "web"], ["add", "x", "--hostname", "x"], ["keys", "list"], ["known-hosts", "export"]] {
+            try hb.fails(["--db", link] + args, status: 1, stderr: expected)
+        }
+        let d = try hb.run("--db", link, "doctor")
+        XCTAssertEqual(d.status, 1)
+        XCTAssertTrue(d.stdout.contains("error: refusing the database '\(link)': it is a symbolic link"), d.stdout)
+    }
+
+    func testFilesAndFoldersOthersCanWriteAreRefused() throws {
+        let user = try SecondUser()
+        let hb = try HostbookFixture()
+        try hb.ok("add", "web", "--hostname", "web.example")
+        let folder = hb.dir.file("data")
+        // Group-writable, and the group is the second user's.
+        chmod(hb.db, 0o664)
+        XCTAssertEqual(Glibc.chown(hb.db, 0, user.gid), 0)
+        let file = "hostbook: refusing the database '\(hb.db)': other users can write to it (mode 0664)\nRun: chmod 600 '\(hb.db)'\n"
+        try hb.fails(["list"], status: 1, stderr: file)
+        try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: file)
+        let d = try hb.run("doctor", "--json")
+        XCTAssertEqual(d.status, 1)
+        XCTAssertTrue(d.stdout.contains("\"check\": \"database.trust\""), d.stdout)
+        chmod(hb.db, 0o600)
+        XCTAssertEqual(Glibc.chown(hb.db, 0, 0), 0)
+
+        for (mode, group) in [(0o770, user.gid), (0o777, 0), (0o1777, 0), (0o707, 0)] as [(mode_t, gid_t)] {
+            chmod(folder, mode)
+            XCTAssertEqual(Glibc.chown(folder, 0, group), 0)
+            let octal = String(mode, radix: 8)
+            let expected = "hostbook: refusing the database '\(hb.db)': other users can write to its folder '\(folder)' (mode \(String(repeating: "0", count: 4 - octal.count) + octal))\n"
+                + "Run: chmod 700 '\(folder)', or keep the database in a private folder (--db).\n"
+            try hb.fails(["list"], status: 1, stderr: expected)
+            try hb.fails(["keys", "list"], status: 1, stderr: expected)
+            try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: expected)
+        }
+        chmod(folder, 0o700)
+        XCTAssertEqual(Glibc.chown(folder, 0, 0), 0)
+        XCTAssertEqual(try hb.run("list").status, 0)
+
+        // A group that is only this user's (root's primary group, no one else in it) is the
+        // user, as Debian's OpenSSH has it: group-writable by it is fine.
+        if try Self.groupHasOnlyRoot(0) {
+            chmod(hb.db, 0o660)
+            chmod(folder, 0o770)
+            let r = try hb.run("list")
+            XCTAssertEqual(r.status, 0, r.stderr)
+            chmod(hb.db, 0o600)
+            chmod(folder, 0o700)
+        }
+    }
+
+    /// From /etc/passwd and /etc/group: no user but root has `gid` as primary group or is a member.
+    static func groupHasOnlyRoot(_ gid: gid_t) throws -> Bool {
+        let passwd = try String(contentsOfFile: "/etc/passwd", encoding: .utf8).split(separator: "\n")
+        let others = passwd.filter { $0.split(separator: ":", omittingEmptySubsequences: false).count > 3 }
+            .filter { let f = $0.split(separator: ":", omittingEmptySubsequences: false); return f[3] == "\(gid)" && f[0] != "root" }
+        let group = try String(contentsOfFile: "/etc/group", encoding: .utf8).split(separator: "\n")
+            .first { $0.split(separator: ":", omittingEmptySubsequences: false).count > 3 && $0.split(separator: ":", omittingEmptySubsequences: false)[2] == "\(gid)" }
+        let members = group.map { $0.split(separator: ":", omittingEmptySubsequences: false)[3].split(separator: ",").filter { $0 != "root" } } ?? []
+        return others.isEmpty && members.isEmpty
+    }
+
+    func testAFileOrFolderOwnedByAnotherUserIsRefused() throws {
+        let user = try SecondUser()
+        let hb = try HostbookFixture()
+        try hb.ok("add", "web", "--hostname", "web.example")
+        let folder = hb.dir.file("data")
+        user.chown(hb.db)
+        let file = "hostbook: refusing the database '\(hb.db)': it is owned by another user (\(user.name))\n"
+            + "Use a database in a folder of your own (--db), or have it owned by you: chown root '\(hb.db)' (as root).\n"
+        try hb.fails(["list"], status: 1, stderr: file)
+        try hb.fails(["show", "web"], status: 1, stderr: file)
+        try hb.fails(["edit", "web", "--port", "2"], status: 1, stderr: file)
+        XCTAssertEqual(Glibc.chown(hb.db, 0, 0), 0)
+
+        user.chown(folder)
+        let dir = "hostbook: refusing the database '\(hb.db)': its folder '\(folder)' is owned by another user (\(user.name))\n"
+            + "Use a database in a folder of your own (--db), or have it owned by you: chown root '\(folder)' (as root).\n"
+        try hb.fails(["list"], status: 1, stderr: dir)
+        try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: dir)
+        XCTAssertEqual(Glibc.chown(folder, 0, 0), 0)
+        XCTAssertEqual(try hb.run("list").status, 0)
+
+        // A root-owned folder is trusted (as OpenSSH trusts root): the second user's own
+        // file in it is used.
+        chmod(hb.dir.path, 0o755)
+        let shared = hb.dir.file("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: false)
+        chmod(shared, 0o755)
+        let own = shared + "/mine.db"
+        XCTAssertTrue(FileManager.default.createFile(atPath: own, contents: nil))
+        chmod(own, 0o600)
+        user.chown(own)
+        // Folder not writable by the user: the empty file cannot become a database, but
+        // reading it answers as an empty store.
+        let r = try user.hostbook(["--db", own, "list"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "No hosts.\n")
+    }
+}

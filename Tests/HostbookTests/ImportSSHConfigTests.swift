@@ -1,0 +1,266 @@
+// End-to-end tests of `hostbook import-ssh-config` with the real binary, a temporary HOME
+// (relative Include paths are taken from ~/.ssh) and the real `ssh -G -F FILE ALIAS` as the
+// oracle for what each host resolves to. Key links need the vault (scripts/with-keyring).
+import Foundation
+import XCTest
+
+final class ImportSSHConfigTests: XCTestCase {
+    var tmp: TemporaryDirectory!
+    var home: String { tmp.file("home") }
+    var sshDir: String { home + "/.ssh" }
+    var db: String { tmp.file("data/hostbook.db") }
+
+    override func setUpWithError() throws {
+        tmp = try TemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: sshDir + "/conf.d", withIntermediateDirectories: true)
+    }
+
+    override func tearDown() { tmp = nil }
+
+    @discardableResult
+    func write(_ name: String, _ text: String) throws -> String {
+        let path = name.hasPrefix("/") ? name : sshDir + "/" + name
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        chmod(path, 0o600)
+        return path
+    }
+
+    func hostbook(_ args: [String]) throws -> HostbookResult {
+        try HostbookProcess.run(["--db", db] + args, environment: ["HOME": home, "NO_COLOR": "1"])
+    }
+
+    func importJSON(_ args: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
+        let r = try hostbook(["import-ssh-config"] + args + ["--json"])
+        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
+        return try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any], file: file, line: line)
+    }
+
+    func hosts(_ report: [String: Any]) -> [[String: Any]] { report["hosts"] as? [[String: Any]] ?? [] }
+
+    func byName(_ report: [String: Any]) -> [String: [String: Any]] {
+        Dictionary(uniqueKeysWithValues: hosts(report).map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    static let localUser: String = {
+        guard let pw = getpwuid(getuid()) else { return "root" }
+        return String(decoding: Data(bytes: pw.pointee.pw_name, count: strlen(pw.pointee.pw_name)), as: UTF8.self)
+    }()
+
+    func sshG(_ file: String, _ alias: String) throws -> [String: [String]] {
+        let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), ["-G", "-F", file, "--", alias],
+                                    environment: ["HOME": home])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        var out: [String: [String]] = [:]
+        for line in r.stdout.split(separator: "\n") {
+            guard let space = line.firstIndex(of: " ") else { continue }
+            out[String(line[..<space]), default: []].append(String(line[line.index(after: space)...]))
+        }
+        return out
+    }
+
+    /// A configuration with Include (relative, glob, from inside a Host block), Host lists,
+    /// wildcards, negation, Host *, key=value, quotes and keywords in any case.
+    func writeRichConfig() throws -> String {
+        try write("conf.d/10-bastion.conf", "Host bastion\n  HostName 192.0.2.10\n  PORT=2200\n  user ops\n")
+        try write("conf.d/20-db.conf", "host db1 db2\n  hostname %h.db.example.com\n")
+        try write("team.conf", "  User team\n")
+        return try write("config", """
+            # the user's own config
+            Include conf.d/*.conf
+            Host web1 web2 !web3
+              HostName "Web.Example.COM"
+              ProxyJump bastion
+            Host web3
+              Include team.conf
+            Host *.example.org !skip.example.org
+              Port 2022
+            Host app.example.org skip.example.org
+              USER = 'app user'
+              User=second
+            Host *
+              User fallback
+              Port 22
+              ServerAliveInterval 30
+
+            """)
+    }
+
+    func testEveryConcreteHostResolvesAsSshG() throws {
+        let file = try writeRichConfig()
+        let report = try importJSON()
+        let names = hosts(report).map { $0["name"] as? String ?? "" }
+        XCTAssertEqual(names, ["bastion", "db1", "db2", "web1", "web2", "web3", "app.example.org", "skip.example.org"])
+        for h in hosts(report) {
+            let alias = h["alias"] as? String ?? ""
+            let action = h["action"] as? String
+            let g = try sshG(file, alias)
+            // "app user" is no valid login name for hostbook: skipped, with the reason.
+            if alias == "app.example.org" || alias == "skip.example.org" {
+                XCTAssertEqual(action, "skipped")
+                XCTAssertEqual(g["user"], ["app user"])
+                XCTAssertEqual(h["reason"] as? String, "invalid user 'app user': use 1 to 64 letters, digits, '.', '_', '-' or '@', not starting with '-'")
+                continue
+            }
+            XCTAssertEqual(action, "added", alias)
+            XCTAssertEqual([h["hostname"] as? String ?? ""], g["hostname"], alias)
+            XCTAssertEqual(["\(h["port"] as? Int ?? 0)"], g["port"], alias)
+            XCTAssertEqual([h["user"] as? String ?? Self.localUser], g["user"], alias)
+            XCTAssertEqual((h["jump"] as? String).map { [$0] }, g["proxyjump"], alias)
+            XCTAssertEqual(h["source_file"] as? String, alias.hasPrefix("db") || alias == "bastion"
+                           ? sshDir + "/conf.d/" + (alias == "bastion" ? "10-bastion.conf" : "20-db.conf") : file)
+        }
+        XCTAssertEqual(byName(report)["web2"]?["source_line"] as? Int, 3)
+        // The default file is ~/.ssh/config; list shows what was stored.
+        let list = try hostbook(["list", "--json"])
+        let stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: list.stdoutBytes) as? [[String: Any]])
+        XCTAssertEqual(stored.count, 6)
+        XCTAssertTrue(stored.allSatisfy { $0["source"] as? String == "ssh-config" })
+    }
+
+    func testReimportUpdatesInsteadOfDuplicating() throws {
+        let file = try write("config", "Host a\n  HostName a.example.com\nHost b\n  HostName b.example.com\n  ProxyJump a\n")
+        let first = try importJSON([file])
+        XCTAssertEqual([first["added"] as? Int, first["updated"] as? Int, first["unchanged"] as? Int], [2, 0, 0])
+        XCTAssertEqual(byName(first)["b"]?["jump"] as? String, "a")
+        let second = try importJSON([file])
+        XCTAssertEqual([second["added"] as? Int, second["updated"] as? Int, second["unchanged"] as? Int], [0, 0, 2])
+        try write("config", "Host c\n  HostName c.example.com\nHost a\n  HostName a2.example.com\n  Port 2201\nHost b\n  HostName b.example.com\n  ProxyJump a\n")
+        let third = try importJSON([file])
+        XCTAssertEqual([third["added"] as? Int, third["updated"] as? Int, third["unchanged"] as? Int], [1, 2, 0])
+        XCTAssertEqual(byName(third)["a"]?["source_line"] as? Int, 3)
+        let show = try hostbook(["show", "a", "--json"])
+        let a = try XCTUnwrap(try JSONSerialization.jsonObject(with: show.stdoutBytes) as? [String: Any])
+        XCTAssertEqual(a["hostname"] as? String, "a2.example.com")
+        XCTAssertEqual(a["port"] as? Int, 2201)
+        let list = try hostbook(["list", "--json"])
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: list.stdoutBytes) as? [Any])?.count, 3)
+    }
+
+    func testDryRunWritesNothing() throws {
+        let file = try write("config", "Host a\n  HostName a.example.com\n")
+        // No database yet: none is created.
+        let dry = try hostbook(["import-ssh-config", file, "--dry-run"])
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.hasSuffix("Dry run, nothing written: 1 added, 0 updated, 0 unchanged, 0 skipped.\n"), dry.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+        _ = try importJSON([file])
+        try write("config", "Host a\n  HostName changed.example.com\nHost b\n  HostName b.example.com\n")
+        let before = try Data(contentsOf: URL(fileURLWithPath: db))
+        let files = try FileManager.default.contentsOfDirectory(atPath: tmp.file("data")).sorted()
+        let report = try importJSON([file, "--dry-run"])
+        XCTAssertEqual(report["dry_run"] as? Bool, true)
+        XCTAssertEqual([report["added"] as? Int, report["updated"] as? Int], [1, 1])
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: db)), before)
+        // Opening the database to read may leave SQLite's empty -wal/-shm beside it; nothing else.
+        for f in try FileManager.default.contentsOfDirectory(atPath: tmp.file("data")) where !files.contains(f) {
+            XCTAssertTrue(f.hasSuffix("-shm") || f.hasSuffix("-wal"), f)
+            if f.hasSuffix("-wal") { XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: tmp.file("data/" + f))[.size] as? Int, 0) }
+        }
+        XCTAssertEqual(try hostbook(["show", "a", "--json"]).stdout.contains("changed.example.com"), false)
+    }
+
+    func testWhatCannotBeKeptIsListed() throws {
+        let text = """
+            Host a
+              ForwardAgent yes
+              ProxyCommand nc %h %p
+              IdentityFile ~/.ssh/absent_key
+            Host b
+              ProxyJump nowhere
+            Host c
+              ProxyJump a,b
+            Match exec "test -e /"
+              User fromexec
+            Host *.pattern
+              Port 2
+            Include nothing/*.conf
+
+            """
+        let file = try write("config", text)
+        let report = try importJSON([file])
+        let h = byName(report)
+        let a = h["a"]?["not_imported"] as? [String] ?? []
+        XCTAssertTrue(a.contains { $0.hasPrefix("forwardagent yes (\(file) line 2)") }, "\(a)")
+        XCTAssertTrue(a.contains("ProxyCommand nc %h %p: hostbook does not run proxy commands"), "\(a)")
+        XCTAssertTrue(a.contains("IdentityFile ~/.ssh/absent_key: the file does not exist"), "\(a)")
+        XCTAssertTrue(a.contains { $0.hasPrefix("Match exec (\(file) line 9)") }, "\(a)")
+        XCTAssertTrue((h["b"]?["not_imported"] as? [String] ?? []).contains { $0.contains("no saved or imported host is named 'nowhere'") })
+        XCTAssertTrue((h["c"]?["not_imported"] as? [String] ?? []).contains { $0.contains("a chain of 2 jump hosts") })
+        XCTAssertNil(h["c"]?["jump"] as? String)
+        let notes = report["notes"] as? [String] ?? []
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Match exec \"test -e /\" (\(file) line 9)") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Host *.pattern (\(file) line 11)") }, "\(notes)")
+        XCTAssertTrue(notes.contains("Include ~/.ssh/nothing/*.conf (\(file) line 13) matched no files (ssh skips it too)"), "\(notes)")
+        // The text report lists them too, and the file is never changed.
+        let r = try hostbook(["import-ssh-config", file])
+        XCTAssertTrue(r.stdout.contains("Not imported (hostbook cannot represent these):\n"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("\n  a: forwardagent yes (\(file) line 2): hostbook does not keep this option\n"), r.stdout)
+        XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
+    }
+
+    func testTextFromTheFileIsEscaped() throws {
+        let file = try write("config", "Host evil\n  HostName \"x\u{1b}[31my\"\n  SetEnv A=\u{202e}b\n")
+        let r = try hostbook(["import-ssh-config", file])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertFalse(r.stdout.unicodeScalars.contains { $0 == "\u{1b}" || $0 == "\u{202e}" }, r.stdout)
+        XCTAssertTrue(r.stdout.contains("x\\u{1b}[31my"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("skipped"), r.stdout)
+    }
+
+    func testRefusals() throws {
+        let missing = home + "/.ssh/config"
+        var r = try hostbook(["import-ssh-config"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "hostbook: cannot read '\(missing)': No such file or directory\nName the configuration to import: hostbook import-ssh-config FILE\n")
+        XCTAssertEqual(r.stdout, "")
+
+        let bad = try write("config", "Host a\n  HostName \"open\n")
+        r = try hostbook(["import-ssh-config", bad])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertEqual(r.stderr, "hostbook: \(bad) line 2: invalid quotes\nssh refuses this file too; fix the line and import again. Nothing was imported and the file was not changed.\n")
+
+        try write("config", "Host a\nInclude config\n")
+        r = try hostbook(["import-ssh-config"])
+        XCTAssertEqual(r.status, 1)
+        XCTAssertTrue(r.stderr.contains("Too many recursive configuration includes"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+
+        r = try hostbook(["import-ssh-config", "a", "b"])
+        XCTAssertEqual(r.status, 2, r.stderr)
+    }
+
+    /// An IdentityFile is linked to the imported key with the same public half: from the .pub
+    /// file, or from an unencrypted private key without one.
+    func testIdentityFilesLinkToImportedKeys() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring")
+        }
+        for name in ["id_a", "id_b"] {
+            let k = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-keygen"), ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", sshDir + "/" + name])
+            XCTAssertEqual(k.status, 0, k.stderr)
+            let i = try hostbook(["keys", "import", sshDir + "/" + name, "--name", name])
+            XCTAssertEqual(i.status, 0, i.stderr)
+        }
+        try FileManager.default.removeItem(atPath: sshDir + "/id_b.pub")
+        let file = try write("config", "Host a\n  IdentityFile ~/.ssh/id_a\nHost b\n  IdentityFile %d/.ssh/id_b\nHost c\n  IdentityFile ~/.ssh/id_none\n")
+        let h = byName(try importJSON([file]))
+        XCTAssertEqual(h["a"]?["key"] as? String, "id_a")
+        XCTAssertEqual(h["b"]?["key"] as? String, "id_b")
+        XCTAssertNil(h["c"]?["key"] as? String)
+        let show = try hostbook(["show", "a", "--json"])
+        let a = try XCTUnwrap(try JSONSerialization.jsonObject(with: show.stdoutBytes) as? [String: Any])
+        XCTAssertEqual(a["auth"] as? String, "key")
+    }
+
+    /// An encrypted private key without a .pub file cannot be linked without its passphrase:
+    /// reported, never asked for.
+    func testAnEncryptedKeyWithoutPubIsReported() throws {
+        let k = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-keygen"), ["-q", "-t", "ed25519", "-N", "secret-pass", "-f", sshDir + "/id_enc"])
+        XCTAssertEqual(k.status, 0, k.stderr)
+        try FileManager.default.removeItem(atPath: sshDir + "/id_enc.pub")
+        let file = try write("config", "Host a\n  IdentityFile ~/.ssh/id_enc\n")
+        let h = byName(try importJSON([file]))
+        XCTAssertEqual(h["a"]?["not_imported"] as? [String],
+                       ["IdentityFile ~/.ssh/id_enc: the key is encrypted and has no .pub file beside it; import it with 'hostbook keys import \(sshDir)/id_enc' and import the config again"])
+    }
+}

@@ -1,0 +1,101 @@
+// scripts/install and scripts/uninstall into a temporary prefix: the files land where each
+// tool looks, the man page renders, the completion loads, and uninstalling leaves the
+// prefix exactly as it was (files and folders of others untouched).
+import Foundation
+import XCTest
+
+final class InstallScriptTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    func script(_ name: String, _ args: [String]) throws -> HostbookResult {
+        try ToolProcess.run(Self.root.appendingPathComponent("scripts/\(name)"), args)
+    }
+
+    /// Every path under `dir` with its kind and mode, to compare before and after.
+    func tree(_ dir: String) throws -> [String] {
+        let fm = FileManager.default
+        var out: [String] = []
+        for case let rel as String in fm.enumerator(atPath: dir)! {
+            let attrs = try fm.attributesOfItem(atPath: dir + "/" + rel)
+            out.append("\(rel) \(attrs[.type] as? FileAttributeType == .typeDirectory ? "dir" : "file") \(String(attrs[.posixPermissions] as? Int ?? 0, radix: 8))")
+        }
+        return out.sorted()
+    }
+
+    func testInstallThenUninstallLeavesThePrefixAsItWas() throws {
+        let dir = try TemporaryDirectory()
+        let prefix = dir.file("prefix")
+        // Someone else's files already there: a bin folder and a man page.
+        try FileManager.default.createDirectory(atPath: prefix + "/bin", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: prefix + "/share/man/man1", withIntermediateDirectories: true)
+        try "#!/bin/sh\n".write(toFile: prefix + "/bin/other", atomically: true, encoding: .utf8)
+        try ".TH OTHER 1\n".write(toFile: prefix + "/share/man/man1/other.1", atomically: true, encoding: .utf8)
+        let before = try tree(prefix)
+
+        let installed = try script("install", ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path])
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let files = ["bin/hostbook": "755", "share/man/man1/hostbook.1": "644",
+                     "share/bash-completion/completions/hostbook": "644", "share/zsh/site-functions/_hostbook": "644",
+                     "share/fish/vendor_completions.d/hostbook.fish": "644"]
+        let after = try tree(prefix)
+        for (f, mode) in files { XCTAssertTrue(after.contains("\(f) file \(mode)"), "\(f) in \(after)") }
+        XCTAssertTrue(after.contains("share/hostbook/install-manifest file 644"))
+        let unit = Self.root.appendingPathComponent("contrib/systemd/hostbook-agent.service").path
+        XCTAssertEqual(after.contains { $0.hasPrefix("share/systemd/user/hostbook-agent.service ") }, FileManager.default.fileExists(atPath: unit))
+
+        // The installed program runs, and what it installed is what it generates.
+        let bin = prefix + "/bin/hostbook"
+        XCTAssertEqual(try ToolProcess.run(URL(fileURLWithPath: bin), ["--version"]).status, 0)
+        XCTAssertEqual(try String(contentsOfFile: prefix + "/share/man/man1/hostbook.1", encoding: .utf8),
+                       try ToolProcess.run(URL(fileURLWithPath: bin), ["man"]).stdout)
+        let man = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", prefix + "/share/man/man1/hostbook.1"],
+                                      environment: ["MANWIDTH": "80", "MANPAGER": "cat", "PAGER": "cat"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        XCTAssertTrue(man.stdout.contains("HOSTBOOK(1)"))
+        XCTAssertTrue(man.stdout.contains("hostbook known"), man.stdout.prefix(400).description)
+        let bash = try ToolProcess.run(URL(fileURLWithPath: "/bin/bash"), ["--norc", "-c",
+            "source '\(prefix)/share/bash-completion/completions/hostbook' && complete -p hostbook"])
+        XCTAssertEqual(bash.stdout, "complete -F _hostbook hostbook\n", bash.stderr)
+
+        // Installing again (an upgrade) keeps the record of the folders the first one made.
+        XCTAssertEqual(try script("install", ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path]).status, 0)
+
+        let removed = try script("uninstall", ["--prefix", prefix])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertTrue(removed.stdout.contains("Removed \(files.count) file(s)"), removed.stdout)
+        XCTAssertEqual(try tree(prefix), before)
+        // Nothing left to remove: still fine.
+        XCTAssertEqual(try script("uninstall", ["--prefix", prefix]).status, 0)
+        XCTAssertEqual(try tree(prefix), before)
+    }
+
+    /// The slot for the agent's systemd user unit: installed (with its binary path filled in)
+    /// only when the project has one, and removed with the rest.
+    func testTheSystemdUserUnitIsInstalledWhenTheProjectHasOne() throws {
+        let dir = try TemporaryDirectory()
+        let root = dir.file("project")
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: root + "/scripts", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: root + "/contrib/systemd", withIntermediateDirectories: true)
+        for name in ["install", "uninstall"] {
+            try fm.copyItem(atPath: Self.root.appendingPathComponent("scripts/\(name)").path, toPath: root + "/scripts/\(name)")
+        }
+        try "[Service]\nExecStart=@bindir@/hostbook agent run\n".write(toFile: root + "/contrib/systemd/hostbook-agent.service", atomically: true, encoding: .utf8)
+        let prefix = dir.file("prefix")
+        let r = try ToolProcess.run(URL(fileURLWithPath: root + "/scripts/install"), ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try String(contentsOfFile: prefix + "/share/systemd/user/hostbook-agent.service", encoding: .utf8),
+                       "[Service]\nExecStart=\(prefix)/bin/hostbook agent run\n")
+        XCTAssertEqual(try ToolProcess.run(URL(fileURLWithPath: root + "/scripts/uninstall"), ["--prefix", prefix]).status, 0)
+        XCTAssertFalse(fm.fileExists(atPath: prefix), "the prefix did not exist before, and does not now")
+    }
+
+    func testBadArgumentsAreUsageErrors() throws {
+        let r = try script("install", ["--frobnicate"])
+        XCTAssertEqual(r.status, 2)
+        XCTAssertEqual(r.stderr, "scripts/install: unknown argument '--frobnicate'\nUsage: scripts/install [--prefix DIR]\n")
+        XCTAssertEqual(try script("uninstall", ["--prefix"]).status, 2)
+        let missing = try script("install", ["--prefix", "/tmp/x", "--binary", "/nonexistent/hostbook"])
+        XCTAssertEqual(missing.status, 1)
+    }
+}

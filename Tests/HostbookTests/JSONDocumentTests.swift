@@ -1,0 +1,348 @@
+// The README's "JSON output" section is the contract of every `--json`: this test reads it
+// (the `json-commands` block and one `json-object NAME` block per object), runs every
+// command of the command table with --json on the real binary, and holds each output to it:
+// exactly the documented fields, in the documented order, with the documented types. A
+// command the section does not list, or that this test has no run for, fails.
+import Foundation
+import XCTest
+
+final class JSONDocumentTests: XCTestCase {
+    // MARK: the document
+
+    indirect enum FieldType: Equatable {
+        case string, integer, boolean, time
+        case array(FieldType)
+        case object(String)
+    }
+
+    struct Field {
+        let name: String
+        let type: FieldType
+        let nullable: Bool
+    }
+
+    struct Document {
+        /// Command words → what it prints: nil for `-` (a file format of its own).
+        var commands: [String: FieldType?] = [:]
+        var objects: [String: [Field]] = [:]
+    }
+
+    static func parseType(_ s: String) -> FieldType {
+        if s.hasPrefix("[") && s.hasSuffix("]") { return .array(parseType(String(s.dropFirst().dropLast()))) }
+        switch s {
+        case "string": return .string
+        case "integer": return .integer
+        case "boolean": return .boolean
+        case "time": return .time
+        default: return .object(s)
+        }
+    }
+
+    static func readDocument() throws -> Document {
+        let readme = try String(contentsOfFile: PackageRootPath.path + "/README.md", encoding: .utf8)
+        guard let start = readme.range(of: "<!-- section: json -->") else { throw XCTSkip("README.md has no JSON section") }
+        let rest = readme[start.upperBound...]
+        let section = rest[..<(rest.range(of: "<!-- section:")?.lowerBound ?? rest.endIndex)]
+        var doc = Document()
+        var block: String?
+        for line in section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.hasPrefix("```text json-") { block = String(line.dropFirst("```text ".count)); continue }
+            if line.hasPrefix("```") { block = nil; continue }
+            guard let block, !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            let words = line.split(separator: " ").map(String.init)
+            if block == "json-commands" {
+                let type = words.last!
+                doc.commands[words.dropLast().joined(separator: " ")] = type == "-" ? .some(nil) : parseType(type)
+            } else if block.hasPrefix("json-object ") {
+                let name = String(block.dropFirst("json-object ".count))
+                let nullable = words.count >= 4 && words[2] == "|" && words[3] == "null"
+                doc.objects[name, default: []].append(Field(name: words[0], type: parseType(words[1]), nullable: nullable))
+            }
+        }
+        return doc
+    }
+
+    func testTheDocumentIsComplete() throws {
+        let doc = try Self.readDocument()
+        XCTAssertGreaterThan(doc.objects.count, 20)
+        func check(_ t: FieldType, _ context: String) {
+            switch t {
+            case .array(let e): check(e, context)
+            case .object(let name): XCTAssertNotNil(doc.objects[name], "\(context): no json-object block '\(name)'")
+            default: break
+            }
+        }
+        for (command, type) in doc.commands { if let type { check(type, command) } }
+        for (name, fields) in doc.objects {
+            for f in fields { check(f.type, "\(name).\(f.name)") }
+            XCTAssertEqual(Set(fields.map(\.name)).count, fields.count, "\(name) lists a field twice")
+        }
+        // Every command of the table is listed, and nothing else.
+        let fixture = try HostbookFixture()
+        let table = try fixture.ok("__complete", "commands").stdout.split(separator: "\n")
+            .map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }.filter { $0 != "-" }
+        XCTAssertGreaterThan(table.count, 25)
+        for c in table { XCTAssertTrue(doc.commands.keys.contains(c), "README 'JSON output' does not list '\(c)'") }
+        for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "README 'JSON output' lists '\(c)', which is no command") }
+    }
+
+    // MARK: the program against it
+
+    var doc = Document()
+    var hb: HostbookFixture!
+    /// Commands whose output has been checked.
+    var checked: Set<String> = []
+
+    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
+    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
+
+    func testEveryCommandPrintsWhatTheDocumentSays() throws {
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
+            throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring")
+        }
+        doc = try Self.readDocument()
+        hb = try HostbookFixture()
+        hb.environment["HOME"] = hb.dir.path
+        let tailscale = PackageRootPath.path + "/testdata/tailscale/"
+
+        // Hosts, and hosts from Tailscale (a rotation, then bad keys: every array non-empty).
+        try run("add", "web", "--hostname", "10.0.0.5", "--user", "root", "--tag", "prod")
+        try run("add", "gone", "--hostname", "gone.test")
+        try run("edit", "web", "--note", "a note", "--no-user")
+        try run("import-tailscale", tailscale + "status-rotation-before.json", "--all")
+        try run("import-tailscale", tailscale + "status-rotation-after.json", "--all")
+        try run("import-tailscale", tailscale + "status-bad-host-key.json", "--all")
+        let list = try run("list")
+        guard case .array(let hosts) = list else { return XCTFail("list --json is not an array") }
+        let fromTailscale = hosts.compactMap { h -> String? in
+            guard case .object(let f) = h, f.first(where: { $0.0 == "source" })?.1 == .string("tailscale"),
+                  case .string(let name)? = f.first(where: { $0.0 == "name" })?.1 else { return nil }
+            return name
+        }
+        XCTAssertFalse(fromTailscale.isEmpty)
+        let shown = try run("show", fromTailscale.first ?? "web")
+        XCTAssertNotEqual(field(shown, "tailscale"), .null, "a host from Tailscale shows its details")
+        XCTAssertEqual(field(try run("show", "web"), "tailscale"), .null)
+        try run("remove", "gone", "--yes")
+
+        // Keys (in the vault of scripts/with-keyring).
+        try run("keys", "import", PackageRootPath.path + "/testkeys/openssh/ed25519_none", "--name", "imported")
+        try run("keys", "generate", "made")
+        try run("keys", "list")
+        XCTAssertEqual(field(try run("keys", "show", "made"), "randomart"), .null)
+        XCTAssertNotEqual(field(try run("keys", "show", "made", "--randomart"), "randomart"), .null)
+        try run("keys", "public", "made")
+        try run("keys", "remove", "imported", "--yes")
+
+        // Known hosts, with a private sshd for scan.
+        let sshd = try PrivateSSHD()
+        defer { sshd.stop() }
+        try run("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKey(), "--yes")
+        try run("known-hosts", "scan", "127.0.0.1", "--port", String(sshd.port))
+        try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
+        try run("known-hosts", "check", "h.test", "--key", keyA)
+        try run("known-hosts", "revoke", "h.test", "--key", keyB)
+        XCTAssertEqual(field(try run("known-hosts", "list", "h.test"), "marker", at: 1), .string("revoked"))
+        try run("known-hosts", "list")
+        try run("known-hosts", "remove", "h.test")
+        try run("known-hosts", "history")
+        try run("known-hosts", "history", "h.test")
+        let file = hb.dir.file("known_hosts")
+        try Data("other.test \(keyB)\n@what other.test \(keyA)\n".utf8).write(to: URL(fileURLWithPath: file))
+        try run("known-hosts", "import", file)
+
+        // Snippets, the vault, the doctor.
+        try run("snippets", "add", "up", "--command", "uptime")
+        try run("snippets", "edit", "up", "--description", "how long")
+        try run("snippets", "list")
+        try run("snippets", "show", "up")
+        try run("snippets", "remove", "up", "--yes")
+        try run("vault", "status")
+        try run("doctor")
+
+        let config = hb.dir.file("ssh_config")
+        try Data("Host jump\n  HostName j.example\n  User admin\nHost web\n  HostName w.example\n  ProxyJump jump\n  ForwardAgent yes\n".utf8)
+            .write(to: URL(fileURLWithPath: config))
+        try run("import-ssh-config", config, "--dry-run")
+        try run("import-ssh-config", config)
+
+        // The standing agent, in a private runtime folder, stopped before the test ends.
+        let runtime = hb.dir.file("run")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        hb.environment["XDG_RUNTIME_DIR"] = runtime
+        try run("agent", "start")
+        defer { _ = try? hb.run(["agent", "stop"]) }
+        try run("agent", "status")
+        try run("agent", "log")
+
+        for (command, type) in doc.commands where type != nil {
+            XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")
+        }
+    }
+
+    /// Runs `hostbook ARGS --json`, requires exit 0 and checks stdout against the document.
+    @discardableResult
+    func run(_ args: String..., file: StaticString = #filePath, line: UInt = #line) throws -> JSON {
+        let r = try hb.run(args + ["--json"])
+        XCTAssertEqual(r.status, 0, "hostbook \(args.joined(separator: " ")) --json: \(r.stderr)", file: file, line: line)
+        let words = commandWords(args)
+        guard let documented = doc.commands[words] else {
+            XCTFail("README 'JSON output' does not list '\(words)'", file: file, line: line)
+            return .null
+        }
+        guard let type = documented else { return .null }
+        var parser = JSONParser(Array(r.stdoutBytes))
+        guard let value = parser.document() else {
+            XCTFail("\(words) --json printed no JSON document: \(r.stdout)", file: file, line: line)
+            return .null
+        }
+        checked.insert(words)
+        holds(value, to: type, nullable: false, at: words, file: file, line: line)
+        return value
+    }
+
+    /// The command words at the start of `args` (the longest that the document lists).
+    func commandWords(_ args: [String]) -> String {
+        for n in stride(from: min(2, args.count), through: 1, by: -1) {
+            let w = args.prefix(n).joined(separator: " ")
+            if doc.commands[w] != nil { return w }
+        }
+        return args.first ?? ""
+    }
+
+    func holds(_ v: JSON, to type: FieldType, nullable: Bool, at path: String, file: StaticString, line: UInt) {
+        if v == .null {
+            XCTAssertTrue(nullable, "\(path) is null, which the README does not allow", file: file, line: line)
+            return
+        }
+        switch (type, v) {
+        case (.string, .string), (.boolean, .bool): break
+        case (.integer, .number(let n)):
+            XCTAssertNotNil(Int(n), "\(path) is \(n), not an integer", file: file, line: line)
+        case (.time, .string(let s)):
+            XCTAssertNotNil(s.range(of: #"^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$"#, options: .regularExpression),
+                            "\(path) is '\(s)', not ISO 8601 UTC", file: file, line: line)
+        case (.array(let element), .array(let items)):
+            for (i, item) in items.enumerated() { holds(item, to: element, nullable: false, at: "\(path)[\(i)]", file: file, line: line) }
+        case (.object(let name), .object(let fields)):
+            guard let spec = doc.objects[name] else { return XCTFail("\(path): no json-object block '\(name)'", file: file, line: line) }
+            XCTAssertEqual(fields.map(\.0), spec.map(\.name), "\(path) (\(name)): the fields differ from the README", file: file, line: line)
+            for f in spec {
+                guard let value = fields.first(where: { $0.0 == f.name })?.1 else { continue }
+                holds(value, to: f.type, nullable: f.nullable, at: "\(path).\(f.name)", file: file, line: line)
+            }
+        default:
+            XCTFail("\(path) is \(v), not \(type) as the README says", file: file, line: line)
+        }
+    }
+
+    func field(_ v: JSON, _ name: String, at index: Int = 0) -> JSON? {
+        var v = v
+        if case .array(let items) = v { guard index < items.count else { return nil }; v = items[index] }
+        guard case .object(let fields) = v else { return nil }
+        return fields.first { $0.0 == name }?.1
+    }
+}
+
+/// JSON with its fields in the order printed (Foundation's parser forgets the order and
+/// cannot tell `true` from `1`).
+enum JSON: Equatable {
+    case null, bool(Bool), number(String), string(String), array([JSON]), object([(String, JSON)])
+
+    static func == (a: JSON, b: JSON) -> Bool {
+        switch (a, b) {
+        case (.null, .null): return true
+        case (.bool(let x), .bool(let y)): return x == y
+        case (.number(let x), .number(let y)), (.string(let x), .string(let y)): return x == y
+        case (.array(let x), .array(let y)): return x == y
+        case (.object(let x), .object(let y)): return x.map(\.0) == y.map(\.0) && x.map(\.1) == y.map(\.1)
+        default: return false
+        }
+    }
+}
+
+struct JSONParser {
+    let b: [UInt8]
+    var i = 0
+
+    init(_ bytes: [UInt8]) { b = bytes }
+
+    /// One value and nothing after it but whitespace, or nil.
+    mutating func document() -> JSON? {
+        guard let v = value() else { return nil }
+        space()
+        return i == b.count ? v : nil
+    }
+
+    mutating func space() { while i < b.count, [0x20, 0x0A, 0x0D, 0x09].contains(b[i]) { i += 1 } }
+
+    mutating func literal(_ s: String) -> Bool {
+        let u = Array(s.utf8)
+        guard b.count - i >= u.count, Array(b[i..<i + u.count]) == u else { return false }
+        i += u.count
+        return true
+    }
+
+    mutating func value() -> JSON? {
+        space()
+        guard i < b.count else { return nil }
+        switch b[i] {
+        case UInt8(ascii: "n"): return literal("null") ? .null : nil
+        case UInt8(ascii: "t"): return literal("true") ? .bool(true) : nil
+        case UInt8(ascii: "f"): return literal("false") ? .bool(false) : nil
+        case UInt8(ascii: "\""): return string().map { .string($0) }
+        case UInt8(ascii: "["):
+            i += 1
+            var items: [JSON] = []
+            space()
+            if i < b.count, b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+            while true {
+                guard let v = value() else { return nil }
+                items.append(v)
+                space()
+                guard i < b.count else { return nil }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "]") { i += 1; return .array(items) }
+                return nil
+            }
+        case UInt8(ascii: "{"):
+            i += 1
+            var fields: [(String, JSON)] = []
+            space()
+            if i < b.count, b[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+            while true {
+                space()
+                guard let k = string() else { return nil }
+                space()
+                guard i < b.count, b[i] == UInt8(ascii: ":") else { return nil }
+                i += 1
+                guard let v = value() else { return nil }
+                fields.append((k, v))
+                space()
+                guard i < b.count else { return nil }
+                if b[i] == UInt8(ascii: ",") { i += 1; continue }
+                if b[i] == UInt8(ascii: "}") { i += 1; return .object(fields) }
+                return nil
+            }
+        default:
+            let start = i
+            while i < b.count, "-+.eE0123456789".utf8.contains(b[i]) { i += 1 }
+            return i > start ? .number(String(decoding: b[start..<i], as: UTF8.self)) : nil
+        }
+    }
+
+    /// A string; escapes are decoded only as far as this test needs (they are kept as typed).
+    mutating func string() -> String? {
+        guard i < b.count, b[i] == UInt8(ascii: "\"") else { return nil }
+        i += 1
+        var out: [UInt8] = []
+        while i < b.count {
+            let c = b[i]
+            if c == UInt8(ascii: "\"") { i += 1; return String(decoding: out, as: UTF8.self) }
+            if c == UInt8(ascii: "\\") { guard i + 1 < b.count else { return nil }; out.append(c); out.append(b[i + 1]); i += 2; continue }
+            out.append(c)
+            i += 1
+        }
+        return nil
+    }
+}

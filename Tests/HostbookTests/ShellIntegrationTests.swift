@@ -1,0 +1,272 @@
+// The man page and the bash, zsh and fish completions, held to the command table: every
+// command and every flag appears in each, and the completions offer saved names wherever
+// a command takes one — run in the real shells against the real binary.
+import Foundation
+import XCTest
+
+final class ShellIntegrationTests: XCTestCase {
+    struct Command {
+        let words: [String]
+        let options: [String]
+        /// What each positional completes: hosts, keys, snippets, files or nothing.
+        let positionals: [String]
+        var line: String { words.joined(separator: " ") }
+    }
+
+    var hb: HostbookFixture!
+    var commands: [Command] = []
+    var globals: [String] = []
+
+    override func setUpWithError() throws {
+        hb = try HostbookFixture()
+        let listing = try hb.ok("__complete", "commands").stdout
+        for line in listing.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            let words = fields.count > 1 ? fields[1].split(separator: " ").map(String.init) : []
+            if fields[0] == "-" { globals = words; continue }
+            commands.append(Command(words: fields[0].split(separator: " ").map(String.init), options: words,
+                                    positionals: fields.count > 2 ? fields[2].split(separator: " ").map(String.init) : []))
+        }
+        XCTAssertGreaterThan(commands.count, 25, listing)
+        XCTAssertEqual(Set(globals), ["--db", "--json", "--no-input", "--help", "--version"])
+    }
+
+    /// The commands a user names, by their words, with what their first positional completes.
+    func testNamesAreCompletedWhereTheBriefSaysSo() {
+        let expected: [String: String] = [
+            "show": "hosts", "edit": "hosts", "remove": "hosts",
+            "keys show": "keys", "keys public": "keys", "keys export": "keys", "keys remove": "keys",
+            "snippets show": "snippets", "snippets edit": "snippets", "snippets remove": "snippets",
+            "known-hosts check": "hosts", "known-hosts approve": "hosts", "known-hosts scan": "hosts",
+            "known-hosts list": "hosts", "known-hosts remove": "hosts", "known-hosts revoke": "hosts",
+            "keys import": "files", "known-hosts import": "files", "import-tailscale": "files", "import-ssh-config": "files",
+        ]
+        for (line, kind) in expected {
+            let c = commands.first { $0.line == line }
+            XCTAssertEqual(c?.positionals.first, kind, line)
+        }
+    }
+
+    // MARK: man page
+
+    func testManPageHasEveryCommandAndFlagAndRendersCleanly() throws {
+        let roff = try hb.ok("man").stdout
+        XCTAssertTrue(roff.contains(".TH HOSTBOOK 1"))
+        // Each command has its own section, which lists each of its options.
+        for c in commands {
+            let header = ".SS \"hostbook \(c.line)\"\n"
+            guard let start = roff.range(of: header) else { XCTFail("no section for \(c.line)"); continue }
+            let rest = roff[start.upperBound...]
+            let end = rest.range(of: "\n.S")?.lowerBound ?? rest.endIndex
+            let section = rest[..<end]
+            for o in c.options {
+                XCTAssertTrue(section.contains("\\fB" + o.replacingOccurrences(of: "-", with: "\\-") + "\\fR"), "\(c.line) \(o)")
+            }
+        }
+        for g in globals { XCTAssertTrue(roff.contains("\\fB" + g.replacingOccurrences(of: "-", with: "\\-") + "\\fR"), g) }
+
+        let dir = try TemporaryDirectory()
+        let page = dir.file("hostbook.1")
+        try roff.write(toFile: page, atomically: true, encoding: .utf8)
+        // groff with every warning on finds nothing to complain about.
+        let groff = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/groff"), ["-man", "-Tutf8", "-ww", "-z", page])
+        XCTAssertEqual(groff.status, 0)
+        XCTAssertEqual(groff.stderr, "")
+        // man renders it; every command and flag is in the text a reader sees.
+        let man = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/man"), ["-l", page], environment: ["MANWIDTH": "100", "MANPAGER": "cat", "PAGER": "cat"])
+        XCTAssertEqual(man.status, 0, man.stderr)
+        let text = man.stdout.replacingOccurrences(of: "\u{2010}", with: "-").replacingOccurrences(of: "\u{2212}", with: "-")
+        XCTAssertTrue(text.contains("HOSTBOOK(1)"))
+        for c in commands { XCTAssertTrue(text.contains("hostbook \(c.line)"), c.line) }
+        for o in Set(commands.flatMap(\.options) + globals) { XCTAssertTrue(text.contains(o), o) }
+    }
+
+    // MARK: bash
+
+    /// Runs `_hostbook` in bash for each command line (the last word is the one completed)
+    /// and returns what it offered, in order.
+    func bashComplete(_ lines: [[String]], environment: [String: String] = [:]) throws -> [[String]] {
+        let dir = try TemporaryDirectory()
+        try hb.ok("completions", "bash").stdout.write(toFile: dir.file("hostbook.bash"), atomically: true, encoding: .utf8)
+        var script = "source \(dir.file("hostbook.bash"))\n"
+        for words in lines {
+            let quoted = (["hostbook"] + words).map { "'" + $0 + "'" }.joined(separator: " ")
+            script += "COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count); COMPREPLY=(); _hostbook; printf '%s\\n' \"${COMPREPLY[*]}\"\n"
+        }
+        try script.write(toFile: dir.file("run.bash"), atomically: true, encoding: .utf8)
+        let r = try ToolProcess.run(URL(fileURLWithPath: "/bin/bash"), ["--norc", "--noprofile", dir.file("run.bash")],
+                                    environment: try pathWithHostbook(dir).merging(environment) { $1 })
+        XCTAssertEqual(r.stderr, "")
+        let out = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.split(separator: " ").map(String.init) }
+        XCTAssertEqual(out.count, lines.count)
+        return out
+    }
+
+    /// PATH with the binary under test first, as `hostbook` (what the scripts call), and the test database.
+    func pathWithHostbook(_ dir: TemporaryDirectory) throws -> [String: String] {
+        let bin = dir.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        try? FileManager.default.createSymbolicLink(atPath: bin + "/hostbook", withDestinationPath: HostbookProcess.binaryURL.path)
+        return ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "HOSTBOOK_DB": hb.db]
+    }
+
+    func testBashCompletesEveryCommandAndFlag() throws {
+        var lines: [[String]] = []
+        for c in commands { lines.append(c.words + ["--"]) }
+        // Every group's words, and the top level's.
+        let groups = Set(commands.filter { $0.words.count > 1 }.map { $0.words[0] })
+        lines.append([""])
+        for g in groups.sorted() { lines.append([g, ""]) }
+        let got = try bashComplete(lines)
+        for (c, offered) in zip(commands, got) {
+            XCTAssertEqual(Set(offered), Set(c.options + globals), c.line)
+        }
+        let top = got[commands.count]
+        for c in commands { XCTAssertTrue(top.contains(c.words[0]), c.line) }
+        for (g, offered) in zip(groups.sorted(), got[(commands.count + 1)...]) {
+            XCTAssertEqual(Set(offered), Set(commands.filter { $0.words.count == 2 && $0.words[0] == g }.map { $0.words[1] }), g)
+        }
+    }
+
+    func testBashCompletesSavedNamesWhereACommandTakesOne() throws {
+        try hb.ok("add", "web-1", "--hostname", "a.example")
+        try hb.ok("add", "web-2", "--hostname", "b.example", "--jump", "web-1")
+        try hb.ok("add", "db", "--hostname", "c.example")
+        try hb.ok("snippets", "add", "logs", "--command", "journalctl -f")
+        try hb.ok("snippets", "add", "disk", "--command", "df -h")
+        try hb.ok("keys", "generate", "deploy")
+        let names = ["hosts": ["db", "web-1", "web-2"], "keys": ["deploy"], "snippets": ["disk", "logs"]]
+        let named = commands.filter { names[$0.positionals.first ?? ""] != nil }
+        XCTAssertGreaterThanOrEqual(named.count, 16)
+        var lines = named.map { $0.words + [""] }
+        lines += [["show", "we"], ["edit", "web-1", "--jump", ""], ["add", "x", "--key", ""], ["--db", hb.db, "snippets", "show", "l"],
+                  ["--db", hb.dir.file("none.db"), "show", ""], ["show", "db", ""]]
+        let got = try bashComplete(lines)
+        for (c, offered) in zip(named, got) { XCTAssertEqual(offered, names[c.positionals[0]], c.line) }
+        XCTAssertEqual(Array(got[named.count...]), [["web-1", "web-2"], ["db", "web-1", "web-2"], ["deploy"], ["logs"], [], []])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("none.db")), "completion never creates a database")
+    }
+
+    // MARK: zsh
+
+    func testZshFunctionParsesAndDescribesEveryCommandAndFlag() throws {
+        let zsh = URL(fileURLWithPath: "/usr/bin/zsh")
+        guard FileManager.default.isExecutableFile(atPath: zsh.path) else { throw XCTSkip("zsh is not installed (scripts/setup installs it)") }
+        let dir = try TemporaryDirectory()
+        let function = try hb.ok("completions", "zsh").stdout
+        XCTAssertTrue(function.hasPrefix("#compdef hostbook\n"))
+        try function.write(toFile: dir.file("_hostbook"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ToolProcess.run(zsh, ["-n", dir.file("_hostbook")]).status, 0)
+        // Load the helpers (everything but the final call) and ask each path what it offers.
+        var script = "source <(sed '$d' \(dir.file("_hostbook")))\n"
+        for c in commands { script += "_hostbook_spec '\(c.line)'; print -r -- \"${(j: :)${_hb_opts[@]%%:*}}\"\n" }
+        script += "_hostbook_spec ''; print -r -- \"${(j: :)_hb_words}\"\n"
+        try script.write(toFile: dir.file("run.zsh"), atomically: true, encoding: .utf8)
+        let r = try ToolProcess.run(zsh, ["-f", dir.file("run.zsh")])
+        XCTAssertEqual(r.stderr, "")
+        let out = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { Set($0.split(separator: " ").map(String.init)) }
+        for (i, c) in commands.enumerated() { XCTAssertEqual(out[i], Set(c.options + globals), c.line) }
+        XCTAssertEqual(out[commands.count], Set(commands.map { $0.words[0] }))
+    }
+
+    /// zsh itself on a pseudo-terminal (its zpty module): Tab twice lists what the function offers.
+    func testZshOffersNamesOnARealTerminal() throws {
+        let zsh = URL(fileURLWithPath: "/usr/bin/zsh")
+        guard FileManager.default.isExecutableFile(atPath: zsh.path) else { throw XCTSkip("zsh is not installed (scripts/setup installs it)") }
+        try hb.ok("add", "web-1", "--hostname", "a.example")
+        try hb.ok("add", "db", "--hostname", "b.example")
+        let dir = try TemporaryDirectory()
+        try hb.ok("completions", "zsh").stdout.write(toFile: dir.file("_hostbook"), atomically: true, encoding: .utf8)
+        // $1: the line typed; $2: a word to wait for (up to 20 s). Prints what the terminal showed.
+        let driver = """
+            zmodload zsh/zpty
+            zpty -b z 'zsh -f -i'
+            zpty -w z 'PS1="%% "; fpath=(\(dir.path) $fpath); autoload -U compinit; compinit -u; zstyle ":completion:*" menu no'
+            zpty -w z "export HOSTBOOK_DB=$HOSTBOOK_DB PATH=$PATH"
+            sleep 0.5
+            while zpty -r -t z chunk; do :; done
+            zpty -n -w z "$1"$'\\t\\t'
+            out=''
+            for i in {1..200}; do
+                while zpty -r -t z chunk; do out+=$chunk; done
+                [[ $out == *"$2"* ]] && break
+                sleep 0.1
+            done
+            print -r -- "$out"
+            zpty -d z
+            """
+        try driver.write(toFile: dir.file("drive.zsh"), atomically: true, encoding: .utf8)
+        let env = try pathWithHostbook(dir)
+        for (line, expected, absent) in [("hostbook show ", ["db", "web-1"], "--json"), ("hostbook keys ", ["generate", "export"], "web-1"),
+                                         ("hostbook edit web-1 --jump ", ["web-1", "db"], "generate")] {
+            let r = try ToolProcess.run(zsh, ["-f", dir.file("drive.zsh"), line, expected[1]], environment: env, timeout: 60)
+            let shown = r.stdout.replacingOccurrences(of: "\r", with: "")
+            for e in expected { XCTAssertTrue(shown.contains(e), "\(line): \(shown.debugDescription)") }
+            XCTAssertFalse(shown.contains(absent), "\(line): \(shown.debugDescription)")
+        }
+    }
+
+    // MARK: fish
+
+    /// Asks fish itself (`complete -C`) what it would offer for each line.
+    func fishComplete(_ lines: [String]) throws -> [[String]] {
+        let fish = URL(fileURLWithPath: "/usr/bin/fish")
+        guard FileManager.default.isExecutableFile(atPath: fish.path) else { throw XCTSkip("fish is not installed (scripts/setup installs it)") }
+        let dir = try TemporaryDirectory()
+        try hb.ok("completions", "fish").stdout.write(toFile: dir.file("hostbook.fish"), atomically: true, encoding: .utf8)
+        XCTAssertEqual(try ToolProcess.run(fish, ["-n", dir.file("hostbook.fish")]).status, 0)
+        var script = "source \(dir.file("hostbook.fish"))\n"
+        for l in lines { script += "complete -C '\(l)' | string replace -r '\\t.*' ''; echo '=='\n" }
+        try script.write(toFile: dir.file("run.fish"), atomically: true, encoding: .utf8)
+        let r = try ToolProcess.run(fish, ["--no-config", dir.file("run.fish")], environment: try pathWithHostbook(dir))
+        XCTAssertEqual(r.stderr, "")
+        let blocks = r.stdout.components(separatedBy: "==\n").dropLast()
+        XCTAssertEqual(blocks.count, lines.count)
+        return blocks.map { $0.split(separator: "\n").map(String.init) }
+    }
+
+    func testFishCompletesEveryCommandFlagAndName() throws {
+        try hb.ok("add", "web-1", "--hostname", "a.example")
+        try hb.ok("snippets", "add", "logs", "--command", "journalctl -f")
+        var lines = commands.map { "hostbook \($0.line) --" }
+        lines += ["hostbook ", "hostbook keys ", "hostbook show ", "hostbook snippets edit ", "hostbook edit web-1 --jump ", "hostbook known-hosts list "]
+        let got = try fishComplete(lines)
+        for (c, offered) in zip(commands, got) { XCTAssertEqual(Set(offered), Set(c.options + globals), c.line) }
+        let rest = Array(got[commands.count...])
+        XCTAssertEqual(Set(rest[0]), Set(commands.map { $0.words[0] }))
+        XCTAssertEqual(Set(rest[1]), Set(commands.filter { $0.words.first == "keys" && $0.words.count == 2 }.map { $0.words[1] }))
+        XCTAssertEqual(rest[2], ["web-1"])
+        XCTAssertEqual(rest[3], ["logs"])
+        XCTAssertEqual(rest[4], ["web-1"])
+        XCTAssertEqual(rest[5], ["web-1"])
+    }
+
+    // MARK: the fast path
+
+    func testCompleteFastPathReadsWithoutCreatingOrWriting() throws {
+        // No database: nothing printed, nothing created, exit 0.
+        let none = try hb.run("__complete", "hosts")
+        XCTAssertEqual(none.status, 0)
+        XCTAssertEqual(none.stdout, "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")))
+        try hb.ok("add", "Web-1", "--hostname", "a.example")
+        try hb.ok("add", "web-2", "--hostname", "b.example")
+        try hb.ok("add", "db", "--hostname", "c.example")
+        XCTAssertEqual(try hb.ok("__complete", "hosts").stdout, "db\nWeb-1\nweb-2\n")
+        XCTAssertEqual(try hb.ok("__complete", "hosts", "--", "WE").stdout, "Web-1\nweb-2\n", "prefixes match regardless of case")
+        XCTAssertEqual(try hb.ok("__complete", "keys").stdout, "")
+        XCTAssertEqual(try hb.ok("__complete", "nonsense").stdout, "")
+        // A read-only database (as another user's) is read all the same.
+        let before = try FileManager.default.attributesOfItem(atPath: hb.db)[.modificationDate] as? Date
+        XCTAssertEqual(try hb.ok("__complete", "hosts", "--db", hb.db, "d").stdout, "db\n")
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: hb.db)[.modificationDate] as? Date, before)
+        // Not a database at all: still quiet.
+        try "not sqlite".write(toFile: hb.dir.file("junk.db"), atomically: true, encoding: .utf8)
+        let junk = try hb.run("__complete", "hosts", "--db", hb.dir.file("junk.db"))
+        XCTAssertEqual(junk.status, 0)
+        XCTAssertEqual(junk.stdout + junk.stderr, "")
+        // Hidden: not in the help.
+        XCTAssertFalse(try hb.ok("--help").stdout.contains("__complete"))
+        try hb.fails(["completions", "tcsh"], status: 2, stderr: "hostbook: unknown shell 'tcsh'\nUse bash, zsh or fish.\n")
+    }
+}
