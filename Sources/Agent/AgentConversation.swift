@@ -1,6 +1,6 @@
 // One client connection's conversation: each request frame in, one reply frame out.
-// Read-only: adding, removing, smartcard and constrained requests are refused, and so
-// are lock and unlock (there is nothing to lock in a per-session agent). Pure apart from
+// Read-only: adding, removing, smartcard and constrained requests are refused; lock and
+// unlock go to the policy (refused when it has none, as in a per-session agent). Pure apart from
 // signing, so tests and the fuzz target drive it without a socket.
 import KeyFormats
 
@@ -26,7 +26,11 @@ public struct AgentConversation: Sendable {
             return sign(keyBlob: blob, data: data, flags: flags)
         case .sessionBind(let bind):
             return self.bind(bind)
-        case .otherExtension, .lock, .unlock, .modifies, .unknown:
+        case .lock(let passphrase):
+            return policy.lock?(passphrase) == true ? AgentReply.success : AgentReply.failure
+        case .unlock(let passphrase):
+            return policy.unlock?(passphrase) == true ? AgentReply.success : AgentReply.failure
+        case .otherExtension, .modifies, .unknown:
             return AgentReply.failure
         }
     }
@@ -43,6 +47,13 @@ public struct AgentConversation: Sendable {
 
     private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
         guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else { return AgentReply.failure }
+        let reply = sign(identity, data: data, flags: flags)
+        policy.outcome?(state, identity, reply.first == AgentMessageType.signResponse)
+        return reply
+    }
+
+    private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> [UInt8] {
+        let keyBlob = identity.publicKey.blob
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the
             // hostbound method only the bound host key.
@@ -53,7 +64,7 @@ public struct AgentConversation: Sendable {
         }
         guard policy.maySign(state, identity) else { return AgentReply.failure }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
-        guard let signature = try? identity.key.sign(data, rsaHash: hash) else { return AgentReply.failure }
+        guard let signature = try? identity.sign(data, rsaHash: hash) else { return AgentReply.failure }
         return AgentReply.signature(signature)
     }
 }

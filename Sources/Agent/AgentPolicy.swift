@@ -3,19 +3,36 @@
 // own rules (a bound connection signs only for its session and its host key) before it
 // asks the policy.
 public import KeyFormats
+public import SecureMemory
 
-/// A key the agent can serve: the private key (secret fields in secure memory), its
-/// public half, and the comment `ssh-add -l` shows.
+/// A key the agent can serve: its public half, the comment `ssh-add -l` shows, and how
+/// it signs: with a private key already in secure memory, or with a signer the caller
+/// supplies (a standing agent reads the private key only when it is first needed).
 public struct AgentIdentity: @unchecked Sendable {
-    public let key: PrivateKey
     public let publicKey: PublicKey
     public let comment: String
+    let signer: @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]
 
     public init(key: PrivateKey, comment: String) {
-        self.key = key
         self.publicKey = key.publicKey
         self.comment = comment
+        let held = HeldKey(key)
+        self.signer = { data, hash in try held.key.sign(data, rsaHash: hash) }
     }
+
+    public init(publicKey: PublicKey, comment: String, signer: @escaping @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]) {
+        self.publicKey = publicKey
+        self.comment = comment
+        self.signer = signer
+    }
+
+    public func sign(_ data: [UInt8], rsaHash: RSASignatureHash) throws -> [UInt8] { try signer(data, rsaHash) }
+}
+
+/// A private key captured by a signer (its secret fields are in secure memory).
+private final class HeldKey: @unchecked Sendable {
+    let key: PrivateKey
+    init(_ key: PrivateKey) { self.key = key }
 }
 
 /// The process on the other end of a connection (SO_PEERCRED).
@@ -31,8 +48,13 @@ public struct AgentConnectionState: Sendable {
     /// Verified session-bind@openssh.com bindings, oldest first.
     public internal(set) var bindings: [SessionBinding] = []
 
-    /// True when the last binding says the agent was forwarded to a remote machine.
-    public var isForwarded: Bool { bindings.last?.isForwarding ?? false }
+    /// True when a binding says the agent was forwarded to a remote machine (the remote
+    /// side's own binding for its destination comes after the forwarding one).
+    public var isForwarded: Bool { bindings.contains { $0.isForwarding } }
+
+    /// The host key of the destination the connection authenticates to: the last binding
+    /// that is not a forwarding hop; nil when there is none.
+    public var destinationHostKey: PublicKey? { bindings.last(where: { !$0.isForwarding })?.hostKey }
 }
 
 public struct AgentPolicy: Sendable {
@@ -41,9 +63,25 @@ public struct AgentPolicy: Sendable {
     /// Asked before each signature, after the protocol's checks; false refuses it.
     public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> Bool
 
+    /// Told the outcome of every signature request for a key the connection may use:
+    /// true when a signature was returned, false when it was refused (by the protocol's
+    /// checks, by `maySign`, or because signing failed).
+    public var outcome: (@Sendable (AgentConnectionState, AgentIdentity, Bool) -> Void)?
+    /// `ssh-add -x` / `-X`: nil refuses them; otherwise true when the agent was locked /
+    /// unlocked with that passphrase. A locked agent's `identities` should be empty and
+    /// its `maySign` false: the caller owns that state.
+    public var lock: (@Sendable (SecretBytes) -> Bool)?
+    public var unlock: (@Sendable (SecretBytes) -> Bool)?
+
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
-                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> Bool = { state, _ in !state.isForwarded }) {
+                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> Bool = { state, _ in !state.isForwarded },
+                outcome: (@Sendable (AgentConnectionState, AgentIdentity, Bool) -> Void)? = nil,
+                lock: (@Sendable (SecretBytes) -> Bool)? = nil,
+                unlock: (@Sendable (SecretBytes) -> Bool)? = nil) {
         self.identities = identities
         self.maySign = maySign
+        self.outcome = outcome
+        self.lock = lock
+        self.unlock = unlock
     }
 }

@@ -4,14 +4,14 @@
 import Glibc
 #endif
 
-final class Mutex: @unchecked Sendable {
+public final class Mutex: @unchecked Sendable {
     private var mutex = pthread_mutex_t()
 
-    init() { pthread_mutex_init(&mutex, nil) }
+    public init() { pthread_mutex_init(&mutex, nil) }
     deinit { pthread_mutex_destroy(&mutex) }
 
     @discardableResult
-    func locked<R>(_ body: () throws -> R) rethrows -> R {
+    public func locked<R>(_ body: () throws -> R) rethrows -> R {
         pthread_mutex_lock(&mutex)
         defer { pthread_mutex_unlock(&mutex) }
         return try body()

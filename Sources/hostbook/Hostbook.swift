@@ -25,6 +25,7 @@ enum Hostbook {
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
                 try spec.run(invocation)
+                InstalledSSHConfig.refreshIfInstalled(after: spec.words, invocation)
                 return ExitCode.ok.rawValue
             }
         } catch let status as ExitStatus {

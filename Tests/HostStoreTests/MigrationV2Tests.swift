@@ -32,12 +32,17 @@ final class MigrationV2Tests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        let after = try MigrationTests.dump(db.connection)
+        // Version 3 adds hosts.allow_agent_forwarding (0 for all), the empty ssh_config and
+        // agent log tables, and drops the names checks had remembered.
+        var after = try MigrationTests.dump(db.connection)
+        XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
+        after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
         let expected = MigrationTests.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts"])
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log"])
         XCTAssertEqual(after["ssh_config_hosts"], [])
+        XCTAssertEqual(after["agent_log"], [])
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
 

@@ -31,7 +31,7 @@ final class DoctorCommandTests: XCTestCase {
         let r = try hb.run("doctor")
         XCTAssertEqual(r.status, 0)
         let ssh = try SSHDoctorLine.expected()
-        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(ssh)No problems found.\n")
+        XCTAssertEqual(r.stdout, "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(ssh)ssh-config: not installed (hostbook ssh-config --install).\nNo problems found.\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")))
     }
 

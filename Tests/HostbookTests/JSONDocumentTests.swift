@@ -166,6 +166,15 @@ final class JSONDocumentTests: XCTestCase {
         try run("import-ssh-config", config, "--dry-run")
         try run("import-ssh-config", config)
 
+        // The standing agent, in a private runtime folder, stopped before the test ends.
+        let runtime = hb.dir.file("run")
+        try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        hb.environment["XDG_RUNTIME_DIR"] = runtime
+        try run("agent", "start")
+        defer { _ = try? hb.run(["agent", "stop"]) }
+        try run("agent", "status")
+        try run("agent", "log")
+
         for (command, type) in doc.commands where type != nil {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")
         }

@@ -19,8 +19,9 @@ public enum Schema {
     static let migrations: [Migration] = [
         Migration(version: 1, sql: CoreSchema.v1 + KeysSchema.v1 + KnownHostsSchema.v1),
         Migration(version: 2, sql: CoreSchema.v2 + TailscaleSchema.v1),
-        // Version 3: where ssh_config hosts came from; checks keep no plaintext names.
-        Migration(version: 3, sql: SSHConfigSchema.v1 + KnownHostsSchema.v3),
+        // Version 3: where ssh_config hosts came from, the agent's log and per-host agent
+        // forwarding; checks keep no plaintext names.
+        Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3 + KnownHostsSchema.v3),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -31,6 +31,8 @@ public struct Host: Sendable, Equatable {
     public var updatedAt: String
     /// What Tailscale said about the device at the last import; nil for other hosts.
     public var tailscale: TailscaleDetails? = nil
+    /// Whether a forwarded agent (`ssh -A` to this host, used from there) may sign.
+    public var allowAgentForwarding: Bool = false
 }
 
 /// What `add` stores.
@@ -78,11 +80,13 @@ public struct HostChanges: Sendable {
     public var jump: Link = .unchanged
     public var note: String?
     public var password: Password = .unchanged
+    /// `--allow-agent-forwarding` / `--no-agent-forwarding`.
+    public var agentForwarding: Bool?
 
     public init() {}
 
     public var isEmpty: Bool {
         rename == nil && hostname == nil && port == nil && user == nil && !clearUser && addTags.isEmpty && removeTags.isEmpty
-            && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged
+            && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged && agentForwarding == nil
     }
 }

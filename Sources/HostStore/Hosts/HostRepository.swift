@@ -4,7 +4,7 @@
 extension HostDatabase {
     static let hostColumns = """
     SELECT h.id, h.uuid, h.name, h.hostname, h.port, h.user, h.auth, k.name, j.name, h.note,
-           h.source, h.source_id, h.created_at, h.updated_at
+           h.source, h.source_id, h.created_at, h.updated_at, h.allow_agent_forwarding
     FROM hosts h LEFT JOIN keys k ON k.id = h.key_id LEFT JOIN hosts j ON j.id = h.jump_host_id
     """
 
@@ -84,7 +84,8 @@ extension HostDatabase {
         Host(id: s.int(at: 0) ?? 0, uuid: s.text(at: 1) ?? "", name: s.text(at: 2) ?? "", hostname: s.text(at: 3) ?? "",
              port: Int(s.int(at: 4) ?? 22), user: s.text(at: 5), auth: HostAuth(rawValue: s.text(at: 6) ?? "") ?? .agent,
              key: s.text(at: 7), jump: s.text(at: 8), note: s.text(at: 9), tags: [], source: s.text(at: 10) ?? "manual",
-             sourceID: s.text(at: 11), createdAt: s.text(at: 12) ?? "", updatedAt: s.text(at: 13) ?? "")
+             sourceID: s.text(at: 11), createdAt: s.text(at: 12) ?? "", updatedAt: s.text(at: 13) ?? "",
+             allowAgentForwarding: (s.int(at: 14) ?? 0) != 0)
     }
 
     // MARK: Writing
@@ -157,12 +158,13 @@ extension HostDatabase {
             if old.auth == .none && changes.password == .unchanged && changes.key == .unchanged { auth = .none }
             try connection.run("""
                 UPDATE hosts SET name = ?, hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, jump_host_id = ?, note = ?,
-                       updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
+                       allow_agent_forwarding = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
                 WHERE id = ?
                 """, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
                       (changes.clearUser ? nil : changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
                       keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
-                      (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null, .int(old.id)])
+                      (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null,
+                      .int((changes.agentForwarding ?? old.allowAgentForwarding) ? 1 : 0), .int(old.id)])
             for t in HostDatabase.uniqueTags(changes.removeTags) {
                 let removed = try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
                 // Removing a tag the host does not have is a mistake worth saying (a typo

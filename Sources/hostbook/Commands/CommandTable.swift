@@ -11,6 +11,8 @@ enum CommandTable {
         + SnippetsCommands.all
         + VaultCommands.all
         + SSHCommand.all
+        + AgentCommands.all
+        + SSHConfigCommand.all
         + DoctorCommand.all
         + ShellIntegrationCommands.all
 }

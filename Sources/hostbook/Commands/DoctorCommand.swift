@@ -17,6 +17,7 @@ enum DoctorCommand {
 
     static func run(_ inv: Invocation) throws {
         let context = DoctorContext(path: inv.databasePath)
+        context.invocation = inv
         var findings: [DoctorFinding] = []
         var notes: [String] = []
         for check in DoctorChecks.all {

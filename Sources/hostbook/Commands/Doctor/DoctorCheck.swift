@@ -7,6 +7,8 @@ final class DoctorContext {
     let path: String
     let report: DatabaseReport
     let database: HostDatabase?
+    /// The doctor's invocation (paths of the installed ssh configuration and the agent).
+    var invocation: Invocation?
 
     init(path: String) {
         self.path = path
@@ -31,7 +33,7 @@ protocol DoctorCheck: Sendable {
 }
 
 enum DoctorChecks {
-    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), SSHClientCheck()]
+    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), SSHClientCheck(), InstalledSSHConfigCheck()]
 }
 
 /// The database file: modes, schema version, integrity, foreign keys.

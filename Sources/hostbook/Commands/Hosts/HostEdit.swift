@@ -6,7 +6,7 @@ import Vault
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
@@ -27,6 +27,8 @@ enum HostEdit {
             .value("note", "TEXT", "A one-line note ('' clears it)"),
             .flag("password-stdin", "Replace the password, read from stdin"),
             .flag("no-password", "Delete the stored password"),
+            .flag("allow-agent-forwarding", "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
+            .flag("no-agent-forwarding", "Refuse signatures through an agent forwarded to this host (the default)"),
         ],
         run: run)
 
@@ -36,6 +38,7 @@ enum HostEdit {
         try a.exclusive("jump", "no-jump")
         try a.exclusive("password-stdin", "no-password")
         try a.exclusive("user", "no-user")
+        try a.exclusive("allow-agent-forwarding", "no-agent-forwarding")
         let name = a.positional(0)!
         var c = HostChanges()
         c.rename = a.value("rename")
@@ -52,6 +55,7 @@ enum HostEdit {
         if let j = a.value("jump") { c.jump = .set(j) } else if a.flag("no-jump") { c.jump = .clear }
         if let n = a.value("note") { c.note = n }
         if a.flag("password-stdin") { c.password = .set } else if a.flag("no-password") { c.password = .clear }
+        if a.flag("allow-agent-forwarding") { c.agentForwarding = true } else if a.flag("no-agent-forwarding") { c.agentForwarding = false }
         if c.isEmpty {
             throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
         }

@@ -102,25 +102,7 @@ struct SSHPlan: Sendable {
         var secrets = SSHSecrets()
         for hop in hops {
             if let stored = hop.key {
-                let payload = try HostPasswords.vault("read the private key of '\(stored.name)'") {
-                    try vault.lookup(VaultItemID(kind: .privateKey, owner: stored.uuid))
-                }
-                guard let payload else {
-                    throw CLIError.failure("the private key of '\(stored.name)' is not in the vault",
-                                           hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
-                }
-                var bytes = payload.withUnsafeBytes { Array($0) }
-                defer { Sodium.wipe(&bytes) }
-                let key: PrivateKey
-                do {
-                    key = try OpenSSHPrivateKey.parse(bytes, passphrase: nil).key
-                } catch let e as KeyFormatError {
-                    throw CLIError.failure("the private key of '\(stored.name)' in the vault is damaged: \(e.reason)")
-                }
-                guard key.publicKey.sha256Fingerprint == stored.fingerprint else {
-                    throw CLIError.failure("the private key in the vault does not match key '\(stored.name)' (\(stored.fingerprint))",
-                                           hint: "Run 'hostbook doctor'.")
-                }
+                let key = try VaultPrivateKey.read(stored, from: vault)
                 if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
                     secrets.identities.append(AgentIdentity(key: key, comment: stored.name))
                 }

@@ -33,36 +33,21 @@ struct SSHSessionConfig {
     }
 
     private func block(_ w: inout SSHConfigWriter, _ hop: SSHHop, plan: SSHPlan, paths: Paths) throws {
-        let host = hop.host
-        try w.host(hop.alias)
-        try w.set("HostName", host.hostname)
-        try w.set("Port", String(host.port))
-        if let user = host.user { try w.set("User", user) }
-        if let jump = hop.jumpAlias { try w.set("ProxyJump", jump) }
-        // Host keys: hostbook is the only authority (§2.3).
-        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyLookup.tokens)
-        try w.set("UserKnownHostsFile", "none")
-        try w.set("GlobalKnownHostsFile", "none")
-        try w.set("StrictHostKeyChecking", "yes")
-        try w.set("UpdateHostKeys", "no")
-        try w.set("CheckHostIP", "no")
-        if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }
+        var identity: SSHHostBlock.Identity?
         if hop.key != nil, let socket = paths.agentSocket, let file = paths.publicKeyFiles[hop.alias] {
-            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(socket))
-            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(file))
-            try w.set("IdentitiesOnly", "yes")
-            try w.set("ForwardAgent", "no")
-            try w.set("AddKeysToAgent", "no")
+            identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file)
         }
+        try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
+            .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity)
+        // Session only: the host keys' algorithms, no forwarding of the session's agent, and
+        // the stored password answered through SSH_ASKPASS.
+        if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }
+        if identity != nil { try w.set("ForwardAgent", "no") }
         if hop.hasPassword {
             try w.set("PreferredAuthentications", hop.key != nil ? "publickey,password" : "password")
             try w.set("PasswordAuthentication", "yes")
             try w.set("KbdInteractiveAuthentication", "no")
             try w.set("NumberOfPasswordPrompts", "1")
         }
-    }
-
-    private func knownHostsCommand() -> [String] {
-        [hostbookPath, "--db", databasePath] + (noInput ? ["--no-input"] : []) + ["known-hosts", "lookup"]
     }
 }

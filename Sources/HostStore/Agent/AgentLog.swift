@@ -1,0 +1,58 @@
+// The agent's log (AgentLogSchema): one row per signature made or refused. Written by the
+// standing agent, read by `hostbook agent log`.
+
+public struct AgentLogEntry: Sendable, Equatable {
+    public var at: String
+    public var signed: Bool
+    public var keyName: String?
+    public var keyFingerprint: String
+    public var destination: String?
+    public var destinationFingerprint: String?
+    public var forwarded: Bool
+    public var clientPID: Int?
+    public var clientExecutable: String?
+
+    public init(at: String, signed: Bool, keyName: String?, keyFingerprint: String, destination: String?,
+                destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
+        self.at = at
+        self.signed = signed
+        self.keyName = keyName
+        self.keyFingerprint = keyFingerprint
+        self.destination = destination
+        self.destinationFingerprint = destinationFingerprint
+        self.forwarded = forwarded
+        self.clientPID = clientPID
+        self.clientExecutable = clientExecutable
+    }
+}
+
+extension HostDatabase {
+    /// Appends one entry; `at` empty means now.
+    public func recordAgentUse(_ e: AgentLogEntry) throws {
+        _ = try write {
+            try connection.run("""
+                INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
+                                      forwarded, client_pid, client_executable)
+                VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
+                      e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
+                      .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
+                      e.clientExecutable.map { .text($0) } ?? .null])
+        }
+    }
+
+    /// The entries, oldest first (the last `limit` when given).
+    public func agentLog(limit: Int? = nil) throws -> [AgentLogEntry] {
+        try read {
+            let rows = try connection.query("""
+                SELECT at, outcome, key_name, key_fingerprint, destination, destination_fingerprint, forwarded, client_pid, client_executable
+                FROM (SELECT * FROM agent_log ORDER BY id DESC LIMIT ?1) ORDER BY id
+                """, [.int(Int64(limit ?? -1))])
+            return rows.map { r in
+                AgentLogEntry(at: r.text(0) ?? "", signed: r.text(1) == "signed", keyName: r.text(2), keyFingerprint: r.text(3) ?? "",
+                              destination: r.text(4), destinationFingerprint: r.text(5), forwarded: (r.int(6) ?? 0) != 0,
+                              clientPID: r.int(7).map { Int($0) }, clientExecutable: r.text(8))
+            }
+        }
+    }
+}

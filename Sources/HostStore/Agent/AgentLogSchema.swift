@@ -1,0 +1,34 @@
+// What the standing agent (`hostbook agent`) keeps in the database (schema v3): the
+// per-host permission for a forwarded agent, and the log of every signature it made or
+// refused. The log holds no secret: key and host-key fingerprints, names, the client's
+// pid and executable.
+//
+// agent_log
+//   at                      UTC, ISO 8601 with milliseconds
+//   outcome                 'signed' or 'refused'
+//   key_name                the saved key's name (NULL when the key is not saved any more)
+//   key_fingerprint         SHA256:... of the user key
+//   destination             the saved host(s) the bound host key belongs to (names
+//                           joined by ", "), NULL when unbound or unknown to hostbook
+//   destination_fingerprint SHA256:... of the bound host key, NULL when unbound
+//   forwarded               1 when the connection came through a forwarded agent
+//   client_pid / client_executable   from SO_PEERCRED and /proc/PID/exe
+
+enum AgentLogSchema {
+    static let v3 = """
+    ALTER TABLE hosts ADD COLUMN allow_agent_forwarding INTEGER NOT NULL DEFAULT 0 CHECK (allow_agent_forwarding IN (0, 1));
+    CREATE TABLE agent_log (
+        id                      INTEGER PRIMARY KEY,
+        at                      TEXT NOT NULL,
+        outcome                 TEXT NOT NULL CHECK (outcome = 'signed' OR outcome = 'refused'),
+        key_name                TEXT,
+        key_fingerprint         TEXT NOT NULL,
+        destination             TEXT,
+        destination_fingerprint TEXT,
+        forwarded               INTEGER NOT NULL CHECK (forwarded IN (0, 1)),
+        client_pid              INTEGER,
+        client_executable       TEXT
+    );
+
+    """
+}

@@ -1,0 +1,72 @@
+// Where the standing agent listens, and whether one is listening there: a connect to the
+// socket, and SO_PEERCRED on it for the agent's pid and uid (no pid file to go stale).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Agent
+
+enum AgentSocket {
+    /// `--socket PATH`, else `$XDG_RUNTIME_DIR/hostbook/agent.sock` (or the private
+    /// per-uid folder without `$XDG_RUNTIME_DIR`), the folder created 0700 or checked.
+    static func path(_ inv: Invocation) throws -> String {
+        if let given = inv.args.value("socket") {
+            guard !given.isEmpty else { throw CLIError.usage("--socket needs a path") }
+            let path = SSHPaths.absolute(given)
+            guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else {
+                throw CLIError.usage("the socket path is longer than \(PrivateSocketDirectory.maxSocketPath) bytes")
+            }
+            return path
+        }
+        return try defaultPath(environment: inv.environment)
+    }
+
+    static func defaultPath(environment: [String: String]) throws -> String {
+        do {
+            return try PrivateSocketDirectory.prepare(environment: environment) + "/agent.sock"
+        } catch {
+            throw CLIError.failure("cannot prepare the agent's folder: \(error)")
+        }
+    }
+
+    /// The running agent's pid, when something of this user answers at `path`.
+    static func runningAgent(at path: String) -> pid_t? {
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { return nil }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (i, b) in path.utf8.enumerated() { raw[i] = b }
+            raw[path.utf8.count] = 0
+        }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        var cred = [Int32](repeating: 0, count: 3)
+        var length = socklen_t(12)
+        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0, length == 12,
+              UInt32(bitPattern: cred[1]) == getuid() else { return nil }
+        return cred[0]
+    }
+
+    /// A socket file nobody answers on (an agent that was killed): removed, so a new
+    /// agent can listen there. Anything that is not a socket of this user is left alone.
+    static func removeStale(_ path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else {
+            throw CLIError.failure("'\(path.escapedForTerminal)' exists and is not an agent socket", hint: "Remove it, or choose another path with --socket.")
+        }
+        _ = unlink(path)
+    }
+
+    /// The executable of a process (`/proc/PID/exe`), when readable.
+    static func executable(of pid: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        guard n > 0 else { return nil }
+        return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}

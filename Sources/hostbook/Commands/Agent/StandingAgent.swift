@@ -1,0 +1,122 @@
+// The standing agent's state and the policy it hands the Agent library (`hostbook agent
+// run`). The executable composes the parts: the Agent library speaks the protocol,
+// HostStore answers "which saved hosts trust this host key" and keeps the log, the vault
+// holds the private keys.
+//
+// * Keys: every saved key is listed; its private half is read from the vault when it
+//   first signs and kept in secure memory until the agent stops, is locked, or finds the
+//   vault locked (`wipe`).
+// * Who gets which keys: an unbound connection (ssh-add, ssh-keygen -Y sign) sees every
+//   key. A connection bound to a server's host key sees only the keys of the saved hosts
+//   that trust that key; a server hostbook does not know gets every key, as ssh-agent
+//   gives. A forwarded connection signs only when every host it was forwarded to allows
+//   it (`hostbook edit NAME --allow-agent-forwarding`).
+// * Lock / unlock: `ssh-add -x` locks with a passphrase kept in secure memory; a locked
+//   agent lists nothing and signs nothing; `ssh-add -X` with the same passphrase unlocks.
+// * Every signature made or refused is logged in the database.
+import Agent
+import HostStore
+import KeyFormats
+import SecureMemory
+import Vault
+
+final class StandingAgent: @unchecked Sendable {
+    private let mutex = Mutex()
+    private let database: HostDatabase
+    private let vault: VaultClient
+    /// Private keys read so far, by SHA-256 fingerprint.
+    private var keys: [String: PrivateKey] = [:]
+    private var lockPassphrase: SecretBytes?
+
+    init(database: HostDatabase) {
+        self.database = database
+        self.vault = VaultClient(databaseID: database.databaseID)
+    }
+
+    var policy: AgentPolicy {
+        AgentPolicy(identities: { [self] in identities(for: $0) },
+                    maySign: { [self] in maySign($0, $1) },
+                    outcome: { [self] in record($0, $1, signed: $2) },
+                    lock: { [self] in lock($0) },
+                    unlock: { [self] in unlock($0) })
+    }
+
+    /// Forgets every private key read from the vault (secure memory is wiped on release).
+    func wipe() {
+        mutex.locked { keys.removeAll() }
+    }
+
+    // MARK: The policy
+
+    private func identities(for state: AgentConnectionState) -> [AgentIdentity] {
+        mutex.locked {
+            guard lockPassphrase == nil, let stored = try? KeyStore(database: database).list() else { return [] }
+            var offered = stored
+            if let destination = state.destinationHostKey,
+               let names = try? KnownHostsStore(database: database).hostNames(trustingHostKey: destination.blob), !names.isEmpty {
+                let keyNames = Set(names.compactMap { try? database.host(named: $0)?.key?.lowercased() })
+                // Hosts with no key of their own: every key, as for an unknown server.
+                if !keyNames.isEmpty { offered = stored.filter { keyNames.contains($0.name.lowercased()) } }
+            }
+            return offered.compactMap { key in
+                guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }
+                return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
+                    try privateKey(key).sign(data, rsaHash: hash)
+                }
+            }
+        }
+    }
+
+    private func privateKey(_ stored: StoredKey) throws -> PrivateKey {
+        try mutex.locked {
+            if let held = keys[stored.fingerprint] { return held }
+            let key = try VaultPrivateKey.read(stored, from: vault)
+            keys[stored.fingerprint] = key
+            return key
+        }
+    }
+
+    private func maySign(_ state: AgentConnectionState, _ identity: AgentIdentity) -> Bool {
+        mutex.locked {
+            guard lockPassphrase == nil else { return false }
+            let hops = state.bindings.filter(\.isForwarding)
+            guard !hops.isEmpty else { return true }
+            for hop in hops {
+                guard let names = try? KnownHostsStore(database: database).hostNames(trustingHostKey: hop.hostKey.blob), !names.isEmpty,
+                      names.allSatisfy({ (try? database.host(named: $0))?.allowAgentForwarding == true }) else { return false }
+            }
+            return true
+        }
+    }
+
+    private func record(_ state: AgentConnectionState, _ identity: AgentIdentity, signed: Bool) {
+        let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
+        mutex.locked {
+            let names = hostKey.flatMap { try? KnownHostsStore(database: database).hostNames(trustingHostKey: $0.blob) } ?? []
+            let fingerprint = identity.publicKey.sha256Fingerprint
+            let keyName = (try? KeyStore(database: database).find(fingerprint: fingerprint))?.name
+            try? database.recordAgentUse(AgentLogEntry(
+                at: "", signed: signed, keyName: keyName, keyFingerprint: fingerprint,
+                destination: names.isEmpty ? nil : names.joined(separator: ", "),
+                destinationFingerprint: hostKey?.sha256Fingerprint, forwarded: state.isForwarded,
+                clientPID: Int(state.peer.pid), clientExecutable: AgentSocket.executable(of: state.peer.pid)))
+        }
+    }
+
+    private func lock(_ passphrase: SecretBytes) -> Bool {
+        mutex.locked {
+            guard lockPassphrase == nil else { return false }
+            lockPassphrase = passphrase
+            keys.removeAll()
+            return true
+        }
+    }
+
+    private func unlock(_ passphrase: SecretBytes) -> Bool {
+        mutex.locked {
+            guard let held = lockPassphrase, held.constantTimeEquals(passphrase) else { return false }
+            lockPassphrase = nil
+            return true
+        }
+    }
+}

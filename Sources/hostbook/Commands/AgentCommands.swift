@@ -1,0 +1,183 @@
+// `hostbook agent ...`: the standing ssh-agent that serves the vault's keys to plain ssh,
+// scp, rsync and git (StandingAgent.swift holds its policy).
+#if canImport(Glibc)
+import Glibc
+#endif
+import Agent
+import HostStore
+import Vault
+
+enum AgentCommands {
+    static let all: [CommandSpec] = [start, stop, status, run, log]
+
+    /// glibc's POSIX_SPAWN_SETSID (not exported to Swift): the agent gets its own session,
+    /// so the terminal's hangup does not reach it.
+    static let posixSpawnSetSID: Int32 = 0x80
+
+    static let socketOption = OptionSpec.value("socket", "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
+
+    static let start = CommandSpec(
+        ["agent", "start"], summary: "Start the standing agent in the background and print its environment",
+        discussion: """
+        Prints SSH_AUTH_SOCK and SSH_AGENT_PID as 'ssh-agent -s' does, for eval "$(hostbook agent \
+        start)". When an agent is already running at the socket, prints the same lines and \
+        starts nothing. The agent serves the vault's keys read-only: ssh-add cannot add or \
+        remove keys, but 'ssh-add -x' / '-X' lock and unlock it.
+        """,
+        options: [socketOption]
+    ) { inv in
+        let path = try AgentSocket.path(inv)
+        if let pid = AgentSocket.runningAgent(at: path) {
+            printEnvironment(path: path, pid: pid, inv)
+            return
+        }
+        try AgentSocket.removeStale(path)
+        let exe = try SSHPaths.executable()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        // Nothing else of ours: a pipe the caller reads to its end must not stay open in the
+        // agent (this process ends right after, so marking every descriptor is harmless).
+        for fd in 3..<Int32(1024) where fcntl(fd, F_GETFD) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setflags(&attributes, Int16(posixSpawnSetSID))
+        let pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(inv.databasePath), "agent", "run", "--socket", path],
+                                  environment: nil, actions: &actions, attributes: &attributes)
+        // Ready when it answers; an agent that exits first failed to start.
+        for _ in 0..<1000 {
+            if let answering = AgentSocket.runningAgent(at: path), answering == pid {
+                printEnvironment(path: path, pid: pid, inv)
+                return
+            }
+            var raw: Int32 = 0
+            if waitpid(pid, &raw, WNOHANG) == pid {
+                throw CLIError.failure("the agent did not start (status \(Spawn.decode(raw)))",
+                                       hint: "Run 'hostbook agent run' to see why.")
+            }
+            usleep(10_000)
+        }
+        kill(pid, SIGTERM)
+        throw CLIError.failure("the agent did not answer within 10 seconds", hint: "Run 'hostbook agent run' to see why.")
+    }
+
+    private static func printEnvironment(path: String, pid: pid_t, _ inv: Invocation) {
+        if inv.json {
+            inv.printJSON(.object([("socket", .string(path)), ("pid", .int(Int(pid)))]))
+            return
+        }
+        let quoted = shellQuoted(path)
+        inv.print("SSH_AUTH_SOCK=\(quoted); export SSH_AUTH_SOCK;")
+        inv.print("SSH_AGENT_PID=\(pid); export SSH_AGENT_PID;")
+        inv.print("echo Agent pid \(pid);")
+    }
+
+    /// A path as one shell word: bare when it holds only safe characters, else in single quotes.
+    static func shellQuoted(_ s: String) -> String {
+        let safe = s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:@%".unicodeScalars.contains($0) }
+        if safe && !s.isEmpty { return s }
+        return "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
+    }
+
+    static let stop = CommandSpec(
+        ["agent", "stop"], summary: "Stop the standing agent (its keys are wiped from memory)",
+        options: [socketOption]
+    ) { inv in
+        let path = try AgentSocket.path(inv)
+        guard let pid = AgentSocket.runningAgent(at: path) else {
+            inv.note("hostbook: no agent is running at \(path.escapedForTerminal)")
+            return
+        }
+        guard kill(pid, SIGTERM) == 0 else {
+            throw CLIError.failure("cannot stop the agent (pid \(pid)): \(String(cString: strerror(errno)))")
+        }
+        for _ in 0..<500 {
+            if access(path, F_OK) != 0 && kill(pid, 0) != 0 { break }
+            usleep(10_000)
+        }
+    }
+
+    static let status = CommandSpec(
+        ["agent", "status"], summary: "Say whether the standing agent is running (exit 1 when not)",
+        options: [socketOption]
+    ) { inv in
+        let path = try AgentSocket.path(inv)
+        let pid = AgentSocket.runningAgent(at: path)
+        if inv.json {
+            inv.printJSON(.object([("running", .bool(pid != nil)), ("socket", .string(path)), ("pid", .optional(pid.map { Int($0) }))]))
+            if pid == nil { throw ChildExitStatus(status: 1) }
+            return
+        }
+        guard let pid else {
+            throw CLIError.failure("no agent is running at \(path.escapedForTerminal)", hint: "Start it with 'eval \"$(hostbook agent start)\"'.")
+        }
+        inv.print("running: pid \(pid), socket \(path.escapedForTerminal)")
+    }
+
+    static let run = CommandSpec(
+        ["agent", "run"], summary: "Run the standing agent in the foreground (for the systemd user unit)",
+        discussion: "Stops on SIGTERM, SIGINT or SIGHUP, removing the socket and wiping the keys.",
+        options: [socketOption]
+    ) { inv in
+        var waited = sigset_t()
+        sigemptyset(&waited)
+        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&waited, s) }
+        // Before any thread starts, so that only sigtimedwait receives them.
+        pthread_sigmask(SIG_BLOCK, &waited, nil)
+        let path = try AgentSocket.path(inv)
+        if let pid = AgentSocket.runningAgent(at: path) {
+            throw CLIError.failure("an agent is already running at \(path.escapedForTerminal) (pid \(pid))", hint: "Stop it with 'hostbook agent stop'.")
+        }
+        try AgentSocket.removeStale(path)
+        let database = try HostStoreAccess.openForWriting(inv)
+        let agent = StandingAgent(database: database)
+        let server: AgentServer
+        do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
+            throw CLIError.failure("cannot start the agent: \(error)")
+        }
+        defer {
+            server.stop()
+            agent.wipe()
+        }
+        var timeout = timespec(tv_sec: 15, tv_nsec: 0)
+        while true {
+            let s = sigtimedwait(&waited, nil, &timeout)
+            if s > 0 { break }
+            // Every 15 s: a locked (or gone) vault wipes the keys read from it.
+            if s < 0 && errno == EAGAIN && VaultClient.status() != .ok { agent.wipe() }
+        }
+    }
+
+    static let log = CommandSpec(
+        ["agent", "log"], summary: "Show the signatures the agent made and refused",
+        options: [.value("limit", "N", "Only the last N entries")]
+    ) { inv in
+        var limit: Int?
+        if let text = inv.args.value("limit") {
+            guard let n = Int(text), n > 0 else { throw CLIError.usage("--limit needs a positive number") }
+            limit = n
+        }
+        let entries = try HostStoreAccess.openForReading(inv)?.agentLog(limit: limit) ?? []
+        if inv.json {
+            inv.printJSON(.array(entries.map { e in
+                .object([("at", .string(e.at)), ("outcome", .string(e.signed ? "signed" : "refused")), ("key", .optional(e.keyName)),
+                         ("key_fingerprint", .string(e.keyFingerprint)), ("destination", .optional(e.destination)),
+                         ("destination_fingerprint", .optional(e.destinationFingerprint)), ("forwarded", .bool(e.forwarded)),
+                         ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable))])
+            }))
+            return
+        }
+        var table = Table(["TIME", "OUTCOME", "KEY", "DESTINATION", "FORWARDED", "CLIENT"])
+        for e in entries {
+            let client = [e.clientPID.map(String.init), e.clientExecutable].compactMap { $0 }.joined(separator: " ")
+            table.add([e.at, e.signed ? "signed" : "refused", (e.keyName ?? e.keyFingerprint).escapedForTerminal,
+                       (e.destination ?? e.destinationFingerprint ?? "-").escapedForTerminal, e.forwarded ? "yes" : "no",
+                       client.escapedForTerminal])
+        }
+        Output.write(table.render(color: inv.useColor), to: STDOUT_FILENO)
+    }
+}

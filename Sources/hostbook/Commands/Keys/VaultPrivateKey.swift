@@ -1,0 +1,33 @@
+// Reading a saved key's private half from the vault into secure memory, checked against
+// the database's fingerprint. One reader for `hostbook ssh`'s session agent and the
+// standing agent (`hostbook agent`).
+import HostStore
+import KeyFormats
+import SecureMemory
+import Vault
+
+enum VaultPrivateKey {
+    /// The private key of `stored`; a missing, damaged or mismatched item is exit 1.
+    static func read(_ stored: StoredKey, from vault: VaultClient) throws -> PrivateKey {
+        let payload = try HostPasswords.vault("read the private key of '\(stored.name.escapedForTerminal)'") {
+            try vault.lookup(KeysContext.vaultID(stored))
+        }
+        guard let payload else {
+            throw CLIError.failure("the private key of '\(stored.name.escapedForTerminal)' is not in the vault",
+                                   hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
+        }
+        var bytes = payload.withUnsafeBytes { Array($0) }
+        defer { Sodium.wipe(&bytes) }
+        let key: PrivateKey
+        do {
+            key = try OpenSSHPrivateKey.parse(bytes, passphrase: nil).key
+        } catch let e as KeyFormatError {
+            throw CLIError.failure("the private key of '\(stored.name.escapedForTerminal)' in the vault is damaged: \(e.reason)")
+        }
+        guard key.publicKey.sha256Fingerprint == stored.fingerprint else {
+            throw CLIError.failure("the private key in the vault does not match key '\(stored.name.escapedForTerminal)' (\(stored.fingerprint))",
+                                   hint: "Run 'hostbook doctor'.")
+        }
+        return key
+    }
+}

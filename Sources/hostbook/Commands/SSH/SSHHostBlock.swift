@@ -1,0 +1,47 @@
+// One saved host as an ssh_config `Host` block: what `hostbook ssh`'s session
+// configuration and the installed configuration (`hostbook ssh-config`) both say about
+// it — HostName, Port, User, ProxyJump by alias, hostbook as the only authority on host
+// keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
+// no), and the agent with the host's public key file as its IdentityFile.
+import HostStore
+import SSHConfig
+
+struct SSHHostBlock {
+    /// hostbook itself as KnownHostsCommand: absolute program path and database path.
+    let hostbookPath: String
+    let databasePath: String
+    /// Passed on to KnownHostsCommand: never prompt for an unknown host key.
+    let noInput: Bool
+
+    /// The key part of a block: the agent's socket and the public key file.
+    struct Identity {
+        let agentSocket: String
+        let publicKeyFile: String
+    }
+
+    /// Starts the block for `host` and writes the lines both configurations share.
+    func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
+        try w.host(alias)
+        try w.set("HostName", host.hostname)
+        try w.set("Port", String(host.port))
+        if let user = host.user { try w.set("User", user) }
+        if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
+        // Host keys: hostbook is the only authority (openssh-integration.md §2.3).
+        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyLookup.tokens)
+        try w.set("UserKnownHostsFile", "none")
+        try w.set("GlobalKnownHostsFile", "none")
+        try w.set("StrictHostKeyChecking", "yes")
+        try w.set("UpdateHostKeys", "no")
+        try w.set("CheckHostIP", "no")
+        if let identity {
+            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
+            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.publicKeyFile))
+            try w.set("IdentitiesOnly", "yes")
+            try w.set("AddKeysToAgent", "no")
+        }
+    }
+
+    private func knownHostsCommand() -> [String] {
+        [hostbookPath, "--db", databasePath] + (noInput ? ["--no-input"] : []) + ["known-hosts", "lookup"]
+    }
+}

@@ -1,0 +1,47 @@
+// `hostbook ssh-config [--install | --uninstall]`: the ssh configuration that lets plain
+// ssh, scp, sftp, rsync and git reach saved hosts with hostbook's keys (through the
+// standing agent) and host keys (through KnownHostsCommand).
+#if canImport(Glibc)
+import Glibc
+#endif
+enum SSHConfigCommand {
+    static let all: [CommandSpec] = [spec]
+
+    static let spec = CommandSpec(
+        ["ssh-config"], summary: "Print or install the ssh configuration for every saved host",
+        discussion: """
+        Without options, prints one Host block per saved host (the alias is the hostbook name): \
+        HostName, Port, User, ProxyJump by alias, the standing agent's socket as IdentityAgent with \
+        the host's public key as IdentityFile and IdentitiesOnly, and hostbook as the only source of \
+        host keys (KnownHostsCommand, UserKnownHostsFile none, StrictHostKeyChecking yes). A host \
+        whose name ssh_config cannot express is skipped with a warning.
+        --install writes it to $XDG_CONFIG_HOME/hostbook/ssh_config (rewritten by every later \
+        command that changes hosts or keys) and puts one Include line for it at the top of \
+        ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup. \
+        --uninstall removes exactly that line and the generated file.
+        """,
+        options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
+                  .flag("uninstall", "Remove the Include line and the generated file")]
+    ) { inv in
+        try inv.args.exclusive("install", "uninstall")
+        let installed = InstalledSSHConfig(inv)
+        if inv.args.flag("uninstall") {
+            let removed = try installed.removeInclude()
+            let hadFile = installed.isInstalled
+            installed.removeGenerated()
+            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig.escapedForTerminal) and \(installed.generated.escapedForTerminal)."
+                                        : "hostbook's ssh configuration was not installed.")
+            return
+        }
+        if inv.args.flag("install") {
+            try installed.writeGenerated(inv, warn: true)
+            let added = try installed.addInclude()
+            inv.note("Wrote \(installed.generated.escapedForTerminal)" + (added ? " and included it from the top of \(installed.userConfig.escapedForTerminal)." : "; \(installed.userConfig.escapedForTerminal) already includes it."))
+            inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
+            return
+        }
+        let rendered = try InstalledSSHConfig.render(inv, keysFolder: installed.keysFolder)
+        for w in rendered.warnings { inv.warn(w) }
+        Output.write(rendered.text, to: STDOUT_FILENO)
+    }
+}

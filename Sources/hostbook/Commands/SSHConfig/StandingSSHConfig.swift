@@ -1,0 +1,78 @@
+// The installed ssh configuration (`hostbook ssh-config`): one Host block per saved host,
+// written by the same SSHHostBlock as `hostbook ssh`'s session configuration, pointing at
+// the standing agent's socket and at public key files hostbook writes beside it. A host
+// whose name or values ssh_config cannot express safely is skipped with a warning, and so
+// is a host whose jump host was skipped (its ProxyJump would name nothing).
+import HostStore
+import KeyFormats
+import SSHConfig
+
+struct StandingSSHConfig {
+    static let header = "# Written by hostbook (hostbook ssh-config --install); hostbook rewrites it, do not edit.\n"
+
+    /// The text, the public key files it names (path → authorized_keys line), and the
+    /// warnings for skipped hosts.
+    struct Rendered {
+        var text: String
+        var publicKeyFiles: [String: String]
+        var warnings: [String]
+    }
+
+    let block: SSHHostBlock
+    let agentSocket: String
+    /// `$XDG_CONFIG_HOME/hostbook/keys`.
+    let keysFolder: String
+
+    func render(hosts: [Host], keys: [StoredKey]) -> Rendered {
+        var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
+        let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        var written: Set<String> = []
+        var pending = hosts
+        // Jump hosts first, so that a host whose jump host was skipped is skipped too.
+        var progress = true
+        while !pending.isEmpty && progress {
+            progress = false
+            var rest: [Host] = []
+            for host in pending {
+                if let jump = host.jump, !written.contains(jump.lowercased()) {
+                    if pending.contains(where: { $0.name.lowercased() == jump.lowercased() }) { rest.append(host); continue }
+                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' is not in the configuration")
+                    progress = true
+                    continue
+                }
+                progress = true
+                var identity: SSHHostBlock.Identity?
+                var keyLine: (String, String)?
+                if let keyName = host.key, let key = keysByName[keyName.lowercased()], let publicKey = try? PublicKey(blob: key.publicKeyBlob) {
+                    let file = keysFolder + "/" + Self.fileName(for: key) + ".pub"
+                    identity = SSHHostBlock.Identity(agentSocket: agentSocket, publicKeyFile: file)
+                    keyLine = (file, publicKey.line(comment: key.name) + "\n")
+                }
+                var w = SSHConfigWriter()
+                do {
+                    try block.write(&w, host: host, alias: host.name, jumpAlias: host.jump, identity: identity)
+                    if identity == nil { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
+                } catch let e as SSHConfigWriterError {
+                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': ssh_config cannot express it (\(e.description.escapedForTerminal))")
+                    continue
+                } catch {
+                    continue
+                }
+                out.text += "\n" + w.text
+                written.insert(host.name.lowercased())
+                if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
+            }
+            pending = rest
+        }
+        for host in pending {
+            out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts form a loop")
+        }
+        return out
+    }
+
+    /// A key's file name: its name when that is a plain file name, else its uuid.
+    static func fileName(for key: StoredKey) -> String {
+        let plain = key.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-@+".unicodeScalars.contains($0) }
+        return plain && !key.name.hasPrefix(".") ? key.name : key.uuid
+    }
+}

@@ -1,0 +1,53 @@
+// The policy's hooks: lock and unlock go to the caller (refused without them), and every
+// signature request for a usable key reports its outcome.
+import XCTest
+@testable import Agent
+import KeyFormats
+import SecureMemory
+
+final class AgentPolicyHooksTests: XCTestCase {
+    private final class Recorder: @unchecked Sendable {
+        let mutex = Mutex()
+        var outcomes: [Bool] = []
+        var locked = false
+    }
+
+    private static func lockMessage(_ type: UInt8, _ passphrase: String) -> [UInt8] {
+        var w = SSHWriter()
+        w.writeByte(type)
+        w.writeString(Array(passphrase.utf8))
+        return w.bytes
+    }
+
+    private static func sign(_ key: PublicKey, _ data: [UInt8]) -> [UInt8] {
+        var w = SSHWriter()
+        w.writeByte(13)
+        w.writeString(key.blob)
+        w.writeString(data)
+        w.writeUInt32(0)
+        return w.bytes
+    }
+
+    func testLockUnlockAndOutcomesReachThePolicy() throws {
+        let identity = AgentIdentity(key: try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "k"), comment: "k")
+        let r = Recorder()
+        let policy = AgentPolicy(
+            identities: { _ in r.mutex.locked { r.locked } ? [] : [identity] },
+            maySign: { _, _ in true },
+            outcome: { _, _, signed in r.mutex.locked { r.outcomes.append(signed) } },
+            lock: { _ in r.mutex.locked { r.locked = true }; return true },
+            unlock: { p in p.constantTimeEquals(SecretBytes(copying: Array("pw".utf8))) && r.mutex.locked { r.locked = false; return true } })
+        var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)
+        XCTAssertEqual(conversation.reply(to: Self.sign(identity.publicKey, [1, 2, 3])).first, 14)
+        XCTAssertEqual(conversation.reply(to: Self.lockMessage(22, "pw")), [6])
+        XCTAssertEqual(conversation.reply(to: [11]), [12, 0, 0, 0, 0], "a locked agent lists nothing")
+        XCTAssertEqual(conversation.reply(to: Self.lockMessage(23, "other")), [5])
+        XCTAssertEqual(conversation.reply(to: Self.lockMessage(23, "pw")), [6])
+        XCTAssertEqual(r.outcomes, [true])
+
+        // Without lock hooks (a per-session agent) both are refused.
+        var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }, maySign: { _, _ in false }))
+        XCTAssertEqual(plain.reply(to: Self.lockMessage(22, "pw")), [5])
+        XCTAssertEqual(plain.reply(to: Self.sign(identity.publicKey, [1])), [5])
+    }
+}
