@@ -1,7 +1,7 @@
 // The import itself, against a real SQLite file: hosts, tags, pinned host keys, re-import,
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
-import HostStore
+@testable import HostStore
 import KeyFormats
 import XCTest
 

@@ -13,7 +13,7 @@ import Glibc
 #endif
 
 public final class HostDatabase {
-    public let connection: SQLiteConnection
+    let connection: SQLiteConnection
     public let path: String
     /// The random UUID in `meta` that scopes this database's vault items.
     public let databaseID: String
@@ -77,6 +77,14 @@ public final class HostDatabase {
         try DatabaseTrust.requireTrusted(path)
         let conn = try connectForReading(path: path)
         return try HostDatabase(connection: conn, path: path, readOnly: true)
+    }
+
+    /// A database in memory with the current schema, for a dry run when there is no
+    /// database file yet (so planning creates nothing on disk).
+    public static func inMemory() throws -> HostDatabase {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Schema.migrate(connection, path: ":memory:")
+        return try HostDatabase(connection: connection, path: ":memory:", readOnly: false)
     }
 
     /// A read-only connection. A WAL database needs its -shm file, which SQLite creates

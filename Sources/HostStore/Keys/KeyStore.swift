@@ -57,7 +57,7 @@ public final class KeyStore {
     let connection: SQLiteConnection
 
     public init(database: HostDatabase) { self.connection = database.connection }
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection) { self.connection = connection }
 
     private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at"
 

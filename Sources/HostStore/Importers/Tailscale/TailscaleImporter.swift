@@ -30,15 +30,14 @@ public struct TailscaleImporter {
     let connection: SQLiteConnection
     public static let source = "tailscale"
 
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// An importer writing into `database` (or planning against it, for a dry run).
+    public init(database: HostDatabase) { self.connection = database.connection }
 
     /// A database in memory with the current schema, for a dry run when there is no
     /// database file yet (so planning creates nothing on disk).
-    public static func emptyDatabase() throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Schema.migrate(connection, path: ":memory:")
-        return connection
-    }
+    public static func emptyDatabase() throws -> HostDatabase { try HostDatabase.inMemory() }
 
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
@@ -117,10 +116,8 @@ private struct Session {
     let insertTag: Statement
     let deleteTag: Statement
     let upsertNode: Statement
-    let findEntries: Statement
-    let deleteEntry: Statement
-    let insertEntry: Statement
-    let insertEvent: Statement
+    /// Every read and write of the trust tables goes through the known-hosts store.
+    let knownHosts: KnownHostsStore.BulkWriter
 
     init(connection: SQLiteConnection, options: TailscaleImportOptions, format: TailscaleFormat) throws {
         self.connection = connection
@@ -140,19 +137,7 @@ private struct Session {
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ : "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?")
-        // Plain names, matched like the known-hosts store does (ASCII case ignored), through
-        // its known_hosts_name index.
-        findEntries = try connection.prepare(
-            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = 22")
-        deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
-        insertEntry = try connection.prepare("""
-            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
-            VALUES (?, 22, '', ?, ?, ?, 'tailscale', ?, ?)
-            """)
-        insertEvent = try connection.prepare("""
-            INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
-            VALUES (?, ?, ?, 22, ?, ?, ?, 'tailscale')
-            """)
+        knownHosts = try KnownHostsStore.BulkWriter(connection: connection)
         // A bigger page cache for this connection keeps the indexes that grow in random order
         // (known_hosts by name, hosts by uuid and name) in memory instead of spilling them to
         // the WAL and reading them back: about 1 s less for 100,000 devices, at most 32 MB.
@@ -162,10 +147,7 @@ private struct Session {
     }
 
     private mutating func loadSpecialEntries() throws {
-        let rows = try connection.prepare(
-            "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|'")
-        while try rows.step() {
-            let row = KnownHostRow(statement: rows)
+        for row in try knownHosts.specialEntries() {
             switch row.kind {
             case .patterns: patternEntries.append(row)
             case .hashed: if let name = HashedHostName(field: row.pattern) { hashedEntries.append((row, name)) }
@@ -224,15 +206,12 @@ private struct Session {
             hashedEntries = []
         }
         if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,
-           try connection.query("SELECT 1 FROM known_hosts LIMIT 1").isEmpty {
+           try knownHosts.storeIsEmpty() {
             bulk = true
-            // Inside the import's transaction: a failure restores them with everything else.
-            for index in KnownHostsSchema.indexes { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
+            try knownHosts.dropIndexes()
         }
         try importNodes(&nodes)
-        if bulk {
-            for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
-        }
+        try knownHosts.finish()
     }
 
     private mutating func importNodes(_ nodes: inout [TailscaleNode]) throws {
@@ -381,8 +360,7 @@ private struct Session {
                 case .new:
                     report.entriesTrusted += 1
                     if !options.dryRun {
-                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.imported.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .null])
+                        try knownHosts.trust(pattern, port: 22, key: key, fingerprint: fingerprint, source: TailscaleImporter.source, at: now)
                     }
                 case .rotated(let oldIDs, let oldFingerprint):
                     report.entriesTrusted += 1
@@ -390,9 +368,8 @@ private struct Session {
                         rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
                     }
                     if !options.dryRun {
-                        for id in oldIDs { try run(deleteEntry, [.int(id)]) }
-                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.replaced.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
+                        try knownHosts.trust(pattern, port: 22, key: key, fingerprint: fingerprint, replacing: oldIDs,
+                                             oldFingerprint: oldFingerprint, source: TailscaleImporter.source, at: now)
                     }
                 }
             }
@@ -453,15 +430,7 @@ private struct Session {
     }
 
     private func entries(for pattern: String) throws -> [Entry] {
-        findEntries.reset()
-        try findEntries.bind([.text(pattern)])
-        var out: [Entry] = []
-        while try findEntries.step() {
-            let row = findEntries.row()
-            out.append(Entry(id: row.int(0) ?? 0, keyType: row.text(1) ?? "", blob: row.blob(2) ?? [],
-                             fingerprint: row.text(3) ?? "", source: row.text(4) ?? "", marker: row.text(5) ?? ""))
-        }
-        return out
+        try knownHosts.plainEntries(pattern, port: 22).map(Entry.init)
     }
 
     enum KeyDecision {
