@@ -265,7 +265,8 @@ final class TailscaleImporterTests: XCTestCase {
             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;
             """)
         XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
-            XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
+            XCTAssertEqual((error as? HostStoreError)?.kind, .database)
+            XCTAssertEqual((error as? HostStoreError)?.message, "disk on fire")
         }
         for table in ["hosts", "host_tags", "known_hosts", "host_key_events", "tailscale_nodes"] {
             XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)

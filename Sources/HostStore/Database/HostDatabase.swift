@@ -117,7 +117,7 @@ public final class HostDatabase {
         let conn: SQLiteConnection
         do {
             conn = try SQLiteConnection(path: path, create: false, readOnly: readOnly, immutable: immutable)
-        } catch let e as DatabaseError {
+        } catch let e as HostStoreError where e.kind == .database {
             throw HostStoreError(.failed, "cannot open the database '\(path)': \(e.message)",
                                  hint: "Check that the file and its folder are readable and writable by you.")
         }
@@ -138,7 +138,7 @@ public final class HostDatabase {
                 if try conn.query("PRAGMA journal_mode").first?.text(0)?.lowercased() == "wal" { return }
                 try conn.query("PRAGMA journal_mode = WAL")
                 return
-            } catch let e as DatabaseError where e.isBusy && waited < busyTimeoutMilliseconds {
+            } catch let e as HostStoreError where e.isBusy && waited < busyTimeoutMilliseconds {
                 usleep(5_000)
                 waited += 5
             }
@@ -162,16 +162,16 @@ extension SQLiteConnection {
     func guarded<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
-        } catch let e as DatabaseError {
+        } catch let e as HostStoreError where e.kind == .database {
             if e.isBusy {
                 throw HostStoreError(.failed, "the database '\(path)' is busy: another hostbook has held it for over \(HostDatabase.busyTimeoutMilliseconds / 1000) seconds",
                                      hint: "Try again when the other hostbook has finished.")
             }
-            if e.code & 0xff == 26 || e.code & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
+            if e.sqliteCode & 0xff == 26 || e.sqliteCode & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
                 throw HostStoreError(.failed, "'\(path)' is not a usable hostbook database: \(e.message)",
                                      hint: "Run 'hostbook doctor', or restore a backup (\(path).vN.bak).")
             }
-            if e.code & 0xff == 8 { // SQLITE_READONLY
+            if e.sqliteCode & 0xff == 8 { // SQLITE_READONLY
                 throw HostStoreError(.failed, "the database '\(path)' is read-only: \(e.message)",
                                      hint: "Check the permissions of the file and its folder.")
             }

@@ -2,15 +2,15 @@
 // typed binds and columns, transactions. C types stay inside this file.
 internal import CSQLite3
 
-public struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    /// The SQLite primary result code (e.g. SQLITE_BUSY = 5, SQLITE_CONSTRAINT = 19).
-    public let code: Int32
-    public let message: String
+extension HostStoreError {
+    /// An SQLite failure: kind `.database`, SQLite's message, its result code kept.
+    static func database(code: Int32, message: String) -> HostStoreError {
+        HostStoreError(.database, message, sqliteCode: code)
+    }
 
-    public var description: String { message }
-
-    public var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
-    public var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
+    /// SQLite said busy or locked: another connection holds the lock.
+    public var isBusy: Bool { kind == .database && (sqliteCode & 0xff == SQLITE_BUSY || sqliteCode & 0xff == SQLITE_LOCKED) }
+    var isConstraint: Bool { kind == .database && sqliteCode & 0xff == SQLITE_CONSTRAINT }
 }
 
 /// A value bound to or read from SQL.
@@ -43,7 +43,7 @@ final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
-            throw DatabaseError(code: rc, message: "cannot open database '\(path)': \(msg)")
+            throw HostStoreError.database(code: rc, message: "cannot open database '\(path)': \(msg)")
         }
         self.handle = db
         self.path = path
@@ -78,7 +78,7 @@ final class SQLiteConnection {
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(err)
-            throw DatabaseError(code: rc, message: msg)
+            throw HostStoreError.database(code: rc, message: msg)
         }
     }
 
@@ -132,8 +132,8 @@ final class SQLiteConnection {
 
     func setUserVersion(_ v: Int) throws { try execute("PRAGMA user_version = \(v)") }
 
-    fileprivate func error(_ rc: Int32) -> DatabaseError {
-        DatabaseError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+    fileprivate func error(_ rc: Int32) -> HostStoreError {
+        HostStoreError.database(code: rc, message: String(cString: sqlite3_errmsg(handle)))
     }
 }
 

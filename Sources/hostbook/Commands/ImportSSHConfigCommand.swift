@@ -50,8 +50,8 @@ enum ImportSSHConfigCommand {
         let report: SSHConfigImportReport
         do {
             report = try SSHConfigImporter(database: database).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
-        } catch let e as DatabaseError {
-            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         if inv.json {
             SSHConfigImportOutput.writeJSON(report, file: path) { Output.write($0, to: 1) }

@@ -75,8 +75,8 @@ enum ImportTailscaleCommand {
             report = try TailscaleImporter(database: database).run(format: document.format, nodes: &nodes, options: options) { done, total in
                 progress.update(done: done, of: total, unit: "devices")
             }
-        } catch let e as DatabaseError {
-            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         let warnings = WarningSink(inv, one: "warning", many: "warnings")
         for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn(line) }
