@@ -347,7 +347,7 @@ private struct Session {
             var entries = bulk && written.insert(pattern).inserted ? [] : try entries(for: pattern)
             entries += specialEntries(matching: pattern)
             for (k, (key, fingerprint)) in keys.enumerated() {
-                switch decide(key, entries) {
+                switch TailscaleKeyPlanner.decide(key, entries) {
                 case .alreadyTrusted:
                     continue
                 case .revoked:
@@ -392,79 +392,20 @@ private struct Session {
         return try PublicKeyLine.parse(line).key
     }
 
-    /// A known_hosts row for one name, as far as the decision needs it.
-    struct Entry {
-        init(id: Int64, keyType: String, blob: [UInt8], fingerprint: String, source: String, marker: String) {
-            self.id = id
-            self.keyType = keyType
-            self.blob = blob
-            self.fingerprint = fingerprint
-            self.source = source
-            self.marker = marker
-        }
-
-        init(_ row: KnownHostRow) {
-            self.init(id: row.id, keyType: row.keyType, blob: row.keyBlob, fingerprint: row.fingerprint,
-                      source: row.source, marker: row.marker.rawValue)
-        }
-
-        let id: Int64
-        let keyType: String
-        let blob: [UInt8]
-        let fingerprint: String
-        let source: String
-        let marker: String
-    }
-
     /// The pattern-list and hashed entries whose host field matches `pattern` (port 22).
-    private func specialEntries(matching pattern: String) -> [Entry] {
+    private func specialEntries(matching pattern: String) -> [KnownHostRow] {
         guard !patternEntries.isEmpty || !hashedEntries.isEmpty else { return [] }
         let lookup = HostLookupName(host: pattern)
-        var out: [Entry] = []
-        for row in patternEntries where row.matches(lookup) { out.append(Entry(row)) }
+        var out: [KnownHostRow] = []
+        for row in patternEntries where row.matches(lookup) { out.append(row) }
         if !hashedEntries.isEmpty {
             let matcher = HashedNameMatcher(lookup: lookup.text)
-            for (row, name) in hashedEntries where matcher.matches(name) { out.append(Entry(row)) }
+            for (row, name) in hashedEntries where matcher.matches(name) { out.append(row) }
         }
         return out
     }
 
-    private func entries(for pattern: String) throws -> [Entry] {
-        try knownHosts.plainEntries(pattern, port: 22).map(Entry.init)
-    }
-
-    enum KeyDecision {
-        case alreadyTrusted, revoked, new
-        case conflict(source: String, fingerprint: String)
-        /// known_hosts rows that the last import wrote for this key type, and their fingerprint.
-        case rotated([Int64], String)
-    }
-
-    /// What to do with `key` for a name that has `entries`: OpenSSH's decision, made by
-    /// HostKeyPolicy like every other (docs/ssh-formats.md §5.6). Revoked overrides all; a
-    /// key no entry holds, for a name with entries of any type, is a change. A change is
-    /// applied only when every entry it is about was written by an earlier Tailscale import
-    /// (Tailscale's device list then is the authority that rotated it); an entry from any
-    /// other source is a conflict left to `known-hosts approve --replace`.
-    private func decide(_ key: PublicKey, _ entries: [Entry]) -> KeyDecision {
-        let records = entries.map { e in
-            let marker = KnownHostsLine.Marker(rawValue: e.marker) ?? .none
-            return HostKeyRecord(marker: marker, storedType: e.keyType, storedBlob: e.blob)
-                ?? HostKeyRecord(marker: marker, keyType: e.keyType, keyBlob: e.blob, isCertificate: e.keyType.hasSuffix("-cert-v01@openssh.com"))
-        }
-        let decision = HostKeyPolicy.decide(.plain(key), records: records, hostName: "", now: 0)
-        switch decision.status {
-        case .trusted: return .alreadyTrusted
-        case .revoked: return .revoked
-        case .unknown: return .new
-        case .changed:
-            let stored = decision.entries.map { entries[$0] }
-            if let foreign = stored.first(where: { $0.source != TailscaleImporter.source }) {
-                return .conflict(source: foreign.source, fingerprint: foreign.fingerprint)
-            }
-            let sameType = stored.filter { $0.keyType == key.type }
-            guard let last = sameType.last else { return .new }
-            return .rotated(sameType.map(\.id), last.fingerprint)
-        }
+    private func entries(for pattern: String) throws -> [KnownHostRow] {
+        try knownHosts.plainEntries(pattern, port: 22)
     }
 }
