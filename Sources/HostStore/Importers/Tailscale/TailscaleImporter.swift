@@ -111,10 +111,8 @@ private struct Session {
     var progress: ((Int, Int) -> Void)?
 
     // Prepared once, reused for every device.
-    let insertHost: Statement
-    let updateHost: Statement
-    let insertTag: Statement
-    let deleteTag: Statement
+    /// Hosts and tags are written through the host repository's bulk writer.
+    let hostWriter: HostBulkWriter
     let upsertNode: Statement
     /// Every read and write of the trust tables goes through the known-hosts store.
     let knownHosts: KnownHostsStore.BulkWriter
@@ -125,13 +123,7 @@ private struct Session {
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
         // A dry run only reads, possibly a read-only database not migrated yet (no node table).
         let hasNodeTable = try TailscaleSchema.isPresent(connection)
-        insertHost = try connection.prepare("""
-            INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
-            VALUES (?, ?, ?, 22, ?, 'agent', 'tailscale', ?, ?, ?)
-            """)
-        updateHost = try connection.prepare("UPDATE hosts SET hostname = ?, user = COALESCE(user, ?), updated_at = ? WHERE id = ?")
-        insertTag = try connection.prepare("INSERT OR IGNORE INTO host_tags (host_id, tag) VALUES (?, ?)")
-        deleteTag = try connection.prepare("DELETE FROM host_tags WHERE host_id = ? AND tag = ?")
+        hostWriter = try HostBulkWriter(connection: connection)
         // Never run in a dry run; a placeholder there when the table does not exist yet.
         upsertNode = try connection.prepare(hasNodeTable ? """
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
@@ -255,11 +247,8 @@ private struct Session {
             let changed = existing.signature != stored.signature(hostname: mapping.address) || userChange
             action = changed ? .updated : .unchanged
             if changed && !options.dryRun {
-                try run(updateHost, [.text(mapping.address), options.sshUser.map { .text($0) } ?? .null, .text(now), .int(existing.id)])
-                let oldTags = try storedTags(hostID: existing.id)
-                let old = Set(oldTags), new = Set(node.tags)
-                for tag in node.tags where !old.contains(tag) { try run(insertTag, [.int(existing.id), .text(tag)]) }
-                for tag in oldTags where !new.contains(tag) { try run(deleteTag, [.int(existing.id), .text(tag)]) }
+                try hostWriter.update(id: existing.id, hostname: mapping.address, user: options.sshUser,
+                                      oldTags: try storedTags(hostID: existing.id), tags: node.tags, at: now)
                 try saveNode(hostID: existing.id, node.nodeID, stored)
             }
         } else {
@@ -281,10 +270,8 @@ private struct Session {
             hostName = name
             action = .added
             if !options.dryRun {
-                try run(insertHost, [.text(UUIDString.random()), .text(name), .text(mapping.address),
-                                     options.sshUser.map { .text($0) } ?? .null, .text(node.nodeID), .text(now), .text(now)])
-                let id = connection.lastInsertRowID
-                for tag in node.tags { try run(insertTag, [.int(id), .text(tag)]) }
+                let id = try hostWriter.add(name: name, hostname: mapping.address, user: options.sshUser,
+                                            source: TailscaleImporter.source, sourceID: node.nodeID, tags: node.tags, at: now)
                 try saveNode(hostID: id, node.nodeID, stored)
             }
         }
