@@ -51,10 +51,12 @@ final class KeyStoreTests: XCTestCase {
     func testDuplicatesAreRefused() throws {
         try store.insert(newKey("work", ed25519(1)))
         XCTAssertThrowsError(try store.insert(newKey("Work", ed25519(2)))) {
-            XCTAssertEqual($0 as? KeyStoreError, .duplicateName("Work"))
+            XCTAssertEqual(($0 as? HostStoreError)?.kind, .keyNameTaken)
+            XCTAssertEqual(($0 as? HostStoreError)?.message, "a key named 'Work' already exists")
         }
         XCTAssertThrowsError(try store.insert(newKey("again", ed25519(1)))) {
-            XCTAssertEqual($0 as? KeyStoreError, .duplicateKey(existingName: "work", fingerprint: ed25519(1).sha256Fingerprint))
+            XCTAssertEqual(($0 as? HostStoreError)?.kind, .keyAlreadyStored)
+            XCTAssertEqual(($0 as? HostStoreError)?.message, "this key is already stored as 'work' (\(ed25519(1).sha256Fingerprint))")
         }
         XCTAssertEqual(try store.list().count, 1)
     }
@@ -81,7 +83,8 @@ final class KeyStoreTests: XCTestCase {
             VALUES ('h1', 'web', 'web.example', 'key', ?, 'now', 'now')
             """, [.int(key.id)])
         XCTAssertThrowsError(try store.remove(name: "work")) {
-            XCTAssertEqual($0 as? KeyStoreError, .inUse(name: "work", hosts: ["web"]))
+            XCTAssertEqual(($0 as? HostStoreError)?.kind, .keyInUse)
+            XCTAssertEqual(($0 as? HostStoreError)?.message, "key 'work' is used by host 'web'")
         }
         XCTAssertNotNil(try store.find(name: "work"))
     }

@@ -2,7 +2,7 @@
 // check, never trusted beyond what the rows themselves say.
 import Foundation
 import XCTest
-import HostStore
+@testable import HostStore
 import KeyFormats
 
 final class KnownHostsHashPackTests: XCTestCase {

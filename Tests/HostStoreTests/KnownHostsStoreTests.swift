@@ -2,7 +2,7 @@
 // bare-name fallback, import of upstream's file, export read back by ssh-keygen -F.
 import Foundation
 import XCTest
-import HostStore
+@testable import HostStore
 import KeyFormats
 
 final class KnownHostsStoreTests: XCTestCase {

@@ -1,6 +1,6 @@
 // Reading both Tailscale formats into devices: on the project's samples
 // (../shared/testdata/tailscale, skipped when absent) and on our own fixtures.
-import HostStore
+@testable import HostStore
 import XCTest
 
 final class TailscaleDocumentReaderTests: XCTestCase {
@@ -61,7 +61,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         ]
         for (name, expected) in cases {
             let url = try TailscaleFixtures.shared(name)
-            XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
+            XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? HostStoreError)?.message, expected, name) }
         }
     }
 
@@ -77,7 +77,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         ]
         for r in refusals {
             XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(r.input)), r.input) {
-                XCTAssertEqual(($0 as? TailscaleInputError)?.message, r.message, r.input)
+                XCTAssertEqual(($0 as? HostStoreError)?.message, r.message, r.input)
             }
         }
         // A UTF-8 byte order mark is ignored (RFC 8259 §8.1); UTF-16 is refused by name.
@@ -85,10 +85,11 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertEqual(bom.format, .devices)
         let utf16: [UInt8] = [0xFF, 0xFE] + Array(#"{"devices":[]}"#.utf8).flatMap { [$0, 0] }
         XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(utf16))) {
-            XCTAssertEqual(($0 as? TailscaleInputError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
+            XCTAssertEqual(($0 as? HostStoreError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
         }
         XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF]))) {
-            XCTAssertEqual($0 as? TailscaleInputError, .empty)
+            XCTAssertEqual(($0 as? HostStoreError)?.kind, .unusableInput)
+            XCTAssertEqual(($0 as? HostStoreError)?.message, TailscaleInputError.empty.message)
         }
         let empty = try TailscaleDocumentReader.read(MemorySource(#"{"devices": []}"#))
         XCTAssertEqual(empty.format, .devices)
@@ -96,10 +97,11 @@ final class TailscaleDocumentReaderTests: XCTestCase {
 
         let stopped = TailscaleFixtures.own("status-stopped.json")
         XCTAssertThrowsError(try TailscaleFixtures.document(stopped)) {
-            XCTAssertEqual($0 as? TailscaleInputError, .notRunning("Stopped"))
+            XCTAssertEqual(($0 as? HostStoreError)?.message, TailscaleInputError.notRunning("Stopped").message)
+            XCTAssertEqual(($0 as? HostStoreError)?.hint, "Start Tailscale ('tailscale up') and export the status again.")
         }
         XCTAssertThrowsError(try TailscaleFixtures.document(TailscaleFixtures.own("status-wrong-type.json"))) {
-            XCTAssertEqual(($0 as? TailscaleInputError)?.message,
+            XCTAssertEqual(($0 as? HostStoreError)?.message,
                            "the input looks like Tailscale JSON but Peer[\"nodekey:\(String(repeating: "9", count: 64))\"].TailscaleIPs is a string, expected an array of strings")
         }
     }

@@ -1,7 +1,7 @@
 // The import itself, against a real SQLite file: hosts, tags, pinned host keys, re-import,
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
-import HostStore
+@testable import HostStore
 import KeyFormats
 import XCTest
 
@@ -265,7 +265,8 @@ final class TailscaleImporterTests: XCTestCase {
             BEGIN SELECT RAISE(ABORT, 'disk on fire'); END;
             """)
         XCTAssertThrowsError(try db.importAll(try TailscaleFixtures.document(before))) { error in
-            XCTAssertEqual((error as? DatabaseError)?.message, "disk on fire")
+            XCTAssertEqual((error as? HostStoreError)?.kind, .database)
+            XCTAssertEqual((error as? HostStoreError)?.message, "disk on fire")
         }
         for table in ["hosts", "host_tags", "known_hosts", "host_key_events", "tailscale_nodes"] {
             XCTAssertEqual(try db.count("SELECT count(*) FROM \(table)"), 0, table)

@@ -1,5 +1,5 @@
 // The streaming JSON reader: grammar (RFC 8259), chunk boundaries, and never a crash.
-import HostStore
+@testable import HostStore
 import XCTest
 
 final class TailscaleJSONReaderTests: XCTestCase {
@@ -156,7 +156,7 @@ final class TailscaleUntrustedTextTests: XCTestCase {
         // An error message that quotes input shows control characters as escapes.
         let bad = #"{"BackendState": "Running", "Self": {}, "Peer": {"nodekey:\u001b[2J": 5}}"#
         XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(bad))) {
-            XCTAssertEqual(($0 as? TailscaleInputError)?.message,
+            XCTAssertEqual(($0 as? HostStoreError)?.message,
                            #"the input looks like Tailscale JSON but Peer["nodekey:\u{1b}[2J"] is a number, expected an object"#)
         }
         // A punycode label that decodes to a bidi override is shown in its ASCII form.

@@ -1,7 +1,7 @@
 // Shared helpers for the Tailscale importer tests: fixture paths (ours in testdata/tailscale,
 // the project's samples in ../shared/testdata/tailscale) and a fresh database per test.
 import Foundation
-import HostStore
+@testable import HostStore
 import XCTest
 
 enum TailscaleFixtures {

@@ -13,7 +13,7 @@ import Glibc
 #endif
 
 public final class HostDatabase {
-    public let connection: SQLiteConnection
+    let connection: SQLiteConnection
     public let path: String
     /// The random UUID in `meta` that scopes this database's vault items.
     public let databaseID: String
@@ -79,6 +79,14 @@ public final class HostDatabase {
         return try HostDatabase(connection: conn, path: path, readOnly: true)
     }
 
+    /// A database in memory with the current schema, for a dry run when there is no
+    /// database file yet (so planning creates nothing on disk).
+    public static func inMemory() throws -> HostDatabase {
+        let connection = try SQLiteConnection(path: ":memory:")
+        try Schema.migrate(connection, path: ":memory:")
+        return try HostDatabase(connection: connection, path: ":memory:", readOnly: false)
+    }
+
     /// A read-only connection. A WAL database needs its -shm file, which SQLite creates
     /// beside the database even to read; in a folder this user may not write (and with no
     /// -shm there yet) the file is read as it is (`immutable`), which is exact when no -wal
@@ -109,7 +117,7 @@ public final class HostDatabase {
         let conn: SQLiteConnection
         do {
             conn = try SQLiteConnection(path: path, create: false, readOnly: readOnly, immutable: immutable)
-        } catch let e as DatabaseError {
+        } catch let e as HostStoreError where e.kind == .database {
             throw HostStoreError(.failed, "cannot open the database '\(path)': \(e.message)",
                                  hint: "Check that the file and its folder are readable and writable by you.")
         }
@@ -130,7 +138,7 @@ public final class HostDatabase {
                 if try conn.query("PRAGMA journal_mode").first?.text(0)?.lowercased() == "wal" { return }
                 try conn.query("PRAGMA journal_mode = WAL")
                 return
-            } catch let e as DatabaseError where e.isBusy && waited < busyTimeoutMilliseconds {
+            } catch let e as HostStoreError where e.isBusy && waited < busyTimeoutMilliseconds {
                 usleep(5_000)
                 waited += 5
             }
@@ -154,16 +162,16 @@ extension SQLiteConnection {
     func guarded<R>(_ body: () throws -> R) throws -> R {
         do {
             return try body()
-        } catch let e as DatabaseError {
+        } catch let e as HostStoreError where e.kind == .database {
             if e.isBusy {
                 throw HostStoreError(.failed, "the database '\(path)' is busy: another hostbook has held it for over \(HostDatabase.busyTimeoutMilliseconds / 1000) seconds",
                                      hint: "Try again when the other hostbook has finished.")
             }
-            if e.code & 0xff == 26 || e.code & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
+            if e.sqliteCode & 0xff == 26 || e.sqliteCode & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
                 throw HostStoreError(.failed, "'\(path)' is not a usable hostbook database: \(e.message)",
                                      hint: "Run 'hostbook doctor', or restore a backup (\(path).vN.bak).")
             }
-            if e.code & 0xff == 8 { // SQLITE_READONLY
+            if e.sqliteCode & 0xff == 8 { // SQLITE_READONLY
                 throw HostStoreError(.failed, "the database '\(path)' is read-only: \(e.message)",
                                      hint: "Check the permissions of the file and its folder.")
             }

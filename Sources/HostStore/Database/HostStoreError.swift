@@ -14,6 +14,17 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
         /// A trust decision made before a write no longer holds inside the write's
         /// transaction: another process changed the host's entries meanwhile (exit 11).
         case changedMeanwhile
+        /// An SQLite statement failed; `message` is SQLite's own (exit 1). Callers add
+        /// what was being done.
+        case database
+        /// A key with that name exists (exit 5).
+        case keyNameTaken
+        /// The same key is stored under another name (exit 5).
+        case keyAlreadyStored
+        /// Hosts still use the key (exit 5).
+        case keyInUse
+        /// An input to import that cannot be used: not JSON, not a Tailscale export, ... (exit 1).
+        case unusableInput
     }
 
     public let kind: Kind
@@ -22,10 +33,18 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
     /// What to do about it, or nil.
     public let hint: String?
 
+    /// SQLite's result code for `.database`, else 0.
+    let sqliteCode: Int32
+
     public init(_ kind: Kind, _ message: String, hint: String? = nil) {
+        self.init(kind, message, hint: hint, sqliteCode: 0)
+    }
+
+    init(_ kind: Kind, _ message: String, hint: String? = nil, sqliteCode: Int32) {
         self.kind = kind
         self.message = message
         self.hint = hint
+        self.sqliteCode = sqliteCode
     }
 
     public var description: String { message }

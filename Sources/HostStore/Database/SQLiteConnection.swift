@@ -2,19 +2,19 @@
 // typed binds and columns, transactions. C types stay inside this file.
 internal import CSQLite3
 
-public struct DatabaseError: Error, Sendable, CustomStringConvertible {
-    /// The SQLite primary result code (e.g. SQLITE_BUSY = 5, SQLITE_CONSTRAINT = 19).
-    public let code: Int32
-    public let message: String
+extension HostStoreError {
+    /// An SQLite failure: kind `.database`, SQLite's message, its result code kept.
+    static func database(code: Int32, message: String) -> HostStoreError {
+        HostStoreError(.database, message, sqliteCode: code)
+    }
 
-    public var description: String { message }
-
-    public var isBusy: Bool { code & 0xff == SQLITE_BUSY || code & 0xff == SQLITE_LOCKED }
-    public var isConstraint: Bool { code & 0xff == SQLITE_CONSTRAINT }
+    /// SQLite said busy or locked: another connection holds the lock.
+    public var isBusy: Bool { kind == .database && (sqliteCode & 0xff == SQLITE_BUSY || sqliteCode & 0xff == SQLITE_LOCKED) }
+    var isConstraint: Bool { kind == .database && sqliteCode & 0xff == SQLITE_CONSTRAINT }
 }
 
 /// A value bound to or read from SQL.
-public enum SQLValue: Sendable, Equatable {
+enum SQLValue: Sendable, Equatable {
     case null
     case int(Int64)
     case text(String)
@@ -22,14 +22,14 @@ public enum SQLValue: Sendable, Equatable {
     case double(Double)
 }
 
-public final class SQLiteConnection {
+final class SQLiteConnection {
     fileprivate let handle: OpaquePointer
-    public let path: String
+    let path: String
 
     /// Opens (creating when `create`) the database at `path`; a symbolic link is refused.
     /// `immutable` reads the file as it is, without locks or a -shm file (for a database in a
     /// folder the user may not write; see `HostDatabase`); it implies `readOnly`.
-    public init(path: String, create: Bool = true, readOnly: Bool = false, immutable: Bool = false) throws {
+    init(path: String, create: Bool = true, readOnly: Bool = false, immutable: Bool = false) throws {
         var db: OpaquePointer?
         var flags = SQLITE_OPEN_FULLMUTEX | SQLITE_OPEN_NOFOLLOW
         if readOnly || immutable { flags |= SQLITE_OPEN_READONLY } else { flags |= SQLITE_OPEN_READWRITE }
@@ -43,7 +43,7 @@ public final class SQLiteConnection {
         guard rc == SQLITE_OK, let db else {
             let msg = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             if let db { sqlite3_close_v2(db) }
-            throw DatabaseError(code: rc, message: "cannot open database '\(path)': \(msg)")
+            throw HostStoreError.database(code: rc, message: "cannot open database '\(path)': \(msg)")
         }
         self.handle = db
         self.path = path
@@ -69,20 +69,20 @@ public final class SQLiteConnection {
     }
 
     /// Milliseconds SQLite waits on a locked database before failing with SQLITE_BUSY.
-    public func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
+    func setBusyTimeout(milliseconds: Int32) { sqlite3_busy_timeout(handle, milliseconds) }
 
     /// Runs one or more statements that return no rows.
-    public func execute(_ sql: String) throws {
+    func execute(_ sql: String) throws {
         var err: UnsafeMutablePointer<CChar>?
         let rc = sqlite3_exec(handle, sql, nil, nil, &err)
         if rc != SQLITE_OK {
             let msg = err.map { String(cString: $0) } ?? String(cString: sqlite3_errmsg(handle))
             sqlite3_free(err)
-            throw DatabaseError(code: rc, message: msg)
+            throw HostStoreError.database(code: rc, message: msg)
         }
     }
 
-    public func prepare(_ sql: String) throws -> Statement {
+    func prepare(_ sql: String) throws -> Statement {
         var stmt: OpaquePointer?
         let rc = sqlite3_prepare_v2(handle, sql, -1, &stmt, nil)
         guard rc == SQLITE_OK, let stmt else { throw error(rc) }
@@ -91,7 +91,7 @@ public final class SQLiteConnection {
 
     /// Runs a statement with `bindings` and returns every row.
     @discardableResult
-    public func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [Row] {
+    func query(_ sql: String, _ bindings: [SQLValue] = []) throws -> [Row] {
         let s = try prepare(sql)
         try s.bind(bindings)
         var rows: [Row] = []
@@ -101,19 +101,19 @@ public final class SQLiteConnection {
 
     /// Runs a statement with `bindings`, ignoring rows; returns the number of changed rows.
     @discardableResult
-    public func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
+    func run(_ sql: String, _ bindings: [SQLValue] = []) throws -> Int {
         let s = try prepare(sql)
         try s.bind(bindings)
         while try s.step() {}
         return changes
     }
 
-    public var changes: Int { Int(sqlite3_changes(handle)) }
-    public var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
+    var changes: Int { Int(sqlite3_changes(handle)) }
+    var lastInsertRowID: Int64 { sqlite3_last_insert_rowid(handle) }
 
     /// Runs `body` in a transaction (BEGIN IMMEDIATE by default, so a writer takes the write
     /// lock up front and waits on the busy timeout instead of failing half way).
-    public func transaction<R>(immediate: Bool = true, _ body: () throws -> R) throws -> R {
+    func transaction<R>(immediate: Bool = true, _ body: () throws -> R) throws -> R {
         try execute(immediate ? "BEGIN IMMEDIATE" : "BEGIN")
         do {
             let r = try body()
@@ -126,30 +126,30 @@ public final class SQLiteConnection {
     }
 
     /// `PRAGMA user_version`.
-    public var userVersion: Int {
+    var userVersion: Int {
         get throws { Int(try query("PRAGMA user_version").first?.int(0) ?? 0) }
     }
 
-    public func setUserVersion(_ v: Int) throws { try execute("PRAGMA user_version = \(v)") }
+    func setUserVersion(_ v: Int) throws { try execute("PRAGMA user_version = \(v)") }
 
-    fileprivate func error(_ rc: Int32) -> DatabaseError {
-        DatabaseError(code: rc, message: String(cString: sqlite3_errmsg(handle)))
+    fileprivate func error(_ rc: Int32) -> HostStoreError {
+        HostStoreError.database(code: rc, message: String(cString: sqlite3_errmsg(handle)))
     }
 }
 
 /// A row copied out of a statement.
-public struct Row: Sendable {
-    public let values: [SQLValue]
+struct Row: Sendable {
+    let values: [SQLValue]
 
-    public func int(_ i: Int) -> Int64? { if case .int(let v) = values[i] { return v }; return nil }
-    public func text(_ i: Int) -> String? { if case .text(let v) = values[i] { return v }; return nil }
-    public func blob(_ i: Int) -> [UInt8]? {
+    func int(_ i: Int) -> Int64? { if case .int(let v) = values[i] { return v }; return nil }
+    func text(_ i: Int) -> String? { if case .text(let v) = values[i] { return v }; return nil }
+    func blob(_ i: Int) -> [UInt8]? {
         switch values[i] { case .blob(let v): return v; case .text(let t): return Array(t.utf8); default: return nil }
     }
-    public func isNull(_ i: Int) -> Bool { values[i] == .null }
+    func isNull(_ i: Int) -> Bool { values[i] == .null }
 }
 
-public final class Statement {
+final class Statement {
     private let stmt: OpaquePointer
     private let connection: SQLiteConnection
 
@@ -160,11 +160,11 @@ public final class Statement {
 
     deinit { sqlite3_finalize(stmt) }
 
-    public func bind(_ values: [SQLValue]) throws {
+    func bind(_ values: [SQLValue]) throws {
         for (i, v) in values.enumerated() { try bind(v, at: Int32(i + 1)) }
     }
 
-    public func bind(_ value: SQLValue, at index: Int32) throws {
+    func bind(_ value: SQLValue, at index: Int32) throws {
         let rc: Int32
         switch value {
         case .null: rc = sqlite3_bind_null(stmt, index)
@@ -181,7 +181,7 @@ public final class Statement {
     }
 
     /// Advances; true when a row is available.
-    public func step() throws -> Bool {
+    func step() throws -> Bool {
         let rc = sqlite3_step(stmt)
         if rc == SQLITE_ROW { return true }
         if rc == SQLITE_DONE { return false }
@@ -189,15 +189,15 @@ public final class Statement {
     }
 
     /// Resets for re-use with new bindings.
-    public func reset() {
+    func reset() {
         sqlite3_reset(stmt)
         sqlite3_clear_bindings(stmt)
     }
 
-    public var columnCount: Int { Int(sqlite3_column_count(stmt)) }
+    var columnCount: Int { Int(sqlite3_column_count(stmt)) }
 
     /// Column `i` of the current row as text, or nil when NULL (no intermediate `Row`).
-    public func text(at i: Int32) -> String? {
+    func text(at i: Int32) -> String? {
         guard let p = sqlite3_column_text(stmt, i) else { return nil }
         let n = Int(sqlite3_column_bytes(stmt, i))
         return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
@@ -205,28 +205,28 @@ public final class Statement {
 
     /// Column `i` of the current row as its UTF-8 bytes without copying them (nil when NULL);
     /// the buffer is valid only inside `body`.
-    public func withUTF8<R>(at i: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
+    func withUTF8<R>(at i: Int32, _ body: (UnsafeBufferPointer<UInt8>?) throws -> R) rethrows -> R {
         guard let p = sqlite3_column_text(stmt, i) else { return try body(nil) }
         return try body(UnsafeBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))))
     }
 
     /// Column `i` of the current row as bytes without copying them (empty when NULL); the
     /// buffer is valid only inside `body`.
-    public func withBlob<R>(at i: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+    func withBlob<R>(at i: Int32, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
         guard let p = sqlite3_column_blob(stmt, i) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
         return try body(UnsafeRawBufferPointer(start: p, count: Int(sqlite3_column_bytes(stmt, i))))
     }
 
     /// Column `i` of the current row as an integer, or nil when NULL.
-    public func int(at i: Int32) -> Int64? {
+    func int(at i: Int32) -> Int64? {
         sqlite3_column_type(stmt, i) == SQLITE_NULL ? nil : sqlite3_column_int64(stmt, i)
     }
 
-    public func row() -> Row {
+    func row() -> Row {
         Row(values: (0..<Int32(columnCount)).map { column($0) })
     }
 
-    public func column(_ i: Int32) -> SQLValue {
+    func column(_ i: Int32) -> SQLValue {
         switch sqlite3_column_type(stmt, i) {
         case SQLITE_INTEGER: return .int(sqlite3_column_int64(stmt, i))
         case SQLITE_FLOAT: return .double(sqlite3_column_double(stmt, i))

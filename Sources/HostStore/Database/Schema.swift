@@ -82,7 +82,7 @@ public enum Schema {
         try DatabaseFiles.createPrivateFile(partial)
         do {
             try conn.run("VACUUM INTO ?", [.text(partial)])
-        } catch let e as DatabaseError {
+        } catch let e as HostStoreError where e.kind == .database {
             _ = unlink(partial)
             throw HostStoreError(.failed, "cannot back up the database to '\(partial)' before migrating it: \(e.message)",
                                  hint: "Free some disk space or fix the folder's permissions; the database was not changed.")

@@ -100,7 +100,7 @@ public enum DatabaseChecks {
         if let e = error as? HostStoreError, let hint = e.hint, e.message.hasPrefix("cannot read the database") {
             return DoctorFinding(check: "database.open", severity: .error, message: e.message, fix: hint)
         }
-        let why = (error as? DatabaseError)?.message ?? (error as? HostStoreError)?.message ?? "\(error)"
+        let why = (error as? HostStoreError)?.message ?? "\(error)"
         return DoctorFinding(check: "database.open", severity: .error,
                              message: "the database cannot be read: \(why)",
                              fix: "Restore a backup (\(path).vN.bak), or move the file away to start a new database.")

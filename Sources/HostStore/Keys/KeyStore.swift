@@ -43,21 +43,11 @@ public struct NewKey: Sendable {
     }
 }
 
-/// Why a key store operation was refused (callers branch on these).
-public enum KeyStoreError: Error, Sendable, Equatable {
-    /// A key with this name (compared case-insensitively) exists.
-    case duplicateName(String)
-    /// The same key (same SHA-256 fingerprint) is stored under `existingName`.
-    case duplicateKey(existingName: String, fingerprint: String)
-    /// Hosts still point at the key (hosts.key_id).
-    case inUse(name: String, hosts: [String])
-}
-
 public final class KeyStore {
     let connection: SQLiteConnection
 
     public init(database: HostDatabase) { self.connection = database.connection }
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection) { self.connection = connection }
 
     private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at"
 
@@ -67,16 +57,16 @@ public final class KeyStore {
         let fingerprint = key.publicKey.sha256Fingerprint
         return try connection.transaction {
             if let existing = try find(fingerprint: fingerprint) {
-                throw KeyStoreError.duplicateKey(existingName: existing.name, fingerprint: fingerprint)
+                throw HostStoreError.keyAlreadyStored(existingName: existing.name, fingerprint: fingerprint)
             }
-            if try find(name: key.name) != nil { throw KeyStoreError.duplicateName(key.name) }
+            if try find(name: key.name) != nil { throw HostStoreError.keyNameTaken(key.name) }
             try connection.run("""
                 INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
                 """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
                       .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format)])
             guard let stored = try find(name: key.name) else {
-                throw DatabaseError(code: 1, message: "the new key row could not be read back")
+                throw HostStoreError.database(code: 1, message: "the new key row could not be read back")
             }
             return stored
         }
@@ -109,7 +99,7 @@ public final class KeyStore {
             guard let key = try find(name: name) else { return nil }
             let hosts = try connection.query("SELECT name FROM hosts WHERE key_id = ? ORDER BY name", [.int(key.id)])
                 .compactMap { $0.text(0) }
-            guard hosts.isEmpty else { throw KeyStoreError.inUse(name: key.name, hosts: hosts) }
+            guard hosts.isEmpty else { throw HostStoreError.keyInUse(name: key.name, hosts: hosts) }
             try connection.run("DELETE FROM keys WHERE id = ?", [.int(key.id)])
             return key
         }

@@ -53,11 +53,6 @@ extension KnownHostsStore {
         }
     }
 
-    /// A string as an SQL literal ('' doubles a quote).
-    static func sqlLiteral(_ text: String) -> String {
-        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
-    }
-
     /// Imports the lines of a known_hosts file. `progress` is told (lines read, bytes read,
     /// bytes in all) every 4096 lines and once at the end; the caller throttles drawing.
     public func importKnownHosts(_ bytes: [UInt8], source: String = "import",
@@ -68,29 +63,20 @@ extension KnownHostsStore {
         try connection.execute("PRAGMA cache_size = -65536")
         try connection.transaction {
             let now = StoreClock.timestamp()
-            let storeHadRows = !(try connection.query("SELECT 1 FROM known_hosts LIMIT 1")).isEmpty
+            let storeHadRows = !(try connection.query(KnownHostsSQL.any)).isEmpty
             // A large file into an empty store: build the indexes once at the end (a sort)
             // instead of inserting into each of them row by row. Inside this transaction, so
             // a failure restores them with everything else.
             let bulk = !storeHadRows && bytes.count >= Self.bulkImportBytes
             if bulk {
-                for index in KnownHostsSchema.indexes { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
+                for index in KnownHostsSchema.indexes { try connection.execute(KnownHostsSQL.dropIndex(index.name)) }
             }
-            let exists = try connection.prepare("""
-                SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
-                AND (?5 = 1 OR pattern = ?1) LIMIT 1
-                """)
+            let exists = try connection.prepare(KnownHostsSQL.importExists)
             // The values that are the same for every row are SQL literals (bound values cost
             // a copy each); the event is copied from the row just written.
-            let constants = "\(Self.sqlLiteral(source)), \(Self.sqlLiteral(now))"
-            let insert = try connection.prepare("""
-                INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, comment, source, first_seen)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(constants))
-                """)
-            let event = try connection.prepare("""
-                INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, source)
-                SELECT first_seen, 'imported', pattern, port, key_type, fingerprint, source FROM known_hosts WHERE id = last_insert_rowid()
-                """)
+            let constants = "\(KnownHostsSQL.literal(source)), \(KnownHostsSQL.literal(now))"
+            let insert = try connection.prepare(KnownHostsSQL.importInsert(constants: constants))
+            let event = try connection.prepare(KnownHostsSQL.importEvent)
             var seen = Set<ImportIdentity>()
             var insertedHashed = false
             var lineNumber = 0
@@ -143,7 +129,7 @@ extension KnownHostsStore {
             }
             // New hashed entries make the midstate pack stale: it is rebuilt here.
             if insertedHashed {
-                try connection.execute("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1")
+                try connection.execute(KnownHostsSQL.bumpHashedGeneration)
                 try rebuildHashPack()
             }
         }
@@ -154,9 +140,9 @@ extension KnownHostsStore {
     /// rows others wrote without `hashed` are in it too) and marks it current. Called in the
     /// transaction that bumped the generation.
     func rebuildHashPack() throws {
-        try connection.execute("DELETE FROM known_hosts_hash_pack")
-        let rows = try connection.prepare("SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' ORDER BY id")
-        let insert = try connection.prepare("INSERT INTO known_hosts_hash_pack (chunk, records) VALUES (?, ?)")
+        try connection.execute(KnownHostsSQL.clearPack)
+        let rows = try connection.prepare(KnownHostsSQL.hashedInOrder)
+        let insert = try connection.prepare(KnownHostsSQL.insertPackChunk)
         var pack: [UInt8] = []
         var chunk: Int64 = 0
         func flush() throws {
@@ -174,7 +160,7 @@ extension KnownHostsStore {
             if pack.count >= Self.packChunkRecords * HashedNamePack.recordLength { try flush() }
         }
         try flush()
-        try connection.execute("UPDATE known_hosts_state SET pack_generation = hashed_generation WHERE id = 1")
+        try connection.execute(KnownHostsSQL.markPackCurrent)
     }
 
     /// Records per known_hosts_hash_pack row (≈ 280 KB).

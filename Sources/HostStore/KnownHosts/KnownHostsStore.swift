@@ -56,7 +56,7 @@ public final class KnownHostsStore {
     /// writes nothing and keeps no trace of the names it was asked about.
     public func entries(matching lookup: HostLookupName) throws -> [KnownHostRow] {
         var rows: [Int64: KnownHostRow] = [:]
-        let plain = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2")
+        let plain = try connection.prepare(KnownHostsSQL.plainAtPort)
         try plain.bind([.text(lookup.host), .int(Int64(lookup.port))])
         while try plain.step() {
             let row = KnownHostRow(statement: plain)
@@ -64,7 +64,7 @@ public final class KnownHostsStore {
         }
         var ids: [Int64] = []
         // Pattern lists: a small set, scanned whole from their partial index.
-        let wild = try connection.prepare("SELECT id, pattern FROM known_hosts WHERE pattern GLOB '*[*?!,]*'")
+        let wild = try connection.prepare(KnownHostsSQL.wildcards)
         let name = Array(lookup.text.utf8)
         while try wild.step() {
             guard case .int(let id) = wild.column(0), case .text(let pattern) = wild.column(1) else { continue }
@@ -73,8 +73,7 @@ public final class KnownHostsStore {
         }
         ids += try hashedMatches(lookup)
         if !ids.isEmpty {
-            let list = ids.map(String.init).joined(separator: ",")
-            let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(list))")
+            let s = try connection.prepare(KnownHostsSQL.byIDs(ids))
             while try s.step() { let row = KnownHostRow(statement: s); rows[row.id] = row }
         }
         return rows.values.sorted { $0.id < $1.id }
@@ -85,7 +84,7 @@ public final class KnownHostsStore {
     /// column. Nothing is remembered: a result that named the lookup would undo what hashed
     /// known_hosts files exist for.
     func hashedMatches(_ lookup: HostLookupName) throws -> [Int64] {
-        let generation = try connection.query("SELECT hashed_generation FROM known_hosts_state WHERE id = 1").first?.int(0) ?? -1
+        let generation = try connection.query(KnownHostsSQL.hashedGeneration).first?.int(0) ?? -1
         return try scanPack(lookup, generation: generation) ?? (try scanHashed(lookup.text))
     }
 
@@ -95,22 +94,22 @@ public final class KnownHostsStore {
     /// without `hashed` are tested as on every check.
     func scanPack(_ lookup: HostLookupName, generation: Int64) throws -> [Int64]? {
         guard generation >= 0,
-              try connection.query("SELECT pack_generation FROM known_hosts_state WHERE id = 1").first?.int(0) == generation
+              try connection.query(KnownHostsSQL.packGeneration).first?.int(0) == generation
         else { return nil }
         let name = lookup.text
-        let chunks = try connection.prepare("SELECT records FROM known_hosts_hash_pack ORDER BY chunk")
+        let chunks = try connection.prepare(KnownHostsSQL.packChunks)
         var candidates: [Int64] = []
         while try chunks.step() {
             candidates += chunks.withBlob(at: 0) { HashedNamePack.matches(name: name, in: $0, threads: 2) }
         }
         var ids: [Int64] = []
         for id in candidates {
-            guard let field = try connection.query("SELECT pattern FROM known_hosts WHERE id = ?1", [.int(id)]).first?.text(0),
+            guard let field = try connection.query(KnownHostsSQL.patternOfID, [.int(id)]).first?.text(0),
                   let hashed = HashedHostName(field: field), HashedNamePack.matches(hashed, name: name) else { continue }
             ids.append(id)
         }
         // Rows others wrote since, without `hashed` (an index probe).
-        for row in try connection.query("SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL") {
+        for row in try connection.query(KnownHostsSQL.hashedWithoutColumn) {
             if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), HashedNamePack.matches(h, name: name) {
                 ids.append(id)
             }
@@ -123,10 +122,7 @@ public final class KnownHostsStore {
     /// also takes malformed values.
     func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
         var ids: [Int64] = []
-        let condition = onlyNull ? "hashed IS NULL" : "(hashed IS NULL OR length(hashed) != 40)"
-        for row in try connection.query("""
-            SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND \(condition)
-            """) {
+        for row in try connection.query(onlyNull ? KnownHostsSQL.hashedWithoutColumn : KnownHostsSQL.hashedUnusable) {
             if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
         }
         return ids
@@ -139,10 +135,7 @@ public final class KnownHostsStore {
     func scanHashed(_ name: String) throws -> [Int64] {
         let matcher = HashedNameMatcher(lookup: name)
         var hits: [[UInt8]] = []
-        let packed = try connection.query("""
-            SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
-            WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
-            """).first?.blob(0) ?? []
+        let packed = try connection.query(KnownHostsSQL.hashedConcatenated).first?.blob(0) ?? []
         packed.withUnsafeBytes { raw in
             var i = 0
             while i + 40 <= raw.count {
@@ -155,7 +148,7 @@ public final class KnownHostsStore {
         }
         var ids: [Int64] = []
         for hit in Set(hits) {
-            ids += try connection.query("SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'", [.blob(hit)])
+            ids += try connection.query(KnownHostsSQL.idsOfHashed, [.blob(hit)])
                 .compactMap { $0.int(0) }
         }
         ids += try scanUnpacked(matcher)
@@ -197,7 +190,7 @@ public final class KnownHostsStore {
 
     /// All entries in rowid order.
     public func all() throws -> [KnownHostRow] {
-        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts ORDER BY id")
+        let s = try connection.prepare(KnownHostsSQL.all)
         var rows: [KnownHostRow] = []
         while try s.step() { rows.append(KnownHostRow(statement: s)) }
         return rows
@@ -207,7 +200,7 @@ public final class KnownHostsStore {
     /// port, and every entry (pattern, hashed, marker) that matches the name at port 22.
     public func entries(forHost host: String) throws -> [KnownHostRow] {
         var rows: [Int64: KnownHostRow] = [:]
-        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE")
+        let s = try connection.prepare(KnownHostsSQL.byName)
         try s.bind([.text(host)])
         while try s.step() { let r = KnownHostRow(statement: s); if r.kind == .plain { rows[r.id] = r } }
         for r in try entries(matching: HostLookupName(host: host)) { rows[r.id] = r }
@@ -219,7 +212,7 @@ public final class KnownHostsStore {
     /// A table scan, deliberately: it runs only before a human answers a prompt, and an
     /// index on fingerprints (random order) would slow every bulk writer of the table.
     public func otherNames(trusting fingerprint: String, excluding lookup: HostLookupName) throws -> [String] {
-        let s = try connection.prepare("SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id")
+        let s = try connection.prepare(KnownHostsSQL.unmarkedByFingerprint)
         try s.bind([.text(fingerprint)])
         var names: [String] = []
         while try s.step() {
@@ -234,20 +227,9 @@ public final class KnownHostsStore {
     /// The audit events for `host` (any port), oldest first. A scan of the events (for
     /// `list HOST` only), for the same reason as `otherNames`.
     public func events(forHost host: String) throws -> [HostKeyEvent] {
-        let s = try connection.prepare("""
-            SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source
-            FROM host_key_events WHERE host = ?1 COLLATE NOCASE ORDER BY id
-            """)
+        let s = try connection.prepare(KnownHostsSQL.eventsForHost)
         try s.bind([.text(HostPatternList.lowercased(host))])
-        var events: [HostKeyEvent] = []
-        while try s.step() {
-            func text(_ i: Int32) -> String? { if case .text(let t) = s.column(i) { return t }; return nil }
-            var port = 0
-            if case .int(let p) = s.column(3) { port = Int(p) }
-            events.append(HostKeyEvent(at: text(0) ?? "", event: text(1) ?? "", host: text(2) ?? "", port: port,
-                                       keyType: text(4), fingerprint: text(5), oldFingerprint: text(6), source: text(7) ?? ""))
-        }
-        return events
+        return try Self.readEvents(s)
     }
 
     // MARK: Writing (each public write is one transaction)
@@ -304,7 +286,7 @@ public final class KnownHostsStore {
             }
             let now = StoreClock.timestamp()
             let old = try entries(matching: lookup).filter { $0.marker == .none }
-            for row in old { try connection.run("DELETE FROM known_hosts WHERE id = ?", [.int(row.id)]) }
+            for row in old { try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)]) }
             try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
             let oldFingerprints = old.map(\.fingerprint).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             try insertEvent(.replaced, host: lookup.host, port: lookup.port, key: key,
@@ -337,11 +319,9 @@ public final class KnownHostsStore {
             let now = StoreClock.timestamp()
             let rows = try entries(matching: lookup).filter { $0.marker == .none }
             for row in rows {
-                try connection.run("DELETE FROM known_hosts WHERE id = ?", [.int(row.id)])
-                try connection.run("""
-                    INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
-                    VALUES (?, 'removed', ?, ?, ?, NULL, ?, ?)
-                    """, [.text(now), .text(lookup.host), .int(Int64(lookup.port)), .text(row.keyType), .text(row.fingerprint), .text(source)])
+                try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)])
+                try connection.run(KnownHostsSQL.insertEvent, [.text(now), .text(HostKeyEvent.Kind.removed.rawValue), .text(lookup.host),
+                                                               .int(Int64(lookup.port)), .text(row.keyType), .null, .text(row.fingerprint), .text(source)])
             }
             return rows
         }
@@ -355,24 +335,29 @@ public final class KnownHostsStore {
         if let why = HostNameRule.problem(lookup.host) {
             throw HostStoreError(.rejected, "'\(PrintableText.quoted(lookup.host))' is not a host name: \(why)")
         }
-        let exists = try connection.query("""
-            SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4 LIMIT 1
-            """, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .blob(key.blob)])
+        let exists = try connection.query(KnownHostsSQL.plainExists, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .blob(key.blob)])
         if !exists.isEmpty { return false }
-        try connection.run("""
-            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .text(key.type), .blob(key.blob),
+        try connection.run(KnownHostsSQL.insertPlain, [.text(lookup.host), .int(Int64(lookup.port)), .text(marker.rawValue), .text(key.type), .blob(key.blob),
                   .text(key.sha256Fingerprint), .text(source), .text(now), .text(now)])
         return true
     }
 
     func insertEvent(_ kind: HostKeyEvent.Kind, host: String, port: Int, key: PublicKey?, oldFingerprint: String?, source: String, at: String) throws {
-        try connection.run("""
-            INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(at), .text(kind.rawValue), .text(host), .int(Int64(port)),
+        try connection.run(KnownHostsSQL.insertEvent, [.text(at), .text(kind.rawValue), .text(host), .int(Int64(port)),
                   key.map { .text($0.type) } ?? .null, key.map { .text($0.sha256Fingerprint) } ?? .null,
                   oldFingerprint.map { .text($0) } ?? .null, .text(source)])
+    }
+
+    /// Audit events from a statement over `KnownHostsSQL.eventColumns`.
+    static func readEvents(_ s: Statement) throws -> [HostKeyEvent] {
+        var events: [HostKeyEvent] = []
+        while try s.step() {
+            func text(_ i: Int32) -> String? { if case .text(let t) = s.column(i) { return t }; return nil }
+            var port = 0
+            if case .int(let p) = s.column(3) { port = Int(p) }
+            events.append(HostKeyEvent(at: text(0) ?? "", event: text(1) ?? "", host: text(2) ?? "", port: port,
+                                       keyType: text(4), fingerprint: text(5), oldFingerprint: text(6), source: text(7) ?? ""))
+        }
+        return events
     }
 }

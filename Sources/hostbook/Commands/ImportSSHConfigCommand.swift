@@ -41,17 +41,17 @@ enum ImportSSHConfigCommand {
         var notes = SSHConfigCandidates.notes(config, files: files)
         if candidates.isEmpty { notes.append("\(path) names no concrete Host (only patterns or none at all); nothing to import") }
 
-        let connection: SQLiteConnection
+        let database: HostDatabase
         if dryRun {
-            connection = try HostStoreAccess.openForReading(inv)?.connection ?? SSHConfigImporter.emptyDatabase()
+            database = try HostStoreAccess.openForReading(inv) ?? SSHConfigImporter.emptyDatabase()
         } else {
-            connection = try HostStoreAccess.openForWriting(inv).connection
+            database = try HostStoreAccess.openForWriting(inv)
         }
         let report: SSHConfigImportReport
         do {
-            report = try SSHConfigImporter(connection: connection).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
-        } catch let e as DatabaseError {
-            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+            report = try SSHConfigImporter(database: database).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         if inv.json {
             SSHConfigImportOutput.writeJSON(report, file: path) { Output.write($0, to: 1) }

@@ -62,21 +62,21 @@ enum ImportTailscaleCommand {
         }
         // A dry run only reads; against a database that does not exist yet it plans against
         // an empty one in memory rather than create the file.
-        let connection: SQLiteConnection
+        let database: HostDatabase
         if options.dryRun {
-            connection = try HostStoreAccess.openForReading(inv)?.connection ?? TailscaleImporter.emptyDatabase()
+            database = try HostStoreAccess.openForReading(inv) ?? TailscaleImporter.emptyDatabase()
         } else {
-            connection = try HostStoreAccess.openForWriting(inv).connection
+            database = try HostStoreAccess.openForWriting(inv)
         }
         let report: TailscaleImportReport
         let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {
             defer { progress.finish() }
-            report = try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options) { done, total in
+            report = try TailscaleImporter(database: database).run(format: document.format, nodes: &nodes, options: options) { done, total in
                 progress.update(done: done, of: total, unit: "devices")
             }
-        } catch let e as DatabaseError {
-            throw CLIError.failure("the import failed and nothing was written: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         let warnings = WarningSink(inv, one: "warning", many: "warnings")
         for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn(line) }

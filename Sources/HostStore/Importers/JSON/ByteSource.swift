@@ -12,10 +12,11 @@ public protocol ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
-/// Failure to read the input itself (not a problem with its content).
-public struct ByteSourceError: Error, Sendable, CustomStringConvertible {
-    public let message: String
-    public var description: String { message }
+/// Failure to read the input itself (not a problem with its content). Internal: readers
+/// report it as a `HostStoreError`.
+struct ByteSourceError: Error, Sendable, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// Reads from an open file descriptor until end of file. Does not close it.

@@ -4,33 +4,34 @@
 // skips everything else with `skipValue()`, which still checks the grammar: invalid or
 // truncated JSON anywhere in the input is an error, never a partial result.
 
-/// The input is not JSON (RFC 8259), or ends before the value does.
-public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+/// The input is not JSON (RFC 8259), or ends before the value does. Internal to HostStore,
+/// like the reader: the Tailscale reader turns these into a `HostStoreError`.
+struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, e.g. "unexpected 'x'".
-    public let reason: String
-    public let line: Int
-    public let column: Int
+    let reason: String
+    let line: Int
+    let column: Int
     /// True when the input ended in the middle of a value (a cut-off file).
-    public let truncated: Bool
+    let truncated: Bool
 
-    public var description: String {
+    var description: String {
         truncated ? "it ends early, at line \(line) (the input looks cut off)"
                   : "\(reason) at line \(line), column \(column)"
     }
 }
 
 /// Valid JSON whose value at `path` is not of the kind the reader asked for.
-public struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let path: String
-    public let expected: String
-    public let found: JSONKind
-    public var description: String { "\(path) is \(found.article), expected \(expected)" }
+struct JSONShapeError: Error, Sendable, Equatable, CustomStringConvertible {
+    let path: String
+    let expected: String
+    let found: JSONKind
+    var description: String { "\(path) is \(found.article), expected \(expected)" }
 }
 
-public enum JSONKind: Sendable, Equatable {
+enum JSONKind: Sendable, Equatable {
     case object, array, string, number, bool, null
 
-    public var article: String {
+    var article: String {
         switch self {
         case .object: "an object"
         case .array: "an array"
@@ -42,7 +43,7 @@ public enum JSONKind: Sendable, Equatable {
     }
 }
 
-public final class JSONStreamReader {
+final class JSONStreamReader {
     private var source: any ByteSource
     private let buffer: UnsafeMutableRawBufferPointer
     private var start = 0
@@ -55,11 +56,11 @@ public final class JSONStreamReader {
     /// Scratch space for a string being decoded.
     private var scratch: [UInt8] = []
     /// Bound on nesting in skipped values (RFC 8259 §9 allows a limit).
-    public static let maxDepth = 512
+    static let maxDepth = 512
     /// Bound on one decoded string or number (RFC 8259 §9): no Tailscale field is near it.
-    public static let maxStringLength = 1 << 20
+    static let maxStringLength = 1 << 20
 
-    public init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
+    init(_ source: any ByteSource, chunkSize: Int = 1 << 16) {
         self.source = source
         // At least 4 bytes: a byte order mark must fit (see skipByteOrderMark).
         self.buffer = .allocate(byteCount: max(chunkSize, 4), alignment: 1)
@@ -133,7 +134,7 @@ public final class JSONStreamReader {
     // MARK: Kinds
 
     /// The kind of the next value, without consuming it.
-    public func peekKind() throws -> JSONKind {
+    func peekKind() throws -> JSONKind {
         guard let b = try nextNonSpace() else { throw truncated() }
         switch b {
         case UInt8(ascii: "{"): return .object
@@ -149,7 +150,7 @@ public final class JSONStreamReader {
     /// At the very start of the input: skips a UTF-8 byte order mark (RFC 8259 §8.1 lets a
     /// parser ignore one) and returns true when the input instead starts with a UTF-16 one,
     /// which JSON exchanged between systems must not be.
-    public func skipByteOrderMark() throws -> Bool {
+    func skipByteOrderMark() throws -> Bool {
         guard base == 0, start == 0 else { return false }
         guard let first = try peekByte() else { return false }
         // Make sure the first three bytes are in the buffer (short reads are possible).
@@ -166,17 +167,17 @@ public final class JSONStreamReader {
     }
 
     /// True when nothing but whitespace is left.
-    public func atEnd() throws -> Bool { try nextNonSpace() == nil }
+    func atEnd() throws -> Bool { try nextNonSpace() == nil }
 
     /// Fails unless nothing but whitespace follows the value just read.
-    public func expectEnd() throws {
+    func expectEnd() throws {
         if let b = try nextNonSpace() { throw syntax("unexpected \(describe(b)) after the end of the JSON value") }
     }
 
     // MARK: Containers
 
     /// Reads an object; `member` is called with each key and must consume that member's value.
-    public func readObject(_ member: (String) throws -> Void) throws {
+    func readObject(_ member: (String) throws -> Void) throws {
         try require(UInt8(ascii: "{"), "'{'")
         guard let first = try nextNonSpace() else { throw truncated() }
         if first == UInt8(ascii: "}") { start += 1; return }
@@ -194,7 +195,7 @@ public final class JSONStreamReader {
     }
 
     /// Reads an array; `element` is called once per element and must consume it.
-    public func readArray(_ element: () throws -> Void) throws {
+    func readArray(_ element: () throws -> Void) throws {
         try require(UInt8(ascii: "["), "'['")
         guard let first = try nextNonSpace() else { throw truncated() }
         if first == UInt8(ascii: "]") { start += 1; return }
@@ -210,14 +211,14 @@ public final class JSONStreamReader {
     // MARK: Scalars
 
     /// Reads a string value.
-    public func readString(path: @autoclosure () -> String) throws -> String {
+    func readString(path: @autoclosure () -> String) throws -> String {
         let kind = try peekKind()
         guard kind == .string else { throw JSONShapeError(path: path(), expected: "a string", found: kind) }
         return try readStringToken()
     }
 
     /// Reads a string or null (nil).
-    public func readOptionalString(path: @autoclosure () -> String) throws -> String? {
+    func readOptionalString(path: @autoclosure () -> String) throws -> String? {
         let kind = try peekKind()
         if kind == .null { try skipValue(); return nil }
         guard kind == .string else { throw JSONShapeError(path: path(), expected: "a string", found: kind) }
@@ -225,7 +226,7 @@ public final class JSONStreamReader {
     }
 
     /// Reads a boolean or null (nil).
-    public func readOptionalBool(path: @autoclosure () -> String) throws -> Bool? {
+    func readOptionalBool(path: @autoclosure () -> String) throws -> Bool? {
         let kind = try peekKind()
         switch kind {
         case .null: try skipValue(); return nil
@@ -238,7 +239,7 @@ public final class JSONStreamReader {
     }
 
     /// Reads an integer number or null. A number with a fraction or outside Int64 gives nil.
-    public func readOptionalInt(path: @autoclosure () -> String) throws -> Int64? {
+    func readOptionalInt(path: @autoclosure () -> String) throws -> Int64? {
         let kind = try peekKind()
         if kind == .null { try skipValue(); return nil }
         guard kind == .number else { throw JSONShapeError(path: path(), expected: "a number", found: kind) }
@@ -248,7 +249,7 @@ public final class JSONStreamReader {
     }
 
     /// Reads an array of strings, or null (empty).
-    public func readStringArray(path: @autoclosure () -> String) throws -> [String] {
+    func readStringArray(path: @autoclosure () -> String) throws -> [String] {
         let kind = try peekKind()
         if kind == .null { try skipValue(); return [] }
         guard kind == .array else { throw JSONShapeError(path: path(), expected: "an array of strings", found: kind) }
@@ -263,7 +264,7 @@ public final class JSONStreamReader {
 
     /// Consumes one value of any kind, checking its grammar, without building it.
     /// Iterative, so deep nesting cannot exhaust the stack.
-    public func skipValue() throws {
+    func skipValue() throws {
         // Each entry: true for an object, false for an array.
         var stack: [Bool] = []
         // True when the next thing must be a value (after '[', ':', ',').

@@ -9,15 +9,14 @@ public struct SSHConfigImporter {
     public static let source = "ssh-config"
     let connection: SQLiteConnection
 
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// An importer writing into `database` (or planning against it, for a dry run).
+    public init(database: HostDatabase) { self.connection = database.connection }
 
     /// A database in memory with the current schema, for a dry run when there is no
-    /// database file yet.
-    public static func emptyDatabase() throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Schema.migrate(connection, path: ":memory:")
-        return connection
-    }
+    /// database file yet (so planning creates nothing on disk).
+    public static func emptyDatabase() throws -> HostDatabase { try HostDatabase.inMemory() }
 
     /// Imports `candidates` (in the order the configuration names them). `notes` are
     /// carried into the report; `files` are the files read, so that hosts an earlier import

@@ -4,8 +4,10 @@
 // changes between releases); wrong types are refused. See testdata/tailscale/README.md.
 import KeyFormats
 
-/// Why an input cannot be imported. Nothing is written when any of these is thrown.
-public enum TailscaleInputError: Error, Sendable, Equatable {
+/// Why an input cannot be imported. Nothing is written when any of these is thrown. Inside
+/// the reader only: `TailscaleDocumentReader.read` throws it as a `HostStoreError` of kind
+/// `.unusableInput`, with the same message and a hint saying what to pass instead.
+enum TailscaleInputError: Error, Sendable, Equatable {
     /// No bytes at all, or only whitespace.
     case empty
     /// Not JSON, or JSON cut off part way.
@@ -21,7 +23,7 @@ public enum TailscaleInputError: Error, Sendable, Equatable {
     /// UTF-16 text (what Windows PowerShell's `>` writes), not UTF-8.
     case utf16
 
-    public var message: String {
+    var message: String {
         switch self {
         case .empty:
             "the input is empty; expected the output of 'tailscale status --json' or an API device list"
@@ -41,9 +43,39 @@ public enum TailscaleInputError: Error, Sendable, Equatable {
     }
 }
 
+extension TailscaleInputError {
+    /// What to do about it, or nil.
+    var hint: String? {
+        switch self {
+        case .notJSON(let e) where e.truncated:
+            "Export it again in full: tailscale status --json > status.json"
+        case .notJSON, .empty, .notTailscale, .unexpectedShape:
+            "Pass the output of 'tailscale status --json' or the body of GET /api/v2/tailnet/-/devices."
+        case .notRunning:
+            "Start Tailscale ('tailscale up') and export the status again."
+        case .unreadable:
+            nil
+        case .utf16:
+            "In PowerShell, save it as UTF-8: tailscale status --json | Out-File -Encoding utf8 status.json"
+        }
+    }
+
+    var storeError: HostStoreError { HostStoreError(.unusableInput, message, hint: hint) }
+}
+
 public enum TailscaleDocumentReader {
-    /// Reads a whole document from `source`. Throws `TailscaleInputError`.
+    /// Reads a whole document from `source`. An input that cannot be imported throws a
+    /// `HostStoreError` of kind `.unusableInput`.
     public static func read(_ source: any ByteSource) throws -> TailscaleDocument {
+        do {
+            return try readDocument(source)
+        } catch let e as TailscaleInputError {
+            throw e.storeError
+        }
+    }
+
+    /// `read`, throwing `TailscaleInputError`.
+    static func readDocument(_ source: any ByteSource) throws -> TailscaleDocument {
         let json = JSONStreamReader(source)
         do {
             return try readEnvelope(json)

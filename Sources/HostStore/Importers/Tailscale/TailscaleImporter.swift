@@ -30,15 +30,14 @@ public struct TailscaleImporter {
     let connection: SQLiteConnection
     public static let source = "tailscale"
 
-    public init(connection: SQLiteConnection) { self.connection = connection }
+    init(connection: SQLiteConnection) { self.connection = connection }
+
+    /// An importer writing into `database` (or planning against it, for a dry run).
+    public init(database: HostDatabase) { self.connection = database.connection }
 
     /// A database in memory with the current schema, for a dry run when there is no
     /// database file yet (so planning creates nothing on disk).
-    public static func emptyDatabase() throws -> SQLiteConnection {
-        let connection = try SQLiteConnection(path: ":memory:")
-        try Schema.migrate(connection, path: ":memory:")
-        return connection
-    }
+    public static func emptyDatabase() throws -> HostDatabase { try HostDatabase.inMemory() }
 
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
@@ -112,15 +111,11 @@ private struct Session {
     var progress: ((Int, Int) -> Void)?
 
     // Prepared once, reused for every device.
-    let insertHost: Statement
-    let updateHost: Statement
-    let insertTag: Statement
-    let deleteTag: Statement
+    /// Hosts and tags are written through the host repository's bulk writer.
+    let hostWriter: HostBulkWriter
     let upsertNode: Statement
-    let findEntries: Statement
-    let deleteEntry: Statement
-    let insertEntry: Statement
-    let insertEvent: Statement
+    /// Every read and write of the trust tables goes through the known-hosts store.
+    let knownHosts: KnownHostsStore.BulkWriter
 
     init(connection: SQLiteConnection, options: TailscaleImportOptions, format: TailscaleFormat) throws {
         self.connection = connection
@@ -128,31 +123,13 @@ private struct Session {
         self.report = TailscaleImportReport(format: format, dryRun: options.dryRun)
         // A dry run only reads, possibly a read-only database not migrated yet (no node table).
         let hasNodeTable = try TailscaleSchema.isPresent(connection)
-        insertHost = try connection.prepare("""
-            INSERT INTO hosts (uuid, name, hostname, port, user, auth, source, source_id, created_at, updated_at)
-            VALUES (?, ?, ?, 22, ?, 'agent', 'tailscale', ?, ?, ?)
-            """)
-        updateHost = try connection.prepare("UPDATE hosts SET hostname = ?, user = COALESCE(user, ?), updated_at = ? WHERE id = ?")
-        insertTag = try connection.prepare("INSERT OR IGNORE INTO host_tags (host_id, tag) VALUES (?, ?)")
-        deleteTag = try connection.prepare("DELETE FROM host_tags WHERE host_id = ? AND tag = ?")
+        hostWriter = try HostBulkWriter(connection: connection)
         // Never run in a dry run; a placeholder there when the table does not exist yet.
         upsertNode = try connection.prepare(hasNodeTable ? """
             INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """ : "SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?")
-        // Plain names, matched like the known-hosts store does (ASCII case ignored), through
-        // its known_hosts_name index.
-        findEntries = try connection.prepare(
-            "SELECT id, key_type, key_blob, fingerprint, source, marker FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = 22")
-        deleteEntry = try connection.prepare("DELETE FROM known_hosts WHERE id = ?")
-        insertEntry = try connection.prepare("""
-            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
-            VALUES (?, 22, '', ?, ?, ?, 'tailscale', ?, ?)
-            """)
-        insertEvent = try connection.prepare("""
-            INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, old_fingerprint, source)
-            VALUES (?, ?, ?, 22, ?, ?, ?, 'tailscale')
-            """)
+        knownHosts = try KnownHostsStore.BulkWriter(connection: connection)
         // A bigger page cache for this connection keeps the indexes that grow in random order
         // (known_hosts by name, hosts by uuid and name) in memory instead of spilling them to
         // the WAL and reading them back: about 1 s less for 100,000 devices, at most 32 MB.
@@ -162,10 +139,7 @@ private struct Session {
     }
 
     private mutating func loadSpecialEntries() throws {
-        let rows = try connection.prepare(
-            "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|'")
-        while try rows.step() {
-            let row = KnownHostRow(statement: rows)
+        for row in try knownHosts.specialEntries() {
             switch row.kind {
             case .patterns: patternEntries.append(row)
             case .hashed: if let name = HashedHostName(field: row.pattern) { hashedEntries.append((row, name)) }
@@ -224,15 +198,12 @@ private struct Session {
             hashedEntries = []
         }
         if !options.dryRun, options.trustHostKeys, entriesToWrite >= Self.bulkEntries,
-           try connection.query("SELECT 1 FROM known_hosts LIMIT 1").isEmpty {
+           try knownHosts.storeIsEmpty() {
             bulk = true
-            // Inside the import's transaction: a failure restores them with everything else.
-            for index in KnownHostsSchema.indexes { try connection.execute("DROP INDEX IF EXISTS \(index.name)") }
+            try knownHosts.dropIndexes()
         }
         try importNodes(&nodes)
-        if bulk {
-            for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
-        }
+        try knownHosts.finish()
     }
 
     private mutating func importNodes(_ nodes: inout [TailscaleNode]) throws {
@@ -276,11 +247,8 @@ private struct Session {
             let changed = existing.signature != stored.signature(hostname: mapping.address) || userChange
             action = changed ? .updated : .unchanged
             if changed && !options.dryRun {
-                try run(updateHost, [.text(mapping.address), options.sshUser.map { .text($0) } ?? .null, .text(now), .int(existing.id)])
-                let oldTags = try storedTags(hostID: existing.id)
-                let old = Set(oldTags), new = Set(node.tags)
-                for tag in node.tags where !old.contains(tag) { try run(insertTag, [.int(existing.id), .text(tag)]) }
-                for tag in oldTags where !new.contains(tag) { try run(deleteTag, [.int(existing.id), .text(tag)]) }
+                try hostWriter.update(id: existing.id, hostname: mapping.address, user: options.sshUser,
+                                      oldTags: try storedTags(hostID: existing.id), tags: node.tags, at: now)
                 try saveNode(hostID: existing.id, node.nodeID, stored)
             }
         } else {
@@ -302,10 +270,8 @@ private struct Session {
             hostName = name
             action = .added
             if !options.dryRun {
-                try run(insertHost, [.text(UUIDString.random()), .text(name), .text(mapping.address),
-                                     options.sshUser.map { .text($0) } ?? .null, .text(node.nodeID), .text(now), .text(now)])
-                let id = connection.lastInsertRowID
-                for tag in node.tags { try run(insertTag, [.int(id), .text(tag)]) }
+                let id = try hostWriter.add(name: name, hostname: mapping.address, user: options.sshUser,
+                                            source: TailscaleImporter.source, sourceID: node.nodeID, tags: node.tags, at: now)
                 try saveNode(hostID: id, node.nodeID, stored)
             }
         }
@@ -368,7 +334,7 @@ private struct Session {
             var entries = bulk && written.insert(pattern).inserted ? [] : try entries(for: pattern)
             entries += specialEntries(matching: pattern)
             for (k, (key, fingerprint)) in keys.enumerated() {
-                switch decide(key, entries) {
+                switch TailscaleKeyPlanner.decide(key, entries) {
                 case .alreadyTrusted:
                     continue
                 case .revoked:
@@ -381,8 +347,7 @@ private struct Session {
                 case .new:
                     report.entriesTrusted += 1
                     if !options.dryRun {
-                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.imported.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .null])
+                        try knownHosts.trust(pattern, port: 22, key: key, fingerprint: fingerprint, source: TailscaleImporter.source, at: now)
                     }
                 case .rotated(let oldIDs, let oldFingerprint):
                     report.entriesTrusted += 1
@@ -390,9 +355,8 @@ private struct Session {
                         rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
                     }
                     if !options.dryRun {
-                        for id in oldIDs { try run(deleteEntry, [.int(id)]) }
-                        try run(insertEntry, [.text(pattern), .text(key.type), .blob(key.blob), .text(fingerprint), .text(now), .text(now)])
-                        try run(insertEvent, [.text(now), .text(HostKeyEvent.Kind.replaced.rawValue), .text(pattern), .text(key.type), .text(fingerprint), .text(oldFingerprint)])
+                        try knownHosts.trust(pattern, port: 22, key: key, fingerprint: fingerprint, replacing: oldIDs,
+                                             oldFingerprint: oldFingerprint, source: TailscaleImporter.source, at: now)
                     }
                 }
             }
@@ -415,87 +379,20 @@ private struct Session {
         return try PublicKeyLine.parse(line).key
     }
 
-    /// A known_hosts row for one name, as far as the decision needs it.
-    struct Entry {
-        init(id: Int64, keyType: String, blob: [UInt8], fingerprint: String, source: String, marker: String) {
-            self.id = id
-            self.keyType = keyType
-            self.blob = blob
-            self.fingerprint = fingerprint
-            self.source = source
-            self.marker = marker
-        }
-
-        init(_ row: KnownHostRow) {
-            self.init(id: row.id, keyType: row.keyType, blob: row.keyBlob, fingerprint: row.fingerprint,
-                      source: row.source, marker: row.marker.rawValue)
-        }
-
-        let id: Int64
-        let keyType: String
-        let blob: [UInt8]
-        let fingerprint: String
-        let source: String
-        let marker: String
-    }
-
     /// The pattern-list and hashed entries whose host field matches `pattern` (port 22).
-    private func specialEntries(matching pattern: String) -> [Entry] {
+    private func specialEntries(matching pattern: String) -> [KnownHostRow] {
         guard !patternEntries.isEmpty || !hashedEntries.isEmpty else { return [] }
         let lookup = HostLookupName(host: pattern)
-        var out: [Entry] = []
-        for row in patternEntries where row.matches(lookup) { out.append(Entry(row)) }
+        var out: [KnownHostRow] = []
+        for row in patternEntries where row.matches(lookup) { out.append(row) }
         if !hashedEntries.isEmpty {
             let matcher = HashedNameMatcher(lookup: lookup.text)
-            for (row, name) in hashedEntries where matcher.matches(name) { out.append(Entry(row)) }
+            for (row, name) in hashedEntries where matcher.matches(name) { out.append(row) }
         }
         return out
     }
 
-    private func entries(for pattern: String) throws -> [Entry] {
-        findEntries.reset()
-        try findEntries.bind([.text(pattern)])
-        var out: [Entry] = []
-        while try findEntries.step() {
-            let row = findEntries.row()
-            out.append(Entry(id: row.int(0) ?? 0, keyType: row.text(1) ?? "", blob: row.blob(2) ?? [],
-                             fingerprint: row.text(3) ?? "", source: row.text(4) ?? "", marker: row.text(5) ?? ""))
-        }
-        return out
-    }
-
-    enum KeyDecision {
-        case alreadyTrusted, revoked, new
-        case conflict(source: String, fingerprint: String)
-        /// known_hosts rows that the last import wrote for this key type, and their fingerprint.
-        case rotated([Int64], String)
-    }
-
-    /// What to do with `key` for a name that has `entries`: OpenSSH's decision, made by
-    /// HostKeyPolicy like every other (docs/ssh-formats.md §5.6). Revoked overrides all; a
-    /// key no entry holds, for a name with entries of any type, is a change. A change is
-    /// applied only when every entry it is about was written by an earlier Tailscale import
-    /// (Tailscale's device list then is the authority that rotated it); an entry from any
-    /// other source is a conflict left to `known-hosts approve --replace`.
-    private func decide(_ key: PublicKey, _ entries: [Entry]) -> KeyDecision {
-        let records = entries.map { e in
-            let marker = KnownHostsLine.Marker(rawValue: e.marker) ?? .none
-            return HostKeyRecord(marker: marker, storedType: e.keyType, storedBlob: e.blob)
-                ?? HostKeyRecord(marker: marker, keyType: e.keyType, keyBlob: e.blob, isCertificate: e.keyType.hasSuffix("-cert-v01@openssh.com"))
-        }
-        let decision = HostKeyPolicy.decide(.plain(key), records: records, hostName: "", now: 0)
-        switch decision.status {
-        case .trusted: return .alreadyTrusted
-        case .revoked: return .revoked
-        case .unknown: return .new
-        case .changed:
-            let stored = decision.entries.map { entries[$0] }
-            if let foreign = stored.first(where: { $0.source != TailscaleImporter.source }) {
-                return .conflict(source: foreign.source, fingerprint: foreign.fingerprint)
-            }
-            let sameType = stored.filter { $0.keyType == key.type }
-            guard let last = sameType.last else { return .new }
-            return .rotated(sameType.map(\.id), last.fingerprint)
-        }
+    private func entries(for pattern: String) throws -> [KnownHostRow] {
+        try knownHosts.plainEntries(pattern, port: 22)
     }
 }

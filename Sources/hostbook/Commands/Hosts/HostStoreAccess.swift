@@ -13,14 +13,3 @@ enum HostStoreAccess {
         try HostDatabase.openForReading(path: inv.databasePath)
     }
 }
-
-extension HostStoreError: UserFacingError {
-    var exitCode: ExitCode {
-        switch kind {
-        case .notFound: return .notFound
-        case .rejected: return .rejected
-        case .newerSchema, .failed: return .failure
-        case .changedMeanwhile: return .hostKeyChanged
-        }
-    }
-}

@@ -1,4 +1,5 @@
-// How key-format and key-store errors reach the user: one line and the documented exit
+// How key-format errors reach the user (key-store refusals are HostStoreErrors,
+// presented by HostStoreErrorPresentation): one line and the documented exit
 // code (DESIGN.md "Exit codes"). Vault and database errors met by the keys commands are
 // wrapped here too, with what was being done when they happened.
 import KeyFormats
@@ -25,28 +26,6 @@ extension KeyFormatError: UserFacingError {
     }
 }
 
-extension KeyStoreError: UserFacingError {
-    var exitCode: ExitCode { .rejected }
-
-    var message: String {
-        switch self {
-        case .duplicateName(let name): "a key named '\(name)' already exists"
-        case .duplicateKey(let existing, let fingerprint): "this key is already stored as '\(existing)' (\(fingerprint))"
-        case .inUse(let name, let hosts): "key '\(name)' is used by \(hosts.count == 1 ? "host" : "hosts") \(hosts.map { "'\($0)'" }.joined(separator: ", "))"
-        }
-    }
-
-    var hint: String? {
-        switch self {
-        case .duplicateName: "Choose another name with --name, or remove the existing key first."
-        case .duplicateKey(let existing, _): "Use 'hostbook keys show \(existing)' to see it."
-        case .inUse(_, let hosts) where hosts.count == 1:
-            "Point that host at another key first ('hostbook edit \(hosts[0]) --no-key')."
-        case .inUse: "Point those hosts at another key first ('hostbook edit HOST --no-key')."
-        }
-    }
-}
-
 enum KeysFailure {
     /// A vault error while `doing` something, as one line plus the vault's own hint.
     static func vault(_ error: Error, _ doing: String) -> Error {
@@ -56,7 +35,7 @@ enum KeysFailure {
 
     /// A database error while `doing` something.
     static func database(_ error: Error, _ doing: String) -> Error {
-        if let e = error as? DatabaseError { return CLIError.failure("\(doing): \(e.message)") }
+        if let e = error as? HostStoreError, e.kind == .database { return HostStoreErrorPresentation.cliError(e, doing: doing) }
         return error
     }
 

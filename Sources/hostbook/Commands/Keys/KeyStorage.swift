@@ -11,10 +11,10 @@ enum KeyStorage {
     static func checkFree(_ ctx: KeysContext, name: String, publicKey: PublicKey?) throws {
         do {
             if let publicKey, let existing = try ctx.store.find(fingerprint: publicKey.sha256Fingerprint) {
-                throw KeyStoreError.duplicateKey(existingName: existing.name, fingerprint: existing.fingerprint)
+                throw HostStoreError.keyAlreadyStored(existingName: existing.name, fingerprint: existing.fingerprint)
             }
-            if try ctx.store.find(name: name) != nil { throw KeyStoreError.duplicateName(name) }
-        } catch let e as KeyStoreError {
+            if try ctx.store.find(name: name) != nil { throw HostStoreError.keyNameTaken(name) }
+        } catch let e as HostStoreError where e.kind != .database {
             throw e
         } catch {
             throw KeysFailure.database(error, "cannot read the keys")
@@ -36,7 +36,7 @@ enum KeyStorage {
                                                comment: key.comment, format: format))
         } catch {
             _ = try? ctx.vault.delete(id)
-            if error is KeyStoreError { throw error }
+            if let e = error as? HostStoreError, e.kind != .database { throw e }
             throw KeysFailure.database(error, "cannot save the key in the database (nothing was stored)")
         }
     }

@@ -25,7 +25,7 @@ enum KeysRemove {
         let removed: StoredKey?
         do {
             removed = try ctx.store.remove(name: key.name)
-        } catch let e as KeyStoreError {
+        } catch let e as HostStoreError where e.kind != .database {
             throw e
         } catch {
             throw KeysFailure.database(error, "cannot remove key '\(key.name)'")

@@ -19,11 +19,7 @@ enum KnownHostsAccess {
     }
 
     private static func mappingErrors<R>(_ body: () throws -> R) throws -> R {
-        do {
-            return try body()
-        } catch let e as DatabaseError {
-            throw CLIError.failure("database error: \(e.message)", hint: e.isBusy ? "Another hostbook is writing; try again." : nil)
-        }
+        try HostStoreErrorPresentation.mapping(body)
     }
 
     static func port(_ inv: Invocation) throws -> Int {

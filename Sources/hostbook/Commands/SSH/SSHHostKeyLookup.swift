@@ -97,8 +97,8 @@ enum SSHHostKeyLookup {
             case .unknown:
                 try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
             }
-        } catch let e as DatabaseError {
-            throw CLIError.failure("database error: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e)
         }
     }
 

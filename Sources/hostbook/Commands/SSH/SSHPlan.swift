@@ -45,8 +45,8 @@ struct SSHPlan: Sendable {
             database = opened
         } catch let e as CLIError {
             throw e
-        } catch let e as DatabaseError {
-            throw CLIError.failure("database error: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e)
         }
         do {
             let snippet: String?
@@ -90,8 +90,8 @@ struct SSHPlan: Sendable {
                 hops.append(hop)
             }
             return SSHPlan(databaseID: database.databaseID, hops: hops, snippet: snippet)
-        } catch let e as DatabaseError {
-            throw CLIError.failure("database error: \(e.message)")
+        } catch let e as HostStoreError where e.kind == .database {
+            throw HostStoreErrorPresentation.cliError(e)
         }
     }
 

@@ -23,27 +23,10 @@ enum TailscaleInput {
         }
     }
 
+    /// An input that cannot be used is a `HostStoreError` (`.unusableInput`, exit 1), with
+    /// its hint: presented like every other HostStore error.
     static func parse(_ source: FileDescriptorSource) throws -> TailscaleDocument {
-        do {
-            return try TailscaleDocumentReader.read(source)
-        } catch let e as TailscaleInputError {
-            throw CLIError.failure(e.message, hint: hint(for: e))
-        }
-    }
-
-    static func hint(for error: TailscaleInputError) -> String? {
-        switch error {
-        case .notJSON(let e) where e.truncated:
-            "Export it again in full: tailscale status --json > status.json"
-        case .notJSON, .empty, .notTailscale, .unexpectedShape:
-            "Pass the output of 'tailscale status --json' or the body of GET /api/v2/tailnet/-/devices."
-        case .notRunning:
-            "Start Tailscale ('tailscale up') and export the status again."
-        case .unreadable:
-            nil
-        case .utf16:
-            "In PowerShell, save it as UTF-8: tailscale status --json | Out-File -Encoding utf8 status.json"
-        }
+        try TailscaleDocumentReader.read(source)
     }
 
     static let passFileHint = "Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'."
@@ -116,7 +99,7 @@ enum TailscaleInput {
         }
         switch parsed {
         case .success(let doc): return doc
-        case .failure(let e as TailscaleInputError):
+        case .failure(let e as HostStoreError) where e.kind == .unusableInput:
             throw CLIError.failure("the output of 'tailscale status --json' cannot be used: \(e.message)", hint: passFileHint)
         case .failure(let e): throw e
         }

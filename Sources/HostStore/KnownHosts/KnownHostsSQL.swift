@@ -1,0 +1,93 @@
+// Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
+// `known_hosts_state`, `known_hosts_hash_pack`). The tables themselves are created in
+// KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
+// bulk writer, for importers) are the only users.
+
+enum KnownHostsSQL {
+    // MARK: Entries
+
+    /// Plain entries for one name (ASCII case ignored, like ssh) at one port, through the
+    /// `known_hosts_name` index.
+    static let plainAtPort = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2"
+    /// Entries whose pattern equals a name at any port.
+    static let byName = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE"
+    /// Pattern-list candidates, from the partial index `known_hosts_wildcards`.
+    static let wildcards = "SELECT id, pattern FROM known_hosts WHERE pattern GLOB '*[*?!,]*'"
+    /// Pattern-list and hashed entries whole (the Tailscale import holds these few in memory).
+    static let special = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|'"
+    static let all = "SELECT \(KnownHostRow.columns) FROM known_hosts ORDER BY id"
+    static let any = "SELECT 1 FROM known_hosts LIMIT 1"
+    static let patternOfID = "SELECT pattern FROM known_hosts WHERE id = ?1"
+    static let unmarkedByFingerprint = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id"
+    static let deleteByID = "DELETE FROM known_hosts WHERE id = ?"
+
+    /// Rows with these ids (integers only, so the list is safe to inline).
+    static func byIDs(_ ids: [Int64]) -> String {
+        "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"
+    }
+
+    /// One plain entry as approve, revoke, replace and the Tailscale import write it.
+    static let insertPlain = """
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+    static let plainExists = """
+        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4 LIMIT 1
+        """
+
+    // MARK: Hashed names
+
+    static let hashedGeneration = "SELECT hashed_generation FROM known_hosts_state WHERE id = 1"
+    static let packGeneration = "SELECT pack_generation FROM known_hosts_state WHERE id = 1"
+    static let packChunks = "SELECT records FROM known_hosts_hash_pack ORDER BY chunk"
+    /// Hashed rows written without `hashed` (an index probe of the NULL range).
+    static let hashedWithoutColumn = "SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL"
+    /// The same, plus rows whose `hashed` is malformed.
+    static let hashedUnusable = """
+        SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
+        """
+    /// Every salt ‖ mac as one blob, out of the covering index `known_hosts_hashed`.
+    static let hashedConcatenated = """
+        SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
+        WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
+        """
+    static let idsOfHashed = "SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'"
+    static let hashedInOrder = "SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' ORDER BY id"
+    static let bumpHashedGeneration = "UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1"
+    static let clearPack = "DELETE FROM known_hosts_hash_pack"
+    static let insertPackChunk = "INSERT INTO known_hosts_hash_pack (chunk, records) VALUES (?, ?)"
+    static let markPackCurrent = "UPDATE known_hosts_state SET pack_generation = hashed_generation WHERE id = 1"
+
+    // MARK: File import
+
+    static let importExists = """
+        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
+        AND (?5 = 1 OR pattern = ?1) LIMIT 1
+        """
+    /// `constants` are the SQL literals for source and time, the same for every row.
+    static func importInsert(constants: String) -> String {
+        """
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, comment, source, first_seen)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(constants))
+        """
+    }
+    /// The `imported` event, copied from the row just written.
+    static let importEvent = """
+        INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, source)
+        SELECT first_seen, 'imported', pattern, port, key_type, fingerprint, source FROM known_hosts WHERE id = last_insert_rowid()
+        """
+
+    /// A string as an SQL literal ('' doubles a quote).
+    static func literal(_ text: String) -> String {
+        "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+    }
+
+    static func dropIndex(_ name: String) -> String { "DROP INDEX IF EXISTS \(name)" }
+
+    // MARK: Events
+
+    static let eventColumns = "at, event, host, port, key_type, fingerprint, old_fingerprint, source"
+    static let insertEvent = "INSERT INTO host_key_events (\(eventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    static let eventsForHost = "SELECT \(eventColumns) FROM host_key_events WHERE host = ?1 COLLATE NOCASE ORDER BY id"
+    static let allEvents = "SELECT \(eventColumns) FROM host_key_events ORDER BY id"
+}
