@@ -21,6 +21,18 @@ enum KnownHostsSQL {
     static let unmarkedByFingerprint = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id"
     static let deleteByID = "DELETE FROM known_hosts WHERE id = ?"
 
+    // MARK: Saved hosts behind a host key (the standing agent's question)
+
+    /// Any pattern-list or hashed entry that holds a key blob.
+    static let specialHoldingKey = "SELECT 1 FROM known_hosts WHERE key_blob = ?1 AND (pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|') LIMIT 1"
+    /// Saved hosts whose hostname is the plain name of an entry holding a key blob.
+    static let savedHostsNamedByKeyHolders = """
+        SELECT DISTINCT h.name, h.hostname, h.port FROM hosts h
+        JOIN known_hosts k ON k.pattern = h.hostname COLLATE NOCASE
+        WHERE k.key_blob = ?1 ORDER BY h.name COLLATE NOCASE
+        """
+    static let allSavedHosts = "SELECT name, hostname, port FROM hosts ORDER BY name COLLATE NOCASE"
+
     /// Rows with these ids (integers only, so the list is safe to inline).
     static func byIDs(_ ids: [Int64]) -> String {
         "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE id IN (\(ids.map(String.init).joined(separator: ",")))"
