@@ -46,9 +46,14 @@ public struct AgentConversation: Sendable {
     }
 
     private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
-        guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else { return AgentReply.failure }
+        guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else {
+            // A key this connection is not offered (locked, another destination's, or not
+            // held at all) is refused, and the refusal is told like any other.
+            if let key = try? PublicKey(blob: keyBlob) { policy.outcome?(state, key, false) }
+            return AgentReply.failure
+        }
         let reply = sign(identity, data: data, flags: flags)
-        policy.outcome?(state, identity, reply.first == AgentMessageType.signResponse)
+        policy.outcome?(state, identity.publicKey, reply.first == AgentMessageType.signResponse)
         return reply
     }
 

@@ -63,10 +63,10 @@ public struct AgentPolicy: Sendable {
     /// Asked before each signature, after the protocol's checks; false refuses it.
     public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> Bool
 
-    /// Told the outcome of every signature request for a key the connection may use:
-    /// true when a signature was returned, false when it was refused (by the protocol's
-    /// checks, by `maySign`, or because signing failed).
-    public var outcome: (@Sendable (AgentConnectionState, AgentIdentity, Bool) -> Void)?
+    /// Told the outcome of every signature request, with the key it named: true when a
+    /// signature was returned, false when it was refused (a key the connection is not
+    /// offered, the protocol's checks, `maySign`, or signing failed).
+    public var outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)?
     /// `ssh-add -x` / `-X`: nil refuses them; otherwise true when the agent was locked /
     /// unlocked with that passphrase. A locked agent's `identities` should be empty and
     /// its `maySign` false: the caller owns that state.
@@ -75,7 +75,7 @@ public struct AgentPolicy: Sendable {
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
                 maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> Bool = { state, _ in !state.isForwarded },
-                outcome: (@Sendable (AgentConnectionState, AgentIdentity, Bool) -> Void)? = nil,
+                outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)? = nil,
                 lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                 unlock: (@Sendable (SecretBytes) -> Bool)? = nil) {
         self.identities = identities

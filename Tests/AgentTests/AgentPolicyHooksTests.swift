@@ -41,9 +41,10 @@ final class AgentPolicyHooksTests: XCTestCase {
         XCTAssertEqual(conversation.reply(to: Self.sign(identity.publicKey, [1, 2, 3])).first, 14)
         XCTAssertEqual(conversation.reply(to: Self.lockMessage(22, "pw")), [6])
         XCTAssertEqual(conversation.reply(to: [11]), [12, 0, 0, 0, 0], "a locked agent lists nothing")
+        XCTAssertEqual(conversation.reply(to: Self.sign(identity.publicKey, [4])), [5], "a locked agent signs nothing")
         XCTAssertEqual(conversation.reply(to: Self.lockMessage(23, "other")), [5])
         XCTAssertEqual(conversation.reply(to: Self.lockMessage(23, "pw")), [6])
-        XCTAssertEqual(r.outcomes, [true])
+        XCTAssertEqual(r.outcomes, [true, false], "the refusal of a key not offered is told too")
 
         // Without lock hooks (a per-session agent) both are refused.
         var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }, maySign: { _, _ in false }))

@@ -99,8 +99,9 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertEqual(try shell(bed, "ssh-add -T \"$DIR/beta-key.pub\"", env).status, 0)
 
         let log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
-        XCTAssertEqual(log.map { $0["key"] as? String }, ["alpha", "beta"])
-        XCTAssertEqual(log.map { $0["outcome"] as? String }, ["signed", "signed"])
+        // The signature asked of the locked agent is in the log as refused.
+        XCTAssertEqual(log.map { $0["key"] as? String }, ["alpha", "alpha", "beta"])
+        XCTAssertEqual(log.map { $0["outcome"] as? String }, ["signed", "refused", "signed"])
         XCTAssertEqual(log.first?["client_executable"] as? String, "/usr/bin/ssh-add")
         XCTAssertEqual(log.first?["forwarded"] as? Bool, false)
         XCTAssertTrue((log.first?["key_fingerprint"] as? String ?? "").hasPrefix("SHA256:"))

@@ -89,11 +89,11 @@ final class StandingAgent: @unchecked Sendable {
         }
     }
 
-    private func record(_ state: AgentConnectionState, _ identity: AgentIdentity, signed: Bool) {
+    private func record(_ state: AgentConnectionState, _ key: PublicKey, signed: Bool) {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
         mutex.locked {
             let names = hostKey.flatMap { try? KnownHostsStore(database: database).hostNames(trustingHostKey: $0.blob) } ?? []
-            let fingerprint = identity.publicKey.sha256Fingerprint
+            let fingerprint = key.sha256Fingerprint
             let keyName = (try? KeyStore(database: database).find(fingerprint: fingerprint))?.name
             try? database.recordAgentUse(AgentLogEntry(
                 at: "", signed: signed, keyName: keyName, keyFingerprint: fingerprint,
