@@ -20,6 +20,9 @@ final class DatabaseTruthTests: XCTestCase {
     func testReadOnlyCommandsCreateNothing() throws {
         let hb = try HostbookFixture()
         hb.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
+        // A home of its own, so doctor's ssh configuration line does not depend on the user's.
+        let home = try TemporaryDirectory()
+        hb.environment["HOME"] = home.path
         for (args, status) in Self.readOnlyCommands {
             let r = try hb.run(args)
             XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
@@ -28,7 +31,8 @@ final class DatabaseTruthTests: XCTestCase {
         XCTAssertEqual(try hb.run("keys", "list", "--json").stdout, "[]\n")
         XCTAssertEqual(try hb.run("keys", "show", "k").stderr, "hostbook: no key named 'k'\nRun 'hostbook keys list' to see the keys.\n")
         XCTAssertEqual(try hb.run("doctor").stdout,
-                       "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(try SSHDoctorLine.expected())No problems found.\n")
+                       "Database: none yet at \(hb.db) (the first command that writes creates it).\n\(try SSHDoctorLine.expected())"
+                        + "ssh-config: not installed (hostbook ssh-config --install).\nNo problems found.\n")
         _ = try hb.run("vault", "status")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: hb.dir.path), [])
     }
