@@ -61,7 +61,7 @@ let package = Package(
 
         // Pure parsing/encoding of SSH key formats. No I/O. Like every target it has no
         // optimisation flag of its own: release builds are -O with all bounds and overflow
-        // checks (the bcrypt loop is fast without -Ounchecked: KDF/Eksblowfish.swift).
+        // checks (the bcrypt loop is fast with them on: KDF/Eksblowfish.swift).
         .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret.
         .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
