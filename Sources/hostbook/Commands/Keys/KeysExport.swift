@@ -52,20 +52,7 @@ enum KeysExport {
         do { payload = try ctx.vault.lookup(KeysContext.vaultID(stored)) } catch {
             throw KeysFailure.vault(error, "cannot read the private key of '\(stored.name)' from the vault")
         }
-        guard let payload else {
-            throw CLIError.failure("the private key of '\(stored.name)' is not in the vault",
-                                   hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
-        }
-        let key: PrivateKey
-        do {
-            key = try OpenSSHPrivateKey.parse(payload, passphrase: nil).key
-        } catch let e as KeyFormatError {
-            throw CLIError.failure("the private key of '\(stored.name)' in the vault is damaged: \(e.reason)")
-        }
-        guard key.publicKey.sha256Fingerprint == stored.fingerprint else {
-            throw CLIError.failure("the private key in the vault does not match key '\(stored.name)' (\(stored.fingerprint))",
-                                   hint: "Run 'hostbook doctor'.")
-        }
+        let key = try VaultPrivateKey.parse(payload, of: stored)
         let file = try OpenSSHPrivateKey.encode(key, passphrase: passphrase, rounds: rounds)
         if let output = inv.args.value("output") {
             try KeyFiles.writeNew(output, file)

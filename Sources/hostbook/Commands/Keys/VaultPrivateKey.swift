@@ -12,15 +12,21 @@ enum VaultPrivateKey {
         let payload = try HostPasswords.vault("read the private key of '\(stored.name.escapedForTerminal)'") {
             try vault.lookup(KeysContext.vaultID(stored))
         }
+        return try parse(payload, of: stored)
+    }
+
+    /// The private key in `payload` (the vault item of `stored`, nil when there is none),
+    /// parsed in place in secure memory and checked against the database's fingerprint; a
+    /// missing, damaged or mismatched item is exit 1. Callers that look the item up with
+    /// their own wording for a vault failure (`keys export`) start here.
+    static func parse(_ payload: SecretBytes?, of stored: StoredKey) throws -> PrivateKey {
         guard let payload else {
             throw CLIError.failure("the private key of '\(stored.name.escapedForTerminal)' is not in the vault",
                                    hint: "Run 'hostbook doctor' to check the vault, or import the key again.")
         }
-        var bytes = payload.withUnsafeBytes { Array($0) }
-        defer { Sodium.wipe(&bytes) }
         let key: PrivateKey
         do {
-            key = try OpenSSHPrivateKey.parse(bytes, passphrase: nil).key
+            key = try OpenSSHPrivateKey.parse(payload, passphrase: nil).key
         } catch let e as KeyFormatError {
             throw CLIError.failure("the private key of '\(stored.name.escapedForTerminal)' in the vault is damaged: \(e.reason)")
         }
