@@ -80,36 +80,16 @@ enum SSHConfigImportOutput {
     }
 
     /// The report as one JSON object, written in pieces (the text equals JSONValue's rendering).
-    static func writeJSON(_ r: SSHConfigImportReport, file: String, write: (String) -> Void) {
-        var out = "{\n"
-        func key(_ k: String) { out += "  "; JSONValue.escape(k, into: &out); out += ": " }
-        let head: [(String, JSONValue)] = [
-            ("dry_run", .bool(r.dryRun)),
-            ("file", .string(file)),
-            ("added", .int(r.count(.added))),
-            ("updated", .int(r.count(.updated))),
-            ("unchanged", .int(r.count(.unchanged))),
-            ("skipped", .int(r.count(.skipped))),
-        ]
-        for (k, v) in head { key(k); out += v.rendered() + ",\n" }
-        func array<T>(_ name: String, _ items: [T], last: Bool, _ f: (T) -> JSONValue) {
-            key(name)
-            if items.isEmpty {
-                out += "[]"
-            } else {
-                out += "[\n"
-                for (i, item) in items.enumerated() {
-                    out += "    " + f(item).rendered().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")
-                    out += i == items.count - 1 ? "\n" : ",\n"
-                    if out.utf8.count >= 1 << 16 { write(out); out = "" }
-                }
-                out += "  ]"
-            }
-            out += last ? "\n" : ",\n"
-        }
-        array("hosts", r.hosts, last: false, host)
-        array("notes", r.notes, last: true) { .string($0) }
-        out += "}\n"
-        write(out)
+    static func writeJSON(_ r: SSHConfigImportReport, file: String, write: @escaping (String) -> Void) {
+        var json = StreamedJSONObject(write: write)
+        json.field("dry_run", .bool(r.dryRun))
+        json.field("file", .string(file))
+        json.field("added", .int(r.count(.added)))
+        json.field("updated", .int(r.count(.updated)))
+        json.field("unchanged", .int(r.count(.unchanged)))
+        json.field("skipped", .int(r.count(.skipped)))
+        json.array("hosts", r.hosts, host)
+        json.array("notes", r.notes) { .string($0) }
+        json.finish()
     }
 }

@@ -4,36 +4,17 @@ import HostStore
 enum TailscaleImportOutput {
     /// The report as one JSON object, written in pieces so a 100,000-host import never
     /// builds the whole document in memory. The text is exactly `JSONValue.rendered()`'s.
-    static func writeJSON(_ r: TailscaleImportReport, write: (String) -> Void) {
-        var out = "{\n"
-        let head: [(String, JSONValue)] = [
-            ("dry_run", .bool(r.dryRun)),
-            ("format", .string(r.format.rawValue)),
-            ("added", .int(r.count(.added))),
-            ("updated", .int(r.count(.updated))),
-            ("unchanged", .int(r.count(.unchanged))),
-            ("skipped", .int(r.count(.skipped))),
-            ("host_keys_trusted", .int(r.entriesTrusted)),
-        ]
-        func key(_ k: String) { out += "  "; JSONValue.escape(k, into: &out); out += ": " }
-        for (k, v) in head { key(k); out += v.rendered() + ",\n" }
-        func array<T>(_ name: String, _ items: [T], last: Bool, _ f: (T) -> JSONValue) {
-            key(name)
-            if items.isEmpty {
-                out += "[]"
-            } else {
-                out += "[\n"
-                for (i, item) in items.enumerated() {
-                    out += "    " + f(item).rendered().split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\n    ")
-                    out += i == items.count - 1 ? "\n" : ",\n"
-                    if out.utf8.count >= 1 << 16 { write(out); out = "" }
-                }
-                out += "  ]"
-            }
-            out += last ? "\n" : ",\n"
-        }
-        array("hosts", r.hosts, last: false, host)
-        array("rotations", r.rotations, last: false) { k in
+    static func writeJSON(_ r: TailscaleImportReport, write: @escaping (String) -> Void) {
+        var json = StreamedJSONObject(write: write)
+        json.field("dry_run", .bool(r.dryRun))
+        json.field("format", .string(r.format.rawValue))
+        json.field("added", .int(r.count(.added)))
+        json.field("updated", .int(r.count(.updated)))
+        json.field("unchanged", .int(r.count(.unchanged)))
+        json.field("skipped", .int(r.count(.skipped)))
+        json.field("host_keys_trusted", .int(r.entriesTrusted))
+        json.array("hosts", r.hosts, host)
+        json.array("rotations", r.rotations) { k in
             .object([
                 ("host", .string(k.host)),
                 ("type", .string(k.keyType)),
@@ -41,7 +22,7 @@ enum TailscaleImportOutput {
                 ("fingerprint", .string(k.newFingerprint)),
             ])
         }
-        array("key_problems", r.keyProblems, last: false) { p in
+        json.array("key_problems", r.keyProblems) { p in
             .object([
                 ("host", .string(p.host)),
                 ("pattern", p.pattern.isEmpty ? .null : .string(p.pattern)),
@@ -50,9 +31,8 @@ enum TailscaleImportOutput {
                 ("reason", .string(p.reason)),
             ])
         }
-        array("notes", r.notes, last: true) { .string($0) }
-        out += "}\n"
-        write(out)
+        json.array("notes", r.notes) { .string($0) }
+        json.finish()
     }
 
     static func host(_ h: TailscaleHostResult) -> JSONValue {
