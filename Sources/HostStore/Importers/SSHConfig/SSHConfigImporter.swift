@@ -66,7 +66,6 @@ struct SSHConfigImportPlan {
     }
 
     let now = StoreClock.timestamp()
-    let hasSourceTable: Bool
     var idByName: [String: Int64] = [:]
     var nameByID: [Int64: String] = [:]
     var jumpByID: [Int64: Int64] = [:]
@@ -83,24 +82,14 @@ struct SSHConfigImportPlan {
     var order: [(planned: Int?, skipped: Int?)] = []
 
     init(connection: SQLiteConnection) throws {
-        hasSourceTable = try SSHConfigSchema.isPresent(connection)
-        let hosts = try connection.prepare(hasSourceTable ? """
-            SELECT h.id, h.name, h.hostname, h.port, h.user, h.auth, h.key_id, h.jump_host_id, h.source, h.source_id,
-                   s.source_file, s.source_line
-            FROM hosts h LEFT JOIN ssh_config_hosts s ON s.host_id = h.id
-            """ : """
-            SELECT id, name, hostname, port, user, auth, key_id, jump_host_id, source, source_id, NULL, NULL FROM hosts
-            """)
-        while try hosts.step() {
-            guard let id = hosts.int(at: 0), let name = hosts.text(at: 1) else { continue }
-            let e = Existing(id: id, name: name, hostname: hosts.text(at: 2) ?? "", port: Int(hosts.int(at: 3) ?? 22),
-                             user: hosts.text(at: 4), auth: hosts.text(at: 5) ?? "agent", keyID: hosts.int(at: 6),
-                             jumpID: hosts.int(at: 7), sourceFile: hosts.text(at: 10), sourceLine: hosts.int(at: 11).map { Int($0) })
-            idByName[name.lowercased()] = id
-            nameByID[id] = name
-            if let j = e.jumpID { jumpByID[id] = j }
-            userPortByID[id] = (e.user, e.port)
-            if hosts.text(at: 8) == SSHConfigImporter.source, let alias = hosts.text(at: 9) { byAlias[alias] = e }
+        for e in try HostBulkWriter(connection: connection).hostsForSSHConfig() {
+            let existing = Existing(id: e.id, name: e.name, hostname: e.hostname, port: e.port, user: e.user, auth: e.auth,
+                                    keyID: e.keyID, jumpID: e.jumpID, sourceFile: e.sourceFile, sourceLine: e.sourceLine)
+            idByName[e.name.lowercased()] = e.id
+            nameByID[e.id] = e.name
+            if let j = e.jumpID { jumpByID[e.id] = j }
+            userPortByID[e.id] = (e.user, e.port)
+            if e.source == SSHConfigImporter.source, let alias = e.sourceID { byAlias[alias] = existing }
         }
         let keys = try connection.prepare("SELECT id, name, fingerprint FROM keys")
         while try keys.step() {
@@ -249,43 +238,28 @@ struct SSHConfigImportPlan {
         return p.keyID != nil ? HostAuth.key.rawValue : HostAuth.agent.rawValue
     }
 
+    /// Writes the plan through the hosts module's bulk writer (the only importer SQL over hosts).
     mutating func apply(_ connection: SQLiteConnection) throws {
-        let insert = try connection.prepare("""
-            INSERT INTO hosts (uuid, name, hostname, port, user, auth, key_id, source, source_id, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, 'ssh-config', ?, ?, ?)
-            """)
-        let update = try connection.prepare(
-            "UPDATE hosts SET hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, updated_at = ? WHERE id = ?")
-        let setJump = try connection.prepare("UPDATE hosts SET jump_host_id = ? WHERE id = ?")
-        // The table exists on a writable database (migrated when opened).
-        let origin = try connection.prepare("""
-            INSERT OR REPLACE INTO ssh_config_hosts (host_id, alias, source_file, source_line, imported_at) VALUES (?, ?, ?, ?, ?)
-            """)
-        func run(_ s: Statement, _ values: [SQLValue]) throws {
-            s.reset()
-            try s.bind(values)
-            while try s.step() {}
-        }
-        func opt(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
-        func opt(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }
+        let hosts = HostBulkWriter(connection: connection)
         var realID: [Int64: Int64] = [:]
         for i in planned.indices where planned[i].action != .unchanged {
             let p = planned[i]
             let c = p.candidate
             if p.existing == nil {
-                try run(insert, [.text(UUIDString.random()), .text(p.name), .text(c.hostname), .int(Int64(c.port)), opt(c.user),
-                                 .text(auth(p)), opt(p.keyID), .text(c.alias), .text(now), .text(now)])
-                realID[p.id] = connection.lastInsertRowID
-                planned[i].id = connection.lastInsertRowID
+                let id = try hosts.add(HostBulkWriter.NewRow(name: p.name, hostname: c.hostname, port: c.port, user: c.user,
+                                                             auth: HostAuth(rawValue: auth(p)) ?? .agent, keyID: p.keyID, source: SSHConfigImporter.source,
+                                                             sourceID: c.alias), at: now)
+                realID[p.id] = id
+                planned[i].id = id
             } else {
-                try run(update, [.text(c.hostname), .int(Int64(c.port)), opt(c.user), .text(auth(p)), opt(p.keyID), .text(now), .int(p.id)])
+                try hosts.update(id: p.id, hostname: c.hostname, port: c.port, user: c.user, auth: auth(p), keyID: p.keyID, at: now)
             }
-            try run(origin, [.int(planned[i].id), .text(c.alias), .text(c.sourceFile), .int(Int64(c.sourceLine)), .text(now)])
+            try hosts.saveSSHConfigOrigin(hostID: planned[i].id, alias: c.alias, file: c.sourceFile, line: c.sourceLine, at: now)
         }
         for p in planned where p.action != .unchanged && (p.jumpID != nil || p.existing?.jumpID != nil) {
             let jump = p.jumpID.map { realID[$0] ?? $0 }
             if p.existing == nil && jump == nil { continue }
-            try run(setJump, [opt(jump), .int(p.id)])
+            try hosts.setJump(id: p.id, jumpID: jump)
         }
     }
 
