@@ -78,9 +78,7 @@ enum FuzzEntry {
         _ = try? store.entries(matching: HostLookupName(host: "host.example"))
         _ = try? store.entries(matching: HostLookupName(host: "host.example", port: 2222))
         _ = try? store.exportKnownHosts(hashed: false, salt: { [UInt8](repeating: 7, count: 20) })
-        for table in ["known_hosts", "host_key_events", "known_hosts_hash_pack"] {
-            try? store.database.connection.execute("DELETE FROM \(table)")
-        }
+        for sql in KnownHostsSQL.emptyForFuzzing { try? store.database.connection.execute(sql) }
     }
 
     nonisolated(unsafe) private static let scratchStore = ScratchStore()

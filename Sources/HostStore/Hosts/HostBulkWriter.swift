@@ -1,9 +1,8 @@
 // The host repository's reader and writer for importers that add and update many hosts
 // inside a transaction they own (the Tailscale and ssh_config imports): what the importers
 // need to read about the saved hosts, and their writes, with statements prepared once and
-// reused per host. What to write is the importer's plan; every SQL statement over `hosts`,
-// `host_tags`, `tailscale_nodes` and `ssh_config_hosts` that an importer runs is here,
-// beside HostRepository's.
+// reused per host. What to write is the importer's plan; the importers run no SQL of their
+// own (the writes are HostSQL's, shared with HostRepository).
 
 final class HostBulkWriter {
     let connection: SQLiteConnection
@@ -109,58 +108,46 @@ final class HostBulkWriter {
 
     /// Adds a host; returns its row id.
     func add(_ row: NewRow, at now: String) throws -> Int64 {
-        try run("""
-            INSERT INTO hosts (uuid, name, hostname, port, user, auth, key_id, source, source_id, created_at, updated_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.text(UUIDString.random()), .text(row.name), .text(row.hostname), .int(Int64(row.port)), opt(row.user),
+        try run(HostSQL.insertImported, [.text(UUIDString.random()), .text(row.name), .text(row.hostname), .int(Int64(row.port)), opt(row.user),
                   .text(row.auth.rawValue), opt(row.keyID), .text(row.source), .text(row.sourceID), .text(now), .text(now)])
         let id = connection.lastInsertRowID
-        for tag in row.tags { try run(Self.insertTag, [.int(id), .text(tag)]) }
+        for tag in row.tags { try run(HostSQL.insertTagIfMissing, [.int(id), .text(tag)]) }
         return id
     }
 
     /// Sets the hostname (and the user, when the host has none) and moves the tags from
     /// `oldTags` to `tags` (the Tailscale import's update).
     func update(id: Int64, hostname: String, user: String?, oldTags: [String], tags: [String], at now: String) throws {
-        try run("UPDATE hosts SET hostname = ?, user = COALESCE(user, ?), updated_at = ? WHERE id = ?",
-                [.text(hostname), opt(user), .text(now), .int(id)])
+        try run(HostSQL.updateFromTailscale, [.text(hostname), opt(user), .text(now), .int(id)])
         let old = Set(oldTags), new = Set(tags)
-        for tag in tags where !old.contains(tag) { try run(Self.insertTag, [.int(id), .text(tag)]) }
-        for tag in oldTags where !new.contains(tag) { try run("DELETE FROM host_tags WHERE host_id = ? AND tag = ?", [.int(id), .text(tag)]) }
+        for tag in tags where !old.contains(tag) { try run(HostSQL.insertTagIfMissing, [.int(id), .text(tag)]) }
+        for tag in oldTags where !new.contains(tag) { try run(HostSQL.deleteTag, [.int(id), .text(tag)]) }
     }
 
     /// Sets what an ssh_config Host block says about a host (the ssh_config import's update).
     func update(id: Int64, hostname: String, port: Int, user: String?, auth: String, keyID: Int64?, at now: String) throws {
-        try run("UPDATE hosts SET hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, updated_at = ? WHERE id = ?",
-                [.text(hostname), .int(Int64(port)), opt(user), .text(auth), opt(keyID), .text(now), .int(id)])
+        try run(HostSQL.updateFromSSHConfig, [.text(hostname), .int(Int64(port)), opt(user), .text(auth), opt(keyID), .text(now), .int(id)])
     }
 
     /// Sets (or clears) a host's jump host.
     func setJump(id: Int64, jumpID: Int64?) throws {
-        try run("UPDATE hosts SET jump_host_id = ? WHERE id = ?", [opt(jumpID), .int(id)])
+        try run(HostSQL.setJump, [opt(jumpID), .int(id)])
     }
 
     // MARK: Writing importer records
 
     /// Writes (or replaces) the `tailscale_nodes` row of a host.
     func saveTailscaleNode(hostID: Int64, nodeID: String, _ s: TailscaleNodeRow, at now: String) throws {
-        try run("""
-            INSERT OR REPLACE INTO tailscale_nodes (host_id, node_id, dns_name, os, online, last_seen, owner, tags, imported_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os), s.online.map { .int($0 ? 1 : 0) } ?? .null,
+        try run(HostSQL.saveTailscaleNode, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os), s.online.map { .int($0 ? 1 : 0) } ?? .null,
                   opt(s.lastSeen), opt(s.owner), .text(s.tags.joined(separator: " ")), .text(now)])
     }
 
     /// Writes (or replaces) where an ssh_config import took a host from.
     func saveSSHConfigOrigin(hostID: Int64, alias: String, file: String, line: Int, at now: String) throws {
-        try run("""
-            INSERT OR REPLACE INTO ssh_config_hosts (host_id, alias, source_file, source_line, imported_at) VALUES (?, ?, ?, ?, ?)
-            """, [.int(hostID), .text(alias), .text(file), .int(Int64(line)), .text(now)])
+        try run(HostSQL.saveSSHConfigOrigin, [.int(hostID), .text(alias), .text(file), .int(Int64(line)), .text(now)])
     }
 
     // MARK: Helpers
-
-    private static let insertTag = "INSERT OR IGNORE INTO host_tags (host_id, tag) VALUES (?, ?)"
 
     private func opt(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
     private func opt(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }

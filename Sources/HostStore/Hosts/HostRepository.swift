@@ -104,10 +104,7 @@ extension HostDatabase {
             let keyID: Int64? = try new.key.map { try self.keyID(named: $0) }
             let jumpID: Int64? = try new.jump.map { try self.jumpHostID(named: $0) }
             let auth = HostAuth.derived(hasPassword: new.hasPassword, hasKey: keyID != nil)
-            try connection.run("""
-                INSERT INTO hosts(uuid, name, hostname, port, user, auth, key_id, jump_host_id, note, source, created_at, updated_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'manual', strftime('%Y-%m-%dT%H:%M:%SZ','now'), strftime('%Y-%m-%dT%H:%M:%SZ','now'))
-                """, [.text(new.uuid), .text(new.name), .text(new.hostname), .int(Int64(new.port)), new.user.map { .text($0) } ?? .null,
+            try connection.run(HostSQL.insertManual, [.text(new.uuid), .text(new.name), .text(new.hostname), .int(Int64(new.port)), new.user.map { .text($0) } ?? .null,
                       .text(auth.rawValue), keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
                       new.note.map { .text($0) } ?? .null])
             let id = connection.lastInsertRowID
@@ -156,17 +153,13 @@ extension HostDatabase {
             }
             var auth = HostAuth.derived(hasPassword: hasPassword, hasKey: keyID != nil)
             if old.auth == .none && changes.password == .unchanged && changes.key == .unchanged { auth = .none }
-            try connection.run("""
-                UPDATE hosts SET name = ?, hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, jump_host_id = ?, note = ?,
-                       allow_agent_forwarding = ?, updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
-                WHERE id = ?
-                """, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
+            try connection.run(HostSQL.edit, [.text(newName), .text(changes.hostname ?? old.hostname), .int(Int64(changes.port ?? old.port)),
                       (changes.clearUser ? nil : changes.user ?? old.user).map { .text($0) } ?? .null, .text(auth.rawValue),
                       keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
                       (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null,
                       .int((changes.agentForwarding ?? old.allowAgentForwarding) ? 1 : 0), .int(old.id)])
             for t in HostDatabase.uniqueTags(changes.removeTags) {
-                let removed = try connection.run("DELETE FROM host_tags WHERE host_id = ? AND tag = ? COLLATE NOCASE", [.int(old.id), .text(t)])
+                let removed = try connection.run(HostSQL.deleteTagAnyCase, [.int(old.id), .text(t)])
                 // Removing a tag the host does not have is a mistake worth saying (a typo
                 // would otherwise pass silently); the transaction rolls back with it.
                 if removed == 0 {
@@ -195,7 +188,7 @@ extension HostDatabase {
                 throw HostStoreError.rejected("host '\(host.name)' is the jump host of '\(first)'\(more)",
                                               hint: "Change that first with 'hostbook edit \(first) --no-jump'.")
             }
-            try connection.run("DELETE FROM hosts WHERE id = ?", [.int(host.id)])
+            try connection.run(HostSQL.delete, [.int(host.id)])
             return host
         }
     }
@@ -241,7 +234,7 @@ extension HostDatabase {
 
     func insertTags(_ tags: [String], hostID: Int64) throws {
         guard !tags.isEmpty else { return }
-        let s = try connection.prepare("INSERT INTO host_tags(host_id, tag) VALUES (?, ?)")
+        let s = try connection.prepare(HostSQL.insertTag)
         for t in tags {
             s.reset()
             try s.bind([.int(hostID), .text(t)])

@@ -102,4 +102,9 @@ enum KnownHostsSQL {
     static let insertEvent = "INSERT INTO host_key_events (\(eventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
     static let eventsForHost = "SELECT \(eventColumns) FROM host_key_events WHERE host = ?1 COLLATE NOCASE ORDER BY id"
     static let allEvents = "SELECT \(eventColumns) FROM host_key_events ORDER BY id"
+
+    // MARK: Fuzzing
+
+    /// Empties the store's scratch database between two fuzz inputs.
+    static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack"]
 }

@@ -43,15 +43,14 @@ enum SSHHostKeyLookup {
     /// The signature algorithms of the keys trusted for host:port, for `HostKeyAlgorithms
     /// ^LIST` (those first, ssh's defaults after), which does what the ORDER run would and
     /// spares ssh that run. Empty when nothing plain is trusted (certificate authorities
-    /// and unknown hosts keep the ORDER run).
+    /// and unknown hosts keep the ORDER run). Which keys are known, and the `[host]:port`
+    /// fallback to the bare name, are the store's answer.
     static func preferredAlgorithms(_ store: KnownHostsStore, host: String, port: Int) throws -> [String] {
-        let lookup = HostLookupName(host: host, port: port)
-        var rows = try store.entries(matching: lookup)
-        if rows.isEmpty, let bare = lookup.bare { rows = try store.entries(matching: bare) }
-        guard !rows.contains(where: { $0.marker == .certAuthority }) else { return [] }
+        let known = try store.knownKeyTypes(HostLookupName(host: host, port: port))
+        guard !known.certificateAuthority else { return [] }
         var algorithms: [String] = []
-        for row in rows where row.marker == .none {
-            let names = row.keyType == PublicKey.rsaType ? ["rsa-sha2-512", "rsa-sha2-256"] : [row.keyType]
+        for type in known.types {
+            let names = type == PublicKey.rsaType ? ["rsa-sha2-512", "rsa-sha2-256"] : [type]
             for n in names where !algorithms.contains(n) { algorithms.append(n) }
         }
         return algorithms
@@ -67,9 +66,7 @@ enum SSHHostKeyLookup {
         do {
             if phase == "ORDER" || a[4] == "NONE" {
                 guard let db = try HostStoreAccess.openForReading(inv) else { return }
-                let rows = try KnownHostsStore(database: db).entries(matching: lookup)
-                let fallback = rows.isEmpty ? try lookup.bare.map { try KnownHostsStore(database: db).entries(matching: $0) } ?? [] : rows
-                printRows(fallback.filter { $0.marker == .none }, name: name)
+                printRows(try KnownHostsStore(database: db).knownKeyTypes(lookup).entries, name: name)
                 return
             }
             let presented: PresentedHostKey
