@@ -85,20 +85,21 @@ struct TailscaleImportPlanner {
 
     /// The names of `node` whose plain known_hosts entries `plan` needs from the store (the
     /// planner holds the others).
-    func namesToLookUp(_ node: TailscaleNode) -> [String] {
+    func namesToLookUp(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil) -> [String] {
         guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { return [] }
-        return TailscaleHostMapping(node).patterns.filter { held[$0] == nil && HostNameRule.problem($0) == nil }
+        return (mapping ?? TailscaleHostMapping(node)).patterns.filter { held[$0] == nil && HostNameRule.problem($0) == nil }
     }
 
     // MARK: Hosts
 
     /// The plan for one device; `entries` holds the store's plain entries (port 22) for each
-    /// name `namesToLookUp(node)` gave.
-    mutating func plan(_ node: TailscaleNode, entries: [String: [KnownHostRow]]) -> TailscaleDevicePlan {
+    /// name `namesToLookUp(node)` gave. `mapping` is `TailscaleHostMapping(node)` when the
+    /// caller has it already.
+    mutating func plan(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil, entries: [String: [KnownHostRow]]) -> TailscaleDevicePlan {
         // The reader already drops tags hostbook would refuse; devices may come from elsewhere.
         var node = node
         node.tags = TailscaleDocumentReader.validTags(node.tags)
-        let mapping = TailscaleHostMapping(node)
+        let mapping = mapping ?? TailscaleHostMapping(node)
         let sharedAlias = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
         let alias = sharedAlias ? mapping.fqdn : mapping.alias
         func skip(_ reason: String) -> TailscaleDevicePlan {

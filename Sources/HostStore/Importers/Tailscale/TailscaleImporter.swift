@@ -74,12 +74,13 @@ public struct TailscaleImporter {
             for i in nodes.indices {
                 let node = nodes[i]
                 nodes[i] = TailscaleNode()
+                let mapping = TailscaleHostMapping(node)
                 // An empty store has no entries for any name: nothing to look up.
                 var entries: [String: [KnownHostRow]] = [:]
                 if !snapshot.knownHostsEmpty {
-                    for name in planner.namesToLookUp(node) { entries[name] = try knownHosts.plainEntries(name, port: 22) }
+                    for name in planner.namesToLookUp(node, mapping: mapping) { entries[name] = try knownHosts.plainEntries(name, port: 22) }
                 }
-                let device = planner.plan(node, entries: entries)
+                let device = planner.plan(node, mapping: mapping, entries: entries)
                 try applier?.apply(device)
                 report.add(device)
                 progress?(i + 1, nodes.count)
