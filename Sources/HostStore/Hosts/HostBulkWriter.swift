@@ -7,8 +7,26 @@
 final class HostBulkWriter {
     let connection: SQLiteConnection
     /// Statements prepared on first use (a dry run never prepares a write, so it also works
-    /// on a read-only database that has not been migrated yet).
-    private var prepared: [String: Statement] = [:]
+    /// on a read-only database that has not been migrated yet), by `Write`.
+    private var prepared: [Statement?] = Array(repeating: nil, count: Write.allCases.count)
+
+    /// The writes, in HostSQL.
+    private enum Write: Int, CaseIterable {
+        case insertHost, insertTag, deleteTag, updateFromTailscale, updateFromSSHConfig, setJump, saveTailscaleNode, saveSSHConfigOrigin
+
+        var sql: String {
+            switch self {
+            case .insertHost: return HostSQL.insertImported
+            case .insertTag: return HostSQL.insertTagIfMissing
+            case .deleteTag: return HostSQL.deleteTag
+            case .updateFromTailscale: return HostSQL.updateFromTailscale
+            case .updateFromSSHConfig: return HostSQL.updateFromSSHConfig
+            case .setJump: return HostSQL.setJump
+            case .saveTailscaleNode: return HostSQL.saveTailscaleNode
+            case .saveSSHConfigOrigin: return HostSQL.saveSSHConfigOrigin
+            }
+        }
+    }
 
     /// Must be used inside a transaction on `connection`.
     init(connection: SQLiteConnection) {
@@ -108,43 +126,43 @@ final class HostBulkWriter {
 
     /// Adds a host; returns its row id.
     func add(_ row: NewRow, at now: String) throws -> Int64 {
-        try run(HostSQL.insertImported, [.text(UUIDString.random()), .text(row.name), .text(row.hostname), .int(Int64(row.port)), opt(row.user),
+        try run(.insertHost, [.text(UUIDString.random()), .text(row.name), .text(row.hostname), .int(Int64(row.port)), opt(row.user),
                   .text(row.auth.rawValue), opt(row.keyID), .text(row.source), .text(row.sourceID), .text(now), .text(now)])
         let id = connection.lastInsertRowID
-        for tag in row.tags { try run(HostSQL.insertTagIfMissing, [.int(id), .text(tag)]) }
+        for tag in row.tags { try run(.insertTag, [.int(id), .text(tag)]) }
         return id
     }
 
     /// Sets the hostname (and the user, when the host has none) and moves the tags from
     /// `oldTags` to `tags` (the Tailscale import's update).
     func update(id: Int64, hostname: String, user: String?, oldTags: [String], tags: [String], at now: String) throws {
-        try run(HostSQL.updateFromTailscale, [.text(hostname), opt(user), .text(now), .int(id)])
+        try run(.updateFromTailscale, [.text(hostname), opt(user), .text(now), .int(id)])
         let old = Set(oldTags), new = Set(tags)
-        for tag in tags where !old.contains(tag) { try run(HostSQL.insertTagIfMissing, [.int(id), .text(tag)]) }
-        for tag in oldTags where !new.contains(tag) { try run(HostSQL.deleteTag, [.int(id), .text(tag)]) }
+        for tag in tags where !old.contains(tag) { try run(.insertTag, [.int(id), .text(tag)]) }
+        for tag in oldTags where !new.contains(tag) { try run(.deleteTag, [.int(id), .text(tag)]) }
     }
 
     /// Sets what an ssh_config Host block says about a host (the ssh_config import's update).
     func update(id: Int64, hostname: String, port: Int, user: String?, auth: String, keyID: Int64?, at now: String) throws {
-        try run(HostSQL.updateFromSSHConfig, [.text(hostname), .int(Int64(port)), opt(user), .text(auth), opt(keyID), .text(now), .int(id)])
+        try run(.updateFromSSHConfig, [.text(hostname), .int(Int64(port)), opt(user), .text(auth), opt(keyID), .text(now), .int(id)])
     }
 
     /// Sets (or clears) a host's jump host.
     func setJump(id: Int64, jumpID: Int64?) throws {
-        try run(HostSQL.setJump, [opt(jumpID), .int(id)])
+        try run(.setJump, [opt(jumpID), .int(id)])
     }
 
     // MARK: Writing importer records
 
     /// Writes (or replaces) the `tailscale_nodes` row of a host.
     func saveTailscaleNode(hostID: Int64, nodeID: String, _ s: TailscaleNodeRow, at now: String) throws {
-        try run(HostSQL.saveTailscaleNode, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os), s.online.map { .int($0 ? 1 : 0) } ?? .null,
+        try run(.saveTailscaleNode, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os), s.online.map { .int($0 ? 1 : 0) } ?? .null,
                   opt(s.lastSeen), opt(s.owner), .text(s.tags.joined(separator: " ")), .text(now)])
     }
 
     /// Writes (or replaces) where an ssh_config import took a host from.
     func saveSSHConfigOrigin(hostID: Int64, alias: String, file: String, line: Int, at now: String) throws {
-        try run(HostSQL.saveSSHConfigOrigin, [.int(hostID), .text(alias), .text(file), .int(Int64(line)), .text(now)])
+        try run(.saveSSHConfigOrigin, [.int(hostID), .text(alias), .text(file), .int(Int64(line)), .text(now)])
     }
 
     // MARK: Helpers
@@ -152,13 +170,13 @@ final class HostBulkWriter {
     private func opt(_ s: String?) -> SQLValue { s.map { .text($0) } ?? .null }
     private func opt(_ i: Int64?) -> SQLValue { i.map { .int($0) } ?? .null }
 
-    private func run(_ sql: String, _ values: [SQLValue]) throws {
+    private func run(_ write: Write, _ values: [SQLValue]) throws {
         let statement: Statement
-        if let s = prepared[sql] {
+        if let s = prepared[write.rawValue] {
             statement = s
         } else {
-            statement = try connection.prepare(sql)
-            prepared[sql] = statement
+            statement = try connection.prepare(write.sql)
+            prepared[write.rawValue] = statement
         }
         statement.reset()
         try statement.bind(values)

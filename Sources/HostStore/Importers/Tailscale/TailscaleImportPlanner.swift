@@ -87,7 +87,9 @@ struct TailscaleImportPlanner {
     /// planner holds the others).
     func namesToLookUp(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil) -> [String] {
         guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { return [] }
-        return (mapping ?? TailscaleHostMapping(node)).patterns.filter { held[$0] == nil && HostNameRule.problem($0) == nil }
+        // A name `plan` will refuse is looked up all the same: nothing is decided from its rows.
+        let patterns = (mapping ?? TailscaleHostMapping(node)).patterns
+        return held.isEmpty ? patterns : patterns.filter { held[$0] == nil }
     }
 
     // MARK: Hosts
@@ -202,10 +204,11 @@ struct TailscaleImportPlanner {
                                                          fingerprint: "", reason: "not a host name: \(why)"))
                 continue
             }
-            let shared = sharedNames.contains(pattern)
-            let plain = held[pattern] ?? entries[pattern] ?? []
+            let shared = !sharedNames.isEmpty && sharedNames.contains(pattern)
+            let plain = (shared ? held[pattern] : nil) ?? entries[pattern] ?? []
             // Every key is decided against the entries as they were before this device.
-            let current = plain + specialEntries(matching: pattern)
+            let special = specialEntries(matching: pattern)
+            let current = special.isEmpty ? plain : plain + special
             var replaced: Set<Int64> = []
             var planned: [KnownHostRow] = []
             for (k, (key, fingerprint)) in keys.enumerated() {
