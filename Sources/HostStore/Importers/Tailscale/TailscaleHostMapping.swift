@@ -28,6 +28,15 @@ public struct TailscaleHostMapping: Sendable, Equatable {
         self.patterns = patterns
     }
 
+    /// A cheap superset of `patterns` for a first pass over many devices: the same strings
+    /// for the names that are valid, and the others unchecked (no DNS or IP validation).
+    static func patternCandidates(_ node: TailscaleNode) -> [String] {
+        let ascii = node.dnsName.utf8.allSatisfy { $0 < 0x80 }
+        var out = [(ascii ? node.dnsName : Punycode.asciiName(node.dnsName)).lowercased()]
+        for address in node.addresses { out.append(address.lowercased()) }
+        return out
+    }
+
     /// The alias alone (see `alias`), for a first pass over many devices.
     public static func alias(_ node: TailscaleNode) -> String { alias(fqdn: fqdn(node), node) }
 

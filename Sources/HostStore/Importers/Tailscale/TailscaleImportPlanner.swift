@@ -42,16 +42,11 @@ struct TailscaleImportPlanner {
         var namesToTest = 0
         var seen: Set<Int> = []
         for node in nodes where node.exclusion == nil || options.includeExcluded {
-            guard !node.sshHostKeys.isEmpty else {
-                aliasCount[TailscaleHostMapping.alias(node), default: 0] += 1
-                continue
-            }
-            let mapping = TailscaleHostMapping(node)
-            aliasCount[mapping.alias, default: 0] += 1
-            guard options.trustHostKeys else { continue }
+            aliasCount[TailscaleHostMapping.alias(node), default: 0] += 1
+            guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { continue }
             // A hash per name keeps this pass small; a collision only holds a name's
             // entries in memory that did not need to be.
-            for pattern in mapping.patterns where !seen.insert(pattern.hashValue).inserted { sharedNames.insert(pattern) }
+            for name in TailscaleHostMapping.patternCandidates(node) where !seen.insert(name.hashValue).inserted { sharedNames.insert(name) }
         }
         for node in nodes where !node.sshHostKeys.isEmpty { namesToTest += 1 + node.addresses.count }
         guard options.trustHostKeys else { return }
