@@ -37,12 +37,42 @@ extension KnownHostsStore {
     }
 
     /// Same name, port, marker and key (the SHA-256 fingerprint stands for the key: it is
-    /// already computed and hashes far faster than the blob).
-    struct ImportIdentity: Hashable {
-        let pattern: String
-        let port: Int
-        let marker: String
-        let fingerprint: String
+    /// already computed and hashes far faster than the blob): the rows this import wrote,
+    /// by a 64-bit hash of that identity. A hash seen before is only a candidate: the row
+    /// it names is read back and compared field by field, and rows whose different
+    /// identities share a hash are all kept, so the answer is exactly a set's. It holds no
+    /// strings: a `Set` of 200,000 identities cost about a tenth of a large import in
+    /// allocation, reference counting and freeing.
+    struct WrittenIdentities {
+        /// Hash → row id × 2 + (1 for a plain name), for the first row with that hash.
+        var first: [UInt64: Int64] = [:]
+        /// Further rows whose hash an earlier row already had (almost never any).
+        var more: [UInt64: [Int64]] = [:]
+
+        init(capacity: Int) { first.reserveCapacity(capacity) }
+
+        static func hash(pattern: String, port: Int, marker: String, fingerprint: String) -> UInt64 {
+            var h = Hasher()
+            var pattern = pattern, marker = marker, fingerprint = fingerprint
+            pattern.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(UInt8(0xff))  // not a byte of UTF-8 text: ends the pattern
+            h.combine(port)
+            marker.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(UInt8(0xff))
+            fingerprint.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            return UInt64(bitPattern: Int64(h.finalize()))
+        }
+
+        /// Candidates for `hash` (row id × 2 + plain bit).
+        func candidates(_ hash: UInt64) -> [Int64] {
+            guard let f = first[hash] else { return [] }
+            return [f] + (more[hash] ?? [])
+        }
+
+        mutating func insert(_ hash: UInt64, id: Int64, plain: Bool) {
+            let value = id * 2 + (plain ? 1 : 0)
+            if first[hash] == nil { first[hash] = value } else { more[hash, default: []].append(value) }
+        }
     }
 
     /// A stored hashed or pattern-list entry (port 0) as the duplicate test compares it:
@@ -94,10 +124,18 @@ extension KnownHostsStore {
             let constants = "\(KnownHostsSQL.literal(source)), \(KnownHostsSQL.literal(now))"
             let insert = try connection.prepare(KnownHostsSQL.importInsert(constants: constants))
             let event = try connection.prepare(KnownHostsSQL.importEvent)
-            var seen = Set<ImportIdentity>()
-            // Sized for the file up front (lines are rarely under 64 bytes): growing a set
-            // of 200,000 entries rehashes every string several times.
-            seen.reserveCapacity(min(bytes.count / 64, 1 << 22))
+            // Sized for the file up front (lines are rarely under 64 bytes).
+            var written = WrittenIdentities(capacity: min(bytes.count / 64, 1 << 22))
+            let writtenRow = try connection.prepare(KnownHostsSQL.importIdentityOfID)
+            /// True when the row `candidate` (row id × 2 + plain bit) has this identity.
+            func same(_ candidate: Int64, pattern: String, port: Int, marker: String, fingerprint: String) throws -> Bool {
+                writtenRow.reset()
+                try writtenRow.bind([.int(candidate >> 1)])
+                guard try writtenRow.step(), let stored = writtenRow.text(at: 0), let storedPort = writtenRow.int(at: 1),
+                      let storedMarker = writtenRow.text(at: 2), let storedFingerprint = writtenRow.text(at: 3) else { return false }
+                let storedPattern = candidate & 1 == 1 ? HostPatternList.lowercased(stored) : stored
+                return storedPattern == pattern && storedPort == Int64(port) && storedMarker == marker && storedFingerprint == fingerprint
+            }
             var insertedHashed = false
             // Into a store with no entries the pack is exactly the hashed rows written here,
             // in row order: their records are made as they are written, from the names
@@ -128,9 +166,13 @@ extension KnownHostsStore {
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import only by index, and only when there were any.
-                    let identity = ImportIdentity(pattern: n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern, port: n.port,
-                                                  marker: entry.marker.rawValue, fingerprint: fingerprint)
-                    if !seen.insert(identity).inserted { report.duplicates += 1; continue }
+                    let identityPattern = n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern
+                    let marker = entry.marker.rawValue
+                    let hash = WrittenIdentities.hash(pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint)
+                    let candidates = written.candidates(hash)
+                    if try candidates.contains(where: { try same($0, pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint) }) {
+                        report.duplicates += 1; continue
+                    }
                     if storeHadRows && n.port == 0 {
                         if storedWhole.contains(WholeIdentity(pattern: n.pattern, marker: entry.marker.rawValue, blob: storedBlob)) {
                             report.duplicates += 1; continue
@@ -145,6 +187,7 @@ extension KnownHostsStore {
                                      .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0.salt + $0.mac) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
+                    written.insert(hash, id: connection.lastInsertRowID, plain: n.plain)
                     if let hashed = n.hashed {
                         insertedHashed = true
                         if pack != nil { HashedNamePack.append(hashed, id: connection.lastInsertRowID, to: &pack!) }

@@ -85,6 +85,8 @@ enum KnownHostsSQL {
         SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4
         AND (?5 = 1 OR pattern = ?1) LIMIT 1
         """
+    /// What the import compares to find a line it already wrote (by row id).
+    static let importIdentityOfID = "SELECT pattern, port, marker, fingerprint FROM known_hosts WHERE id = ?1"
     /// Hashed and pattern-list entries (port 0) as a duplicate test needs them.
     static let wholeEntries = "SELECT pattern, marker, key_blob FROM known_hosts WHERE port = 0"
     /// `constants` are the SQL literals for source and time, the same for every row.

@@ -24,9 +24,8 @@ public enum HashedNamePack {
                 var context = SHA_CTX()
                 SHA1_Init(&context)
                 SHA1_Update(&context, block.baseAddress, blockLength)
-                for word in [context.h0, context.h1, context.h2, context.h3, context.h4] {
-                    withUnsafeBytes(of: word.bigEndian) { pack.append(contentsOf: $0) }
-                }
+                func put(_ word: UInt32) { withUnsafeBytes(of: word.bigEndian) { pack.append(contentsOf: $0) } }
+                put(context.h0); put(context.h1); put(context.h2); put(context.h3); put(context.h4)
             }
         }
         pack.append(contentsOf: hashed.mac)
