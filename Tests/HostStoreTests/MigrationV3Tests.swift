@@ -116,4 +116,34 @@ final class MigrationV3Tests: XCTestCase {
         try decide()
         XCTAssertEqual(try store.check(HostLookupName(host: "new.v3.example"), presented: .plain(key)).decision.status, .trusted)
     }
+
+    /// A store without hashed rows has a current (empty) pack from version 4 on, fresh or
+    /// migrated, so a check never falls back to the stale-pack scan, which reads the whole
+    /// table; one with hashed rows keeps its pack state, and so does a plain import.
+    func testAStoreWithoutHashedRowsHasACurrentPack() throws {
+        let tmp = try TempFolder()
+        func current(_ c: SQLiteConnection) throws -> Bool {
+            try c.query("SELECT hashed_generation = pack_generation FROM known_hosts_state").first?.int(0) == 1
+        }
+        let fresh = try HostDatabase.open(path: tmp.file("fresh.db"))
+        XCTAssertTrue(try current(fresh.connection))
+        _ = try KnownHostsStore(database: fresh).importKnownHosts(Array("plain.test ssh-ed25519 \(Self.key)\n".utf8))
+        XCTAssertTrue(try current(fresh.connection))
+
+        let old = try SQLiteConnection(path: tmp.file("v3.db"))
+        try Schema.migrate(old, path: tmp.file("v3.db"), to: 3)
+        XCTAssertFalse(try current(old))
+        try old.run("INSERT INTO known_hosts_hash_pack (chunk, records) VALUES (0, x'00')")
+        try old.run("""
+            INSERT INTO known_hosts (pattern, port, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES ('plain.test', 22, 'ssh-ed25519', x'00', 'SHA256:x', 'tofu', 'x')
+            """)
+        try Schema.migrate(old, path: tmp.file("v3.db"))
+        XCTAssertTrue(try current(old))
+        XCTAssertEqual(try old.query("SELECT count(*) FROM known_hosts_hash_pack").first?.int(0), 0)
+
+        let hashed = try SQLiteConnection(path: try copy(to: tmp))
+        try Schema.migrate(hashed, path: tmp.file("hostbook.db"))
+        XCTAssertFalse(try current(hashed), "the fixture's hashed rows keep their stale pack")
+    }
 }

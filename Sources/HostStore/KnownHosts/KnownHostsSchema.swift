@@ -113,6 +113,11 @@ enum KnownHostsSchema {
     /// * `known_hosts_wildcards` holds the same rows as before (a `*`, `?`, `!` or `,` in the
     ///   pattern), tested with four `instr` instead of `GLOB '*[*?!,]*'`: building it over
     ///   200,000 rows took 0.45 s with GLOB, 0.24 s with instr.
+    /// * A store without hashed rows gets an empty pack marked current (the fresh state
+    ///   was "stale", generation 0 against -1): with `known_hosts_hashed` gone, the
+    ///   stale-pack scan reads the whole table, which a plain store must never pay for
+    ///   on every check. Stores with hashed rows keep their pack as it was (the import
+    ///   always left it current).
     static let v4 = """
     DROP INDEX IF EXISTS known_hosts_name;
     DROP INDEX IF EXISTS known_hosts_hashed;
@@ -120,6 +125,9 @@ enum KnownHostsSchema {
     CREATE INDEX known_hosts_unhashed ON known_hosts(pattern) WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL;
     DROP INDEX IF EXISTS known_hosts_wildcards;
     CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE instr(pattern, '*') OR instr(pattern, '?') OR instr(pattern, '!') OR instr(pattern, ',');
+    DELETE FROM known_hosts_hash_pack WHERE NOT EXISTS (SELECT 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|');
+    UPDATE known_hosts_state SET pack_generation = hashed_generation
+        WHERE NOT EXISTS (SELECT 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|');
 
     """
 }
