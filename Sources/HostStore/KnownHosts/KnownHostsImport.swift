@@ -165,7 +165,8 @@ extension KnownHostsStore {
                 let storedBlob = entry.storedBlob
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
-                    // the import only by index, and only when there were any.
+                    // the import (only when there were any) by the name index, or for
+                    // hashed names and lists in the set read at the start.
                     let identityPattern = n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern
                     let marker = entry.marker.rawValue
                     let hash = WrittenIdentities.hash(pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint)
