@@ -74,6 +74,7 @@ extension WindowedTerminal {
         private let process = Process()
         private(set) var screen: [UInt8] = []
         private var consumed = 0
+        private var hungUp = false
         /// The terminal's settings before hostbook started (cooked: echo, canonical input).
         private(set) var initialSettings = termios()
 
@@ -100,13 +101,20 @@ extension WindowedTerminal {
         }
 
         deinit {
-            if process.isRunning { process.terminate(); process.waitUntilExit() }
-            close(master)
+            if process.isRunning { kill(pid, SIGKILL); process.terminate(); process.waitUntilExit() }
+            if !hungUp { close(master) }
             close(slave)
         }
 
-        /// The PID of hostbook itself (setsid execs it when it need not fork).
-        var pid: pid_t { process.processIdentifier }
+        /// The PID of hostbook itself: setsid's own when it could exec hostbook directly,
+        /// else its only child (setsid forks when it leads a process group, as Process
+        /// makes it).
+        var pid: pid_t {
+            let p = process.processIdentifier
+            if (try? String(contentsOfFile: "/proc/\(p)/comm", encoding: .utf8)) == "hostbook\n" { return p }
+            let children = (try? String(contentsOfFile: "/proc/\(p)/task/\(p)/children", encoding: .utf8)) ?? ""
+            return children.split(separator: " ").first.flatMap { pid_t($0) } ?? p
+        }
 
         var isRunning: Bool { process.isRunning }
 
@@ -115,7 +123,7 @@ extension WindowedTerminal {
 
         /// Waits until `text` is drawn after what earlier calls matched; false on timeout.
         @discardableResult
-        func expect(_ text: String, timeout: TimeInterval = 30, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+        func expect(_ text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> Bool {
             let deadline = Date().addingTimeInterval(timeout)
             while true {
                 let unread = String(decoding: screen[consumed...], as: UTF8.self)
@@ -143,6 +151,13 @@ extension WindowedTerminal {
             return t
         }
 
+        /// Closes the terminal's master side, as when a terminal window is closed: hostbook's
+        /// reads end and its session gets SIGHUP.
+        func hangUp() {
+            close(master)
+            hungUp = true
+        }
+
         func resize(columns: Int, rows: Int) {
             var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
             _ = ioctl(master, UInt(TIOCSWINSZ), &size)
@@ -152,13 +167,14 @@ extension WindowedTerminal {
         func finish(timeout: TimeInterval = 60) -> Int32 {
             let deadline = Date().addingTimeInterval(timeout)
             while process.isRunning && Date() < deadline { pump(milliseconds: 50) }
-            if process.isRunning { process.terminate() }
+            if process.isRunning { kill(pid, SIGKILL); process.terminate() }
             process.waitUntilExit()
             pump(milliseconds: 50)
             return process.terminationStatus
         }
 
         private func pump(milliseconds: Int32) {
+            if hungUp { usleep(UInt32(milliseconds) * 1000); return }
             var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
             guard poll(&ready, 1, milliseconds) > 0 else { return }
             var buffer = [UInt8](repeating: 0, count: 65536)

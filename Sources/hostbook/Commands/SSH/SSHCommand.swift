@@ -30,6 +30,7 @@ enum SSHCommand {
         applies to everything hostbook does not set; ~/.ssh/known_hosts is not used.
         Everything after HOST goes to ssh unchanged. Once ssh has started, the exit status is \
         ssh's (255 for ssh's own errors, else the remote command's).
+
         Without HOST, on a terminal, a list of the saved hosts opens (name, user@hostname:port, \
         tags) and filters as you type (every word, in any of the three, ignoring case). Up and \
         Down (or Ctrl-P and Ctrl-N), PageUp, PageDown, Home and End move; Backspace, Ctrl-W and \
