@@ -1,7 +1,7 @@
 // The terminal in raw mode for a full-screen prompt (the host picker), with termios: no
 // echo, no line editing, no signals from keys (Ctrl-C arrives as a byte), no flow control
-// or CR translation on input, output processing kept. The alternate screen holds what is
-// drawn, with the cursor hidden while drawing.
+// or CR translation on input, no output processing (every drawn line ends in an explicit
+// CR LF). The alternate screen holds what is drawn, with the cursor hidden while drawing.
 //
 // Everything is put back on every way out — `with` restores in a `defer`, so a key that
 // leaves, an error while drawing, the end of the terminal and a signal all pass through
