@@ -9,7 +9,13 @@ final class DoctorCommandTests: XCTestCase {
     // temporary folder is removed now.
     override func tearDown() { hb = nil }
 
-    override func setUpWithError() throws { hb = try HostbookFixture() }
+    override func setUpWithError() throws {
+        hb = try HostbookFixture()
+        // A home of its own, so doctor's ssh-config line does not depend on whether the user
+        // running the tests has installed hostbook's ssh configuration.
+        hb.environment["HOME"] = hb.dir.file("home")
+        hb.environment["XDG_CONFIG_HOME"] = hb.dir.file("home/.config")
+    }
 
     struct Report {
         let status: Int32
