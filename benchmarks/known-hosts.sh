@@ -2,7 +2,10 @@
 # known-hosts benchmark (benchmarks/README.md, "known-hosts"): `hostbook known-hosts check`
 # side by side with `ssh-keygen -F` on the same 100,000-host known_hosts, plain and hashed
 # with `ssh-keygen -H` (each imported once), a check in a 1,000,000-entry store, and the
-# import of 200,000 lines. Release build, one run, hyperfine.
+# import of 200,000 lines; and 100,000 hosts with their addresses hashed by `ssh-keygen -H`
+# (200,000 hashed lines) imported beside `ssh-keygen -H` doing that hashing, with the
+# database's size against the file's and where its bytes go (SQLite's dbstat).
+# Release build, one run, hyperfine.
 #
 # Usage: benchmarks/known-hosts.sh [RESULTS.md]   (needs python3, ssh-keygen, hyperfine, sqlite3)
 set -euo pipefail
@@ -13,7 +16,7 @@ hb="$(swift build -c release --show-bin-path)/hostbook"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-gen() { python3 benchmarks/known-hosts-gen.py "$1" "$2"; }
+gen() { python3 benchmarks/known-hosts-gen.py "$@"; }
 gen 100000 "$work/plain"
 cp "$work/plain" "$work/hashed"
 ssh-keygen -q -H -f "$work/hashed" >/dev/null 2>&1
@@ -86,4 +89,32 @@ echo "== import of 200,000 lines into an empty store"
 "${hf[@]}" -w 0 -r 3 $(export_md import) --prepare "rm -f $work/i.db $work/i.db-wal $work/i.db-shm" \
   -n "hostbook known-hosts import (200,000 lines)" "$hb --db $work/i.db known-hosts import $work/lines200k"
 append import "import of 200,000 lines"
+
+echo "== 100,000 hosts hashed by ssh-keygen -H (200,000 lines): ssh-keygen -H itself, then hostbook's import of its output"
+gen 100000 "$work/addr" --addresses
+cp "$work/addr" "$work/hashed200k"
+ssh-keygen -q -H -f "$work/hashed200k" >/dev/null 2>&1
+rm -f "$work/hashed200k.old"
+"${hf[@]}" -w 0 -r 3 $(export_md hashedimport) \
+  --prepare "sh -c 'rm -f $work/h.db $work/h.db-wal $work/h.db-shm $work/addr.tmp.old; cp $work/addr $work/addr.tmp'" \
+  -n "ssh-keygen -H (100,000 hosts into 200,000 hashed lines)" "ssh-keygen -q -H -f $work/addr.tmp" \
+  -n "hostbook known-hosts import (those 200,000 hashed lines)" "$hb --db $work/h.db known-hosts import $work/hashed200k"
+append hashedimport "import of 200,000 lines hashed by ssh-keygen -H (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+python3 - "$work/hashedimport.json" <<'PY' | tee -a "${out:-/dev/null}"
+import json, sys
+r = {x["command"].split(" (")[0]: x for x in json.load(open(sys.argv[1]))["results"]}
+a, b = r["hostbook known-hosts import"], r["ssh-keygen -H"]
+print(f"\nhostbook import / ssh-keygen -H: {a['mean'] / b['mean']:.2f} on wall means, {(a['user'] + a['system']) / (b['user'] + b['system']):.2f} on CPU")
+PY
+# Where the bytes go: every table and index of the database the last run wrote.
+sqlite3 "$work/h.db" "SELECT name, SUM(pgsize), SUM(payload), SUM(unused), COUNT(*) FROM dbstat GROUP BY name HAVING SUM(pgsize) > 4096 ORDER BY 2 DESC" \
+  | python3 -c '
+import sys
+db, text, entries = int(sys.argv[1]), int(sys.argv[2]), 200000
+print(f"\n### where the bytes go (database {db:,} bytes, text file {text:,} bytes: {db / text:.2f}x)\n")
+print("| table or index | bytes | bytes per entry | payload | unused | pages |"); print("|---|---|---|---|---|---|")
+for line in sys.stdin:
+    name, size, payload, unused, pages = line.strip().split("|")
+    print(f"| {name} | {int(size):,} | {int(size) / entries:.0f} | {int(payload):,} | {int(unused):,} | {pages} |")
+' "$(stat -c %s "$work/h.db")" "$(stat -c %s "$work/hashed200k")" | tee -a "${out:-/dev/null}"
 [ -n "$out" ] && echo "results written to $out" || true

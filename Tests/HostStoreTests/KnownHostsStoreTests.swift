@@ -256,3 +256,49 @@ final class KnownHostsApproveRaceTests: XCTestCase {
         XCTAssertThrowsError(try mine.approve(HostLookupName(host: "*", port: 2222), key: a, source: "manual"))
     }
 }
+
+final class KnownHostsImportDuplicateTests: XCTestCase {
+    /// Duplicates within one file are the same name (ASCII case ignored for plain names),
+    /// port, marker and key; anything that differs in one of them is written. The same
+    /// file small and padded past the bulk threshold (1 MiB) gives the same counts.
+    func testDuplicatesWithinAFile() throws {
+        let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2)
+        let hashed = HashedHostName(hashing: "h.test", salt: [UInt8](repeating: 3, count: 20)).text
+        let lines = [
+            "one.test ssh-ed25519 \(a.base64)", "ONE.Test ssh-ed25519 \(a.base64)",     // duplicate
+            "[one.test]:2222 ssh-ed25519 \(a.base64)",                                   // another port
+            "@revoked one.test ssh-ed25519 \(a.base64)",                                 // another marker
+            "one.test ssh-ed25519 \(b.base64)",                                          // another key
+            "\(hashed) ssh-ed25519 \(a.base64)", "\(hashed) ssh-ed25519 \(a.base64)",  // duplicate
+            "*.w.test,!x.w.test ssh-ed25519 \(a.base64)", "*.w.test,!x.w.test ssh-ed25519 \(a.base64)",  // duplicate
+            "*.W.test,!x.w.test ssh-ed25519 \(a.base64)",                                // a list is kept as written
+            "two.test,one.test ssh-ed25519 \(a.base64)",                                 // two.test new, one.test duplicate
+        ]
+        for padding in [0, 12_000] {
+            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-dup-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+            let filler = (0..<padding).map { "pad\($0).test ssh-ed25519 \(KnownHostsStoreTests.ed25519(UInt8($0 % 200)).base64)" }
+            let text = (lines + filler + lines).joined(separator: "\n") + "\n"
+            XCTAssertEqual(padding == 0 || text.utf8.count >= KnownHostsStore.bulkImportBytes, true)
+            let report = try store.importKnownHosts(Array(text.utf8))
+            XCTAssertEqual(report.imported, 8 + padding, "padding \(padding)")
+            XCTAssertEqual(report.duplicates, 4 + lines.count + 1, "padding \(padding)")
+            XCTAssertEqual(try store.check(HostLookupName(host: "one.test"), presented: .plain(a)).decision.status, .revoked)
+            XCTAssertEqual(try store.check(HostLookupName(host: "two.test"), presented: .plain(a)).decision.status, .trusted)
+            XCTAssertEqual(try store.check(HostLookupName(host: "h.test"), presented: .plain(a)).decision.status, .trusted)
+        }
+    }
+
+    /// Rows whose different identities share a 64-bit hash are all kept as candidates.
+    func testIdentitiesSharingAHashAreAllCandidates() {
+        var w = KnownHostsStore.WrittenIdentities(capacity: 4)
+        XCTAssertEqual(w.candidates(7), [])
+        w.insert(7, id: 10, plain: true)
+        w.insert(7, id: 11, plain: false)
+        w.insert(8, id: 12, plain: false)
+        XCTAssertEqual(w.candidates(7), [21, 22])
+        XCTAssertEqual(w.candidates(8), [24])
+    }
+}

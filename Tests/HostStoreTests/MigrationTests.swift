@@ -69,6 +69,16 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    /// The version-3 SQL exactly as the program runs it, for make-v3-fixture.sh: written to
+    /// $HOSTBOOK_V3_SQL_OUT when that is set (the script sets it).
+    func testVersion3SQL() throws {
+        let sql = try XCTUnwrap(Schema.migrations.first { $0.version == 3 }).sql
+        XCTAssertTrue(sql.contains("CREATE TABLE IF NOT EXISTS ssh_config_hosts"))
+        if let out = ProcessInfo.processInfo.environment["HOSTBOOK_V3_SQL_OUT"] {
+            try sql.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+    }
+
     /// The fixture was made from the same SQL the program runs for version 1.
     func testFixtureSchemaEqualsTheProgramsVersion1() throws {
         let tmp = try TempFolder()

@@ -9,7 +9,13 @@ final class DoctorCommandTests: XCTestCase {
     // temporary folder is removed now.
     override func tearDown() { hb = nil }
 
-    override func setUpWithError() throws { hb = try HostbookFixture() }
+    override func setUpWithError() throws {
+        hb = try HostbookFixture()
+        // A home of its own, so doctor's ssh-config line does not depend on whether the user
+        // running the tests has installed hostbook's ssh configuration.
+        hb.environment["HOME"] = hb.dir.file("home")
+        hb.environment["XDG_CONFIG_HOME"] = hb.dir.file("home/.config")
+    }
 
     struct Report {
         let status: Int32
@@ -72,7 +78,7 @@ final class DoctorCommandTests: XCTestCase {
         try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
         r = try doctor()
         XCTAssertEqual(r.checks, ["database.schema"])
-        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (3)"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (4)"])
     }
 
     func testDamagedPagesFailTheIntegrityCheck() throws {
@@ -106,7 +112,7 @@ final class DoctorCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
         chmod(hb.db, 0o600)
         let r = try hb.run("doctor")
-        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 3, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 4, after a backup), integrity ok, private file modes.\n"), r.stdout)
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
         XCTAssertEqual(hb.files(), ["hostbook.db"])
     }

@@ -34,7 +34,7 @@ final class ShellIntegrationTests: XCTestCase {
     /// The commands a user names, by their words, with what their first positional completes.
     func testNamesAreCompletedWhereTheBriefSaysSo() {
         let expected: [String: String] = [
-            "show": "hosts", "edit": "hosts", "remove": "hosts",
+            "show": "hosts", "edit": "hosts", "remove": "hosts", "ssh": "hosts",
             "keys show": "keys", "keys public": "keys", "keys export": "keys", "keys remove": "keys",
             "snippets show": "snippets", "snippets edit": "snippets", "snippets remove": "snippets",
             "known-hosts check": "hosts", "known-hosts approve": "hosts", "known-hosts scan": "hosts",

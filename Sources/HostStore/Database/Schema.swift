@@ -22,6 +22,8 @@ public enum Schema {
         // Version 3: where ssh_config hosts came from, the agent's log and per-host agent
         // forwarding; checks keep no plaintext names.
         Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3 + KnownHostsSchema.v3),
+        // Version 4: the known-hosts indexes leave out rows their lookups never find.
+        Migration(version: 4, sql: KnownHostsSchema.v4),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -32,24 +32,63 @@ extension KnownHostsStore {
     struct ImportedName {
         let pattern: String
         let port: Int
-        let hashed: [UInt8]?
+        let hashed: HashedHostName?
         let plain: Bool
     }
 
     /// Same name, port, marker and key (the SHA-256 fingerprint stands for the key: it is
-    /// already computed and hashes far faster than the blob).
-    struct ImportIdentity: Hashable {
+    /// already computed and hashes far faster than the blob): the rows this import wrote,
+    /// by a 64-bit hash of that identity. A hash seen before is only a candidate: the row
+    /// it names is read back and compared field by field, and rows whose different
+    /// identities share a hash are all kept, so the answer is exactly a set's. It holds no
+    /// strings: a `Set` of 200,000 identities cost about a tenth of a large import in
+    /// allocation, reference counting and freeing.
+    struct WrittenIdentities {
+        /// Hash → row id × 2 + (1 for a plain name), for the first row with that hash.
+        var first: [UInt64: Int64] = [:]
+        /// Further rows whose hash an earlier row already had (almost never any).
+        var more: [UInt64: [Int64]] = [:]
+
+        init(capacity: Int) { first.reserveCapacity(capacity) }
+
+        static func hash(pattern: String, port: Int, marker: String, fingerprint: String) -> UInt64 {
+            var h = Hasher()
+            var pattern = pattern, marker = marker, fingerprint = fingerprint
+            pattern.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(UInt8(0xff))  // not a byte of UTF-8 text: ends the pattern
+            h.combine(port)
+            marker.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            h.combine(UInt8(0xff))
+            fingerprint.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            return UInt64(bitPattern: Int64(h.finalize()))
+        }
+
+        /// Candidates for `hash` (row id × 2 + plain bit).
+        func candidates(_ hash: UInt64) -> [Int64] {
+            guard let f = first[hash] else { return [] }
+            return [f] + (more[hash] ?? [])
+        }
+
+        mutating func insert(_ hash: UInt64, id: Int64, plain: Bool) {
+            let value = id * 2 + (plain ? 1 : 0)
+            if first[hash] == nil { first[hash] = value } else { more[hash, default: []].append(value) }
+        }
+    }
+
+    /// A stored hashed or pattern-list entry (port 0) as the duplicate test compares it:
+    /// the exact pattern, marker and blob. The name index leaves these rows out (schema v4),
+    /// so an import into a store that holds some reads them once into a set.
+    struct WholeIdentity: Hashable {
         let pattern: String
-        let port: Int
         let marker: String
-        let fingerprint: String
+        let blob: [UInt8]
     }
 
     /// The stored entries of a line's host field (KnownHostsHostField: split only where
     /// that matches exactly what the whole field matches).
     static func names(of hosts: String) throws -> [ImportedName] {
         try KnownHostsHostField.names(of: hosts).map {
-            ImportedName(pattern: $0.pattern, port: $0.port, hashed: $0.hashed.map { $0.salt + $0.mac }, plain: $0.plain)
+            ImportedName(pattern: $0.pattern, port: $0.port, hashed: $0.hashed, plain: $0.plain)
         }
     }
 
@@ -72,13 +111,36 @@ extension KnownHostsStore {
                 for index in KnownHostsSchema.indexes { try connection.execute(KnownHostsSQL.dropIndex(index.name)) }
             }
             let exists = try connection.prepare(KnownHostsSQL.importExists)
+            var storedWhole = Set<WholeIdentity>()
+            if storeHadRows {
+                let whole = try connection.prepare(KnownHostsSQL.wholeEntries)
+                while try whole.step() {
+                    guard let pattern = whole.text(at: 0), let marker = whole.text(at: 1), case .blob(let blob) = whole.column(2) else { continue }
+                    storedWhole.insert(WholeIdentity(pattern: pattern, marker: marker, blob: blob))
+                }
+            }
             // The values that are the same for every row are SQL literals (bound values cost
             // a copy each); the event is copied from the row just written.
             let constants = "\(KnownHostsSQL.literal(source)), \(KnownHostsSQL.literal(now))"
             let insert = try connection.prepare(KnownHostsSQL.importInsert(constants: constants))
             let event = try connection.prepare(KnownHostsSQL.importEvent)
-            var seen = Set<ImportIdentity>()
+            // Sized for the file up front (lines are rarely under 64 bytes).
+            var written = WrittenIdentities(capacity: min(bytes.count / 64, 1 << 22))
+            let writtenRow = try connection.prepare(KnownHostsSQL.importIdentityOfID)
+            /// True when the row `candidate` (row id × 2 + plain bit) has this identity.
+            func same(_ candidate: Int64, pattern: String, port: Int, marker: String, fingerprint: String) throws -> Bool {
+                writtenRow.reset()
+                try writtenRow.bind([.int(candidate >> 1)])
+                guard try writtenRow.step(), let stored = writtenRow.text(at: 0), let storedPort = writtenRow.int(at: 1),
+                      let storedMarker = writtenRow.text(at: 2), let storedFingerprint = writtenRow.text(at: 3) else { return false }
+                let storedPattern = candidate & 1 == 1 ? HostPatternList.lowercased(stored) : stored
+                return storedPattern == pattern && storedPort == Int64(port) && storedMarker == marker && storedFingerprint == fingerprint
+            }
             var insertedHashed = false
+            // Into a store with no entries the pack is exactly the hashed rows written here,
+            // in row order: their records are made as they are written, from the names
+            // already decoded, instead of reading and decoding every row again at the end.
+            var pack: [UInt8]? = storeHadRows ? nil : []
             var lineNumber = 0
             var start = 0
             let count = bytes.count
@@ -103,21 +165,34 @@ extension KnownHostsStore {
                 let storedBlob = entry.storedBlob
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
-                    // the import only by index, and only when there were any.
-                    let identity = ImportIdentity(pattern: n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern, port: n.port,
-                                                  marker: entry.marker.rawValue, fingerprint: fingerprint)
-                    if !seen.insert(identity).inserted { report.duplicates += 1; continue }
-                    if storeHadRows {
+                    // the import (only when there were any) by the name index, or for
+                    // hashed names and lists in the set read at the start.
+                    let identityPattern = n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern
+                    let marker = entry.marker.rawValue
+                    let hash = WrittenIdentities.hash(pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint)
+                    let candidates = written.candidates(hash)
+                    if try candidates.contains(where: { try same($0, pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint) }) {
+                        report.duplicates += 1; continue
+                    }
+                    if storeHadRows && n.port == 0 {
+                        if storedWhole.contains(WholeIdentity(pattern: n.pattern, marker: entry.marker.rawValue, blob: storedBlob)) {
+                            report.duplicates += 1; continue
+                        }
+                    } else if storeHadRows {
                         exists.reset()
                         try exists.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .blob(storedBlob), .int(n.plain ? 1 : 0)])
                         if try exists.step() { report.duplicates += 1; continue }
                     }
                     insert.reset()
                     try insert.bind([.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.storedType),
-                                     .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0) } ?? .null,
+                                     .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0.salt + $0.mac) } ?? .null,
                                      entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     while try insert.step() {}
-                    if n.hashed != nil { insertedHashed = true }
+                    written.insert(hash, id: connection.lastInsertRowID, plain: n.plain)
+                    if let hashed = n.hashed {
+                        insertedHashed = true
+                        if pack != nil { HashedNamePack.append(hashed, id: connection.lastInsertRowID, to: &pack!) }
+                    }
                     event.reset()
                     while try event.step() {}
                     report.imported += 1
@@ -130,7 +205,7 @@ extension KnownHostsStore {
             // New hashed entries make the midstate pack stale: it is rebuilt here.
             if insertedHashed {
                 try connection.execute(KnownHostsSQL.bumpHashedGeneration)
-                try rebuildHashPack()
+                if let pack { try writeHashPack(pack) } else { try rebuildHashPack() }
             }
         }
         return report
@@ -140,26 +215,31 @@ extension KnownHostsStore {
     /// rows others wrote without `hashed` are in it too) and marks it current. Called in the
     /// transaction that bumped the generation.
     func rebuildHashPack() throws {
-        try connection.execute(KnownHostsSQL.clearPack)
         let rows = try connection.prepare(KnownHostsSQL.hashedInOrder)
-        let insert = try connection.prepare(KnownHostsSQL.insertPackChunk)
         var pack: [UInt8] = []
-        var chunk: Int64 = 0
-        func flush() throws {
-            guard !pack.isEmpty else { return }
-            insert.reset()
-            try insert.bind([.int(chunk), .blob(pack)])
-            while try insert.step() {}
-            chunk += 1
-            pack.removeAll(keepingCapacity: true)
-        }
-        pack.reserveCapacity(Self.packChunkRecords * HashedNamePack.recordLength)
         while try rows.step() {
             guard let id = rows.int(at: 0), let field = rows.text(at: 1), let hashed = HashedHostName(field: field) else { continue }
             HashedNamePack.append(hashed, id: id, to: &pack)
-            if pack.count >= Self.packChunkRecords * HashedNamePack.recordLength { try flush() }
         }
-        try flush()
+        try writeHashPack(pack)
+    }
+
+    /// Replaces known_hosts_hash_pack with `pack` (the records of every hashed row, in row
+    /// order), `packChunkRecords` records per row, and marks it current.
+    func writeHashPack(_ pack: [UInt8]) throws {
+        try connection.execute(KnownHostsSQL.clearPack)
+        let insert = try connection.prepare(KnownHostsSQL.insertPackChunk)
+        let chunkBytes = Self.packChunkRecords * HashedNamePack.recordLength
+        var chunk: Int64 = 0
+        var start = 0
+        while start < pack.count {
+            let end = min(pack.count, start + chunkBytes)
+            insert.reset()
+            try insert.bind([.int(chunk), .blob(Array(pack[start..<end]))])
+            while try insert.step() {}
+            chunk += 1
+            start = end
+        }
         try connection.execute(KnownHostsSQL.markPackCurrent)
     }
 

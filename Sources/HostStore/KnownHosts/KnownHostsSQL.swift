@@ -4,17 +4,23 @@
 // bulk writer, for importers) are the only users.
 
 enum KnownHostsSQL {
+    /// True for a pattern-list row: exactly the condition of the partial index
+    /// `known_hosts_wildcards` (schema v4), which SQLite uses only for a query that
+    /// repeats it word for word.
+    static let patternList = "(instr(pattern, '*') OR instr(pattern, '?') OR instr(pattern, '!') OR instr(pattern, ','))"
+
     // MARK: Entries
 
     /// Plain entries for one name (ASCII case ignored, like ssh) at one port, through the
-    /// `known_hosts_name` index.
-    static let plainAtPort = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2"
-    /// Entries whose pattern equals a name at any port.
-    static let byName = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE"
+    /// `known_hosts_name` index. That index holds only rows with a port (`port != 0`, the
+    /// term that lets SQLite use it): hashed names and pattern lists have none.
+    static let plainAtPort = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0"
+    /// Entries with a port whose pattern equals a name at any port.
+    static let byName = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port != 0"
     /// Pattern-list candidates, from the partial index `known_hosts_wildcards`.
-    static let wildcards = "SELECT id, pattern FROM known_hosts WHERE pattern GLOB '*[*?!,]*'"
+    static let wildcards = "SELECT id, pattern FROM known_hosts WHERE \(patternList)"
     /// Pattern-list and hashed entries whole (the Tailscale import holds these few in memory).
-    static let special = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|'"
+    static let special = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE \(patternList) OR substr(pattern, 1, 1) = '|'"
     static let all = "SELECT \(KnownHostRow.columns) FROM known_hosts ORDER BY id"
     static let any = "SELECT 1 FROM known_hosts LIMIT 1"
     static let patternOfID = "SELECT pattern FROM known_hosts WHERE id = ?1"
@@ -24,12 +30,12 @@ enum KnownHostsSQL {
     // MARK: Saved hosts behind a host key (the standing agent's question)
 
     /// Any pattern-list or hashed entry that holds a key blob.
-    static let specialHoldingKey = "SELECT 1 FROM known_hosts WHERE key_blob = ?1 AND (pattern GLOB '*[*?!,]*' OR substr(pattern, 1, 1) = '|') LIMIT 1"
+    static let specialHoldingKey = "SELECT 1 FROM known_hosts WHERE key_blob = ?1 AND (\(patternList) OR substr(pattern, 1, 1) = '|') LIMIT 1"
     /// Saved hosts whose hostname is the plain name of an entry holding a key blob.
     static let savedHostsNamedByKeyHolders = """
         SELECT DISTINCT h.name, h.hostname, h.port FROM hosts h
         JOIN known_hosts k ON k.pattern = h.hostname COLLATE NOCASE
-        WHERE k.key_blob = ?1 ORDER BY h.name COLLATE NOCASE
+        WHERE k.key_blob = ?1 AND k.port != 0 ORDER BY h.name COLLATE NOCASE
         """
     static let allSavedHosts = "SELECT name, hostname, port FROM hosts ORDER BY name COLLATE NOCASE"
 
@@ -44,7 +50,7 @@ enum KnownHostsSQL {
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
     static let plainExists = """
-        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4 LIMIT 1
+        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4 LIMIT 1
         """
 
     // MARK: Hashed names
@@ -52,13 +58,14 @@ enum KnownHostsSQL {
     static let hashedGeneration = "SELECT hashed_generation FROM known_hosts_state WHERE id = 1"
     static let packGeneration = "SELECT pack_generation FROM known_hosts_state WHERE id = 1"
     static let packChunks = "SELECT records FROM known_hosts_hash_pack ORDER BY chunk"
-    /// Hashed rows written without `hashed` (an index probe of the NULL range).
+    /// Hashed rows written without `hashed` (a probe of the partial index
+    /// `known_hosts_unhashed`, which holds only those).
     static let hashedWithoutColumn = "SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL"
     /// The same, plus rows whose `hashed` is malformed.
     static let hashedUnusable = """
         SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
         """
-    /// Every salt ‖ mac as one blob, out of the covering index `known_hosts_hashed`.
+    /// Every salt ‖ mac as one blob (a table scan: only while the pack is stale).
     static let hashedConcatenated = """
         SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
         WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
@@ -72,10 +79,16 @@ enum KnownHostsSQL {
 
     // MARK: File import
 
+    /// An entry with a port already stored (name index); port-0 entries are compared in
+    /// memory against `wholeEntries`.
     static let importExists = """
-        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
+        SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4
         AND (?5 = 1 OR pattern = ?1) LIMIT 1
         """
+    /// What the import compares to find a line it already wrote (by row id).
+    static let importIdentityOfID = "SELECT pattern, port, marker, fingerprint FROM known_hosts WHERE id = ?1"
+    /// Hashed and pattern-list entries (port 0) as a duplicate test needs them.
+    static let wholeEntries = "SELECT pattern, marker, key_blob FROM known_hosts WHERE port = 0"
     /// `constants` are the SQL literals for source and time, the same for every row.
     static func importInsert(constants: String) -> String {
         """

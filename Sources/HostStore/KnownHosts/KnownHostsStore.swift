@@ -11,7 +11,9 @@ import KeyFormats
 /// * **Plain names** (nearly all entries: what hostbook writes, what Tailscale imports,
 ///   unhashed files) are one row per name, with the port in its own column. Lookup is one
 ///   B-tree probe of `known_hosts_name (pattern COLLATE NOCASE, port)`: ASCII-case-
-///   insensitive exactly like ssh's lower-casing, O(log n) at a million entries.
+///   insensitive exactly like ssh's lower-casing, O(log n) at a million entries. The index
+///   holds only rows with a port (schema v4): hashed names and pattern lists (port 0) are
+///   found the ways below, never by name.
 /// * **Pattern lists** (`*`, `?`, `!`, or several names with a negation, which must stay
 ///   together because one `!` voids the whole line) are few. They sit in the partial index
 ///   `known_hosts_wildcards`, which is scanned whole (pattern + rowid only) and matched
@@ -27,8 +29,9 @@ import KeyFormats
 ///   a re-keyed HMAC per entry. A hit is re-checked against its row. The pack is used only
 ///   while `pack_generation` equals `hashed_generation` (the import rebuilds it in the
 ///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
-///   column (salt ‖ mac, 40 bytes) streamed out of the partial covering index
-///   `known_hosts_hashed` through one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
+///   column (salt ‖ mac, 40 bytes) read from the table (since schema v4 no index holds it:
+///   only the import writes hashed rows, and it always leaves the pack current) through
+///   one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
 ///   A check remembers nothing (schema v3): it only reads, so no name it was asked about
 ///   is ever written down — the point of hashed known_hosts files. Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
@@ -129,9 +132,9 @@ public final class KnownHostsStore {
     }
 
     /// Tests every hashed entry against `name` (one HMAC-SHA1 each). The 40-byte
-    /// salt ‖ mac values come out of the covering index as one concatenated blob (one
-    /// SQLite row instead of one per entry); the few hits are mapped back to rows by the
-    /// same index.
+    /// salt ‖ mac values come out of the table as one concatenated blob (one
+    /// SQLite row instead of one per entry); the few hits are mapped back to rows by
+    /// their `hashed` value.
     func scanHashed(_ name: String) throws -> [Int64] {
         let matcher = HashedNameMatcher(lookup: name)
         var hits: [[UInt8]] = []

@@ -29,11 +29,13 @@ public struct HashedHostName: Hashable, Sendable {
         guard b.count > 3, b[0] == UInt8(ascii: "|"), b[1] == UInt8(ascii: "1"), b[2] == UInt8(ascii: "|") else { return nil }
         let rest = b[3...]
         guard let bar = rest.firstIndex(of: UInt8(ascii: "|")) else { return nil }
-        guard let salt = Base64.decode(rest[..<bar]), salt.count == Self.saltLength,
-              let mac = Base64.decode(rest[(bar + 1)...]), mac.count == 20 else { return nil }
+        // Base64.decode with padding required accepts only the canonical spelling (the
+        // alphabet, the exact padding, zero leftover bits), so what it accepts re-encodes
+        // to itself: the field equals `text` without building it again.
+        guard let salt = Base64.decode(rest[..<bar], requirePadding: true), salt.count == Self.saltLength,
+              let mac = Base64.decode(rest[(bar + 1)...], requirePadding: true), mac.count == 20 else { return nil }
         self.salt = salt
         self.mac = mac
-        guard text == field else { return nil }
     }
 
     /// True when a field starts like a hashed name (then it is matched only as one).

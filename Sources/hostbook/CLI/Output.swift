@@ -6,16 +6,19 @@ import HostStore
 import KeyFormats
 
 enum Output {
-    /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly.
-    static func write(_ text: String, to fd: Int32) {
+    /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly;
+    /// the result says whether everything was written (errno tells why not).
+    @discardableResult
+    static func write(_ text: String, to fd: Int32) -> Bool {
         var bytes = Array(text.utf8)
-        bytes.withUnsafeMutableBytes { buf in
+        return bytes.withUnsafeMutableBytes { buf in
             var offset = 0
             while offset < buf.count {
                 let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return }
+                if n < 0 { if errno == EINTR { continue }; return false }
                 offset += n
             }
+            return true
         }
     }
 }
@@ -56,20 +59,23 @@ struct Table {
     /// `width` nil: every cell whole (a pipe, or --wide).
     func render(color: Bool, width: Int? = nil) -> String {
         let widths = columnWidths(limit: width)
-        var out = ""
-        func line(_ cells: [String], bold: Bool) {
-            var parts: [String] = []
-            for (i, c) in cells.enumerated() where i < widths.count {
-                let cell = DisplayWidth.truncate(c, to: widths[i])
-                let last = i == min(cells.count, widths.count) - 1
-                parts.append(last ? cell : cell + String(repeating: " ", count: max(0, widths[i] - DisplayWidth.of(cell))))
-            }
-            let text = parts.joined(separator: "  ")
-            out += bold && color ? "\u{1B}[1m\(text)\u{1B}[0m\n" : text + "\n"
-        }
-        line(headers, bold: true)
-        for r in rows { line(r, bold: false) }
+        let header = Self.line(headers, widths: widths)
+        var out = color ? "\u{1B}[1m\(header)\u{1B}[0m\n" : header + "\n"
+        for r in rows { out += Self.line(r, widths: widths) + "\n" }
         return out
+    }
+
+    /// One row laid out in `widths` (from `columnWidths`): each cell cut to its column with
+    /// `…`, padded to line up, two spaces between columns, no trailing padding. Cells are
+    /// used as given (`add` has escaped them).
+    static func line(_ cells: [String], widths: [Int]) -> String {
+        var parts: [String] = []
+        for (i, c) in cells.enumerated() where i < widths.count {
+            let cell = DisplayWidth.truncate(c, to: widths[i])
+            let last = i == min(cells.count, widths.count) - 1
+            parts.append(last ? cell : cell + String(repeating: " ", count: max(0, widths[i] - DisplayWidth.of(cell))))
+        }
+        return parts.joined(separator: "  ")
     }
 
     /// Each column's width: its widest cell, then, while the row is wider than `limit`, the

@@ -44,11 +44,12 @@ enum Terminal {
         return secret
     }
 
-    /// The first of `signals` that is pending, taken off the pending set; nil when none is.
-    private static func takePendingSignal(_ signals: sigset_t) -> Int32? {
+    /// The first of `signals` (blocked by the caller) that is pending, taken off the pending
+    /// set; nil when none is.
+    static func takePendingSignal(among signals: [Int32] = interruptingSignals) -> Int32? {
         var pending = sigset_t()
         guard sigpending(&pending) == 0 else { return nil }
-        for s in interruptingSignals where sigismember(&pending, s) == 1 {
+        for s in signals where sigismember(&pending, s) == 1 {
             var one = sigset_t()
             sigemptyset(&one)
             sigaddset(&one, s)
@@ -68,10 +69,10 @@ enum Terminal {
         var length = 0
         var byte: UInt8 = 0
         while true {
-            if let signals {
+            if signals != nil {
                 var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
                 let r = poll(&ready, 1, 100)
-                if let signal = takePendingSignal(signals) {
+                if let signal = takePendingSignal() {
                     Output.write("\n", to: STDERR_FILENO)
                     throw TerminalInterrupted(signal: signal)
                 }

@@ -76,6 +76,14 @@ enum ManPage {
         .TP
         .B 10, 11, 12
         \\fBknown\\-hosts check\\fR and \\fBapprove\\fR: the key is unknown, changed or revoked.
+        .TP
+        .B 130
+        Interrupted: Ctrl-C at a no-echo prompt, or leaving the host picker of \\fBssh\\fR with Esc or
+        Ctrl-C (128 + the signal when SIGHUP, SIGQUIT or SIGTERM ends a prompt or the picker).
+        The terminal is restored first.
+        .TP
+        .B ssh
+        Once \\fBhostbook ssh\\fR has started \\fBssh\\fR, ssh's own status (255 for ssh's errors).
         .SH ENVIRONMENT
         .TP
         .B HOSTBOOK_DB

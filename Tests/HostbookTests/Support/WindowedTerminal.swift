@@ -61,3 +61,125 @@ enum WindowedTerminal {
                       stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
     }
 }
+
+extension WindowedTerminal {
+    /// hostbook running interactively on a pseudo-terminal of a given size that is its
+    /// controlling terminal (setsid --ctty), for full-screen prompts (the host picker): the
+    /// test types bytes, waits for what is drawn, reads the terminal's termios settings,
+    /// resizes the window and sends signals. The test keeps the terminal open, so its
+    /// settings can be read after hostbook has exited.
+    final class Session {
+        let master: Int32
+        let slave: Int32
+        private let process = Process()
+        private(set) var screen: [UInt8] = []
+        private var consumed = 0
+        private var hungUp = false
+        /// The terminal's settings before hostbook started (cooked: echo, canonical input).
+        private(set) var initialSettings = termios()
+
+        init(_ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String],
+             removing: [String] = ["COLUMNS", "NO_COLOR"]) throws {
+            var m: Int32 = -1, s: Int32 = -1
+            var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+            guard openpty(&m, &s, nil, nil, &size) == 0 else { throw XCTSkip("openpty is not available") }
+            master = m
+            slave = s
+            _ = tcgetattr(slave, &initialSettings)
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+            process.arguments = ["--ctty", "--wait", HostbookProcess.binaryURL.path] + arguments
+            var env = ProcessInfo.processInfo.environment
+            for k in removing { env.removeValue(forKey: k) }
+            for (k, v) in environment { env[k] = v }
+            env["TERM"] = env["TERM"] ?? "xterm"
+            process.environment = env
+            let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+            process.standardInput = terminal
+            process.standardOutput = terminal
+            process.standardError = terminal
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { kill(pid, SIGKILL); process.terminate(); process.waitUntilExit() }
+            if !hungUp { close(master) }
+            close(slave)
+        }
+
+        /// The PID of hostbook itself: setsid's own when it could exec hostbook directly,
+        /// else its only child (setsid forks when it leads a process group, as Process
+        /// makes it).
+        var pid: pid_t {
+            let p = process.processIdentifier
+            if (try? String(contentsOfFile: "/proc/\(p)/comm", encoding: .utf8)) == "hostbook\n" { return p }
+            let children = (try? String(contentsOfFile: "/proc/\(p)/task/\(p)/children", encoding: .utf8)) ?? ""
+            return children.split(separator: " ").first.flatMap { pid_t($0) } ?? p
+        }
+
+        var isRunning: Bool { process.isRunning }
+
+        /// Everything drawn so far, as text.
+        var transcript: String { String(decoding: screen, as: UTF8.self) }
+
+        /// Waits until `text` is drawn after what earlier calls matched; false on timeout.
+        @discardableResult
+        func expect(_ text: String, timeout: TimeInterval = 15, file: StaticString = #filePath, line: UInt = #line) -> Bool {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                let unread = String(decoding: screen[consumed...], as: UTF8.self)
+                if let r = unread.range(of: text) {
+                    consumed += unread[..<r.upperBound].utf8.count
+                    return true
+                }
+                if Date() > deadline { break }
+                pump(milliseconds: 100)
+            }
+            XCTFail("timed out waiting for '\(text)'; the terminal showed: \(transcript)", file: file, line: line)
+            return false
+        }
+
+        /// Types bytes on the keyboard.
+        func type(_ text: String) {
+            var bytes = Array(text.utf8)
+            _ = write(master, &bytes, bytes.count)
+        }
+
+        /// The terminal's current settings (the same whoever reads them).
+        var settings: termios {
+            var t = termios()
+            _ = tcgetattr(slave, &t)
+            return t
+        }
+
+        /// Closes the terminal's master side, as when a terminal window is closed: hostbook's
+        /// reads end and its session gets SIGHUP.
+        func hangUp() {
+            close(master)
+            hungUp = true
+        }
+
+        func resize(columns: Int, rows: Int) {
+            var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
+            _ = ioctl(master, UInt(TIOCSWINSZ), &size)
+        }
+
+        /// Waits for hostbook to end, reading what it draws meanwhile; returns its status.
+        func finish(timeout: TimeInterval = 60) -> Int32 {
+            let deadline = Date().addingTimeInterval(timeout)
+            while process.isRunning && Date() < deadline { pump(milliseconds: 50) }
+            if process.isRunning { kill(pid, SIGKILL); process.terminate() }
+            process.waitUntilExit()
+            pump(milliseconds: 50)
+            return process.terminationStatus
+        }
+
+        private func pump(milliseconds: Int32) {
+            if hungUp { usleep(UInt32(milliseconds) * 1000); return }
+            var ready = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&ready, 1, milliseconds) > 0 else { return }
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            let n = read(master, &buffer, buffer.count)
+            if n > 0 { screen += buffer[0..<n] }
+        }
+    }
+}

@@ -19,7 +19,7 @@ enum SSHCommand {
 
     static let spec = CommandSpec(
         ["ssh"], summary: "Connect to a saved host with ssh, using hostbook's keys, passwords and host keys",
-        usage: "[--snippet NAME] [--print-config] HOST [SSH-ARGS...]",
+        usage: "[--snippet NAME] [--print-config] [HOST [SSH-ARGS...]]",
         discussion: """
         Runs the system ssh (OpenSSH 8.5 or later) with a configuration made for HOST and its \
         jump hosts: each hop's hostname, port, user, key and trusted host keys. Keys are served \
@@ -30,15 +30,23 @@ enum SSHCommand {
         applies to everything hostbook does not set; ~/.ssh/known_hosts is not used.
         Everything after HOST goes to ssh unchanged. Once ssh has started, the exit status is \
         ssh's (255 for ssh's own errors, else the remote command's).
+
+        Without HOST, on a terminal, a list of the saved hosts opens (name, user@hostname:port, \
+        tags) and filters as you type (every word, in any of the three, ignoring case). Up and \
+        Down (or Ctrl-P and Ctrl-N), PageUp, PageDown, Home and End move; Backspace, Ctrl-W and \
+        Ctrl-U edit the filter; Enter connects exactly as 'hostbook ssh NAME' would; Esc, \
+        Ctrl-C or Ctrl-G leaves without connecting, with exit status 130. Without a terminal, \
+        or with --no-input, a missing HOST is a usage error (exit 2).
         """,
-        positionals: [.required("HOST", "A saved host's name"), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
+        positionals: [.optional("HOST", "A saved host's name; without it, on a terminal, the host picker opens", completes: .hosts), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
         options: [.value("snippet", "NAME", "Run the saved snippet on the host, exactly as stored"),
                   .flag("print-config", "Print the generated ssh configuration (no secrets) and exit")],
         passesArgumentsAfterFirstPositional: true,
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let name = inv.args.positional(0) ?? ""
+        // No HOST: the picker (before anything else starts), then the same path as with one.
+        let name = try SSHHostChoice.name(inv)
         // `ssh -V` runs while the database is read.
         var probe = inv.args.flag("print-config") ? nil : try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }

@@ -1,0 +1,26 @@
+// Which host `hostbook ssh` connects to: the HOST given, or, with none, the one chosen in
+// the host picker (Terminal/HostPickerPrompt) — after which everything runs exactly as
+// `hostbook ssh NAME` does. The picker needs a terminal on stdin and stdout and no
+// --no-input; otherwise a missing HOST is a usage error, as it is for any other command.
+#if canImport(Glibc)
+import Glibc
+#endif
+import HostStore
+
+enum SSHHostChoice {
+    static func name(_ inv: Invocation) throws -> String {
+        if let name = inv.args.positional(0) { return name }
+        let why: String? = inv.globals.noInput ? "--no-input turns the host picker off"
+            : isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 ? "the host picker needs a terminal on stdin and stdout" : nil
+        if let why {
+            throw CLIError.usage("missing HOST for 'hostbook ssh': \(why)",
+                                 hint: "Give the host's name: 'hostbook ssh HOST' ('hostbook list' shows them).")
+        }
+        let hosts = try HostStoreAccess.openForReading(inv)?.hosts(tags: [], source: nil) ?? []
+        guard !hosts.isEmpty else {
+            throw CLIError.notFound("no saved hosts to pick from; add one with 'hostbook add NAME --hostname H'")
+        }
+        let entries = hosts.map { HostPicker.Entry(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port, tags: $0.tags) }
+        return try HostPickerPrompt.choose(from: entries, color: inv.useColor)
+    }
+}

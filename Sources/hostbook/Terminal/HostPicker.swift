@@ -1,0 +1,114 @@
+// The host picker of `hostbook ssh` with no HOST, as a pure value: the saved hosts, the
+// filter typed so far, which hosts match it, which one is selected and which part of the
+// list is in view. Keys go in, a decision comes out (stay, connect to a name, leave); no
+// terminal, no drawing (RawTerminal and HostPickerScreen do those), so a table test
+// drives it completely.
+import KeyFormats
+
+struct HostPicker {
+    /// One saved host as the picker shows and filters it.
+    struct Entry: Equatable {
+        let name: String
+        /// `user@hostname:port` (`hostname:port` without a user; an IPv6 address in brackets).
+        let target: String
+        let tags: [String]
+        /// What the filter is matched against: name, target and tags, lowercased.
+        let haystack: String
+
+        init(name: String, target: String, tags: [String]) {
+            self.name = name
+            self.target = target
+            self.tags = tags
+            self.haystack = ([name, target] + tags).joined(separator: " ").lowercased()
+        }
+
+        init(name: String, user: String?, hostname: String, port: Int, tags: [String]) {
+            let host = hostname.contains(":") ? "[" + hostname + "]" : hostname
+            self.init(name: name, target: (user.map { $0 + "@" } ?? "") + host + ":" + String(port), tags: tags)
+        }
+    }
+
+    /// What the picker does after a key.
+    enum Outcome: Equatable {
+        case stay
+        /// Enter on a match: connect to this host, exactly as `hostbook ssh NAME`.
+        case choose(String)
+        /// Esc or Ctrl-C: leave without connecting.
+        case leave
+    }
+
+    let entries: [Entry]
+    private(set) var filter = ""
+    /// Indices into `entries` of the hosts that match `filter`, in the saved order.
+    private(set) var matches: [Int]
+    /// Index into `matches` of the selected host (0 when nothing matches).
+    private(set) var selected = 0
+    /// Index into `matches` of the first row in view.
+    private(set) var top = 0
+
+    init(entries: [Entry]) {
+        self.entries = entries
+        self.matches = Array(entries.indices)
+    }
+
+    /// The selected host, nil when nothing matches.
+    var selection: Entry? { matches.isEmpty ? nil : entries[matches[selected]] }
+
+    /// Whether `entry` matches `filter`: every word of the filter (split at spaces) occurs
+    /// in its name, target or tags, ignoring case. An empty filter matches everything.
+    static func matches(_ entry: Entry, filter: String) -> Bool {
+        for word in filter.lowercased().split(separator: " ") where !entry.haystack.contains(word) { return false }
+        return true
+    }
+
+    /// Applies one key. `page` is how many rows are in view (PageUp and PageDown move by it).
+    mutating func press(_ key: PickerKey, page: Int = 10) -> Outcome {
+        switch key {
+        case .text(let typed):
+            // Controls and bidi overrides never enter the filter (PrintableText's rule).
+            setFilter(filter + PrintableText.clean(typed))
+        case .backspace:
+            if !filter.isEmpty { setFilter(String(filter.dropLast())) }
+        case .deleteWord:
+            var f = Substring(filter)
+            while f.last == " " { f = f.dropLast() }
+            while let l = f.last, l != " " { f = f.dropLast() }
+            setFilter(String(f))
+        case .clearFilter:
+            setFilter("")
+        case .up: move(by: -1)
+        case .down: move(by: 1)
+        case .pageUp: move(by: -max(1, page))
+        case .pageDown: move(by: max(1, page))
+        case .first: move(by: -matches.count)
+        case .last: move(by: matches.count)
+        case .enter:
+            if let s = selection { return .choose(s.name) }
+        case .escape, .interrupt:
+            return .leave
+        }
+        return .stay
+    }
+
+    /// The positions in `matches` shown in a window of `rows` rows, scrolled just enough
+    /// that the selected host is in view.
+    mutating func window(rows: Int) -> Range<Int> {
+        let rows = max(1, rows)
+        if selected < top { top = selected }
+        if selected >= top + rows { top = selected - rows + 1 }
+        top = max(0, min(top, max(0, matches.count - rows)))
+        return top..<min(matches.count, top + rows)
+    }
+
+    private mutating func setFilter(_ new: String) {
+        filter = new
+        matches = entries.indices.filter { Self.matches(entries[$0], filter: new) }
+        selected = 0
+        top = 0
+    }
+
+    private mutating func move(by delta: Int) {
+        guard !matches.isEmpty else { return }
+        selected = max(0, min(matches.count - 1, selected + delta))
+    }
+}
