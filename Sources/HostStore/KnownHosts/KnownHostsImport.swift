@@ -97,9 +97,13 @@ extension KnownHostsStore {
     public func importKnownHosts(_ bytes: [UInt8], source: String = "import",
                                  progress: ((_ lines: Int, _ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil) throws -> KnownHostsImportReport {
         var report = KnownHostsImportReport()
-        // A large file touches every page of the lookup indexes; a 64 MiB page cache (for
-        // this connection only) keeps SQLite from re-reading them from the OS per row.
-        try connection.execute("PRAGMA cache_size = -65536")
+        // A large file touches every page of the lookup indexes, and the events are copied
+        // from the rows at the end: a page cache (for this connection only) that holds what
+        // the import writes (about 4 × the file) keeps SQLite from spilling pages to the WAL
+        // and reading them back. At least 64 MiB, at most 512 MiB; SQLite takes the memory
+        // only as pages are used.
+        let cacheKiB = min(max(bytes.count / 1024 * 4, 65536), 524288)
+        try connection.execute("PRAGMA cache_size = -\(cacheKiB)")
         try connection.transaction {
             let now = StoreClock.timestamp()
             let storeHadRows = !(try connection.query(KnownHostsSQL.any)).isEmpty
