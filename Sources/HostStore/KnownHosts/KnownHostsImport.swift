@@ -100,9 +100,9 @@ extension KnownHostsStore {
         // A large file touches every page of the lookup indexes, and the events are copied
         // from the rows at the end: a page cache (for this connection only) that holds what
         // the import writes (about 4 × the file) keeps SQLite from spilling pages to the WAL
-        // and reading them back. At least 64 MiB, at most 256 MiB; SQLite takes the memory
+        // and reading them back. At least 64 MiB, at most 128 MiB; SQLite takes the memory
         // only as pages are used (the 28 MB hashed file: 185 MB resident instead of 144).
-        let cacheKiB = min(max(bytes.count / 1024 * 4, 65536), 262144)
+        let cacheKiB = min(max(bytes.count / 1024 * 4, 65536), 131072)
         try connection.execute("PRAGMA cache_size = -\(cacheKiB)")
         try connection.transaction {
             let now = StoreClock.timestamp()
