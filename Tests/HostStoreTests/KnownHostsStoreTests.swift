@@ -291,6 +291,39 @@ final class KnownHostsImportDuplicateTests: XCTestCase {
         }
     }
 
+    /// A line that repeats the key data of the line before reuses its decoded key only when
+    /// the type word is the same too: the same data under another type is still refused.
+    /// Into a store that holds rows already, each written row gets exactly one `imported`
+    /// event, in file order, and the events stored before are left as they were.
+    func testRepeatedKeyDataAndTheImportedEvents() throws {
+        let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2)
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-rep-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+        XCTAssertEqual(try store.importKnownHosts(Array("old.test ssh-ed25519 \(b.base64)\n".utf8), source: "first").imported, 1)
+        let text = """
+            x.test ssh-ed25519 \(a.base64)
+            x.test ssh-rsa \(a.base64)
+            y.test ssh-ed25519 \(a.base64)
+            old.test ssh-ed25519 \(b.base64)
+            z.test ssh-ed25519 \(b.base64)
+
+            """
+        let report = try store.importKnownHosts(Array(text.utf8), source: "second")
+        XCTAssertEqual(report.imported, 3)
+        XCTAssertEqual(report.duplicates, 1)
+        XCTAssertEqual(report.skipped, [.init(line: 2, reason: "key type mismatch: the line says ssh-rsa but the key is ssh-ed25519")])
+        for (host, key) in [("x.test", a), ("y.test", a), ("z.test", b)] {
+            XCTAssertEqual(try store.check(HostLookupName(host: host), presented: .plain(key)).decision.status, .trusted, host)
+            let events = try store.events(forHost: host)
+            XCTAssertEqual(events.map(\.event), ["imported"], host)
+            XCTAssertEqual(events.map(\.fingerprint), [key.sha256Fingerprint], host)
+            XCTAssertEqual(events.map(\.source), ["second"], host)
+        }
+        XCTAssertEqual(try store.events(forHost: "old.test").map(\.source), ["first"])
+    }
+
     /// Rows whose different identities share a 64-bit hash are all kept as candidates.
     func testIdentitiesSharingAHashAreAllCandidates() {
         var w = KnownHostsStore.WrittenIdentities(capacity: 4)

@@ -180,6 +180,50 @@ final class Statement {
         if rc != SQLITE_OK { throw connection.error(rc) }
     }
 
+    /// Binds `values` and runs the statement to completion, with SQLite reading text and
+    /// blobs in place instead of copying each (SQLITE_STATIC): the bytes are borrowed only
+    /// while the statement runs, and the bindings are cleared before they are given back.
+    /// For a statement that returns no rows (an insert run once per line of a large import).
+    func run(borrowing values: [SQLValue]) throws {
+        sqlite3_reset(stmt)
+        defer {
+            sqlite3_reset(stmt)
+            sqlite3_clear_bindings(stmt)
+        }
+        try bindBorrowed(values, from: 0)
+    }
+
+    /// Binds `values[i...]`, each text or blob inside the closure that lends its bytes, and
+    /// steps to the end inside the innermost one.
+    private func bindBorrowed(_ values: [SQLValue], from i: Int) throws {
+        guard i < values.count else {
+            while try step() {}
+            return
+        }
+        let index = Int32(i + 1)
+        switch values[i] {
+        case .text(var s):
+            try s.withUTF8 { buf in
+                if let base = buf.baseAddress {
+                    let rc = sqlite3_bind_text(stmt, index, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(buf.count), nil)
+                    if rc != SQLITE_OK { throw connection.error(rc) }
+                } else {
+                    try bind(.text(""), at: index)  // no bytes to lend; "" must not become NULL
+                }
+                try bindBorrowed(values, from: i + 1)
+            }
+        case .blob(let b):
+            try b.withUnsafeBytes { buf in
+                let rc = sqlite3_bind_blob(stmt, index, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(buf.count), nil)
+                if rc != SQLITE_OK { throw connection.error(rc) }
+                try bindBorrowed(values, from: i + 1)
+            }
+        default:
+            try bind(values[i], at: index)
+            try bindBorrowed(values, from: i + 1)
+        }
+    }
+
     /// Advances; true when a row is available.
     func step() throws -> Bool {
         let rc = sqlite3_step(stmt)

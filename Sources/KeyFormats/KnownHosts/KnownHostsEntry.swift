@@ -43,6 +43,24 @@ public struct KnownHostsEntry: Sendable, Equatable {
         self.line = line
     }
 
+    /// The entry of `line`, reusing the decoded key of `previous` when both lines spell the
+    /// same type and key data (the result depends on nothing else): `ssh-keygen -H` writes
+    /// one line per name of a host, all with the same key, so an import decodes and checks
+    /// each key once instead of once per name.
+    public init(line: KnownHostsLine, reusing previous: KnownHostsEntry?) throws {
+        if let previous, previous.line.keyBase64 == line.keyBase64, previous.line.keyType == line.keyType {
+            self.init(line: line, key: previous.key, certificate: previous.certificate)
+        } else {
+            try self.init(line: line)
+        }
+    }
+
+    private init(line: KnownHostsLine, key: PublicKey, certificate: Certificate?) {
+        self.line = line
+        self.key = key
+        self.certificate = certificate
+    }
+
     /// Parses a full line into an entry; `nil` for blank and comment lines.
     public static func parse(_ text: String) throws -> KnownHostsEntry? {
         switch try KnownHostsLine.parse(text) {
