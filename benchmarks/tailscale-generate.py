@@ -5,7 +5,8 @@ Same shape as ../shared/testdata/tailscale/status-small.json (json.MarshalIndent
 2-space indent, Peer keyed by node key). Every second peer runs Tailscale SSH and
 advertises three host keys (rsa 2048, ecdsa P-256, ed25519), in Tailscale's order; every
 fifth is tagged; a third are offline. Key material is random bytes in valid SSH wire
-layout (the importer checks structure, not primality).
+layout (the importer checks structure, not primality), except the ECDSA keys: a random
+point of P-256, since a point off the curve is no key to ssh or to hostbook.
 
 usage: tailscale-generate.py N SEED > status.json
 """
@@ -23,12 +24,26 @@ def mpint(b):
     return b"\x00" + b if b[0] & 0x80 else b
 
 
+# P-256 (SEC 2): y^2 = x^3 - 3x + b over p; p = 3 (mod 4), so a square root is a power.
+P256_P = 2**256 - 2**224 + 2**192 + 2**96 - 1
+P256_B = 0x5AC635D8AA3A93E7B3EBBD55769886BC651D06B0CC53B0F63BCE3C3E27D2604B
+
+
+def p256_point(rng):
+    while True:
+        x = rng.getrandbits(256) % P256_P
+        rhs = (x * x * x - 3 * x + P256_B) % P256_P
+        y = pow(rhs, (P256_P + 1) // 4, P256_P)
+        if y * y % P256_P == rhs and x.bit_length() > 128 and y.bit_length() > 128:
+            return b"\x04" + x.to_bytes(32, "big") + y.to_bytes(32, "big")
+
+
 def keys(rng):
     n = bytearray(rng.getrandbits(8) for _ in range(256))
     n[0] |= 0x80
     n[-1] |= 1
     rsa = wire(b"ssh-rsa", b"\x01\x00\x01", mpint(bytes(n)))
-    point = b"\x04" + bytes(rng.getrandbits(8) for _ in range(64))
+    point = p256_point(rng)
     ecdsa = wire(b"ecdsa-sha2-nistp256", b"nistp256", point)
     ed = wire(b"ssh-ed25519", bytes(rng.getrandbits(8) for _ in range(32)))
     return [t + " " + base64.b64encode(b).decode() for t, b in

@@ -283,8 +283,19 @@ enum PublicKeyLineHelper {
 
 /// Large imports into an empty known-hosts store drop its indexes and rebuild them at the end.
 final class TailscaleBulkImportTests: XCTestCase {
+    /// Generated ECDSA public blobs by device and seed, so that a document made twice holds
+    /// the same keys (made-up bytes are no point on the curve, and no key to ssh or hostbook).
+    var ecdsaKeys: [String: [UInt8]] = [:]
+    func ecdsaKey(_ i: Int, seed: Int) -> [UInt8] {
+        if let known = ecdsaKeys["\(i)/\(seed)"] { return known }
+        let blob = try! PrivateKeyGenerator.generate(.ecdsa, bits: 256, comment: "").publicKey.blob
+        ecdsaKeys["\(i)/\(seed)"] = blob
+        return blob
+    }
+
     /// `count` devices, each with rsa, ecdsa and ed25519 host keys (made-up bytes in valid
-    /// layout), an IPv4 and an IPv6 address: 9 known_hosts entries per device.
+    /// layout for rsa and ed25519, a generated ecdsa key), an IPv4 and an IPv6 address: 9
+    /// known_hosts entries per device.
     func document(_ count: Int, seed: Int = 1) -> TailscaleDocument {
         func string(_ b: [UInt8]) -> [UInt8] { [0, 0, 0, UInt8(b.count)] + b }
         func bytes(_ n: Int, _ salt: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ salt &* 13 &+ seed &* 101) } }
@@ -294,7 +305,7 @@ final class TailscaleBulkImportTests: XCTestCase {
             modulus[0] = 0xc1          // 1024 bits; the mpint needs a zero byte in front
             modulus[127] |= 1
             let rsa = string(Array("ssh-rsa".utf8)) + string([1, 0, 1]) + [0, 0, 0, 129, 0] + modulus
-            let ecdsa = string(Array("ecdsa-sha2-nistp256".utf8)) + string(Array("nistp256".utf8)) + string([4] + bytes(64, i))
+            let ecdsa = ecdsaKey(i, seed: seed)
             let ed = string(Array("ssh-ed25519".utf8)) + string(bytes(32, i))
             var n = TailscaleNode()
             n.nodeID = "nBulk\(i)CNTRL"

@@ -47,6 +47,13 @@ final class KnownHostsOracleTests: XCTestCase {
         }
         let E2 = try makeKey("ed25519", "other-ed25519"), C2 = try makeKey("ecdsa", "other-ecdsa"), CA = try makeKey("ed25519", "ca")
         let rBlob = String(R.split(separator: " ")[1])
+        // ECDSA points ssh refuses (sshkey_ec_validate_public), so it skips their lines: the
+        // sshd key with one bit of Y flipped (off the curve), and an on-curve point with a
+        // 3-bit X (ECPointValidationTests has how it was made).
+        var offCurve = [UInt8](Data(base64Encoded: String(C.split(separator: " ")[1]))!)
+        offCurve[offCurve.count - 1] ^= 0x01
+        let Coff = "ecdsa-sha2-nistp256 " + Data(offCurve).base64EncodedString()
+        let Cshort = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAFRZJDuapYGAb+kTvOmYF63hHKUDxk2aPFM0FcCDJI+8w="
         let Rnc = "ssh-rsa " + Self.nonCanonical(rBlob)
         try (E + "\n").write(toFile: tmp.file("host-ed25519.pub"), atomically: true, encoding: .utf8)
         XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-s", tmp.file("ca"), "-I", "host", "-h", "-n", "h.test", tmp.file("host-ed25519.pub")]).status, 0)
@@ -109,6 +116,10 @@ final class KnownHostsOracleTests: XCTestCase {
             ("escape sequence in a name", ["h.test\u{1b}[2J \(E)"]),
             ("bad host hash then plain", ["|1|abc|def \(E)", "h.test \(E)"]),
             ("changed then revoked", ["h.test \(E2)", "@revoked h.test \(E)"]),
+            ("ecdsa point off the curve", ["h.test \(Coff)"]),
+            ("ecdsa point with a short X", ["h.test \(Cshort)"]),
+            ("short-X point beside the ed25519 key", ["h.test \(Cshort)", "h.test \(E)"]),
+            ("revoked off-curve point beside trusted", ["@revoked * \(Coff)", "h.test \(C)", "h.test \(E)"]),
         ]
         let byPort: [(String, [String])] = [
             ("bracketed ip and port", ["\(ip) \(E)"]),
@@ -133,7 +144,8 @@ final class KnownHostsOracleTests: XCTestCase {
         // CI's time budget.)
         let withECDSA: Set<String> = ["empty file", "one ed25519 line", "all three types", "another ecdsa only", "revoked by wildcard",
                                       "revoked other type beside trusted", "certificate on an unmarked line",
-                                      "cert-authority for the key and another type", "hashed other name and a plain other type"]
+                                      "cert-authority for the key and another type", "hashed other name and a plain other type",
+                                      "ecdsa point off the curve", "ecdsa point with a short X", "revoked off-curve point beside trusted"]
         for type in ["ed25519", "ecdsa", "rsa"] {
             for (name, lines) in named where type != "ecdsa" || withECDSA.contains(name) {
                 cases.append(Case(name: name, lines: lines.map { Array($0.utf8) }, alias: "h.test", type: type))

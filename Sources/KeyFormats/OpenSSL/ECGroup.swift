@@ -55,7 +55,41 @@ final class ECGroup {
         guard ok, EC_POINT_is_at_infinity(raw, point) == 0 else {
             throw KeyFormatError.invalid("the public point is not on the \(curve.rawValue) curve")
         }
-        return try encode(point)
+        let out = try encode(point)
+        try validatePublicPoint(out)
+        return out
+    }
+
+    /// OpenSSH's test of an ECDSA public point (sshkey.c, sshkey_ec_validate_public), which
+    /// every key it reads passes, for `04 ‖ X ‖ Y` of this curve's length:
+    ///   1. the point is on the curve (OpenSSL's decoding checks it) and is not ∞;
+    ///   2. X and Y each have more bits than half of the order n's;
+    ///   3. X and Y are both below n − 1.
+    /// OpenSSH also requires n·Q = ∞. On the three NIST curves (cofactor 1) every point of
+    /// the curve but ∞ has order n, so that test cannot fail once 1 holds; it is not computed.
+    func validatePublicPoint(_ q: [UInt8]) throws {
+        let width = (curve.pointLength - 1) / 2
+        guard q.count == curve.pointLength, q.first == 0x04 else {
+            throw KeyFormatError.invalid("the \(curve.rawValue) public point is not an uncompressed point of \(curve.pointLength) bytes")
+        }
+        guard let point = EC_POINT_new(raw) else { throw KeyFormatError.invalid("out of memory") }
+        defer { EC_POINT_free(point) }
+        let onCurve = q.withUnsafeBufferPointer { EC_POINT_oct2point(raw, point, $0.baseAddress, $0.count, nil) == 1 }
+        OpenSSLErrors.clear()
+        guard onCurve, EC_POINT_is_at_infinity(raw, point) == 0 else {
+            throw KeyFormatError.invalid("the \(curve.rawValue) public point is not on the curve")
+        }
+        let (x, y) = try q.withUnsafeBytes { all in
+            (try BigNum(UnsafeRawBufferPointer(rebasing: all[1..<1 + width]), secret: false),
+             try BigNum(UnsafeRawBufferPointer(rebasing: all[(1 + width)...]), secret: false))
+        }
+        let limit = try order()
+        let half = BN_num_bits(limit.raw) / 2
+        guard BN_sub_word(limit.raw, 1) == 1 else { OpenSSLErrors.clear(); throw KeyFormatError.invalid("out of memory") }
+        guard BN_num_bits(x.raw) > half, BN_num_bits(y.raw) > half,
+              BigNum.compare(x, limit) < 0, BigNum.compare(y, limit) < 0 else {
+            throw KeyFormatError.invalid("the \(curve.rawValue) public point has a coordinate OpenSSH refuses (too short, or not below the group order − 1)")
+        }
     }
 
     func encode(_ point: OpaquePointer) throws -> [UInt8] {

@@ -126,6 +126,8 @@ public struct PublicKey: Hashable, Sendable {
         guard q.count == expected.pointLength, q.first == 0x04 else {
             throw KeyFormatError.invalid("the \(expected.rawValue) public point is not an uncompressed point of \(expected.pointLength) bytes")
         }
+        // A point OpenSSH would refuse is no key (ssh skips such a known_hosts line).
+        try ECGroup(expected).validatePublicPoint(q)
         return (expected, q)
     }
 
