@@ -53,6 +53,8 @@ final class KnownHostsOracleTests: XCTestCase {
         var offCurve = [UInt8](Data(base64Encoded: String(C.split(separator: " ")[1]))!)
         offCurve[offCurve.count - 1] ^= 0x01
         let Coff = "ecdsa-sha2-nistp256 " + Data(offCurve).base64EncodedString()
+        // An RSA key with the even exponent 65536: no key could verify with it, yet ssh loads it.
+        let Reven = "ssh-rsa " + Self.withExponent([1, 0, 0], rBlob)
         let Cshort = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAFRZJDuapYGAb+kTvOmYF63hHKUDxk2aPFM0FcCDJI+8w="
         let Rnc = "ssh-rsa " + Self.nonCanonical(rBlob)
         try (E + "\n").write(toFile: tmp.file("host-ed25519.pub"), atomically: true, encoding: .utf8)
@@ -117,6 +119,7 @@ final class KnownHostsOracleTests: XCTestCase {
             ("bad host hash then plain", ["|1|abc|def \(E)", "h.test \(E)"]),
             ("changed then revoked", ["h.test \(E2)", "@revoked h.test \(E)"]),
             ("ecdsa point off the curve", ["h.test \(Coff)"]),
+            ("rsa key with an even exponent", ["h.test \(Reven)"]),
             ("ecdsa point with a short X", ["h.test \(Cshort)"]),
             ("short-X point beside the ed25519 key", ["h.test \(Cshort)", "h.test \(E)"]),
             ("revoked off-curve point beside trusted", ["@revoked * \(Coff)", "h.test \(C)", "h.test \(E)"]),
@@ -251,7 +254,12 @@ final class KnownHostsOracleTests: XCTestCase {
     }
 
     /// The RSA blob `base64` with two superfluous zero bytes in front of the modulus.
-    static func nonCanonical(_ base64: String) -> String {
+    static func nonCanonical(_ base64: String) -> String { rewritten(base64) { e, n in (e, [0, 0] + n) } }
+
+    /// The RSA blob `base64` with the public exponent `e`.
+    static func withExponent(_ e: [UInt8], _ base64: String) -> String { rewritten(base64) { _, n in (e, n) } }
+
+    static func rewritten(_ base64: String, _ change: ([UInt8], [UInt8]) -> ([UInt8], [UInt8])) -> String {
         let b = [UInt8](Data(base64Encoded: base64)!)
         var at = 0
         func field() -> [UInt8] {
@@ -261,6 +269,7 @@ final class KnownHostsOracleTests: XCTestCase {
         }
         func string(_ v: [UInt8]) -> [UInt8] { [UInt8(v.count >> 24 & 0xff), UInt8(v.count >> 16 & 0xff), UInt8(v.count >> 8 & 0xff), UInt8(v.count & 0xff)] + v }
         let type = field(), e = field(), n = field()
-        return Data(string(type) + string(e) + string([0, 0] + n)).base64EncodedString()
+        let (e2, n2) = change(e, n)
+        return Data(string(type) + string(e2) + string(n2)).base64EncodedString()
     }
 }

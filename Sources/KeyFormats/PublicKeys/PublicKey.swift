@@ -91,7 +91,8 @@ public struct PublicKey: Hashable, Sendable {
             let n = try r.readMPInt()
             let bits = bitLength(n)
             guard bits >= 1024 else { throw KeyFormatError.invalid("RSA key of \(bits) bits is too small (OpenSSH requires at least 1024)") }
-            guard !e.isEmpty, e.last! & 1 == 1 else { throw KeyFormatError.invalid("RSA public exponent is not odd") }
+            // No test of the exponent: OpenSSH 9.2 loads any (an even one too), so a
+            // known_hosts line with one is an entry to ssh, and must be one here.
             return .rsa(exponent: e, modulus: n)
         case dsaType:
             let p = try r.readMPInt(), q = try r.readMPInt(), g = try r.readMPInt(), y = try r.readMPInt()
