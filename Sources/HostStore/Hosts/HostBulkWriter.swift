@@ -74,7 +74,7 @@ final class HostBulkWriter {
 
     /// A saved host as the ssh_config import compares it, with where an earlier ssh_config
     /// import took it from (nil when it did not).
-    struct SSHConfigCandidate {
+    struct SavedSSHConfigHost {
         let id: Int64
         let name: String
         let hostname: String
@@ -90,7 +90,7 @@ final class HostBulkWriter {
     }
 
     /// Every saved host, with its ssh_config origin.
-    func hostsForSSHConfig() throws -> [SSHConfigCandidate] {
+    func hostsForSSHConfig() throws -> [SavedSSHConfigHost] {
         let hosts = try connection.prepare(try SSHConfigSchema.isPresent(connection) ? """
             SELECT h.id, h.name, h.hostname, h.port, h.user, h.auth, h.key_id, h.jump_host_id, h.source, h.source_id,
                    s.source_file, s.source_line
@@ -98,10 +98,10 @@ final class HostBulkWriter {
             """ : """
             SELECT id, name, hostname, port, user, auth, key_id, jump_host_id, source, source_id, NULL, NULL FROM hosts
             """)
-        var out: [SSHConfigCandidate] = []
+        var out: [SavedSSHConfigHost] = []
         while try hosts.step() {
             guard let id = hosts.int(at: 0), let name = hosts.text(at: 1) else { continue }
-            out.append(SSHConfigCandidate(id: id, name: name, hostname: hosts.text(at: 2) ?? "", port: Int(hosts.int(at: 3) ?? 22),
+            out.append(SavedSSHConfigHost(id: id, name: name, hostname: hosts.text(at: 2) ?? "", port: Int(hosts.int(at: 3) ?? 22),
                                           user: hosts.text(at: 4), auth: hosts.text(at: 5) ?? "agent", keyID: hosts.int(at: 6),
                                           jumpID: hosts.int(at: 7), source: hosts.text(at: 8), sourceID: hosts.text(at: 9),
                                           sourceFile: hosts.text(at: 10), sourceLine: hosts.int(at: 11).map { Int($0) }))

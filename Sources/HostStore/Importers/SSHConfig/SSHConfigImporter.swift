@@ -37,18 +37,8 @@ public struct SSHConfigImporter {
 
 /// The decisions of one import, made against what the database holds.
 struct SSHConfigImportPlan {
-    struct Existing {
-        let id: Int64
-        let name: String
-        let hostname: String
-        let port: Int
-        let user: String?
-        let auth: String
-        let keyID: Int64?
-        let jumpID: Int64?
-        let sourceFile: String?
-        let sourceLine: Int?
-    }
+    /// A saved host as the host tables' owner reads it for this import.
+    typealias Existing = HostBulkWriter.SavedSSHConfigHost
 
     struct Planned {
         let candidate: SSHConfigCandidate
@@ -83,13 +73,11 @@ struct SSHConfigImportPlan {
 
     init(connection: SQLiteConnection) throws {
         for e in try HostBulkWriter(connection: connection).hostsForSSHConfig() {
-            let existing = Existing(id: e.id, name: e.name, hostname: e.hostname, port: e.port, user: e.user, auth: e.auth,
-                                    keyID: e.keyID, jumpID: e.jumpID, sourceFile: e.sourceFile, sourceLine: e.sourceLine)
             idByName[e.name.lowercased()] = e.id
             nameByID[e.id] = e.name
             if let j = e.jumpID { jumpByID[e.id] = j }
             userPortByID[e.id] = (e.user, e.port)
-            if e.source == SSHConfigImporter.source, let alias = e.sourceID { byAlias[alias] = existing }
+            if e.source == SSHConfigImporter.source, let alias = e.sourceID { byAlias[alias] = e }
         }
         let keys = try connection.prepare("SELECT id, name, fingerprint FROM keys")
         while try keys.step() {
