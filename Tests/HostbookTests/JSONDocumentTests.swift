@@ -6,7 +6,7 @@
 import Foundation
 import XCTest
 
-final class JSONDocumentTests: XCTestCase {
+final class JSONDocumentTests: XCTestCase, TestHostKeys {
     // MARK: the document
 
     indirect enum FieldType: Equatable {
@@ -93,8 +93,6 @@ final class JSONDocumentTests: XCTestCase {
     /// Commands whose output has been checked.
     var checked: Set<String> = []
 
-    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
-    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
 
     func testEveryCommandPrintsWhatTheDocumentSays() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {

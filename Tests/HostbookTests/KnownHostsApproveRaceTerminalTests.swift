@@ -6,11 +6,7 @@
 import Foundation
 import XCTest
 
-final class KnownHostsApproveRaceTerminalTests: XCTestCase {
-    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
-    let fpA = "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw"
-    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
-    let fpB = "SHA256:pCp64L2JR4aACB6Ku3mohyWaFiNYc4RmRajasGujHbU"
+final class KnownHostsApproveRaceTerminalTests: XCTestCase, TestHostKeys {
 
     var tmp: TemporaryDirectory!
     var db: String { tmp.file("hostbook.db") }

@@ -7,11 +7,9 @@ import XCTest
 import Glibc
 #endif
 
-final class KnownHostsPastedInputTests: XCTestCase {
+final class KnownHostsPastedInputTests: XCTestCase, TestHostKeys {
     var tmp: TemporaryDirectory!
     var env: [String: String] = [:]
-    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
-    let fpA = "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw"
 
     override func setUpWithError() throws {
         tmp = try TemporaryDirectory()

@@ -2,13 +2,9 @@
 import Foundation
 import XCTest
 
-final class KnownHostsPromptTests: XCTestCase {
+final class KnownHostsPromptTests: XCTestCase, TestHostKeys {
     var tmp: TemporaryDirectory!
     var env: [String: String] = [:]
-    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
-    let fpA = "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw"
-    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
-    let fpB = "SHA256:pCp64L2JR4aACB6Ku3mohyWaFiNYc4RmRajasGujHbU"
 
     override func setUpWithError() throws {
         tmp = try TemporaryDirectory()
@@ -86,8 +82,7 @@ final class KnownHostsPromptTests: XCTestCase {
     }
 
     func testScanAsksAboutEachNewKey() throws {
-        let keyC = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBIb3BhJZk+vUQPg5TQc1koIzuGqloCq7wjr9LjlhG24IBeiFHLsdWw74HDlH4DrOmlxToVYk2lTdnjARleRByjk="
-        let dir = tmp.file("bin")
+            let dir = tmp.file("bin")
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         try "#!/bin/sh\nprintf '%s\\n' 'h.test \(keyA)' 'h.test \(keyC)'\n".write(toFile: dir + "/ssh-keyscan", atomically: true, encoding: .utf8)
         chmod(dir + "/ssh-keyscan", 0o755)

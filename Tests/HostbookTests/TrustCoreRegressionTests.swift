@@ -3,15 +3,10 @@
 import Foundation
 import XCTest
 
-final class TrustCoreRegressionTests: XCTestCase {
+final class TrustCoreRegressionTests: XCTestCase, TestHostKeys {
     var tmp: TemporaryDirectory!
     var env: [String: String] = [:]
 
-    let keyA = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"
-    let fpA = "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw"
-    let keyB = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob"
-    let keyC = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBIb3BhJZk+vUQPg5TQc1koIzuGqloCq7wjr9LjlhG24IBeiFHLsdWw74HDlH4DrOmlxToVYk2lTdnjARleRByjk="
-    let fpC = "SHA256:lKrxC8bEZvuDW15B6H8ULQ3d19oh+uQ33ndnWjjh/Dk"
 
     override func setUpWithError() throws {
         tmp = try TemporaryDirectory()
