@@ -246,4 +246,12 @@ final class TrustCoreRegressionTests: XCTestCase, TestHostKeys {
         XCTAssertTrue(banner.screen.contains("[entry 'h2.test,evil\\u{1b}[2J"), banner.screen)
         XCTAssertFalse(prompt.screen.contains("\u{1b}[2J") || banner.screen.contains("\u{1b}[2J"))
     }
+
+    /// The messages of `hostbook ssh` and the agent go through the same escaping rule as
+    /// the rest (a bidirectional override was printed raw there, controls as `?`).
+    func testHole11SSHMessagesUseTheOneEscapingRule() throws {
+        let r = try hb(["ssh", "a\u{1b}[2J\u{202e}b"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(r.stderr, "hostbook: no host named 'a\\u{1b}[2J\\u{202e}b'\nRun 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.\n")
+    }
 }

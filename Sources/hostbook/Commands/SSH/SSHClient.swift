@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import KeyFormats
 
 struct SSHClient {
     static let minimumVersion = (major: 8, minor: 5)
@@ -80,8 +81,7 @@ struct SSHClient {
 }
 
 extension String {
-    /// Control characters replaced by `?`, for text from outside printed on a terminal.
-    var escapedForTerminal: String {
-        String(String.UnicodeScalarView(unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7f || (0x80...0x9f).contains($0.value) ? "?" : $0 }))
-    }
+    /// Text from outside as it is printed: the project's one escaping rule,
+    /// `PrintableText.quoted` (controls, DEL and bidirectional marks shown as `\u{...}`).
+    var escapedForTerminal: String { PrintableText.quoted(self) }
 }
