@@ -25,6 +25,14 @@ final class HostbookFixture {
     @discardableResult
     func run(_ args: String..., stdin: String? = nil) throws -> HostbookResult { try run(args, stdin: stdin) }
 
+    /// Runs another program (ssh, ssh-add, ssh-keygen, git, ...) as the same user and with
+    /// the same environment `run` gives hostbook, plus `extra`.
+    @discardableResult
+    func tool(_ executable: String, _ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> HostbookResult {
+        try ToolProcess.run(URL(fileURLWithPath: executable), args, stdin: stdin.map { Data($0.utf8) },
+                            environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
+    }
+
     /// Runs and requires exit 0, failing the test with stderr otherwise.
     @discardableResult
     func ok(_ args: String..., stdin: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> HostbookResult {
