@@ -50,7 +50,7 @@ final class AgentCommandTests: XCTestCase {
     private func shell(_ bed: SSHTestBed, _ script: String, _ env: [String: String] = [:]) throws -> Shell.Result {
         var environment = bed.fx.environment
         for (k, v) in env { environment[k] = v }
-        return try Shell.run(script, environment: environment)
+        return try Shell.run(script, environment: environment, account: bed.fx.account)
     }
 
     func testSSHAddListsSignsRefusesChangesLocksAndLogs() throws {
@@ -217,7 +217,7 @@ final class SSHConfigCommandTests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), installed, "installing twice changes nothing")
 
         // ssh reads the passwd home's config, so the test names the file with -F.
-        let resolved = try Shell.run("ssh -F \"$CFG\" -G web", environment: ["CFG": userConfig])
+        let resolved = try Shell.run("ssh -F \"$CFG\" -G web", environment: ["CFG": userConfig], account: bed.fx.account)
         XCTAssertTrue(resolved.stdout.contains("\nproxyjump jump\n"), resolved.stdout)
         XCTAssertTrue(resolved.stdout.contains("\nidentityagent \(bed.runtime)/hostbook/agent.sock\n"), resolved.stdout)
         XCTAssertTrue(resolved.stdout.contains("\nstricthostkeychecking true\n"), resolved.stdout)
@@ -237,7 +237,7 @@ final class SSHConfigCommandTests: XCTestCase {
             scp -F "$CFG" -o BatchMode=yes "$DIR/up.txt" web:"$DIR/scp-copy.txt" || exit 12
             rsync -e "ssh -F $CFG -o BatchMode=yes" "$DIR/up.txt" web:"$DIR/rsync-copy.txt" || exit 13
             cat "$DIR/scp-copy.txt" "$DIR/rsync-copy.txt"
-            """, environment: env)
+            """, environment: env, account: bed.fx.account)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "reached\npayload\npayload\n")
         let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []

@@ -130,7 +130,7 @@ final class DoctorCommandTests: XCTestCase {
         let lostUUID = try Shell.sql(hb.db, "SELECT uuid FROM hosts WHERE name = 'lost'")
         // An orphan: the row goes, the vault item stays. A missing secret: the other way round.
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM hosts WHERE name = 'gone'\"", environment: ["DBFILE": hb.db])
-        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": lostUUID])
+        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": lostUUID], account: hb.account)
         // A key row whose private key never reached the vault.
         try Shell.run("sqlite3 \"$DBFILE\" \"INSERT INTO keys(uuid, name, algorithm, bits, fingerprint, public_key, format, created_at) VALUES ('k-1', 'laptop', 'ssh-ed25519', 256, 'SHA256:x', x'00', 'openssh', 'now')\"",
                       environment: ["DBFILE": hb.db])
@@ -147,7 +147,7 @@ final class DoctorCommandTests: XCTestCase {
 
             """), r.stdout)
         // Following the advice makes it healthy.
-        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": goneUUID])
+        try Shell.run("secret-tool clear db \"$DBID\" kind password owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": goneUUID], account: hb.account)
         try hb.ok("edit", "lost", "--no-password")
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM keys\"", environment: ["DBFILE": hb.db])
         XCTAssertEqual(try doctor().checks, [])

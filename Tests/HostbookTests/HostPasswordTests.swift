@@ -22,7 +22,7 @@ final class HostPasswordTests: XCTestCase {
     /// The number of vault items for (this database, kind password, owner uuid).
     func vaultItems(owner: String) throws -> Int {
         let r = try Shell.run("secret-tool search --all db \"$DBID\" kind password owner \"$OWNER\" 2>&1 | grep -c '^\\[' || true",
-                              environment: ["DBID": try databaseID(), "OWNER": owner])
+                              environment: ["DBID": try databaseID(), "OWNER": owner], account: hb.account)
         return Int(r.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
@@ -30,7 +30,7 @@ final class HostPasswordTests: XCTestCase {
     /// version byte 0x01 dropped).
     func storedPassword(owner: String) throws -> String? {
         let r = try Shell.run("secret-tool lookup db \"$DBID\" kind password owner \"$OWNER\"",
-                              environment: ["DBID": try databaseID(), "OWNER": owner])
+                              environment: ["DBID": try databaseID(), "OWNER": owner], account: hb.account)
         guard r.status == 0, r.stdout.hasPrefix("\u{01}") else { return nil }
         return String(r.stdout.dropFirst())
     }

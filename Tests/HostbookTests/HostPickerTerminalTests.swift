@@ -45,7 +45,7 @@ final class HostPickerTerminalTests: XCTestCase {
     func session(_ bed: SSHTestBed, _ args: [String], columns: Int = 80, rows: Int = 24, noColor: Bool = false) throws -> WindowedTerminal.Session {
         var env = bed.fx.environment
         if !noColor { env.removeValue(forKey: "NO_COLOR") }
-        return try WindowedTerminal.Session(["ssh"] + args, columns: columns, rows: rows, environment: env)
+        return try WindowedTerminal.Session(["ssh"] + args, columns: columns, rows: rows, environment: env, account: bed.fx.account)
     }
 
     func testTypingAFilterThenEnterConnectsThroughTheRealSSH() throws {
@@ -194,12 +194,12 @@ final class HostPickerTerminalTests: XCTestCase {
         try bed.fx.fails(["ssh", "--snippet", "x"], status: 2,
                          stderr: "hostbook: missing HOST for 'hostbook ssh': the host picker needs a terminal on stdin and stdout\n" + hint)
         // stdin a terminal, stdout a pipe.
-        let piped = try WindowedTerminal.run(["ssh"], columns: 80, onTerminal: [.stderr], environment: bed.fx.environment)
+        let piped = try WindowedTerminal.run(["ssh"], columns: 80, onTerminal: [.stderr], environment: bed.fx.environment, account: bed.fx.account)
         XCTAssertEqual(piped.status, 2)
         XCTAssertEqual(piped.stdout, "")
         XCTAssertTrue(piped.screen.contains("the host picker needs a terminal on stdin and stdout"), piped.screen)
         // A terminal, but --no-input.
-        let noInput = try WindowedTerminal.run(["ssh", "--no-input"], columns: 80, onTerminal: [.stdout, .stderr], environment: bed.fx.environment)
+        let noInput = try WindowedTerminal.run(["ssh", "--no-input"], columns: 80, onTerminal: [.stdout, .stderr], environment: bed.fx.environment, account: bed.fx.account)
         XCTAssertEqual(noInput.status, 2)
         XCTAssertEqual(noInput.screen.replacingOccurrences(of: "\r\n", with: "\n"),
                        "hostbook: missing HOST for 'hostbook ssh': --no-input turns the host picker off\n" + hint)
@@ -207,7 +207,7 @@ final class HostPickerTerminalTests: XCTestCase {
 
     func testNoSavedHostsIsOneLineAndNoPicker() throws {
         let bed = try SSHTestBed()
-        let r = try WindowedTerminal.run(["ssh"], columns: 80, onTerminal: [.stdout, .stderr], environment: bed.fx.environment)
+        let r = try WindowedTerminal.run(["ssh"], columns: 80, onTerminal: [.stdout, .stderr], environment: bed.fx.environment, account: bed.fx.account)
         XCTAssertEqual(r.status, 4)
         XCTAssertEqual(r.screen, "hostbook: no saved hosts to pick from; add one with 'hostbook add NAME --hostname H'\r\n")
     }

@@ -19,7 +19,7 @@ final class HostTerminalTests: XCTestCase {
     /// (a prompt that turns echo off also flushes what was typed before it appeared).
     func onTerminal(_ args: String, typed: String, delay: Double = 0) throws -> Shell.Result {
         try Shell.run("(sleep \"$DELAY\"; printf '%s' \"$TYPED\") | script -qec \"\\\"$HB\\\" $ARGS\" /dev/null",
-                      environment: hb.environment.merging(["TYPED": typed, "ARGS": args, "DELAY": String(delay)]) { $1 })
+                      environment: hb.environment.merging(["TYPED": typed, "ARGS": args, "DELAY": String(delay)]) { $1 }, account: hb.account)
     }
 
     func testRemoveAsksOnATerminal() throws {

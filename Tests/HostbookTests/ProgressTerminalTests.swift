@@ -29,7 +29,7 @@ final class ProgressTerminalTests: XCTestCase {
     func testKnownHostsImportShowsCountAndPercentOnATerminalOnly() throws {
         let file = try knownHosts(12_000)
         let start = Date()
-        let r = try WindowedTerminal.run(["known-hosts", "import", file], columns: 100, onTerminal: [.stderr], environment: hb.environment)
+        let r = try WindowedTerminal.run(["known-hosts", "import", file], columns: 100, onTerminal: [.stderr], environment: hb.environment, account: hb.account)
         let elapsed = Date().timeIntervalSince(start)
         XCTAssertEqual(r.status, 0, r.screen)
         XCTAssertEqual(r.stdout, "Imported 24000 entries, 0 duplicates, skipped 0 bad lines.\n")
@@ -47,7 +47,7 @@ final class ProgressTerminalTests: XCTestCase {
         XCTAssertEqual(piped.status, 0)
         XCTAssertEqual(piped.stderr, "")
         for extra in ["--json", "--no-input"] {
-            let quiet = try WindowedTerminal.run(["known-hosts", "import", file, extra], columns: 100, onTerminal: [.stderr], environment: hb.environment)
+            let quiet = try WindowedTerminal.run(["known-hosts", "import", file, extra], columns: 100, onTerminal: [.stderr], environment: hb.environment, account: hb.account)
             XCTAssertEqual(quiet.status, 0, quiet.screen)
             XCTAssertEqual(quiet.screen, "", extra)
         }
@@ -60,7 +60,7 @@ final class ProgressTerminalTests: XCTestCase {
         }
         let path = hb.dir.file("devices.json")
         try ("{\"devices\":[" + devices.joined(separator: ",") + "]}").write(toFile: path, atomically: true, encoding: .utf8)
-        let r = try WindowedTerminal.run(["import-tailscale", path, "--all"], columns: 100, onTerminal: [.stderr], environment: hb.environment)
+        let r = try WindowedTerminal.run(["import-tailscale", path, "--all"], columns: 100, onTerminal: [.stderr], environment: hb.environment, account: hb.account)
         XCTAssertEqual(r.status, 0, r.screen)
         XCTAssertTrue(r.stdout.hasSuffix("3000 added, 0 updated, 0 unchanged, 0 skipped; 0 host-key entries trusted.\n"), String(r.stdout.suffix(200)))
         let lines = draws(r.screen, "Importing from Tailscale: ")
@@ -68,7 +68,7 @@ final class ProgressTerminalTests: XCTestCase {
         XCTAssertTrue(lines.allSatisfy { $0.range(of: #"^Importing from Tailscale: [0-9,]+ of 3,000 devices \([0-9]{1,3}%\)\x{1B}\[K$"#, options: .regularExpression) != nil },
                       lines.debugDescription)
         XCTAssertTrue(r.screen.hasSuffix("\r\u{1B}[K"))
-        let again = try WindowedTerminal.run(["import-tailscale", path, "--all", "--json"], columns: 100, onTerminal: [.stderr], environment: hb.environment)
+        let again = try WindowedTerminal.run(["import-tailscale", path, "--all", "--json"], columns: 100, onTerminal: [.stderr], environment: hb.environment, account: hb.account)
         XCTAssertEqual(again.status, 0)
         XCTAssertEqual(again.screen, "")
     }
@@ -79,7 +79,7 @@ final class ProgressTerminalTests: XCTestCase {
         XCTAssertEqual(gen.status, 0, gen.stderr)
         try "correct horse\n".write(toFile: hb.dir.file("pass"), atomically: true, encoding: .utf8)
         let r = try WindowedTerminal.run(["keys", "import", key, "--passphrase-file", hb.dir.file("pass")], columns: 100,
-                                         onTerminal: [.stderr], environment: hb.environment)
+                                         onTerminal: [.stderr], environment: hb.environment, account: hb.account)
         XCTAssertEqual(r.status, 0, r.screen + r.stderr)
         XCTAssertTrue(r.stdout.hasPrefix("Imported key 'slow': 256 SHA256:"), r.stdout)
         let lines = draws(r.screen, "Deriving the key (64 bcrypt rounds)… ")

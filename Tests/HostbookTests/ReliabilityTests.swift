@@ -23,8 +23,8 @@ final class ReliabilityTests: XCTestCase {
             done
             """
         let env = hb.environment
-        let a = try Shell.start(loop, environment: env.merging(["W": "1"]) { $1 }, dir: hb.dir, tag: "w1")
-        let b = try Shell.start(loop, environment: env.merging(["W": "2"]) { $1 }, dir: hb.dir, tag: "w2")
+        let a = try Shell.start(loop, environment: env.merging(["W": "1"]) { $1 }, dir: hb.dir, tag: "w1", account: hb.account)
+        let b = try Shell.start(loop, environment: env.merging(["W": "2"]) { $1 }, dir: hb.dir, tag: "w2", account: hb.account)
         a.waitUntilExit()
         b.waitUntilExit()
         for (p, tag) in [(a, "w1"), (b, "w2")] {
@@ -46,8 +46,8 @@ final class ReliabilityTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
             try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
-            let a = try Shell.start("exec \"$HB\" add one --hostname one.example", environment: hb.environment, dir: hb.dir, tag: "m1")
-            let b = try Shell.start("exec \"$HB\" snippets add two --command uptime", environment: hb.environment, dir: hb.dir, tag: "m2")
+            let a = try Shell.start("exec \"$HB\" add one --hostname one.example", environment: hb.environment, dir: hb.dir, tag: "m1", account: hb.account)
+            let b = try Shell.start("exec \"$HB\" snippets add two --command uptime", environment: hb.environment, dir: hb.dir, tag: "m2", account: hb.account)
             a.waitUntilExit()
             b.waitUntilExit()
             XCTAssertEqual(a.terminationStatus, 0, Shell.output(hb.dir, "m1").1)
@@ -77,7 +77,7 @@ final class ReliabilityTests: XCTestCase {
         for (round, delay) in [0.15, 0.4, 0.23, 0.6, 0.31, 0.5].enumerated() {
             let pidFile = hb.dir.file("child.pid")
             let p = try Shell.start(loop, environment: hb.environment.merging(["START": String(start), "PIDFILE": pidFile]) { $1 },
-                                    dir: hb.dir, tag: "kill\(round)")
+                                    dir: hb.dir, tag: "kill\(round)", account: hb.account)
             Thread.sleep(forTimeInterval: delay)
             let child = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
             kill(p.processIdentifier, SIGKILL)
@@ -126,7 +126,7 @@ final class ReliabilityTests: XCTestCase {
             try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
             try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: big, toPath: hb.db)
-            let p = try Shell.start("exec \"$HB\" add z --hostname z.example", environment: hb.environment, dir: hb.dir, tag: "migrate")
+            let p = try Shell.start("exec \"$HB\" add z --hostname z.example", environment: hb.environment, dir: hb.dir, tag: "migrate", account: hb.account)
             Thread.sleep(forTimeInterval: whole * fraction)
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
@@ -178,7 +178,7 @@ final class ReliabilityTests: XCTestCase {
             for f in hb.files() { try FileManager.default.removeItem(atPath: hb.dir.file("data/" + f)) }
             try FileManager.default.copyItem(atPath: seeded, toPath: hb.db)
             let p = try Shell.start("exec \"$HB\" import-tailscale \"$FILE\" --all --no-host-keys >/dev/null",
-                                    environment: hb.environment.merging(["FILE": file]) { $1 }, dir: hb.dir, tag: "import")
+                                    environment: hb.environment.merging(["FILE": file]) { $1 }, dir: hb.dir, tag: "import", account: hb.account)
             // Wait until the transaction's pages are spilling into the WAL (threshold varied
             // per round), then kill.
             let threshold = [64, 512, 2048, 4096][round] * 1024

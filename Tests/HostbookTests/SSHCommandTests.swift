@@ -129,7 +129,7 @@ final class SSHCommandTests: XCTestCase {
         let sshd = try PrivateSSHD(authorizedKeys: [pub])
         try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k")
         let fingerprint = try ToolProcess.sshKeygen(["-l", "-f", sshd.hostKeyFiles["ed25519"]! + ".pub"]).stdout.split(separator: " ")[1]
-        let terminal = try ScriptedTerminal(["--db", bed.fx.db, "ssh", "web", "echo approved-and-in"])
+        let terminal = try ScriptedTerminal(["--db", bed.fx.db, "ssh", "web", "echo approved-and-in"], fixture: bed.fx)
         terminal.expect("ED25519 key fingerprint is \(fingerprint).")
         terminal.expect("Are you sure you want to trust this key (yes/no/[fingerprint])? ")
         terminal.send("yes")

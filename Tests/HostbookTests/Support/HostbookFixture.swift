@@ -8,18 +8,43 @@ final class HostbookFixture {
     /// The database path every run gets through $HOSTBOOK_DB.
     let db: String
     var environment: [String: String]
+    /// The ordinary account every run uses when the tests run as root (TestAccount); nil
+    /// when they already run as an ordinary user, or for `asRoot` (tests of what root sees).
+    let account: TestAccount?
 
-    init() throws {
+    /// `asRoot`: hostbook runs as the test process's own user, root in CI; only for tests
+    /// whose subject is root's view (files owned by other users, core dumps).
+    init(asRoot: Bool = false) throws {
         dir = try TemporaryDirectory()
         db = dir.file("data/hostbook.db")
         environment = ["HOSTBOOK_DB": db, "NO_COLOR": "1"]
+        if TestAccount.needed && !asRoot {
+            account = try TestAccount(owning: dir.path, home: dir.file("home"), runtime: dir.file("run"))
+            environment["HOME"] = account!.home
+            environment["XDG_RUNTIME_DIR"] = account!.runtime
+        } else {
+            account = nil
+        }
+    }
+
+    deinit { account?.close() }
+
+    /// The user name hostbook and ssh run as.
+    var userName: String {
+        if let account { return account.name }
+        guard let pw = getpwuid(getuid()) else { return "root" }
+        return String(cString: pw.pointee.pw_name)
     }
 
     @discardableResult
     func run(_ args: [String], stdin: String? = nil, removing: [String] = []) throws -> HostbookResult {
         // An inherited $COLUMNS would make tables fit it; tests that want a width set it.
-        try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment,
-                                removing: environment["COLUMNS"] == nil ? removing + ["COLUMNS"] : removing)
+        let removing = environment["COLUMNS"] == nil ? removing + ["COLUMNS"] : removing
+        if let account {
+            return try account.run(HostbookProcess.binaryURL.path, args, stdin: stdin.map { Data($0.utf8) },
+                                   environment: environment, removing: removing)
+        }
+        return try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment, removing: removing)
     }
 
     @discardableResult
@@ -29,8 +54,12 @@ final class HostbookFixture {
     /// the same environment `run` gives hostbook, plus `extra`.
     @discardableResult
     func tool(_ executable: String, _ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> HostbookResult {
-        try ToolProcess.run(URL(fileURLWithPath: executable), args, stdin: stdin.map { Data($0.utf8) },
-                            environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
+        if let account {
+            return try account.run(executable, args, stdin: stdin.map { Data($0.utf8) },
+                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
+        }
+        return try ToolProcess.run(URL(fileURLWithPath: executable), args, stdin: stdin.map { Data($0.utf8) },
+                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
     }
 
     /// Runs and requires exit 0, failing the test with stderr otherwise.
@@ -63,7 +92,8 @@ final class HostbookFixture {
         return e.compactMap { $0 as? String }.sorted()
     }
 
-    /// True when a Secret Service session is there for vault tests (scripts/with-keyring).
+    /// True when a Secret Service session is there for vault tests (scripts/with-keyring;
+    /// a test account gets one of its own of the same kind).
     static var vaultAvailable: Bool { ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil }
 }
 

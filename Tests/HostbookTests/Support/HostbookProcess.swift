@@ -10,8 +10,14 @@ struct HostbookResult {
 }
 
 enum HostbookProcess {
-    /// The built `hostbook` executable: it sits in the build products folder next to the test bundle.
+    /// The `hostbook` the tests run: the built one, or, when the tests run as root and so
+    /// run it as a test account, its copy where that account can reach it (TestTools).
     static var binaryURL: URL {
+        TestAccount.needed ? URL(fileURLWithPath: TestTools.folder + "/hostbook") : builtBinaryURL
+    }
+
+    /// The built `hostbook` executable: it sits in the build products folder next to the test bundle.
+    static var builtBinaryURL: URL {
         let bundle = Bundle(for: BundleMarker.self).bundleURL
         var dir = bundle.deletingLastPathComponent()
         // On Linux the .xctest is a file in the products folder.
@@ -42,20 +48,24 @@ private final class BundleMarker {}
 enum ToolProcess {
     @discardableResult
     static func run(_ executable: URL, _ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
-                    removing: [String] = [], timeout: TimeInterval = 120) throws -> HostbookResult {
+                    removing: [String] = [], inheriting: Bool = true, directory: String? = nil,
+                    timeout: TimeInterval = 120) throws -> HostbookResult {
         let p = Process()
         p.executableURL = executable
         p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
+        var env = inheriting ? ProcessInfo.processInfo.environment : [:]
         for k in removing { env.removeValue(forKey: k) }
         for (k, v) in environment { env[k] = v }
         p.environment = env
+        if let directory { p.currentDirectoryURL = URL(fileURLWithPath: directory) }
         let outPipe = Pipe(), errPipe = Pipe(), inPipe = Pipe()
         p.standardOutput = outPipe
         p.standardError = errPipe
         p.standardInput = inPipe
         try p.run()
-        if let stdin { inPipe.fileHandleForWriting.write(stdin) }
+        // A child that exits before reading its input must not end the test run with SIGPIPE.
+        signal(SIGPIPE, SIG_IGN)
+        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: stdin) }
         try? inPipe.fileHandleForWriting.close()
         // Read both pipes concurrently so a large output cannot block the child.
         let group = DispatchGroup()

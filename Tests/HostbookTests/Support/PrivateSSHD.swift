@@ -52,7 +52,11 @@ final class PrivateSSHD: @unchecked Sendable {
         authorizedKeysFile = dir.file("authorized_keys")
         let authorized = authorizedKeys.map { $0 + "\n" }.joined()
         try Data(authorized.utf8).write(to: URL(fileURLWithPath: authorizedKeysFile))
-        chmod(authorizedKeysFile, 0o600)
+        // sshd reads a user's authorized keys with that user's rights (auth2-pubkey.c
+        // user_key_allowed2 runs under temporarily_use_uid): the test account must reach the
+        // file. The host keys stay root's, 0600.
+        chmod(dir.path, 0o711)
+        chmod(authorizedKeysFile, 0o644)
         logFile = dir.file("sshd.log")
 
         var started: (pid_t, Int)?

@@ -14,10 +14,16 @@ final class ScriptedTerminal: @unchecked Sendable {
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
 
     /// Starts `hostbook ARGS` on a terminal; the inherited environment keeps the D-Bus session.
-    init(_ arguments: [String]) throws {
+    /// With `fixture`, it runs as the fixture's account with the fixture's environment.
+    init(_ arguments: [String], fixture: HostbookFixture? = nil) throws {
         let command = ([HostbookProcess.binaryURL.path] + arguments).map(Self.shellQuote).joined(separator: " ")
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        process.arguments = ["-qec", command, "/dev/null"]
+        if let fixture {
+            try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: fixture.environment,
+                                    removing: ["COLUMNS"], account: fixture.account, terminal: nil)
+        } else {
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+            process.arguments = ["-qec", command, "/dev/null"]
+        }
         process.standardInput = input
         process.standardOutput = output
         process.standardError = output

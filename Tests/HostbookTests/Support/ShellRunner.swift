@@ -10,15 +10,12 @@ enum Shell {
     }
 
     /// Starts `script` without waiting; stdout and stderr go to files in `dir`.
-    static func start(_ script: String, environment: [String: String] = [:], removing: [String] = [], dir: TemporaryDirectory, tag: String) throws -> Process {
+    /// With `account`, the script runs as that account, in its environment plus `environment`.
+    static func start(_ script: String, environment: [String: String] = [:], removing: [String] = [], dir: TemporaryDirectory, tag: String,
+                      account: TestAccount? = nil) throws -> Process {
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/sh")
-        p.arguments = ["-c", script]
-        var env = ProcessInfo.processInfo.environment
-        for k in removing { env.removeValue(forKey: k) }
-        for (k, v) in environment { env[k] = v }
-        env["HB"] = HostbookProcess.binaryURL.path
-        p.environment = env
+        try TestAccount.prepare(p, ["/bin/sh", "-c", script], environment: environment.merging(["HB": HostbookProcess.binaryURL.path]) { $1 },
+                                removing: removing, account: account, terminal: nil)
         _ = FileManager.default.createFile(atPath: dir.file("\(tag).out"), contents: nil)
         _ = FileManager.default.createFile(atPath: dir.file("\(tag).err"), contents: nil)
         p.standardOutput = FileHandle(forWritingAtPath: dir.file("\(tag).out"))
@@ -35,9 +32,9 @@ enum Shell {
 
     /// Runs `script` to the end.
     @discardableResult
-    static func run(_ script: String, environment: [String: String] = [:], removing: [String] = []) throws -> Result {
+    static func run(_ script: String, environment: [String: String] = [:], removing: [String] = [], account: TestAccount? = nil) throws -> Result {
         let dir = try TemporaryDirectory()
-        let p = try start(script, environment: environment, removing: removing, dir: dir, tag: "run")
+        let p = try start(script, environment: environment, removing: removing, dir: dir, tag: "run", account: account)
         p.waitUntilExit()
         let (out, err) = output(dir, "run")
         return Result(status: p.terminationStatus, stdout: out, stderr: err)

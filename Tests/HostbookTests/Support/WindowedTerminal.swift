@@ -17,17 +17,13 @@ enum WindowedTerminal {
     }
 
     static func run(_ arguments: [String], columns: Int, onTerminal: Set<Stream>, environment: [String: String],
-                    removing: [String] = ["COLUMNS", "NO_COLOR"], timeout: TimeInterval = 120) throws -> Result {
+                    removing: [String] = ["COLUMNS", "NO_COLOR"], account: TestAccount? = nil, timeout: TimeInterval = 120) throws -> Result {
         var master: Int32 = -1, slave: Int32 = -1
         var size = winsize(ws_row: 24, ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
         guard openpty(&master, &slave, nil, nil, &size) == 0 else { throw XCTSkip("openpty is not available") }
         let p = Process()
-        p.executableURL = HostbookProcess.binaryURL
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for k in removing { env.removeValue(forKey: k) }
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
+        try TestAccount.prepare(p, [HostbookProcess.binaryURL.path] + arguments, environment: environment, removing: removing,
+                                account: account, terminal: slave)
         let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         let outPipe = Pipe(), errPipe = Pipe()
         p.standardInput = terminal
@@ -79,20 +75,17 @@ extension WindowedTerminal {
         private(set) var initialSettings = termios()
 
         init(_ arguments: [String], columns: Int = 80, rows: Int = 24, environment: [String: String],
-             removing: [String] = ["COLUMNS", "NO_COLOR"]) throws {
+             removing: [String] = ["COLUMNS", "NO_COLOR"], account: TestAccount? = nil) throws {
             var m: Int32 = -1, s: Int32 = -1
             var size = winsize(ws_row: UInt16(rows), ws_col: UInt16(columns), ws_xpixel: 0, ws_ypixel: 0)
             guard openpty(&m, &s, nil, nil, &size) == 0 else { throw XCTSkip("openpty is not available") }
             master = m
             slave = s
             _ = tcgetattr(slave, &initialSettings)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-            process.arguments = ["--ctty", "--wait", HostbookProcess.binaryURL.path] + arguments
-            var env = ProcessInfo.processInfo.environment
-            for k in removing { env.removeValue(forKey: k) }
-            for (k, v) in environment { env[k] = v }
-            env["TERM"] = env["TERM"] ?? "xterm"
-            process.environment = env
+            var environment = environment
+            environment["TERM"] = environment["TERM"] ?? ProcessInfo.processInfo.environment["TERM"] ?? "xterm"
+            try TestAccount.prepare(process, ["/usr/bin/setsid", "--ctty", "--wait", HostbookProcess.binaryURL.path] + arguments,
+                                    environment: environment, removing: removing, account: account, terminal: slave)
             let terminal = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
             process.standardInput = terminal
             process.standardOutput = terminal

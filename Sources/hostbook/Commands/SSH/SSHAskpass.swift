@@ -1,11 +1,14 @@
-// Passwords for `hostbook ssh` through SSH_ASKPASS (openssh-integration.md §3, §6.5).
-// ssh runs this same binary as its askpass program, with `HOSTBOOK_ASKPASS_SESSION`
-// holding only an identifier: the name of a private socket on which the parent hostbook
-// (the one that started ssh, holding the passwords in secure memory) answers. The parent
-// answers only the exact password prompt of a hop that has a stored password,
-// `USER@HOST's password: `, and each only once; every other prompt (passphrases,
-// host-key questions, confirmations, PINs, a second password prompt after a wrong
-// password) gets no answer and the helper exits non-zero.
+// Passwords for `hostbook ssh` through SSH_ASKPASS. ssh runs this same binary as its
+// askpass program, with `HOSTBOOK_ASKPASS_SESSION` holding only an identifier: the name of a
+// private socket on which the parent hostbook (the one that started ssh, holding the
+// passwords in secure memory) answers. An answer goes only to the hop that owns it: the
+// helper's pid (SO_PEERCRED) leads through its parents to the ssh of one hop
+// (ProcessAncestry), and only that hop's exact password prompt, `USER@HOST's password: `,
+// is answered, once. ssh's prompt has no port, so a jump host and a target on the same
+// address and user show the same prompt: the process tree tells them apart, and a helper
+// whose hop cannot be told is refused. Every other prompt (passphrases, host-key
+// questions, confirmations, PINs, a second password prompt after a wrong password) gets
+// no answer and the helper exits non-zero.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -22,14 +25,15 @@ enum SSHAskpass {
         let identifier: String
 
         /// `passwords` is asked once, at the first prompt (it may wait for the vault).
-        init(folder: String, passwords: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) throws {
+        init(folder: String, passwords: @escaping @Sendable () -> [SSHPasswordAnswer]) throws {
             let path = try PrivateSocketDirectory.uniquePath(in: folder, prefix: SSHAskpass.socketPrefix)
             identifier = String(path.dropFirst(folder.count + 1 + SSHAskpass.socketPrefix.count + 1).dropLast(".sock".count))
             let pending = Pending(passwords)
+            self.pending = pending
             server = try UnixSocketServer(path: path) { connection in
                 guard let frame = connection.readFrame(maxLength: 4096) else { return }
                 let prompt = String(decoding: frame, as: UTF8.self)
-                guard let password = pending.take(prompt) else {
+                guard let password = pending.take(prompt, helper: connection.peer.pid) else {
                     _ = connection.writeFrame([0])
                     return
                 }
@@ -43,27 +47,45 @@ enum SSHAskpass {
             try server.start()
         }
 
+        private let pending: Pending
+
+        /// The ssh that hostbook started: the root of the process tree the hops are read from.
+        func attach(sshPID: pid_t) { pending.attach(sshPID) }
+
         func stop() { server.stop() }
     }
 
-    /// Each owned prompt is answered once.
+    /// Each owned prompt is answered once, and only to its own hop.
     private final class Pending: @unchecked Sendable {
-        private let source: @Sendable () -> [(prompt: String, password: SecretBytes)]
-        private var entries: [(prompt: String, password: SecretBytes)]?
+        private let source: @Sendable () -> [SSHPasswordAnswer]
+        private var entries: [SSHPasswordAnswer]?
+        private var sshPID: pid_t?
         private var mutex = pthread_mutex_t()
 
-        init(_ source: @escaping @Sendable () -> [(prompt: String, password: SecretBytes)]) {
+        init(_ source: @escaping @Sendable () -> [SSHPasswordAnswer]) {
             self.source = source
             pthread_mutex_init(&mutex, nil)
         }
 
         deinit { pthread_mutex_destroy(&mutex) }
 
-        func take(_ prompt: String) -> SecretBytes? {
+        func attach(_ pid: pid_t) {
+            pthread_mutex_lock(&mutex)
+            sshPID = pid
+            pthread_mutex_unlock(&mutex)
+        }
+
+        func take(_ prompt: String, helper: pid_t) -> SecretBytes? {
+            pthread_mutex_lock(&mutex)
+            let root = sshPID
+            pthread_mutex_unlock(&mutex)
+            // The helper's parent is the asking ssh; its distance to the first ssh is its hop.
+            guard let root, let asking = ProcessAncestry.parent(of: helper),
+                  let hop = ProcessAncestry.distance(from: asking, to: root, limit: SSHPlan.maxHops) else { return nil }
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
             if entries == nil { entries = source() }
-            guard let i = entries!.firstIndex(where: { $0.prompt == prompt }) else { return nil }
+            guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
             return entries!.remove(at: i).password
         }
     }
@@ -132,4 +154,12 @@ enum SSHAskpass {
         }
         return true
     }
+}
+
+/// The stored password of one hop: its place in the chain (0 = the target), the prompt
+/// ssh shows for it, and the password in secure memory.
+struct SSHPasswordAnswer {
+    let hop: Int
+    let prompt: String
+    let password: SecretBytes
 }

@@ -1,10 +1,10 @@
 // `hostbook ssh [--snippet NAME] [--print-config] HOST [SSH-ARGS...]`: connects to a saved
 // host with the system ssh, as hostbook's child (openssh-integration.md §6.1). While ssh
 // runs, hostbook holds what the connection needs and nothing of it touches the disk:
-//   * the configuration, an in-memory file ssh reads as /proc/<pid>/fd/N (-F);
+//   * the configuration (-F) and each hop's public key (its IdentityFile, with
+//     IdentitiesOnly), files in a private folder of the session (SessionFolder.swift);
 //   * the keys of the target and of each jump host, served by an agent on a per-session
-//     socket (0600, in a 0700 folder), with each hop's public key as its IdentityFile
-//     (also an in-memory file) and IdentitiesOnly;
+//     socket (0600, in a 0700 folder);
 //   * the stored passwords, answered through SSH_ASKPASS (SSHAskpass.swift);
 //   * host keys: KnownHostsCommand runs `hostbook known-hosts lookup` (SSHHostKeyLookup).
 // The terminal's signals go to ssh (it is in the foreground process group; hostbook
@@ -57,7 +57,9 @@ enum SSHCommand {
             var paths = SSHSessionConfig.Paths()
             if plan.needsAgent {
                 paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
-                for hop in plan.hops where hop.key != nil { paths.publicKeyFiles[hop.alias] = "/proc/PID/fd/N" }
+                for (i, hop) in plan.hops.filter({ $0.key != nil }).enumerated() {
+                    paths.publicKeyFiles[hop.alias] = "$XDG_RUNTIME_DIR/hostbook/session-XXXXXX/hop\(i + 1).pub"
+                }
             }
             Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
             return

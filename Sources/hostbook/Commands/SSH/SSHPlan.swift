@@ -100,7 +100,7 @@ struct SSHPlan: Sendable {
     func loadSecrets(localUser: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
         var secrets = SSHSecrets()
-        for hop in hops {
+        for (index, hop) in hops.enumerated() {
             if let stored = hop.key {
                 let key = try VaultPrivateKey.read(stored, from: vault)
                 if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
@@ -116,7 +116,8 @@ struct SSHPlan: Sendable {
                     throw CLIError.failure("the password of '\(host.name)' is not in the vault",
                                            hint: "Store it again with 'hostbook edit \(host.name) --password-stdin'.")
                 }
-                secrets.passwords.append((SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname), password))
+                secrets.passwords.append(SSHPasswordAnswer(hop: index, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
+                                                           password: password))
             }
         }
         return secrets
@@ -124,8 +125,8 @@ struct SSHPlan: Sendable {
 }
 
 /// The secrets of a session, in secure memory: the keys the agent serves, and the password
-/// for each owned prompt.
+/// of each hop that has one.
 struct SSHSecrets: @unchecked Sendable {
     var identities: [AgentIdentity] = []
-    var passwords: [(prompt: String, password: SecretBytes)] = []
+    var passwords: [SSHPasswordAnswer] = []
 }

@@ -1,4 +1,4 @@
-// One running `hostbook ssh` session: the agent, the askpass socket, the in-memory files
+// One running `hostbook ssh` session: the agent, the askpass socket, the session's files
 // and ssh itself as hostbook's child, waited for with sigwait (SIGCHLD; SIGTERM and SIGHUP
 // are passed on to ssh). When ssh ends, everything is stopped and removed.
 #if canImport(Glibc)
@@ -7,7 +7,7 @@ import Glibc
 import Agent
 import SecureMemory
 
-/// One running session: the agent, the askpass socket, the in-memory files and ssh itself.
+/// One running session: the agent, the askpass socket, the session's files and ssh itself.
 struct SSHSession {
     let plan: SSHPlan
     let config: SSHSessionConfig
@@ -42,7 +42,8 @@ struct SSHSession {
             throw CLIError.failure("cannot prepare the socket folder: \(error)")
         }
         var paths = SSHSessionConfig.Paths()
-        var files: [MemoryFile] = []
+        let files = try SessionFolder(in: folder)
+        defer { files.remove() }
         var agent: AgentServer?
         var askpass: SSHAskpass.Server?
         defer {
@@ -58,9 +59,8 @@ struct SSHSession {
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }
-                    let file = try MemoryFile(name: "hostbook-\(hop.alias).pub", contents: Array((publicKey.line(comment: hop.alias) + "\n").utf8))
-                    files.append(file)
-                    paths.publicKeyFiles[hop.alias] = file.procPath
+                    paths.publicKeyFiles[hop.alias] = try files.write("hop\(paths.publicKeyFiles.count + 1).pub",
+                                                                      Array((publicKey.line(comment: hop.alias) + "\n").utf8))
                 }
             }
             if plan.needsAskpass {
@@ -69,11 +69,13 @@ struct SSHSession {
         } catch let e as SocketError {
             throw CLIError.failure("cannot start the session's agent: \(e.description)")
         }
-        let configFile = try MemoryFile(name: "hostbook-ssh_config", contents: Array(try config.render(plan, paths: paths).utf8))
-        files.append(configFile)
+        let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
 
-        var argv = [client.path, "-F", configFile.procPath, plan.target.alias] + arguments
-        if let snippet = plan.snippet { argv.append(snippet) }
+        var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
+        // The snippet is the remote command, never an option: ssh parses options after the
+        // destination too (ssh.c goes back to getopt for the words after the host) until
+        // `--`, so a snippet beginning with '-' would be an option of the local ssh.
+        if let snippet = plan.snippet { argv += arguments.contains("--") ? [snippet] : ["--", snippet] }
         var env = environment.filter { $0.key != SSHAskpass.sessionVariable && $0.key != "SSH_ASKPASS" && $0.key != "SSH_ASKPASS_REQUIRE" }
         if let askpass {
             env["SSH_ASKPASS"] = config.hostbookPath
@@ -95,6 +97,7 @@ struct SSHSession {
         let pid = try Spawn.start(client.path, argv, environment: env.map { "\($0.key)=\($0.value)" }.sorted(),
                                   actions: nil, attributes: &attributes)
         secrets.attach(pid)
+        askpass?.attach(sshPID: pid)
 
         var raw: Int32 = 0
         while true {
@@ -106,7 +109,6 @@ struct SSHSession {
                 kill(pid, signal)
             }
         }
-        withExtendedLifetime(files) {}
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
         return Spawn.decode(raw)

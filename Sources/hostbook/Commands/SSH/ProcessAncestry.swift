@@ -1,0 +1,46 @@
+// Which hop's ssh started a process: the askpass helper is a child of the ssh that asks
+// (readpass.c ssh_askpass: fork, then exec of SSH_ASKPASS), and the ssh of each jump host is
+// a child of the ssh of the hop it carries (sshconnect.c ssh_proxy_connect runs ProxyJump's
+// `ssh -W` through `exec` in /bin/sh, so the shell and that ssh are one process). So the
+// number of parent links from the helper's parent up to the ssh that hostbook started is the
+// hop's place in the chain: 0 for the target, 1 for its jump host, and so on.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum ProcessAncestry {
+    /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
+    /// the process is gone or the file unreadable.
+    static func parent(of pid: pid_t) -> pid_t? {
+        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        var count = 0
+        while count < buffer.count {
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
+            if n < 0 && errno == EINTR { continue }
+            if n <= 0 { break }
+            count += n
+        }
+        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so the fields
+        // start after the last ')'.
+        let text = buffer[0..<count]
+        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 2 else { return nil }
+        return pid_t(String(decoding: fields[1], as: UTF8.self))
+    }
+
+    /// How many parent links lead from `pid` up to `root`: 0 when `pid` is `root`; nil when
+    /// `root` is not reached within `limit` links.
+    static func distance(from pid: pid_t, to root: pid_t, limit: Int) -> Int? {
+        var current = pid
+        for steps in 0...limit {
+            if current == root { return steps }
+            guard let next = parent(of: current), next > 1 else { return nil }
+            current = next
+        }
+        return nil
+    }
+}

@@ -1,0 +1,53 @@
+// The files one `hostbook ssh` session hands to ssh: the generated configuration (-F) and
+// each hop's public key (its IdentityFile). They live in a folder of their own, made with
+// mkdtemp inside hostbook's private socket folder (0700, this user's), and the folder is
+// removed when the session ends. None of them is secret: the private keys stay in the
+// session's agent and the passwords in the askpass server.
+//
+// Why not an in-memory file read as /proc/PID/fd/N: hostbook is not dumpable
+// (ProcessProtection), so the kernel makes its /proc/PID/fd entries root's, and an
+// ordinary user's ssh cannot open them. `-F /dev/fd/N` does not work either: ssh closes
+// the descriptors it inherits before it reads its configuration.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class SessionFolder {
+    let path: String
+    private var files: [String] = []
+
+    /// Makes `PARENT/session-XXXXXX`, 0700.
+    init(in parent: String) throws {
+        var template = Array((parent + "/session-XXXXXX").utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw CLIError.failure("cannot create the session folder in \(parent.escapedForTerminal): \(String(cString: strerror(errno)))")
+        }
+        path = String(cString: made)
+    }
+
+    /// Writes a new file `name` (0600, never an existing file or a link) and returns its path.
+    func write(_ name: String, _ contents: [UInt8]) throws -> String {
+        let file = path + "/" + name
+        let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CLIError.failure("cannot create \(file.escapedForTerminal): \(String(cString: strerror(errno)))") }
+        files.append(file)
+        defer { close(fd) }
+        var offset = 0
+        while offset < contents.count {
+            let n = contents.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else { throw CLIError.failure("cannot write \(file.escapedForTerminal): \(String(cString: strerror(errno)))") }
+            offset += n
+        }
+        return file
+    }
+
+    /// Removes the files and the folder.
+    func remove() {
+        for file in files { unlink(file) }
+        files.removeAll()
+        rmdir(path)
+    }
+
+    deinit { remove() }
+}
