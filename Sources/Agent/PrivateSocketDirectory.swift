@@ -1,6 +1,13 @@
-// Where hostbook's sockets live: `$XDG_RUNTIME_DIR/hostbook` (a per-user tmpfs), else
-// `/tmp/hostbook-UID`. The folder is created 0700; an existing one must be a real folder
-// (not a symlink) owned by this user and closed to others, or nothing is put in it.
+// Where hostbook's sockets live: `$XDG_RUNTIME_DIR/hostbook` (a per-user tmpfs that only
+// this user can write), else a folder made with mkdtemp in /tmp, `/tmp/hostbook-XXXXXXXX`,
+// whose path is recorded in `$XDG_STATE_HOME/hostbook/socket-folder` (default
+// ~/.local/state) so that every later hostbook of this user finds it again.
+//
+// Why not a fixed `/tmp/hostbook-UID`: /tmp is shared, and another local user who makes
+// that folder first (or a link by that name) blocks `agent start` and `hostbook ssh` for
+// good. An unpredictable name cannot be taken in advance, and the record lives in this
+// user's own home. A recorded folder is used only while it is still a real folder (not a
+// link) owned by this user; otherwise a new one is made and recorded.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -18,13 +25,76 @@ public enum PrivateSocketDirectory {
     /// The folder, created or checked.
     public static func prepare(environment: [String: String]) throws -> String {
         let uid = getuid()
-        let folder: String
-        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), isOwnedPrivateFolder(runtime, uid: uid) {
-            folder = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/hostbook"
-        } else {
-            folder = "/tmp/hostbook-\(uid)"
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), isOwnedFolder(runtime, uid: uid) {
+            let folder = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/hostbook"
+            if mkdir(folder, 0o700) != 0 && Glibc.errno != EEXIST { throw SocketError.errno("cannot create the folder \(folder)") }
+            try checkPrivate(folder, uid: uid)
+            return folder
         }
-        if mkdir(folder, 0o700) != 0 && Glibc.errno != EEXIST { throw SocketError.errno("cannot create the folder \(folder)") }
+        return try recordedFolder(environment: environment, uid: uid)
+    }
+
+    /// The file that names the /tmp folder: `$XDG_STATE_HOME/hostbook/socket-folder`.
+    static func recordPath(environment: [String: String]) throws -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/hostbook/socket-folder" }
+        guard let home = environment["HOME"], home.hasPrefix("/") else {
+            throw SocketError("neither XDG_RUNTIME_DIR nor HOME is set, so there is no private place for hostbook's sockets; set XDG_RUNTIME_DIR")
+        }
+        return home + "/.local/state/hostbook/socket-folder"
+    }
+
+    private static func recordedFolder(environment: [String: String], uid: uid_t) throws -> String {
+        let record = try recordPath(environment: environment)
+        if let folder = readRecord(record), (try? checkPrivate(folder, uid: uid)) != nil { return folder }
+        try makeFolders(forFile: record)
+        var template = Array("/tmp/hostbook-XXXXXXXX".utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw SocketError.errno("cannot create a private folder in /tmp")
+        }
+        let folder = String(cString: made)
+        // Written beside the record and renamed over it: a reader sees the old path or the
+        // new one, never half of one.
+        let temporary = record + ".\(getpid()).tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { rmdir(folder); throw SocketError.errno("cannot write \(record)") }
+        let line = Array((folder + "\n").utf8)
+        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        guard written == line.count, rename(temporary, record) == 0 else {
+            let e = SocketError.errno("cannot write \(record)")
+            unlink(temporary)
+            rmdir(folder)
+            throw e
+        }
+        return folder
+    }
+
+    /// The recorded path: one absolute line of at most 64 bytes in a file of this user.
+    private static func readRecord(_ record: String) -> String? {
+        let fd = open(record, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 80)
+        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 1, n < 80, buffer[n - 1] == UInt8(ascii: "\n") else { return nil }
+        let path = String(decoding: buffer[0..<(n - 1)], as: UTF8.self)
+        guard path.hasPrefix("/tmp/hostbook-"), !path.contains("/.."), path.utf8.count < 64 else { return nil }
+        return path
+    }
+
+    /// Creates the folders above `file` that are missing, 0700.
+    private static func makeFolders(forFile file: String) throws {
+        var path = ""
+        for part in file.split(separator: "/").dropLast() {
+            path += "/" + part
+            if mkdir(path, 0o700) != 0 && Glibc.errno != EEXIST { throw SocketError.errno("cannot create the folder \(path)") }
+        }
+    }
+
+    /// A real folder (not a link) of this user, closed to others (made so if it is not).
+    private static func checkPrivate(_ folder: String, uid: uid_t) throws {
         var info = stat()
         guard lstat(folder, &info) == 0 else { throw SocketError.errno("cannot inspect \(folder)") }
         guard info.st_mode & S_IFMT == S_IFDIR else { throw SocketError("\(folder) is not a folder; remove it and try again") }
@@ -32,7 +102,6 @@ public enum PrivateSocketDirectory {
         if info.st_mode & 0o077 != 0 {
             guard chmod(folder, 0o700) == 0 else { throw SocketError.errno("cannot make \(folder) private") }
         }
-        return folder
     }
 
     /// A fresh socket path in the folder, `PREFIX-<random>.sock`.
@@ -49,7 +118,7 @@ public enum PrivateSocketDirectory {
         return path
     }
 
-    private static func isOwnedPrivateFolder(_ path: String, uid: uid_t) -> Bool {
+    private static func isOwnedFolder(_ path: String, uid: uid_t) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFDIR && info.st_uid == uid
     }

@@ -10,11 +10,19 @@ public enum HostPatternMatch {
     }
 
     static func matches(_ s: ArraySlice<UInt8>, _ p: ArraySlice<UInt8>) -> Bool {
+        var steps = 0
+        return matches(s, p, steps: &steps)
+    }
+
+    /// The same, counting the steps of its loop in `steps` (for the test that shows the
+    /// work is bounded by the product of the two lengths, never exponential).
+    static func matches(_ s: ArraySlice<UInt8>, _ p: ArraySlice<UInt8>, steps: inout Int) -> Bool {
         // Iterative with one backtrack point: the last `*` seen (equivalent to match.c's
         // recursion, without its exponential worst case).
         var si = s.startIndex, pi = p.startIndex
         var star: Int? = nil, starS = s.startIndex
         while si < s.endIndex {
+            steps += 1
             if pi < p.endIndex, p[pi] == UInt8(ascii: "*") {
                 star = pi
                 pi += 1

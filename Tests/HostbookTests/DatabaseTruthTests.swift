@@ -41,7 +41,8 @@ final class DatabaseTruthTests: XCTestCase {
     /// from every command, reading or writing.
     func testADatabaseTheUserCannotReadIsAnErrorEverywhere() throws {
         let user = try SecondUser()
-        let hb = try HostbookFixture()
+        // The subject is root's database seen by another user: hostbook runs as root here.
+        let hb = try HostbookFixture(asRoot: true)
         try hb.ok("add", "web", "--hostname", "web.example")
         chmod(hb.dir.path, 0o755)
         chmod(hb.dir.file("data"), 0o755)
@@ -193,7 +194,8 @@ final class DatabaseTruthTests: XCTestCase {
 
     func testFilesAndFoldersOthersCanWriteAreRefused() throws {
         let user = try SecondUser()
-        let hb = try HostbookFixture()
+        // The subject is root's database seen by another user: hostbook runs as root here.
+        let hb = try HostbookFixture(asRoot: true)
         try hb.ok("add", "web", "--hostname", "web.example")
         let folder = hb.dir.file("data")
         // Group-writable, and the group is the second user's.
@@ -247,7 +249,8 @@ final class DatabaseTruthTests: XCTestCase {
 
     func testAFileOrFolderOwnedByAnotherUserIsRefused() throws {
         let user = try SecondUser()
-        let hb = try HostbookFixture()
+        // The subject is root's database seen by another user: hostbook runs as root here.
+        let hb = try HostbookFixture(asRoot: true)
         try hb.ok("add", "web", "--hostname", "web.example")
         let folder = hb.dir.file("data")
         user.chown(hb.db)

@@ -15,8 +15,8 @@ final class SSHTestBed {
 
     init() throws {
         fx = try HostbookFixture()
-        home = fx.dir.file("home")
-        runtime = fx.dir.file("run")
+        home = fx.account?.home ?? fx.dir.file("home")
+        runtime = fx.account?.runtime ?? fx.dir.file("run")
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try knownHostsBefore.write(to: URL(fileURLWithPath: home + "/.ssh/known_hosts"))

@@ -19,7 +19,7 @@ final class HostbookFixture {
         db = dir.file("data/hostbook.db")
         environment = ["HOSTBOOK_DB": db, "NO_COLOR": "1"]
         if TestAccount.needed && !asRoot {
-            account = try TestAccount(owning: dir.path, home: dir.file("home"), runtime: dir.file("run"))
+            account = try TestAccount()
             environment["HOME"] = account!.home
             environment["XDG_RUNTIME_DIR"] = account!.runtime
         } else {

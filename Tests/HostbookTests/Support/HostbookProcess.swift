@@ -94,18 +94,37 @@ enum ToolProcess {
     }
 }
 
-/// A temporary folder removed at the end of a test.
-final class TemporaryDirectory {
+/// A temporary folder removed at the end of a test. While a test account is alive, its
+/// folders are the account's (TestAccount.handOver), as a user's own temporary folders are;
+/// `rootOnly` keeps one root's (a private sshd's host keys).
+final class TemporaryDirectory: @unchecked Sendable {
     let url: URL
     var path: String { url.path }
+    let rootOnly: Bool
 
-    init() throws {
+    init(rootOnly: Bool = false) throws {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-test-\(UUID().uuidString)")
+        self.rootOnly = rootOnly
         // 0700 whatever the umask: hostbook refuses a database in a folder others can write.
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        if !rootOnly { TemporaryDirectory.live.add(self) }
+    }
+
+    /// The folders not yet removed, for TestAccount.handOver.
+    static let live = LiveFolders()
+
+    final class LiveFolders: @unchecked Sendable {
+        private let lock = NSLock()
+        private var folders: [ObjectIdentifier: String] = [:]
+        func add(_ dir: TemporaryDirectory) { lock.lock(); folders[ObjectIdentifier(dir)] = dir.path; lock.unlock() }
+        func remove(_ dir: TemporaryDirectory) { lock.lock(); folders[ObjectIdentifier(dir)] = nil; lock.unlock() }
+        var paths: [String] { lock.lock(); defer { lock.unlock() }; return Array(folders.values) }
     }
 
     func file(_ name: String) -> String { url.appendingPathComponent(name).path }
 
-    deinit { try? FileManager.default.removeItem(at: url) }
+    deinit {
+        TemporaryDirectory.live.remove(self)
+        try? FileManager.default.removeItem(at: url)
+    }
 }

@@ -39,7 +39,7 @@ final class PrivateSSHD: @unchecked Sendable {
         }
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
-        dir = try TemporaryDirectory()
+        dir = try TemporaryDirectory(rootOnly: true)
         var keys: [String: String] = [:]
         for type in hostKeyTypes {
             let path = dir.file("ssh_host_\(type)_key")

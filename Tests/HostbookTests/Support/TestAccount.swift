@@ -25,14 +25,16 @@ final class TestAccount: @unchecked Sendable {
     let runtime: String
     /// The account's login password (sshd checks /etc/shadow for password logins).
     let password: String
-    /// The folder whose files the account owns (the fixture's), handed over before each run.
-    private let owned: String
+    /// The account's own folder: its home, its runtime folder, its session's runtime folder.
+    private let own: TemporaryDirectory
     private var session: Process?
     private var sessionInput: Pipe?
     private(set) var busAddress: String?
 
-    /// Makes the account; `owned` (which holds `home` and `runtime`) is handed to it.
-    init(owning owned: String, home: String, runtime: String) throws {
+    /// Makes the account, with its home and runtime folder in a temporary folder of its own.
+    init() throws {
+        own = try TemporaryDirectory()
+        let home = own.file("home"), runtime = own.file("run")
         name = "hbu\(UInt32.random(in: 0..<100_000_000))"
         let made = try ToolProcess.run(URL(fileURLWithPath: "/usr/sbin/useradd"),
                                        ["--no-create-home", "--home-dir", home, "--shell", "/bin/sh", "--user-group", name])
@@ -41,7 +43,6 @@ final class TestAccount: @unchecked Sendable {
         }
         uid = pw.pointee.pw_uid
         gid = pw.pointee.pw_gid
-        self.owned = owned
         self.home = home
         self.runtime = runtime
         password = (0..<16).map { _ in String(UInt8.random(in: 0...255), radix: 16) }.joined()
@@ -61,7 +62,7 @@ final class TestAccount: @unchecked Sendable {
 
     /// Where the account's D-Bus session keeps its runtime files (dbus-1/services), away
     /// from the XDG_RUNTIME_DIR the tests check for leftovers.
-    private var sessionRuntime: String { owned + "/session-run" }
+    private var sessionRuntime: String { own.file("session-run") }
 
     /// The environment of every run: the account's own, never root's.
     func environment(_ extra: [String: String] = [:], removing: [String] = []) -> [String: String] {
@@ -115,13 +116,16 @@ final class TestAccount: @unchecked Sendable {
                                    directory: home, timeout: timeout)
     }
 
-    /// Gives the account every file in its folder: what the test wrote there as root
-    /// (keys, configurations, fixtures) is then the user's, as if the user had written it.
+    /// Gives the account every file in the test's temporary folders: what the test wrote
+    /// there as root (keys, configurations, fixtures) is then the user's, as if the user had
+    /// written it.
     func handOver() {
-        lchown(owned, uid, gid)
-        guard let walker = FileManager.default.enumerator(atPath: owned) else { return }
-        for case let relative as String in walker {
-            lchown(owned + "/" + relative, uid, gid)
+        for folder in TemporaryDirectory.live.paths {
+            lchown(folder, uid, gid)
+            guard let walker = FileManager.default.enumerator(atPath: folder) else { continue }
+            for case let relative as String in walker {
+                lchown(folder + "/" + relative, uid, gid)
+            }
         }
     }
 
