@@ -4,6 +4,9 @@
 // wanted, and finally the folder is fsync'ed so the name itself is durable. A SIGKILL at any
 // moment leaves the old file (or none) or the complete new one, never a truncated one; at
 // worst a `.NAME.hostbook-PID-N.tmp` file is left beside it.
+// A file kept as a symbolic link (a dotfile manager's) is written through the link: the
+// caller asks `linkTarget(of:)` for the end of the chain and writes there, so the new file
+// replaces the target in the target's folder and the link stays as it was.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -66,6 +69,43 @@ enum AtomicFile {
             unlink(temp)
         }
         syncFolder(folder)
+    }
+
+    /// Linux's limit on links followed in one path lookup (namei.h MAXSYMLINKS).
+    static let maxLinks = 40
+
+    /// What writing `path` must replace so that a symbolic link at `path` stays a link: the
+    /// end of its chain of links (a relative target is taken from its link's folder, as the
+    /// kernel does), or `path` itself when it is no link. Nil when nothing is at `path`.
+    /// The end must be a regular file: a link to nothing, to a folder or to a device would
+    /// be replaced by, or write into, something the user did not ask for.
+    static func linkTarget(of path: String) throws(Failure) -> String? {
+        var current = path
+        for _ in 0...maxLinks {
+            var st = stat()
+            guard lstat(current, &st) == 0 else {
+                let err = errno
+                if err == ENOENT && current == path { return nil }
+                if err == ENOENT { throw Failure.io("'\(path)' is a symbolic link to '\(current)', which does not exist") }
+                throw Failure.io("cannot look at '\(current)': \(String(cString: strerror(err)))")
+            }
+            switch st.st_mode & S_IFMT {
+            case S_IFREG:
+                return current
+            case S_IFLNK:
+                var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+                let n = readlink(current, &buffer, buffer.count - 1)
+                guard n >= 0 else { throw Failure.io("cannot read the symbolic link '\(current)': \(String(cString: strerror(errno)))") }
+                guard let target = String(validating: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) else {
+                    throw Failure.io("the symbolic link '\(current)' points to a name that is not UTF-8")
+                }
+                current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
+            default:
+                let what = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
+                throw Failure.io(current == path ? "'\(path)' is \(what)" : "'\(path)' is a symbolic link to '\(current)', which is \(what)")
+            }
+        }
+        throw Failure.io("'\(path)' is a chain of more than \(maxLinks) symbolic links (a loop?)")
     }
 
     /// Makes a new name in `folder` durable (best effort: some file systems refuse fsync of a folder).

@@ -1,7 +1,9 @@
 // The installed ssh configuration (`hostbook ssh-config --install`): the Include line is
 // the first line of ~/.ssh/config, the generated file says what hostbook would write now,
 // the standing agent answers, and `ssh -G NAME` resolves a saved host to hostbook's
-// settings (KnownHostsCommand and IdentityAgent). Not installed: a note, no finding.
+// settings (KnownHostsCommand and IdentityAgent). A saved host left out because the
+// user's own configuration names it in a Host line is one finding each (the user's block
+// wins; hostbook never overrides it). Not installed: a note, no finding.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,12 +26,23 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             r.findings.append(DoctorFinding(check: "ssh-config.include", severity: .error,
                                             message: "\(installed.userConfig) does not include \(installed.generated) on its first line", fix: fix))
         }
-        if let rendered = try? InstalledSSHConfig.render(inv, keysFolder: installed.keysFolder),
-           (try? InstalledSSHConfig.read(installed.generated)) == Array(rendered.text.utf8) {
+        var rendered: StandingSSHConfig.Rendered?
+        do { rendered = try installed.render(inv) } catch let e as UserFacingError {
+            r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: e.message,
+                                            fix: e.hint ?? "Fix \(installed.userConfig.escapedForTerminal)."))
+        } catch {
+            r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: "\(error)", fix: fix))
+        }
+        if let rendered, (try? InstalledSSHConfig.read(installed.generated)) == Array(rendered.text.utf8) {
             r.notes.append("ssh-config: \(installed.generated) is current.")
-        } else {
+        } else if rendered != nil {
             r.findings.append(DoctorFinding(check: "ssh-config.stale", severity: .warning,
                                             message: "\(installed.generated) is not what hostbook would write now", fix: fix))
+        }
+        for clash in rendered?.clashes ?? [] {
+            r.findings.append(DoctorFinding(check: "ssh-config.clash", severity: .warning,
+                                            message: "saved host '\(clash.host.escapedForTerminal)' is left out of \(installed.generated): \(clash.place) has your own Host block for it",
+                                            fix: "Rename the saved host ('hostbook edit \(ShellQuote.quote(clash.host).escapedForTerminal) --rename NEW'), or remove '\(clash.host.escapedForTerminal)' from your Host line at \(clash.place)."))
         }
         if let socket = try? AgentSocket.defaultPath(environment: inv.environment) {
             if let pid = AgentSocket.runningAgent(at: socket) {
@@ -39,13 +52,14 @@ struct InstalledSSHConfigCheck: DoctorCheck {
                                                 fix: "Run 'eval \"$(hostbook agent start)\"' or 'systemctl --user enable --now hostbook-agent.service'."))
             }
         }
-        if let host = (try? c.database?.hosts())??.first, let exe = try? SSHPaths.executable() {
-            let resolved = Self.sshG(config: installed.userConfig, name: host.name)
+        // A host the configuration holds: one left out resolves to the user's own block.
+        if let name = rendered?.written.first, let exe = try? SSHPaths.executable() {
+            let resolved = Self.sshG(config: installed.userConfig, name: name)
             if resolved.contains("\nknownhostscommand \(exe) ") || resolved.hasPrefix("knownhostscommand \(exe) ") {
-                r.notes.append("ssh-config: 'ssh -G \(host.name.escapedForTerminal)' resolves to hostbook's settings.")
+                r.notes.append("ssh-config: 'ssh -G \(name.escapedForTerminal)' resolves to hostbook's settings.")
             } else {
                 r.findings.append(DoctorFinding(check: "ssh-config.resolve", severity: .error,
-                                                message: "'ssh -G \(host.name.escapedForTerminal)' does not use hostbook's KnownHostsCommand; another setting wins",
+                                                message: "'ssh -G \(name.escapedForTerminal)' does not use hostbook's KnownHostsCommand; another setting wins",
                                                 fix: "Keep the Include line first in \(installed.userConfig), then \(fix.lowercased())"))
             }
         }

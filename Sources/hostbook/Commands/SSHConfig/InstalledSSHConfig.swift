@@ -1,10 +1,12 @@
 // Where the installed ssh configuration lives and how it is put in place:
-//   * `$XDG_CONFIG_HOME/hostbook/ssh_config` (default ~/.config), 0600, written atomically
-//     (a temporary file renamed over it), with the public key files in `keys/` beside it;
+//   * `$XDG_CONFIG_HOME/hostbook/ssh_config` (default ~/.config), 0600, written by AtomicFile
+//     (the one atomic writer), with the public key files in `keys/` beside it; it leaves out
+//     every host the user's own configuration names (UserSSHConfigHosts);
 //   * exactly one `Include` line for it at the very top of ~/.ssh/config (the first value
 //     ssh obtains wins, and an Include after a Host line would belong to that block). The
 //     rest of the file stays byte-identical, the previous content is kept as
-//     ~/.ssh/config.hostbook-backup, and uninstalling removes exactly that line.
+//     ~/.ssh/config.hostbook-backup, and uninstalling removes exactly that line. A
+//     ~/.ssh/config that is a symbolic link stays one: the end of its chain is rewritten.
 //   * Every command that changes hosts or keys rewrites the file when it is installed
 //     (`refreshIfInstalled`, called once by the dispatcher after a successful command).
 #if canImport(Glibc)
@@ -39,20 +41,24 @@ struct InstalledSSHConfig {
 
     var isInstalled: Bool { access(generated, F_OK) == 0 }
 
-    /// The configuration for every saved host, rendered (nothing written).
-    static func render(_ inv: Invocation, keysFolder: String) throws -> StandingSSHConfig.Rendered {
+    /// The configuration for every saved host, rendered (nothing written), without the
+    /// hosts the user's own ~/.ssh/config defines.
+    func render(_ inv: Invocation) throws -> StandingSSHConfig.Rendered {
+        let userHosts = try UserSSHConfigHosts.read(userConfig: userConfig, home: inv.homeDirectory, excluding: generated)
         let database = try HostStoreAccess.openForReading(inv)
         let hosts = try database?.hosts() ?? []
         let keys = try database.map { try KeyStore(database: $0).list() } ?? []
         let block = SSHHostBlock(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath), noInput: false)
         let socket = try AgentSocket.defaultPath(environment: inv.environment)
-        return StandingSSHConfig(block: block, agentSocket: socket, keysFolder: keysFolder).render(hosts: hosts, keys: keys)
+        return StandingSSHConfig(block: block, agentSocket: socket, keysFolder: keysFolder)
+            .render(hosts: hosts, keys: keys, userHosts: userHosts.definitions)
     }
 
-    /// Writes the generated file and the public key files (removing key files no host uses).
-    func writeGenerated(_ inv: Invocation, warn: Bool) throws {
-        let rendered = try Self.render(inv, keysFolder: keysFolder)
-        if warn { for w in rendered.warnings { inv.warn(w) } }
+    /// Writes the generated file and the public key files (removing key files no host uses);
+    /// returns what was rendered, for its warnings.
+    @discardableResult
+    func writeGenerated(_ inv: Invocation) throws -> StandingSSHConfig.Rendered {
+        let rendered = try render(inv)
         try Self.makeFolder(folder)
         try Self.makeFolder(keysFolder)
         for (path, line) in rendered.publicKeyFiles where (try? Self.read(path)) != Array(line.utf8) {
@@ -62,32 +68,58 @@ struct InstalledSSHConfig {
             _ = unlink(keysFolder + "/" + name)
         }
         try Self.writeAtomically(generated, Array(rendered.text.utf8), mode: 0o600)
+        return rendered
     }
 
-    /// Puts the Include line first in ~/.ssh/config; false when it already was.
+    /// The file that holds ~/.ssh/config's text: ~/.ssh/config itself, or the end of its
+    /// chain of symbolic links (a dotfile manager's link stays a link; the target is
+    /// rewritten in its own folder). Nil when there is none. Refused, before anything is
+    /// written, when that is no regular file or its folder cannot take the new file.
+    func userConfigTarget() throws -> String? {
+        let target: String?
+        do { target = try AtomicFile.linkTarget(of: userConfig) } catch {
+            switch error {
+            case .io(let why):
+                throw CLIError.failure(why.escapedForTerminal, hint: "Point it at a regular file you can write, or replace it with one; nothing was changed.")
+            case .exists:
+                throw CLIError.failure("cannot write '\(userConfig.escapedForTerminal)'")
+            }
+        }
+        let folder = target.map(AtomicFile.folder(of:)) ?? FolderOfPath(path: userConfig).parent
+        if access(folder, F_OK) == 0, access(folder, W_OK | X_OK) != 0 {
+            let what = target.map { $0 == userConfig ? "" : " (a link to '\($0.escapedForTerminal)')" } ?? ""
+            throw CLIError.failure("cannot write '\(userConfig.escapedForTerminal)'\(what): the folder '\(folder.escapedForTerminal)' is not writable",
+                                   hint: "Make it writable, or add the Include line yourself; nothing was changed.")
+        }
+        return target
+    }
+
+    /// Puts the Include line first in ~/.ssh/config (in its link's target); false when it
+    /// already was.
     func addInclude() throws -> Bool {
         let line = Array(try includeLine().utf8)
-        guard let old = try Self.read(userConfig) else {
+        guard let target = try userConfigTarget(), let old = try Self.read(target) else {
             try Self.makeFolder(FolderOfPath(path: userConfig).parent)
             try Self.writeAtomically(userConfig, line, mode: 0o600)
             return true
         }
         if old.starts(with: line) { return false }
         try Self.writeAtomically(backup, old, mode: 0o600)
-        try Self.writeAtomically(userConfig, line + old, mode: Self.mode(of: userConfig) ?? 0o600)
+        try Self.writeAtomically(target, line + old, mode: Self.mode(of: target) ?? 0o600)
         return true
     }
 
-    /// Removes the Include line from the top of ~/.ssh/config; false when it was not there.
-    /// A file that held nothing else (hostbook created it) is removed.
+    /// Removes the Include line from the top of ~/.ssh/config (in its link's target); false
+    /// when it was not there. A file that held nothing else (hostbook created it) is
+    /// removed; a link's target is kept, empty.
     func removeInclude() throws -> Bool {
         let line = Array(try includeLine().utf8)
-        guard let old = try Self.read(userConfig), old.starts(with: line) else { return false }
+        guard let target = try userConfigTarget(), let old = try Self.read(target), old.starts(with: line) else { return false }
         let rest = Array(old.dropFirst(line.count))
-        if rest.isEmpty {
+        if rest.isEmpty && target == userConfig {
             _ = unlink(userConfig)
         } else {
-            try Self.writeAtomically(userConfig, rest, mode: Self.mode(of: userConfig) ?? 0o600)
+            try Self.writeAtomically(target, rest, mode: Self.mode(of: target) ?? 0o600)
         }
         return true
     }
@@ -112,7 +144,11 @@ struct InstalledSSHConfig {
         guard refreshingCommands.contains(words), !inv.args.flag("dry-run") else { return }
         let installed = InstalledSSHConfig(inv)
         guard installed.isInstalled else { return }
-        do { try installed.writeGenerated(inv, warn: false) } catch let e as UserFacingError {
+        do {
+            // Only the hosts left out for the user's own blocks are told again: the user
+            // has to act on them; the other warnings were given at --install.
+            for clash in try installed.writeGenerated(inv).clashes { inv.warn(clash.warning) }
+        } catch let e as UserFacingError {
             inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(e.message)")
         } catch {
             inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(error)")
@@ -121,13 +157,20 @@ struct InstalledSSHConfig {
 
     // MARK: Files
 
+    static let maxReadSize = 64 << 20
+
+    /// A regular file's bytes (nil when it does not exist); never blocks on a FIFO or device.
     static func read(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         if fd < 0 {
             if errno == ENOENT { return nil }
             throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
+        }
         var out: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
         while true {
@@ -135,27 +178,29 @@ struct InstalledSSHConfig {
             if n < 0 { if errno == EINTR { continue }; throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))") }
             if n == 0 { return out }
             out += buffer[0..<n]
+            if out.count > maxReadSize { throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB") }
         }
     }
 
-    /// Written to a temporary file in the same folder, flushed, then renamed into place.
+    /// Replaces `path` whole or not at all (AtomicFile: a fresh temporary file in the same
+    /// folder, fsync'ed, renamed over it, the folder fsync'ed).
     static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t) throws {
-        let temporary = path + ".hostbook-\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode)
-        guard fd >= 0 else { throw CLIError.failure("cannot write \(path.escapedForTerminal): \(String(cString: strerror(errno)))") }
-        var offset = 0
-        var failed = false
-        while offset < bytes.count {
-            let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; failed = true; break }
-            offset += n
-        }
-        if !failed { failed = fchmod(fd, mode) != 0 || fsync(fd) != 0 }
-        let why = String(cString: strerror(errno))
-        close(fd)
-        if failed || rename(temporary, path) != 0 {
-            _ = unlink(temporary)
-            throw CLIError.failure("cannot write \(path.escapedForTerminal): \(why)")
+        do {
+            try AtomicFile.write(path, mode: mode, replace: true) { fd in
+                bytes.withUnsafeBytes { buf in
+                    var offset = 0
+                    while offset < buf.count {
+                        let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
+                        if n < 0 { if errno == EINTR { continue }; return false }
+                        offset += n
+                    }
+                    return true
+                }
+            }
+        } catch AtomicFile.Failure.io(let why) {
+            throw CLIError.failure("cannot write \(path.escapedForTerminal): \(why.escapedForTerminal)")
+        } catch {
+            throw CLIError.failure("cannot write \(path.escapedForTerminal): \(error)")
         }
     }
 

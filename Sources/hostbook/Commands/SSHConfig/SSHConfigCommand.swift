@@ -14,10 +14,13 @@ enum SSHConfigCommand {
         HostName, Port, User, ProxyJump by alias, the standing agent's socket as IdentityAgent with \
         the host's public key as IdentityFile and IdentitiesOnly, and hostbook as the only source of \
         host keys (KnownHostsCommand, UserKnownHostsFile none, StrictHostKeyChecking yes). A host \
-        whose name ssh_config cannot express is skipped with a warning.
+        whose name ssh_config cannot express is skipped with a warning, and so is a host whose \
+        name a Host line of your own ~/.ssh/config (or a file it includes) names literally: \
+        your block keeps its name.
         --install writes it to $XDG_CONFIG_HOME/hostbook/ssh_config (rewritten by every later \
         command that changes hosts or keys) and puts one Include line for it at the top of \
-        ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup. \
+        ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup; \
+        a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
         --uninstall removes exactly that line and the generated file.
         """,
         options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
@@ -34,13 +37,22 @@ enum SSHConfigCommand {
             return
         }
         if inv.args.flag("install") {
-            try installed.writeGenerated(inv, warn: true)
-            let added = try installed.addInclude()
+            // A ~/.ssh/config hostbook cannot write (through its link) is refused before
+            // anything is written; a later failure takes back a generated file it made.
+            _ = try installed.userConfigTarget()
+            let wasInstalled = installed.isInstalled
+            let rendered = try installed.writeGenerated(inv)
+            for w in rendered.warnings { inv.warn(w) }
+            let added: Bool
+            do { added = try installed.addInclude() } catch {
+                if !wasInstalled { installed.removeGenerated() }
+                throw error
+            }
             inv.note("Wrote \(installed.generated.escapedForTerminal)" + (added ? " and included it from the top of \(installed.userConfig.escapedForTerminal)." : "; \(installed.userConfig.escapedForTerminal) already includes it."))
             inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
             return
         }
-        let rendered = try InstalledSSHConfig.render(inv, keysFolder: installed.keysFolder)
+        let rendered = try installed.render(inv)
         for w in rendered.warnings { inv.warn(w) }
         Output.write(rendered.text, to: STDOUT_FILENO)
     }

@@ -2,7 +2,9 @@
 // written by the same SSHHostBlock as `hostbook ssh`'s session configuration, pointing at
 // the standing agent's socket and at public key files hostbook writes beside it. A host
 // whose name or values ssh_config cannot express safely is skipped with a warning, and so
-// is a host whose jump host was skipped (its ProxyJump would name nothing).
+// is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
+// name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
+// block keeps its name.
 import HostStore
 import KeyFormats
 import SSHConfig
@@ -10,12 +12,26 @@ import SSHConfig
 struct StandingSSHConfig {
     static let header = "# Written by hostbook (hostbook ssh-config --install); hostbook rewrites it, do not edit.\n"
 
-    /// The text, the public key files it names (path → authorized_keys line), and the
-    /// warnings for skipped hosts.
+    /// The text, the public key files it names (path → authorized_keys line), the
+    /// warnings for skipped hosts, the hosts left out for the user's own blocks (also among
+    /// the warnings), and the names of the hosts written.
     struct Rendered {
         var text: String
         var publicKeyFiles: [String: String]
         var warnings: [String]
+        var clashes: [Clash] = []
+        var written: [String] = []
+    }
+
+    /// A saved host left out because the user's configuration defines its name.
+    struct Clash {
+        let host: String
+        let definition: SSHConfigAlias
+
+        var place: String { "'\(definition.file.escapedForTerminal)' line \(definition.line)" }
+        var warning: String {
+            "skipped host '\(host.escapedForTerminal)': \(place) has your own Host block for it, which hostbook leaves in charge"
+        }
     }
 
     let block: SSHHostBlock
@@ -23,7 +39,8 @@ struct StandingSSHConfig {
     /// `$XDG_CONFIG_HOME/hostbook/keys`.
     let keysFolder: String
 
-    func render(hosts: [Host], keys: [StoredKey]) -> Rendered {
+    /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
+    func render(hosts: [Host], keys: [StoredKey], userHosts: [String: SSHConfigAlias]) -> Rendered {
         var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
         let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var written: Set<String> = []
@@ -34,9 +51,17 @@ struct StandingSSHConfig {
             progress = false
             var rest: [Host] = []
             for host in pending {
+                if let definition = userHosts[host.name] {
+                    let clash = Clash(host: host.name, definition: definition)
+                    out.clashes.append(clash)
+                    out.warnings.append(clash.warning)
+                    progress = true
+                    continue
+                }
                 if let jump = host.jump, !written.contains(jump.lowercased()) {
                     if pending.contains(where: { $0.name.lowercased() == jump.lowercased() }) { rest.append(host); continue }
-                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' is not in the configuration")
+                    let why = out.clashes.contains { $0.host.lowercased() == jump.lowercased() } ? "is left out for your own Host block" : "is not in the configuration"
+                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' \(why)")
                     progress = true
                     continue
                 }
@@ -60,6 +85,7 @@ struct StandingSSHConfig {
                 }
                 out.text += "\n" + w.text
                 written.insert(host.name.lowercased())
+                out.written.append(host.name)
                 if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
             }
             pending = rest
