@@ -64,4 +64,39 @@ final class SSHPasswordTests: XCTestCase {
             XCTAssertEqual(r.stdout, "", prompt)
         }
     }
+
+    /// ssh's password prompt has no port: a jump host and a target on the same address and
+    /// user show the same prompt. Each password goes to the hop whose ssh asks, told by the
+    /// process tree: here the two servers know different passwords for the same user.
+    func testJumpHostAndTargetOnTheSameAddressAndUserEachGetTheirOwnPassword() throws {
+        let bed = try SSHTestBed()
+        guard let account = bed.fx.account else { throw XCTSkip("needs root, to give one user two passwords (as CI runs)") }
+        let jumpPassword = "jump-\(UUID().uuidString)", targetPassword = "target-\(UUID().uuidString)"
+        // The target's server sees a shadow file in which the account has the target's password.
+        let rootFolder = try TemporaryDirectory(rootOnly: true)
+        let shadow = rootFolder.file("shadow")
+        func setPassword(_ password: String) throws {
+            let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/sbin/chpasswd"), [], stdin: Data("\(account.name):\(password)\n".utf8))
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        try setPassword(targetPassword)
+        try FileManager.default.copyItem(atPath: "/etc/shadow", toPath: shadow)
+        try setPassword(jumpPassword)
+        let jump = try PrivateSSHD(config: ["PasswordAuthentication yes"])
+        let target = try PrivateSSHD(config: ["PasswordAuthentication yes"], shadow: shadow)
+        try bed.fx.ok("add", "gate", "--hostname", "127.0.0.1", "--port", String(jump.port), "--user", account.name, "--password-stdin",
+                      stdin: jumpPassword)
+        try bed.fx.ok("add", "inner", "--hostname", "127.0.0.1", "--port", String(target.port), "--user", account.name, "--jump", "gate",
+                      "--password-stdin", stdin: targetPassword)
+        try bed.trust(jump)
+        try bed.trust(target)
+        let r = try bed.ssh(["inner", "echo in as $(id -un)"])
+        XCTAssertEqual(r.status, 0, r.stderr + jump.log + target.log)
+        XCTAssertEqual(r.stdout, "in as \(account.name)\n")
+        XCTAssertTrue(jump.log.contains("Accepted password for \(account.name)"), jump.log)
+        XCTAssertTrue(target.log.contains("Accepted password for \(account.name)"), target.log)
+        XCTAssertFalse(jump.log.contains("Failed password"), "the jump host was given another hop's password: " + jump.log)
+        XCTAssertFalse(target.log.contains("Failed password"), target.log)
+        try bed.assertNothingLeft()
+    }
 }

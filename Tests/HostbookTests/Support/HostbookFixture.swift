@@ -11,15 +11,17 @@ final class HostbookFixture {
     /// The ordinary account every run uses when the tests run as root (TestAccount); nil
     /// when they already run as an ordinary user, or for `asRoot` (tests of what root sees).
     let account: TestAccount?
+    private let asRoot: Bool
 
     /// `asRoot`: hostbook runs as the test process's own user, root in CI; only for tests
     /// whose subject is root's view (files owned by other users, core dumps).
     init(asRoot: Bool = false) throws {
+        self.asRoot = asRoot
         dir = try TemporaryDirectory()
         db = dir.file("data/hostbook.db")
         environment = ["HOSTBOOK_DB": db, "NO_COLOR": "1"]
         if TestAccount.needed && !asRoot {
-            account = try TestAccount()
+            account = TestAccount.closedAtTheEndOfTheTest(try TestAccount())
             environment["HOME"] = account!.home
             environment["XDG_RUNTIME_DIR"] = account!.runtime
         } else {
@@ -43,6 +45,9 @@ final class HostbookFixture {
         if let account {
             return try account.run(HostbookProcess.binaryURL.path, args, stdin: stdin.map { Data($0.utf8) },
                                    environment: environment, removing: removing)
+        }
+        if asRoot {
+            return try HostbookProcess.runAsTestProcess(args, stdin: stdin.map { Data($0.utf8) }, environment: environment, removing: removing)
         }
         return try HostbookProcess.run(args, stdin: stdin.map { Data($0.utf8) }, environment: environment, removing: removing)
     }

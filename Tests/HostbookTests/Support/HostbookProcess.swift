@@ -27,12 +27,25 @@ enum HostbookProcess {
         return dir.appendingPathComponent("hostbook")
     }
 
-    /// Runs hostbook with `arguments`, optional stdin bytes and extra environment.
-    /// The inherited environment keeps the D-Bus session (for the vault) unless overridden.
+    /// Runs hostbook with `arguments`, optional stdin bytes and extra environment: as the
+    /// shared test account when the tests run as root (TestAccount.shared, with its own
+    /// D-Bus session), else as this process with its environment (which keeps the D-Bus
+    /// session of scripts/with-keyring).
     @discardableResult
     static func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
                     removing: [String] = [], timeout: TimeInterval = 120) throws -> HostbookResult {
-        try ToolProcess.run(binaryURL, arguments, stdin: stdin, environment: environment, removing: removing, timeout: timeout)
+        if let account = TestAccount.shared {
+            return try account.run(binaryURL.path, arguments, stdin: stdin, environment: environment, removing: removing, timeout: timeout)
+        }
+        return try ToolProcess.run(binaryURL, arguments, stdin: stdin, environment: environment, removing: removing, timeout: timeout)
+    }
+
+    /// Runs hostbook as this process's own user (root in CI): only for tests whose subject
+    /// is what root sees.
+    @discardableResult
+    static func runAsTestProcess(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = [:],
+                                 removing: [String] = []) throws -> HostbookResult {
+        try ToolProcess.run(binaryURL, arguments, stdin: stdin, environment: environment, removing: removing)
     }
 
     /// Convenience: stdin from a string.

@@ -32,7 +32,9 @@ final class PrivateSSHD: @unchecked Sendable {
     /// Starts sshd. `config` lines come first, so they win over the defaults below (in
     /// sshd_config the first value of a keyword wins). `authorizedKeys` are public key lines
     /// accepted for any user.
-    init(hostKeyTypes: [String] = ["ed25519"], config: [String] = [], authorizedKeys: [String] = [],
+    /// `shadow`: a file this sshd sees as /etc/shadow (bind-mounted in a mount namespace of
+    /// its own), so that one user can have another password on this server than on others.
+    init(hostKeyTypes: [String] = ["ed25519"], config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
          file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing: install openssh-server (scripts/setup does)")
@@ -75,7 +77,13 @@ final class PrivateSSHD: @unchecked Sendable {
                 "Subsystem sftp internal-sftp", "LogLevel VERBOSE", "MaxStartups 100:30:200",
             ]
             try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: configFile))
-            let child = try Self.spawn([Self.executable, "-D", "-e", "-f", configFile], log: logFile)
+            var argv = [Self.executable, "-D", "-e", "-f", configFile]
+            if let shadow {
+                // unshare and sh both exec, so the PID is sshd's.
+                argv = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                        "mount --bind \"$0\" /etc/shadow && exec \"$@\"", shadow] + argv
+            }
+            let child = try Self.spawn(argv, log: logFile)
             if Self.waitUntilListening(port: port, pid: child) {
                 started = (child, port)
                 break

@@ -20,6 +20,9 @@ final class ScriptedTerminal: @unchecked Sendable {
         if let fixture {
             try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: fixture.environment,
                                     removing: ["COLUMNS"], account: fixture.account, terminal: nil)
+        } else if let account = TestAccount.shared {
+            try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: [:],
+                                    removing: [], account: account, terminal: nil)
         } else {
             process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
             process.arguments = ["-qec", command, "/dev/null"]

@@ -54,11 +54,26 @@ final class TestAccount: @unchecked Sendable {
         handOver()
     }
 
+    /// Closed when the test that made it ends: XCTest keeps a test case (and the fixtures in
+    /// its properties) alive until its whole suite ends, too late for the account's daemons.
+    static func closedAtTheEndOfTheTest(_ account: TestAccount) -> TestAccount {
+        AccountsOfTheTest.observer.add(account)
+        return account
+    }
+
     deinit { close() }
 
     /// True when tests run as root, the only case in which an account is made (an ordinary
     /// user already runs everything as an ordinary user).
     static var needed: Bool { geteuid() == 0 }
+
+    /// The account of the tests that run hostbook without a fixture (HostbookProcess.run,
+    /// a ScriptedTerminal of their own): one for the whole test process, made at first use
+    /// and removed when the process exits. nil when the tests do not run as root.
+    static var shared: TestAccount? {
+        guard needed else { return nil }
+        return SharedAccount.holder.account
+    }
 
     /// Where the account's D-Bus session keeps its runtime files (dbus-1/services), away
     /// from the XDG_RUNTIME_DIR the tests check for leftovers.
@@ -73,8 +88,9 @@ final class TestAccount: @unchecked Sendable {
             if let value = inherited[key] { env[key] = value }
         }
         if let busAddress { env["DBUS_SESSION_BUS_ADDRESS"] = busAddress }
+        env.merge(extra) { $1 }
         for key in removing { env.removeValue(forKey: key) }
-        return env.merging(extra) { $1 }
+        return env
     }
 
     /// `argv` as the account: setpriv's prefix.
@@ -165,8 +181,12 @@ final class TestAccount: @unchecked Sendable {
         busAddress = address
     }
 
-    /// Ends the session, every process of the account, and the account.
+    private var closed = false
+
+    /// Ends the session, every process of the account, and the account. Safe to call twice.
     func close() {
+        guard !closed else { return }
+        closed = true
         if let session {
             try? sessionInput?.fileHandleForWriting.close()
             let deadline = Date().addingTimeInterval(20)
@@ -218,4 +238,54 @@ enum TestTools {
         atexit { try? FileManager.default.removeItem(atPath: "/tmp/hostbook-test-tools-\(getpid())") }
         return folder
     }()
+}
+
+/// The process-wide account behind `TestAccount.shared`.
+private final class SharedAccount: @unchecked Sendable {
+    static let holder = SharedAccount()
+    private let lock = NSLock()
+    private var made: TestAccount?
+
+    var account: TestAccount? {
+        lock.lock()
+        defer { lock.unlock() }
+        if made == nil {
+            made = try? TestAccount()
+            atexit { SharedAccount.holder.close() }
+        }
+        return made
+    }
+
+    func close() {
+        lock.lock()
+        let account = made
+        made = nil
+        lock.unlock()
+        account?.close()
+    }
+}
+
+/// Closes the accounts a test made when that test finishes.
+private final class AccountsOfTheTest: NSObject, XCTestObservation, @unchecked Sendable {
+    static let observer: AccountsOfTheTest = {
+        let observer = AccountsOfTheTest()
+        XCTestObservationCenter.shared.addTestObserver(observer)
+        return observer
+    }()
+    private let lock = NSLock()
+    private var accounts: [TestAccount] = []
+
+    func add(_ account: TestAccount) {
+        lock.lock()
+        accounts.append(account)
+        lock.unlock()
+    }
+
+    func testCaseDidFinish(_ testCase: XCTestCase) {
+        lock.lock()
+        let finished = accounts
+        accounts.removeAll()
+        lock.unlock()
+        for account in finished { account.close() }
+    }
 }
