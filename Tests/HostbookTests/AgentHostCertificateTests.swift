@@ -72,8 +72,9 @@ final class AgentHostCertificateTests: XCTestCase {
         let start = try bed.fx.run(["agent", "start"])
         XCTAssertEqual(start.status, 0, start.stderr)
         defer { _ = try? bed.fx.run(["agent", "stop"]) }
-        let socket = bed.runtime + "/hostbook/agent.sock"
-        XCTAssertTrue(start.stdout.hasPrefix("SSH_AUTH_SOCK=\(socket);"), start.stdout)
+        let first = start.stdout.prefix { $0 != "\n" }
+        XCTAssertTrue(first.hasPrefix("SSH_AUTH_SOCK=") && first.hasSuffix("; export SSH_AUTH_SOCK;"), start.stdout)
+        let socket = String(first.dropFirst("SSH_AUTH_SOCK=".count).dropLast("; export SSH_AUTH_SOCK;".count))
 
         let askpass = bed.fx.dir.file("askpass.sh")
         try Data("#!/bin/sh\necho from-afar\n".utf8).write(to: URL(fileURLWithPath: askpass))
