@@ -1,7 +1,12 @@
 // One client connection's conversation: each request frame in, one reply frame out.
 // Read-only: adding, removing, smartcard and constrained requests are refused; lock and
-// unlock go to the policy (refused when it has none, as in a per-session agent). Pure apart from
-// signing, so tests and the fuzz target drive it without a socket.
+// unlock go to the policy (refused when it has none, as in a per-session agent, and on a
+// forwarded connection, whose far end is not the user at this machine). A connection whose
+// session-bind fails is refused everything after it, whatever the policy: it said it was
+// ssh talking to a server and could not show which, so it is no local client either
+// (ssh-agent.c identity_permitted refuses its destination-constrained keys the same way:
+// "previous session bind failed on socket"). Pure apart from signing, so tests and the
+// fuzz target drive it without a socket.
 import KeyFormats
 
 public struct AgentConversation: Sendable {
@@ -19,6 +24,7 @@ public struct AgentConversation: Sendable {
     /// The reply body for one request body.
     public mutating func reply(to body: [UInt8]) -> [UInt8] {
         guard let request = try? AgentRequest.parse(body) else { return AgentReply.failure }
+        if state.bindFailed { return refuseAfterFailedBind(request) }
         switch request {
         case .requestIdentities:
             return AgentReply.identities(policy.identities(state).map { ($0.publicKey.blob, $0.comment) })
@@ -26,9 +32,14 @@ public struct AgentConversation: Sendable {
             return sign(keyBlob: blob, data: data, flags: flags)
         case .sessionBind(let bind):
             return self.bind(bind)
+        case .malformedSessionBind:
+            state.bindFailed = true
+            return AgentReply.failure
         case .lock(let passphrase):
+            guard !state.isForwarded else { return AgentReply.failure }
             return policy.lock?(passphrase) == true ? AgentReply.success : AgentReply.failure
         case .unlock(let passphrase):
+            guard !state.isForwarded else { return AgentReply.failure }
             return policy.unlock?(passphrase) == true ? AgentReply.success : AgentReply.failure
         case .otherExtension, .modifies, .unknown:
             return AgentReply.failure
@@ -39,10 +50,27 @@ public struct AgentConversation: Sendable {
         // A connection bound for authentication is not re-bound (ssh-agent.c), and the
         // number of forwarding hops recorded is bounded.
         guard state.bindings.count < Self.maxBindings,
-              !state.bindings.contains(where: { !$0.isForwarding }),
-              let hostKey = request.verifiedHostKey() else { return AgentReply.failure }
+              !state.bindings.contains(where: { !$0.isForwarding }) else { return AgentReply.failure }
+        guard let hostKey = request.verifiedHostKey() else {
+            state.bindFailed = true
+            return AgentReply.failure
+        }
         state.bindings.append(SessionBinding(hostKey: hostKey, sessionID: request.sessionID, isForwarding: request.isForwarding))
         return AgentReply.success
+    }
+
+    /// After a failed session-bind: nothing listed, every signature refused (and the
+    /// refusal told, like any other), every other request refused.
+    private func refuseAfterFailedBind(_ request: AgentRequest) -> [UInt8] {
+        switch request {
+        case .requestIdentities:
+            return AgentReply.identities([])
+        case .sign(let blob, _, _):
+            if let key = try? PublicKey(blob: blob) { policy.outcome?(state, key, false) }
+            return AgentReply.failure
+        default:
+            return AgentReply.failure
+        }
     }
 
     private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {

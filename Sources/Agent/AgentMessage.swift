@@ -36,6 +36,9 @@ public enum AgentRequest: @unchecked Sendable {
     case requestIdentities
     case sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32)
     case sessionBind(SessionBindRequest)
+    /// A session-bind whose fields do not parse: refused, and the connection with it
+    /// (AgentConversation), so it is told apart from other malformed messages.
+    case malformedSessionBind
     /// Any other extension, by name.
     case otherExtension(name: String)
     /// 22 / 23: the passphrase, in secure memory.
@@ -72,7 +75,8 @@ extension AgentRequest {
                 let nameBytes = try r.readString()
                 guard let name = String(validating: nameBytes, as: UTF8.self) else { throw AgentMessageError("extension name is not UTF-8") }
                 if name == SessionBindRequest.extensionName {
-                    return .sessionBind(try SessionBindRequest.parse(&r))
+                    guard let bind = try? SessionBindRequest.parse(&r) else { return .malformedSessionBind }
+                    return .sessionBind(bind)
                 }
                 return .otherExtension(name: name)
             case AgentMessageType.lock, AgentMessageType.unlock:

@@ -47,14 +47,17 @@ public struct AgentConnectionState: Sendable {
     public let peer: AgentPeer
     /// Verified session-bind@openssh.com bindings, oldest first.
     public internal(set) var bindings: [SessionBinding] = []
+    /// True once a session-bind did not verify (malformed, a host key that does not
+    /// parse, a bad signature); the conversation then refuses the connection everything.
+    public internal(set) var bindFailed = false
 
     /// True when a binding says the agent was forwarded to a remote machine (the remote
     /// side's own binding for its destination comes after the forwarding one).
     public var isForwarded: Bool { bindings.contains { $0.isForwarding } }
 
-    /// The host key of the destination the connection authenticates to: the last binding
-    /// that is not a forwarding hop; nil when there is none.
-    public var destinationHostKey: PublicKey? { bindings.last(where: { !$0.isForwarding })?.hostKey }
+    /// The host key (or host certificate) of the destination the connection authenticates
+    /// to: the last binding that is not a forwarding hop; nil when there is none.
+    public var destinationHostKey: PresentedHostKey? { bindings.last(where: { !$0.isForwarding })?.hostKey }
 }
 
 public struct AgentPolicy: Sendable {
@@ -68,8 +71,9 @@ public struct AgentPolicy: Sendable {
     /// offered, the protocol's checks, `maySign`, or signing failed).
     public var outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)?
     /// `ssh-add -x` / `-X`: nil refuses them; otherwise true when the agent was locked /
-    /// unlocked with that passphrase. A locked agent's `identities` should be empty and
-    /// its `maySign` false: the caller owns that state.
+    /// unlocked with that passphrase. Never asked for a forwarded connection. A locked
+    /// agent's `identities` should be empty and its `maySign` false: the caller owns that
+    /// state (AgentLock keeps it).
     public var lock: (@Sendable (SecretBytes) -> Bool)?
     public var unlock: (@Sendable (SecretBytes) -> Bool)?
 

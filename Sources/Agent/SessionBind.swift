@@ -25,16 +25,23 @@ public struct SessionBindRequest: Sendable, Equatable {
         return SessionBindRequest(hostKeyBlob: hostKey, sessionID: sessionID, signature: signature, isForwarding: forwarding == 1)
     }
 
-    /// The host key, when the blob is one and its signature over the session id holds.
-    public func verifiedHostKey() -> PublicKey? {
-        guard let key = try? PublicKey(blob: hostKeyBlob), key.verifies(signatureBlob: signature, over: sessionID) else { return nil }
+    /// The host key, when the blob is one and its signature over the session id holds
+    /// (ssh-agent.c process_ext_session_bind: sshkey_froms, then sshkey_verify). A host
+    /// certificate is kept whole, so trust is decided on it; its signature over the
+    /// session id is made by the certified key, and, as sshkey_from_blob requires, the
+    /// CA's signature on it must verify too.
+    public func verifiedHostKey() -> PresentedHostKey? {
+        guard let key = try? PresentedHostKey(blob: hostKeyBlob) else { return nil }
+        if case .certificate(let certificate) = key, !certificate.verifySignature() { return nil }
+        guard key.plainKey.verifies(signatureBlob: signature, over: sessionID) else { return nil }
         return key
     }
 }
 
 /// A verified binding of a connection.
 public struct SessionBinding: Sendable, Equatable {
-    public let hostKey: PublicKey
+    /// The server's host key as it presented it: a plain key or a host certificate.
+    public let hostKey: PresentedHostKey
     public let sessionID: [UInt8]
     public let isForwarding: Bool
 }

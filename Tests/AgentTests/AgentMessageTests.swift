@@ -66,6 +66,9 @@ final class AgentMessageTests: XCTestCase {
         XCTAssertEqual(conversation.reply(to: Self.bind(hostKey: hostKey, sessionID: sessionID, signedBy: forger)), [5])
         XCTAssertEqual(conversation.state.bindings.count, 0)
 
+        // A fresh connection: the forged bind has refused that one everything
+        // (SessionBindCertificateTests).
+        conversation = AgentConversation(peer: Self.peer, policy: AgentPolicy(identities: { _ in [userKey] }))
         XCTAssertEqual(conversation.reply(to: Self.bind(hostKey: hostKey, sessionID: sessionID, signedBy: hostKey, forwarding: true)), [6])
         let data = Self.userAuth(sessionID: sessionID, key: userKey.publicKey, hostKey: hostKey.publicKey)
         XCTAssertEqual(conversation.reply(to: Self.signRequest(userKey.publicKey, data)), [5], "the default policy refuses forwarded use")

@@ -52,6 +52,27 @@ public enum PresentedHostKey: Sendable, Equatable {
         }
     }
 
+    /// The key's wire blob as the server sent it (for a certificate, the whole certificate).
+    public var blob: [UInt8] {
+        switch self {
+        case .plain(let k): k.blob
+        case .certificate(let c): c.blob
+        }
+    }
+
+    /// Parses a host key as the SSH protocol carries it (a server's KEX host key, the key
+    /// in `session-bind@openssh.com`): a plain key or a certificate, told apart by the type
+    /// name the blob starts with, as sshkey_from_blob does.
+    public init(blob: [UInt8]) throws {
+        var r = SSHReader(blob)
+        let type = try r.readText("host key type")
+        if type.hasSuffix(Certificate.suffix) {
+            self = .certificate(try Certificate(blob: blob))
+        } else {
+            self = .plain(try PublicKey(blob: blob))
+        }
+    }
+
     /// Parses `TYPE BASE64` (a `.pub`-style line; a comment after it is ignored).
     public static func parse(_ text: String) throws -> PresentedHostKey {
         var s = Substring(text)

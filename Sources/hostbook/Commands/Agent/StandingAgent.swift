@@ -7,12 +7,13 @@
 //   first signs and kept in secure memory until the agent stops, is locked, or finds the
 //   vault locked (`wipe`).
 // * Who gets which keys: an unbound connection (ssh-add, ssh-keygen -Y sign) sees every
-//   key. A connection bound to a server's host key sees only the keys of the saved hosts
-//   that trust that key; a server hostbook does not know gets every key, as ssh-agent
-//   gives. A forwarded connection signs only when every host it was forwarded to allows
-//   it (`hostbook edit NAME --allow-agent-forwarding`).
-// * Lock / unlock: `ssh-add -x` locks with a passphrase kept in secure memory; a locked
-//   agent lists nothing and signs nothing; `ssh-add -X` with the same passphrase unlocks.
+//   key. A connection bound to a server's host key (or host certificate) sees only the
+//   keys of the saved hosts that trust it; a server hostbook does not know gets every
+//   key, as ssh-agent gives. A forwarded connection signs only when every host it was
+//   forwarded to allows it (`hostbook edit NAME --allow-agent-forwarding`).
+// * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
+//   AgentLock keeps only a salted hash of the passphrase and delays failed unlocks. A
+//   locked agent lists nothing and signs nothing.
 // * Every signature made or refused is logged in the database.
 import Agent
 import HostStore
@@ -26,7 +27,7 @@ final class StandingAgent: @unchecked Sendable {
     private let vault: VaultClient
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
-    private var lockPassphrase: SecretBytes?
+    private let agentLock = AgentLock()
 
     init(database: HostDatabase) {
         self.database = database
@@ -50,10 +51,10 @@ final class StandingAgent: @unchecked Sendable {
 
     private func identities(for state: AgentConnectionState) -> [AgentIdentity] {
         mutex.locked {
-            guard lockPassphrase == nil, let stored = try? KeyStore(database: database).list() else { return [] }
+            guard !agentLock.isLocked, let stored = try? KeyStore(database: database).list() else { return [] }
             var offered = stored
             if let destination = state.destinationHostKey,
-               let names = try? KnownHostsStore(database: database).hostNames(trustingHostKey: destination.blob), !names.isEmpty {
+               let names = try? KnownHostsStore(database: database).hostNames(trusting: destination), !names.isEmpty {
                 let keyNames = Set(names.compactMap { try? database.host(named: $0)?.key?.lowercased() })
                 // Hosts with no key of their own: every key, as for an unknown server.
                 if !keyNames.isEmpty { offered = stored.filter { keyNames.contains($0.name.lowercased()) } }
@@ -78,11 +79,11 @@ final class StandingAgent: @unchecked Sendable {
 
     private func maySign(_ state: AgentConnectionState, _ identity: AgentIdentity) -> Bool {
         mutex.locked {
-            guard lockPassphrase == nil else { return false }
+            guard !agentLock.isLocked else { return false }
             let hops = state.bindings.filter(\.isForwarding)
             guard !hops.isEmpty else { return true }
             for hop in hops {
-                guard let names = try? KnownHostsStore(database: database).hostNames(trustingHostKey: hop.hostKey.blob), !names.isEmpty,
+                guard let names = try? KnownHostsStore(database: database).hostNames(trusting: hop.hostKey), !names.isEmpty,
                       names.allSatisfy({ (try? database.host(named: $0))?.allowAgentForwarding == true }) else { return false }
             }
             return true
@@ -92,31 +93,22 @@ final class StandingAgent: @unchecked Sendable {
     private func record(_ state: AgentConnectionState, _ key: PublicKey, signed: Bool) {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
         mutex.locked {
-            let names = hostKey.flatMap { try? KnownHostsStore(database: database).hostNames(trustingHostKey: $0.blob) } ?? []
+            let names = hostKey.flatMap { try? KnownHostsStore(database: database).hostNames(trusting: $0) } ?? []
             let fingerprint = key.sha256Fingerprint
             let keyName = (try? KeyStore(database: database).find(fingerprint: fingerprint))?.name
             try? database.recordAgentUse(AgentLogEntry(
                 at: "", signed: signed, keyName: keyName, keyFingerprint: fingerprint,
                 destination: names.isEmpty ? nil : names.joined(separator: ", "),
-                destinationFingerprint: hostKey?.sha256Fingerprint, forwarded: state.isForwarded,
+                destinationFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
                 clientPID: Int(state.peer.pid), clientExecutable: AgentSocket.executable(of: state.peer.pid)))
         }
     }
 
     private func lock(_ passphrase: SecretBytes) -> Bool {
-        mutex.locked {
-            guard lockPassphrase == nil else { return false }
-            lockPassphrase = passphrase
-            keys.removeAll()
-            return true
-        }
+        guard agentLock.lock(passphrase) else { return false }
+        wipe()
+        return true
     }
 
-    private func unlock(_ passphrase: SecretBytes) -> Bool {
-        mutex.locked {
-            guard let held = lockPassphrase, held.constantTimeEquals(passphrase) else { return false }
-            lockPassphrase = nil
-            return true
-        }
-    }
+    private func unlock(_ passphrase: SecretBytes) -> Bool { agentLock.unlock(passphrase) }
 }

@@ -21,12 +21,13 @@ enum SSHAgentPolicy {
             maySign: { state, identity in
                 if state.isForwarded { return false }
                 guard let binding = state.bindings.last else { return !requireBinding }
-                guard let presented = try? PresentedHostKey.parse("\(binding.hostKey.type) \(binding.hostKey.base64)"),
-                      let database = try? HostDatabase.openForReading(path: databasePath) else { return false }
+                guard let database = try? HostDatabase.openForReading(path: databasePath) else { return false }
                 let store = KnownHostsStore(database: database)
+                // The bound key as the server presented it: a host certificate is decided as
+                // ssh decides it (its CA's @cert-authority entries, then its certified key).
                 return hops.contains { hop in
                     hop.key == identity.publicKey
-                        && (try? SSHHostKeyLookup.decide(store, host: hop.host, port: hop.port, key: presented).decision.status) == .trusted
+                        && (try? SSHHostKeyLookup.decide(store, host: hop.host, port: hop.port, key: binding.hostKey).decision.status) == .trusted
                 }
             })
     }
