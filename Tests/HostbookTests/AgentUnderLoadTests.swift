@@ -1,5 +1,5 @@
 // The standing agent under abuse: a flood of connections from one process at a low
-// descriptor limit.
+// descriptor limit, and a database another program holds while the agent signs.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -89,5 +89,28 @@ final class AgentUnderLoadTests: XCTestCase {
         let after = try bed.fx.tool("/usr/bin/ssh-add", ["-l"], environment: ["SSH_AUTH_SOCK": socket])
         XCTAssertEqual(after.status, 0, after.stderr)
         XCTAssertTrue(after.stdout.contains("one (ED25519)"), after.stdout)
+    }
+
+    /// sqlite3 holds the database's write lock while ssh-add signs through the agent (-T):
+    /// the signature is made at once, and its log row is written once the lock is released.
+    func testASignatureDoesNotWaitForTheLog() throws {
+        let bed = try SSHTestBed()
+        try importKey(bed, "alpha")
+        let (socket, _) = try startAgent(bed)
+        defer { stopAgent(bed) }
+        let held = try bed.fx.tool("/usr/bin/sqlite3", [bed.fx.db], stdin: """
+            BEGIN IMMEDIATE;
+            .shell ssh-add -T "$DIR/alpha-key.pub"; echo "signed: $?"
+            COMMIT;
+
+            """, environment: ["SSH_AUTH_SOCK": socket, "DIR": bed.fx.dir.path])
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertTrue(held.stdout.contains("signed: 0"), held.stdout + held.stderr)
+        // Stopping the agent writes what its log's writer still holds.
+        stopAgent(bed)
+        let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
+        XCTAssertEqual(log.map { $0["key"] as? String }, ["alpha"], "\(log)")
+        XCTAssertEqual(log.first?["outcome"] as? String, "signed")
+        XCTAssertEqual(log.first?["client_executable"] as? String, "/usr/bin/ssh-add")
     }
 }
