@@ -1,6 +1,7 @@
 // The ssh-agent server: a private Unix socket whose every connection is an
 // `AgentConversation` under the caller's policy. Frames above 256 KiB (or empty) close
-// the connection without a reply, as ssh-agent does.
+// the connection without a reply, as ssh-agent does. How many clients are served at once
+// is bounded (ConnectionLimits, UnixSocketServer).
 
 public final class AgentServer: Sendable {
     /// ssh-agent's limit on one message (openssh-integration.md §1.1).
@@ -9,9 +10,13 @@ public final class AgentServer: Sendable {
     private let server: UnixSocketServer
     public var socketPath: String { server.path }
 
+    /// What the socket server has done (clients held, accept calls), for tests.
+    public var counters: SocketServerCounters { server.counters }
+    public var limits: ConnectionLimits { server.limits }
+
     /// Creates the socket at `socketPath` and starts serving.
-    public init(socketPath: String, policy: AgentPolicy) throws {
-        server = try UnixSocketServer(path: socketPath) { connection in
+    public init(socketPath: String, policy: AgentPolicy, limits: ConnectionLimits = .forThisProcess()) throws {
+        server = try UnixSocketServer(path: socketPath, limits: limits) { connection in
             var conversation = AgentConversation(peer: connection.peer, policy: policy)
             while let frame = connection.readFrame(maxLength: AgentServer.maxFrame) {
                 guard connection.writeFrame(conversation.reply(to: frame)) else { return }

@@ -3,6 +3,13 @@
 // around bind) and every peer's uid is checked with SO_PEERCRED: only this user (and
 // root, as ssh-agent allows) is served. `stop()` closes the listener and every client,
 // waits for their threads, and removes the socket file.
+//
+// Clients are bounded (ConnectionLimits): one over the total or its process's share is
+// closed as soon as it is accepted; at the descriptor budget, or when accept runs out of
+// descriptors or memory, the listener is left unpolled until a client goes away (or, when
+// none is held, a second has passed), so a flood neither spins the accepting thread nor
+// takes the descriptors the rest of the process needs. A thread that cannot be started
+// closes its client.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -54,21 +61,43 @@ public final class UnixConnection: @unchecked Sendable {
     }
 }
 
+/// What the server has done, for tests and diagnostics.
+public struct SocketServerCounters: Sendable, Equatable {
+    /// accept(2) calls made.
+    public var acceptCalls = 0
+    /// accept(2) calls that failed for want of descriptors or memory.
+    public var acceptsOutOfResources = 0
+    /// Connections closed at once for being over the total or their process's share.
+    public var closedOverLimit = 0
+    /// Clients being served now, and the most served at once.
+    public var active = 0
+    public var peak = 0
+}
+
 public final class UnixSocketServer: @unchecked Sendable {
     public let path: String
+    public let limits: ConnectionLimits
     private let listener: Int32
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let handler: @Sendable (UnixConnection) -> Void
     private let lock = Mutex()
     private var clients: Set<Int32> = []
+    private var clientsOfPeer: [Int32: Int] = [:]
+    /// True while the accepting thread waits for a client to go away (it is then woken).
+    private var waitingForClient = false
+    private var counts = SocketServerCounters()
     private var stopped = false
     private var acceptThread: pthread_t?
 
+    /// How long accepting pauses after running out of descriptors when no client is held
+    /// whose going away would wake it (the descriptors are then the rest of the process's).
+    static let outOfResourcesPauseMilliseconds: Int32 = 1_000
+
     /// Binds and listens at `path` (which must not exist). Serving starts with `start()`.
-    public init(path: String, handler: @escaping @Sendable (UnixConnection) -> Void) throws {
+    public init(path: String, limits: ConnectionLimits = .forThisProcess(), handler: @escaping @Sendable (UnixConnection) -> Void) throws {
         guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { throw SocketError("the socket path is too long") }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
         guard fd >= 0 else { throw SocketError.errno("cannot create a socket") }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -89,8 +118,13 @@ public final class UnixSocketServer: @unchecked Sendable {
         guard pipe(&pipeFDs) == 0 else {
             let e = SocketError.errno("cannot create a pipe"); close(fd); unlink(path); throw e
         }
-        for p in pipeFDs { _ = fcntl(p, F_SETFD, FD_CLOEXEC) }
+        // Non-blocking: a wake-up never waits on a full pipe, and draining stops when empty.
+        for p in pipeFDs {
+            _ = fcntl(p, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(p, F_SETFL, fcntl(p, F_GETFL) | O_NONBLOCK)
+        }
         self.path = path
+        self.limits = limits
         self.listener = fd
         self.wakeRead = pipeFDs[0]
         self.wakeWrite = pipeFDs[1]
@@ -98,6 +132,9 @@ public final class UnixSocketServer: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// What the server has done so far.
+    public var counters: SocketServerCounters { lock.locked { counts } }
 
     /// Starts the accepting thread.
     public func start() throws {
@@ -113,8 +150,7 @@ public final class UnixSocketServer: @unchecked Sendable {
             return true
         }
         guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wakeWrite, &byte, 1)
+        wake()
         if let acceptThread { pthread_join(acceptThread, nil) }
         // Client threads finish once their sockets are shut down.
         while lock.locked({ !clients.isEmpty }) { usleep(1_000) }
@@ -124,39 +160,96 @@ public final class UnixSocketServer: @unchecked Sendable {
         unlink(path)
     }
 
+    /// One byte down the wake pipe; a full pipe already holds a wake-up.
+    private func wake() {
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
     private func acceptLoop() {
+        var outOfResources = false
         while true {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+            // The listener is polled only while a client more can be held.
+            let (pollListener, heldAny): (Bool, Bool) = lock.locked {
+                let pause = outOfResources || clients.count >= limits.descriptorBudget
+                waitingForClient = pause
+                return (!pause, !clients.isEmpty)
+            }
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
+            let timeout: Int32 = pollListener || heldAny ? -1 : Self.outOfResourcesPauseMilliseconds
+            let ready = poll(&fds, pollListener ? 2 : 1, timeout)
             if ready < 0 { if errno == EINTR { continue }; return }
-            if fds[1].revents != 0 { return }
-            guard fds[0].revents & Int16(POLLIN) != 0 else { continue }
+            if ready == 0 || fds[0].revents != 0 {
+                // Woken (a client went away, or stop) or the pause is over.
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+                if lock.locked({ stopped }) { return }
+                outOfResources = false
+                continue
+            }
+            guard pollListener, fds[1].revents != 0 else { continue }
             let client = accept(listener, nil, nil)
-            if client < 0 { continue }
+            let failure = errno
+            let outOfDescriptors = client < 0 && [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(failure)
+            lock.locked {
+                counts.acceptCalls += 1
+                if outOfDescriptors { counts.acceptsOutOfResources += 1 }
+            }
+            if client < 0 {
+                // Anything else (EAGAIN, ECONNABORTED, EINTR) concerns one connection only.
+                outOfResources = outOfDescriptors
+                continue
+            }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             guard let peer = Self.peer(of: client), peer.uid == getuid() || peer.uid == 0 else {
                 close(client)
                 continue
             }
-            let admitted: Bool = lock.locked {
-                if stopped { return false }
+            enum Admission { case served, overLimit, stopped }
+            let admission: Admission = lock.locked {
+                if stopped { return .stopped }
+                guard clients.count < limits.maxClients, clientsOfPeer[peer.pid, default: 0] < limits.maxClientsPerPeer else {
+                    counts.closedOverLimit += 1
+                    return .overLimit
+                }
                 clients.insert(client)
-                return true
+                clientsOfPeer[peer.pid, default: 0] += 1
+                counts.active = clients.count
+                counts.peak = max(counts.peak, clients.count)
+                return .served
             }
-            guard admitted else { close(client); return }
+            switch admission {
+            case .stopped: close(client); return
+            case .overLimit: close(client); continue
+            case .served: break
+            }
             let connection = UnixConnection(fd: client, peer: peer)
             let handler = self.handler
             do {
                 try Threads.spawnDetached { [self] in
                     handler(connection)
-                    lock.locked { clients.remove(client) }
-                    close(client)
+                    release(client, of: peer)
                 }
             } catch {
-                lock.locked { clients.remove(client) }
-                close(client)
+                release(client, of: peer)
             }
         }
+    }
+
+    /// A client's end: it leaves the books (waking the accepting thread when that waits
+    /// for one to go away; under the lock, so the pipe is still open) and is closed.
+    private func release(_ client: Int32, of peer: AgentPeer) {
+        lock.locked {
+            clients.remove(client)
+            let left = clientsOfPeer[peer.pid, default: 1] - 1
+            clientsOfPeer[peer.pid] = left > 0 ? left : nil
+            counts.active = clients.count
+            if waitingForClient {
+                waitingForClient = false
+                wake()
+            }
+        }
+        close(client)
     }
 
     /// The peer's pid, uid and gid (struct ucred: three 32-bit fields).

@@ -98,6 +98,8 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertEqual(try shell(bed, "LOCKPW=secret ssh-add -X", env).status, 0)
         XCTAssertEqual(try shell(bed, "ssh-add -T \"$DIR/beta-key.pub\"", env).status, 0)
 
+        // The log is written in the background; stopping the agent writes what it holds.
+        try stopAgent(bed)
         let log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
         // The signature asked of the locked agent is in the log as refused.
         XCTAssertEqual(log.map { $0["key"] as? String }, ["alpha", "alpha", "beta"])
@@ -143,6 +145,7 @@ final class AgentCommandTests: XCTestCase {
         let saved = try shell(bed, script, ["SSH_AUTH_SOCK": socket])
         XCTAssertEqual(saved.status, 0, saved.stderr)
         XCTAssertEqual(saved.stdout, "reached\n")
+        try stopAgent(bed)
         let log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
         let last = log.last ?? [:]
         XCTAssertEqual(last["key"] as? String, "k8")
@@ -169,18 +172,20 @@ final class AgentCommandTests: XCTestCase {
         let refused = try shell(bed, script, ["SSH_AUTH_SOCK": socket])
         XCTAssertNotEqual(refused.status, 0, refused.stdout)
         XCTAssertFalse(refused.stdout.contains("inner"))
-        var log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
-        XCTAssertTrue(log.contains { $0["outcome"] as? String == "refused" && $0["forwarded"] as? Bool == true && $0["destination"] as? String == "web" }, "\(log)")
 
         try bed.fx.ok("edit", "web", "--allow-agent-forwarding")
         let allowed = try shell(bed, script, ["SSH_AUTH_SOCK": socket])
         XCTAssertEqual(allowed.status, 0, allowed.stderr)
         XCTAssertEqual(allowed.stdout, "inner\n")
-        log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
-        XCTAssertTrue(log.contains { $0["outcome"] as? String == "signed" && $0["forwarded"] as? Bool == true }, "\(log)")
 
         try bed.fx.ok("edit", "web", "--no-agent-forwarding")
         XCTAssertNotEqual(try shell(bed, script, ["SSH_AUTH_SOCK": socket]).status, 0)
+
+        // The log is written in the background; stopping the agent writes what it holds.
+        try stopAgent(bed)
+        let log = try bed.fx.json("agent", "log", "--json") as? [[String: Any]] ?? []
+        XCTAssertTrue(log.contains { $0["outcome"] as? String == "refused" && $0["forwarded"] as? Bool == true && $0["destination"] as? String == "web" }, "\(log)")
+        XCTAssertTrue(log.contains { $0["outcome"] as? String == "signed" && $0["forwarded"] as? Bool == true }, "\(log)")
     }
 }
 
@@ -240,14 +245,17 @@ final class SSHConfigCommandTests: XCTestCase {
             """, environment: env, account: bed.fx.account)
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stdout, "reached\npayload\npayload\n")
-        let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
-        XCTAssertTrue(log.contains { $0["destination"] as? String == "jump, web" && $0["outcome"] as? String == "signed" }, "\(log)")
 
         let doctor = try bed.fx.run(["doctor"])
         XCTAssertTrue(doctor.stdout.contains("includes \(generated) first"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("\(generated) is current"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("agent: running"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("'ssh -G jump' resolves to hostbook's settings"), doctor.stdout)
+
+        // The log is written in the background; stopping the agent writes what it holds.
+        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
+        let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
+        XCTAssertTrue(log.contains { $0["destination"] as? String == "jump, web" && $0["outcome"] as? String == "signed" }, "\(log)")
 
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--uninstall"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), original, "restored byte for byte")

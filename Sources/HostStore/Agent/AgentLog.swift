@@ -1,5 +1,7 @@
 // The agent's log (AgentLogSchema): one row per signature made or refused. Written by the
-// standing agent, read by `hostbook agent log`.
+// standing agent (through AgentLogWriter), read by `hostbook agent log`. Only the newest
+// rows are kept: every write drops those beyond the bound, by row id (the primary key),
+// so pruning costs an index seek, not a count.
 
 public struct AgentLogEntry: Sendable, Equatable {
     public var at: String
@@ -27,17 +29,31 @@ public struct AgentLogEntry: Sendable, Equatable {
 }
 
 extension HostDatabase {
+    /// How many rows the agent's log keeps: the newest.
+    public static let agentLogRowsKept = 10_000
+
     /// Appends one entry; `at` empty means now.
     public func recordAgentUse(_ e: AgentLogEntry) throws {
+        try recordAgentUses([e])
+    }
+
+    /// Appends `entries` in one transaction (`at` empty means now) and drops the rows
+    /// older than the newest `keepingNewest`.
+    public func recordAgentUses(_ entries: [AgentLogEntry], keepingNewest: Int = agentLogRowsKept) throws {
+        guard !entries.isEmpty else { return }
         _ = try write {
-            try connection.run("""
-                INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
-                                      forwarded, client_pid, client_executable)
-                VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
-                """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
-                      e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
-                      .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
-                      e.clientExecutable.map { .text($0) } ?? .null])
+            for e in entries {
+                try connection.run("""
+                    INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
+                                          forwarded, client_pid, client_executable)
+                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                    """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
+                          e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
+                          .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
+                          e.clientExecutable.map { .text($0) } ?? .null])
+            }
+            // Row ids only grow (the highest + 1), so the newest rows are the last ids.
+            try connection.run("DELETE FROM agent_log WHERE id <= ?", [.int(connection.lastInsertRowID - Int64(max(0, keepingNewest)))])
         }
     }
 

@@ -134,14 +134,21 @@ enum AgentCommands {
         }
         try AgentSocket.removeStale(path)
         let database = try HostStoreAccess.openForWriting(inv)
-        let agent = StandingAgent(database: database)
+        // The log's writer has a connection of its own: one waiting for the write lock
+        // must not hold the connection the keys are listed from.
+        let log = try AgentLogWriter(database: HostStoreAccess.openForWriting(inv))
+        let agent = StandingAgent(database: database, log: log)
         let server: AgentServer
         do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
+            log.stop()
             throw CLIError.failure("cannot start the agent: \(error)")
         }
         defer {
             server.stop()
             agent.wipe()
+            log.stop()
+            let dropped = log.counters.dropped
+            if dropped > 0 { inv.note("hostbook: \(dropped) agent log entries were not written (the log's queue was full, or the database refused them)") }
         }
         var timeout = timespec(tv_sec: 15, tv_nsec: 0)
         while true {
@@ -154,6 +161,11 @@ enum AgentCommands {
 
     static let log = CommandSpec(
         ["agent", "log"], summary: "Show the signatures the agent made and refused",
+        discussion: """
+        The log keeps the newest \(HostDatabase.agentLogRowsKept) entries. A refusal repeated within \
+        \(Int(AgentLogWriter.refusalWindowSeconds)) seconds (the same key, destination, forwarding and \
+        client executable) is logged once.
+        """,
         options: [.value("limit", "N", "Only the last N entries")]
     ) { inv in
         var limit: Int?

@@ -14,7 +14,9 @@
 // * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
 //   AgentLock keeps only a salted hash of the passphrase and delays failed unlocks. A
 //   locked agent lists nothing and signs nothing.
-// * Every signature made or refused is logged in the database.
+// * Every signature made or refused is handed to the log's writer (AgentLogWriter), which
+//   writes it on its own thread and connection: signing never waits for the database, and
+//   no log write happens under this agent's lock.
 import Agent
 import HostStore
 import KeyFormats
@@ -25,12 +27,14 @@ final class StandingAgent: @unchecked Sendable {
     private let mutex = Mutex()
     private let database: HostDatabase
     private let vault: VaultClient
+    private let log: AgentLogWriter
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     private let agentLock = AgentLock()
 
-    init(database: HostDatabase) {
+    init(database: HostDatabase, log: AgentLogWriter) {
         self.database = database
+        self.log = log
         self.vault = VaultClient(databaseID: database.databaseID)
     }
 
@@ -92,16 +96,9 @@ final class StandingAgent: @unchecked Sendable {
 
     private func record(_ state: AgentConnectionState, _ key: PublicKey, signed: Bool) {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
-        mutex.locked {
-            let names = hostKey.flatMap { try? KnownHostsStore(database: database).hostNames(trusting: $0) } ?? []
-            let fingerprint = key.sha256Fingerprint
-            let keyName = (try? KeyStore(database: database).find(fingerprint: fingerprint))?.name
-            try? database.recordAgentUse(AgentLogEntry(
-                at: "", signed: signed, keyName: keyName, keyFingerprint: fingerprint,
-                destination: names.isEmpty ? nil : names.joined(separator: ", "),
-                destinationFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                clientPID: Int(state.peer.pid), clientExecutable: AgentSocket.executable(of: state.peer.pid)))
-        }
+        log.record(AgentUse(signed: signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
+                            hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
+                            clientPID: Int(state.peer.pid), clientExecutable: AgentSocket.executable(of: state.peer.pid)))
     }
 
     private func lock(_ passphrase: SecretBytes) -> Bool {
