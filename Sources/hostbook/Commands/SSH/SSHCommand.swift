@@ -59,7 +59,8 @@ enum SSHCommand {
                 paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
                 for hop in plan.hops where hop.key != nil { paths.publicKeyFiles[hop.alias] = "/proc/PID/fd/N" }
             }
-            Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
+            // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
+            inv.write(.raw(try config.render(plan, paths: paths)))
             return
         }
         if probe == nil { _ = try SSHClient.require(nil) }

@@ -52,7 +52,7 @@ struct InstalledSSHConfig {
     /// Writes the generated file and the public key files (removing key files no host uses).
     func writeGenerated(_ inv: Invocation, warn: Bool) throws {
         let rendered = try Self.render(inv, keysFolder: keysFolder)
-        if warn { for w in rendered.warnings { inv.warn(w) } }
+        if warn { for w in rendered.warnings { inv.warn("\(w)") } }
         try Self.makeFolder(folder)
         try Self.makeFolder(keysFolder)
         for (path, line) in rendered.publicKeyFiles where (try? Self.read(path)) != Array(line.utf8) {
@@ -113,9 +113,9 @@ struct InstalledSSHConfig {
         let installed = InstalledSSHConfig(inv)
         guard installed.isInstalled else { return }
         do { try installed.writeGenerated(inv, warn: false) } catch let e as UserFacingError {
-            inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(e.message)")
+            inv.warn("could not rewrite \(installed.generated): \(e.message)")
         } catch {
-            inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(error)")
+            inv.warn("could not rewrite \(installed.generated): \(error)")
         }
     }
 

@@ -29,19 +29,20 @@ enum SSHConfigCommand {
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
-            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig.escapedForTerminal) and \(installed.generated.escapedForTerminal)."
+            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
                                         : "hostbook's ssh configuration was not installed.")
             return
         }
         if inv.args.flag("install") {
             try installed.writeGenerated(inv, warn: true)
             let added = try installed.addInclude()
-            inv.note("Wrote \(installed.generated.escapedForTerminal)" + (added ? " and included it from the top of \(installed.userConfig.escapedForTerminal)." : "; \(installed.userConfig.escapedForTerminal) already includes it."))
+            inv.note("Wrote \(installed.generated)" + (added ? " and included it from the top of \(installed.userConfig)." : "; \(installed.userConfig) already includes it."))
             inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
             return
         }
         let rendered = try InstalledSSHConfig.render(inv, keysFolder: installed.keysFolder)
-        for w in rendered.warnings { inv.warn(w) }
-        Output.write(rendered.text, to: STDOUT_FILENO)
+        for w in rendered.warnings { inv.warn("\(w)") }
+        // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
+        inv.write(.raw(rendered.text))
     }
 }
