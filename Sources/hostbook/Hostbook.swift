@@ -20,7 +20,8 @@ enum Hostbook {
                 Output.write("hostbook \(version)\n", to: STDOUT_FILENO)
                 return ExitCode.ok.rawValue
             case .help(let text):
-                Output.write(text, to: STDOUT_FILENO)
+                // Help is hostbook's own text: the command table's summaries and discussions.
+                Output.write(.raw(text), to: STDOUT_FILENO)
                 return ExitCode.ok.rawValue
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
@@ -43,9 +44,11 @@ enum Hostbook {
         }
     }
 
+    /// An error's message and hint are one line each and may quote anything (a path, a
+    /// name, a server's answer): both are escaped here, where they are printed.
     static func report(message: String, hint: String?) {
-        var text = "hostbook: \(message)\n"
-        if let hint { text += hint + "\n" }
+        var text: TerminalText = "hostbook: \(message)\n"
+        if let hint { text += "\(hint)\n" }
         Output.write(text, to: STDERR_FILENO)
     }
 }

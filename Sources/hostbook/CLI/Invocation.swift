@@ -36,7 +36,7 @@ final class Invocation {
     var showsProgress: Bool { stderrIsTerminal && !globals.json && !globals.noInput }
 
     /// A progress line for long work (nothing is drawn unless `showsProgress`).
-    func progress(_ label: String) -> Progress {
+    func progress(_ label: TerminalText) -> Progress {
         Progress(label: label, enabled: showsProgress)
     }
 
@@ -52,16 +52,25 @@ final class Invocation {
     var homeDirectory: String { environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root" }
 
     // MARK: Output
+    // Everything printed is TerminalText: values interpolated into it are escaped unless the
+    // code says `raw` (TerminalText.swift).
 
-    func print(_ text: String) { Output.write(text + "\n", to: STDOUT_FILENO) }
+    func print(_ text: TerminalText) { Output.write(text + "\n", to: STDOUT_FILENO) }
+
+    /// `text` to stdout as it is: a block that ends its own lines (a table, a report).
+    func write(_ text: TerminalText) { Output.write(text, to: STDOUT_FILENO) }
 
     /// A line to stderr prefixed `hostbook: warning: `.
-    func warn(_ text: String) { Output.write("hostbook: warning: \(text)\n", to: STDERR_FILENO) }
+    func warn(_ text: TerminalText) { Output.write("hostbook: warning: \(text)\n", to: STDERR_FILENO) }
 
     /// A note to stderr (progress, questions), never mixed into machine-readable stdout.
-    func note(_ text: String) { Output.write(text + "\n", to: STDERR_FILENO) }
+    func note(_ text: TerminalText) { Output.write(text + "\n", to: STDERR_FILENO) }
 
-    func printJSON(_ value: JSONValue) { Output.write(value.rendered() + "\n", to: STDOUT_FILENO) }
+    /// JSON is printed raw: its encoding already escapes every control character.
+    func printJSON(_ value: JSONValue) { writeJSON(value.rendered() + "\n") }
+
+    /// Rendered JSON, or a piece of it (StreamedJSONObject), to stdout.
+    func writeJSON(_ text: String) { Output.write(.raw(text), to: STDOUT_FILENO) }
 
     // MARK: Input
 
@@ -74,13 +83,13 @@ final class Invocation {
     }
 
     /// Asks for a secret without echo. `alternative` is what to use without a terminal.
-    func promptSecret(_ prompt: String, alternative: String) throws -> SecretBytes {
-        try requirePrompt(for: prompt.trimmingSuffix(":"), alternative: alternative)
+    func promptSecret(_ prompt: TerminalText, alternative: String) throws -> SecretBytes {
+        try requirePrompt(for: prompt.text.trimmingSuffix(":"), alternative: alternative)
         return try Terminal.readSecret(prompt: prompt)
     }
 
     /// Asks a yes/no question on the terminal; `--yes`-style flags bypass it before calling.
-    func confirm(_ question: String, alternative: String) throws -> Bool {
+    func confirm(_ question: TerminalText, alternative: String) throws -> Bool {
         try requirePrompt(for: "confirmation", alternative: alternative)
         let answer = try Terminal.readLine(prompt: question + " [y/N] ")
         return ["y", "yes"].contains(answer.lowercased())
@@ -88,7 +97,7 @@ final class Invocation {
 
     /// For `remove`-style commands: unless `--yes` was given, asks `question` on the terminal
     /// (exit 3 without one); a "no" prints "Nothing removed." and exits 1.
-    func confirmUnlessYes(_ question: String) throws {
+    func confirmUnlessYes(_ question: TerminalText) throws {
         if args.flag("yes") { return }
         guard try confirm(question, alternative: "--yes") else {
             note("Nothing removed.")
@@ -97,7 +106,7 @@ final class Invocation {
     }
 
     /// Reads a line of visible input on the terminal.
-    func ask(_ prompt: String, alternative: String) throws -> String {
+    func ask(_ prompt: TerminalText, alternative: String) throws -> String {
         try requirePrompt(for: "an answer", alternative: alternative)
         return try Terminal.readLine(prompt: prompt)
     }

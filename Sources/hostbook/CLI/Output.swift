@@ -7,10 +7,11 @@ import KeyFormats
 
 enum Output {
     /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly;
-    /// the result says whether everything was written (errno tells why not).
+    /// the result says whether everything was written (errno tells why not). The text is
+    /// TerminalText: what came from outside was escaped when it was put into it.
     @discardableResult
-    static func write(_ text: String, to fd: Int32) -> Bool {
-        var bytes = Array(text.utf8)
+    static func write(_ text: TerminalText, to fd: Int32) -> Bool {
+        var bytes = Array(text.text.utf8)
         return bytes.withUnsafeMutableBytes { buf in
             var offset = 0
             while offset < buf.count {
@@ -56,13 +57,14 @@ struct Table {
 
     mutating func add(_ row: [String]) { rows.append(row.map(PrintableText.quoted)) }
 
-    /// `width` nil: every cell whole (a pipe, or --wide).
-    func render(color: Bool, width: Int? = nil) -> String {
+    /// `width` nil: every cell whole (a pipe, or --wide). The rendering is printed raw: its
+    /// cells were escaped by `add`, its headers and bold codes are hostbook's own.
+    func render(color: Bool, width: Int? = nil) -> TerminalText {
         let widths = columnWidths(limit: width)
         let header = Self.line(headers, widths: widths)
         var out = color ? "\u{1B}[1m\(header)\u{1B}[0m\n" : header + "\n"
         for r in rows { out += Self.line(r, widths: widths) + "\n" }
-        return out
+        return .raw(out)
     }
 
     /// One row laid out in `widths` (from `columnWidths`): each cell cut to its column with

@@ -24,7 +24,7 @@ final class Progress: Sendable {
         var finished = false
     }
 
-    let label: String
+    let label: TerminalText
     let enabled: Bool
     private let fd: Int32
     private let start: UInt64
@@ -33,7 +33,7 @@ final class Progress: Sendable {
     private let tickerStopped = DispatchSemaphore(value: 0)
     private let ticking = Mutex(false)
 
-    init(label: String, enabled: Bool, fd: Int32 = STDERR_FILENO) {
+    init(label: TerminalText, enabled: Bool, fd: Int32 = STDERR_FILENO) {
         self.label = label
         self.enabled = enabled
         self.fd = fd
@@ -53,7 +53,7 @@ final class Progress: Sendable {
             return true
         }
         guard due else { return }
-        var text = "\(label): \(Self.grouped(done))"
+        var text: TerminalText = "\(label): \(Self.grouped(done))"
         if let total { text += " of \(Self.grouped(total))" }
         text += " \(unit)"
         if let share = fraction ?? total.flatMap({ $0 > 0 ? Double(done) / Double($0) : nil }) {
@@ -94,10 +94,10 @@ final class Progress: Sendable {
         if wasDrawn { Output.write("\r\u{1B}[K", to: fd) }
     }
 
-    private func draw(_ text: String) {
+    private func draw(_ text: TerminalText) {
         // Carriage return, the text, then erase to the end of the line: a shorter text
         // leaves nothing of the longer one before it.
-        Output.write("\r" + text + "\u{1B}[K", to: fd)
+        Output.write("\r\(text)\u{1B}[K", to: fd)
     }
 
     private static func now() -> UInt64 {

@@ -15,7 +15,7 @@ enum Terminal {
     static let interruptingSignals: [Int32] = [SIGINT, SIGQUIT, SIGHUP, SIGTERM]
 
     /// Prompts on stderr and reads one line from the terminal with echo off.
-    static func readSecret(prompt: String) throws -> SecretBytes {
+    static func readSecret(prompt: TerminalText) throws -> SecretBytes {
         var saved = termios()
         let fd = STDIN_FILENO
         let haveTermios = tcgetattr(fd, &saved) == 0
@@ -140,7 +140,7 @@ enum Terminal {
     }
 
     /// Prompts on stderr and reads one visible line from stdin.
-    static func readLine(prompt: String) throws -> String {
+    static func readLine(prompt: TerminalText) throws -> String {
         Output.write(prompt, to: STDERR_FILENO)
         var bytes: [UInt8] = []
         var byte: UInt8 = 0

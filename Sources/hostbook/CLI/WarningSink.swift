@@ -21,7 +21,7 @@ final class WarningSink {
         self.limit = limit
     }
 
-    func warn(_ text: String) {
+    func warn(_ text: TerminalText) {
         count += 1
         if count <= limit { invocation.warn(text) }
     }

@@ -89,7 +89,7 @@ enum AgentCommands {
     ) { inv in
         let path = try AgentSocket.path(inv)
         guard let pid = AgentSocket.runningAgent(at: path) else {
-            inv.note("hostbook: no agent is running at \(path.escapedForTerminal)")
+            inv.note("hostbook: no agent is running at \(path)")
             return
         }
         guard kill(pid, SIGTERM) == 0 else {
@@ -115,7 +115,7 @@ enum AgentCommands {
         guard let pid else {
             throw CLIError.failure("no agent is running at \(path.escapedForTerminal)", hint: "Start it with 'eval \"$(hostbook agent start)\"'.")
         }
-        inv.print("running: pid \(pid), socket \(path.escapedForTerminal)")
+        inv.print("running: pid \(pid), socket \(path)")
     }
 
     static let run = CommandSpec(
@@ -186,10 +186,9 @@ enum AgentCommands {
         var table = Table(["TIME", "OUTCOME", "KEY", "DESTINATION", "FORWARDED", "CLIENT"])
         for e in entries {
             let client = [e.clientPID.map(String.init), e.clientExecutable].compactMap { $0 }.joined(separator: " ")
-            table.add([e.at, e.signed ? "signed" : "refused", (e.keyName ?? e.keyFingerprint).escapedForTerminal,
-                       (e.destination ?? e.destinationFingerprint ?? "-").escapedForTerminal, e.forwarded ? "yes" : "no",
-                       client.escapedForTerminal])
+            table.add([e.at, e.signed ? "signed" : "refused", e.keyName ?? e.keyFingerprint,
+                       e.destination ?? e.destinationFingerprint ?? "-", e.forwarded ? "yes" : "no", client])
         }
-        Output.write(table.render(color: inv.useColor), to: STDOUT_FILENO)
+        inv.write(table.render(color: inv.useColor))
     }
 }

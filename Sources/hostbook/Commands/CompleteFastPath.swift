@@ -24,13 +24,14 @@ enum CompleteFastPath {
             else { prefix = a }
         }
         if kind == "commands" {
-            Output.write(commandListing(), to: 1)
+            Output.write(.raw(commandListing()), to: 1)
             return 0
         }
         guard let listing = NameListing.Kind(rawValue: kind) else { return 0 }
         let path = Invocation(args: ParsedArguments(), globals: globals, environment: environment).databasePath
         let names = NameListing.names(listing, databasePath: path, prefix: prefix)
-        if !names.isEmpty { Output.write(names.joined(separator: "\n") + "\n", to: 1) }
+        // A name is one line: escaped like any text from the database.
+        if !names.isEmpty { Output.write(names.map { name -> TerminalText in "\(name)\n" }.joined(), to: 1) }
         return 0
     }
 

@@ -36,7 +36,7 @@ enum DoctorCommand {
                 })),
             ]))
         } else {
-            for n in notes { inv.print(n) }
+            for n in notes { inv.print("\(n)") }
             for f in findings {
                 inv.print("\(f.severity.rawValue): \(f.message)")
                 inv.print("  fix: \(f.fix)")

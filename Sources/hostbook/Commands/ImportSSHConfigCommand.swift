@@ -54,9 +54,9 @@ enum ImportSSHConfigCommand {
             throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         if inv.json {
-            SSHConfigImportOutput.writeJSON(report, file: path) { Output.write($0, to: 1) }
+            SSHConfigImportOutput.writeJSON(report, file: path) { inv.writeJSON($0) }
         } else {
-            Output.write(SSHConfigImportOutput.text(report, color: inv.useColor), to: 1)
+            inv.write(SSHConfigImportOutput.text(report, color: inv.useColor))
         }
     }
 

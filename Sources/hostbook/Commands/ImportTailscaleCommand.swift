@@ -1,7 +1,6 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
 import HostStore
-import KeyFormats
 
 enum ImportTailscaleCommand {
     static let all: [CommandSpec] = [
@@ -50,7 +49,7 @@ enum ImportTailscaleCommand {
 
         var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
         if let state = document.backendState, state != "Running" {
-            inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(PrintableText.quoted(state))); the device list may be incomplete or out of date")
+            inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(state)); the device list may be incomplete or out of date")
         }
         var nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
         let offered = document.nodes.contains { selection.passesFilters($0) && ($0.exclusion == nil || options.includeExcluded) }
@@ -79,12 +78,12 @@ enum ImportTailscaleCommand {
             throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         let warnings = WarningSink(inv, one: "warning", many: "warnings")
-        for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn(line) }
+        for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn("\(line)") }
         warnings.finish()
         if inv.json {
-            TailscaleImportOutput.writeJSON(report) { Output.write($0, to: 1) }
+            TailscaleImportOutput.writeJSON(report) { inv.writeJSON($0) }
         } else {
-            Output.write(TailscaleImportOutput.text(report, color: inv.useColor), to: 1)
+            inv.write(TailscaleImportOutput.text(report, color: inv.useColor))
         }
     }
 }

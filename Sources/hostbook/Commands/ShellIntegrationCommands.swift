@@ -29,11 +29,11 @@ enum ShellIntegrationCommands {
             default:
                 throw CLIError.usage("unknown shell '\(PrintableText.quoted(shell))'", hint: "Use bash, zsh or fish.")
             }
-            Output.write(script, to: 1)
+            inv.write(.raw(script))   // hostbook's own script, printed as it is
         })
 
     static let man = CommandSpec(
         ["man"], summary: "Print the hostbook(1) manual page (roff)",
         discussion: "scripts/install writes it to share/man/man1/hostbook.1. To read it without installing: hostbook man | man -l -",
-        run: { _ in Output.write(ManPage.page(), to: 1) })
+        run: { inv in inv.write(.raw(ManPage.page())) })   // roff drawn from the command table
 }

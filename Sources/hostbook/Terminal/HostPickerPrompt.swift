@@ -17,7 +17,9 @@ enum HostPickerPrompt {
             var picker = HostPicker(entries: entries)
             var screen = HostPickerScreen(entries: entries)
             var size = terminal.size
-            try terminal.write(screen.render(&picker, columns: size.columns, height: size.rows, color: color))
+            // The screen is drawn raw: its escape codes are hostbook's, and every host's
+            // fields were escaped when HostPickerScreen laid them out.
+            try terminal.write(.raw(screen.render(&picker, columns: size.columns, height: size.rows, color: color)))
             var unread: [UInt8] = []
             while true {
                 let event = try terminal.next(milliseconds: unread.isEmpty ? 100 : escapeWait)
@@ -36,7 +38,7 @@ enum HostPickerPrompt {
                 }
                 let now = terminal.size
                 if now != size { size = now; redraw = true }
-                if redraw { try terminal.write(screen.render(&picker, columns: size.columns, height: size.rows, color: color)) }
+                if redraw { try terminal.write(.raw(screen.render(&picker, columns: size.columns, height: size.rows, color: color))) }
             }
         }
     }

@@ -88,7 +88,7 @@ final class RawTerminal {
     }
 
     /// Writes `text` whole; a terminal that cannot be written to is an error.
-    func write(_ text: String) throws {
+    func write(_ text: TerminalText) throws {
         guard Output.write(text, to: output) else {
             throw CLIError.failure("cannot draw on the terminal: \(String(cString: strerror(errno)))")
         }

@@ -36,7 +36,7 @@ enum HostList {
             table.add([h.name, h.hostname, String(h.port), h.user ?? "-", authCell(h), h.jump ?? "-",
                        h.tags.isEmpty ? "-" : h.tags.joined(separator: ","), h.source])
         }
-        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
+        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }
 
     /// How the host logs in: `key:NAME` for a key, else the method (password, agent, none).

@@ -1,7 +1,6 @@
 // How hosts are shown: the JSON object of `list --json` / `show --json` (fields in the
 // contract's order, then the extra ones) and the aligned text of `show`.
 import HostStore
-import KeyFormats
 
 enum HostOutput {
     static func json(_ h: Host) -> JSONValue {
@@ -34,7 +33,8 @@ enum HostOutput {
         ])
     }
 
-    static func text(_ h: Host) -> String {
+    /// Every value comes from the database (an import, a user's input) and is escaped.
+    static func text(_ h: Host) -> TerminalText {
         var fields: [(String, String)] = [
             ("name", h.name),
             ("hostname", h.hostname),
@@ -57,8 +57,8 @@ enum HostOutput {
         }
         fields += [("created", h.createdAt), ("updated", h.updatedAt)]
         let width = fields.map { $0.0.count }.max()! + 2
-        var out = ""
-        for (k, v) in fields { out += k + ":" + String(repeating: " ", count: width - k.count - 1) + PrintableText.quoted(v) + "\n" }
+        var out: TerminalText = ""
+        for (k, v) in fields { out += "\(k):\(String(repeating: " ", count: width - k.count - 1))\(v)\n" }
         return out
     }
 

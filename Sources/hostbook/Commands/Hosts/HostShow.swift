@@ -15,7 +15,7 @@ enum HostShow {
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {
-            Output.write(HostOutput.text(host), to: 1)
+            inv.write(HostOutput.text(host))
         }
     }
 }

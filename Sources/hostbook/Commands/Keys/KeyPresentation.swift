@@ -22,9 +22,11 @@ enum KeyPresentation {
         return .object(fields)
     }
 
-    static func text(_ key: StoredKey, randomart: Bool) throws -> String {
+    /// The name, comment and format come from the key file or the user: escaped by the
+    /// interpolation, so a comment cannot draw a line of its own.
+    static func text(_ key: StoredKey, randomart: Bool) throws -> TerminalText {
         let pub = try key.publicKey
-        var lines = [
+        var lines: [TerminalText] = [
             "name:         \(key.name)",
             "type:         \(key.algorithm) (\(pub.shortTypeName) \(key.bits))",
             "fingerprint:  \(key.fingerprint)",
@@ -35,7 +37,7 @@ enum KeyPresentation {
             "created:      \(key.createdAt)",
             "public key:   \(pub.line(comment: key.comment))",
         ]
-        if randomart { lines.append(pub.randomart) }
+        if randomart { lines.append(.raw(pub.randomart)) }   // drawn by hostbook, several lines
         return lines.joined(separator: "\n")
     }
 

@@ -53,7 +53,7 @@ enum KeysGenerate {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
             inv.note("Generated key '\(stored.name)': \(try KeyPresentation.summary(stored))")
-            inv.print(try stored.publicKey.line(comment: stored.comment))
+            inv.print("\(try stored.publicKey.line(comment: stored.comment))")
         }
     }
 }

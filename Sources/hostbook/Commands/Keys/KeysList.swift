@@ -1,8 +1,5 @@
 // `hostbook keys list`
 import HostStore
-#if canImport(Glibc)
-import Glibc
-#endif
 
 enum KeysList {
     static let spec = CommandSpec(
@@ -29,6 +26,6 @@ enum KeysList {
         for k in keys {
             table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
         }
-        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: STDOUT_FILENO)
+        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }
 }

@@ -13,7 +13,9 @@ enum KeysPublic {
         if inv.json {
             inv.printJSON(.object([("name", .string(key.name)), ("public_key", .string(line))]))
         } else {
-            inv.print(line)
+            // Escaped like any printed text: a comment with a line break must not add a
+            // second line to the authorized_keys this is appended to.
+            inv.print("\(line)")
         }
     }
 }

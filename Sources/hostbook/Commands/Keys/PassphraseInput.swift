@@ -23,7 +23,7 @@ enum PassphraseInput {
     }
 
     /// Asks on the terminal (exit 3 naming the flags when there is none).
-    static func prompt(_ inv: Invocation, _ text: String) throws -> SecretBytes {
+    static func prompt(_ inv: Invocation, _ text: TerminalText) throws -> SecretBytes {
         try inv.requirePrompt(for: "a passphrase", alternative: alternative)
         return try inv.promptSecret(text, alternative: alternative)
     }

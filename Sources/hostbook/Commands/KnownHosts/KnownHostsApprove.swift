@@ -59,7 +59,7 @@ enum KnownHostsApprove {
             do {
                 return try decideOnce(inv, store: store, lookup: lookup, presented: presented, options: options)
             } catch let e as HostStoreError where e.kind == .changedMeanwhile && inv.canPrompt {
-                inv.warn(e.message + "; asking again")
+                inv.warn("\(e.message); asking again")
             }
         }
     }

@@ -67,12 +67,12 @@ enum KnownHostsCheck {
         if status != .trusted { throw ExitStatus(code: KnownHostsAccess.exitCode(for: status)) }
     }
 
-    static func line(_ check: KnownHostsStore.Check, key: PublicKey) -> String {
+    static func line(_ check: KnownHostsStore.Check, key: PublicKey) -> TerminalText {
         let host = KnownHostsAccess.describe(check.lookup)
         switch check.decision.status {
         case .trusted:
-            let how = check.decision.viaCertificateAuthority ? " (signed by a trusted certificate authority)"
-                : check.viaBareName ? " (through the entry for '\(PrintableText.quoted(check.lookup.host))' on port 22, as ssh does)" : ""
+            let how: TerminalText = check.decision.viaCertificateAuthority ? " (signed by a trusted certificate authority)"
+                : check.viaBareName ? " (through the entry for '\(check.lookup.host)' on port 22, as ssh does)" : ""
             return "trusted: the \(KnownHostsAccess.describe(key)) is trusted for \(host)\(how)"
         case .unknown:
             return "unknown: no key is known for \(host)"

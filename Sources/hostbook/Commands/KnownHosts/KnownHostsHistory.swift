@@ -44,6 +44,6 @@ enum KnownHostsHistory {
             let fp = e.oldFingerprint.map { old in "\(old) -> \(e.fingerprint ?? "")" } ?? (e.fingerprint ?? "-")
             table.add([e.at, e.event, e.host, String(e.port), fp, e.source])
         }
-        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
+        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }
 }

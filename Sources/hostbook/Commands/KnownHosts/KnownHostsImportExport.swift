@@ -20,7 +20,7 @@ enum KnownHostsImport {
     static func run(_ inv: Invocation) throws {
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/known_hosts"
         let bytes = try FileBytes.read(path)
-        let progress = inv.progress("Importing \(path == "-" ? "known_hosts from stdin" : PrintableText.quoted(path))")
+        let progress = inv.progress("Importing \(path == "-" ? "known_hosts from stdin" : path)")
         let report = try KnownHostsAccess.withStore(inv) { store in
             defer { progress.finish() }
             return try store.importKnownHosts(bytes) { lines, done, total in
@@ -29,7 +29,7 @@ enum KnownHostsImport {
         }
         let warnings = WarningSink(inv, one: "line skipped", many: "lines skipped")
         for bad in report.skipped {
-            warnings.warn("\(path == "-" ? "stdin" : PrintableText.quoted(path)):\(bad.line): \(bad.reason); line skipped")
+            warnings.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
         }
         warnings.finish()
         if inv.json {
@@ -58,7 +58,9 @@ enum KnownHostsExport {
         let text = try KnownHostsAccess.withExistingStore(inv) {
             try $0?.exportKnownHosts(hashed: inv.args.flag("hashed")) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
         }
-        Output.write(text, to: STDOUT_FILENO)
+        // Each line escaped like any printed text (a comment from an imported file could
+        // hold ESC); the line breaks between them are the file's own.
+        inv.write(text.split(separator: "\n").map { line -> TerminalText in "\(line)\n" }.joined())
     }
 }
 

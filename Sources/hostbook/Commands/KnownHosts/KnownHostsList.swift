@@ -39,9 +39,9 @@ enum KnownHostsList {
             Table.column("FINGERPRINT", minimum: 20), Table.column("MARKER", shrinks: false), Table.column("SOURCE", shrinks: false),
         ])
         for r in rows {
-            table.add([PrintableText.quoted(r.pattern), r.displayPort.map(String.init) ?? "-", PrintableText.quoted(r.keyType), r.fingerprint,
-                       r.marker == .none ? "-" : "@" + r.marker.rawValue, PrintableText.quoted(r.source)])
+            table.add([r.pattern, r.displayPort.map(String.init) ?? "-", r.keyType, r.fingerprint,
+                       r.marker == .none ? "-" : "@" + r.marker.rawValue, r.source])
         }
-        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
+        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }
 }

@@ -10,15 +10,15 @@ enum KnownHostsPrompt {
     /// What ssh prints before "Are you sure you want to continue connecting": the host,
     /// the key type and SHA256 fingerprint, the randomart picture, and other names that
     /// already trust this key.
-    static func approvalText(_ lookup: HostLookupName, key: PublicKey, otherNames: [String]) -> String {
-        var text = "The authenticity of host \(KnownHostsAccess.describe(lookup)) can't be established.\n"
+    static func approvalText(_ lookup: HostLookupName, key: PublicKey, otherNames: [String]) -> TerminalText {
+        var text: TerminalText = "The authenticity of host \(KnownHostsAccess.describe(lookup)) can't be established.\n"
         text += "\(key.shortTypeName) key fingerprint is \(key.sha256Fingerprint).\n"
-        text += key.randomart + "\n"
+        text += "\(raw: key.randomart)\n"   // drawn by hostbook, several lines
         if otherNames.isEmpty {
             text += "This key is not known by any other names.\n"
         } else {
             text += "This key is already trusted for:\n"
-            for name in otherNames.prefix(8) { text += "    \(PrintableText.quoted(name))\n" }
+            for name in otherNames.prefix(8) { text += "    \(name)\n" }
             if otherNames.count > 8 { text += "    (\(otherNames.count - 8) additional names omitted)\n" }
         }
         return text
@@ -27,7 +27,7 @@ enum KnownHostsPrompt {
     /// Asks until the answer is yes, no, or the key's fingerprint (which counts as yes).
     static func askApproval(_ inv: Invocation, _ lookup: HostLookupName, key: PublicKey, otherNames: [String]) throws -> Bool {
         Output.write(approvalText(lookup, key: key, otherNames: otherNames), to: STDERR_FILENO)
-        var prompt = "Are you sure you want to trust this key (yes/no/[fingerprint])? "
+        var prompt: TerminalText = "Are you sure you want to trust this key (yes/no/[fingerprint])? "
         while true {
             let answer = try inv.ask(prompt, alternative: "--yes or --fingerprint SHA256:...")
             let lowered = answer.lowercased()
@@ -39,9 +39,9 @@ enum KnownHostsPrompt {
 
     /// The blocking warning for a changed key, after ssh's banner, with the stored keys and
     /// when and how each was trusted.
-    static func changedText(_ lookup: HostLookupName, key: PublicKey, stored: [KnownHostRow]) -> String {
+    static func changedText(_ lookup: HostLookupName, key: PublicKey, stored: [KnownHostRow]) -> TerminalText {
         let bar = String(repeating: "@", count: 59)
-        var text = """
+        var text: TerminalText = """
             \(bar)
             @    WARNING: REMOTE HOST IDENTIFICATION HAS CHANGED!     @
             \(bar)

@@ -61,7 +61,8 @@ enum SSHCommand {
                     paths.publicKeyFiles[hop.alias] = "$XDG_RUNTIME_DIR/hostbook/session-XXXXXX/hop\(i + 1).pub"
                 }
             }
-            Output.write(try config.render(plan, paths: paths), to: STDOUT_FILENO)
+            // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
+            inv.write(.raw(try config.render(plan, paths: paths)))
             return
         }
         if probe == nil { _ = try SSHClient.require(nil) }

@@ -137,5 +137,7 @@ enum SSHHostKeyLookup {
         }
     }
 
-    private static func emit(_ line: String) { Output.write(line + "\n", to: STDOUT_FILENO) }
+    /// A known_hosts line on ssh's pipe (stdout is never the terminal here): raw, so the name
+    /// ssh asked about comes back exactly as ssh gave it.
+    private static func emit(_ line: String) { Output.write(.raw(line + "\n"), to: STDOUT_FILENO) }
 }

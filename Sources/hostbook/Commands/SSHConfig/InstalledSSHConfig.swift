@@ -147,11 +147,11 @@ struct InstalledSSHConfig {
         do {
             // Only the hosts left out for the user's own blocks are told again: the user
             // has to act on them; the other warnings were given at --install.
-            for clash in try installed.writeGenerated(inv).clashes { inv.warn(clash.warning) }
+            for clash in try installed.writeGenerated(inv).clashes { inv.warn("\(clash.warning)") }
         } catch let e as UserFacingError {
-            inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(e.message)")
+            inv.warn("could not rewrite \(installed.generated): \(e.message)")
         } catch {
-            inv.warn("could not rewrite \(installed.generated.escapedForTerminal): \(error)")
+            inv.warn("could not rewrite \(installed.generated): \(error)")
         }
     }
 

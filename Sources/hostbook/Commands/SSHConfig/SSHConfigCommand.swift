@@ -32,7 +32,7 @@ enum SSHConfigCommand {
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
-            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig.escapedForTerminal) and \(installed.generated.escapedForTerminal)."
+            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
                                         : "hostbook's ssh configuration was not installed.")
             return
         }
@@ -42,18 +42,23 @@ enum SSHConfigCommand {
             _ = try installed.userConfigTarget()
             let wasInstalled = installed.isInstalled
             let rendered = try installed.writeGenerated(inv)
-            for w in rendered.warnings { inv.warn(w) }
+            for w in rendered.warnings { inv.warn("\(w)") }
             let added: Bool
             do { added = try installed.addInclude() } catch {
                 if !wasInstalled { installed.removeGenerated() }
                 throw error
             }
-            inv.note("Wrote \(installed.generated.escapedForTerminal)" + (added ? " and included it from the top of \(installed.userConfig.escapedForTerminal)." : "; \(installed.userConfig.escapedForTerminal) already includes it."))
+            if added {
+                inv.note("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")
+            } else {
+                inv.note("Wrote \(installed.generated); \(installed.userConfig) already includes it.")
+            }
             inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
             return
         }
         let rendered = try installed.render(inv)
-        for w in rendered.warnings { inv.warn(w) }
-        Output.write(rendered.text, to: STDOUT_FILENO)
+        for w in rendered.warnings { inv.warn("\(w)") }
+        // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
+        inv.write(.raw(rendered.text))
     }
 }

@@ -6,23 +6,23 @@ import KeyFormats
 enum SSHConfigImportOutput {
     static func q(_ s: String) -> String { PrintableText.quoted(s) }
 
-    static func text(_ r: SSHConfigImportReport, color: Bool) -> String {
-        var out = ""
+    static func text(_ r: SSHConfigImportReport, color: Bool) -> TerminalText {
+        var out: TerminalText = ""
         if !r.hosts.isEmpty {
             var table = Table(["ACTION", "NAME", "HOSTNAME", "DETAILS"])
-            for h in r.hosts { table.add([h.action.rawValue, q(h.name), q(h.hostname), details(h)]) }
+            for h in r.hosts { table.add([h.action.rawValue, h.name, h.hostname, details(h)]) }
             out += table.render(color: color)
         }
         let groups = notImportedGroups(r)
         if !groups.isEmpty {
             out += "\nNot imported (hostbook cannot represent these):\n"
-            for g in groups { out += "  \(names(g.hosts)): \(q(g.line))\n" }
+            for g in groups { out += "  \(names(g.hosts)): \(g.line)\n" }
         }
         if !r.notes.isEmpty {
             out += "\nNotes:\n"
-            for n in r.notes { out += "  \(q(n))\n" }
+            for n in r.notes { out += "  \(n)\n" }
         }
-        let counts = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
+        let counts: TerminalText = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
         out += (out.isEmpty ? "" : "\n") + (r.dryRun ? "Dry run, nothing written: " : "") + counts + ".\n"
         return out
     }

@@ -18,6 +18,6 @@ enum SnippetList {
         }
         var table = Table(columns: [Table.column("NAME", minimum: 8), Table.column("COMMAND", minimum: 16), Table.column("DESCRIPTION", minimum: 11)])
         for s in list { table.add([s.name, s.command, s.description ?? "-"]) }
-        Output.write(table.render(color: inv.useColor, width: inv.tableWidth), to: 1)
+        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }
 }

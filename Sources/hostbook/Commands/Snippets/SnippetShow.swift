@@ -15,7 +15,7 @@ enum SnippetShow {
         if inv.json {
             inv.printJSON(SnippetOutput.json(s))
         } else {
-            Output.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n", to: 1)
+            inv.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n")
         }
     }
 }

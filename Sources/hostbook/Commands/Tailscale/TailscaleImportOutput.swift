@@ -51,8 +51,10 @@ enum TailscaleImportOutput {
         ])
     }
 
-    static func text(_ r: TailscaleImportReport, color: Bool) -> String {
-        var out = ""
+    /// Names, hosts, tags and reasons come from the Tailscale document: escaped as cells
+    /// (Table) or by the interpolation.
+    static func text(_ r: TailscaleImportReport, color: Bool) -> TerminalText {
+        var out: TerminalText = ""
         if !r.hosts.isEmpty {
             var table = Table(["ACTION", "NAME", "HOSTNAME", "DETAILS"])
             for h in r.hosts { table.add([h.action.rawValue, h.name, h.hostname, details(h)]) }
@@ -61,9 +63,9 @@ enum TailscaleImportOutput {
         for k in r.rotations {
             out += "Host key rotated: \(k.host) \(k.keyType) \(k.oldFingerprint) -> \(k.newFingerprint)\n"
         }
-        let counts = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
-        let keys = "\(r.entriesTrusted) host-key \(r.entriesTrusted == 1 ? "entry" : "entries") trusted"
-        let rotated = r.rotations.isEmpty ? "" : ", \(r.rotations.count) rotated"
+        let counts: TerminalText = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
+        let keys: TerminalText = "\(r.entriesTrusted) host-key \(r.entriesTrusted == 1 ? "entry" : "entries") trusted"
+        let rotated: TerminalText = r.rotations.isEmpty ? "" : ", \(r.rotations.count) rotated"
         out += (r.dryRun ? "Dry run, nothing written: " : "") + counts + "; " + keys + rotated + ".\n"
         return out
     }

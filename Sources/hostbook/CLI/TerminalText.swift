@@ -1,0 +1,66 @@
+// Text on its way to the terminal. Everything hostbook prints goes through this type
+// (Invocation.print / note / warn, prompts, Output.write), and its string interpolation
+// escapes by default: in `"Imported key '\(key.name)'"` the literal parts are hostbook's
+// own words and are kept, while every interpolated value — a name from the database, a key
+// comment, a path, a server banner, a Tailscale field, an error's description — passes
+// through the project's one escaping rule, `PrintableText.quoted`. So a key comment holding
+// ESC or a line break cannot clear the screen or draw a fake line under hostbook's own.
+//
+// Printing text as it is must be spelled out: `\(raw: text)` or `.raw(text)`, for what
+// hostbook rendered itself and must keep its line breaks or colour codes (a table, JSON,
+// the man page, a completion script, randomart). A `TerminalText` interpolated into another
+// is kept as it is: it was escaped when it was made.
+//
+// Escaping is idempotent (what `quoted` writes holds nothing it would escape again), so a
+// value already passed through `PrintableText.quoted` / `escapedForTerminal` prints the same.
+import KeyFormats
+
+struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
+    /// The characters to write: literals and raw parts as given, everything else escaped.
+    private(set) var text: String
+
+    private init(text: String) { self.text = text }
+
+    /// A literal is hostbook's own text.
+    init(stringLiteral value: String) { text = value }
+
+    init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
+
+    /// Text printed exactly as given: only for what hostbook rendered itself.
+    static func raw(_ text: String) -> TerminalText { TerminalText(text: text) }
+
+    var isEmpty: Bool { text.isEmpty }
+
+    static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText { TerminalText(text: lhs.text + rhs.text) }
+
+    static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.text += rhs.text }
+
+    struct StringInterpolation: StringInterpolationProtocol {
+        fileprivate var text = ""
+
+        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
+
+        mutating func appendLiteral(_ literal: String) { text += literal }
+
+        /// Any value — a String from outside, a number, an error — escaped.
+        mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+            text += PrintableText.quoted(value.description)
+        }
+
+        mutating func appendInterpolation(_ error: any Error) {
+            text += PrintableText.quoted(String(describing: error))
+        }
+
+        /// Already terminal text: kept as it is.
+        mutating func appendInterpolation(_ value: TerminalText) { text += value.text }
+
+        /// Printed as it is: spelled out where the code means it.
+        mutating func appendInterpolation(raw value: String) { text += value }
+    }
+}
+
+extension Sequence<TerminalText> {
+    func joined(separator: TerminalText = "") -> TerminalText {
+        .raw(map(\.text).joined(separator: separator.text))
+    }
+}
