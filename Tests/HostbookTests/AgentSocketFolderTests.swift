@@ -11,6 +11,8 @@ final class AgentSocketFolderTests: XCTestCase {
     func testAnotherUsersFolderAtTheOldFixedNameBlocksNothing() throws {
         let fx = try HostbookFixture()
         guard let account = fx.account else { throw XCTSkip("needs root, to play the other local user (as CI runs)") }
+        // A login without systemd-logind: no XDG_RUNTIME_DIR at all.
+        fx.environment.removeValue(forKey: "XDG_RUNTIME_DIR")
         // Another user (root here) takes the name hostbook used to use.
         let squatted = "/tmp/hostbook-\(account.uid)"
         try? FileManager.default.removeItem(atPath: squatted)

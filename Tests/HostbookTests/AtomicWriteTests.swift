@@ -61,8 +61,9 @@ final class AtomicWriteTests: XCTestCase {
         for attempt in 0..<24 {
             let out = folder + "/id_\(attempt)"
             let p = Process()
-            p.executableURL = HostbookProcess.binaryURL
-            p.arguments = ["--db", db, "keys", "export", "k", "--passphrase-file", Self.passFile, "--output", out, "--rounds", "2"]
+            try TestAccount.prepare(p, [HostbookProcess.binaryURL.path, "--db", db, "keys", "export", "k", "--passphrase-file", Self.passFile,
+                                        "--output", out, "--rounds", "2"],
+                                    environment: [:], removing: [], account: TestAccount.shared, terminal: nil)
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()

@@ -104,7 +104,7 @@ final class ImportSSHConfigOracleTests: XCTestCase {
     }
 
     func sshG(_ file: String, _ alias: String, home: String) throws -> (Int32, [String: [String]]) {
-        let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), ["-G", "-F", file, "--", alias], environment: ["HOME": home])
+        let r = try ToolProcess.runAsUser("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ["HOME": home])
         var out: [String: [String]] = [:]
         for line in r.stdout.split(separator: "\n") {
             guard let space = line.firstIndex(of: " ") else { continue }

@@ -47,8 +47,7 @@ final class ImportSSHConfigTests: XCTestCase {
     }()
 
     func sshG(_ file: String, _ alias: String) throws -> [String: [String]] {
-        let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), ["-G", "-F", file, "--", alias],
-                                    environment: ["HOME": home])
+        let r = try ToolProcess.runAsUser("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ["HOME": home])
         XCTAssertEqual(r.status, 0, r.stderr)
         var out: [String: [String]] = [:]
         for line in r.stdout.split(separator: "\n") {

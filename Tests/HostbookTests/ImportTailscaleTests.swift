@@ -426,8 +426,8 @@ final class ImportTailscaleTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
         let command = "'\(HostbookProcess.binaryURL.path)' --db '\(db)' import-tailscale '\(try shared("status-small.json"))'"
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/script")
-        p.arguments = ["-qec", command, "/dev/null"]
+        try TestAccount.prepare(p, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: [:], removing: [],
+                                account: TestAccount.shared, terminal: nil)
         let input = Pipe(), output = Pipe()
         p.standardInput = input
         p.standardOutput = output

@@ -16,11 +16,8 @@ enum KnownHostsPseudoTerminal {
         var master: Int32 = -1, slave: Int32 = -1
         guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("openpty is not available") }
         let p = Process()
-        p.executableURL = HostbookProcess.binaryURL
-        p.arguments = arguments
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in environment { env[k] = v }
-        p.environment = env
+        try TestAccount.prepare(p, [HostbookProcess.binaryURL.path] + arguments, environment: environment, removing: [],
+                                account: TestAccount.shared, terminal: slave)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         p.standardInput = handle
         p.standardOutput = handle

@@ -40,6 +40,28 @@ final class SSHCommandTests: XCTestCase {
         XCTAssertEqual(missing.stderr, "hostbook: no snippet named 'nope'\nRun 'hostbook snippets list' to see the snippets.\n")
     }
 
+    /// A snippet that begins with '-' is the remote command, never an option of the local
+    /// ssh (ssh goes on parsing options after the destination until `--`).
+    func testASnippetBeginningWithADashIsNeverALocalOption() throws {
+        let bed = try SSHTestBed()
+        let pub = try bed.importKey("k")
+        let sshd = try PrivateSSHD(authorizedKeys: [pub])
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k")
+        try bed.trust(sshd)
+        let proof = bed.fx.dir.file("ran-locally")
+        try bed.fx.ok("snippets", "add", "dash", "--command", "-oProxyCommand=sh -c 'id > \(proof)'")
+        let r = try bed.ssh(["--snippet", "dash", "web"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: proof), "the snippet ran on the local machine as a ProxyCommand")
+        // It reached the server as the command: the remote shell has no such program.
+        XCTAssertEqual(r.status, 127, r.stderr)
+        XCTAssertTrue(r.stderr.contains("-oProxyCommand=sh"), r.stderr)
+        // With the user's own options after HOST it is still the command.
+        let t = try bed.ssh(["--snippet", "dash", "web", "-T"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: proof))
+        XCTAssertEqual(t.status, 127, t.stderr)
+        try bed.assertNothingLeft()
+    }
+
     /// The vault is read while ssh starts; when it cannot be read, ssh is stopped and the
     /// vault's error is the outcome (exit 1), not ssh's status.
     func testAnUnreachableVaultIsExit1AndStopsSSH() throws {

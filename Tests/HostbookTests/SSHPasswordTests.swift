@@ -59,7 +59,7 @@ final class SSHPasswordTests: XCTestCase {
             var env = bed.fx.environment
             env["HOSTBOOK_ASKPASS_SESSION"] = "0123456789abcdef"
             for (k, v) in extra { env[k] = v }
-            let r = try HostbookProcess.run([prompt], environment: env)
+            let r = try bed.fx.run([prompt], bytes: nil, environment: env)
             XCTAssertEqual(r.status, 1, prompt)
             XCTAssertEqual(r.stdout, "", prompt)
         }

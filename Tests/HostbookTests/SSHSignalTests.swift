@@ -11,11 +11,8 @@ final class SSHSignalTests: XCTestCase {
     /// Starts `hostbook ssh web 'sleep 60'` and returns once the login is accepted.
     func startLongSession(_ bed: SSHTestBed, _ sshd: PrivateSSHD) throws -> Process {
         let p = Process()
-        p.executableURL = HostbookProcess.binaryURL
-        p.arguments = ["ssh", "web", "sleep 60"]
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in bed.fx.environment { env[k] = v }
-        p.environment = env
+        try TestAccount.prepare(p, [HostbookProcess.binaryURL.path, "ssh", "web", "sleep 60"], environment: bed.fx.environment,
+                                removing: [], account: bed.fx.account, terminal: nil)
         p.standardInput = FileHandle.nullDevice
         p.standardOutput = FileHandle.nullDevice
         p.standardError = FileHandle.nullDevice

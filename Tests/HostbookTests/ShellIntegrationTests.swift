@@ -94,8 +94,8 @@ final class ShellIntegrationTests: XCTestCase {
             script += "COMP_WORDS=(\(quoted)); COMP_CWORD=\(words.count); COMPREPLY=(); _hostbook; printf '%s\\n' \"${COMPREPLY[*]}\"\n"
         }
         try script.write(toFile: dir.file("run.bash"), atomically: true, encoding: .utf8)
-        let r = try ToolProcess.run(URL(fileURLWithPath: "/bin/bash"), ["--norc", "--noprofile", dir.file("run.bash")],
-                                    environment: try pathWithHostbook(dir).merging(environment) { $1 })
+        let r = try hb.tool("/bin/bash", ["--norc", "--noprofile", dir.file("run.bash")],
+                            environment: try pathWithHostbook(dir).merging(environment) { $1 })
         XCTAssertEqual(r.stderr, "")
         let out = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map { $0.split(separator: " ").map(String.init) }
         XCTAssertEqual(out.count, lines.count)
@@ -199,7 +199,7 @@ final class ShellIntegrationTests: XCTestCase {
         let env = try pathWithHostbook(dir)
         for (line, expected, absent) in [("hostbook show ", ["db", "web-1"], "--json"), ("hostbook keys ", ["generate", "export"], "web-1"),
                                          ("hostbook edit web-1 --jump ", ["web-1", "db"], "generate")] {
-            let r = try ToolProcess.run(zsh, ["-f", dir.file("drive.zsh"), line, expected[1]], environment: env, timeout: 60)
+            let r = try hb.tool(zsh.path, ["-f", dir.file("drive.zsh"), line, expected[1]], environment: env, timeout: 60)
             let shown = r.stdout.replacingOccurrences(of: "\r", with: "")
             for e in expected { XCTAssertTrue(shown.contains(e), "\(line): \(shown.debugDescription)") }
             XCTAssertFalse(shown.contains(absent), "\(line): \(shown.debugDescription)")
@@ -218,7 +218,7 @@ final class ShellIntegrationTests: XCTestCase {
         var script = "source \(dir.file("hostbook.fish"))\n"
         for l in lines { script += "complete -C '\(l)' | string replace -r '\\t.*' ''; echo '=='\n" }
         try script.write(toFile: dir.file("run.fish"), atomically: true, encoding: .utf8)
-        let r = try ToolProcess.run(fish, ["--no-config", dir.file("run.fish")], environment: try pathWithHostbook(dir))
+        let r = try hb.tool(fish.path, ["--no-config", dir.file("run.fish")], environment: try pathWithHostbook(dir))
         XCTAssertEqual(r.stderr, "")
         let blocks = r.stdout.components(separatedBy: "==\n").dropLast()
         XCTAssertEqual(blocks.count, lines.count)

@@ -53,16 +53,13 @@ final class SnippetCommandTests: XCTestCase {
     }
 
     func testInvalidUTF8IsRefusedFromArgvAndStdin() throws {
-        var r = try HostbookProcess.run(["snippets", "add", "bad", "--command-stdin"], stdin: Data([0x6c, 0x73, 0x20, 0xff, 0x0a]), environment: hb.environment)
+        var r = try hb.run(["snippets", "add", "bad", "--command-stdin"], bytes: Data([0x6c, 0x73, 0x20, 0xff, 0x0a]))
         XCTAssertEqual(r.status, 5)
         XCTAssertEqual(r.stderr, "hostbook: the command is not valid UTF-8 (first bad byte at offset 3)\n")
         // argv bytes: passed through a shell so the invalid byte reaches hostbook unrepaired.
         let sh = Process()
-        sh.executableURL = URL(fileURLWithPath: "/bin/sh")
-        sh.arguments = ["-c", "exec \"$0\" snippets add bad --command \"$(printf 'ls \\355\\240\\200')\"", HostbookProcess.binaryURL.path]
-        var env = ProcessInfo.processInfo.environment
-        for (k, v) in hb.environment { env[k] = v }
-        sh.environment = env
+        try TestAccount.prepare(sh, ["/bin/sh", "-c", "exec \"$0\" snippets add bad --command \"$(printf 'ls \\355\\240\\200')\"",
+                                     HostbookProcess.binaryURL.path], environment: hb.environment, removing: [], account: hb.account, terminal: nil)
         let err = Pipe()
         sh.standardError = err
         try sh.run()

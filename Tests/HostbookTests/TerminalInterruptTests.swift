@@ -34,8 +34,8 @@ final class TerminalInterruptTests: XCTestCase {
         defer { close(master); close(slave) }
         XCTAssertTrue(echoIsOn(slave))
         let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        p.arguments = ["--ctty", "--wait", HostbookProcess.binaryURL.path, "--db", db, "add", "web", "--hostname", "h", "--password-stdin"]
+        try TestAccount.prepare(p, ["/usr/bin/setsid", "--ctty", "--wait", HostbookProcess.binaryURL.path, "--db", db, "add", "web", "--hostname", "h",
+                                    "--password-stdin"], environment: [:], removing: [], account: TestAccount.shared, terminal: slave)
         let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
         p.standardInput = handle
         p.standardOutput = handle

@@ -55,16 +55,27 @@ final class HostbookFixture {
     @discardableResult
     func run(_ args: String..., stdin: String? = nil) throws -> HostbookResult { try run(args, stdin: stdin) }
 
+    /// `run` with stdin as bytes (not necessarily UTF-8) and `extra` over the environment.
+    @discardableResult
+    func run(_ args: [String], bytes: Data?, environment extra: [String: String] = [:]) throws -> HostbookResult {
+        let environment = self.environment.merging(extra) { $1 }
+        if let account {
+            return try account.run(HostbookProcess.binaryURL.path, args, stdin: bytes, environment: environment, removing: ["COLUMNS"])
+        }
+        return try HostbookProcess.run(args, stdin: bytes, environment: environment, removing: ["COLUMNS"])
+    }
+
     /// Runs another program (ssh, ssh-add, ssh-keygen, git, ...) as the same user and with
     /// the same environment `run` gives hostbook, plus `extra`.
     @discardableResult
-    func tool(_ executable: String, _ args: [String], stdin: String? = nil, environment extra: [String: String] = [:]) throws -> HostbookResult {
+    func tool(_ executable: String, _ args: [String], stdin: String? = nil, environment extra: [String: String] = [:],
+              timeout: TimeInterval = 120) throws -> HostbookResult {
         if let account {
             return try account.run(executable, args, stdin: stdin.map { Data($0.utf8) },
-                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
+                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"], timeout: timeout)
         }
         return try ToolProcess.run(URL(fileURLWithPath: executable), args, stdin: stdin.map { Data($0.utf8) },
-                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"])
+                                   environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"], timeout: timeout)
     }
 
     /// Runs and requires exit 0, failing the test with stderr otherwise.

@@ -100,6 +100,18 @@ enum ToolProcess {
                               stdoutBytes: outData)
     }
 
+    /// Runs a program as the user hostbook runs as in tests without a fixture: the shared
+    /// test account when the tests run as root (an oracle such as `ssh -G` must read the
+    /// files hostbook read, with the same rights), else as this process.
+    @discardableResult
+    static func runAsUser(_ executable: String, _ arguments: [String], stdin: Data? = nil,
+                          environment: [String: String] = [:]) throws -> HostbookResult {
+        if let account = TestAccount.shared {
+            return try account.run(executable, arguments, stdin: stdin, environment: environment)
+        }
+        return try run(URL(fileURLWithPath: executable), arguments, stdin: stdin, environment: environment)
+    }
+
     /// ssh-keygen, the oracle for fingerprints and for what hostbook writes.
     @discardableResult
     static func sshKeygen(_ arguments: [String], stdin: Data? = nil) throws -> HostbookResult {

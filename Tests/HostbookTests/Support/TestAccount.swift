@@ -88,9 +88,10 @@ final class TestAccount: @unchecked Sendable {
             if let value = inherited[key] { env[key] = value }
         }
         if let busAddress { env["DBUS_SESSION_BUS_ADDRESS"] = busAddress }
-        env.merge(extra) { $1 }
+        // As ToolProcess does: `removing` takes away what the run would inherit; what the
+        // test gives in `extra` is set.
         for key in removing { env.removeValue(forKey: key) }
-        return env
+        return env.merging(extra) { $1 }
     }
 
     /// `argv` as the account: setpriv's prefix.
