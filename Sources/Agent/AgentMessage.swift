@@ -1,7 +1,7 @@
-// The ssh-agent messages (draft-miller-ssh-agent, PROTOCOL.agent; openssh-integration.md
-// §1.2): a request parsed from one frame's body, and the replies this agent sends. The
-// parser takes hostile input: every length is bounded by the frame, nothing is trusted,
-// and a malformed body is an error the server answers with SSH_AGENT_FAILURE.
+// The ssh-agent messages (draft-miller-ssh-agent, PROTOCOL.agent; docs/formats.md, "ssh-agent
+// protocol"): a request parsed from one frame's body, and the replies this agent sends. The
+// parser takes hostile input: every length is bounded by the frame, nothing is trusted, and a
+// malformed body is an error the server answers with SSH_AGENT_FAILURE.
 import KeyFormats
 public import SecureMemory
 

@@ -4,7 +4,7 @@
 // is bounded (ConnectionLimits, UnixSocketServer).
 
 public final class AgentServer: Sendable {
-    /// ssh-agent's limit on one message (openssh-integration.md §1.1).
+    /// ssh-agent's limit on one message (ssh-agent.c AGENT_MAX_LEN).
     public static let maxFrame = 256 * 1024
 
     private let server: UnixSocketServer

@@ -1,7 +1,7 @@
-// session-bind@openssh.com (PROTOCOL.agent; openssh-integration.md §1.5): ssh tells the
-// agent which server host key the connection is for, proving it with that key's signature
-// over the session identifier from the key exchange. The agent verifies the signature and
-// then signs only user-authentication requests for that session and that host key.
+// session-bind@openssh.com (PROTOCOL.agent §1; docs/openssh-behaviour.md, "The agent"): ssh
+// tells the agent which server host key the connection is for, proving it with that key's
+// signature over the session identifier from the key exchange. The agent verifies the signature
+// and then signs only user-authentication requests for that session and that host key.
 import KeyFormats
 
 public struct SessionBindRequest: Sendable, Equatable {

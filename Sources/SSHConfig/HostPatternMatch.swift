@@ -1,7 +1,7 @@
 // ssh's wildcard patterns (match.c match_pattern, match_pattern_list): `*` is any run of
 // characters, `?` exactly one, nothing else is special; `!` negates a pattern in a list.
-// Host lines match case-sensitively against the name as typed (openssh-integration.md
-// §4.3); Match criteria lower-case the pattern and, for host names, the name.
+// Host lines match case-sensitively against the name as typed (docs/openssh-behaviour.md,
+// "ssh_config"); Match criteria lower-case the pattern and, for host names, the name.
 
 public enum HostPatternMatch {
     /// match_pattern: the whole of `name` against `pattern`, byte by byte.

@@ -1,5 +1,5 @@
 // One ssh_config line split the way OpenSSH 9.2 splits it (readconf.c
-// process_config_line_depth, misc.c strdelim and argv_split; openssh-integration.md §4.2):
+// process_config_line_depth, misc.c strdelim and argv_split; docs/formats.md, "ssh_config text"):
 //
 // - trailing space, tab, CR, LF and form feed are dropped; blank lines and lines whose
 //   first word starts with `#` are nothing;

@@ -1,5 +1,5 @@
 // Reads a configuration and every file it includes into sections (readconf.c
-// read_config_file_depth and the Include keyword; openssh-integration.md §4.5):
+// read_config_file_depth and the Include keyword; docs/openssh-behaviour.md, "ssh_config"):
 //
 // - a `Host` or `Match` line starts a section; there is no nesting and no end marker;
 // - `Include` takes several paths, each a glob pattern; a relative one is taken from

@@ -1,4 +1,4 @@
-// A `Match` line (readconf.c match_cfg_line, OpenSSH 9.2; openssh-integration.md §4.4):
+// A `Match` line (readconf.c match_cfg_line, OpenSSH 9.2; docs/openssh-behaviour.md, "ssh_config"):
 // criteria `all`, `canonical`, `final`, `exec`, `host`, `originalhost`, `user`,
 // `localuser`, each negatable with `!`; all must hold. hostbook evaluates what depends
 // only on the names; `exec` (a command ssh would run), `canonical` and `final` (later

@@ -1,8 +1,8 @@
-// What `ssh -G ALIAS` resolves from a configuration (OpenSSH 9.2; openssh-integration.md
-// §4.1, §4.8): the sections that apply, in file order, the first value of each keyword
-// winning; IdentityFile accumulates (duplicates dropped); ProxyCommand and ProxyJump
-// exclude each other, the first one given winning. HostName gets `%h` / `%%` and is then
-// lower-cased unless it looks like an address; IdentityFile, ProxyJump and the rest are
+// What `ssh -G ALIAS` resolves from a configuration (OpenSSH 9.2 readconf.c;
+// docs/openssh-behaviour.md, "ssh_config"): the sections that apply, in file order, the first
+// value of each keyword winning; IdentityFile accumulates (duplicates dropped); ProxyCommand
+// and ProxyJump exclude each other, the first one given winning. HostName gets `%h` / `%%` and
+// is then lower-cased unless it looks like an address; IdentityFile, ProxyJump and the rest are
 // kept unexpanded, as `ssh -G` prints them.
 
 /// A directive that applied to the host, beyond the ones hostbook keeps.

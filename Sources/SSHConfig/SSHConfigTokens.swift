@@ -1,6 +1,7 @@
-// `%` tokens (misc.c percent_expand; openssh-integration.md §4.6, §2.2). HostName takes
-// only `%h` and `%%`; IdentityFile takes the connection tokens. A `%` before a letter the
-// keyword does not take is an error in ssh, reported here as `unknownToken`.
+// `%` tokens (misc.c percent_expand; docs/openssh-behaviour.md, "ssh_config" and
+// "KnownHostsCommand"). HostName takes only `%h` and `%%`; IdentityFile takes the connection
+// tokens. A `%` before a letter the keyword does not take is an error in ssh, reported here as
+// `unknownToken`.
 
 public enum SSHConfigTokens {
     public struct UnknownToken: Error, Sendable, Equatable {

@@ -1,5 +1,5 @@
 // Writes ssh_config text: `Host` blocks of `Keyword value` lines, each value quoted by
-// ssh_config's lexical rules (openssh-integration.md §4.2, §4.7) so that ssh reads back
+// ssh_config's lexical rules (docs/formats.md, "ssh_config text") so that ssh reads back
 // exactly the words given. What ssh_config cannot express safely is refused, never
 // mangled: a double quote, a control character or a line break in a value, an empty
 // value, and a host alias that is not one literal name (pattern characters, `!`, spaces).

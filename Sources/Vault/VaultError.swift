@@ -1,4 +1,5 @@
-// The one error type of the vault: a kind callers branch on, and words for the user.
+// The error every VaultClient call throws: a kind callers branch on, and words for the user.
+// (SecretPayload.decode's own DecodeError is turned into one by VaultClient.lookup.)
 // The texts are made in VaultError+Messages.swift.
 
 public struct VaultError: Error, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 // hostbook — entry point. Parses argv, runs one command, maps every error to one line on
-// stderr and the documented exit code (DESIGN.md, "Exit codes").
+// stderr and the documented exit code (docs/command-line.md, "Exit codes").
 #if canImport(Glibc)
 import Glibc
 #endif

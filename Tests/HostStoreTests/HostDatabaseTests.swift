@@ -21,8 +21,8 @@ final class HostDatabaseTests: XCTestCase {
         XCTAssertFalse(DatabaseFiles.exists(path + ".v0.bak"), "a new database is not backed up")
     }
 
-    /// Commits are durable before the executable touches the vault (DESIGN.md, "Two stores,
-    /// one operation"): synchronous=FULL on every connection that writes.
+    /// Commits are durable before the executable touches the vault (docs/architecture.md,
+    /// "Layers"): synchronous=FULL on every connection that writes.
     func testWritesAreSynchronousFull() throws {
         let tmp = try TempFolder()
         let db = try HostDatabase.open(path: tmp.file("h.db"))

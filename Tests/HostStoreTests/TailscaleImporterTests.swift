@@ -29,7 +29,8 @@ final class TailscaleImporterTests: XCTestCase {
         XCTAssertEqual(try db.strings("SELECT tag FROM host_tags JOIN hosts ON hosts.id = host_id WHERE name = 'db-prod-1' ORDER BY tag"), ["tag:db", "tag:prod"])
         XCTAssertEqual(try db.strings("SELECT os || ' ' || online || ' ' || COALESCE(last_seen, '-') FROM tailscale_nodes JOIN hosts ON hosts.id = host_id ORDER BY name"),
                        ["macOS 0 2026-11-27T18:42:10Z", "linux 1 -", "linux 1 -"])
-        // README, "Host-key fingerprints": each key for the FQDN and both Tailscale IPs.
+        // Each key for the FQDN and both Tailscale IPs (docs/formats.md, "From a device to a
+        // host").
         let web = try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = 'web01.tail4f21c8.ts.net' ORDER BY id")
         XCTAssertEqual(web, ["SHA256:TTg3yFvGwAFaa3xMjZ/ofzTt59votGZJHuWt/ovkHyo", "SHA256:L7hnfY30pR0mxOAtYX8r/L4wC/vJCJczYoVlj7wDmbg",
                              "SHA256:lFsEjNtNKbw+r1DIFJl9etcmz69O6fMe56T8lcE/j+s"])

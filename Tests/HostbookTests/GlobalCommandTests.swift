@@ -35,7 +35,7 @@ final class GlobalCommandTests: XCTestCase {
     }
 }
 
-/// Every command of the contract (DESIGN.md, "The command line") has --help: exit 0, its
+/// Every command of the contract (docs/command-line.md, "Commands") has --help: exit 0, its
 /// usage line, the global options, and text that fits a terminal.
 final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [

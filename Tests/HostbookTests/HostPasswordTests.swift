@@ -86,8 +86,9 @@ final class HostPasswordTests: XCTestCase {
         XCTAssertEqual((try hb.json("show", "first") as? [String: Any])?["auth"] as? String, "agent")
     }
 
-    /// The other direction (DESIGN.md): the row changes first, and a vault that cannot be
-    /// reached afterwards leaves an orphan item that doctor lists, never a dangling row.
+    /// The other direction (docs/architecture.md, "Layers"): the row changes first, and a vault
+    /// that cannot be reached afterwards leaves an orphan item that doctor lists, never a
+    /// dangling row.
     func testAbsentVaultDuringRemovalIsReportedAndDoctorFindsTheLeftover() throws {
         try hb.ok("add", "a", "--hostname", "a.example", "--password-stdin", stdin: "pw-a")
         try hb.ok("add", "b", "--hostname", "b.example", "--password-stdin", stdin: "pw-b")

@@ -33,7 +33,7 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertEqual(r.status, status, "exit status of \(args)", file: file, line: line)
     }
 
-    // MARK: The project's samples (README "Expected results")
+    // MARK: The team's samples (../shared/testdata/tailscale, skipped when absent)
 
     func testStatusSmall() throws {
         try assertRun(["import-tailscale", try shared("status-small.json"), "--all"], status: 0, stdout: """

@@ -13,7 +13,8 @@ final class KeysFreshImportTests: XCTestCase {
         ("ecdsa521", ["-t", "ecdsa", "-b", "521"]),
         ("rsa2048", ["-t", "rsa", "-b", "2048"]),
     ]
-    /// Every cipher ssh-keygen 9.2 writes into a key file (ssh-formats.md §1.5, §8).
+    /// Every cipher ssh-keygen 9.2 writes into a key file (cipher.c `ciphers[]` without none;
+    /// docs/formats.md, "Key-file ciphers").
     static let ciphers = ["aes128-ctr", "aes192-ctr", "aes256-ctr", "aes128-cbc", "aes192-cbc", "aes256-cbc",
                           "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com", "3des-cbc"]
 

@@ -1,5 +1,6 @@
-// Host certificates and @cert-authority entries (ssh-formats.md §5.6, §6), with a CA and
-// certificates made by ssh-keygen at test time.
+// Host certificates and @cert-authority entries (docs/openssh-behaviour.md, "Host-key
+// decisions"; docs/formats.md, "Certificates"), with a CA and certificates made by ssh-keygen
+// at test time.
 import Foundation
 import XCTest
 

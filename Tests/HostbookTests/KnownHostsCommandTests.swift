@@ -1,5 +1,5 @@
 // End-to-end tests of `hostbook known-hosts ...` with the real binary: exact output, error
-// text and exit codes (DESIGN.md), and files that ssh-keygen reads back.
+// text and exit codes (docs/command-line.md, "Exit codes"), and files that ssh-keygen reads back.
 import Foundation
 import XCTest
 

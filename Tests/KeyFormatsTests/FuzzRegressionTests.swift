@@ -25,7 +25,7 @@ final class FuzzRegressionTests: XCTestCase {
             }
             _ = HostKeyPolicy.decide(.plain(PublicKey(.ed25519(publicKey: [UInt8](repeating: 7, count: 32)))), records: records, hostName: "h", now: 0)
         },
-        // fuzz/targets/host-name.swift: the one name validator.
+        // fuzz/targets/host-name.swift: the known-hosts name validator.
         "host-name": { bytes in
             let text = String(decoding: bytes, as: UTF8.self)
             if HostNameRule.problem(text) == nil { XCTAssertFalse(HostPatternList.hasWildcards(text) || text.contains(",")) }

@@ -1,4 +1,4 @@
-// The decision procedure of ssh-formats.md §5.6, case by case.
+// The decision procedure of docs/openssh-behaviour.md, "Host-key decisions", case by case.
 import XCTest
 @testable import KeyFormats
 

@@ -1,5 +1,5 @@
-// Hashed names (ssh-formats.md §5.5). The vectors were made with salt 00 01 … 13 and
-// verified with `ssh-keygen -F` for the bracketed ones (see the reference).
+// Hashed names (docs/formats.md, "Hashed names"). The vectors were made with salt 00 01 … 13 and
+// verified with `ssh-keygen -F` for the bracketed ones.
 import XCTest
 @testable import KeyFormats
 

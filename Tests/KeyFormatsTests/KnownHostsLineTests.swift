@@ -1,4 +1,5 @@
-// The known_hosts line grammar (ssh-formats.md §5.2) and its agreement with ssh-keygen -F.
+// The known_hosts line grammar (docs/formats.md, "Line grammar") and its agreement with
+// ssh-keygen -F.
 import Foundation
 import XCTest
 @testable import KeyFormats
@@ -54,7 +55,8 @@ final class KnownHostsLineTests: XCTestCase {
     }
 
     /// Upstream's test file: every line parses or fails without trapping, and the keys on
-    /// the lines upstream calls valid decode with the fingerprints INDEX.md lists.
+    /// the lines upstream calls valid decode with upstream's fingerprints (OpenSSH
+    /// regress/unittests/hostkeys/testdata, read from ../shared/testdata/openssh-hostkeys).
     func testUpstreamFile() throws {
         guard let dir = KnownHostsFixtures.hostkeysFolder else { throw XCTSkip("../shared/testdata is absent") }
         let text = try String(contentsOf: dir.appendingPathComponent("known_hosts"), encoding: .utf8)

@@ -1,4 +1,4 @@
-// Pattern lists (match.c; ssh-formats.md §5.3), table-driven.
+// Pattern lists (match.c; docs/formats.md, "Host patterns"), table-driven.
 import XCTest
 @testable import KeyFormats
 

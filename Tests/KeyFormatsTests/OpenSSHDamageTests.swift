@@ -1,6 +1,6 @@
-// Damaged, truncated and garbage openssh-key-v1 input: always a KeyFormatError with a
-// reason, never a crash; AEAD ciphers turn any change to the sealed part into
-// "wrong passphrase" (§1.4 step 4), and structural damage is found before any cryptography.
+// Damaged, truncated and garbage openssh-key-v1 input: always a KeyFormatError with a reason,
+// never a crash; AEAD ciphers turn any change to the sealed part into "wrong passphrase"
+// (sshkey.c private2_decrypt), and structural damage is found before any cryptography.
 import Foundation
 import XCTest
 import SecureMemory
@@ -102,7 +102,8 @@ final class OpenSSHDamageTests: XCTestCase {
 
     func testStructuralErrorsHaveClearReasons() throws {
         let b = try blob(try fixture("ed25519_aes256-ctr"))
-        // Cipher name "aes256-ctr" → "aes256-CTR" (case matters, §1.5).
+        // Cipher name "aes256-ctr" → "aes256-CTR" (case matters: cipher.c cipher_by_name uses
+        // strcmp).
         let cipherAt = 15 + 4
         var wrongCase = b
         wrongCase[cipherAt + 7] = UInt8(ascii: "C")
@@ -157,8 +158,8 @@ final class OpenSSHDamageTests: XCTestCase {
     }
 
     func testTolerantArmour() throws {
-        // OpenSSH itself refuses some of these (§1.1); reading them is harmless and helps
-        // with keys that went through Windows editors or mail.
+        // OpenSSH itself refuses some of these (sshkey.c private2_uudecode); reading them is
+        // harmless and helps with keys that went through Windows editors or mail.
         let text = String(decoding: try fixture("ed25519_none"), as: UTF8.self)
         let expected = try OpenSSHPrivateKey.parse(Array(text.utf8), passphrase: nil).key.publicKey
         var body = text.split(separator: "\n").dropFirst().dropLast().joined()

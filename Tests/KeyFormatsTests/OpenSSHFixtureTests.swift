@@ -1,5 +1,5 @@
 // Every key in testkeys/openssh (made by ssh-keygen 9.2 with testkeys/make-openssh-keys.sh:
-// each type × each cipher of ssh-formats.md §1.5, unencrypted, and none+bcrypt) parses,
+// each type × each cipher of cipher.c `ciphers[]`, unencrypted, and none+bcrypt) parses,
 // and its fingerprints and randomart equal what ssh-keygen printed for it.
 import Foundation
 import XCTest
@@ -91,7 +91,8 @@ final class OpenSSHFixtureTests: XCTestCase {
                 XCTAssertEqual($0 as? KeyFormatError, .passphraseRequired, f.name)
             }
             if f.cipherName == "none" {
-                // §1.4: cipher none + bcrypt opens with any non-empty passphrase.
+                // Cipher none + bcrypt opens with any non-empty passphrase (sshkey.c
+                // private2_decrypt).
                 XCTAssertNoThrow(try OpenSSHPrivateKey.parse(bytes, passphrase: wrong), f.name)
             } else {
                 XCTAssertThrowsError(try OpenSSHPrivateKey.parse(bytes, passphrase: wrong), f.name) {

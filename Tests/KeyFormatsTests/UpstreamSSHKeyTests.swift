@@ -1,4 +1,5 @@
-// OpenSSH's own sshkey unit-test files (../shared/testdata/openssh-sshkey, see its INDEX.md):
+// OpenSSH's own sshkey unit-test files (regress/unittests/sshkey/testdata, read from
+// ../shared/testdata/openssh-sshkey when present):
 // every openssh-key-v1 private key that OpenSSH 9.2 reads loads, with and without its
 // passphrase as appropriate, and matches the upstream `.fp` (SHA-256) and `.fp.bb`
 // (Bubble Babble) files. PEM files belong to the PEM parser's tests.
@@ -12,7 +13,7 @@ final class UpstreamSSHKeyTests: XCTestCase {
     static let keys: [(String, String, String, Bool)] = [
         ("ed25519_1", "ed25519_1", "ED25519 test key #1", false),
         ("ed25519_1_pw", "ed25519_1", "ED25519 test key #1", false),
-        ("ed25519_2", "ed25519_2", "ED25519 test key #1", false),   // upstream quirk (INDEX.md)
+        ("ed25519_2", "ed25519_2", "ED25519 test key #1", false),   // upstream quirk, as in its .pub
         ("rsa_n", "rsa_1", "", false),
         ("rsa_n_pw", "rsa_1", "", false),
         ("ecdsa_n", "ecdsa_1", "", false),

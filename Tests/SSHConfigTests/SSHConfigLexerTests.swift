@@ -1,4 +1,4 @@
-// The line splitter against the rules of readconf.c / misc.c (openssh-integration.md §4.2).
+// The line splitter against the rules of readconf.c / misc.c (docs/formats.md, "ssh_config text").
 import SSHConfig
 import XCTest
 

@@ -1,4 +1,4 @@
-// The one validator for host names a user or a file gives (HostNameRule). Beyond "never
+// The known-hosts validator for host names a user or a file gives (HostNameRule). Beyond "never
 // crashes": an accepted name is one plain name that ssh would match only as itself (no
 // pattern, list, negation, whitespace or control character), and `[host]:port` gives back
 // exactly that host and port.

@@ -1,4 +1,4 @@
-// The known_hosts import path short of SQLite (ssh-formats.md §5.2–5.5): a whole file split
+// The known_hosts import path short of SQLite (docs/formats.md, "known_hosts"): a whole file split
 // into lines as the import splits it (a NUL ends a line's text), each line parsed, its key
 // decoded, its host field split into stored names (KnownHostsHostField), and the decision
 // made over what was read. Beyond "never crashes", the property the import relies on:

@@ -1,4 +1,4 @@
-// The hostbook database: path, file modes, pragmas and migrations (DESIGN.md, "Data").
+// The hostbook database: path, file modes, pragmas and migrations (README.md, "The database").
 //
 // Two ways in:
 // - `open(path:)` for commands that write: creates the folder (0700) and file (0600) when
@@ -37,10 +37,10 @@ public final class HostDatabase {
         try conn.guarded {
             try conn.execute("PRAGMA foreign_keys = ON")
             try useWAL(conn)
-            // Every commit reaches the disk before it returns: the executable changes the
-            // vault only after the database side of an operation is durable (DESIGN.md,
-            // "Two stores, one operation"). In WAL mode this is one fsync of the -wal per
-            // commit; hostbook's writes are a few transactions per run.
+            // Every commit reaches the disk before it returns: the executable changes the vault
+            // only after the database side of an operation is durable (docs/architecture.md,
+            // "Layers": the order of a write that touches both stores). In WAL mode this is one
+            // fsync of the -wal per commit; hostbook's writes are a few transactions per run.
             try conn.execute("PRAGMA synchronous = FULL")
             try Schema.migrate(conn, path: path)
         }

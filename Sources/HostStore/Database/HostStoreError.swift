@@ -1,5 +1,5 @@
 // Errors from the host store that a caller shows to a user (the executable maps `kind`
-// to an exit code; DESIGN.md, "Exit codes").
+// to an exit code; docs/command-line.md, "Exit codes").
 
 public struct HostStoreError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {

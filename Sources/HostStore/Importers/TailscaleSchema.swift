@@ -1,5 +1,5 @@
 // What hostbook remembers about a host imported from Tailscale beyond the `hosts` row:
-// the device's OS and online state (DESIGN.md, "Tailscale import") and the Tailscale tags
+// the device's OS and online state (docs/formats.md, "Tailscale JSON") and the Tailscale tags
 // the last import wrote, so a re-import changes only those and keeps the user's own tags.
 //
 // `v1` is part of schema migration 2 (Schema.swift). A dry run may read a database that

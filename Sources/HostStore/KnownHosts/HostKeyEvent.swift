@@ -1,4 +1,5 @@
-// The audit trail of host-key decisions (DESIGN.md "known_hosts", "host_key_events").
+// The audit trail of host-key decisions (README.md, "Known hosts"; the `host-key-event`
+// object of README.md, "JSON output").
 #if canImport(Glibc)
 import Glibc
 #endif

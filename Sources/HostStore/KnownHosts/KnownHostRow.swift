@@ -49,7 +49,8 @@ public struct KnownHostRow: Sendable, Equatable {
             ?? HostKeyRecord(marker: marker, keyType: keyType, keyBlob: keyBlob, isCertificate: keyType.hasSuffix("-cert-v01@openssh.com"))
     }
 
-    /// True when this row's host field matches `lookup` (OpenSSH's rules, §5.3–5.5).
+    /// True when this row's host field matches `lookup` (OpenSSH's rules: docs/formats.md,
+    /// "Host patterns", "Hashed names").
     public func matches(_ lookup: HostLookupName) -> Bool {
         switch kind {
         case .plain: return port == lookup.port && HostPatternList.lowercased(pattern) == lookup.host

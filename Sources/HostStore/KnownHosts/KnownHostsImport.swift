@@ -1,6 +1,6 @@
-// Importing an OpenSSH known_hosts file (ssh-formats.md §5.2): plain, pattern, hashed and
-// marker lines. A bad line is reported with its number and skipped; everything else is
-// imported in one transaction (a database failure imports nothing).
+// Importing an OpenSSH known_hosts file (docs/formats.md, "Line grammar"): plain, pattern,
+// hashed and marker lines. A bad line is reported with its number and skipped; everything else
+// is imported in one transaction (a database failure imports nothing).
 import KeyFormats
 
 public struct KnownHostsImportReport: Sendable, Equatable {

@@ -1,7 +1,8 @@
 // Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
 // `known_hosts_state`, `known_hosts_hash_pack`). The tables themselves are created in
 // KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
-// bulk writer, for importers) are the only users.
+// bulk writer, for importers) use it, and HostStore's fuzz entry, which empties the tables
+// between inputs (emptyForFuzzing).
 
 enum KnownHostsSQL {
     /// True for a pattern-list row: exactly the condition of the partial index

@@ -1,7 +1,8 @@
 // Which host keys are known for a host and port before ssh has seen the server's key: what
 // `hostbook ssh` puts first in HostKeyAlgorithms and what the KnownHostsCommand's ORDER run
-// prints. The `[host]:port` → bare-name fallback is the same rule `check` applies
-// (ssh-formats.md §5.4), here and nowhere else.
+// prints. The `[host]:port` → bare-name fallback is the rule `check` applies too
+// (docs/openssh-behaviour.md, "Host-key decisions"); `hostbook ssh` takes the key types
+// from here only.
 
 import KeyFormats
 

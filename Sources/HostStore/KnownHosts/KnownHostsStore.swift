@@ -1,12 +1,13 @@
-// The known-hosts store: OpenSSH's trust decisions (ssh-formats.md §5.6) over the
-// `known_hosts` table, and every decision written to `host_key_events`.
+// The known-hosts store: OpenSSH's trust decisions (docs/openssh-behaviour.md, "Host-key
+// decisions") over the `known_hosts` table, and every decision written to `host_key_events`.
 import KeyFormats
 
 /// Trusted host keys in the hostbook database.
 ///
-/// Lookup design (measured in benchmarks/README.md, "known-hosts"). A check needs every
-/// entry whose host field matches one lookup string (§5.4), and the three kinds of host
-/// field need three different searches, so each kind is stored where its search is cheap:
+/// Lookup design (measured in benchmarks/README.md, "known-hosts"). A check needs every entry
+/// whose host field matches one lookup string (docs/formats.md, "Lookup names"), and the three
+/// kinds of host field need three different searches, so each kind is stored where its search
+/// is cheap:
 ///
 /// * **Plain names** (nearly all entries: what hostbook writes, what Tailscale imports,
 ///   unhashed files) are one row per name, with the port in its own column. Lookup is one
@@ -166,7 +167,8 @@ public final class KnownHostsStore {
         public let entries: [KnownHostRow]
         /// Every entry that matched the name the decision was made for.
         public let matched: [KnownHostRow]
-        /// True when `[host]:port` was unknown and the bare host name decided (§5.4).
+        /// True when `[host]:port` was unknown and the bare host name decided (sshconnect.c
+        /// check_host_key, "checking without port identifier").
         public let viaBareName: Bool
 
         /// The answer for a store that does not exist yet.

@@ -1,4 +1,4 @@
-// Characters that may not appear in one-line text a user reads back and runs (DESIGN.md,
+// Characters that may not appear in one-line text a user reads back and runs (README.md,
 // "Snippets"): line breaks and other control characters, and Unicode bidirectional
 // overrides and isolates, which can make text read differently from what runs.
 

@@ -1,4 +1,5 @@
-// OpenSSH certificates, *-cert-v01@openssh.com (PROTOCOL.certkeys; ssh-formats.md §6).
+// OpenSSH certificates, *-cert-v01@openssh.com (PROTOCOL.certkeys; docs/formats.md,
+// "Certificates").
 //
 //     string  cert type            string  key id
 //     string  nonce                string  valid principals (buffer of strings)
@@ -8,7 +9,7 @@
 //                                  string  signature key (the CA; never a certificate)
 //                                  string  signature over every byte before it
 //
-// The certificate's fingerprint is its embedded key's (§3.4).
+// The certificate's fingerprint is its embedded key's (sshkey.c sshkey_fingerprint).
 
 public struct Certificate: Sendable, Equatable {
     public enum Role: UInt32, Sendable { case user = 1, host = 2 }

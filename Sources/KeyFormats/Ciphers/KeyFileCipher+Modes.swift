@@ -1,13 +1,14 @@
-// Encryption and decryption of an openssh-key-v1 private section (ssh-formats.md §1.6).
-// CBC/CTR/GCM/3DES through OpenSSL EVP, chacha20-poly1305@openssh.com through libsodium.
-// The caller passes key ‖ IV as derived by bcrypt_pbkdf; plaintext stays in SecretBytes.
+// Encryption and decryption of an openssh-key-v1 private section (docs/formats.md, "Key-file
+// ciphers"). CBC/CTR/GCM/3DES through OpenSSL EVP, chacha20-poly1305@openssh.com through
+// libsodium. The caller passes key ‖ IV as derived by bcrypt_pbkdf; plaintext stays in
+// SecretBytes.
 internal import COpenSSL
 internal import CSodium
 import SecureMemory
 
 extension KeyFileCipher {
     /// Decrypts `ciphertext` (a whole number of blocks) into a new secret buffer.
-    /// A tag that does not verify throws `.wrongPassphrase` (§1.4 step 4).
+    /// A tag that does not verify throws `.wrongPassphrase` (sshkey.c private2_decrypt).
     func decrypt(_ ciphertext: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer, keyAndIV: SecretBytes) throws -> SecretBytes {
         precondition(keyAndIV.count == derivedLength && tag.count == tagLength)
         let out = SecretBytes(count: ciphertext.count)
@@ -104,7 +105,7 @@ extension KeyFileCipher {
         var tailLength: Int32 = 0
         let finalOK = EVP_CipherFinal_ex(ctx, &tail, &tailLength) == 1
         if !finalOK {
-            if mode == .gcm && !encrypt { throw KeyFormatError.wrongPassphrase }   // tag mismatch (§1.4 step 4)
+            if mode == .gcm && !encrypt { throw KeyFormatError.wrongPassphrase }   // tag mismatch
             throw evpFailure()
         }
         guard Int(written) + Int(tailLength) == input.count else { throw evpFailure() }
@@ -119,9 +120,10 @@ extension KeyFileCipher {
     }
 }
 
-/// chacha20-poly1305@openssh.com as key files use it (§1.6): K_main = the first 32 derived
-/// bytes, nonce = sequence number 0, Poly1305 key = keystream block 0, payload XOR keystream
-/// from block 1, tag = Poly1305 over the ciphertext only (not the RFC 8439 construction).
+/// chacha20-poly1305@openssh.com as key files use it (PROTOCOL.chacha20poly1305, sequence
+/// number 0): K_main = the first 32 derived bytes, nonce = sequence number 0, Poly1305 key =
+/// keystream block 0, payload XOR keystream from block 1, tag = Poly1305 over the ciphertext
+/// only (not the RFC 8439 construction).
 enum ChaChaPolyOpenSSH {
     static let nonce = [UInt8](repeating: 0, count: 8)
 

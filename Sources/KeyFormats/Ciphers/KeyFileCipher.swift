@@ -1,6 +1,6 @@
-// The ciphers OpenSSH accepts in an openssh-key-v1 file (ssh-formats.md §1.5; cipher.c
-// `ciphers[]`): names, block, key, IV and tag sizes. The modes themselves come from OpenSSL
-// (AES, 3DES) and libsodium (ChaCha20, Poly1305); see KeyFileCipher+Modes.swift.
+// The ciphers OpenSSH accepts in an openssh-key-v1 file (docs/formats.md, "Key-file ciphers";
+// cipher.c `ciphers[]`): names, block, key, IV and tag sizes. The modes themselves come from
+// OpenSSL (AES, 3DES) and libsodium (ChaCha20, Poly1305); see KeyFileCipher+Modes.swift.
 
 public struct KeyFileCipher: Sendable, Equatable {
     enum Mode: Sendable, Equatable {
@@ -21,7 +21,7 @@ public struct KeyFileCipher: Sendable, Equatable {
     public let tagLength: Int
     let mode: Mode
 
-    /// Bytes bcrypt_pbkdf must derive: key ‖ IV (§1.6).
+    /// Bytes bcrypt_pbkdf must derive: key ‖ IV (sshkey.c private2_decrypt).
     public var derivedLength: Int { keyLength + ivLength }
 
     public var isNone: Bool { mode == .none }
@@ -41,7 +41,8 @@ public struct KeyFileCipher: Sendable, Equatable {
         KeyFileCipher(name: "aes256-gcm@openssh.com", blockSize: 16, keyLength: 32, ivLength: 12, tagLength: 16, mode: .gcm),
         KeyFileCipher(name: "chacha20-poly1305@openssh.com", blockSize: 8, keyLength: 64, ivLength: 0, tagLength: 16, mode: .chachaPoly),
         // `none`: the IV length defaults to the block size, so with kdf bcrypt 8 bytes are
-        // derived (and ignored) — the odd `-Z none -N pass` case of §1.4.
+        // derived (and ignored) — the odd `-Z none -N pass` case (docs/formats.md,
+        // "openssh-key-v1").
         KeyFileCipher(name: "none", blockSize: 8, keyLength: 0, ivLength: 8, tagLength: 0, mode: .none),
     ]
 

@@ -1,4 +1,4 @@
-// Bubble Babble (Antti Huima's encoding; `ssh-keygen -B`, ssh-formats.md §3.4): a
+// Bubble Babble (Antti Huima's encoding; `ssh-keygen -B`, sshkey.c fingerprint_bubblebabble): a
 // pronounceable rendering of the SHA-1 digest of the public key blob, as in `.fp.bb` files.
 
 extension PublicKey {

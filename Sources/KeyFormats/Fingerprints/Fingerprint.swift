@@ -1,4 +1,4 @@
-// Fingerprints exactly as `ssh-keygen -l` prints them (ssh-formats.md §3.4). The input is
+// Fingerprints exactly as `ssh-keygen -l` prints them (sshkey.c sshkey_fingerprint). The input is
 // always the plain public key blob; a certificate's fingerprint is its embedded key's.
 
 extension PublicKey {

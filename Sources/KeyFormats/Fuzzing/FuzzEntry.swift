@@ -75,7 +75,7 @@ enum FuzzEntry {
         _ = try? PublicKeyFile.certificateLine(String(decoding: bytes, as: UTF8.self))
     }
 
-    /// known_hosts lines (ssh-formats.md §5.2–5.5), each line of the input in turn: the
+    /// known_hosts lines (docs/formats.md, "known_hosts"), each line of the input in turn: the
     /// grammar, the key layer, the host-field matchers (patterns, hashed names, [host]:port).
     static func knownHostsLine(_ bytes: [UInt8]) {
         var start = 0

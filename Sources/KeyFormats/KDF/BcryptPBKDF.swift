@@ -1,6 +1,6 @@
-// bcrypt_pbkdf exactly as OpenSSH implements it (ssh-formats.md §2.2; openbsd-compat/
-// bcrypt_pbkdf.c). A PBKDF2-like outer loop over SHA-512 and the eksblowfish `bhash`,
-// with the output bytes of the blocks interleaved rather than concatenated.
+// bcrypt_pbkdf exactly as OpenSSH implements it (docs/formats.md, "bcrypt_pbkdf";
+// openbsd-compat/bcrypt_pbkdf.c). A PBKDF2-like outer loop over SHA-512 and the eksblowfish
+// `bhash`, with the output bytes of the blocks interleaved rather than concatenated.
 //
 // The ⌈keylen/32⌉ output blocks do not depend on each other, so they run on separate
 // threads; each thread writes only its own 32-byte slot of one shared buffer.
@@ -8,7 +8,8 @@ import Dispatch
 import SecureMemory
 
 public enum BcryptPBKDF {
-    /// OpenSSH's limits (§2.1): keylen 1…1024, rounds ≥ 1, salt 1 byte … 1 MiB, non-empty pass.
+    /// OpenSSH's limits (bcrypt_pbkdf.c): keylen 1…1024, rounds ≥ 1, salt 1 byte … 1 MiB,
+    /// non-empty pass.
     public static let maxKeyLength = 1024
     public static let maxSaltLength = 1 << 20
 
@@ -47,7 +48,7 @@ public enum BcryptPBKDF {
             }
         }
 
-        // Scatter: output byte j comes from block (j mod nblk)+1, byte j div nblk (§2.2).
+        // Scatter: output byte j comes from block (j mod nblk)+1, byte j div nblk (bcrypt_pbkdf.c).
         let key = SecretBytes(count: keyLength)
         key.withUnsafeMutableBytes { k in
             accumulators.withUnsafeBytes { acc in
@@ -96,8 +97,8 @@ public enum BcryptPBKDF {
         }
     }
 
-    /// 64 bytes → 16 big-endian 32-bit words (the cyclic `next_word` stream of §2.3 over a
-    /// 64-byte input is exactly these 16 words repeated).
+    /// 64 bytes → 16 big-endian 32-bit words (the cyclic stream of blowfish.c
+    /// `Blowfish_stream2word` over a 64-byte input is exactly these 16 words repeated).
     private static func loadWords(from bytes: UnsafeRawBufferPointer, into words: UnsafeMutableRawBufferPointer) {
         let w = words.baseAddress!.assumingMemoryBound(to: UInt32.self)
         for i in 0..<16 {

@@ -1,7 +1,7 @@
-// The initial Blowfish state: the first 1042 32-bit words of the hexadecimal expansion of
-// π's fractional part (0x243F6A88 = .1415926…), P-array (18 words) then S-boxes 0…3
-// (256 words each), as Blowfish defines it (ssh-formats.md §2.3). Generated here from
-// Machin's formula π = 16·atan(1/5) − 4·atan(1/239) in exact integer arithmetic.
+// The initial Blowfish state: the first 1042 32-bit words of the hexadecimal expansion of π's
+// fractional part (0x243F6A88 = .1415926…), P-array (18 words) then S-boxes 0…3 (256 words
+// each), as Blowfish defines it (openbsd-compat/blowfish.c `Blowfish_initstate`). Generated
+// here from Machin's formula π = 16·atan(1/5) − 4·atan(1/239) in exact integer arithmetic.
 
 enum BlowfishConstants {
     static let piWords: [UInt32] = [

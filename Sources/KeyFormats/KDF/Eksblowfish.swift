@@ -1,6 +1,8 @@
-// The modified eksblowfish core of bcrypt_pbkdf (ssh-formats.md §2.3; OpenSSH
-// openbsd-compat/bcrypt_pbkdf.c `bcrypt_hash` and blowfish.c). This is the one
-// cryptographic primitive hostbook writes itself: no installed library offers it.
+// The modified eksblowfish core of bcrypt_pbkdf (docs/formats.md, "bcrypt_pbkdf"; OpenSSH
+// openbsd-compat/bcrypt_pbkdf.c `bcrypt_hash` and blowfish.c). Blowfish's core is the one
+// cipher hostbook implements itself: no installed library offers it. (Elsewhere hostbook
+// only composes library primitives as a format prescribes, e.g. HMAC midstates over
+// OpenSSL's SHA-1 in HashedNamePack.)
 //
 // Speed matters (it is the whole cost of opening an encrypted key), so the state lives in
 // one fixed-size unsafe buffer (P: 18 words, then S0…S3: 4 × 256 words), and the 64-byte
@@ -65,9 +67,9 @@ struct Eksblowfish: ~Copyable {
         r = xl
     }
 
-    /// `expand_state(state, data, key)`: key words into P, then every P and S pair
-    /// re-encrypted with the data words mixed in; the data stream carries on from P into S.
-    /// `key` and `data` are 16 words each (64-byte inputs read cyclically, §2.3).
+    /// `expand_state(state, data, key)`: key words into P, then every P and S pair re-encrypted
+    /// with the data words mixed in; the data stream carries on from P into S. `key` and `data`
+    /// are 16 words each (64-byte inputs read cyclically, blowfish.c `Blowfish_stream2word`).
     private func expandState(data: UnsafePointer<UInt32>, key: UnsafePointer<UInt32>) {
         let p = state
         var i = 0
@@ -132,8 +134,9 @@ struct Eksblowfish: ~Copyable {
         r = xl
     }
 
-    /// bhash(hpass, hsalt) → 32 bytes (§2.3). Both inputs are 64-byte SHA-512 digests,
-    /// given as 16 big-endian words; the output is written little-endian into `out`.
+    /// bhash(hpass, hsalt) → 32 bytes (bcrypt_pbkdf.c `bcrypt_hash`). Both inputs are 64-byte
+    /// SHA-512 digests, given as 16 big-endian words; the output is written little-endian into
+    /// `out`.
     func hash(passWords: UnsafePointer<UInt32>, saltWords: UnsafePointer<UInt32>, into out: UnsafeMutableRawPointer) {
         reset()
         expandState(data: saltWords, key: passWords)
@@ -158,7 +161,8 @@ struct Eksblowfish: ~Copyable {
             Self.encrypt(&c[6], &c[7], fixedP, p)
             round &+= 1
         }
-        // Output words little-endian (byte 0 = low byte): the second trap of §2.3.
+        // Output words little-endian (byte 0 = low byte), as bcrypt_pbkdf.c `bcrypt_hash`
+        // writes them.
         let o = out.assumingMemoryBound(to: UInt8.self)
         var k = 0
         while k < 8 {

@@ -1,5 +1,5 @@
 // Hashed host names `|1|base64(salt)|base64(HMAC-SHA1(salt, name))` (hostfile.c host_hash,
-// ssh-formats.md §5.5). The salt is 20 bytes; the message is the exact lookup string
+// docs/formats.md, "Hashed names"). The salt is 20 bytes; the message is the exact lookup string
 // (already lower-cased and bracketed with the port). ssh compares the whole field as a
 // string after re-encoding, so only the canonical base64 spelling can ever match: a field
 // that does not re-encode to itself is refused here ("bad host hash").

@@ -1,5 +1,5 @@
-// Hashed known_hosts names with HMAC's key schedule done ahead (RFC 2104 §2, ssh-formats.md
-// §5.5). HMAC-SHA1(salt, name) = SHA1((K ⊕ opad) ‖ SHA1((K ⊕ ipad) ‖ name)) with K the
+// Hashed known_hosts names with HMAC's key schedule done ahead (RFC 2104 §2; hostfile.c
+// host_hash). HMAC-SHA1(salt, name) = SHA1((K ⊕ opad) ‖ SHA1((K ⊕ ipad) ‖ name)) with K the
 // 20-byte salt zero-padded to SHA-1's 64-byte block. Each pad is exactly one block, so the
 // SHA-1 state after it (five 32-bit words, the "midstate") depends on the salt alone; with
 // both midstates stored, testing a name costs two SHA-1 compressions per entry instead of

@@ -1,6 +1,6 @@
-// The trust decision for a presented host key, exactly as OpenSSH makes it
-// (hostfile.c check_hostkeys_by_key_or_type + sshconnect.c check_host_key;
-// ssh-formats.md §5.6). A pure function: the caller supplies the entries whose host field
+// The trust decision for a presented host key, exactly as OpenSSH makes it (hostfile.c
+// check_hostkeys_by_key_or_type + sshconnect.c check_host_key; docs/openssh-behaviour.md,
+// "Host-key decisions"). A pure function: the caller supplies the entries whose host field
 // matched the lookup name, in file (or store) order, and the current time.
 
 /// What an entry contributes to a decision: its marker and key. Store rows and parsed
@@ -141,7 +141,8 @@ public enum HostKeyPolicy {
         case .plain(let key):
             return decidePlain(key, records: records)
         case .certificate(let cert):
-            // A revoked CA key or certified key is revoked whatever else holds (§5.6).
+            // A revoked CA key or certified key is revoked whatever else holds (hostfile.c
+            // check_key_not_revoked).
             let revoked = revokedIndices(records, blobs: [cert.signatureKey.blob, cert.key.blob])
             if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
             let cas = records.indices.filter { records[$0].marker == .certAuthority && records[$0].keyBlob == cert.signatureKey.blob }
@@ -158,7 +159,7 @@ public enum HostKeyPolicy {
         }
     }
 
-    /// Steps 1–4 of §5.6 for a plain key.
+    /// Steps 1–4 of docs/openssh-behaviour.md, "Host-key decisions", for a plain key.
     static func decidePlain(_ key: PublicKey, records: [HostKeyRecord]) -> HostKeyDecision {
         let revoked = revokedIndices(records, blobs: [key.blob])
         if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
@@ -174,7 +175,7 @@ public enum HostKeyPolicy {
     }
 
     /// Why a host certificate signed by a trusted CA is still not acceptable, or nil
-    /// (sshconnect.c check_host_cert → sshkey_cert_check_authority with want_host = 1).
+    /// (sshconnect.c check_host_key → sshkey.c sshkey_cert_check_host).
     public static func certificateProblem(_ cert: Certificate, hostName: String, now: UInt64) -> String? {
         guard cert.role == .host else { return "the certificate is a user certificate, not a host certificate" }
         guard cert.isValid(at: now) else { return "the certificate is not valid at this time" }

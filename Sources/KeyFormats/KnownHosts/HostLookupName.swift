@@ -1,5 +1,5 @@
 // The name ssh looks up in known_hosts for a host and port (misc.c put_host_port;
-// ssh-formats.md §5.4): the lower-cased host name for port 22 (or 0), `[name]:port`
+// docs/formats.md, "Lookup names"): the lower-cased host name for port 22 (or 0), `[name]:port`
 // otherwise — also for IPv6 addresses (`[2001:db8::1]:2222`).
 
 public struct HostLookupName: Hashable, Sendable {
@@ -17,7 +17,7 @@ public struct HostLookupName: Hashable, Sendable {
     /// The string matched against patterns and hashed names.
     public var text: String { port == Self.defaultPort ? host : "[\(host)]:\(port)" }
 
-    /// The bare name ssh falls back to when `[name]:port` is unknown (§5.4 "Fallback").
+    /// The bare name ssh falls back to when `[name]:port` is unknown (sshconnect.c check_host_key).
     public var bare: HostLookupName? { port == Self.defaultPort ? nil : HostLookupName(host: host) }
 
     /// Splits a single known_hosts name `[host]:port` into host and port. Plain names and

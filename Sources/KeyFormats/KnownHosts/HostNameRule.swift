@@ -1,10 +1,11 @@
-// The one validator for a host name that a user or a file gives as a single name (approve,
-// revoke, remove, check, scan, `list HOST`, Tailscale names): a plain host name or address,
-// or `[host]:port` with a valid plain host inside. Patterns, lists, negation, whitespace,
-// control characters and NUL are refused with the reason: such a name would be stored or
-// exported as something ssh reads differently (`[*]:2222` matches every host, `a,b` is two
-// names, a space ends the host field). Imported known_hosts files are not held to this
-// rule: their host fields are kept exactly as OpenSSH reads them.
+// The validator for a host name that the known-hosts side is given as a single name (approve,
+// revoke, remove, check, scan, `list HOST`, Tailscale names): a plain host name or address, or
+// `[host]:port` with a valid plain host inside. Patterns, lists, negation, whitespace, control
+// characters and NUL are refused with the reason: such a name would be stored or exported as
+// something ssh reads differently (`[*]:2222` matches every host, `a,b` is two names, a space
+// ends the host field). Imported known_hosts files are not held to this rule: their host fields
+// are kept exactly as OpenSSH reads them. A saved host's `--hostname` has a rule of its own
+// (HostValidation in HostStore: no brackets, no port).
 
 public enum HostNameRule {
     /// DNS's limit for a whole name (RFC 1035 §2.3.4, without the trailing dot).

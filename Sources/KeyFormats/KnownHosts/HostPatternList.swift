@@ -1,5 +1,5 @@
 // Host pattern lists as OpenSSH matches them (match.c match_hostname → match_pattern_list;
-// ssh-formats.md §5.3). The lookup name is lower-cased and each pattern character is
+// docs/formats.md, "Host patterns"). The lookup name is lower-cased and each pattern character is
 // lower-cased as it is compared (ASCII only, like C's tolower in the C locale), so plain
 // entries are case-insensitive. `*` matches any run (also empty), `?` exactly one
 // character; every other character is literal — `[`, `]`, `:` and `.` included. There are

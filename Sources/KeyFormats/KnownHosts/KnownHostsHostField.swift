@@ -1,6 +1,7 @@
-// How an imported known_hosts host field is stored (ssh-formats.md §5.2–5.5): split into
-// one entry per plain name when that matches exactly the lookups the whole field matches,
-// otherwise kept whole to be matched by OpenSSH's own rules (HostPatternList).
+// How an imported known_hosts host field is stored (docs/formats.md, "How hostbook stores and
+// exports entries"): split into one entry per plain name when that matches exactly the lookups
+// the whole field matches, otherwise kept whole to be matched by OpenSSH's own rules
+// (HostPatternList).
 
 public enum KnownHostsHostField {
     /// One stored entry derived from a host field.

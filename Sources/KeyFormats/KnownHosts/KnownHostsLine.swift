@@ -1,5 +1,5 @@
-// One known_hosts line, first layer: the grammar of ssh-formats.md §5.2 (hostfile.c
-// hostkeys_foreach_file), without decoding the key blob.
+// One known_hosts line, first layer: the grammar of docs/formats.md, "Line grammar"
+// (hostfile.c hostkeys_foreach_file), without decoding the key blob.
 //
 //   line    = [ws] ( comment | blank | entry )
 //   entry   = [marker ws] hosts ws keytype ws base64 [ws comment-text]
@@ -123,9 +123,9 @@ public struct KnownHostsLine: Sendable, Equatable {
                                      comment: String(decoding: line[i..<commentEnd], as: UTF8.self)))
     }
 
-    /// True when this line's host field matches `lookup` exactly as ssh-keygen -F does:
-    /// a hashed field is compared with the HMAC of the name as given; a pattern list is
-    /// matched case-insensitively with `*`, `?` and `!` (§5.3, §5.5).
+    /// True when this line's host field matches `lookup` exactly as ssh-keygen -F does: a
+    /// hashed field is compared with the HMAC of the name as given; a pattern list is matched
+    /// case-insensitively with `*`, `?` and `!` (match.c match_hostname; hostfile.c host_hash).
     public func matches(lookup: String) -> Bool {
         if HashedHostName.looksHashed(hosts) {
             return HashedHostName(field: hosts)?.matches(lookup) ?? false

@@ -1,8 +1,9 @@
-// The text armour of an openssh-key-v1 file (ssh-formats.md §1.1): BEGIN line, base64 body,
-// END line. Reading is tolerant (leading blank lines, CRLF, no final newline, any line
-// length); writing produces exactly what OpenSSH's strict reader wants: 70-character lines
-// and a final newline. The decoded blob may hold an unencrypted private section, so it is
-// decoded straight into secure memory, and the text we write is secure memory too.
+// The text armour of an openssh-key-v1 file (sshkey.c private2_uudecode; docs/formats.md,
+// "openssh-key-v1"): BEGIN line, base64 body, END line. Reading is tolerant (leading blank
+// lines, CRLF, no final newline, any line length); writing produces exactly what OpenSSH's
+// strict reader wants: 70-character lines and a final newline. The decoded blob may hold an
+// unencrypted private section, so it is decoded straight into secure memory, and the text we
+// write is secure memory too.
 import SecureMemory
 
 enum OpenSSHArmour {

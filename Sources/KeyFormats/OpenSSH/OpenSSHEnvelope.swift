@@ -1,11 +1,12 @@
-// The openssh-key-v1 binary envelope (ssh-formats.md §1.2; PROTOCOL.key): magic, cipher,
-// KDF and its options, the public key, then the encrypted section and its AEAD tag.
-// Everything structural is checked here, before any cryptography (§1.4 steps 1 and 3).
+// The openssh-key-v1 binary envelope (PROTOCOL.key §1; docs/formats.md, "openssh-key-v1"):
+// magic, cipher, KDF and its options, the public key, then the encrypted section and its AEAD
+// tag. Everything structural is checked here, before any cryptography, as sshkey.c
+// sshkey_parse_private2 and private2_decrypt check it.
 import SecureMemory
 
 enum OpenSSHKDF: Equatable {
     case none
-    /// bcrypt_pbkdf with `salt` and `rounds` (§2).
+    /// bcrypt_pbkdf with `salt` and `rounds` (PROTOCOL.key §2).
     case bcrypt(salt: [UInt8], rounds: Int)
 
     var name: String {

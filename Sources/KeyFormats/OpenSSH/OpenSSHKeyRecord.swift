@@ -1,5 +1,6 @@
-// One key inside the private section (ssh-formats.md §1.3 table): `string keytype` and the
-// type-specific private fields, read into a PrivateKey and written back the same way.
+// One key inside the private section (sshkey.c sshkey_private_deserialize /
+// sshkey_private_serialize): `string keytype` and the type-specific private fields, read into a
+// PrivateKey and written back the same way.
 import SecureMemory
 
 enum OpenSSHKeyRecord {

@@ -1,4 +1,4 @@
-// openssh-key-v1 private keys (PROTOCOL.key; ssh-formats.md §1), read in layers:
+// openssh-key-v1 private keys (PROTOCOL.key; docs/formats.md, "openssh-key-v1"), read in layers:
 // armour → envelope (structure, before any cryptography) → key derivation and decryption →
 // private section (check integers, key record, comment, padding) → the header's public key
 // must equal the private key's → type-specific validation. Every buffer holding key
@@ -70,7 +70,8 @@ public enum OpenSSHPrivateKey {
         }
     }
 
-    /// Runs the KDF and the cipher (§1.6). Derived key and IV live only in SecretBytes.
+    /// Runs the KDF and the cipher (sshkey.c private2_decrypt). Derived key and IV live only in
+    /// SecretBytes.
     private static func decrypt(_ section: UnsafeRawBufferPointer, tag: UnsafeRawBufferPointer,
                                 envelope: OpenSSHEnvelope, passphrase: SecretBytes?) throws -> SecretBytes {
         switch envelope.kdf {
@@ -78,7 +79,8 @@ public enum OpenSSHPrivateKey {
             return SecretBytes(copying: section)
         case .bcrypt(let salt, let rounds):
             guard let passphrase else { throw KeyFormatError.passphraseRequired }
-            // OpenSSH: bcrypt with an empty passphrase is "incorrect passphrase" (§1.4 step 2).
+            // OpenSSH: bcrypt with an empty passphrase is "incorrect passphrase" (sshkey.c
+            // private2_decrypt).
             guard !passphrase.isEmpty else { throw KeyFormatError.wrongPassphrase }
             let cipher = envelope.cipher
             // For cipher `none` this derives the 8 unused bytes, exactly as OpenSSH does:
@@ -96,7 +98,8 @@ public enum OpenSSHPrivateKey {
         try encode(key, passphrase: passphrase, cipher: .defaultForWriting, rounds: rounds)
     }
 
-    /// As `encode(_:passphrase:rounds:)` with any cipher of §1.5 (tests write every one).
+    /// As `encode(_:passphrase:rounds:)` with any cipher of cipher.c `ciphers[]` (tests write
+    /// every one).
     public static func encode(_ key: PrivateKey, passphrase: SecretBytes?, cipher: KeyFileCipher, rounds: Int) throws -> SecretBytes {
         guard let passphrase, !passphrase.isEmpty else {
             // ssh-keygen: an empty passphrase means cipher `none`, kdf `none`.

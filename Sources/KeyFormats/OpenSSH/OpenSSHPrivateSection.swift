@@ -1,10 +1,11 @@
-// The (decrypted) private section (ssh-formats.md §1.3): two equal check integers, the key
-// record, its comment, then padding 1, 2, 3… up to the cipher's block size.
+// The (decrypted) private section (PROTOCOL.key §3; docs/formats.md, "openssh-key-v1"): two
+// equal check integers, the key record, its comment, then padding 1, 2, 3… up to the cipher's
+// block size.
 import SecureMemory
 
 enum OpenSSHPrivateSection {
     /// Parses a decrypted section. Unequal check integers mean the passphrase was wrong when
-    /// the file is encrypted (§1.4 step 5), and a damaged file otherwise.
+    /// the file is encrypted (sshkey.c private2_decrypt), and a damaged file otherwise.
     static func parse(_ plaintext: UnsafeRawBufferPointer, encrypted: Bool) throws -> PrivateKey {
         var r = KeyDataReader(plaintext)
         let check1 = try r.readUInt32()

@@ -1,4 +1,4 @@
-// AES-256-CBC without padding (PuTTY .ppk, ssh-formats.md §7.3), through OpenSSL EVP.
+// AES-256-CBC without padding (PuTTY .ppk: docs/formats.md, "PuTTY .ppk"), through OpenSSL EVP.
 // Input and output stay in secure memory.
 internal import COpenSSL
 import SecureMemory

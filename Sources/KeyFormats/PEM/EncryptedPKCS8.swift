@@ -1,4 +1,4 @@
-// PKCS#8 EncryptedPrivateKeyInfo (`ENCRYPTED PRIVATE KEY`, ssh-formats.md §4.2):
+// PKCS#8 EncryptedPrivateKeyInfo (`ENCRYPTED PRIVATE KEY`, RFC 5958 §3, RFC 8018 §6):
 // SEQUENCE { AlgorithmIdentifier (PBES2 {PBKDF2, cipher} or a PBES1 scheme), OCTET STRING }.
 // OpenSSL parses and decrypts it (PKCS8_decrypt); this file only names the cipher for
 // `keys show` and tells a wrong passphrase from an unsupported scheme.

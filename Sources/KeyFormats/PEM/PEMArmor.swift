@@ -1,5 +1,5 @@
 // The PEM text envelope (RFC 7468, with the RFC 1421 headers that OpenSSL's "traditional"
-// encrypted keys carry; ssh-formats.md §4.1):
+// encrypted keys carry; docs/formats.md, "PEM and PKCS#8"):
 //
 //     -----BEGIN LABEL-----
 //     Proc-Type: 4,ENCRYPTED          (optional headers, then an empty line)

@@ -1,4 +1,4 @@
-// PEM private keys through OpenSSL (ssh-formats.md §4.1, §4.2): PKCS#1 RSA and SEC1 EC,
+// PEM private keys through OpenSSL (docs/formats.md, "PEM and PKCS#8"): PKCS#1 RSA and SEC1 EC,
 // plain or Proc-Type/DEK-Info encrypted, and PKCS#8 (RSA, EC, Ed25519), plain or
 // encrypted (PBES2/PBKDF2, PBES1). Layers: armour (PEMArmor) → decryption
 // (TraditionalPEMEncryption / EncryptedPKCS8) → DER (DERPrivateKeyDecoder) → the model

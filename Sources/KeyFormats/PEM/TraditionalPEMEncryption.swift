@@ -1,4 +1,4 @@
-// OpenSSL "traditional" PEM encryption (ssh-formats.md §4.1):
+// OpenSSL "traditional" PEM encryption (RFC 1421 §4.6.1; docs/formats.md, "PEM and PKCS#8"):
 //
 //     Proc-Type: 4,ENCRYPTED
 //     DEK-Info: <CIPHER>,<IV as hex>

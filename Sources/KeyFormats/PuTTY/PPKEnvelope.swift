@@ -1,4 +1,4 @@
-// The text layer of a PuTTY .ppk file (ssh-formats.md §7.1), read strictly in PuTTY's
+// The text layer of a PuTTY .ppk file (docs/formats.md, "PuTTY .ppk"), read strictly in PuTTY's
 // order; LF, CRLF and CR line ends are accepted:
 //
 //     PuTTY-User-Key-File-<2|3>: <algorithm>

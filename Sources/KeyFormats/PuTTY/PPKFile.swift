@@ -1,4 +1,4 @@
-// PuTTY .ppk private keys, versions 2 and 3 (ssh-formats.md §7). Layers: text envelope
+// PuTTY .ppk private keys, versions 2 and 3 (docs/formats.md, "PuTTY .ppk"). Layers: text envelope
 // (PPKEnvelope) → key derivation (PPKKeyDerivation) → AES-256-CBC → MAC check → the
 // private blob (PPKPrivateBlob) → PrivateKey.validate().
 // A MAC mismatch means a wrong passphrase when the file is encrypted, damage otherwise.
@@ -58,7 +58,7 @@ public enum PPKFile {
     }
 
     /// MAC over string(algorithm) ‖ string(encryption) ‖ string(comment) ‖
-    /// string(public blob) ‖ string(private plaintext, padding included) (§7.3):
+    /// string(public blob) ‖ string(private plaintext, padding included) (PuTTY's sshpubk.c):
     /// HMAC-SHA-256 for v3, HMAC-SHA-1 for v2; compared in constant time.
     static func macMatches(_ e: PPKEnvelope, plaintext: SecretBytes, macKey: SecretBytes) -> Bool {
         var head = SSHWriter()

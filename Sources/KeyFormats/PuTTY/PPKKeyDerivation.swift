@@ -1,4 +1,4 @@
-// Cipher key, IV and MAC key of a .ppk file (ssh-formats.md §7.3, §7.4).
+// Cipher key, IV and MAC key of a .ppk file (docs/formats.md, "PuTTY .ppk"; Argon2 is RFC 9106).
 //   v3 encrypted: Argon2 (libsodium crypto_pwhash, version 0x13) → 80 bytes =
 //                 AES-256 key (32) ‖ IV (16) ‖ MAC key (32).
 //   v3 plain:     MAC key is empty.

@@ -1,4 +1,4 @@
-// The decrypted private blob of a .ppk file (ssh-formats.md §7.2): the algorithm's
+// The decrypted private blob of a .ppk file (docs/formats.md, "PuTTY .ppk"): the algorithm's
 // secret fields only, in PuTTY's order, followed by padding that is not interpreted
 // (the MAC already covered it).
 //   ssh-rsa:      mpint d · mpint p · mpint q · mpint iqmp   (not OpenSSH's d, iqmp, p, q)

@@ -1,7 +1,7 @@
-// One authorized_keys line (sshd(8) AUTHORIZED_KEYS FILE FORMAT; ssh-formats.md §3.2):
-// `[options SP] type SP base64 [SP comment]`. Options are comma-separated, values in
-// double quotes with `\"` escapes; hostbook keeps them as text and parses past them,
-// as sshd does: when the first token is not a key type, it is the options.
+// One authorized_keys line (sshd(8) AUTHORIZED_KEYS FILE FORMAT; docs/formats.md, "Public key
+// lines"): `[options SP] type SP base64 [SP comment]`. Options are comma-separated, values in
+// double quotes with `\"` escapes; hostbook keeps them as text and parses past them, as sshd
+// does: when the first token is not a key type, it is the options.
 
 public struct AuthorizedKeysLine: Sendable, Equatable {
     /// The options prefix exactly as written (nil when there is none).

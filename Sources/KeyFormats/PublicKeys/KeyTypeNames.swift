@@ -1,4 +1,4 @@
-// The key type names OpenSSH 9.2 knows (`ssh -Q key`; ssh-formats.md §3.1), used to tell a
+// The key type names OpenSSH 9.2 knows (`ssh -Q key`; docs/formats.md, "Key blobs"), used to tell a
 // key type from an authorized_keys options prefix.
 
 enum KeyTypeNames {

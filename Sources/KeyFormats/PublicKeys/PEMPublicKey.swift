@@ -1,6 +1,6 @@
-// PEM public keys as `ssh-keygen -e -m PKCS8 / -m PEM` writes them (ssh-formats.md §3.3):
-// `-----BEGIN PUBLIC KEY-----` (X.509 SubjectPublicKeyInfo: RSA, EC, Ed25519) and
-// `-----BEGIN RSA PUBLIC KEY-----` (PKCS#1 RSAPublicKey), decoded by OpenSSL.
+// PEM public keys as `ssh-keygen -e -m PKCS8 / -m PEM` writes them (docs/formats.md, "PEM
+// public keys"): `-----BEGIN PUBLIC KEY-----` (X.509 SubjectPublicKeyInfo: RSA, EC, Ed25519)
+// and `-----BEGIN RSA PUBLIC KEY-----` (PKCS#1 RSAPublicKey), decoded by OpenSSL.
 
 public enum PEMPublicKey {
     public static func parse(_ bytes: [UInt8]) throws -> PublicKey {

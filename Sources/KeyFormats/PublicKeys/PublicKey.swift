@@ -1,5 +1,6 @@
-// A public key as SSH puts it on the wire (docs/ssh-formats.md §3.1): the canonical blob
-// plus the algorithm's parsed fields. Equality is equality of blobs, as in sshkey_equal.
+// A public key as SSH puts it on the wire (docs/formats.md, "Key blobs"; sshkey.c
+// sshkey_from_blob): the canonical blob plus the algorithm's parsed fields. Equality is
+// equality of blobs, as in sshkey_equal.
 
 public enum PublicKeyAlgorithm: Hashable, Sendable {
     case ed25519(publicKey: [UInt8])

@@ -1,4 +1,4 @@
-// One `.pub` / authorized_keys style line: `type SP base64 [SP comment]` (ssh-formats.md §3.2).
+// One `.pub` / authorized_keys style line: `type SP base64 [SP comment]` (sshkey.c sshkey_read).
 // The type outside the blob must equal the type inside it ("key type mismatch" otherwise).
 
 public struct PublicKeyLine: Sendable, Equatable {

@@ -1,4 +1,4 @@
-// RFC 4716 "SSH2 public key" blocks (ssh-formats.md §4.4), what `ssh-keygen -e` writes:
+// RFC 4716 "SSH2 public key" blocks (RFC 4716 §3), what `ssh-keygen -e` writes:
 //
 //     ---- BEGIN SSH2 PUBLIC KEY ----
 //     Comment: "2048-bit RSA, converted by root@vm from OpenSSH"

@@ -1,4 +1,4 @@
-// Makes the SSH signature blob an agent returns (openssh-integration.md §1.4):
+// Makes the SSH signature blob an agent returns (docs/formats.md, "Signatures"):
 // `string algorithm`, `string signature`.
 //   ssh-ed25519          libsodium crypto_sign_detached over the raw data (PureEdDSA)
 //   ecdsa-sha2-nistp*    OpenSSL EVP_DigestSign with SHA-256/384/512; the DER ECDSA-Sig-Value

@@ -1,7 +1,10 @@
-// The one escaping function for text that came from outside (files, key blobs, JSON, the
+// The one escaping rule for text that came from outside (files, key blobs, JSON, the
 // network, the command line) wherever hostbook prints it: never a terminal escape, a line
-// break or a bidirectional override (which can make text read differently). Every table
-// cell, message, prompt and banner that shows such text passes it through `quoted`.
+// break or a bidirectional override (which can make text read differently). `quoted` shows
+// such characters as `\u{...}`; the program reaches it through TerminalText's interpolation
+// (hostbook/CLI/TerminalText.swift), so every table cell, message, prompt and banner that
+// shows outside text is escaped by it. `clean` removes them instead, for the few fields an
+// importer stores (Tailscale host names, OS names, logins).
 
 public enum PrintableText {
     /// True for C0 and C1 controls, DEL, and Unicode bidirectional marks, embeddings,

@@ -9,7 +9,8 @@ public enum Base64 {
         return t
     }()
 
-    /// Encodes with `=` padding. `padded: false` drops it (SSH SHA256 fingerprints, §3.4).
+    /// Encodes with `=` padding. `padded: false` drops it (SSH SHA256 fingerprints, sshkey.c
+    /// fingerprint_b64).
     public static func encode<C: Collection>(_ data: C, padded: Bool = true) -> String where C.Element == UInt8 {
         let input = Array(data)
         var out = [UInt8]()

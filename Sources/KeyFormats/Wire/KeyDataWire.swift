@@ -62,7 +62,7 @@ struct KeyDataReader {
         return s
     }
 
-    /// mpint as OpenSSH reads it (sshbuf_get_bignum2, ssh-formats.md §0): negative values
+    /// mpint as OpenSSH reads it (sshbuf-getput-crypto.c sshbuf_get_bignum2): negative values
     /// and values over 16384 bits are refused, leading zeros stripped. Returns the magnitude.
     mutating func readSecretMPInt(_ what: String) throws -> SecretBytes {
         let start = offset

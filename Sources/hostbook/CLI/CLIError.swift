@@ -1,8 +1,11 @@
 // Every failure that reaches the user: one line `hostbook: <what went wrong>`, then where
 // useful one line saying what to do, and the documented exit code.
 
-/// Errors from any layer that know how to present themselves to a user.
-/// Library error types conform to this in `ErrorPresentation.swift`.
+/// Errors from any layer that know how to present themselves to a user. Library error types
+/// conform to it beside the code that presents them: HostStoreError in
+/// CLI/HostStoreErrorPresentation.swift, KeyFormatError in
+/// Commands/Keys/KeyErrorPresentation.swift, VaultError in
+/// Commands/Vault/VaultError+Presentation.swift.
 protocol UserFacingError: Error {
     var exitCode: ExitCode { get }
     /// What went wrong, one line, without the `hostbook: ` prefix.

@@ -1,4 +1,4 @@
-// Exit codes: a contract with scripts and tests (DESIGN.md, "Exit codes").
+// Exit codes: a contract with scripts and tests (docs/command-line.md, "Exit codes").
 
 enum ExitCode: Int32, Sendable {
     case ok = 0

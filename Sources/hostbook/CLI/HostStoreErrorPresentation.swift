@@ -1,6 +1,6 @@
-// The one place HostStore's errors become what the user sees: a `HostStoreError` kind maps
-// to the documented exit code (DESIGN.md, "Exit codes"); a database failure is shown with
-// what was being done when it happened.
+// The one place HostStore's errors become what the user sees: a `HostStoreError` kind maps to
+// the documented exit code (docs/command-line.md, "Exit codes"); a database failure is shown
+// with what was being done when it happened.
 import HostStore
 
 enum HostStoreErrorPresentation {

@@ -1,4 +1,4 @@
-// JSON output with stable, ordered field names (a contract with scripts; DESIGN.md).
+// JSON output with stable, ordered field names (a contract with scripts; README.md, "JSON output").
 
 enum JSONValue: Sendable, Equatable {
     case null

@@ -1,8 +1,10 @@
-// The one shell-quoting function for commands hostbook offers for pasting (doctor's fix
-// lines, hints): a word that is not plainly safe is single-quoted, with each `'` written
-// as `'\''`, so whatever a database value or a file holds it stays one word. Control
-// characters are escaped first (PrintableText.quoted), so the line cannot rewrite the
-// terminal it is shown on.
+// Shell quoting for commands hostbook offers for pasting (doctor's fix lines, hints). Shell
+// text that is run rather than read has its own single-quoting, without the escaping below:
+// `agent start`'s export lines (AgentCommands.shellQuoted), doctor's `ssh -G` run
+// (InstalledSSHConfigCheck.sshG) and the completion scripts. Here a word that is not plainly
+// safe is single-quoted, with each `'` written as `'\''`, so whatever a database value or a
+// file holds it stays one word. Control characters are escaped first (PrintableText.quoted), so
+// the line cannot rewrite the terminal it is shown on.
 import KeyFormats
 
 enum ShellQuote {

@@ -1,5 +1,5 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
-// API device list (DESIGN.md, "Tailscale import"; testdata/tailscale/README.md).
+// API device list (docs/formats.md, "Tailscale JSON"; README.md, "Tailscale").
 import HostStore
 
 enum ImportTailscaleCommand {

@@ -1,5 +1,5 @@
-// `hostbook known-hosts ...`: trust on first use with OpenSSH's decisions (DESIGN.md,
-// "Trust on first use"). One file per command under KnownHosts/.
+// `hostbook known-hosts ...`: trust on first use with OpenSSH's decisions
+// (docs/openssh-behaviour.md, "Host-key decisions"). One file per command under KnownHosts/.
 
 enum KnownHostsCommands {
     static let all: [CommandSpec] = [

@@ -1,5 +1,5 @@
 // Host aliases from names that were never meant to be one: an OS-reported hostname may
-// hold spaces, capitals, emoji or `&` (testdata/tailscale/README.md, "MagicDNS names").
+// hold spaces, capitals, emoji or `&` (docs/formats.md, "From a device to a host").
 
 public enum HostNameSanitizer {
     /// Longest DNS label (RFC 1035 §2.3.4).

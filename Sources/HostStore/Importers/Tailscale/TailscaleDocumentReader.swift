@@ -1,7 +1,7 @@
 // Reads a Tailscale export in layers: the JSON envelope (which shape is it?), then each
 // device in its format — a status PeerStatus (`Self`, `Peer` values) or an API v2 device —
 // into a `TailscaleNode`. Unknown members are skipped (the CLI help says the format
-// changes between releases); wrong types are refused. See testdata/tailscale/README.md.
+// changes between releases); wrong types are refused. See docs/formats.md, "Tailscale JSON".
 import KeyFormats
 
 /// Why an input cannot be imported. Nothing is written when any of these is thrown. Inside
@@ -158,7 +158,7 @@ public enum TailscaleDocumentReader {
             nodes.append(contentsOf: peers)
             for i in nodes.indices {
                 // A tagged node's owner is the `tagged-devices` pseudo-user: its tags say
-                // who it belongs to (README, "Mapping to hostbook").
+                // who it belongs to (docs/formats.md, "tailscale status --json").
                 if let id = nodes[i].ownerUserID, let login = users[id], login != "tagged-devices" { nodes[i].owner = login }
             }
             return TailscaleDocument(format: .status, backendState: backendState, nodes: nodes)
@@ -273,8 +273,8 @@ public enum TailscaleDocumentReader {
         return node
     }
 
-    /// An RFC 3339 time as given, or nil for "", the Go zero time (README, "Timestamps") and
-    /// anything that is not made of the characters such a time has.
+    /// An RFC 3339 time as given, or nil for "", the Go zero time (docs/formats.md,
+    /// "Timestamps") and anything that is not made of the characters such a time has.
     static func timestamp(_ text: String?) -> String? {
         guard let text, !text.isEmpty, text.utf8.count <= 40, !text.hasPrefix("0001-01-01") else { return nil }
         let allowed = text.utf8.allSatisfy { b in

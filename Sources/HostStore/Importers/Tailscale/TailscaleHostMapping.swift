@@ -1,5 +1,5 @@
-// From a Tailscale device to the hostbook host it becomes (testdata/tailscale/README.md,
-// "Mapping to hostbook"): alias, address, tags and the names its host keys are pinned for.
+// From a Tailscale device to the hostbook host it becomes (docs/formats.md,
+// "From a device to a host"): alias, address, tags and the names its host keys are pinned for.
 
 public struct TailscaleHostMapping: Sendable, Equatable {
     /// The alias: the first label of the MagicDNS name, lower-cased (punycode when the label
@@ -10,7 +10,8 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     public let address: String
     /// The full MagicDNS name in ASCII, lower-cased; "" when there is none.
     public let fqdn: String
-    /// Names a host key is trusted for: the FQDN and each Tailscale IP (README, "Pinning").
+    /// Names a host key is trusted for: the FQDN and each Tailscale IP (docs/formats.md, "From
+    /// a device to a host").
     public let patterns: [String]
 
     public init(_ node: TailscaleNode) {

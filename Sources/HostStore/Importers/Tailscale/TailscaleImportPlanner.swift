@@ -1,10 +1,10 @@
-// The Tailscale import's decisions, made without touching the database: devices and the
-// current rows (a TailscaleImportSnapshot, and the plain known_hosts entries of each
-// device's names) in, a TailscaleDevicePlan per device out (DESIGN.md, "Tailscale import").
-// Hosts are matched by node ID, so a re-import updates instead of duplicating; new hosts
-// whose name is taken are skipped or renamed; each `sshHostKeys` entry is decided for the
-// MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the
-// only owner of trust decisions.
+// The Tailscale import's decisions, made without touching the database: devices and the current
+// rows (a TailscaleImportSnapshot, and the plain known_hosts entries of each device's names)
+// in, a TailscaleDevicePlan per device out (README.md, "Tailscale: import hosts and their SSH
+// host keys"). Hosts are matched by node ID, so a re-import updates instead of duplicating; new
+// hosts whose name is taken are skipped or renamed; each `sshHostKeys` entry is decided for the
+// MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the only
+// owner of trust decisions.
 //
 // Devices are planned in order, each against the snapshot and what the plan already holds
 // for earlier devices (taken names, node IDs seen, and the entries planned for names that
@@ -192,8 +192,9 @@ struct TailscaleImportPlanner {
         guard !keys.isEmpty else { return plan }
         var rotations: [TailscaleKeyRotation?] = Array(repeating: nil, count: keys.count)
         for pattern in mapping.patterns {
-            // The one name validator: a name Tailscale reports is stored only if it is a
-            // plain host name or address (never a pattern, list or control character).
+            // The known-hosts name validator (HostNameRule): a name Tailscale reports is stored
+            // only if it is a plain host name or address (never a pattern, list or control
+            // character).
             if let why = HostNameRule.problem(pattern) {
                 plan.problems.append(TailscaleKeyProblem(host: PrintableText.quoted(hostName), pattern: PrintableText.quoted(pattern), keyType: "",
                                                          fingerprint: "", reason: "not a host name: \(why)"))

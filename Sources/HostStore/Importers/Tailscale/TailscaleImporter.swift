@@ -1,7 +1,7 @@
-// A Tailscale import in one transaction (DESIGN.md, "Tailscale import"): the current rows
-// are read (TailscaleImportSnapshot), TailscaleImportPlanner decides what to do with each
-// device, and TailscaleImportApplier writes the plan through the hosts module's bulk
-// writer and the known-hosts store's. A dry run plans and writes nothing. A failure
+// A Tailscale import in one transaction (docs/architecture.md, "Where each decision lives"):
+// the current rows are read (TailscaleImportSnapshot), TailscaleImportPlanner decides what to
+// do with each device, and TailscaleImportApplier writes the plan through the hosts module's
+// bulk writer and the known-hosts store's. A dry run plans and writes nothing. A failure
 // anywhere rolls back all.
 //
 // Each device is planned and written before the next, so memory stays bounded by the

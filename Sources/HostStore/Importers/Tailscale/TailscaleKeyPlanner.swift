@@ -1,6 +1,7 @@
 // What a Tailscale import does with one device key for one name: a pure decision over the
-// name's current known_hosts rows, made by HostKeyPolicy like every other (ssh-formats.md
-// §5.6). The importer applies the step through the known-hosts store's bulk writer.
+// name's current known_hosts rows, made by HostKeyPolicy like every other
+// (docs/openssh-behaviour.md, "Host-key decisions"). The importer applies the step through the
+// known-hosts store's bulk writer.
 import KeyFormats
 
 enum TailscaleKeyStep: Equatable {

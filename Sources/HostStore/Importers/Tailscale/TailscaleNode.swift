@@ -1,5 +1,5 @@
-// One Tailscale device as read from either input format (testdata/tailscale/README.md,
-// "Mapping to hostbook"), before it is mapped to a hostbook host.
+// One Tailscale device as read from either input format (docs/formats.md,
+// "Tailscale JSON"), before it is mapped to a hostbook host.
 
 /// Which of the two inputs a document was.
 public enum TailscaleFormat: String, Sendable {
@@ -9,7 +9,8 @@ public enum TailscaleFormat: String, Sendable {
     case devices
 }
 
-/// Why a device is left out unless the user asks for it (README, "Notes for the importer").
+/// Why a device is left out unless the user asks for it (docs/formats.md, "From a device to a
+/// host").
 public enum TailscaleExclusion: String, Sendable {
     /// `Self` in a status: the machine the status was taken on.
     case thisMachine = "this machine"

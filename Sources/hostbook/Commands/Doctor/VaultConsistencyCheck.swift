@@ -1,6 +1,6 @@
-// The vault against the database (DESIGN.md, "Two stores, one operation"): items no row
-// owns (orphans), hosts with auth=password whose password is missing, keys whose private
-// key is missing. An unreachable or locked vault is a finding, not a crash.
+// The vault against the database (docs/architecture.md, "Layers": the two-store write order):
+// items no row owns (orphans), hosts with auth=password whose password is missing, keys whose
+// private key is missing. An unreachable or locked vault is a finding, not a crash.
 import HostStore
 import KeyFormats
 import Vault

@@ -94,8 +94,9 @@ enum HostEdit {
             try? vault.commit(staged)
         }
         if c.password == .clear && old.auth == .password {
-            // Database first, then the vault (DESIGN.md): a failure here leaves an orphan
-            // item that `hostbook doctor` finds, never a row pointing at nothing.
+            // Database first, then the vault (docs/architecture.md, "Layers"): a failure here
+            // leaves an orphan item that `hostbook doctor` finds, never a row pointing at
+            // nothing.
             do {
                 _ = try vault.delete(HostPasswords.itemID(for: host))
             } catch let e as VaultError {

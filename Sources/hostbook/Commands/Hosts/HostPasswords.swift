@@ -1,6 +1,6 @@
 // A host's password: read from stdin or a no-echo prompt (never argv), kept in the vault
 // under (db id, kind password, owner host uuid). The order of writes across the two stores
-// follows DESIGN.md "Two stores, one operation": vault first, database row second (one
+// follows docs/architecture.md, "Layers": vault first, database row second (one
 // transaction); a failed database write takes the vault item back.
 #if canImport(Glibc)
 import Glibc

@@ -1,6 +1,6 @@
 // How key-format errors reach the user (key-store refusals are HostStoreErrors,
 // presented by HostStoreErrorPresentation): one line and the documented exit
-// code (DESIGN.md "Exit codes"). Vault and database errors met by the keys commands are
+// code (docs/command-line.md, "Exit codes"). Vault and database errors met by the keys commands are
 // wrapped here too, with what was being done when they happened.
 import KeyFormats
 import HostStore

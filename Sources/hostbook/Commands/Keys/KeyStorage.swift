@@ -1,4 +1,4 @@
-// Storing a new private key in both stores (DESIGN.md "Two stores, one operation"): the
+// Storing a new private key in both stores (docs/architecture.md, "Layers"): the
 // vault item first (the unencrypted openssh-key-v1 text), then the database row in a
 // transaction; when the row cannot be written, the vault item is deleted again.
 import HostStore

@@ -1,5 +1,5 @@
 // `hostbook keys remove NAME [--yes]`: the database row first, then the vault item
-// (DESIGN.md "Two stores, one operation"); a leftover vault item is reported for doctor.
+// (docs/architecture.md, "Layers"); a leftover vault item is reported for doctor.
 import HostStore
 import Vault
 

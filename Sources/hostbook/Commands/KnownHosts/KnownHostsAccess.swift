@@ -26,7 +26,7 @@ enum KnownHostsAccess {
         try inv.args.int("port", in: 1...65535) ?? HostLookupName.defaultPort
     }
 
-    /// HOST and --port as a lookup name, through the one name validator (HostNameRule): a
+    /// HOST and --port as a lookup name, through the known-hosts name validator (HostNameRule): a
     /// plain host name or address, or `[host]:port` as ssh writes it. Patterns, lists,
     /// negation, whitespace, control characters and NUL are refused (exit 2, with the reason).
     static func lookup(_ inv: Invocation, host: String) throws -> HostLookupName {

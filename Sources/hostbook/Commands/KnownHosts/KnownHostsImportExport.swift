@@ -1,5 +1,5 @@
 // `hostbook known-hosts import [FILE]` and `export [--hashed]`: OpenSSH known_hosts files
-// in and out (ssh-formats.md §5.2, §5.5, §5.7).
+// in and out (docs/formats.md, "known_hosts").
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,4 @@
-// Who may use the session agent's keys (openssh-integration.md §6.4). The agent itself
+// Who may use the session agent's keys (docs/openssh-behaviour.md, "The agent"). The agent itself
 // already signs, on a bound connection, only for the bound session and host key; on top
 // of that a key signs only when the host key its connection is bound to is trusted for a
 // hop that key belongs to (asked of the trust core at signing time, so a key approved a

@@ -26,7 +26,8 @@ struct SSHHostBlock {
         try w.set("Port", String(host.port))
         if let user = host.user { try w.set("User", user) }
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
-        // Host keys: hostbook is the only authority (openssh-integration.md §2.3).
+        // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
+        // "KnownHostsCommand").
         try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyLookup.tokens)
         try w.set("UserKnownHostsFile", "none")
         try w.set("GlobalKnownHostsFile", "none")

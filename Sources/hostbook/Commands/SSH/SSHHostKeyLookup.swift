@@ -1,7 +1,7 @@
-// `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand
-// of `hostbook ssh` (openssh-integration.md §2, §6.3). ssh runs it with stdin on
-// /dev/null and reads known_hosts lines from its stdout; the decision is the trust core's
-// (`decide`), and ssh then acts on the lines:
+// `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand of
+// `hostbook ssh` (sshconnect.c load_hostkeys_command; docs/openssh-behaviour.md,
+// "KnownHostsCommand"). ssh runs it with stdin on /dev/null and reads known_hosts lines from
+// its stdout; the decision is the trust core's (`decide`), and ssh then acts on the lines:
 //   ORDER     the stored keys for the name, so ssh asks for an algorithm it can verify
 //   HOSTNAME  trusted: the presented key; revoked: an @revoked line; changed: the stored
 //             keys (ssh refuses with its own warning, nothing is replaced); unknown: on a

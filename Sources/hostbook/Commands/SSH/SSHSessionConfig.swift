@@ -1,8 +1,8 @@
-// The ssh_config of one `hostbook ssh` session (openssh-integration.md §6.2–§6.5): a Host
-// block for the target and one for each jump host, each with its own HostName, Port,
-// User, ProxyJump (by alias), key and host-key settings; then `Match all` and the user's
-// own configuration, which supplies everything hostbook does not set (the first value
-// ssh obtains wins, so hostbook's blocks come first).
+// The ssh_config of one `hostbook ssh` session (docs/openssh-behaviour.md, "ssh_config",
+// "ProxyJump", "SSH_ASKPASS"): a Host block for the target and one for each jump host, each
+// with its own HostName, Port, User, ProxyJump (by alias), key and host-key settings; then
+// `Match all` and the user's own configuration, which supplies everything hostbook does not
+// set (the first value ssh obtains wins, so hostbook's blocks come first).
 import SSHConfig
 
 struct SSHSessionConfig {

@@ -1,7 +1,7 @@
 // Where the installed ssh configuration lives and how it is put in place:
 //   * `$XDG_CONFIG_HOME/hostbook/ssh_config` (default ~/.config), 0600, written by AtomicFile
-//     (the one atomic writer), with the public key files in `keys/` beside it; it leaves out
-//     every host the user's own configuration names (UserSSHConfigHosts);
+//     (the program's atomic file writer), with the public key files in `keys/` beside it; it
+//     leaves out every host the user's own configuration names (UserSSHConfigHosts);
 //   * exactly one `Include` line for it at the very top of ~/.ssh/config (the first value
 //     ssh obtains wins, and an Include after a Host line would belong to that block). The
 //     rest of the file stays byte-identical, the previous content is kept as

@@ -1,4 +1,5 @@
-// Vault failures reach the user as one line and a hint, with exit code 1 (DESIGN.md).
+// Vault failures reach the user as one line and a hint, with exit code 1 (docs/command-line.md,
+// "Exit codes").
 import Vault
 
 extension VaultError: UserFacingError {
