@@ -1,6 +1,6 @@
 // `hostbook ssh [--snippet NAME] [--print-config] HOST [SSH-ARGS...]`: connects to a saved host
 // with the system ssh, as hostbook's child (docs/openssh-behaviour.md, "The ssh process").
-// While ssh runs, hostbook holds what the connection needs and nothing of it touches the disk:
+// While ssh runs, hostbook holds what the connection needs and no secret of it touches the disk:
 //   * the configuration (-F) and each hop's public key (its IdentityFile, with
 //     IdentitiesOnly), files in a private folder of the session (SessionFolder.swift);
 //   * the keys of the target and of each jump host, served by an agent on a per-session
