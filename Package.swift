@@ -43,6 +43,7 @@ let package = Package(
         .library(name: "HostStore", targets: ["HostStore"]),
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
         .library(name: "Agent", targets: ["Agent"]),
+        .library(name: "AgentAccess", targets: ["AgentAccess"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -72,9 +73,13 @@ let package = Package(
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
         // which keys a connection sees. Never imports HostStore or Vault.
         .target(name: "Agent", dependencies: ["KeyFormats", "SecureMemory"]),
+        // Which keys an agent's connection may list and sign with, for both agents (the
+        // per-session one of `hostbook ssh` and the standing one): the Agent library's
+        // policy, answered from the database's hosts, keys and known hosts.
+        .target(name: "AgentAccess", dependencies: ["Agent", "HostStore", "KeyFormats", "SecureMemory"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent"],
+                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "AgentAccess"],
                           swiftSettings: libsecretHeaders),
 
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
@@ -86,6 +91,7 @@ let package = Package(
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
+        .testTarget(name: "AgentAccessTests", dependencies: ["AgentAccess", "Agent", "HostStore", "KeyFormats", "SecureMemory"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),
     ],

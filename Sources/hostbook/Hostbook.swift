@@ -26,7 +26,7 @@ enum Hostbook {
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
                 try spec.run(invocation)
-                InstalledSSHConfig.refreshIfInstalled(after: spec.words, invocation)
+                InstalledSSHConfig.refreshIfInstalled(after: spec, invocation)
                 return ExitCode.ok.rawValue
             }
         } catch let status as ExitStatus {

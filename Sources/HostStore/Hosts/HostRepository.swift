@@ -110,6 +110,7 @@ extension HostDatabase {
             let id = connection.lastInsertRowID
             try insertTags(HostDatabase.uniqueTags(new.tags), hostID: id)
             guard let host = try findHost(new.name) else { throw HostDatabase.noHost(new.name) }
+            if host.jump != nil { try refuseBadJumpChains(through: host) }
             try beforeCommit(host)
             return host
         }
@@ -141,9 +142,7 @@ extension HostDatabase {
             case .unchanged: break
             case .clear: jumpID = nil
             case .set(let j):
-                let target = try jumpHostID(named: j)
-                try refuseJumpLoop(host: old, via: target)
-                jumpID = target
+                jumpID = try jumpHostID(named: j)
             }
             let hasPassword: Bool
             switch changes.password {
@@ -170,6 +169,7 @@ extension HostDatabase {
             let have = Set(try connection.query("SELECT tag FROM host_tags WHERE host_id = ?", [.int(old.id)]).compactMap { $0.text(0)?.lowercased() })
             try insertTags(HostDatabase.uniqueTags(changes.addTags).filter { !have.contains($0.lowercased()) }, hostID: old.id)
             guard let new = try findHost(newName) else { throw HostDatabase.noHost(newName) }
+            if case .set = changes.jump { try refuseBadJumpChains(through: new) }
             try beforeCommit(old, new)
             return new
         }
@@ -213,22 +213,26 @@ extension HostDatabase {
         return h.id
     }
 
-    /// Refuses a jump host whose own chain of jump hosts leads back to `host`.
-    func refuseJumpLoop(host: Host, via target: Int64) throws {
-        var chain = [host.name]
-        var cursor: Int64? = target
-        var steps = 0
-        while let id = cursor, steps < 10_000 {
-            let row = try connection.query("SELECT name, jump_host_id FROM hosts WHERE id = ?", [.int(id)]).first
-            chain.append(row?.text(0) ?? "?")
-            if id == host.id {
-                if chain.count == 2 {
-                    throw HostStoreError.rejected("host '\(host.name)' cannot be its own jump host")
-                }
-                throw HostStoreError.rejected("jump host '\(chain[1])' would make a loop: \(chain.joined(separator: " -> "))")
+    /// Refuses, once `host` is written with its jump host, a chain through it that loops
+    /// or is longer than JumpChain.maxHosts: its own, and those of the hosts that jump
+    /// through it (the transaction then rolls back).
+    func refuseBadJumpChains(through host: Host) throws {
+        switch try JumpChain.walk(from: host, find: findHost) {
+        case .chain(let chain):
+            // The deepest host jumping through this one (a loop among them would pass
+            // through this host, and its own walk found none).
+            let deepest = try connection.query(HostSQL.deepestJumpingThrough, [.int(host.id), .int(Int64(JumpChain.maxHosts))]).first
+            if let name = deepest?.text(0), let depth = deepest?.int(1), chain.count + Int(depth) > JumpChain.maxHosts {
+                throw HostStoreError.rejected(JumpChain.tooLongMessage(name), hint: "Shorten the chain with 'hostbook edit NAME --jump' or '--no-jump'.")
             }
-            cursor = row?.int(1)
-            steps += 1
+        case .loop(let chain):
+            if chain.count == 1 { throw HostStoreError.rejected("host '\(host.name)' cannot be its own jump host") }
+            let names = chain.map(\.name) + [chain.last!.jump ?? "?"]
+            throw HostStoreError.rejected("jump host '\(chain[1].name)' would make a loop: \(names.joined(separator: " -> "))")
+        case .tooLong:
+            throw HostStoreError.rejected(JumpChain.tooLongMessage(host.name), hint: "Shorten the chain with 'hostbook edit NAME --jump' or '--no-jump'.")
+        case .missing(let jump, let of):
+            throw HostStoreError.rejected("the jump host '\(jump)' of '\(of)' does not exist")
         }
     }
 

@@ -28,6 +28,15 @@ enum HostSQL {
     static let updateFromSSHConfig = "UPDATE hosts SET hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, updated_at = ? WHERE id = ?"
     static let setJump = "UPDATE hosts SET jump_host_id = ? WHERE id = ?"
     static let delete = "DELETE FROM hosts WHERE id = ?"
+    /// The host furthest up the jump chains through host ?1 (itself at depth 0), and its
+    /// depth; the walk stops at depth ?2.
+    static let deepestJumpingThrough = """
+        WITH RECURSIVE users(id, depth) AS (
+            SELECT ?1, 0
+            UNION ALL
+            SELECT h.id, users.depth + 1 FROM hosts h JOIN users ON h.jump_host_id = users.id WHERE users.depth < ?2)
+        SELECT h.name, users.depth FROM users JOIN hosts h ON h.id = users.id ORDER BY users.depth DESC LIMIT 1
+        """
 
     // MARK: Tags
 

@@ -49,14 +49,18 @@ struct CommandSpec: Sendable {
     /// recognised only before the first positional; every word after it, `--`, `--json` and
     /// `-v` included, goes unchanged into `ParsedArguments.trailing`.
     let passesArgumentsAfterFirstPositional: Bool
+    /// True for a command whose success changes the saved hosts or keys: the installed ssh
+    /// configuration is rewritten after it (InstalledSSHConfig.refreshIfInstalled).
+    let changesHostsOrKeys: Bool
     let run: @Sendable (Invocation) throws -> Void
 
-    init(_ words: [String], summary: String, usage: String? = nil, discussion: String? = nil,
+    init(_ words: [String], changesHostsOrKeys: Bool = false, summary: String, usage: String? = nil, discussion: String? = nil,
          positionals: [PositionalSpec] = [], options: [OptionSpec] = [],
          passesArgumentsAfterFirstPositional: Bool = false,
          run: @escaping @Sendable (Invocation) throws -> Void) {
         self.passesArgumentsAfterFirstPositional = passesArgumentsAfterFirstPositional
         self.words = words
+        self.changesHostsOrKeys = changesHostsOrKeys
         self.summary = summary
         self.usage = usage
         self.discussion = discussion

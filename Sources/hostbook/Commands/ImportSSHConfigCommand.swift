@@ -8,7 +8,7 @@ import SSHConfig
 enum ImportSSHConfigCommand {
     static let all: [CommandSpec] = [
         CommandSpec(
-            ["import-ssh-config"],
+            ["import-ssh-config"], changesHostsOrKeys: true,
             summary: "Import hosts from an OpenSSH client configuration (~/.ssh/config)",
             usage: "[FILE] [--dry-run]",
             discussion: """

@@ -5,7 +5,7 @@ import HostStore
 enum ImportTailscaleCommand {
     static let all: [CommandSpec] = [
         CommandSpec(
-            ["import-tailscale"],
+            ["import-tailscale"], changesHostsOrKeys: true,
             summary: "Import hosts and their SSH host keys from Tailscale",
             usage: "[FILE | -] (--all | --only NAME,...) [--user U] [--tag T]... [--online] [--dry-run] [--no-host-keys] [--rename-clashes]",
             discussion: """

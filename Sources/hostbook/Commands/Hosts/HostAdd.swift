@@ -5,7 +5,7 @@ import Vault
 
 enum HostAdd {
     static let spec = CommandSpec(
-        ["add"], summary: "Add a host",
+        ["add"], changesHostsOrKeys: true, summary: "Add a host",
         usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
         discussion: """
         NAME is 1 to 64 letters, digits, '.', '_' or '-', unique regardless of case.

@@ -5,7 +5,7 @@ import Vault
 
 enum HostEdit {
     static let spec = CommandSpec(
-        ["edit"], summary: "Change a host",
+        ["edit"], changesHostsOrKeys: true, summary: "Change a host",
         usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from

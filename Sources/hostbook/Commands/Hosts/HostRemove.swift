@@ -4,7 +4,7 @@ import Vault
 
 enum HostRemove {
     static let spec = CommandSpec(
-        ["remove"], summary: "Remove a host and its stored password",
+        ["remove"], changesHostsOrKeys: true, summary: "Remove a host and its stored password",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
         positionals: [.required("NAME", "The host to remove", completes: .hosts)],
         options: [.flag("yes", "Do not ask for confirmation")],

@@ -3,7 +3,7 @@ import KeyFormats
 
 enum KeysGenerate {
     static let spec = CommandSpec(
-        ["keys", "generate"],
+        ["keys", "generate"], changesHostsOrKeys: true,
         summary: "Generate a new key pair and keep the private key in the vault",
         usage: "NAME [--type ed25519|ecdsa|rsa] [--bits N] [--comment C]",
         discussion: """

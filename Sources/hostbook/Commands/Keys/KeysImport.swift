@@ -5,7 +5,7 @@ import SecureMemory
 
 enum KeysImport {
     static let spec = CommandSpec(
-        ["keys", "import"],
+        ["keys", "import"], changesHostsOrKeys: true,
         summary: "Import a private key file (OpenSSH, PEM, PKCS#8, PuTTY) into the vault",
         usage: "PATH [--name NAME] [--passphrase-stdin | --passphrase-file FILE]",
         discussion: """

@@ -5,7 +5,7 @@ import Vault
 
 enum KeysRemove {
     static let spec = CommandSpec(
-        ["keys", "remove"],
+        ["keys", "remove"], changesHostsOrKeys: true,
         summary: "Remove a key and its private key from the vault",
         usage: "NAME [--yes]",
         discussion: "Asks for confirmation on a terminal; without one, --yes is required.",

@@ -1,34 +1,19 @@
-// Who may use the session agent's keys (docs/openssh-behaviour.md, "The agent"). The agent itself
-// already signs, on a bound connection, only for the bound session and host key; on top
-// of that a key signs only when the host key its connection is bound to is trusted for a
-// hop that key belongs to (asked of the trust core at signing time, so a key approved a
-// moment earlier by KnownHostsCommand counts). Connections bound as forwarded get no
-// signature, and with ssh 8.9 or later (which always sends session-bind) an unbound
-// connection, i.e. any other process of this user finding the socket, gets none either.
+// The session agent's policy: the keys of the session's hops, each only to the host keys
+// trusted for its hop; an unbound signer refused when ssh binds (8.9 or later); forwarded
+// use refused (docs/openssh-behaviour.md, "The agent"). The decision is
+// AgentAccessPolicy's, the same as the standing agent's; the private keys are the ones
+// SSHSecretsLoader read from the vault.
 import Agent
+import AgentAccess
 import HostStore
-import KeyFormats
 
 enum SSHAgentPolicy {
-    /// The first OpenSSH that sends session-bind@openssh.com.
-    static let bindingVersion = (major: 8, minor: 9)
-
     static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader) -> AgentPolicy {
-        let requireBinding = (client.major, client.minor) >= bindingVersion
-        let hops = plan.hops.compactMap { hop in hop.publicKey.map { (key: $0, host: hop.host.hostname, port: hop.host.port) } }
-        return AgentPolicy(
-            identities: { _ in (try? secrets.wait().get())?.identities ?? [] },
-            maySign: { state, identity in
-                if state.isForwarded { return false }
-                guard let binding = state.bindings.last else { return !requireBinding }
-                guard let database = try? HostDatabase.openForReading(path: databasePath) else { return false }
-                let store = KnownHostsStore(database: database)
-                // The bound key as the server presented it: a host certificate is decided as
-                // ssh decides it (its CA's @cert-authority entries, then its certified key).
-                return hops.contains { hop in
-                    hop.key == identity.publicKey
-                        && (try? SSHHostKeyLookup.decide(store, host: hop.host, port: hop.port, key: binding.hostKey).decision.status) == .trusted
-                }
-            })
+        let hops = plan.hops.compactMap { hop in hop.key.map { SessionHopKey(key: $0, host: hop.host.hostname, port: hop.host.port) } }
+        let access = AgentAccessPolicy(rules: .session(hops: hops, sshVersion: (client.major, client.minor)),
+                                       database: { try HostDatabase.openForReading(path: databasePath) })
+        return access.agentPolicy(identity: { key in
+            (try? secrets.wait().get())?.identities.first { $0.publicKey.blob == key.publicKeyBlob }
+        })
     }
 }

@@ -13,6 +13,7 @@
 import Glibc
 #endif
 import Agent
+import HostStore
 import SecureMemory
 
 enum SSHAskpass {
@@ -81,7 +82,7 @@ enum SSHAskpass {
             pthread_mutex_unlock(&mutex)
             // The helper's parent is the asking ssh; its distance to the first ssh is its hop.
             guard let root, let asking = ProcessAncestry.parent(of: helper),
-                  let hop = ProcessAncestry.distance(from: asking, to: root, limit: SSHPlan.maxHops) else { return nil }
+                  let hop = ProcessAncestry.distance(from: asking, to: root, limit: JumpChain.maxHosts) else { return nil }
             pthread_mutex_lock(&mutex)
             defer { pthread_mutex_unlock(&mutex) }
             if entries == nil { entries = source() }

@@ -23,9 +23,6 @@ struct SSHHop: Sendable {
 }
 
 struct SSHPlan: Sendable {
-    /// Longest chain of jump hosts followed.
-    static let maxHops = 8
-
     let databaseID: String
     /// The target first, then its jump host, that one's jump host, ...
     var hops: [SSHHop]
@@ -61,19 +58,16 @@ struct SSHPlan: Sendable {
             guard let target = try database.host(named: name) else {
                 throw CLIError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
             }
-            var chain = [target]
-            while let jump = chain.last!.jump {
-                guard !chain.contains(where: { $0.name.lowercased() == jump.lowercased() }) else {
-                    throw CLIError.failure("the jump hosts of '\(name.escapedForTerminal)' form a loop at '\(jump.escapedForTerminal)'",
-                                           hint: "Fix it with 'hostbook edit NAME --no-jump' on one of them.")
-                }
-                guard chain.count < maxHops else {
-                    throw CLIError.failure("'\(name.escapedForTerminal)' has more than \(maxHops) jump hosts")
-                }
-                guard let next = try database.host(named: jump) else {
-                    throw CLIError.notFound("the jump host '\(jump.escapedForTerminal)' of '\(chain.last!.name.escapedForTerminal)' does not exist")
-                }
-                chain.append(next)
+            let chain: [Host]
+            switch try JumpChain.walk(from: target, find: database.host(named:)) {
+            case .chain(let hosts): chain = hosts
+            case .loop(let hosts):
+                throw CLIError.failure("the jump hosts of '\(name.escapedForTerminal)' form a loop at '\((hosts.last!.jump ?? "").escapedForTerminal)'",
+                                       hint: "Fix it with 'hostbook edit NAME --no-jump' on one of them.")
+            case .tooLong:
+                throw CLIError.failure(JumpChain.tooLongMessage(name).escapedForTerminal, hint: "Shorten it with 'hostbook edit NAME --jump' or '--no-jump'.")
+            case .missing(let jump, let of):
+                throw CLIError.notFound("the jump host '\(jump.escapedForTerminal)' of '\(of.escapedForTerminal)' does not exist")
             }
             let keys = KeyStore(database: database)
             var hops: [SSHHop] = []

@@ -132,16 +132,11 @@ struct InstalledSSHConfig {
 
     // MARK: The hook
 
-    /// The commands whose success changes what the generated file says.
-    static let refreshingCommands: Set<[String]> = [
-        ["add"], ["edit"], ["remove"], ["import-tailscale"], ["import-ssh-config"],
-        ["keys", "import"], ["keys", "generate"], ["keys", "remove"],
-    ]
-
     /// After a successful command: rewrites the installed file when the command changes
-    /// hosts or keys. A failure here is a warning; the command itself succeeded.
-    static func refreshIfInstalled(after words: [String], _ inv: Invocation) {
-        guard refreshingCommands.contains(words), !inv.args.flag("dry-run") else { return }
+    /// hosts or keys (its spec says so). A failure here is a warning; the command itself
+    /// succeeded.
+    static func refreshIfInstalled(after spec: CommandSpec, _ inv: Invocation) {
+        guard spec.changesHostsOrKeys, !inv.args.flag("dry-run") else { return }
         let installed = InstalledSSHConfig(inv)
         guard installed.isInstalled else { return }
         do {

@@ -44,7 +44,17 @@ struct StandingSSHConfig {
         var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
         let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var written: Set<String> = []
-        var pending = hosts
+        // A chain longer than `hostbook ssh` follows (and `add`/`edit` now refuse) is left
+        // out, as is every host jumping through it; loops are found below.
+        let byName = Dictionary(hosts.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
+        var pending: [Host] = []
+        for host in hosts {
+            if case .tooLong = JumpChain.walk(from: host, find: { byName[$0.lowercased()] }) {
+                out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts make a chain of more than \(JumpChain.maxHosts) hosts")
+            } else {
+                pending.append(host)
+            }
+        }
         // Jump hosts first, so that a host whose jump host was skipped is skipped too.
         var progress = true
         while !pending.isEmpty && progress {
