@@ -71,8 +71,9 @@ final class VaultStatusTests: XCTestCase {
     /// A locked KeePassXC database (a KeePassXC of this test's own): KeePassXC's words and fix,
     /// and the collection named as when it is unlocked.
     func testALockedKeePassXCDatabaseSaysToUnlockItInKeePassXC() throws {
-        let script = URL(fileURLWithPath: PackageRootPath.path + "/scripts/with-keepassxc")
-        let r = try ToolProcess.run(script, ["--locked", HostbookProcess.binaryURL.path, "vault", "status", "--json"])
+        // As the user hostbook runs as, with the copy of the script that user can reach.
+        let script = TestAccount.needed ? TestTools.folder + "/with-keepassxc" : PackageRootPath.path + "/scripts/with-keepassxc"
+        let r = try ToolProcess.runAsUser(script, ["--locked", HostbookProcess.binaryURL.path, "vault", "status", "--json"])
         XCTAssertEqual(r.status, 1)
         XCTAssertEqual(r.stdout, """
         {

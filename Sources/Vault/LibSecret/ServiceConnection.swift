@@ -136,8 +136,12 @@ final class ServiceConnection {
         let pid = g_variant_get_uint32(value)
         var buffer = [CChar](repeating: 0, count: 4096)
         let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return nil }
-        let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        var path = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
+        // A service that made itself non-dumpable (KeePassXC does) has a /proc/PID/exe only
+        // root may read; its command line is readable by everyone, and names it as well.
+        if path.isEmpty, let cmdline = try? procText("/proc/\(pid)/cmdline") {
+            path = String(cmdline.prefix { $0 != "\0" })
+        }
         guard let name = path.split(separator: "/").last else { return nil }
         return OwnerProcess(pid: pid, executable: String(name))
     }

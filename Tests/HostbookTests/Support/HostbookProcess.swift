@@ -76,9 +76,7 @@ enum ToolProcess {
         p.standardError = errPipe
         p.standardInput = inPipe
         try p.run()
-        // A child that exits before reading its input must not end the test run with SIGPIPE.
-        signal(SIGPIPE, SIG_IGN)
-        if let stdin { try? inPipe.fileHandleForWriting.write(contentsOf: stdin) }
+        if let stdin { writeIgnoringBrokenPipe(inPipe.fileHandleForWriting, stdin) }
         try? inPipe.fileHandleForWriting.close()
         // Read both pipes concurrently so a large output cannot block the child.
         let group = DispatchGroup()
@@ -110,6 +108,22 @@ enum ToolProcess {
             return try account.run(executable, arguments, stdin: stdin, environment: environment)
         }
         return try run(URL(fileURLWithPath: executable), arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Writes `data` to a child's stdin; a child that exits before reading it must not end
+    /// the test run with SIGPIPE. SIGPIPE is blocked in this thread only for the write and
+    /// the pending one taken away (ignoring it process-wide would pass SIG_IGN on to every
+    /// child, which changes how their own pipes fail).
+    static func writeIgnoringBrokenPipe(_ handle: FileHandle, _ data: Data) {
+        var pipeSignal = sigset_t()
+        sigemptyset(&pipeSignal)
+        sigaddset(&pipeSignal, SIGPIPE)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_BLOCK, &pipeSignal, &previous)
+        try? handle.write(contentsOf: data)
+        var now = timespec(tv_sec: 0, tv_nsec: 0)
+        while sigtimedwait(&pipeSignal, nil, &now) == SIGPIPE {}
+        pthread_sigmask(SIG_SETMASK, &previous, nil)
     }
 
     /// ssh-keygen, the oracle for fingerprints and for what hostbook writes.
