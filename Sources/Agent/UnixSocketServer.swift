@@ -39,9 +39,9 @@ public final class UnixConnection: @unchecked Sendable {
 
 /// What the server has done, for tests and diagnostics.
 public struct SocketServerCounters: Sendable, Equatable {
-    /// accept(2) calls made.
+    /// Accepts tried.
     public var acceptCalls = 0
-    /// accept(2) calls that failed for want of descriptors or memory.
+    /// Accepts that failed for want of descriptors or memory.
     public var acceptsOutOfResources = 0
     /// Connections closed at once for being over the total or their process's share.
     public var closedOverLimit = 0
@@ -155,7 +155,7 @@ public final class UnixSocketServer: @unchecked Sendable {
                 continue
             }
             guard pollListener, fds[1].revents != 0 else { continue }
-            let accepted = UnixSocket.accept(listener)
+            let accepted = UnixSocket.acceptConnection(listener)
             let outOfDescriptors: Bool
             if case .failure(let failure) = accepted { outOfDescriptors = [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(failure.code) } else { outOfDescriptors = false }
             lock.locked {

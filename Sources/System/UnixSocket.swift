@@ -52,7 +52,7 @@ public enum UnixSocket {
 
     /// One accept(2): the client (close-on-exec, blocking), or the errno of a failed call
     /// (EAGAIN when no client waits, EMFILE... when out of resources).
-    public static func accept(_ listener: Int32) -> Result<Int32, Errno> {
+    public static func acceptConnection(_ listener: Int32) -> Result<Int32, Errno> {
         let client = Glibc.accept(listener, nil, nil)
         guard client >= 0 else { return .failure(Errno.current) }
         _ = fcntl(client, F_SETFD, FD_CLOEXEC)
