@@ -82,3 +82,17 @@ extension FileDescriptor {
         }
     }
 }
+
+extension FileDescriptor {
+    /// Reads to the end of file (or the first error), keeping only the first `keep` bytes:
+    /// a child writing to a pipe is never left blocked on it, and its output cannot grow
+    /// without bound in memory.
+    public func readDraining(keep: Int) -> [UInt8] {
+        var kept: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            guard let n = try? chunk.withUnsafeMutableBytes({ try read(into: $0) }), n > 0 else { return kept }
+            if kept.count < keep { kept += chunk[0..<min(n, keep - kept.count)] }
+        }
+    }
+}
