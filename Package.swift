@@ -94,7 +94,7 @@ let package = Package(
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
         .testTarget(name: "AgentAccessTests", dependencies: ["AgentAccess", "Agent", "HostStore", "KeyFormats", "SecureMemory"]),
         // End-to-end tests run the real `hostbook` binary.

@@ -14,6 +14,12 @@ public enum UnixSocket {
         public let pid: pid_t
         public let uid: uid_t
         public let gid: gid_t
+
+        public init(pid: pid_t, uid: uid_t, gid: gid_t) {
+            self.pid = pid
+            self.uid = uid
+            self.gid = gid
+        }
     }
 
     /// What failed and errno's words (or just what, for a path too long).

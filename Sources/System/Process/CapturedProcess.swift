@@ -16,9 +16,9 @@ public enum CapturedProcess {
     /// that set up stdin, stdout and stderr).
     public static func run(_ path: String, _ argv: [String], options: Spawn.Options = Spawn.Options(),
                            limit: Int) throws(Errno) -> Result {
-        let out = try Pipe()
-        let err: Pipe
-        do { err = try Pipe() } catch { out.close(); throw error }
+        let out = try UnixPipe()
+        let err: UnixPipe
+        do { err = try UnixPipe() } catch { out.close(); throw error }
         var options = options
         options.fileActions = Spawn.Options.nullInput() + [.duplicate(out.writeEnd, to: STDOUT_FILENO),
                                                            .duplicate(err.writeEnd, to: STDERR_FILENO)] + options.fileActions
@@ -64,7 +64,7 @@ public enum CapturedProcess {
 
     /// Starts `path argv` with stdin and stdout on /dev/null and stderr to a pipe.
     public static func startCapturingStderr(_ path: String, _ argv: [String]) throws(Errno) -> Running {
-        let err = try Pipe()
+        let err = try UnixPipe()
         let options = Spawn.Options(fileActions: Spawn.Options.nullInput(output: true) + [.duplicate(err.writeEnd, to: STDERR_FILENO)])
         let pid: pid_t
         do { pid = try Spawn.start(path, argv, options) } catch { err.close(); throw error }

@@ -37,9 +37,9 @@ enum TailscaleInput {
         guard let executable = ExecutablePath.find("tailscale", searchPath: environment["PATH"]) else {
             throw CLIError.failure("the 'tailscale' command was not found, so the device list cannot be read from it", hint: passFileHint)
         }
-        let outPipe: Pipe, errPipe: Pipe
-        do { outPipe = try Pipe() } catch { throw CLIError.failure("cannot run tailscale: \(error)") }
-        do { errPipe = try Pipe() } catch {
+        let outPipe: UnixPipe, errPipe: UnixPipe
+        do { outPipe = try UnixPipe() } catch { throw CLIError.failure("cannot run tailscale: \(error)") }
+        do { errPipe = try UnixPipe() } catch {
             outPipe.close()
             throw CLIError.failure("cannot run tailscale: \(error)")
         }

@@ -4,7 +4,7 @@
 import Glibc
 #endif
 
-public struct Pipe: Sendable {
+public struct UnixPipe: Sendable {
     public let readEnd: Int32
     public let writeEnd: Int32
 
