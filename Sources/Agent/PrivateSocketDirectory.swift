@@ -73,8 +73,8 @@ public enum PrivateSocketDirectory {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 80)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard let buffer = try? FileDescriptor(fd).readPrefix(limit: 80) else { return nil }
+        let n = buffer.count
         guard n > 1, n < 80, buffer[n - 1] == UInt8(ascii: "\n") else { return nil }
         let path = String(decoding: buffer[0..<(n - 1)], as: UTF8.self)
         guard path.hasPrefix("/tmp/hostbook-"), !path.contains("/.."), path.utf8.count < 64 else { return nil }
@@ -105,7 +105,7 @@ public enum PrivateSocketDirectory {
     public static func uniquePath(in folder: String, prefix: String) throws -> String {
         var random = [UInt8](repeating: 0, count: 8)
         let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0, read(fd, &random, random.count) == random.count else {
+        guard fd >= 0, FileDescriptor(fd).readExactly(&random) else {
             if fd >= 0 { close(fd) }
             throw SocketError.errno("cannot read random bytes")
         }
