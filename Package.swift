@@ -80,7 +80,7 @@ let package = Package(
         // Which keys an agent's connection may list and sign with, for both agents (the
         // per-session one of `hostbook ssh` and the standing one): the Agent library's
         // policy, answered from the database's hosts, keys and known hosts.
-        .target(name: "AgentAccess", dependencies: ["Agent", "HostStore", "KeyFormats", "SecureMemory"]),
+        .target(name: "AgentAccess", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
                           dependencies: ["System", "KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "AgentAccess"],
