@@ -18,10 +18,11 @@ import AgentAccess
 import HostStore
 import KeyFormats
 import SecureMemory
+import System
 import Vault
 
 final class StandingAgent: @unchecked Sendable {
-    private let mutex = Mutex()
+    private let mutex = Lock()
     private let database: HostDatabase
     private let vault: VaultClient
     private let log: AgentLogWriter

@@ -12,6 +12,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 import SSHConfig
 
@@ -166,14 +167,11 @@ struct InstalledSSHConfig {
         guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
         }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))") }
-            if n == 0 { return out }
-            out += buffer[0..<n]
-            if out.count > maxReadSize { throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB") }
+        do { return try FileDescriptor(fd).readToEnd(limit: maxReadSize) } catch {
+            switch error {
+            case .system(let why): throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")
+            case .tooLong: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB")
+            }
         }
     }
 
@@ -181,17 +179,7 @@ struct InstalledSSHConfig {
     /// folder, fsync'ed, renamed over it, the folder fsync'ed).
     static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t) throws {
         do {
-            try AtomicFile.write(path, mode: mode, replace: true) { fd in
-                bytes.withUnsafeBytes { buf in
-                    var offset = 0
-                    while offset < buf.count {
-                        let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                        if n < 0 { if errno == EINTR { continue }; return false }
-                        offset += n
-                    }
-                    return true
-                }
-            }
+            try AtomicFile.write(path, bytes: bytes, mode: mode, replace: true)
         } catch AtomicFile.Failure.io(let why) {
             throw CLIError.failure("cannot write \(path.escapedForTerminal): \(why.escapedForTerminal)")
         } catch {

@@ -21,6 +21,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import SSHConfig
 
 struct UserSSHConfigHosts {
@@ -98,10 +99,9 @@ struct UserSSHConfigHosts {
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Refusal(description: String(cString: strerror(errno)))
+                let n: Int
+                do { n = try buffer.withUnsafeMutableBytes { try FileDescriptor(fd).read(into: $0) } } catch {
+                    throw Refusal(description: "\(error)")
                 }
                 if n == 0 { return out }
                 out += buffer[0..<n]

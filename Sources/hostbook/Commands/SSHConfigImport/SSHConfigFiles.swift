@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import SSHConfig
 
 final class SSHConfigFiles {
@@ -38,20 +39,12 @@ final class SSHConfigFiles {
                 permissionProblems.append((path, "writable by group or others"))
             }
         }
-        var out: [UInt8] = []
-        if info.st_size > 0 { out.reserveCapacity(Int(info.st_size)) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Unreadable(reason: String(cString: strerror(errno)))
+        do { return try FileDescriptor(fd).readToEnd(limit: Self.maxSize) } catch {
+            switch error {
+            case .system(let why): throw Unreadable(reason: why.description)
+            case .tooLong: throw Unreadable(reason: "it is larger than 64 MiB")
             }
-            if n == 0 { break }
-            out += buffer[0..<n]
-            if out.count > Self.maxSize { throw Unreadable(reason: "it is larger than 64 MiB") }
         }
-        return out
     }
 
     /// glob(3) as ssh calls it: sorted matches, none when nothing matches.
