@@ -173,8 +173,7 @@ public enum TailscaleDocumentReader {
                 if let id = nodes[i].ownerUserID, let login = users[id], login != "tagged-devices" { nodes[i].owner = login }
             }
             // `CurrentTailnet.MagicDNSSuffix`, else its legacy copy at the top, else (before
-            // either existed) Self's name less its first label, as tailscale's
-            // types/netmap/netmap.go MagicDNSSuffix derives it.
+            // either existed) Self's name less its first label (docs/formats.md).
             let selfDomain = selfNode.map { DeviceDomains.domain($0.dnsName) }
             let suffix = [currentSuffix, legacySuffix, selfDomain].lazy.compactMap { $0 }.first { !$0.isEmpty }
             return TailscaleDocument(format: .status, backendState: backendState, nodes: nodes,

@@ -1,13 +1,11 @@
-// Which names and addresses a Tailscale document speaks for. A document is the authority
-// for its own tailnet's devices, and for nothing else: a peer whose DNSName is
-// `github.com.` must not pre-trust a key for github.com. So a name is a MagicDNS name only
-// when it is `<machine>.<suffix>` for the document's MagicDNS suffix, or for a tailnet under
-// Tailscale's own MagicDNS domains (a node shared in from another tailnet keeps that
-// tailnet's name: tailscale/tailscale ipn/ipnlocal/local.go, peerStatusFromNode, sets
-// DNSName from the peer's Node.Name); an address is a Tailscale address only when it is in
-// the ranges Tailscale assigns (tailscale/tailscale net/tsaddr/tsaddr.go: CGNATRange
-// 100.64.0.0/10, TailscaleULARange fd7a:115c:a1e0::/48). TailscaleImportPlanner decides
-// with these rules.
+// Which names and addresses a Tailscale document speaks for (docs/formats.md, "From a
+// device to a host"). A document is the authority for its own tailnet's devices, and for
+// nothing else: a peer whose DNSName is `github.com.` must not pre-trust a key for
+// github.com. So a name is a MagicDNS name only when it is `<machine>.<suffix>` for the
+// document's MagicDNS suffix, or for a tailnet under Tailscale's own MagicDNS domains (a
+// node shared in from another tailnet keeps that tailnet's name); an address is a Tailscale
+// address only when it is in the ranges Tailscale assigns, 100.64.0.0/10 and
+// fd7a:115c:a1e0::/48. TailscaleImportPlanner decides with these rules.
 #if canImport(Glibc)
 import Glibc
 #endif
