@@ -17,6 +17,12 @@ enum KeyFiles {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        return try read(fd: fd, path: path)
+    }
+
+    /// The rest of `fd` (named `path` in errors) into secure memory; the caller opened it
+    /// and closes it.
+    static func read(fd: Int32, path: String) throws -> SecretBytes {
         var info = stat()
         let size = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), maxSize) + 1 : 16384
         var buffer = SecretBytes(count: size)

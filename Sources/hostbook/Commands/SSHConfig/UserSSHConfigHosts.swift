@@ -81,20 +81,18 @@ struct UserSSHConfigHosts {
             files += 1
             guard files <= UserSSHConfigHosts.maxFiles else { throw Refusal(description: "more than \(UserSSHConfigHosts.maxFiles) files are included") }
             if path == excluded { return [] }
-            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else {
-                let err = errno
-                if first { rootUnopened = true }
-                throw Refusal(description: String(cString: strerror(err)))
+            let fd: Int32
+            let info: stat
+            do { (fd, info) = try RegularFile.open(path) } catch {
+                switch error {
+                case .notRegular(let mode) where mode & S_IFMT == S_IFDIR: return []  // ssh reads a folder as an empty file
+                case .notRegular: throw Refusal(description: "it is not a regular file")
+                case .system(let why):
+                    if first { rootUnopened = true }
+                    throw Refusal(description: why)
+                }
             }
             defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw Refusal(description: String(cString: strerror(errno))) }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFDIR: return []  // ssh reads a folder as an empty file
-            default: throw Refusal(description: "it is not a regular file")
-            }
             if let id = excludedIdentity, UInt64(info.st_dev) == id.dev, UInt64(info.st_ino) == id.ino { return [] }
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
