@@ -157,16 +157,17 @@ struct InstalledSSHConfig {
 
     /// A regular file's bytes (nil when it does not exist); never blocks on a FIFO or device.
     static func read(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try RegularFile.open(path).fd } catch {
+            switch error {
+            case .system(let why):
+                var info = stat()
+                if lstat(path, &info) != 0 && errno == ENOENT { return nil }
+                throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")
+            case .notRegular: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
+            }
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
-        }
         do { return try FileDescriptor(fd).readToEnd(limit: maxReadSize) } catch {
             switch error {
             case .system(let why): throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")

@@ -55,17 +55,11 @@ enum SSHConfigIdentityKeys {
         let fd: Int32
         do { fd = try RegularFile.open(path).fd } catch { return .failure(error) }
         defer { close(fd) }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 14)
-        while out.count <= maxPublicSize {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                return .failure(.system(String(cString: strerror(errno))))
+        do { return .success(try FileDescriptor(fd).readToEnd(limit: maxPublicSize)) } catch {
+            switch error {
+            case .system(let why): return .failure(.system(why.description))
+            case .tooLong: return .failure(.system("it is larger than \(maxPublicSize >> 20) MiB"))
             }
-            if n == 0 { return .success(out) }
-            out += buffer[0..<n]
         }
-        return .failure(.system("it is larger than \(maxPublicSize >> 20) MiB"))
     }
 }
