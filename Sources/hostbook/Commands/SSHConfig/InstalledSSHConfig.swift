@@ -162,7 +162,7 @@ struct InstalledSSHConfig {
             switch error {
             case .system(let why):
                 var info = stat()
-                if lstat(path, &info) != 0 && errno == ENOENT { return nil }
+                if stat(path, &info) != 0 && errno == ENOENT { return nil }
                 throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")
             case .notRegular: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
             }
