@@ -72,16 +72,26 @@ final class SSHPasswordTests: XCTestCase {
         let bed = try SSHTestBed()
         guard let account = bed.fx.account else { throw XCTSkip("needs root, to give one user two passwords (as CI runs)") }
         let jumpPassword = "jump-\(UUID().uuidString)", targetPassword = "target-\(UUID().uuidString)"
-        // The target's server sees a shadow file in which the account has the target's password.
+        // The account's password is the jump host's; the target's server sees a copy of
+        // /etc/shadow in which the account's hash is the target password's (made by openssl).
+        let set = try ToolProcess.run(URL(fileURLWithPath: "/usr/sbin/chpasswd"), [], stdin: Data("\(account.name):\(jumpPassword)\n".utf8))
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let hashed = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/openssl"), ["passwd", "-6", "-stdin"], stdin: Data(targetPassword.utf8))
+        XCTAssertEqual(hashed.status, 0, hashed.stderr)
+        let targetHash = hashed.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let rootFolder = try TemporaryDirectory(rootOnly: true)
         let shadow = rootFolder.file("shadow")
-        func setPassword(_ password: String) throws {
-            let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/sbin/chpasswd"), [], stdin: Data("\(account.name):\(password)\n".utf8))
-            XCTAssertEqual(r.status, 0, r.stderr)
+        var replaced = 0
+        let lines = try String(contentsOfFile: "/etc/shadow", encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            var fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            guard fields.first == account.name, fields.count > 2 else { return String(line) }
+            replaced += 1
+            fields[1] = targetHash
+            return fields.joined(separator: ":")
         }
-        try setPassword(targetPassword)
-        try FileManager.default.copyItem(atPath: "/etc/shadow", toPath: shadow)
-        try setPassword(jumpPassword)
+        XCTAssertEqual(replaced, 1)
+        XCTAssertTrue(FileManager.default.createFile(atPath: shadow, contents: Data(lines.joined(separator: "\n").utf8),
+                                                    attributes: [.posixPermissions: 0o600]))
         let jump = try PrivateSSHD(config: ["PasswordAuthentication yes"])
         let target = try PrivateSSHD(config: ["PasswordAuthentication yes"], shadow: shadow)
         try bed.fx.ok("add", "gate", "--hostname", "127.0.0.1", "--port", String(jump.port), "--user", account.name, "--password-stdin",
