@@ -79,6 +79,13 @@ public struct SSHPlan: Sendable {
         case .missing(let jump, let of):
             throw SessionError.notFound("the jump host '\(jump.escapedForTerminal)' of '\(of.escapedForTerminal)' does not exist")
         }
+        return SSHPlan(databaseID: database.databaseID, hops: try hops(chain, in: database), snippet: snippet)
+    }
+
+    /// The hops of `chain` (the target first): each host's key and trusted host-key
+    /// algorithms. A key named by a host but gone from the database meanwhile (another
+    /// hostbook removed it after the host was read) is a `.notFound` SessionError.
+    static func hops(_ chain: [Host], in database: HostDatabase) throws -> [SSHHop] {
         let keys = KeyStore(database: database)
         let knownHosts = KnownHostsStore(database: database)
         var hops: [SSHHop] = []
@@ -93,6 +100,6 @@ public struct SSHPlan: Sendable {
             hops.append(SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
                                hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port)))
         }
-        return SSHPlan(databaseID: database.databaseID, hops: hops, snippet: snippet)
+        return hops
     }
 }
