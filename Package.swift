@@ -57,6 +57,10 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
 
+        // The one place for system calls (descriptors read and written whole, atomic files,
+        // processes, PATH, Unix sockets, the mutex, threads). Glibc only; knows nothing of hostbook.
+        .target(name: "System"),
+
         // Secret bytes in libsodium secure memory, shared by every layer.
         .target(name: "SecureMemory", dependencies: ["CSodium"]),
 
@@ -65,25 +69,26 @@ let package = Package(
         // checks (the bcrypt loop is fast with them on: KDF/Eksblowfish.swift).
         .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret.
-        .target(name: "Vault", dependencies: ["SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
+        .target(name: "Vault", dependencies: ["System", "SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
-        .target(name: "HostStore", dependencies: ["KeyFormats", "CSQLite3"]),
+        .target(name: "HostStore", dependencies: ["System", "KeyFormats", "CSQLite3"]),
         // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
         .target(name: "SSHConfig"),
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
         // which keys a connection sees. Never imports HostStore or Vault.
-        .target(name: "Agent", dependencies: ["KeyFormats", "SecureMemory"]),
+        .target(name: "Agent", dependencies: ["System", "KeyFormats", "SecureMemory"]),
         // What hostbook's ssh sessions and agents decide, in-process and testable: the plan of a
         // `hostbook ssh` session (the host, its jump chain, keys, host-key algorithms) and its
         // ssh_config, the installed ssh_config (which hosts it holds and leaves out), the
         // standing agent's state, and both agents' one access policy. Never imports Vault:
         // private keys come through the caller.
-        .target(name: "Sessions", dependencies: ["Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
+        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
+                          dependencies: ["System", "KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
                           swiftSettings: libsecretHeaders),
 
+        .testTarget(name: "SystemTests", dependencies: ["System"]),
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
         .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
                     swiftSettings: libsecretHeaders),
@@ -91,7 +96,7 @@ let package = Package(
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.

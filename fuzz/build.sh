@@ -14,7 +14,7 @@ MOD="$OUT/modules"
 mkdir -p "$MOD"
 
 # Library modules in dependency order (HostStore for its importers' parsers).
-MODULES=${FUZZ_MODULES:-"SecureMemory KeyFormats HostStore SSHConfig Agent"}
+MODULES=${FUZZ_MODULES:-"System SecureMemory KeyFormats HostStore SSHConfig Agent"}
 
 SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
 # -O: the optimisation level of `swift build -c release` (Package.swift sets no other for

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 public import SecureMemory
 
 public final class AgentLock: @unchecked Sendable {
@@ -18,9 +19,9 @@ public final class AgentLock: @unchecked Sendable {
     public static let maxFailures = 100
 
     /// Held for a whole lock or unlock attempt, delay included.
-    private let attempts = Mutex()
+    private let attempts = Lock()
     /// Guards `held` and `failures`, briefly, so listing and signing never wait for an attempt.
-    private let state = Mutex()
+    private let state = Lock()
     private var held: PassphraseHash?
     private var failures = 0
     private let sleep: @Sendable (Duration) -> Void
@@ -68,9 +69,6 @@ public final class AgentLock: @unchecked Sendable {
     /// Sleeps the calling thread for `duration` (only this connection's thread waits, and
     /// every other lock attempt behind it).
     public static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        var request = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        Monotonic.sleep(duration)
     }
 }

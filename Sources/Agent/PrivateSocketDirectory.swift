@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 public struct SocketError: Error, Sendable, CustomStringConvertible {
     public let description: String
@@ -20,7 +21,7 @@ public struct SocketError: Error, Sendable, CustomStringConvertible {
 
 public enum PrivateSocketDirectory {
     /// sun_path holds 108 bytes including the terminating NUL.
-    public static let maxSocketPath = 107
+    public static let maxSocketPath = UnixSocket.maxPathLength
 
     /// The folder, created or checked.
     public static func prepare(environment: [String: String]) throws -> String {
@@ -52,19 +53,15 @@ public enum PrivateSocketDirectory {
             throw SocketError.errno("cannot create a private folder in /tmp")
         }
         let folder = String(cString: made)
-        // Written beside the record and renamed over it: a reader sees the old path or the
-        // new one, never half of one.
-        let temporary = record + ".\(getpid()).tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { rmdir(folder); throw SocketError.errno("cannot write \(record)") }
-        let line = Array((folder + "\n").utf8)
-        let written = line.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        close(fd)
-        guard written == line.count, rename(temporary, record) == 0 else {
-            let e = SocketError.errno("cannot write \(record)")
-            unlink(temporary)
+        // Replaced atomically: a reader sees the old path or the new one, never half of one.
+        do {
+            try AtomicFile.write(record, bytes: Array((folder + "\n").utf8), mode: 0o600, replace: true)
+        } catch {
             rmdir(folder)
-            throw e
+            switch error {
+            case .io(let why): throw SocketError("cannot write \(record): \(why)")
+            case .exists: throw SocketError("cannot write \(record)")
+            }
         }
         return folder
     }
@@ -76,8 +73,8 @@ public enum PrivateSocketDirectory {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG, info.st_uid == getuid() else { return nil }
-        var buffer = [UInt8](repeating: 0, count: 80)
-        let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard let buffer = try? FileDescriptor(fd).readPrefix(limit: 80) else { return nil }
+        let n = buffer.count
         guard n > 1, n < 80, buffer[n - 1] == UInt8(ascii: "\n") else { return nil }
         let path = String(decoding: buffer[0..<(n - 1)], as: UTF8.self)
         guard path.hasPrefix("/tmp/hostbook-"), !path.contains("/.."), path.utf8.count < 64 else { return nil }
@@ -108,7 +105,7 @@ public enum PrivateSocketDirectory {
     public static func uniquePath(in folder: String, prefix: String) throws -> String {
         var random = [UInt8](repeating: 0, count: 8)
         let fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0, read(fd, &random, random.count) == random.count else {
+        guard fd >= 0, FileDescriptor(fd).readExactly(&random) else {
             if fd >= 0 { close(fd) }
             throw SocketError.errno("cannot read random bytes")
         }

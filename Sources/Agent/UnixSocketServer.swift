@@ -13,6 +13,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 /// One accepted client connection.
 public final class UnixConnection: @unchecked Sendable {
@@ -27,45 +28,20 @@ public final class UnixConnection: @unchecked Sendable {
     /// Reads one `uint32 length ‖ body` frame. nil at end of stream, on a read error, or
     /// when the length is 0 or above `maxLength` (the connection is then to be closed).
     public func readFrame(maxLength: Int) -> [UInt8]? {
-        var header = [UInt8](repeating: 0, count: 4)
-        guard readFully(&header) else { return nil }
-        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        guard length > 0, length <= maxLength else { return nil }
-        var body = [UInt8](repeating: 0, count: length)
-        guard readFully(&body) else { return nil }
-        return body
+        LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: maxLength)
     }
 
     /// Writes one frame; false when the peer went away.
     public func writeFrame(_ body: [UInt8]) -> Bool {
-        let n = UInt32(body.count)
-        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + body
-        var offset = 0
-        while offset < frame.count {
-            let written = frame.withUnsafeBytes { send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL)) }
-            if written < 0 { if errno == EINTR { continue }; return false }
-            offset += written
-        }
-        return true
-    }
-
-    private func readFully(_ buffer: inout [UInt8]) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 { if errno == EINTR { continue }; return false }
-            if n == 0 { return false }
-            offset += n
-        }
-        return true
+        LengthPrefixedFrame.write(body, to: fd)
     }
 }
 
 /// What the server has done, for tests and diagnostics.
 public struct SocketServerCounters: Sendable, Equatable {
-    /// accept(2) calls made.
+    /// Accepts tried.
     public var acceptCalls = 0
-    /// accept(2) calls that failed for want of descriptors or memory.
+    /// Accepts that failed for want of descriptors or memory.
     public var acceptsOutOfResources = 0
     /// Connections closed at once for being over the total or their process's share.
     public var closedOverLimit = 0
@@ -81,7 +57,7 @@ public final class UnixSocketServer: @unchecked Sendable {
     private let wakeRead: Int32
     private let wakeWrite: Int32
     private let handler: @Sendable (UnixConnection) -> Void
-    private let lock = Mutex()
+    private let lock = Lock()
     private var clients: Set<Int32> = []
     private var clientsOfPeer: [Int32: Int] = [:]
     /// True while the accepting thread waits for a client to go away (it is then woken).
@@ -97,22 +73,14 @@ public final class UnixSocketServer: @unchecked Sendable {
     /// Binds and listens at `path` (which must not exist). Serving starts with `start()`.
     public init(path: String, limits: ConnectionLimits = .forThisProcess(), handler: @escaping @Sendable (UnixConnection) -> Void) throws {
         guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { throw SocketError("the socket path is too long") }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
-        guard fd >= 0 else { throw SocketError.errno("cannot create a socket") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-            raw[path.utf8.count] = 0
-        }
-        let old = umask(0o177)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        umask(old)
-        guard bound == 0 else { let e = SocketError.errno("cannot create the socket \(path)"); close(fd); throw e }
-        guard chmod(path, 0o600) == 0, listen(fd, 128) == 0 else {
-            let e = SocketError.errno("cannot listen on \(path)"); close(fd); unlink(path); throw e
+        let fd: Int32
+        do { fd = try UnixSocket.listen(at: path) } catch {
+            let why = error.error.map { ": \($0)" } ?? ""
+            switch error.step {
+            case .socket: throw SocketError("cannot create a socket\(why)")
+            case .listen: throw SocketError("cannot listen on \(path)\(why)")
+            default: throw SocketError("cannot create the socket \(path)\(why)")
+            }
         }
         var pipeFDs: [Int32] = [0, 0]
         guard pipe(&pipeFDs) == 0 else {
@@ -138,7 +106,7 @@ public final class UnixSocketServer: @unchecked Sendable {
 
     /// Starts the accepting thread.
     public func start() throws {
-        acceptThread = try Threads.spawn { [self] in acceptLoop() }
+        do { acceptThread = try Thread.spawn { [self] in acceptLoop() } } catch { throw SocketError(error.description) }
     }
 
     /// Closes the listener and every connection, waits for the threads, removes the socket.
@@ -151,7 +119,7 @@ public final class UnixSocketServer: @unchecked Sendable {
         }
         guard first else { return }
         wake()
-        if let acceptThread { pthread_join(acceptThread, nil) }
+        if let acceptThread { Thread.join(acceptThread) }
         // Client threads finish once their sockets are shut down.
         while lock.locked({ !clients.isEmpty }) { usleep(1_000) }
         close(listener)
@@ -177,8 +145,7 @@ public final class UnixSocketServer: @unchecked Sendable {
             }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]
             let timeout: Int32 = pollListener || heldAny ? -1 : Self.outOfResourcesPauseMilliseconds
-            let ready = poll(&fds, pollListener ? 2 : 1, timeout)
-            if ready < 0 { if errno == EINTR { continue }; return }
+            guard let ready = try? Poll.wait(&fds, count: pollListener ? 2 : 1, timeoutMilliseconds: timeout) else { return }
             if ready == 0 || fds[0].revents != 0 {
                 // Woken (a client went away, or stop) or the pause is over.
                 var drain = [UInt8](repeating: 0, count: 64)
@@ -188,19 +155,18 @@ public final class UnixSocketServer: @unchecked Sendable {
                 continue
             }
             guard pollListener, fds[1].revents != 0 else { continue }
-            let client = accept(listener, nil, nil)
-            let failure = errno
-            let outOfDescriptors = client < 0 && [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(failure)
+            let accepted = UnixSocket.acceptConnection(listener)
+            let outOfDescriptors: Bool
+            if case .failure(let failure) = accepted { outOfDescriptors = [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(failure.code) } else { outOfDescriptors = false }
             lock.locked {
                 counts.acceptCalls += 1
                 if outOfDescriptors { counts.acceptsOutOfResources += 1 }
             }
-            if client < 0 {
-                // Anything else (EAGAIN, ECONNABORTED, EINTR) concerns one connection only.
+            guard case .success(let client) = accepted else {
+                // Anything else (EAGAIN, ECONNABORTED, an interrupted call) concerns one connection only.
                 outOfResources = outOfDescriptors
                 continue
             }
-            _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             guard let peer = Self.peer(of: client), peer.uid == getuid() || peer.uid == 0 else {
                 close(client)
                 continue
@@ -226,7 +192,7 @@ public final class UnixSocketServer: @unchecked Sendable {
             let connection = UnixConnection(fd: client, peer: peer)
             let handler = self.handler
             do {
-                try Threads.spawnDetached { [self] in
+                try Thread.spawnDetached { [self] in
                     handler(connection)
                     release(client, of: peer)
                 }
@@ -252,11 +218,8 @@ public final class UnixSocketServer: @unchecked Sendable {
         close(client)
     }
 
-    /// The peer's pid, uid and gid (struct ucred: three 32-bit fields).
+    /// The peer's pid, uid and gid (SO_PEERCRED).
     static func peer(of fd: Int32) -> AgentPeer? {
-        var cred = [Int32](repeating: 0, count: 3)
-        var length = socklen_t(12)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0, length == 12 else { return nil }
-        return AgentPeer(pid: cred[0], uid: UInt32(bitPattern: cred[1]), gid: UInt32(bitPattern: cred[2]))
+        UnixSocket.peerCredentials(fd).map { AgentPeer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
     }
 }

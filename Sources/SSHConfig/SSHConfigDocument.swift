@@ -15,6 +15,8 @@ public struct SSHConfigDirective: Sendable, Equatable {
 public struct SSHConfigDocument: Sendable {
     public let file: String
     public let directives: [SSHConfigDirective]
+    /// How many lines the file has (blank and comment lines included).
+    public let lineCount: Int
 
     /// Splits `bytes` (the content of `file`) into directives. Lines end at LF; a NUL byte
     /// ends its line, as it does for ssh's C strings.
@@ -44,5 +46,6 @@ public struct SSHConfigDocument: Sendable {
             start = end + 1
         }
         self.directives = out
+        lineCount = number
     }
 }

@@ -10,6 +10,8 @@ public struct SSHConfigError: Error, Sendable, Equatable, CustomStringConvertibl
         case includeDepth
         /// A file named by the caller or matched by an Include could not be read.
         case unreadable
+        /// The configuration with its Includes is beyond SSHConfigLoadLimits.
+        case tooLarge
     }
 
     public let kind: Kind

@@ -8,6 +8,15 @@
 //   comes back after each file);
 // - more than 16 nested levels is an error, as in ssh.
 //
+// ssh bounds nothing else, so 17 files each including the next four times are 4^16 file
+// loads (an import grew to 480 MB in 30 s). The loader bounds the whole load
+// (SSHConfigLoadLimits): the files processed, each Include of a file counting again, and
+// their bytes and lines; past a bound the load stops with `.tooLarge`. A file included
+// several times is read once and its directives processed each time, as ssh applies them.
+// Resolving every host checks it against each block that may apply (its own Host blocks and
+// every block with a pattern or a Match), which is quadratic in a file of many hosts and
+// many patterns: that count is bounded too.
+//
 // The loader does no I/O itself: the caller hands in `read` and `glob`.
 
 public struct SSHConfigFileAccess {
@@ -47,7 +56,7 @@ public struct SSHConfiguration: Sendable {
     public internal(set) var sections: [SSHConfigSection] = []
     /// Every concrete Host name, in the order it first appears.
     public internal(set) var aliases: [SSHConfigAlias] = []
-    /// Every file read, in order.
+    /// Every file read, in the order first read (a file included again is not repeated).
     public internal(set) var files: [String] = []
     /// Include patterns that matched no file (ssh skips them silently): file, line, pattern.
     public internal(set) var unmatchedIncludes: [(file: String, line: Int, pattern: String)] = []
@@ -60,30 +69,100 @@ public struct SSHConfiguration: Sendable {
     var unindexed: [Int] = []
 }
 
+/// The most one load processes. Every time a file is processed counts: a file included
+/// from four places counts four times, with its bytes and lines, as that is the work.
+public struct SSHConfigLoadLimits: Sendable, Equatable {
+    public var files: Int
+    public var bytes: Int
+    public var lines: Int
+    /// Checks of a block against a host that resolving every concrete host takes
+    /// (`SSHConfiguration.resolutionChecks`).
+    public var checks: Int
+
+    public init(files: Int, bytes: Int, lines: Int, checks: Int = SSHConfigLoadLimits.standard.checks) {
+        self.files = files
+        self.bytes = bytes
+        self.lines = lines
+        self.checks = checks
+    }
+
+    /// Far beyond any hand-written configuration (a few files of a few KiB, hundreds of
+    /// hosts, tens of pattern blocks), and small enough that a load and the resolution of
+    /// its hosts stay within seconds and tens of MB.
+    public static let standard = SSHConfigLoadLimits(files: 4096, bytes: 16 << 20, lines: 250_000, checks: 2_000_000)
+}
+
 public enum SSHConfigLoader {
     /// readconf.c READCONF_MAX_DEPTH.
     public static let maxIncludeDepth = 16
 
-    /// Reads `path` (the `-F` file or `~/.ssh/config`) and what it includes.
-    public static func load(_ path: String, access: SSHConfigFileAccess) throws(SSHConfigError) -> SSHConfiguration {
-        var config = SSHConfiguration()
+    /// What a load has done so far, and each file read (by path, as Include found it).
+    struct LoadState {
+        let root: String
+        let limits: SSHConfigLoadLimits
+        var files = 0, bytes = 0, lines = 0
+        var documents: [String: (document: SSHConfigDocument, bytes: Int)] = [:]
         var seenAliases: Set<String> = []
-        try loadFile(path, depth: 0, outer: [], access: access, into: &config, seenAliases: &seenAliases)
+
+        /// Counts `bytes` and `lines` more against the limits.
+        mutating func count(bytes: Int, lines: Int) throws(SSHConfigError) {
+            self.bytes += bytes
+            self.lines += lines
+            let over: String
+            if self.bytes > limits.bytes {
+                over = "more than " + (limits.bytes >= 1 << 20 ? "\(limits.bytes >> 20) MiB" : "\(limits.bytes) bytes")
+            } else if self.lines > limits.lines {
+                over = "more than \(limits.lines) lines"
+            } else {
+                return
+            }
+            throw SSHConfigError(.tooLarge, file: root, line: 0,
+                                 "with its Includes it is \(over) (a file included several times counts each time)")
+        }
+    }
+
+    /// Reads `path` (the `-F` file or `~/.ssh/config`) and what it includes, within `limits`.
+    public static func load(_ path: String, access: SSHConfigFileAccess,
+                            limits: SSHConfigLoadLimits = .standard) throws(SSHConfigError) -> SSHConfiguration {
+        var config = SSHConfiguration()
+        var state = LoadState(root: path, limits: limits)
+        try loadFile(path, depth: 0, outer: [], access: access, into: &config, state: &state)
         config.buildIndex()
+        let checks = config.resolutionChecks
+        guard checks <= limits.checks else {
+            throw SSHConfigError(.tooLarge, file: path, line: 0,
+                                 "resolving its \(config.aliases.count) hosts against its \(config.sections.count) blocks is more than \(limits.checks) checks (\(checks))")
+        }
         return config
     }
 
     static func loadFile(_ path: String, depth: Int, outer: [SSHConfigCondition], access: SSHConfigFileAccess,
-                         into config: inout SSHConfiguration, seenAliases: inout Set<String>) throws(SSHConfigError) {
+                         into config: inout SSHConfiguration, state: inout LoadState) throws(SSHConfigError) {
         guard depth <= maxIncludeDepth else {
             throw SSHConfigError(.includeDepth, file: path, line: 0, "Too many recursive configuration includes (more than \(maxIncludeDepth) levels; an Include cycle?)")
         }
-        let bytes: [UInt8]
-        do { bytes = try access.read(path) } catch {
-            throw SSHConfigError(.unreadable, file: path, line: 0, "cannot be read: \(error)")
+        state.files += 1
+        guard state.files <= state.limits.files else {
+            throw SSHConfigError(.tooLarge, file: state.root, line: 0,
+                                 "with its Includes it is more than \(state.limits.files) files (a file included several times counts each time)")
         }
-        config.files.append(path)
-        let document = try SSHConfigDocument(file: path, bytes: bytes)
+        let document: SSHConfigDocument
+        if let read = state.documents[path] {
+            document = read.document
+            try state.count(bytes: read.bytes, lines: document.lineCount)
+        } else {
+            let bytes: [UInt8]
+            do { bytes = try access.read(path) } catch {
+                throw SSHConfigError(.unreadable, file: path, line: 0, "cannot be read: \(error)")
+            }
+            // The bytes count before they are split: a file past the bound is refused
+            // without its lines being built.
+            try state.count(bytes: bytes.count, lines: 0)
+            config.files.append(path)
+            document = try SSHConfigDocument(file: path, bytes: bytes)
+            try state.count(bytes: 0, lines: document.lineCount)
+            state.documents[path] = (document, bytes.count)
+        }
         var conditions = outer
         var current = SSHConfigSection(conditions: conditions, directives: [])
         func flush() {
@@ -98,7 +177,7 @@ public enum SSHConfigLoader {
                 flush()
                 conditions = outer + [.host(patterns: d.arguments, file: path, line: d.lineNumber)]
                 current = SSHConfigSection(conditions: conditions, directives: [])
-                for p in d.arguments where HostPatternMatch.isConcrete(p) && seenAliases.insert(p).inserted {
+                for p in d.arguments where HostPatternMatch.isConcrete(p) && state.seenAliases.insert(p).inserted {
                     config.aliases.append(SSHConfigAlias(name: p, file: path, line: d.lineNumber))
                 }
             case "match":
@@ -124,7 +203,7 @@ public enum SSHConfigLoader {
                     }
                     if matches.isEmpty { config.unmatchedIncludes.append((path, d.lineNumber, pattern)) }
                     for file in matches {
-                        try loadFile(file, depth: depth + 1, outer: conditions, access: access, into: &config, seenAliases: &seenAliases)
+                        try loadFile(file, depth: depth + 1, outer: conditions, access: access, into: &config, state: &state)
                     }
                 }
             default:
@@ -152,6 +231,14 @@ extension SSHConfiguration {
                 unindexed.append(i)
             }
         }
+    }
+
+    /// How many sections resolving every alias looks at: each one's own sections and every
+    /// section that is not indexed by name.
+    public var resolutionChecks: Int {
+        var checks = aliases.count * unindexed.count
+        for alias in aliases { checks += byName[alias.name]?.count ?? 0 }
+        return checks
     }
 
     /// The sections that may apply to `name`, in file order.

@@ -74,7 +74,7 @@ public struct SSHConfigWriter: Sendable {
     }
 
     /// `%` doubled, for keywords whose values ssh expands `%` tokens in (IdentityFile,
-    /// IdentityAgent, KnownHostsCommand, ...); a lone `%` there is fatal to ssh.
+    /// IdentityAgent, KnownHostsCommand, HostName, ...); a lone `%` there is fatal to ssh.
     public static func escapingPercent(_ value: String) -> String { value.replacingAll("%", with: "%%") }
 
     /// A Host alias must be one literal name ssh matches exactly: no pattern characters

@@ -4,6 +4,7 @@
 import Foundation
 import XCTest
 @testable import Agent
+import System
 @testable import SecureMemory
 #if canImport(Glibc)
 import Glibc
@@ -12,7 +13,7 @@ import Glibc
 final class AgentLockTests: XCTestCase {
     /// What the lock asked to wait, in order, and how many waits ever overlapped.
     private final class Sleeps: @unchecked Sendable {
-        let mutex = Mutex()
+        let mutex = Lock()
         var delays: [Duration] = []
         var inside = 0
         var mostAtOnce = 0

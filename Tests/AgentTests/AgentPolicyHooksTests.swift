@@ -2,12 +2,13 @@
 // signature request for a usable key reports its outcome.
 import XCTest
 @testable import Agent
+import System
 import KeyFormats
 import SecureMemory
 
 final class AgentPolicyHooksTests: XCTestCase {
     private final class Recorder: @unchecked Sendable {
-        let mutex = Mutex()
+        let mutex = Lock()
         var outcomes: [Bool] = []
         var locked = false
     }

@@ -6,6 +6,7 @@
 import Foundation
 import XCTest
 @testable import Agent
+import System
 import KeyFormats
 import SecureMemory
 
@@ -80,7 +81,7 @@ final class SessionBindCertificateTests: XCTestCase {
 
     /// What a policy that allows everything was asked.
     private final class Asked: @unchecked Sendable {
-        let mutex = Mutex()
+        let mutex = Lock()
         var outcomes: [Bool] = []
         var locks = 0
     }

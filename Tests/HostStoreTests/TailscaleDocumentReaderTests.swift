@@ -122,6 +122,24 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertEqual(m.patterns, ["100.80.2.2"])
     }
 
+    /// The MagicDNS suffix a document speaks for: `CurrentTailnet`'s, else the legacy copy,
+    /// else Self's domain (before 1.20); for a device list, the domain all its own (not
+    /// external) devices share.
+    func testMagicDNSSuffix() throws {
+        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        func suffix(_ json: String) throws -> String? {
+            try TailscaleDocumentReader.read(MemorySource(Array(json.utf8))).tailnet.magicDNSSuffix
+        }
+        XCTAssertEqual(try suffix(#"{"BackendState":"Running","MagicDNSSuffix":"old.ts.net","CurrentTailnet":{"MagicDNSSuffix":"new.ts.net"},"Self":null,"Peer":null}"#), "new.ts.net")
+        XCTAssertEqual(try suffix(#"{"BackendState":"Running","MagicDNSSuffix":"","CurrentTailnet":null,"Self":{"DNSName":"me.tail9.ts.net."},"Peer":null}"#), "tail9.ts.net")
+        XCTAssertNil(try suffix(#"{"BackendState":"Running","MagicDNSSuffix":"com","Self":null,"Peer":{}}"#))
+        XCTAssertNil(try suffix(#"{"devices":[{"name":"a.tail1.ts.net"},{"name":"github.com"}]}"#), "devices that disagree give no suffix")
+        XCTAssertEqual(try suffix(#"{"devices":[{"name":"a.tail1.ts.net"},{"name":"b.tail2.ts.net","isExternal":true}]}"#), "tail1.ts.net")
+    }
+
     func testMappingRefusesUnsafePatterns() {
         var node = TailscaleNode()
         node.nodeID = "nX"

@@ -54,6 +54,6 @@ final class TemporaryDatabase {
     @discardableResult
     func importAll(_ document: TailscaleDocument, _ options: TailscaleImportOptions = TailscaleImportOptions()) throws -> TailscaleImportReport {
         var nodes = document.nodes
-        return try TailscaleImporter(connection: connection).run(format: document.format, nodes: &nodes, options: options)
+        return try TailscaleImporter(connection: connection).run(format: document.format, tailnet: document.tailnet, nodes: &nodes, options: options)
     }
 }

@@ -1,4 +1,4 @@
-// Files hostbook writes appear whole or not at all (CLI/AtomicFile.swift): `keys export
+// Files hostbook writes appear whole or not at all (Sources/System/AtomicFile.swift): `keys export
 // --output` writes a temporary file beside the target, fsyncs it, links it into place and
 // fsyncs the folder. The tests check the result with ssh-keygen, that nothing is left
 // beside it, and that a SIGKILL at any moment leaves no file or a complete one.

@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 /// One signature made or refused, as the agent saw it. The saved key's and hosts' names
 /// are looked up when it is written.
@@ -68,9 +69,9 @@ public final class AgentLogWriter: @unchecked Sendable {
     private let capacity: Int
     private let window: Double
     private let clock: @Sendable () -> Double
-    private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-    private let changed = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
-    // Under `mutex`:
+    /// Its condition is broadcast whenever the queue, `writing` or `stopping` changes.
+    private let lock = Lock()
+    // Under `lock`:
     private var queue: [Queued] = []
     private var lastRefusal: [RefusalKey: Double] = [:]
     private var writing = false
@@ -87,27 +88,14 @@ public final class AgentLogWriter: @unchecked Sendable {
         self.capacity = max(1, queueCapacity)
         self.window = refusalWindowSeconds
         self.clock = clock
-        pthread_mutex_init(mutex, nil)
-        pthread_cond_init(changed, nil)
-        let box = Unmanaged.passRetained(self)
-        var started = pthread_t()
-        let rc = pthread_create(&started, nil, { raw in
-            Unmanaged<AgentLogWriter>.fromOpaque(raw!).takeRetainedValue().run()
-            return nil
-        }, box.toOpaque())
-        guard rc == 0 else {
-            box.release()
-            throw HostStoreError(.failed, "cannot start the agent log's writer: \(String(cString: strerror(rc)))")
+        do {
+            // The thread holds the writer until it ends.
+            thread = try Thread.spawn { [self] in run() }
+        } catch {
+            throw HostStoreError(.failed, "cannot start the agent log's writer: \(error.error)")
         }
-        thread = started
     }
 
-    deinit {
-        pthread_cond_destroy(changed)
-        pthread_mutex_destroy(mutex)
-        changed.deallocate()
-        mutex.deallocate()
-    }
 
     public static func monotonicSeconds() -> Double {
         var now = timespec()
@@ -139,14 +127,14 @@ public final class AgentLogWriter: @unchecked Sendable {
                 guard queue.count < capacity else { counts.dropped += 1; return }
             }
             queue.append(Queued(at: Self.timestamp(), use: use))
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
         }
     }
 
     /// Waits until everything queued so far is written (or dropped).
     public func flush() {
         locked {
-            while !queue.isEmpty || writing { pthread_cond_wait(changed, mutex) }
+            while !queue.isEmpty || writing { lock.wait() }
         }
     }
 
@@ -154,17 +142,17 @@ public final class AgentLogWriter: @unchecked Sendable {
     public func stop() {
         let running: pthread_t? = locked {
             stopping = true
-            pthread_cond_broadcast(changed)
+            lock.broadcast()
             defer { thread = nil }
             return thread
         }
-        if let running { pthread_join(running, nil) }
+        if let running { Thread.join(running) }
     }
 
     private func run() {
         while true {
             let batch: [Queued]? = locked {
-                while queue.isEmpty && !stopping { pthread_cond_wait(changed, mutex) }
+                while queue.isEmpty && !stopping { lock.wait() }
                 if queue.isEmpty { return nil }
                 defer { queue.removeAll(keepingCapacity: true) }
                 writing = true
@@ -175,7 +163,7 @@ public final class AgentLogWriter: @unchecked Sendable {
             locked {
                 writing = false
                 if written { counts.written += batch.count } else { counts.dropped += batch.count }
-                pthread_cond_broadcast(changed)
+                lock.broadcast()
             }
         }
     }
@@ -206,9 +194,7 @@ public final class AgentLogWriter: @unchecked Sendable {
     }
 
     private func locked<R>(_ body: () -> R) -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return body()
+        lock.locked(body)
     }
 
     /// Now, as the log stores it: UTC, ISO 8601 with milliseconds.

@@ -45,12 +45,14 @@ enum FuzzEntry {
     }
 
     /// `tailscale status --json` / `tailscale debug netmap` documents: the reader, then the
-    /// mapping of every device to a host (alias, address, patterns, Punycode of its names).
+    /// mapping of every device to a host (alias, address, patterns, Punycode of its names),
+    /// and which of its names the document's tailnet speaks for.
     static func tailscaleDocument(_ bytes: [UInt8]) {
         guard let document = try? TailscaleDocumentReader.read(MemorySource(bytes, maxRead: pieceSize(bytes))) else { return }
         for node in document.nodes {
             let mapping = TailscaleHostMapping(node)
             _ = mapping.displayAlias
+            for pattern in mapping.patterns { _ = document.tailnet.whyNotTrusted(pattern) }
             for line in node.sshHostKeys { _ = try? PublicKeyLine.parse(line) }
         }
     }

@@ -8,6 +8,7 @@ public import Agent
 public import HostStore
 public import KeyFormats
 public import SecureMemory
+import System
 
 public final class AgentAccessPolicy: @unchecked Sendable {
     public enum Use: Sendable { case listing, signing }
@@ -20,7 +21,7 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     /// The standing agent's lock (`ssh-add -x`); nil for an agent that cannot be locked.
     private let lock: AgentLock?
     /// One decision at a time: a HostDatabase is one SQLite connection.
-    private let mutex = Mutex()
+    private let mutex = Lock()
 
     public init(rules: AgentAccessRules, lock: AgentLock? = nil, database: @escaping () throws -> HostDatabase?) {
         self.rules = rules

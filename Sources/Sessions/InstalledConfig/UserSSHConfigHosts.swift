@@ -22,6 +22,7 @@
 import Glibc
 #endif
 public import SSHConfig
+import System
 
 public struct UserSSHConfigHosts: Sendable {
     /// Name → where the user's configuration first defines it.
@@ -80,28 +81,25 @@ public struct UserSSHConfigHosts: Sendable {
             files += 1
             guard files <= UserSSHConfigHosts.maxFiles else { throw Refusal(description: "more than \(UserSSHConfigHosts.maxFiles) files are included") }
             if path == excluded { return [] }
-            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else {
-                let err = errno
-                if first { rootUnopened = true }
-                throw Refusal(description: String(cString: strerror(err)))
+            let fd: Int32
+            let info: stat
+            do { (fd, info) = try RegularFile.open(path) } catch {
+                switch error {
+                case .notRegular(let mode) where mode & S_IFMT == S_IFDIR: return []  // ssh reads a folder as an empty file
+                case .notRegular: throw Refusal(description: "it is not a regular file")
+                case .system(let why):
+                    if first { rootUnopened = true }
+                    throw Refusal(description: why)
+                }
             }
             defer { close(fd) }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else { throw Refusal(description: String(cString: strerror(errno))) }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG: break
-            case S_IFDIR: return []  // ssh reads a folder as an empty file
-            default: throw Refusal(description: "it is not a regular file")
-            }
             if let id = excludedIdentity, UInt64(info.st_dev) == id.dev, UInt64(info.st_ino) == id.ino { return [] }
             var out: [UInt8] = []
             var buffer = [UInt8](repeating: 0, count: 1 << 16)
             while true {
-                let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    throw Refusal(description: String(cString: strerror(errno)))
+                let n: Int
+                do { n = try buffer.withUnsafeMutableBytes { try FileDescriptor(fd).read(into: $0) } } catch {
+                    throw Refusal(description: "\(error)")
                 }
                 if n == 0 { return out }
                 out += buffer[0..<n]

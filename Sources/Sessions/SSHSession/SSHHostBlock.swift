@@ -33,7 +33,11 @@ public struct SSHHostBlock: Sendable {
     /// Starts the block for `host` and writes the lines both configurations share.
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
         try w.host(alias)
-        try w.set("HostName", host.hostname)
+        // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
+        // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
+        // token, a `%h` in it would become the alias. Doubled, ssh gets back exactly the
+        // saved hostname, which is also the %h that KnownHostsCommand receives.
+        try w.set("HostName", SSHConfigWriter.escapingPercent(host.hostname))
         try w.set("Port", String(host.port))
         if let user = host.user { try w.set("User", user) }
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }

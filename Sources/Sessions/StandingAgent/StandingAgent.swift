@@ -18,9 +18,10 @@ public import Agent
 public import HostStore
 public import KeyFormats
 import SecureMemory
+import System
 
 public final class StandingAgent: @unchecked Sendable {
-    private let mutex = Mutex()
+    private let mutex = Lock()
     private let database: HostDatabase
     private let log: AgentLogWriter
     private let readPrivateKey: @Sendable (StoredKey) throws -> PrivateKey

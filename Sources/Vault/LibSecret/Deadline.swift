@@ -5,7 +5,7 @@
 // words of its errors and of the notice shown on a terminal while a call waits.
 internal import CLibSecret
 import Dispatch
-import Synchronization
+import System
 
 final class Deadline {
     let milliseconds: Int
@@ -50,7 +50,7 @@ final class Deadline {
 
 /// The answering program, read by the notice's timer thread.
 private final class ProgramBox: Sendable {
-    private let stored = Mutex<SecretServiceProgram?>(nil)
+    private let stored = Lock<SecretServiceProgram?>(nil)
     var value: SecretServiceProgram? {
         get { stored.withLock { $0 } }
         set { stored.withLock { $0 = newValue } }

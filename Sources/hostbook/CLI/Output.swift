@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 import KeyFormats
 
@@ -11,16 +12,7 @@ enum Output {
     /// TerminalText: what came from outside was escaped when it was put into it.
     @discardableResult
     static func write(_ text: TerminalText, to fd: Int32) -> Bool {
-        var bytes = Array(text.text.utf8)
-        return bytes.withUnsafeMutableBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
+        (try? FileDescriptor(fd).writeAll(Array(text.text.utf8))) != nil
     }
 }
 

@@ -12,7 +12,7 @@
 import Glibc
 #endif
 import Dispatch
-import Synchronization
+import System
 
 final class Progress: Sendable {
     /// The least time between two redraws.
@@ -28,10 +28,10 @@ final class Progress: Sendable {
     let enabled: Bool
     private let fd: Int32
     private let start: UInt64
-    private let state = Mutex(State())
+    private let state = Lock(State())
     /// Signalled when the ticking loop has stopped (it draws nothing after that).
     private let tickerStopped = DispatchSemaphore(value: 0)
-    private let ticking = Mutex(false)
+    private let ticking = Lock(false)
 
     init(label: TerminalText, enabled: Bool, fd: Int32 = STDERR_FILENO) {
         self.label = label

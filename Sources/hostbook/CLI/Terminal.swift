@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import SecureMemory
 
 enum Terminal {
@@ -70,18 +71,17 @@ enum Terminal {
         var byte: UInt8 = 0
         while true {
             if signals != nil {
-                var ready = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                let r = poll(&ready, 1, 100)
+                // A poll error other than a signal goes on to the read, which reports it.
+                let ready = (try? Poll.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: 100)) ?? true
                 if let signal = takePendingSignal() {
                     Output.write("\n", to: STDERR_FILENO)
                     throw TerminalInterrupted(signal: signal)
                 }
-                if r == 0 || (r < 0 && errno == EINTR) { continue }
+                if !ready { continue }
             }
-            let n = read(fd, &byte, 1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.failure("could not read from the terminal: \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try withUnsafeMutableBytes(of: &byte) { try FileDescriptor(fd).read(into: $0) } } catch {
+                throw CLIError.failure("could not read from the terminal: \(error)")
             }
             if n == 0 { if length == 0 { throw CLIError.failure("no input (end of file at the prompt)") }; break }
             if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
@@ -107,10 +107,9 @@ enum Terminal {
                 guard length < maxSecretSize else { throw CLIError.rejected("\(what) is longer than 1 MiB") }
                 buffer = buffer.grown(to: buffer.count * 2, keeping: length)   // the old buffer is wiped when freed
             }
-            let n = buffer.withUnsafeMutableBytes { buf in read(fd, buf.baseAddress! + length, buf.count - length) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.failure("could not read \(what): \(String(cString: strerror(errno)))")
+            let n: Int
+            do { n = try buffer.withUnsafeMutableBytes { buf in try FileDescriptor(fd).read(into: UnsafeMutableRawBufferPointer(rebasing: buf[length...])) } } catch {
+                throw CLIError.failure("could not read \(what): \(error)")
             }
             if n == 0 { break }
             length += n
@@ -145,8 +144,9 @@ enum Terminal {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = read(STDIN_FILENO, &byte, 1)
-            if n < 0 { if errno == EINTR { continue }; throw CLIError.failure("could not read from the terminal") }
+            guard let n = try? withUnsafeMutableBytes(of: &byte, { try FileDescriptor.standardInput.read(into: $0) }) else {
+                throw CLIError.failure("could not read from the terminal")
+            }
             if n == 0 { if bytes.isEmpty { throw CLIError.failure("no input (end of file at the prompt)") }; break }
             if byte == UInt8(ascii: "\n") { break }
             if byte != UInt8(ascii: "\r") { bytes.append(byte) }

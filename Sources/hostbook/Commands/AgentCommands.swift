@@ -3,16 +3,13 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import Agent
 import HostStore
 import Vault
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log]
-
-    /// glibc's POSIX_SPAWN_SETSID (not exported to Swift): the agent gets its own session,
-    /// so the terminal's hangup does not reach it.
-    static let posixSpawnSetSID: Int32 = 0x80
 
     static let socketOption = OptionSpec.value("socket", "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
 
@@ -33,30 +30,26 @@ enum AgentCommands {
         }
         try AgentSocket.removeStale(path)
         let exe = try SSHPaths.executable()
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
         // Nothing else of ours: a pipe the caller reads to its end must not stay open in the
         // agent (this process ends right after, so marking every descriptor is harmless).
         for fd in 3..<Int32(1024) where fcntl(fd, F_GETFD) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setflags(&attributes, Int16(posixSpawnSetSID))
-        let pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(inv.databasePath), "agent", "run", "--socket", path],
-                                  environment: nil, actions: &actions, attributes: &attributes)
+        // Its own session, so the terminal's hangup does not reach it.
+        let options = Spawn.Options(fileActions: Spawn.Options.nullInput(output: true) + [.open(STDERR_FILENO, path: "/dev/null", flags: O_WRONLY)],
+                                    newSession: true)
+        let pid: pid_t
+        do {
+            pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(inv.databasePath), "agent", "run", "--socket", path], options)
+        } catch {
+            throw CLIError.failure("cannot run \(exe): \(error)")
+        }
         // Ready when it answers; an agent that exits first failed to start.
         for _ in 0..<1000 {
             if let answering = AgentSocket.runningAgent(at: path), answering == pid {
                 printEnvironment(path: path, pid: pid, inv)
                 return
             }
-            var raw: Int32 = 0
-            if waitpid(pid, &raw, WNOHANG) == pid {
-                throw CLIError.failure("the agent did not start (status \(Spawn.decode(raw)))",
+            if let ended = WaitStatus.ifEnded(pid) {
+                throw CLIError.failure("the agent did not start (status \(ended.exitCode))",
                                        hint: "Run 'hostbook agent run' to see why.")
             }
             usleep(10_000)

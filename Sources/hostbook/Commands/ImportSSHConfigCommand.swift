@@ -36,6 +36,13 @@ enum ImportSSHConfigCommand {
         } catch {
             throw failure(error, root: path)
         }
+        if let root = files.notRegular.first, root.path == path {
+            throw CLIError.failure("cannot read '\(PrintableText.quoted(path))': \(root.reason)",
+                                   hint: "Name a configuration file to import: hostbook import-ssh-config FILE")
+        }
+        for skipped in files.notRegular {
+            inv.warn("not reading the included file '\(PrintableText.quoted(skipped.path))': \(skipped.reason)")
+        }
         let mapper = SSHConfigCandidates(files: files, environment: inv.environment)
         let candidates = mapper.candidates(config)
         var notes = SSHConfigCandidates.notes(config, files: files)
@@ -69,6 +76,10 @@ enum ImportSSHConfigCommand {
         case .unreadable:
             return CLIError.failure("cannot read the included file '\(where_)': \(PrintableText.quoted(error.message.replacingPrefix("cannot be read: ")))",
                                     hint: "ssh refuses the configuration too; fix the Include or the file's permissions. Nothing was imported.")
+        case .tooLarge:
+            // Not broken (ssh may read it, slowly): beyond what hostbook takes in one import.
+            return CLIError.rejected("'\(where_)' is too large to import: \(PrintableText.quoted(error.message))",
+                                     hint: "Look for files included many times, or import parts of the configuration on their own. Nothing was imported.")
         case .includeDepth:
             return CLIError.failure("\(where_): \(PrintableText.quoted(error.message))",
                                     hint: "ssh refuses the configuration too; break the Include cycle. Nothing was imported.")

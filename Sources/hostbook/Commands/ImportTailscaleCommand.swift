@@ -13,8 +13,9 @@ enum ImportTailscaleCommand {
             the API v2 device list ({"devices": [...]}). Each device becomes a host named after the
             first label of its MagicDNS name; re-importing matches devices by node ID and updates
             them, keeping names, users, keys and notes you changed. SSH host keys that Tailscale
-            advertises are trusted for the MagicDNS name and each Tailscale IP; a key that differs
-            from the one the last import trusted is recorded as a rotation.
+            advertises are trusted for the tailnet's MagicDNS name and each Tailscale IP (never for
+            another name or address); a key that differs from the one the last import trusted is
+            recorded as a rotation.
             Skipped unless named with --only or --include-skipped is given: this machine, nodes
             shared in from other tailnets, location exit nodes, unauthorized devices and devices
             that block incoming connections.
@@ -71,7 +72,7 @@ enum ImportTailscaleCommand {
         let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {
             defer { progress.finish() }
-            report = try TailscaleImporter(database: database).run(format: document.format, nodes: &nodes, options: options) { done, total in
+            report = try TailscaleImporter(database: database).run(format: document.format, tailnet: document.tailnet, nodes: &nodes, options: options) { done, total in
                 progress.update(done: done, of: total, unit: "devices")
             }
         } catch let e as HostStoreError where e.kind == .database {

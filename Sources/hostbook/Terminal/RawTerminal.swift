@@ -14,6 +14,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 final class RawTerminal {
     /// What a wait for input brought.
@@ -98,15 +99,14 @@ final class RawTerminal {
     /// ends hostbook is thrown as TerminalInterrupted; the end of the terminal (end of
     /// file, a hang-up) is an error.
     func next(milliseconds: Int32) throws -> Event {
-        var ready = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
         // At most 100 ms at a time, so a held-back signal is noticed promptly.
         var left = milliseconds
         while true {
             if let signal = Terminal.takePendingSignal() { throw TerminalInterrupted(signal: signal) }
             let slice = min(left, 100)
-            let r = poll(&ready, 1, slice)
-            if r < 0 && errno != EINTR { throw Self.ended() }
-            if r > 0 { break }
+            let ready: Bool
+            do { ready = try Poll.wait(input, events: Int16(POLLIN), timeoutMilliseconds: slice) } catch { throw Self.ended() }
+            if ready { break }
             left -= slice
             if left <= 0 {
                 if let signal = Terminal.takePendingSignal() { throw TerminalInterrupted(signal: signal) }
@@ -115,12 +115,9 @@ final class RawTerminal {
         }
         if let signal = Terminal.takePendingSignal() { throw TerminalInterrupted(signal: signal) }
         var buffer = [UInt8](repeating: 0, count: 256)
-        while true {
-            let n = read(input, &buffer, buffer.count)
-            if n > 0 { return .bytes(Array(buffer[0..<n])) }
-            if n < 0 && errno == EINTR { continue }
-            throw Self.ended()   // 0: end of file; EIO: the terminal hung up
-        }
+        let n = (try? buffer.withUnsafeMutableBytes { try FileDescriptor(input).read(into: $0) }) ?? 0
+        if n > 0 { return .bytes(Array(buffer[0..<n])) }
+        throw Self.ended()   // 0: end of file; EIO: the terminal hung up
     }
 
     private static func ended() -> CLIError {

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 /// A source of input bytes read in order.
 public protocol ByteSource {
@@ -30,11 +31,8 @@ public struct FileDescriptorSource: ByteSource {
     }
 
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        while true {
-            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
-            if n >= 0 { return n }
-            if errno == EINTR { continue }
-            throw ByteSourceError(message: "cannot read \(name): \(String(cString: strerror(errno)))")
+        do { return try FileDescriptor(fd).read(into: buffer) } catch {
+            throw ByteSourceError(message: "cannot read \(name): \(error)")
         }
     }
 }

@@ -105,10 +105,18 @@ public enum TailscaleDocumentReader {
         var peers: [TailscaleNode] = []
         var devices: [TailscaleNode] = []
         var users: [Int64: String] = [:]
+        var legacySuffix: String?, currentSuffix: String?
+        // The domain every device of the tailnet's own (not shared in) is named under, if
+        // they agree: an API device list states no suffix.
+        var deviceDomains = DeviceDomains()
         try json.readObject { key in
             switch key {
             case "BackendState":
                 backendState = try json.readOptionalString(path: "BackendState")
+            case "MagicDNSSuffix":
+                legacySuffix = try json.readOptionalString(path: "MagicDNSSuffix")
+            case "CurrentTailnet":
+                currentSuffix = try readTailnetSuffix(json)
             case "Self":
                 sawSelf = true
                 if try json.peekKind() == .null { try json.skipValue(); return }
@@ -139,7 +147,10 @@ public enum TailscaleDocumentReader {
                 sawDevices = true
                 var index = 0
                 try json.readArray {
-                    devices.append(try readDevice(json, path: "devices[\(index)]"))
+                    var external = false
+                    let device = try readDevice(json, path: "devices[\(index)]", external: &external)
+                    if !external { deviceDomains.add(device.dnsName) }
+                    devices.append(device)
                     index += 1
                 }
             default:
@@ -161,10 +172,16 @@ public enum TailscaleDocumentReader {
                 // who it belongs to (docs/formats.md, "tailscale status --json").
                 if let id = nodes[i].ownerUserID, let login = users[id], login != "tagged-devices" { nodes[i].owner = login }
             }
-            return TailscaleDocument(format: .status, backendState: backendState, nodes: nodes)
+            // `CurrentTailnet.MagicDNSSuffix`, else its legacy copy at the top, else (before
+            // either existed) Self's name less its first label (docs/formats.md).
+            let selfDomain = selfNode.map { DeviceDomains.domain($0.dnsName) }
+            let suffix = [currentSuffix, legacySuffix, selfDomain].lazy.compactMap { $0 }.first { !$0.isEmpty }
+            return TailscaleDocument(format: .status, backendState: backendState, nodes: nodes,
+                                     tailnet: TailscaleTailnet(magicDNSSuffix: suffix))
         }
         if sawDevices {
-            return TailscaleDocument(format: .devices, backendState: nil, nodes: devices)
+            return TailscaleDocument(format: .devices, backendState: nil, nodes: devices,
+                                     tailnet: TailscaleTailnet(magicDNSSuffix: deviceDomains.agreed))
         }
         throw TailscaleInputError.notTailscale
     }
@@ -217,6 +234,41 @@ public enum TailscaleDocumentReader {
         return node
     }
 
+    /// `CurrentTailnet.MagicDNSSuffix` (the object may be null).
+    private static func readTailnetSuffix(_ json: JSONStreamReader) throws -> String? {
+        let kind = try json.peekKind()
+        guard kind == .object else { try json.skipValue(); return nil }
+        var suffix: String?
+        try json.readObject { key in
+            if key == "MagicDNSSuffix" {
+                suffix = try json.readOptionalString(path: "CurrentTailnet.MagicDNSSuffix")
+            } else {
+                try json.skipValue()
+            }
+        }
+        return suffix
+    }
+
+    /// The domain (name less its first label) of each device name seen, and whether they
+    /// all had the same one.
+    private struct DeviceDomains {
+        private var first: String?
+        private var disagree = false
+
+        mutating func add(_ dnsName: String) {
+            let domain = Self.domain(dnsName).lowercased()
+            guard !domain.isEmpty, !disagree else { return }
+            if first == nil { first = domain } else if first != domain { disagree = true }
+        }
+
+        var agreed: String? { disagree ? nil : first }
+
+        static func domain(_ dnsName: String) -> String {
+            guard let dot = dnsName.firstIndex(of: ".") else { return "" }
+            return String(dnsName[dnsName.index(after: dot)...])
+        }
+    }
+
     private static func readUserLogin(_ json: JSONStreamReader, path: String) throws -> String? {
         let kind = try json.peekKind()
         guard kind == .object else { try json.skipValue(); return nil }
@@ -233,7 +285,8 @@ public enum TailscaleDocumentReader {
 
     // MARK: API v2: one device (GET /api/v2/tailnet/{tailnet}/devices)
 
-    private static func readDevice(_ json: JSONStreamReader, path: String) throws -> TailscaleNode {
+    /// One device; `external` is set for a device shared in from another tailnet.
+    private static func readDevice(_ json: JSONStreamReader, path: String, external: inout Bool) throws -> TailscaleNode {
         let kind = try json.peekKind()
         guard kind == .object else { throw JSONShapeError(path: path, expected: "an object", found: kind) }
         var node = TailscaleNode()
@@ -256,6 +309,7 @@ public enum TailscaleDocumentReader {
             case "connectedToControl": node.online = try json.readOptionalBool(path: "\(path).connectedToControl")
             case "lastSeen": node.lastSeen = timestamp(try json.readOptionalString(path: "\(path).lastSeen"))
             case "authorized": authorized = try json.readOptionalBool(path: "\(path).authorized") ?? true
+            case "isExternal": external = try json.readOptionalBool(path: "\(path).isExternal") ?? false
             case "blocksIncomingConnections":
                 blocks = try json.readOptionalBool(path: "\(path).blocksIncomingConnections") ?? false
             default: try json.skipValue()

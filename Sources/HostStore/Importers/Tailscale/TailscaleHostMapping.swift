@@ -5,13 +5,15 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     /// The alias: the first label of the MagicDNS name, lower-cased (punycode when the label
     /// is not ASCII); else the sanitised OS hostname; else "node-" + the sanitised node ID.
     public let alias: String
-    /// What hostbook dials: the MagicDNS name without its trailing dot (ASCII), else the
-    /// first IPv4, else the first IPv6. "" when the device has no address at all.
+    /// What the device says to dial: the MagicDNS name without its trailing dot (ASCII),
+    /// else the first IPv4, else the first IPv6. "" when the device has no address at all.
+    /// TailscaleImportPlanner dials it only when it is the tailnet's.
     public let address: String
     /// The full MagicDNS name in ASCII, lower-cased; "" when there is none.
     public let fqdn: String
-    /// Names a host key is trusted for: the FQDN and each Tailscale IP (docs/formats.md, "From
-    /// a device to a host").
+    /// Names a host key is to be trusted for: the FQDN and each IP the device lists
+    /// (docs/formats.md, "From a device to a host"). TailscaleImportPlanner keeps only the
+    /// tailnet's (TailscaleTailnet).
     public let patterns: [String]
 
     public init(_ node: TailscaleNode) {

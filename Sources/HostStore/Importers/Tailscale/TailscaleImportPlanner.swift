@@ -6,6 +6,11 @@
 // MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the only
 // owner of trust decisions.
 //
+// A document speaks only for its tailnet (TailscaleTailnet): a key is never trusted for a
+// name outside the tailnet's MagicDNS names or an address outside Tailscale's ranges (each
+// such name is reported instead), and a device is dialled at its MagicDNS name only when
+// that name is the tailnet's, else at its Tailscale IP, else not imported.
+//
 // Devices are planned in order, each against the snapshot and what the plan already holds
 // for earlier devices (taken names, node IDs seen, and the entries planned for names that
 // more than one device gives), so the plan is the same whether or not it is written as it
@@ -15,6 +20,7 @@ import KeyFormats
 
 struct TailscaleImportPlanner {
     let options: TailscaleImportOptions
+    let tailnet: TailscaleTailnet
     /// Things the user should know that are not about one device.
     private(set) var notes: [String] = []
 
@@ -35,8 +41,9 @@ struct TailscaleImportPlanner {
     private var held: [String: [KnownHostRow]] = [:]
     private var nextPlannedID: Int64 = -1
 
-    init(snapshot: TailscaleImportSnapshot, options: TailscaleImportOptions, nodes: [TailscaleNode]) {
+    init(snapshot: TailscaleImportSnapshot, options: TailscaleImportOptions, tailnet: TailscaleTailnet, nodes: [TailscaleNode]) {
         self.options = options
+        self.tailnet = tailnet
         takenNames = snapshot.takenNames
         hostsByNodeID = snapshot.hostsByNodeID
         var namesToTest = 0
@@ -67,8 +74,8 @@ struct TailscaleImportPlanner {
     /// The whole plan for `nodes`, with `entries` the store's plain entries (port 22) for
     /// each name (lower-cased) that has any.
     static func plan(_ nodes: [TailscaleNode], snapshot: TailscaleImportSnapshot, entries: [String: [KnownHostRow]],
-                     options: TailscaleImportOptions) -> TailscaleImportPlan {
-        var planner = TailscaleImportPlanner(snapshot: snapshot, options: options, nodes: nodes)
+                     options: TailscaleImportOptions, tailnet: TailscaleTailnet) -> TailscaleImportPlan {
+        var planner = TailscaleImportPlanner(snapshot: snapshot, options: options, tailnet: tailnet, nodes: nodes)
         var plan = TailscaleImportPlan(notes: planner.notes)
         for node in nodes {
             var current: [String: [KnownHostRow]] = [:]
@@ -83,7 +90,7 @@ struct TailscaleImportPlanner {
     func namesToLookUp(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil) -> [String] {
         guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { return [] }
         // A name `plan` will refuse is looked up all the same: nothing is decided from its rows.
-        let patterns = (mapping ?? TailscaleHostMapping(node)).patterns
+        let patterns = (mapping ?? TailscaleHostMapping(node)).patterns.filter { tailnet.whyNotTrusted($0) == nil }
         return held.isEmpty ? patterns : patterns.filter { held[$0] == nil }
     }
 
@@ -101,11 +108,20 @@ struct TailscaleImportPlanner {
         let alias = sharedAlias ? mapping.fqdn : mapping.alias
         func skip(_ reason: String) -> TailscaleDevicePlan {
             TailscaleDevicePlan(nodeID: node.nodeID, host: .skip, keys: [],
-                                result: Self.result(node, mapping, name: alias, action: .skipped, reason: reason, hostKeys: node.sshHostKeys.count),
+                                result: Self.result(node, mapping.address, name: alias, action: .skipped, reason: reason, hostKeys: node.sshHostKeys.count),
                                 rotations: [], keyProblems: [])
         }
         if let exclusion = node.exclusion, !options.includeExcluded { return skip(exclusion.rawValue) }
         if mapping.address.isEmpty { return skip("no MagicDNS name or Tailscale IP") }
+        var remark: String?
+        let address = dialAddress(mapping)
+        if address.isEmpty {
+            return skip(mapping.fqdn.isEmpty ? "no MagicDNS name or Tailscale IP"
+                        : "'\(mapping.fqdn)' is not a MagicDNS name of the tailnet (\(tailnet.suffixDescription)) and it has no Tailscale IP")
+        }
+        if address != mapping.address, !mapping.fqdn.isEmpty {
+            remark = "'\(mapping.fqdn)' is not a MagicDNS name of the tailnet: dialled at its Tailscale IP"
+        }
         if node.nodeID.isEmpty { return skip("no node ID") }
         guard seenNodeIDs.insert(node.nodeID).inserted else { return skip("the same node ID appears twice in the input") }
 
@@ -114,13 +130,12 @@ struct TailscaleImportPlanner {
         let hostName: String
         let step: TailscaleHostStep
         let action: TailscaleHostAction
-        var remark: String?
         if let existing = hostsByNodeID[node.nodeID] {
             hostName = existing.name
             let userChange = !existing.hasUser && options.sshUser != nil
-            if existing.signature != row.signature(hostname: mapping.address) || userChange {
+            if existing.signature != row.signature(hostname: address) || userChange {
                 action = .updated
-                step = .update(id: existing.id, hostname: mapping.address, user: options.sshUser, oldTags: existing.tags, node: row)
+                step = .update(id: existing.id, hostname: address, user: options.sshUser, oldTags: existing.tags, node: row)
             } else {
                 action = .unchanged
                 step = .leave(id: existing.id)
@@ -137,13 +152,13 @@ struct TailscaleImportPlanner {
                 while takenNames.contains("\(alias)-\(n)".lowercased()) { n += 1 }
                 nextClashSuffix[alias.lowercased()] = n + 1
                 name = "\(alias)-\(n)"
-                remark = "renamed: a host named '\(alias)' already exists"
+                remark = ["renamed: a host named '\(alias)' already exists", remark].compactMap { $0 }.joined(separator: "; ")
             }
             guard HostValidation.isName(name) else { return skip("no usable host name ('\(name)' is not a valid host name)") }
             takenNames.insert(name.lowercased())
             hostName = name
             action = .added
-            step = .add(HostBulkWriter.NewRow(name: name, hostname: mapping.address, user: options.sshUser,
+            step = .add(HostBulkWriter.NewRow(name: name, hostname: address, user: options.sshUser,
                                               source: TailscaleImporter.source, sourceID: node.nodeID, tags: node.tags), node: row)
         }
         var keys = KeyPlan()
@@ -152,14 +167,23 @@ struct TailscaleImportPlanner {
         } else {
             keys.validKeys = node.sshHostKeys.count
         }
-        let result = Self.result(node, mapping, name: hostName, action: action, reason: remark, hostKeys: keys.validKeys)
+        let result = Self.result(node, address, name: hostName, action: action, reason: remark, hostKeys: keys.validKeys)
         return TailscaleDevicePlan(nodeID: node.nodeID, host: step, keys: keys.steps, result: result,
                                    rotations: keys.rotations, keyProblems: keys.problems)
     }
 
-    private static func result(_ node: TailscaleNode, _ mapping: TailscaleHostMapping, name: String,
+    /// What hostbook dials for the device: its MagicDNS name when that is the tailnet's,
+    /// else its first Tailscale IPv4, else its first Tailscale IPv6; "" when it has none of
+    /// these (an address outside Tailscale's ranges is not the tailnet's to give).
+    private func dialAddress(_ mapping: TailscaleHostMapping) -> String {
+        if !mapping.fqdn.isEmpty, tailnet.isMagicDNSName(mapping.fqdn) { return mapping.fqdn }
+        let ips = mapping.patterns.filter { TailscaleHostMapping.isIPAddress($0) && TailscaleTailnet.isTailscaleAddress($0) }
+        return ips.first { !$0.contains(":") } ?? ips.first ?? ""
+    }
+
+    private static func result(_ node: TailscaleNode, _ hostname: String, name: String,
                                action: TailscaleHostAction, reason: String?, hostKeys: Int) -> TailscaleHostResult {
-        TailscaleHostResult(nodeID: node.nodeID, name: name, hostname: mapping.address, action: action, reason: reason,
+        TailscaleHostResult(nodeID: node.nodeID, name: name, hostname: hostname, action: action, reason: reason,
                             tags: node.tags, os: node.os, online: node.online, lastSeen: node.lastSeen, owner: node.owner,
                             hostKeys: hostKeys)
     }
@@ -198,6 +222,10 @@ struct TailscaleImportPlanner {
             if let why = HostNameRule.problem(pattern) {
                 plan.problems.append(TailscaleKeyProblem(host: PrintableText.quoted(hostName), pattern: PrintableText.quoted(pattern), keyType: "",
                                                          fingerprint: "", reason: "not a host name: \(why)"))
+                continue
+            }
+            if let why = tailnet.whyNotTrusted(pattern) {
+                plan.problems.append(TailscaleKeyProblem(host: hostName, pattern: pattern, keyType: "", fingerprint: "", reason: why))
                 continue
             }
             let shared = !sharedNames.isEmpty && sharedNames.contains(pattern)

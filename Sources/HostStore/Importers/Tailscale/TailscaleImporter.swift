@@ -46,13 +46,15 @@ public struct TailscaleImporter {
     /// Imports `nodes` (already selected by the caller) and reports what happened. Each
     /// device is emptied once it is done with, so the caller should pass its only copy.
     /// `progress` is told (devices done, devices in all) after each device.
-    public func run(format: TailscaleFormat, nodes: inout [TailscaleNode], options: TailscaleImportOptions,
+    /// `tailnet` is the document's (`TailscaleDocument.tailnet`): keys are trusted only for
+    /// its names and Tailscale addresses.
+    public func run(format: TailscaleFormat, tailnet: TailscaleTailnet, nodes: inout [TailscaleNode], options: TailscaleImportOptions,
                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> TailscaleImportReport {
         try connection.transaction(immediate: !options.dryRun) {
             let hosts = HostBulkWriter(connection: connection)
             let knownHosts = try KnownHostsStore.BulkWriter(connection: connection)
             let snapshot = try TailscaleImportSnapshot.read(hosts: hosts, knownHosts: knownHosts, trustHostKeys: options.trustHostKeys)
-            var planner = TailscaleImportPlanner(snapshot: snapshot, options: options, nodes: nodes)
+            var planner = TailscaleImportPlanner(snapshot: snapshot, options: options, tailnet: tailnet, nodes: nodes)
             var report = TailscaleImportReport(format: format, dryRun: options.dryRun)
             report.notes = planner.notes
             report.hosts.reserveCapacity(nodes.count)

@@ -65,10 +65,14 @@ public struct TailscaleDocument: Sendable {
     public var backendState: String?
     /// Every device in input order; for a status, `Self` first.
     public var nodes: [TailscaleNode]
+    /// The names and addresses the document speaks for (its MagicDNS suffix).
+    public var tailnet: TailscaleTailnet
 
-    public init(format: TailscaleFormat, backendState: String?, nodes: [TailscaleNode]) {
+    public init(format: TailscaleFormat, backendState: String?, nodes: [TailscaleNode],
+                tailnet: TailscaleTailnet = TailscaleTailnet(magicDNSSuffix: nil)) {
         self.format = format
         self.backendState = backendState
         self.nodes = nodes
+        self.tailnet = tailnet
     }
 }

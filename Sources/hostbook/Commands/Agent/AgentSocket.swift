@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import Agent
 
 enum AgentSocket {
@@ -30,25 +31,10 @@ enum AgentSocket {
 
     /// The running agent's pid, when something of this user answers at `path`.
     static func runningAgent(at path: String) -> pid_t? {
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = try? UnixSocket.connect(to: path) else { return nil }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { return nil }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (i, b) in path.utf8.enumerated() { raw[i] = b }
-            raw[path.utf8.count] = 0
-        }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { return nil }
-        var cred = [Int32](repeating: 0, count: 3)
-        var length = socklen_t(12)
-        guard getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) == 0, length == 12,
-              UInt32(bitPattern: cred[1]) == getuid() else { return nil }
-        return cred[0]
+        guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else { return nil }
+        return peer.pid
     }
 
     /// A socket file nobody answers on (an agent that was killed): removed, so a new

@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 struct JSONBytes {
     private var buffer: Buffer
@@ -195,11 +196,6 @@ struct JSONBytes {
 
     /// Writes all of `bytes` to `fd`, retrying short writes; a closed pipe ends quietly.
     static func write(_ buf: UnsafeRawBufferPointer, to fd: Int32) {
-        var offset = 0
-        while offset < buf.count {
-            let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-            if n < 0 { if errno == EINTR { continue }; return }
-            offset += n
-        }
+        try? FileDescriptor(fd).writeAll(buf)
     }
 }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import SecureMemory
 
 enum KeyFiles {
@@ -16,6 +17,12 @@ enum KeyFiles {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
+        return try read(fd: fd, path: path)
+    }
+
+    /// The rest of `fd` (named `path` in errors) into secure memory; the caller opened it
+    /// and closes it.
+    static func read(fd: Int32, path: String) throws -> SecretBytes {
         var info = stat()
         let size = fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), maxSize) + 1 : 16384
         var buffer = SecretBytes(count: size)
@@ -25,10 +32,9 @@ enum KeyFiles {
                 guard length <= maxSize else { throw CLIError.failure("'\(path)' is larger than 1 MiB; that is not a key file") }
                 buffer = buffer.grown(to: min(buffer.count * 2, maxSize + 1), keeping: length)
             }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + length, $0.count - length) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let reason = errno == EISDIR ? "it is a folder" : String(cString: strerror(errno))
+            let n: Int
+            do { n = try buffer.withUnsafeMutableBytes { try FileDescriptor(fd).read(into: UnsafeMutableRawBufferPointer(rebasing: $0[length...])) } } catch {
+                let reason = (error as? Errno)?.code == EISDIR ? "it is a folder" : "\(error)"
                 throw CLIError.failure("cannot read '\(path)': \(reason)")
             }
             if n == 0 { break }
@@ -62,15 +68,7 @@ enum KeyFiles {
     /// Writes the secret straight from secure memory (no String copy).
     @discardableResult
     static func writeAll(_ fd: Int32, _ secret: SecretBytes) -> Bool {
-        secret.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 { if errno == EINTR { continue }; return false }
-                offset += n
-            }
-            return true
-        }
+        secret.withUnsafeBytes { (try? FileDescriptor(fd).writeAll($0)) != nil }
     }
 
     /// The default key name for a file: its base name without .pem/.ppk/.key.

@@ -6,6 +6,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 import KeyFormats
 
@@ -81,24 +82,11 @@ enum KeyscanFailure: Equatable {
     /// One non-blocking connect: refused, timed out, unreachable, or connected (then the
     /// port is there and the failure was that no key came).
     private static func connectOnce(_ ai: addrinfo, timeout: Int) -> KeyscanFailure {
-        let fd = socket(ai.ai_family, ai.ai_socktype | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), ai.ai_protocol)
-        guard fd >= 0 else { return .unreachable(String(cString: strerror(errno))) }
-        defer { close(fd) }
-        if connect(fd, ai.ai_addr, ai.ai_addrlen) == 0 { return .noKeys }
-        if errno == ECONNREFUSED { return .refused }
-        guard errno == EINPROGRESS else { return .unreachable(String(cString: strerror(errno))) }
-        var p = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
-        var n: Int32
-        repeat { n = poll(&p, 1, Int32(timeout * 1000)) } while n < 0 && errno == EINTR
-        if n == 0 { return .timedOut(seconds: timeout) }
-        var err: Int32 = 0
-        var len = socklen_t(MemoryLayout<Int32>.size)
-        getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len)
-        switch err {
-        case 0: return .noKeys
-        case ECONNREFUSED: return .refused
-        case ETIMEDOUT: return .timedOut(seconds: timeout)
-        default: return .unreachable(String(cString: strerror(err)))
+        switch TCPConnectProbe.connect(ai, timeoutMilliseconds: Int32(clamping: timeout * 1000)) {
+        case .connected: return .noKeys
+        case .refused: return .refused
+        case .timedOut: return .timedOut(seconds: timeout)
+        case .failed(let error): return .unreachable(error.description)
         }
     }
 }

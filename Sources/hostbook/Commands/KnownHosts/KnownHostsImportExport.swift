@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 import KeyFormats
 
@@ -72,17 +73,12 @@ enum FileBytes {
         let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         defer { if fd != STDIN_FILENO { close(fd) } }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))")
+        let out: [UInt8]
+        do { out = try FileDescriptor(fd).readToEnd(limit: maxSize) } catch {
+            switch error {
+            case .system(let why): throw CLIError.failure("cannot read '\(path)': \(why)")
+            case .tooLong: throw CLIError.rejected("'\(path)' is larger than 1 GiB; is it really a known_hosts file?")
             }
-            if n == 0 { break }
-            out += buffer[0..<n]
-            if out.count > maxSize { throw CLIError.rejected("'\(path)' is larger than 1 GiB; is it really a known_hosts file?") }
         }
         return out
     }

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 enum ProcessAncestry {
     /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
@@ -15,17 +16,9 @@ enum ProcessAncestry {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        var count = 0
-        while count < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + count, $0.count - count) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            count += n
-        }
         // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so the fields
         // start after the last ')'.
-        let text = buffer[0..<count]
+        let text = (try? FileDescriptor(fd).readPrefix(limit: 1024))?[...] ?? []
         guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
         let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
         guard fields.count >= 2 else { return nil }

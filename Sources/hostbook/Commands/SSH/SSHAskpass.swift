@@ -12,6 +12,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import Agent
 import HostStore
 import SecureMemory
@@ -61,33 +62,26 @@ enum SSHAskpass {
         private let source: @Sendable () -> [SSHPasswordAnswer]
         private var entries: [SSHPasswordAnswer]?
         private var sshPID: pid_t?
-        private var mutex = pthread_mutex_t()
+        private let lock = Lock()
 
         init(_ source: @escaping @Sendable () -> [SSHPasswordAnswer]) {
             self.source = source
-            pthread_mutex_init(&mutex, nil)
         }
 
-        deinit { pthread_mutex_destroy(&mutex) }
-
         func attach(_ pid: pid_t) {
-            pthread_mutex_lock(&mutex)
-            sshPID = pid
-            pthread_mutex_unlock(&mutex)
+            lock.locked { sshPID = pid }
         }
 
         func take(_ prompt: String, helper: pid_t) -> SecretBytes? {
-            pthread_mutex_lock(&mutex)
-            let root = sshPID
-            pthread_mutex_unlock(&mutex)
+            let root = lock.locked { sshPID }
             // The helper's parent is the asking ssh; its distance to the first ssh is its hop.
             guard let root, let asking = ProcessAncestry.parent(of: helper),
                   let hop = ProcessAncestry.distance(from: asking, to: root, limit: JumpChain.maxHosts) else { return nil }
-            pthread_mutex_lock(&mutex)
-            defer { pthread_mutex_unlock(&mutex) }
-            if entries == nil { entries = source() }
-            guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
-            return entries!.remove(at: i).password
+            return lock.locked {
+                if entries == nil { entries = source() }
+                guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
+                return entries!.remove(at: i).password
+            }
         }
     }
 
@@ -104,56 +98,20 @@ enum SSHAskpass {
         guard let id = environment[sessionVariable], !id.isEmpty, id.utf8.allSatisfy({ isxdigit(Int32($0)) != 0 }),
               let folder = try? PrivateSocketDirectory.prepare(environment: environment) else { return 1 }
         let path = folder + "/\(socketPrefix)-\(id).sock"
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return 1 }
+        guard let fd = try? UnixSocket.connect(to: path) else { return 1 }
         defer { close(fd) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else { return 1 }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in for (i, b) in path.utf8.enumerated() { raw[i] = b } }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else { return 1 }
-        let body = Array(prompt.utf8.prefix(4000))
-        let n = UInt32(body.count)
-        let frame = [UInt8(n >> 24), UInt8(n >> 16 & 0xff), UInt8(n >> 8 & 0xff), UInt8(n & 0xff)] + body
-        guard frame.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == frame.count else { return 1 }
-        var header = [UInt8](repeating: 0, count: 4)
-        guard readFully(fd, &header) else { return 1 }
-        let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
-        guard length >= 1, length <= 2048 else { return 1 }
-        var reply = [UInt8](repeating: 0, count: length)
+        guard LengthPrefixedFrame.write(Array(prompt.utf8.prefix(4000)), to: fd),
+              var reply = LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: 2048) else { return 1 }
         defer { Sodium.wipe(&reply) }
-        guard readFully(fd, &reply), reply[0] == 1 else { return 1 }
+        guard reply[0] == 1 else { return 1 }
         reply[0] = UInt8(ascii: "\n")
         // The password, then the newline ssh cuts at.
+        let stdout = FileDescriptor.standardOutput
         let ok = reply.withUnsafeBytes { all in
-            writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: all[1...])) && writeAll(STDOUT_FILENO, UnsafeRawBufferPointer(rebasing: all[0..<1]))
+            (try? stdout.writeAll(UnsafeRawBufferPointer(rebasing: all[1...]))) != nil
+                && (try? stdout.writeAll(UnsafeRawBufferPointer(rebasing: all[0..<1]))) != nil
         }
         return ok ? 0 : 1
-    }
-
-    private static func readFully(_ fd: Int32, _ buffer: inout [UInt8]) -> Bool {
-        var offset = 0
-        while offset < buffer.count {
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
-    }
-
-    private static func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) -> Bool {
-        var offset = 0
-        while offset < bytes.count {
-            let n = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { return false }
-            offset += n
-        }
-        return true
     }
 }
 

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import KeyFormats
 
 struct SSHClient {
@@ -20,28 +21,23 @@ struct SSHClient {
 
     /// The first executable `ssh` on PATH, nil when there is none.
     static func find(environment: [String: String]) -> String? {
-        let path = environment["PATH"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/bin:/usr/bin:/bin"
-        for folder in path.split(separator: ":", omittingEmptySubsequences: false) {
-            let dir = folder.isEmpty ? "." : String(folder)
-            let candidate = dir + "/ssh"
-            var info = stat()
-            if stat(candidate, &info) == 0, info.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 {
-                return candidate.hasPrefix("/") ? candidate : SSHPaths.absolute(candidate)
-            }
-        }
-        return nil
+        ExecutablePath.find("ssh", searchPath: environment["PATH"])
     }
 
     /// `ssh -V` started, to be read later (it runs while hostbook reads its database).
     struct Probe {
         let path: String
-        let capture: Spawn.Capture
+        let capture: CapturedProcess.Running
     }
 
     /// Starts `ssh -V` for the ssh on PATH; nil when there is none.
     static func startProbe(environment: [String: String]) throws -> Probe? {
         guard let path = find(environment: environment) else { return nil }
-        return Probe(path: path, capture: try Spawn.startCapturingStderr(path, ["-V"]))
+        do {
+            return Probe(path: path, capture: try CapturedProcess.startCapturingStderr(path, [path, "-V"]))
+        } catch {
+            throw CLIError.failure("cannot run \(path): \(error)")
+        }
     }
 
     /// Finds ssh and reads its version; nil version fields when it is not OpenSSH.
@@ -51,7 +47,7 @@ struct SSHClient {
 
     static func finish(_ probe: Probe) -> SSHClient {
         let path = probe.path
-        let output = Spawn.collect(probe.capture)
+        let output = probe.capture.finish(limit: 65536).stderr
         let banner = String(decoding: output.split(separator: UInt8(ascii: "\n")).first ?? [], as: UTF8.self)
         let (major, minor) = parseVersion(banner) ?? (0, 0)
         return SSHClient(path: path, banner: banner, major: major, minor: minor)

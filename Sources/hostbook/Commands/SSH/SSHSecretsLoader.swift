@@ -6,60 +6,46 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 final class SSHSecretsLoader: @unchecked Sendable {
-    private var mutex = pthread_mutex_t()
-    private var done = pthread_cond_t()
+    /// Broadcast when `result` is set.
+    private let lock = Lock()
     private var result: Result<SSHSecrets, Error>?
     private var child: pid_t?
     private var thread = pthread_t()
 
     init(_ load: @escaping @Sendable () throws -> SSHSecrets) throws {
-        pthread_mutex_init(&mutex, nil)
-        pthread_cond_init(&done, nil)
         let body: @Sendable () -> Void = { [self] in
             let outcome = Result { try load() }
-            pthread_mutex_lock(&mutex)
-            result = outcome
-            if case .failure = outcome, let child { kill(child, SIGTERM) }
-            pthread_cond_broadcast(&done)
-            pthread_mutex_unlock(&mutex)
+            lock.locked {
+                result = outcome
+                if case .failure = outcome, let child { kill(child, SIGTERM) }
+                lock.broadcast()
+            }
         }
-        let box = Unmanaged.passRetained(Box(body))
-        let rc = pthread_create(&thread, nil, { raw in
-            Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, box.toOpaque())
-        guard rc == 0 else {
-            box.release()
-            throw CLIError.failure("cannot start a thread: \(String(cString: strerror(rc)))")
+        do { thread = try Thread.spawn(body) } catch {
+            throw CLIError.failure("cannot start a thread: \(error.error)")
         }
     }
 
     deinit {
-        pthread_join(thread, nil)
-        pthread_cond_destroy(&done)
-        pthread_mutex_destroy(&mutex)
+        Thread.join(thread)
     }
 
     /// Blocks until the secrets are read.
     func wait() -> Result<SSHSecrets, Error> {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        while result == nil { pthread_cond_wait(&done, &mutex) }
-        return result!
+        lock.locked {
+            while result == nil { lock.wait() }
+            return result!
+        }
     }
 
     /// ssh's pid: stopped if reading the vault fails (now or later).
     func attach(_ pid: pid_t) {
-        pthread_mutex_lock(&mutex)
-        defer { pthread_mutex_unlock(&mutex) }
-        child = pid
-        if case .failure? = result { kill(pid, SIGTERM) }
-    }
-
-    private final class Box {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        lock.locked {
+            child = pid
+            if case .failure? = result { kill(pid, SIGTERM) }
+        }
     }
 }

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import Agent
 import SecureMemory
 
@@ -83,35 +84,28 @@ struct SSHSession {
             env[SSHAskpass.sessionVariable] = askpass.identifier
         }
 
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for s in [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&defaults, s) }
-        var empty = sigset_t()
-        sigemptyset(&empty)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setsigmask(&attributes, &empty)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
-        let pid = try Spawn.start(client.path, argv, environment: env.map { "\($0.key)=\($0.value)" }.sorted(),
-                                  actions: nil, attributes: &attributes)
+        let options = Spawn.Options(defaultSignals: [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP], signalMask: [],
+                                    environment: env.map { "\($0.key)=\($0.value)" }.sorted())
+        let pid: pid_t
+        do { pid = try Spawn.start(client.path, argv, options) } catch {
+            throw CLIError.failure("cannot run \(client.path): \(error)")
+        }
         secrets.attach(pid)
         askpass?.attach(sshPID: pid)
 
-        var raw: Int32 = 0
+        var ended: WaitStatus
         while true {
             var signal: Int32 = 0
             guard sigwait(&waited, &signal) == 0 else { continue }
             if signal == SIGCHLD {
-                if waitpid(pid, &raw, WNOHANG) == pid { break }
+                if let status = WaitStatus.ifEnded(pid) { ended = status; break }
             } else {
                 kill(pid, signal)
             }
         }
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
-        return Spawn.decode(raw)
+        return ended.exitCode
     }
 
     static func localUserName() -> String {

@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 final class SessionFolder {
     let path: String
@@ -32,12 +33,8 @@ final class SessionFolder {
         guard fd >= 0 else { throw CLIError.failure("cannot create \(file.escapedForTerminal): \(String(cString: strerror(errno)))") }
         files.append(file)
         defer { close(fd) }
-        var offset = 0
-        while offset < contents.count {
-            let n = contents.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else { throw CLIError.failure("cannot write \(file.escapedForTerminal): \(String(cString: strerror(errno)))") }
-            offset += n
+        do { try FileDescriptor(fd).writeAll(contents) } catch {
+            throw CLIError.failure("cannot write \(file.escapedForTerminal): \(error)")
         }
         return file
     }

@@ -13,6 +13,7 @@
 import Glibc
 #endif
 import Sessions
+import System
 
 struct InstalledSSHConfig {
     let layout: SSHConfigInstallation
@@ -141,24 +142,22 @@ struct InstalledSSHConfig {
 
     /// A regular file's bytes (nil when it does not exist); never blocks on a FIFO or device.
     static func read(_ path: String) throws -> [UInt8]? {
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        if fd < 0 {
-            if errno == ENOENT { return nil }
-            throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        let fd: Int32
+        do { fd = try RegularFile.open(path).fd } catch {
+            switch error {
+            case .system(let why):
+                var info = stat()
+                if stat(path, &info) != 0 && errno == ENOENT { return nil }
+                throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")
+            case .notRegular: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
+            }
         }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-            throw CLIError.failure("cannot read \(path.escapedForTerminal): it is not a regular file")
-        }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 { if errno == EINTR { continue }; throw CLIError.failure("cannot read \(path.escapedForTerminal): \(String(cString: strerror(errno)))") }
-            if n == 0 { return out }
-            out += buffer[0..<n]
-            if out.count > maxReadSize { throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB") }
+        do { return try FileDescriptor(fd).readToEnd(limit: maxReadSize) } catch {
+            switch error {
+            case .system(let why): throw CLIError.failure("cannot read \(path.escapedForTerminal): \(why)")
+            case .tooLong: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB")
+            }
         }
     }
 
@@ -166,17 +165,7 @@ struct InstalledSSHConfig {
     /// folder, fsync'ed, renamed over it, the folder fsync'ed).
     static func writeAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t) throws {
         do {
-            try AtomicFile.write(path, mode: mode, replace: true) { fd in
-                bytes.withUnsafeBytes { buf in
-                    var offset = 0
-                    while offset < buf.count {
-                        let n = write(fd, buf.baseAddress! + offset, buf.count - offset)
-                        if n < 0 { if errno == EINTR { continue }; return false }
-                        offset += n
-                    }
-                    return true
-                }
-            }
+            try AtomicFile.write(path, bytes: bytes, mode: mode, replace: true)
         } catch AtomicFile.Failure.io(let why) {
             throw CLIError.failure("cannot write \(path.escapedForTerminal): \(why.escapedForTerminal)")
         } catch {

@@ -1,17 +1,22 @@
 // The files an ssh_config import reads, as ssh reads them: whole files, glob(3) with
 // GLOB_TILDE for Include (`~` from $HOME), and ssh's ownership rule for user configuration
 // (owned by the user or root, not writable by group or others), reported instead of
-// refused. Nothing is ever written.
+// refused. Only regular files are read (RegularFile): a FIFO or device an Include matches
+// would hold the import for ever, so it is passed over as empty and reported. Nothing is
+// ever written.
 #if canImport(Glibc)
 import Glibc
 #endif
 import Sessions
+import System
 import SSHConfig
 
 final class SSHConfigFiles {
     let home: String
     /// Files ssh would refuse for their owner or mode (path, reason).
     private(set) var permissionProblems: [(path: String, reason: String)] = []
+    /// Files not read because they are not regular files (path, why), in the order met.
+    private(set) var notRegular: [(path: String, reason: String)] = []
 
     init(home: String) { self.home = home }
 
@@ -20,39 +25,39 @@ final class SSHConfigFiles {
         var description: String { reason }
     }
 
-    static let maxSize = 64 << 20
+    /// One file may be as large as a whole load (SSHConfigLoader bounds the sum).
+    static let maxSize = SSHConfigLoadLimits.standard.bytes
 
     var access: SSHConfigFileAccess {
         SSHConfigFileAccess(read: { [self] path in try self.read(path) }, glob: { [self] pattern in self.glob(pattern) })
     }
 
+    /// The bytes of `path`; nothing (and a `notRegular` entry) when it is a FIFO, a device
+    /// or a socket.
     func read(_ path: String) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw Unreadable(reason: String(cString: strerror(errno))) }
+        let fd: Int32
+        let info: stat
+        do {
+            (fd, info) = try RegularFile.open(path)
+        } catch {
+            switch error {
+            case .notRegular(let mode) where mode & S_IFMT == S_IFDIR: throw Unreadable(reason: "it is a folder")
+            case .notRegular: notRegular.append((path, error.description)); return []
+            case .system(let why): throw Unreadable(reason: why)
+            }
+        }
         defer { close(fd) }
-        var info = stat()
-        if fstat(fd, &info) == 0 {
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw Unreadable(reason: "it is a folder") }
-            if info.st_uid != getuid() && info.st_uid != 0 {
-                permissionProblems.append((path, "owned by another user"))
-            } else if info.st_mode & 0o022 != 0 {
-                permissionProblems.append((path, "writable by group or others"))
+        if info.st_uid != getuid() && info.st_uid != 0 {
+            permissionProblems.append((path, "owned by another user"))
+        } else if info.st_mode & 0o022 != 0 {
+            permissionProblems.append((path, "writable by group or others"))
+        }
+        do { return try FileDescriptor(fd).readToEnd(limit: Self.maxSize) } catch {
+            switch error {
+            case .system(let why): throw Unreadable(reason: why.description)
+            case .tooLong: throw Unreadable(reason: "it is larger than \(Self.maxSize >> 20) MiB")
             }
         }
-        var out: [UInt8] = []
-        if info.st_size > 0 { out.reserveCapacity(Int(info.st_size)) }
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw Unreadable(reason: String(cString: strerror(errno)))
-            }
-            if n == 0 { break }
-            out += buffer[0..<n]
-            if out.count > Self.maxSize { throw Unreadable(reason: "it is larger than 64 MiB") }
-        }
-        return out
     }
 
     /// glob(3) as ssh calls it: sorted matches, none when nothing matches.

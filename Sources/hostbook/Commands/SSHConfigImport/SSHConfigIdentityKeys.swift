@@ -1,20 +1,37 @@
 // The public half of an IdentityFile, for linking it to an imported hostbook key: read
 // from `PATH.pub` as ssh-keygen writes it, or derived from the private key when that is
 // not encrypted (the private bytes are wiped once parsed). An encrypted key without a
-// .pub file is reported: hostbook asks for no passphrase during an import.
+// .pub file is reported: hostbook asks for no passphrase during an import. Both files are
+// opened only if they are regular files (RegularFile): a FIFO named as an IdentityFile
+// would otherwise hold the import for ever.
 #if canImport(Glibc)
 import Glibc
 #endif
 import KeyFormats
+import System
 import SecureMemory
 
 enum SSHConfigIdentityKeys {
+    /// Largest .pub file read (an RSA key of 16384 bits is about 3 KiB as a line).
+    static let maxPublicSize = 1 << 20
+
     static func publicHalf(_ path: String) -> (fingerprint: String?, problem: String?) {
-        if let bytes = try? FileBytes.read(path + ".pub"), let content = try? PublicKeyFile.parse(bytes) {
-            return (content.publicKey.sha256Fingerprint, nil)
+        switch readPublicFile(path + ".pub") {
+        case .success(let bytes):
+            if let content = try? PublicKeyFile.parse(bytes) { return (content.publicKey.sha256Fingerprint, nil) }
+        case .failure(.notRegular(let mode)):
+            return (nil, "\(path).pub is \(RegularFile.kind(mode)), not a regular file; not read")
+        case .failure(.system):
+            break
         }
         guard access(path, F_OK) == 0 else { return (nil, "the file does not exist") }
-        guard let file = try? KeyFiles.read(path) else { return (nil, "the file cannot be read") }
+        let fd: Int32
+        do { fd = try RegularFile.open(path).fd } catch {
+            if case .notRegular(let mode) = error { return (nil, "it is \(RegularFile.kind(mode)), not a regular file; not read") }
+            return (nil, "the file cannot be read")
+        }
+        defer { close(fd) }
+        guard let file = try? KeyFiles.read(fd: fd, path: path) else { return (nil, "the file cannot be read") }
         let kind = PrivateKeyFile.detect(file)
         let encrypted = kind == nil ? nil : PrivateKeyFile.isEncrypted(file)
         // Not a private key hostbook reads (a public key, perhaps in PEM): only then is the
@@ -31,5 +48,18 @@ enum SSHConfigIdentityKeys {
         }
         guard let key = try? PrivateKeyFile.parse(file, passphrase: nil) else { return (nil, "the key file is damaged") }
         return (key.key.publicKey.sha256Fingerprint, nil)
+    }
+
+    /// A .pub file's bytes, when it is a regular file of at most `maxPublicSize` bytes.
+    static func readPublicFile(_ path: String) -> Result<[UInt8], RegularFile.Refusal> {
+        let fd: Int32
+        do { fd = try RegularFile.open(path).fd } catch { return .failure(error) }
+        defer { close(fd) }
+        do { return .success(try FileDescriptor(fd).readToEnd(limit: maxPublicSize)) } catch {
+            switch error {
+            case .system(let why): return .failure(.system(why.description))
+            case .tooLong: return .failure(.system("it is larger than \(maxPublicSize >> 20) MiB"))
+            }
+        }
     }
 }

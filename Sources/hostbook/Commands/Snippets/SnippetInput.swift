@@ -5,6 +5,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 
 enum SnippetInput {
@@ -57,18 +58,11 @@ enum SnippetInput {
     /// is refused as a control character). More than 1 MiB is refused without keeping it.
     static func readStdin() throws -> [UInt8] {
         let cap = 1 << 20
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress!, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.failure("could not read the command from stdin: \(String(cString: strerror(errno)))")
-            }
-            if n == 0 { break }
-            bytes += chunk[0..<n]
-            if bytes.count > cap {
-                throw CLIError.rejected("the command on stdin is over 1 MiB; the limit is \(SnippetRules.maxCommandBytes) bytes of UTF-8")
+        var bytes: [UInt8]
+        do { bytes = try FileDescriptor.standardInput.readToEnd(limit: cap) } catch {
+            switch error {
+            case .system(let why): throw CLIError.failure("could not read the command from stdin: \(why)")
+            case .tooLong: throw CLIError.rejected("the command on stdin is over 1 MiB; the limit is \(SnippetRules.maxCommandBytes) bytes of UTF-8")
             }
         }
         if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }

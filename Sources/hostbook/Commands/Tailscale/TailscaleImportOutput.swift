@@ -81,12 +81,14 @@ enum TailscaleImportOutput {
         return parts.joined(separator: ", ")
     }
 
-    /// One warning line per key that was not trusted.
+    /// One warning line per key that was not trusted, and one per name no key was trusted
+    /// for (no key type: the name itself was refused).
     static func problemLines(_ r: TailscaleImportReport) -> [String] {
         r.keyProblems.map { p in
             let target = p.pattern.isEmpty ? "" : " for \(p.pattern)"
             let fp = p.fingerprint.isEmpty ? "" : " \(p.fingerprint)"
-            return "\(p.host): \(p.keyType)\(fp) not trusted\(target): \(p.reason)"
+            let key = p.keyType.isEmpty ? "host keys" : p.keyType
+            return "\(p.host): \(key)\(fp) not trusted\(target): \(p.reason)"
         }
     }
 }

@@ -3,6 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import HostStore
 
 enum TailscaleInput {
@@ -33,67 +34,49 @@ enum TailscaleInput {
 
     /// Runs `tailscale status --json` and parses its standard output as it arrives.
     static func runTailscale(environment: [String: String]) throws -> TailscaleDocument {
-        guard let executable = findInPath("tailscale", environment["PATH"] ?? "/usr/local/bin:/usr/bin:/bin") else {
+        guard let executable = ExecutablePath.find("tailscale", searchPath: environment["PATH"]) else {
             throw CLIError.failure("the 'tailscale' command was not found, so the device list cannot be read from it", hint: passFileHint)
         }
-        var outPipe: [Int32] = [-1, -1], errPipe: [Int32] = [-1, -1]
-        guard makePipe(&outPipe) else { throw CLIError.failure("cannot run tailscale: \(String(cString: strerror(errno)))") }
-        guard makePipe(&errPipe) else {
-            close(outPipe[0]); close(outPipe[1])
-            throw CLIError.failure("cannot run tailscale: \(String(cString: strerror(errno)))")
+        let outPipe: UnixPipe, errPipe: UnixPipe
+        do { outPipe = try UnixPipe() } catch { throw CLIError.failure("cannot run tailscale: \(error)") }
+        do { errPipe = try UnixPipe() } catch {
+            outPipe.close()
+            throw CLIError.failure("cannot run tailscale: \(error)")
         }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, outPipe[1], STDOUT_FILENO)
-        posix_spawn_file_actions_adddup2(&actions, errPipe[1], STDERR_FILENO)
-        let argv: [UnsafeMutablePointer<CChar>?] = [executable, "status", "--json"].map { (s: String) in strdup(s) }
-        defer { argv.forEach { free($0) } }
         // hostbook ignores SIGPIPE; the child gets the default back, so closing the pipe on
         // it ends it rather than making it fail with "Broken pipe".
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        sigaddset(&defaults, SIGPIPE)
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF))
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environ)
-        close(outPipe[1]); close(errPipe[1])
-        guard rc == 0 else {
-            close(outPipe[0]); close(errPipe[0])
-            throw CLIError.failure("cannot run '\(executable)': \(String(cString: strerror(rc)))", hint: passFileHint)
+        let options = Spawn.Options(fileActions: Spawn.Options.nullInput() + [.duplicate(outPipe.writeEnd, to: STDOUT_FILENO),
+                                                                             .duplicate(errPipe.writeEnd, to: STDERR_FILENO)],
+                                    defaultSignals: [SIGPIPE])
+        let spawned = Result { () throws(Errno) in try Spawn.start(executable, [executable, "status", "--json"], options) }
+        close(outPipe.writeEnd); close(errPipe.writeEnd)
+        guard case .success(let pid) = spawned else {
+            close(outPipe.readEnd); close(errPipe.readEnd)
+            let why = if case .failure(let error) = spawned { error.description } else { "" }
+            throw CLIError.failure("cannot run '\(executable)': \(why)", hint: passFileHint)
         }
         var parsed: Result<TailscaleDocument, any Error>
         do {
-            parsed = .success(try TailscaleDocumentReader.read(FileDescriptorSource(fd: outPipe[0], name: "the output of tailscale")))
+            parsed = .success(try TailscaleDocumentReader.read(FileDescriptorSource(fd: outPipe.readEnd, name: "the output of tailscale")))
         } catch {
             parsed = .failure(error)
         }
         // After a good parse the reader has already read to the end. After a bad one the rest
         // is of no use: closing the pipe ends a child that keeps writing (SIGPIPE) instead of
         // reading whatever it might still send.
-        var scratch = [UInt8](repeating: 0, count: 65536)
-        close(outPipe[0])
-        var errBytes: [UInt8] = []
-        while true {
-            let n = scratch.withUnsafeMutableBytes { Glibc.read(errPipe[0], $0.baseAddress, $0.count) }
-            if n <= 0 { break }
-            if errBytes.count < 4096 { errBytes += scratch[0..<n] }
+        close(outPipe.readEnd)
+        let errBytes = FileDescriptor(errPipe.readEnd).readDraining(keep: 4096)
+        close(errPipe.readEnd)
+        let status = WaitStatus.wait(pid)
+        let failed: Bool
+        switch status {
+        case .exited(let code): failed = code != 0
+        case .signaled(let signal): failed = signal != SIGPIPE
         }
-        close(errPipe[0])
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-        let exited = status & 0x7f == 0
-        let code = (status >> 8) & 0xff
-        let endedByUs = !exited && status & 0x7f == SIGPIPE
-        if (!exited && !endedByUs) || (exited && code != 0) {
+        if failed {
             let firstLine = String(decoding: errBytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
             let why = firstLine.map { $0.count > 200 ? String($0.prefix(200)) + "..." : $0 }
-                ?? (exited ? "exit status \(code)" : "killed by signal \(status & 0x7f)")
+                ?? { switch status { case .exited(let code): "exit status \(code)"; case .signaled(let signal): "killed by signal \(signal)" } }()
             throw CLIError.failure("'tailscale status --json' failed: \(why)",
                                    hint: "Is Tailscale running ('tailscale up')? Or pass a file: hostbook import-tailscale FILE")
         }
@@ -103,22 +86,5 @@ enum TailscaleInput {
             throw CLIError.failure("the output of 'tailscale status --json' cannot be used: \(e.message)", hint: passFileHint)
         case .failure(let e): throw e
         }
-    }
-
-    /// A pipe whose ends are closed in the child (dup2 gives the child its own copies).
-    private static func makePipe(_ fds: inout [Int32]) -> Bool {
-        guard pipe(&fds) == 0 else { return false }
-        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-        return true
-    }
-
-    static func findInPath(_ name: String, _ path: String) -> String? {
-        for dir in path.split(separator: ":") where !dir.isEmpty {
-            let candidate = dir + "/" + name
-            var st = stat()
-            if stat(candidate, &st) == 0, st.st_mode & S_IFMT == S_IFREG, access(candidate, X_OK) == 0 { return candidate }
-        }
-        return nil
     }
 }

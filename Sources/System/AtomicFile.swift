@@ -1,9 +1,10 @@
-// Every file hostbook writes appears whole or not at all: the bytes go into a temporary
+// A file written through here appears whole or not at all: the bytes go into a temporary
 // file in the same folder (mode set at creation), which is fsync'ed, then given its name
 // with link(2) — which never replaces an existing file — or rename(2) when replacing is
 // wanted, and finally the folder is fsync'ed so the name itself is durable. A SIGKILL at any
 // moment leaves the old file (or none) or the complete new one, never a truncated one; at
-// worst a `.NAME.hostbook-PID-N.tmp` file is left beside it.
+// worst a `.NAME.PID-RANDOM.tmp` file (the random part makes the name unpredictable; O_EXCL and
+// O_NOFOLLOW refuse anything already there) is left beside it.
 // A file kept as a symbolic link (a dotfile manager's) is written through the link: the
 // caller asks `linkTarget(of:)` for the end of the chain and writes there, so the new file
 // replaces the target in the target's folder and the link stays as it was.
@@ -11,8 +12,8 @@
 import Glibc
 #endif
 
-enum AtomicFile {
-    enum Failure: Error {
+public enum AtomicFile {
+    public enum Failure: Error, Sendable {
         /// `path` exists and replacing was not asked for.
         case exists
         /// A step failed: what was being done, and errno's words.
@@ -20,7 +21,7 @@ enum AtomicFile {
     }
 
     /// True when something (a file, a folder, a link) is at `path`.
-    static func exists(_ path: String) -> Bool {
+    public static func exists(_ path: String) -> Bool {
         var st = stat()
         return lstat(path, &st) == 0
     }
@@ -28,14 +29,14 @@ enum AtomicFile {
     /// Writes what `body` writes into the descriptor it is given to `path`, atomically.
     /// `body` returns false on a write error (errno set). With `replace` false an existing
     /// `path` is never touched (`Failure.exists`).
-    static func write(_ path: String, mode: mode_t, replace: Bool = false, _ body: (Int32) -> Bool) throws {
+    public static func write(_ path: String, mode: mode_t, replace: Bool = false, _ body: (Int32) -> Bool) throws(Failure) {
         if !replace && exists(path) { throw Failure.exists }
         let folder = folder(of: path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var temp = ""
         var fd: Int32 = -1
         for _ in 0..<100 {
-            temp = (folder == "." ? "" : folder + "/") + ".\(base).hostbook-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
+            temp = (folder == "." ? "" : folder + "/") + ".\(base).\(getpid())-\(UInt32.random(in: 0...UInt32.max)).tmp"
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
             if fd >= 0 || errno != EEXIST { break }
         }
@@ -71,15 +72,24 @@ enum AtomicFile {
         syncFolder(folder)
     }
 
+    /// Writes `bytes` to `path` atomically (see `write(_:mode:replace:_:)`).
+    public static func write(_ path: String, bytes: UnsafeRawBufferPointer, mode: mode_t, replace: Bool = false) throws(Failure) {
+        try write(path, mode: mode, replace: replace) { fd in (try? FileDescriptor(fd).writeAll(bytes)) != nil }
+    }
+
+    public static func write(_ path: String, bytes: [UInt8], mode: mode_t, replace: Bool = false) throws(Failure) {
+        try bytes.withUnsafeBytes { buffer in Result { () throws(Failure) in try write(path, bytes: buffer, mode: mode, replace: replace) } }.get()
+    }
+
     /// Linux's limit on links followed in one path lookup (namei.h MAXSYMLINKS).
-    static let maxLinks = 40
+    public static let maxLinks = 40
 
     /// What writing `path` must replace so that a symbolic link at `path` stays a link: the
     /// end of its chain of links (a relative target is taken from its link's folder, as the
     /// kernel does), or `path` itself when it is no link. Nil when nothing is at `path`.
     /// The end must be a regular file: a link to nothing, to a folder or to a device would
     /// be replaced by, or write into, something the user did not ask for.
-    static func linkTarget(of path: String) throws(Failure) -> String? {
+    public static func linkTarget(of path: String) throws(Failure) -> String? {
         var current = path
         for _ in 0...maxLinks {
             var st = stat()
@@ -109,14 +119,14 @@ enum AtomicFile {
     }
 
     /// Makes a new name in `folder` durable (best effort: some file systems refuse fsync of a folder).
-    static func syncFolder(_ folder: String) {
+    public static func syncFolder(_ folder: String) {
         let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
     }
 
-    static func folder(of path: String) -> String {
+    public static func folder(of path: String) -> String {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         if slash == path.startIndex { return "/" }
         return String(path[..<slash])
