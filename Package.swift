@@ -43,7 +43,7 @@ let package = Package(
         .library(name: "HostStore", targets: ["HostStore"]),
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
         .library(name: "Agent", targets: ["Agent"]),
-        .library(name: "AgentAccess", targets: ["AgentAccess"]),
+        .library(name: "Sessions", targets: ["Sessions"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -77,13 +77,15 @@ let package = Package(
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
         // which keys a connection sees. Never imports HostStore or Vault.
         .target(name: "Agent", dependencies: ["System", "KeyFormats", "SecureMemory"]),
-        // Which keys an agent's connection may list and sign with, for both agents (the
-        // per-session one of `hostbook ssh` and the standing one): the Agent library's
-        // policy, answered from the database's hosts, keys and known hosts.
-        .target(name: "AgentAccess", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory"]),
+        // What hostbook's ssh sessions and agents decide, in-process and testable: the plan of a
+        // `hostbook ssh` session (the host, its jump chain, keys, host-key algorithms) and its
+        // ssh_config, the installed ssh_config (which hosts it holds and leaves out), the
+        // standing agent's state, and both agents' one access policy. Never imports Vault:
+        // private keys come through the caller.
+        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "AgentAccess"],
+                          dependencies: ["System", "KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
                           swiftSettings: libsecretHeaders),
 
         .testTarget(name: "SystemTests", dependencies: ["System"]),
@@ -96,7 +98,7 @@ let package = Package(
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
-        .testTarget(name: "AgentAccessTests", dependencies: ["AgentAccess", "Agent", "HostStore", "KeyFormats", "SecureMemory"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),
     ],

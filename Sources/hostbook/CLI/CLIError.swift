@@ -5,7 +5,8 @@
 /// conform to it beside the code that presents them: HostStoreError in
 /// CLI/HostStoreErrorPresentation.swift, KeyFormatError in
 /// Commands/Keys/KeyErrorPresentation.swift, VaultError in
-/// Commands/Vault/VaultError+Presentation.swift.
+/// Commands/Vault/VaultError+Presentation.swift, SessionError in
+/// Commands/SSH/SessionError+Presentation.swift.
 protocol UserFacingError: Error {
     var exitCode: ExitCode { get }
     /// What went wrong, one line, without the `hostbook: ` prefix.

@@ -8,6 +8,7 @@
 import Glibc
 #endif
 import HostStore
+import Sessions
 
 struct InstalledSSHConfigCheck: DoctorCheck {
     func run(_ c: DoctorContext) -> DoctorResult {

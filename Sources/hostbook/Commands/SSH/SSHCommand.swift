@@ -13,6 +13,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sessions
 
 enum SSHCommand {
     static let all: [CommandSpec] = [spec, SSHHostKeyLookup.spec]
@@ -50,7 +51,9 @@ enum SSHCommand {
         // `ssh -V` runs while the database is read.
         var probe = inv.args.flag("print-config") ? nil : try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
-        let plan = try SSHPlan.load(inv, name: name, snippetName: inv.args.value("snippet"))
+        let plan = try HostStoreErrorPresentation.mapping {
+            try SSHPlan.load(databasePath: inv.databasePath, name: name, snippetName: inv.args.value("snippet"))
+        }
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
         if inv.args.flag("print-config") {

@@ -1,7 +1,8 @@
 // `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand of
 // `hostbook ssh` (sshconnect.c load_hostkeys_command; docs/openssh-behaviour.md,
 // "KnownHostsCommand"). ssh runs it with stdin on /dev/null and reads known_hosts lines from
-// its stdout; the decision is the trust core's (`decide`), and ssh then acts on the lines:
+// its stdout; the decision is the trust core's (Sessions' `SSHHostKeyDecision.decide`), and
+// ssh then acts on the lines:
 //   ORDER     the stored keys for the name, so ssh asks for an algorithm it can verify
 //   HOSTNAME  trusted: the presented key; revoked: an @revoked line; changed: the stored
 //             keys (ssh refuses with its own warning, nothing is replaced); unknown: on a
@@ -15,11 +16,9 @@ import Glibc
 #endif
 import HostStore
 import KeyFormats
+import Sessions
 
 enum SSHHostKeyLookup {
-    /// The ssh tokens after the command words, in the order `run` reads them.
-    static let tokens = ["%I", "%H", "%h", "%p", "%t", "%K", "%n"]
-
     static let spec = CommandSpec(
         ["known-hosts", "lookup"], summary: "Answer ssh's KnownHostsCommand (used by 'hostbook ssh')",
         usage: "PHASE NAME HOST PORT TYPE KEY ALIAS",
@@ -33,28 +32,6 @@ enum SSHHostKeyLookup {
                       .required("TYPE", "Key type or NONE (%t)"), .required("KEY", "Base64 key or NONE (%K)"),
                       .optional("ALIAS", "The alias typed (%n)")],
         run: run)
-
-    /// The one place `hostbook ssh` asks for a host-key decision: host, port and key in,
-    /// the trust core's answer out.
-    static func decide(_ store: KnownHostsStore, host: String, port: Int, key: PresentedHostKey) throws -> KnownHostsStore.Check {
-        try store.check(HostLookupName(host: host, port: port), presented: key)
-    }
-
-    /// The signature algorithms of the keys trusted for host:port, for `HostKeyAlgorithms
-    /// ^LIST` (those first, ssh's defaults after), which does what the ORDER run would and
-    /// spares ssh that run. Empty when nothing plain is trusted (certificate authorities
-    /// and unknown hosts keep the ORDER run). Which keys are known, and the `[host]:port`
-    /// fallback to the bare name, are the store's answer.
-    static func preferredAlgorithms(_ store: KnownHostsStore, host: String, port: Int) throws -> [String] {
-        let known = try store.knownKeyTypes(HostLookupName(host: host, port: port))
-        guard !known.certificateAuthority else { return [] }
-        var algorithms: [String] = []
-        for type in known.types {
-            let names = type == PublicKey.rsaType ? ["rsa-sha2-512", "rsa-sha2-256"] : [type]
-            for n in names where !algorithms.contains(n) { algorithms.append(n) }
-        }
-        return algorithms
-    }
 
     static func run(_ inv: Invocation) throws {
         let a = inv.args.positionals
@@ -78,7 +55,7 @@ enum SSHHostKeyLookup {
                 return
             }
             let store = KnownHostsStore(database: db)
-            let check = try decide(store, host: host, port: port, key: presented)
+            let check = try SSHHostKeyDecision.decide(store, host: host, port: port, key: presented)
             switch check.decision.status {
             case .trusted:
                 if check.decision.viaCertificateAuthority {

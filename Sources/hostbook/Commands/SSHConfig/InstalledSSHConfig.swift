@@ -1,7 +1,7 @@
-// Where the installed ssh configuration lives and how it is put in place:
-//   * `$XDG_CONFIG_HOME/hostbook/ssh_config` (default ~/.config), 0600, written by AtomicFile
-//     (the program's atomic file writer), with the public key files in `keys/` beside it; it
-//     leaves out every host the user's own configuration names (UserSSHConfigHosts);
+// Putting the installed ssh configuration in place (where it lives and what it holds:
+// Sessions' SSHConfigInstallation):
+//   * the generated file 0600, written by AtomicFile (the program's atomic file writer),
+//     and the public key files beside it, 0644;
 //   * exactly one `Include` line for it at the very top of ~/.ssh/config (the first value
 //     ssh obtains wins, and an Include after a Host line would belong to that block). The
 //     rest of the file stays byte-identical, the previous content is kept as
@@ -12,47 +12,32 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sessions
 import System
-import HostStore
-import SSHConfig
 
 struct InstalledSSHConfig {
-    let folder: String
-    var generated: String { folder + "/ssh_config" }
-    var keysFolder: String { folder + "/keys" }
-    let userConfig: String
-    var backup: String { userConfig + ".hostbook-backup" }
+    let layout: SSHConfigInstallation
+    var folder: String { layout.folder }
+    var generated: String { layout.generated }
+    var keysFolder: String { layout.keysFolder }
+    var userConfig: String { layout.userConfig }
+    var backup: String { layout.backup }
 
     init(_ inv: Invocation) {
-        let home = inv.homeDirectory
-        let configHome = inv.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil } ?? home + "/.config"
-        folder = configHome + "/hostbook"
-        userConfig = home + "/.ssh/config"
+        layout = SSHConfigInstallation(home: inv.homeDirectory, environment: inv.environment)
     }
 
     /// The line that includes the generated file, newline included.
-    func includeLine() throws -> String {
-        do {
-            return "Include " + (try SSHConfigWriter.quote(generated, keyword: "Include")) + "\n"
-        } catch let e as SSHConfigWriterError {
-            throw CLIError.failure("the path \(generated.escapedForTerminal) cannot be written in ssh_config: \(e.reason)",
-                                   hint: "Set XDG_CONFIG_HOME to a plainer folder.")
-        }
-    }
+    func includeLine() throws -> String { try layout.includeLine() }
 
     var isInstalled: Bool { access(generated, F_OK) == 0 }
 
     /// The configuration for every saved host, rendered (nothing written), without the
     /// hosts the user's own ~/.ssh/config defines.
     func render(_ inv: Invocation) throws -> StandingSSHConfig.Rendered {
-        let userHosts = try UserSSHConfigHosts.read(userConfig: userConfig, home: inv.homeDirectory, excluding: generated)
-        let database = try HostStoreAccess.openForReading(inv)
-        let hosts = try database?.hosts() ?? []
-        let keys = try database.map { try KeyStore(database: $0).list() } ?? []
         let block = SSHHostBlock(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath), noInput: false)
         let socket = try AgentSocket.defaultPath(environment: inv.environment)
-        return StandingSSHConfig(block: block, agentSocket: socket, keysFolder: keysFolder)
-            .render(hosts: hosts, keys: keys, userHosts: userHosts.definitions)
+        return try layout.render(databasePath: inv.databasePath, block: block, agentSocket: socket)
     }
 
     /// Writes the generated file and the public key files (removing key files no host uses);

@@ -7,6 +7,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sessions
 import System
 import SSHConfig
 
@@ -60,14 +61,7 @@ final class SSHConfigFiles {
     }
 
     /// glob(3) as ssh calls it: sorted matches, none when nothing matches.
-    func glob(_ pattern: String) -> [String] {
-        var p = pattern
-        if p == "~" || p.hasPrefix("~/") { p = home + p.dropFirst() }
-        var g = glob_t()
-        defer { globfree(&g) }
-        guard Glibc.glob(p, GLOB_TILDE, nil, &g) == 0 else { return [] }
-        return (0..<Int(g.gl_pathc)).compactMap { g.gl_pathv[$0].map { String(cString: $0) } }
-    }
+    func glob(_ pattern: String) -> [String] { SSHConfigGlob.expand(pattern, home: home) }
 
     /// The public half of an IdentityFile: `PATH.pub` when present, else the private key
     /// itself when it is not encrypted. Nil with the reason otherwise. Cached per path.

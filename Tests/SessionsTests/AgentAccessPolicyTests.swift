@@ -7,7 +7,7 @@
 import Foundation
 import XCTest
 @testable import Agent
-import AgentAccess
+import Sessions
 import HostStore
 import KeyFormats
 import SecureMemory

@@ -5,42 +5,48 @@
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
 // block keeps its name.
-import HostStore
+public import HostStore
 import KeyFormats
-import SSHConfig
+public import SSHConfig
 
-struct StandingSSHConfig {
-    static let header = "# Written by hostbook (hostbook ssh-config --install); hostbook rewrites it, do not edit.\n"
+public struct StandingSSHConfig: Sendable {
+    public static let header = "# Written by hostbook (hostbook ssh-config --install); hostbook rewrites it, do not edit.\n"
 
     /// The text, the public key files it names (path → authorized_keys line), the
     /// warnings for skipped hosts, the hosts left out for the user's own blocks (also among
     /// the warnings), and the names of the hosts written.
-    struct Rendered {
-        var text: String
-        var publicKeyFiles: [String: String]
-        var warnings: [String]
-        var clashes: [Clash] = []
-        var written: [String] = []
+    public struct Rendered: Sendable {
+        public var text: String
+        public var publicKeyFiles: [String: String]
+        public var warnings: [String]
+        public var clashes: [Clash] = []
+        public var written: [String] = []
     }
 
     /// A saved host left out because the user's configuration defines its name.
-    struct Clash {
-        let host: String
-        let definition: SSHConfigAlias
+    public struct Clash: Sendable {
+        public let host: String
+        public let definition: SSHConfigAlias
 
-        var place: String { "'\(definition.file.escapedForTerminal)' line \(definition.line)" }
-        var warning: String {
+        public var place: String { "'\(definition.file.escapedForTerminal)' line \(definition.line)" }
+        public var warning: String {
             "skipped host '\(host.escapedForTerminal)': \(place) has your own Host block for it, which hostbook leaves in charge"
         }
     }
 
-    let block: SSHHostBlock
-    let agentSocket: String
+    public let block: SSHHostBlock
+    public let agentSocket: String
     /// `$XDG_CONFIG_HOME/hostbook/keys`.
-    let keysFolder: String
+    public let keysFolder: String
+
+    public init(block: SSHHostBlock, agentSocket: String, keysFolder: String) {
+        self.block = block
+        self.agentSocket = agentSocket
+        self.keysFolder = keysFolder
+    }
 
     /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
-    func render(hosts: [Host], keys: [StoredKey], userHosts: [String: SSHConfigAlias]) -> Rendered {
+    public func render(hosts: [Host], keys: [StoredKey], userHosts: [String: SSHConfigAlias]) -> Rendered {
         var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
         let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var written: Set<String> = []
@@ -107,7 +113,7 @@ struct StandingSSHConfig {
     }
 
     /// A key's file name: its name when that is a plain file name, else its uuid.
-    static func fileName(for key: StoredKey) -> String {
+    public static func fileName(for key: StoredKey) -> String {
         let plain = key.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-@+".unicodeScalars.contains($0) }
         return plain && !key.name.hasPrefix(".") ? key.name : key.uuid
     }

@@ -1,8 +1,9 @@
 // The standing agent's state and the policy it hands the Agent library (`hostbook agent
-// run`). The executable composes the parts: the Agent library speaks the protocol,
-// AgentAccessPolicy decides which keys a connection may list and sign with (the same
-// decision as the session agent's, with the standing rules: AgentAccessRules.standing),
-// HostStore keeps the log, the vault holds the private keys.
+// run`). The parts: the Agent library speaks the protocol, AgentAccessPolicy decides which
+// keys a connection may list and sign with (the same decision as the session agent's, with
+// the standing rules: AgentAccessRules.standing), HostStore keeps the log, and the
+// executable reads the private keys from the vault (`readPrivateKey`) and names a client's
+// program (`clientExecutable`).
 //
 // * Keys: every saved key; its private half is read from the vault when it first signs
 //   and kept in secure memory until the agent stops, is locked, or finds the vault locked
@@ -13,30 +14,35 @@
 // * Every signature made or refused is handed to the log's writer (AgentLogWriter), which
 //   writes it on its own thread and connection: signing never waits for the database, and
 //   no log write happens under this agent's lock.
-import Agent
-import AgentAccess
-import HostStore
-import KeyFormats
+public import Agent
+public import HostStore
+public import KeyFormats
 import SecureMemory
 import System
-import Vault
 
-final class StandingAgent: @unchecked Sendable {
+public final class StandingAgent: @unchecked Sendable {
     private let mutex = Lock()
     private let database: HostDatabase
-    private let vault: VaultClient
     private let log: AgentLogWriter
+    private let readPrivateKey: @Sendable (StoredKey) throws -> PrivateKey
+    private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     private let agentLock = AgentLock()
 
-    init(database: HostDatabase, log: AgentLogWriter) {
+    /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
+    /// until `wipe`; its error refuses the signature. `clientExecutable`: the program of
+    /// a client's pid, for the log.
+    public init(database: HostDatabase, log: AgentLogWriter,
+                readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
+                clientExecutable: @escaping @Sendable (Int32) -> String?) {
         self.database = database
         self.log = log
-        self.vault = VaultClient(databaseID: database.databaseID)
+        self.readPrivateKey = readPrivateKey
+        self.clientExecutable = clientExecutable
     }
 
-    var policy: AgentPolicy {
+    public var policy: AgentPolicy {
         let database = self.database
         let access = AgentAccessPolicy(rules: .standing, lock: agentLock, database: { database })
         return access.agentPolicy(identity: { [self] key in identity(key) },
@@ -46,7 +52,7 @@ final class StandingAgent: @unchecked Sendable {
     }
 
     /// Forgets every private key read from the vault (secure memory is wiped on release).
-    func wipe() {
+    public func wipe() {
         mutex.locked { keys.removeAll() }
     }
 
@@ -63,7 +69,7 @@ final class StandingAgent: @unchecked Sendable {
     private func privateKey(_ stored: StoredKey) throws -> PrivateKey {
         try mutex.locked {
             if let held = keys[stored.fingerprint] { return held }
-            let key = try VaultPrivateKey.read(stored, from: vault)
+            let key = try readPrivateKey(stored)
             keys[stored.fingerprint] = key
             return key
         }
@@ -73,7 +79,7 @@ final class StandingAgent: @unchecked Sendable {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
         log.record(AgentUse(signed: signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
                             hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                            clientPID: Int(state.peer.pid), clientExecutable: AgentSocket.executable(of: state.peer.pid)))
+                            clientPID: Int(state.peer.pid), clientExecutable: clientExecutable(state.peer.pid)))
     }
 
     private func lock(_ passphrase: SecretBytes) -> Bool {

@@ -3,24 +3,35 @@
 // it — HostName, Port, User, ProxyJump by alias, hostbook as the only authority on host
 // keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
 // no), and the agent with the host's public key file as its IdentityFile.
-import HostStore
-import SSHConfig
+public import HostStore
+public import SSHConfig
 
-struct SSHHostBlock {
+public struct SSHHostBlock: Sendable {
     /// hostbook itself as KnownHostsCommand: absolute program path and database path.
-    let hostbookPath: String
-    let databasePath: String
+    public let hostbookPath: String
+    public let databasePath: String
     /// Passed on to KnownHostsCommand: never prompt for an unknown host key.
-    let noInput: Bool
+    public let noInput: Bool
+
+    public init(hostbookPath: String, databasePath: String, noInput: Bool) {
+        self.hostbookPath = hostbookPath
+        self.databasePath = databasePath
+        self.noInput = noInput
+    }
 
     /// The key part of a block: the agent's socket and the public key file.
-    struct Identity {
-        let agentSocket: String
-        let publicKeyFile: String
+    public struct Identity: Sendable {
+        public let agentSocket: String
+        public let publicKeyFile: String
+
+        public init(agentSocket: String, publicKeyFile: String) {
+            self.agentSocket = agentSocket
+            self.publicKeyFile = publicKeyFile
+        }
     }
 
     /// Starts the block for `host` and writes the lines both configurations share.
-    func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
+    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
         try w.host(alias)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
@@ -32,7 +43,7 @@ struct SSHHostBlock {
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
         // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
         // "KnownHostsCommand").
-        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyLookup.tokens)
+        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
         try w.set("UserKnownHostsFile", "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")

@@ -21,12 +21,12 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+public import SSHConfig
 import System
-import SSHConfig
 
-struct UserSSHConfigHosts {
+public struct UserSSHConfigHosts: Sendable {
     /// Name → where the user's configuration first defines it.
-    let definitions: [String: SSHConfigAlias]
+    public let definitions: [String: SSHConfigAlias]
 
     static let maxFileSize = 64 << 20
     static let maxTotalSize = 64 << 20
@@ -34,13 +34,13 @@ struct UserSSHConfigHosts {
 
     /// Reads `userConfig` (~/.ssh/config) and its Includes, leaving out `excluded` (hostbook's
     /// installed file, by path and by identity).
-    static func read(userConfig: String, home: String, excluding excluded: String) throws -> UserSSHConfigHosts {
+    public static func read(userConfig: String, home: String, excluding excluded: String) throws -> UserSSHConfigHosts {
         let reader = BoundedReader(excluded: excluded)
         let config: SSHConfiguration
         do {
             config = try SSHConfigLoader.load(userConfig, access: SSHConfigFileAccess(
                 read: { path in try reader.read(path) },
-                glob: { pattern in SSHConfigFiles(home: home).glob(pattern) }))
+                glob: { pattern in SSHConfigGlob.expand(pattern, home: home) }))
         } catch let e where e.kind == .unreadable && e.file == userConfig && reader.rootUnopened {
             return UserSSHConfigHosts(definitions: [:])
         } catch {
@@ -51,10 +51,10 @@ struct UserSSHConfigHosts {
         return UserSSHConfigHosts(definitions: definitions)
     }
 
-    private static func failure(_ e: SSHConfigError) -> CLIError {
+    private static func failure(_ e: SSHConfigError) -> SessionError {
         let place = e.line > 0 ? "'\(e.file.escapedForTerminal)' line \(e.line)" : "'\(e.file.escapedForTerminal)'"
-        return CLIError.failure("cannot read your ssh configuration to find the hosts it defines: \(place): \(e.message.escapedForTerminal)",
-                                hint: "hostbook never writes a Host block that would override one of yours, so it needs to read them; fix the file (ssh refuses it too).")
+        return SessionError.failed("cannot read your ssh configuration to find the hosts it defines: \(place): \(e.message.escapedForTerminal)",
+                                   hint: "hostbook never writes a Host block that would override one of yours, so it needs to read them; fix the file (ssh refuses it too).")
     }
 
     /// The files the loader asks for, read whole within the bounds above.

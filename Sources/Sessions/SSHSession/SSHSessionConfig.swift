@@ -5,20 +5,34 @@
 // set (the first value ssh obtains wins, so hostbook's blocks come first).
 import SSHConfig
 
-struct SSHSessionConfig {
+public struct SSHSessionConfig: Sendable {
     /// Paths the blocks point at: the agent socket, and each hop's public key file.
-    struct Paths {
-        var agentSocket: String?
-        var publicKeyFiles: [String: String] = [:]
+    public struct Paths: Sendable {
+        public var agentSocket: String?
+        /// Hop alias → its public key file.
+        public var publicKeyFiles: [String: String] = [:]
+
+        public init(agentSocket: String? = nil, publicKeyFiles: [String: String] = [:]) {
+            self.agentSocket = agentSocket
+            self.publicKeyFiles = publicKeyFiles
+        }
     }
 
     /// hostbook itself as KnownHostsCommand: absolute program path and database path.
-    let hostbookPath: String
-    let databasePath: String
+    public let hostbookPath: String
+    public let databasePath: String
     /// Passed on to KnownHostsCommand: never prompt for an unknown host key.
-    let noInput: Bool
+    public let noInput: Bool
 
-    func render(_ plan: SSHPlan, paths: Paths) throws -> String {
+    public init(hostbookPath: String, databasePath: String, noInput: Bool) {
+        self.hostbookPath = hostbookPath
+        self.databasePath = databasePath
+        self.noInput = noInput
+    }
+
+    /// The configuration's text; a name or value ssh_config cannot express is a `.failed`
+    /// SessionError.
+    public func render(_ plan: SSHPlan, paths: Paths) throws -> String {
         var w = SSHConfigWriter()
         do {
             for hop in plan.hops { try block(&w, hop, plan: plan, paths: paths) }
@@ -26,8 +40,8 @@ struct SSHSessionConfig {
             try w.set("Include", "~/.ssh/config")
             try w.set("Include", "/etc/ssh/ssh_config")
         } catch let e as SSHConfigWriterError {
-            throw CLIError.failure("cannot write the ssh configuration: \(e.description.escapedForTerminal)",
-                                   hint: "Rename the host (hostbook edit NAME --rename NEW) to a plain name.")
+            throw SessionError.failed("cannot write the ssh configuration: \(e.description.escapedForTerminal)",
+                                      hint: "Rename the host (hostbook edit NAME --rename NEW) to a plain name.")
         }
         return w.text
     }

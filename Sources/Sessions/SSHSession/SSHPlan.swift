@@ -1,0 +1,105 @@
+// What one `hostbook ssh NAME` connects through: the saved host and its jump hosts (each
+// with its own hostname, port, user, key and password), and the snippet to run. Only the
+// database is read here, and no vault: the executable reads the secrets the plan names.
+public import HostStore
+public import KeyFormats
+
+public struct SSHHop: Sendable {
+    public let host: Host
+    /// The alias of its Host block: the saved name.
+    public let alias: String
+    /// The alias of the next hop towards hostbook (its ProxyJump), or nil.
+    public let jumpAlias: String?
+    /// The attached key's metadata (public half only).
+    public let key: StoredKey?
+    /// The algorithms of its trusted host keys, preferred in the key exchange.
+    public var hostKeyAlgorithms: [String] = []
+
+    public init(host: Host, alias: String, jumpAlias: String?, key: StoredKey?, hostKeyAlgorithms: [String] = []) {
+        self.host = host
+        self.alias = alias
+        self.jumpAlias = jumpAlias
+        self.key = key
+        self.hostKeyAlgorithms = hostKeyAlgorithms
+    }
+
+    public var publicKey: PublicKey? { key.flatMap { try? PublicKey(blob: $0.publicKeyBlob) } }
+    public var hasPassword: Bool { host.auth == .password }
+}
+
+public struct SSHPlan: Sendable {
+    public let databaseID: String
+    /// The target first, then its jump host, that one's jump host, ...
+    public var hops: [SSHHop]
+    public let snippet: String?
+
+    public init(databaseID: String, hops: [SSHHop], snippet: String?) {
+        self.databaseID = databaseID
+        self.hops = hops
+        self.snippet = snippet
+    }
+
+    public var target: SSHHop { hops[0] }
+    public var needsAgent: Bool { hops.contains { $0.key != nil } }
+    public var needsAskpass: Bool { hops.contains { $0.hasPassword } }
+
+    /// Reads the host, its jump chain and the snippet from the database at `databasePath`
+    /// (opened read-only; none there means no host). A missing host, snippet, jump host or
+    /// key is a `.notFound` SessionError, a looping or too long chain `.failed`; a database
+    /// failure is HostStore's error.
+    public static func load(databasePath: String, name: String, snippetName: String?) throws -> SSHPlan {
+        guard let database = try HostDatabase.openForReading(path: databasePath) else {
+            throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
+        }
+        return try load(database, name: name, snippetName: snippetName)
+    }
+
+    /// `load(databasePath:...)` from an open database.
+    public static func load(_ database: HostDatabase, name: String, snippetName: String?) throws -> SSHPlan {
+        let snippet: String?
+        if let snippetName {
+            guard let found = try database.snippet(named: snippetName) else {
+                throw SessionError.notFound("no snippet named '\(snippetName.escapedForTerminal)'", hint: "Run 'hostbook snippets list' to see the snippets.")
+            }
+            snippet = found.command
+        } else {
+            snippet = nil
+        }
+        guard let target = try database.host(named: name) else {
+            throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
+        }
+        let chain: [Host]
+        switch try JumpChain.walk(from: target, find: database.host(named:)) {
+        case .chain(let hosts): chain = hosts
+        case .loop(let hosts):
+            throw SessionError.failed("the jump hosts of '\(name.escapedForTerminal)' form a loop at '\((hosts.last!.jump ?? "").escapedForTerminal)'",
+                                      hint: "Fix it with 'hostbook edit NAME --no-jump' on one of them.")
+        case .tooLong:
+            throw SessionError.failed(JumpChain.tooLongMessage(name).escapedForTerminal, hint: "Shorten it with 'hostbook edit NAME --jump' or '--no-jump'.")
+        case .missing(let jump, let of):
+            throw SessionError.notFound("the jump host '\(jump.escapedForTerminal)' of '\(of.escapedForTerminal)' does not exist")
+        }
+        return SSHPlan(databaseID: database.databaseID, hops: try hops(chain, in: database), snippet: snippet)
+    }
+
+    /// The hops of `chain` (the target first): each host's key and trusted host-key
+    /// algorithms. A key named by a host but gone from the database meanwhile (another
+    /// hostbook removed it after the host was read) is a `.notFound` SessionError.
+    static func hops(_ chain: [Host], in database: HostDatabase) throws -> [SSHHop] {
+        let keys = KeyStore(database: database)
+        let knownHosts = KnownHostsStore(database: database)
+        var hops: [SSHHop] = []
+        for (i, host) in chain.enumerated() {
+            var key: StoredKey?
+            if let keyName = host.key {
+                guard let found = try keys.find(name: keyName) else {
+                    throw SessionError.notFound("the key '\(keyName.escapedForTerminal)' of host '\(host.name.escapedForTerminal)' does not exist")
+                }
+                key = found
+            }
+            hops.append(SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
+                               hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port)))
+        }
+        return hops
+    }
+}

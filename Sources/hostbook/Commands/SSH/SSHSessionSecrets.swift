@@ -1,0 +1,54 @@
+// The secrets of one `hostbook ssh` session: each hop's private key and password, read
+// from the vault into secure memory (the plan, from Sessions, says which), and handed to
+// the session's agent and askpass socket.
+import Agent
+import HostStore
+import KeyFormats
+import SecureMemory
+import Sessions
+import Vault
+
+/// The secrets of a session, in secure memory: the keys the agent serves, and the password
+/// of each hop that has one.
+struct SSHSecrets: @unchecked Sendable {
+    var identities: [AgentIdentity] = []
+    var passwords: [SSHPasswordAnswer] = []
+}
+
+extension SSHPlan {
+    /// Reads each hop's private key and password from the vault into secure memory.
+    /// `localUser` is the user ssh logs in as where a hop sets none.
+    func loadSecrets(localUser: String) throws -> SSHSecrets {
+        let vault = VaultClient(databaseID: databaseID)
+        var secrets = SSHSecrets()
+        for (index, hop) in hops.enumerated() {
+            if let stored = hop.key {
+                let key = try VaultPrivateKey.read(stored, from: vault)
+                if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
+                    secrets.identities.append(AgentIdentity(key: key, comment: stored.name))
+                }
+            }
+            if hop.hasPassword {
+                let host = hop.host
+                let password = try HostPasswords.vault("read the password of '\(host.name)'") {
+                    try vault.lookup(HostPasswords.itemID(for: host))
+                }
+                guard let password else {
+                    throw CLIError.failure("the password of '\(host.name)' is not in the vault",
+                                           hint: "Store it again with 'hostbook edit \(host.name) --password-stdin'.")
+                }
+                secrets.passwords.append(SSHPasswordAnswer(hop: index, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
+                                                           password: password))
+            }
+        }
+        return secrets
+    }
+}
+
+extension SSHAgentPolicy {
+    /// The session agent's policy for `client`, serving the keys `secrets` reads.
+    static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader) -> AgentPolicy {
+        make(plan: plan, databasePath: databasePath, sshVersion: (client.major, client.minor),
+             identities: { (try? secrets.wait().get())?.identities ?? [] })
+    }
+}
