@@ -7,6 +7,7 @@ import System
 import Agent
 import HostStore
 import Vault
+import Sessions
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log]

@@ -7,6 +7,7 @@ import Glibc
 import System
 import Agent
 import SecureMemory
+import Sessions
 
 /// One running session: the agent, the askpass socket, the session's files and ssh itself.
 struct SSHSession {
