@@ -2,6 +2,7 @@
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
 @testable import HostStore
+import ImportFormats
 import KeyFormats
 import XCTest
 

@@ -16,6 +16,7 @@
 // more than one device gives), so the plan is the same whether or not it is written as it
 // goes: the importer writes each device's plan before planning the next, keeping memory
 // bounded by the devices, and a dry run writes nothing.
+import ImportFormats
 import KeyFormats
 
 struct TailscaleImportPlanner {
@@ -100,9 +101,9 @@ struct TailscaleImportPlanner {
     /// name `namesToLookUp(node)` gave. `mapping` is `TailscaleHostMapping(node)` when the
     /// caller has it already.
     mutating func plan(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil, entries: [String: [KnownHostRow]]) -> TailscaleDevicePlan {
-        // The reader already drops tags hostbook would refuse; devices may come from elsewhere.
+        // Tailscale's tags that hostbook accepts as tags; the rest are dropped, not stored.
         var node = node
-        node.tags = TailscaleDocumentReader.validTags(node.tags)
+        node.tags = TailscaleDocumentReader.validTags(node.tags).filter { (try? HostValidation.tag($0)) != nil }
         let mapping = mapping ?? TailscaleHostMapping(node)
         let sharedAlias = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
         let alias = sharedAlias ? mapping.fqdn : mapping.alias

@@ -6,6 +6,7 @@
 //
 // Each device is planned and written before the next, so memory stays bounded by the
 // devices themselves, not by everything the import writes.
+import ImportFormats
 import KeyFormats
 
 public struct TailscaleImportOptions: Sendable {

@@ -1,6 +1,7 @@
 // Which devices `import-tailscale` imports: the filters (--tag, --online), then --all,
 // --only NAME,..., or a numbered list and a question on the terminal.
 import HostStore
+import ImportFormats
 import KeyFormats
 
 struct TailscaleSelection {

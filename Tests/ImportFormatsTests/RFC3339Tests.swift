@@ -1,5 +1,5 @@
 // Tailscale's RFC 3339 times turned into hostbook's ISO 8601 UTC form.
-import HostStore
+import ImportFormats
 import XCTest
 
 final class RFC3339Tests: XCTestCase {
