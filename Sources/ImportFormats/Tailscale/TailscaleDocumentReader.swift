@@ -5,7 +5,7 @@
 import KeyFormats
 
 /// Why an input cannot be imported. Nothing is written when any of these is thrown: HostStore
-/// reports it as a `HostStoreError` of kind `.unusableInput` (TailscaleImporter.read), with
+/// reports it as a `HostStoreError` of kind `.unusableInput` (TailscaleImporter.readDocument), with
 /// the same message and a hint saying what to pass instead.
 public enum TailscaleInputError: Error, Sendable, Equatable {
     /// No bytes at all, or only whitespace.

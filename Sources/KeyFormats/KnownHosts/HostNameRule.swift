@@ -1,4 +1,4 @@
-// The one owner of "is this a valid host name": two questions, one file, one shared core.
+// The one owner of "is this a valid host name": two questions in one file, over one core.
 //
 // - `problem` / `lookup`: a host name that the known-hosts side is given as a single name
 //   (approve, revoke, remove, check, scan, `list HOST`, Tailscale names): a plain host name or
@@ -10,11 +10,14 @@
 // - `hostnameProblem`: a saved host's `--hostname` (HostValidation in HostStore reports it):
 //   no brackets, no port, and every label checked, since ssh dials exactly this string.
 //
-// The shared core, used by both and by the Tailscale reader: a DNS name of RFC 1123 labels
-// (`isDNSName`), a dotted-quad IPv4 address (`isIPv4`) and an IPv6 address with an optional
-// zone as inet_pton(3) reads it (`isIPv6`). The known-hosts rule checks only the shape of an
-// address holding ':' (hex digits, colons, dots): it names hosts as ssh looks them up, and
-// has always accepted what its tests and fuzz corpus hold.
+// The core is implemented once, here: a DNS name of RFC 1123 labels (`isDNSName`), a
+// dotted-quad IPv4 address (`isIPv4`) and an IPv6 address with an optional zone as
+// inet_pton(3) reads it (`isIPv6`, `ipv6Bytes`). The saved-host rule is built on it, and so
+// are the Tailscale reader and mapping (ImportFormats, HostStore). The known-hosts rule
+// shares its length limit but is deliberately looser: it refuses what would change meaning in
+// a known_hosts host field and checks only the shape of an address holding ':' (hex digits,
+// colons, dots; `looksLikeIPv6`), since it names hosts as ssh looks them up rather than as a
+// resolver would accept them.
 #if canImport(Glibc)
 import Glibc
 #endif
