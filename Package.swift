@@ -40,6 +40,7 @@ let package = Package(
         .executable(name: "hostbook", targets: ["hostbook"]),
         .library(name: "KeyFormats", targets: ["KeyFormats"]),
         .library(name: "Vault", targets: ["Vault"]),
+        .library(name: "ImportFormats", targets: ["ImportFormats"]),
         .library(name: "HostStore", targets: ["HostStore"]),
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
         .library(name: "Agent", targets: ["Agent"]),
@@ -70,8 +71,12 @@ let package = Package(
         .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret.
         .target(name: "Vault", dependencies: ["System", "SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
+        // Pure readers of documents from outside (the streaming JSON reader, Tailscale's status
+        // and device list, RFC 3339 times, Punycode and alias sanitising). No I/O: a caller
+        // hands the bytes over through a ByteSource.
+        .target(name: "ImportFormats", dependencies: ["KeyFormats"]),
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
-        .target(name: "HostStore", dependencies: ["System", "KeyFormats", "CSQLite3"]),
+        .target(name: "HostStore", dependencies: ["System", "KeyFormats", "ImportFormats", "CSQLite3"]),
         // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
         .target(name: "SSHConfig"),
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
@@ -85,7 +90,7 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
                           swiftSettings: libsecretHeaders),
 
         .testTarget(name: "SystemTests", dependencies: ["System"]),
@@ -97,7 +102,8 @@ let package = Package(
                           swiftSettings: libsecretHeaders),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
-        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "KeyFormats"]),
+        .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats"]),
+        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats"]),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),

@@ -13,8 +13,9 @@ OUT="$ROOT/.build/fuzz"
 MOD="$OUT/modules"
 mkdir -p "$MOD"
 
-# Library modules in dependency order (HostStore for its importers' parsers).
-MODULES=${FUZZ_MODULES:-"System SecureMemory KeyFormats HostStore SSHConfig Agent"}
+# Library modules in dependency order (ImportFormats for the readers of outside documents,
+# HostStore for the known_hosts import and the mapping of Tailscale devices).
+MODULES=${FUZZ_MODULES:-"System SecureMemory KeyFormats ImportFormats HostStore SSHConfig Agent"}
 
 SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
 # -O: the optimisation level of `swift build -c release` (Package.swift sets no other for

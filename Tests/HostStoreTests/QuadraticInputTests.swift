@@ -5,6 +5,7 @@
 // bounded path gives, and benchmarks/ measures how the time grows with the input.
 import Foundation
 import HostStore
+import ImportFormats
 import XCTest
 
 final class QuadraticInputTests: XCTestCase {

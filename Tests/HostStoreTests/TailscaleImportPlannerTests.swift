@@ -8,6 +8,7 @@
 // at its Tailscale IP or not imported.
 import Foundation
 @testable import HostStore
+import ImportFormats
 import KeyFormats
 import XCTest
 

@@ -2,6 +2,7 @@
 // rotations, clashes, dry runs and all-or-nothing transactions.
 import Foundation
 @testable import HostStore
+import ImportFormats
 import KeyFormats
 import XCTest
 
@@ -397,7 +398,7 @@ final class TailscaleRandomInputTests: XCTestCase {
             let db = try TemporaryDatabase()
             var options = TailscaleImportOptions()
             options.renameClashes = Bool.random(using: &rng)
-            options.includeExcluded = true
+            options.selection = TailscaleSelection(includeSkipped: true)
             _ = try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: nodes), options)
             for row in try db.connection.query("SELECT name, hostname FROM hosts") {
                 XCTAssertNoThrow(try HostValidation.name(row.text(0) ?? ""), "\(row)")

@@ -2,6 +2,7 @@
 // the project's samples in ../shared/testdata/tailscale) and a fresh database per test.
 import Foundation
 @testable import HostStore
+import ImportFormats
 import XCTest
 
 enum TailscaleFixtures {
@@ -24,7 +25,7 @@ enum TailscaleFixtures {
     static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
     static func document(_ url: URL) throws -> TailscaleDocument {
-        try TailscaleDocumentReader.read(MemorySource(try bytes(url)))
+        try TailscaleImporter.readDocument(MemorySource(try bytes(url)))
     }
 }
 

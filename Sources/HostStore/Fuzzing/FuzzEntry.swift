@@ -2,71 +2,34 @@
 // (fuzz/targets/NAME.swift) and of their replay tests (Tests/HostStoreTests/
 // FuzzRegressionTests.swift): both call these, so what the fuzzers ran and what the tests
 // replay cannot drift apart. Each body must only not crash; thrown errors are expected.
-// Internal: reached through `@testable import` (the fuzz build uses -enable-testing).
+// Internal: reached through `@testable import` (the fuzz build uses -enable-testing). The
+// pure readers' own targets (json-stream, punycode) are ImportFormats' FuzzEntry.
 #if canImport(Glibc)
 import Glibc
 #endif
+import ImportFormats
 import KeyFormats
 
 enum FuzzEntry {
     /// Every target by its name (the folder names under fuzz/corpus and fuzz/crashers).
     static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
-        ("json-stream", jsonStream), ("tailscale-document", tailscaleDocument),
-        ("punycode", punycode), ("known-hosts-file", knownHostsFile),
+        ("tailscale-document", tailscaleDocument), ("known-hosts-file", knownHostsFile),
     ]
 
     /// How many bytes the input's source hands over per read: the first byte picks 1…64,
     /// so values and escapes are split across buffer refills.
     private static func pieceSize(_ bytes: [UInt8]) -> Int { 1 + Int(bytes.first ?? 0) % 64 }
 
-    /// JSONStreamReader: every value built (objects, arrays, strings, integers, booleans)
-    /// down to a depth, then skipped; and the whole input skipped in one call.
-    static func jsonStream(_ bytes: [UInt8]) {
-        let built = JSONStreamReader(MemorySource(bytes, maxRead: pieceSize(bytes)), chunkSize: 16)
-        if (try? built.skipByteOrderMark()) == false {
-            _ = try? walk(built, depth: 0)
-            _ = try? built.expectEnd()
-        }
-        let skipped = JSONStreamReader(MemorySource(bytes))
-        _ = try? skipped.skipValue()
-        _ = try? skipped.atEnd()
-    }
-
-    private static func walk(_ json: JSONStreamReader, depth: Int) throws {
-        if depth > 64 { return try json.skipValue() }
-        switch try json.peekKind() {
-        case .object: try json.readObject { _ in try walk(json, depth: depth + 1) }
-        case .array: try json.readArray { try walk(json, depth: depth + 1) }
-        case .string: _ = try json.readOptionalString(path: "s")
-        case .number: _ = try json.readOptionalInt(path: "n")
-        case .bool: _ = try json.readOptionalBool(path: "b")
-        case .null: _ = try json.readOptionalString(path: "null")
-        }
-    }
-
     /// `tailscale status --json` / `tailscale debug netmap` documents: the reader, then the
     /// mapping of every device to a host (alias, address, patterns, Punycode of its names),
     /// and which of its names the document's tailnet speaks for.
     static func tailscaleDocument(_ bytes: [UInt8]) {
-        guard let document = try? TailscaleDocumentReader.read(MemorySource(bytes, maxRead: pieceSize(bytes))) else { return }
+        guard let document = try? TailscaleImporter.readDocument(MemorySource(bytes, maxRead: pieceSize(bytes))) else { return }
         for node in document.nodes {
             let mapping = TailscaleHostMapping(node)
             _ = mapping.displayAlias
             for pattern in mapping.patterns { _ = document.tailnet.whyNotTrusted(pattern) }
             for line in node.sshHostKeys { _ = try? PublicKeyLine.parse(line) }
-        }
-    }
-
-    /// Punycode (RFC 3492) both ways, on the input as one label and as a dotted name;
-    /// a label that encodes must decode to itself.
-    static func punycode(_ bytes: [UInt8]) {
-        let text = String(decoding: bytes, as: UTF8.self)
-        _ = Punycode.decode(text)
-        _ = Punycode.unicodeLabel(text)
-        _ = Punycode.asciiName(text)
-        _ = HostNameSanitizer.label(from: text)
-        if let encoded = Punycode.encode(text), Punycode.decode(encoded) != text {
-            fatalError("Punycode round trip changed the label")
         }
     }
 

@@ -1,5 +1,6 @@
 // What Tailscale said about a host's device at the last import (the `tailscale_nodes` row
 // TailscaleSchema defines and TailscaleImporter writes), for `show` and `list --json`.
+import ImportFormats
 
 /// A device's OS, online state, last-seen time and owner as the last import saw them.
 /// Each is nil when Tailscale did not say (`lastSeen` is nil while the device is online).

@@ -1,6 +1,7 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (docs/formats.md, "Tailscale JSON"; README.md, "Tailscale").
 import HostStore
+import ImportFormats
 
 enum ImportTailscaleCommand {
     static let all: [CommandSpec] = [
@@ -37,8 +38,9 @@ enum ImportTailscaleCommand {
 
     static func run(_ inv: Invocation) throws {
         let args = inv.args
-        let selection = try TailscaleSelection(args)
+        let choice = try TailscaleDeviceChoice(args)
         var options = TailscaleImportOptions()
+        options.selection = choice.selection
         if let user = args.value("user") {
             try HostValidation.user(user)
             options.sshUser = user
@@ -46,20 +48,17 @@ enum ImportTailscaleCommand {
         options.dryRun = args.flag("dry-run")
         options.trustHostKeys = !args.flag("no-host-keys")
         options.renameClashes = args.flag("rename-clashes")
-        options.includeExcluded = args.flag("include-skipped")
 
         var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
         if let state = document.backendState, state != "Running" {
             inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(state)); the device list may be incomplete or out of date")
         }
-        var nodes = try selection.select(document.nodes, includeExcluded: options.includeExcluded, invocation: inv)
-        let offered = document.nodes.contains { selection.passesFilters($0) && ($0.exclusion == nil || options.includeExcluded) }
-        // Only the selection stays alive: the importer frees each device when done with it.
-        document.nodes = []
-        if nodes.isEmpty && selection.only == nil && !selection.all && offered {
+        guard var nodes = try choice.devices(document.nodes, invocation: inv) else {
             inv.note("Nothing selected; nothing imported.")
             return
         }
+        // One copy only: the importer frees each device when done with it.
+        document.nodes = []
         // A dry run only reads; against a database that does not exist yet it plans against
         // an empty one in memory rather than create the file.
         let database: HostDatabase

@@ -1,7 +1,7 @@
 // A seeded generator for the tests that feed random input to a parser and only check that
 // nothing crashes: each prints its seed, and HOSTBOOK_TEST_SEED=N replays a run exactly
 // (`HOSTBOOK_TEST_SEED=N swift test --filter TheTest`). The same file is in the
-// KeyFormatsTests and HostStoreTests targets (test targets share no sources).
+// KeyFormatsTests, HostStoreTests and ImportFormatsTests targets (test targets share no sources).
 import Foundation
 
 /// SplitMix64: small and deterministic for a given seed; good enough for test inputs.

@@ -1,5 +1,7 @@
 // From a Tailscale device to the hostbook host it becomes (docs/formats.md,
 // "From a device to a host"): alias, address, tags and the names its host keys are pinned for.
+import ImportFormats
+import KeyFormats
 
 public struct TailscaleHostMapping: Sendable, Equatable {
     /// The alias: the first label of the MagicDNS name, lower-cased (punycode when the label
@@ -47,7 +49,7 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     /// never puts wildcards, commas or spaces into a known_hosts pattern or a hostname.
     private static func fqdn(_ node: TailscaleNode) -> String {
         let fqdn = Punycode.asciiName(node.dnsName).lowercased()
-        return HostValidation.isDNSName(fqdn) ? fqdn : ""
+        return HostNameRule.isDNSName(fqdn) ? fqdn : ""
     }
 
     private static func alias(fqdn: String, _ node: TailscaleNode) -> String {
@@ -65,9 +67,7 @@ public struct TailscaleHostMapping: Sendable, Equatable {
     }
 
     /// An IPv4 or IPv6 address as hostbook's host validation reads them, without a zone.
-    static func isIPAddress(_ s: String) -> Bool {
-        !s.contains("%") && (HostValidation.isIPv4(s) || HostValidation.isIPv6(s))
-    }
+    static func isIPAddress(_ s: String) -> Bool { HostNameRule.isIPAddress(s) }
 
     /// The alias for display: punycode labels decoded ("xn--bcher-nas-q9a" → "bücher-nas").
     public var displayAlias: String { Punycode.unicodeLabel(alias) }

@@ -1,6 +1,7 @@
 // Writes a Tailscale import's plan (TailscaleImportPlanner) inside the import's transaction:
 // hosts, tags and node rows through the hosts module's bulk writer, host keys through the
 // known-hosts store's. Nothing here decides; every step is the plan's.
+import ImportFormats
 
 struct TailscaleImportApplier {
     let hosts: HostBulkWriter

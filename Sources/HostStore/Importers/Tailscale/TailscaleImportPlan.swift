@@ -2,6 +2,7 @@
 // writes it): for each device, the host to add, update, leave or skip, its node row and tag
 // changes, and each host key's decision for each name. The report — what the command
 // prints, with --dry-run or not — is made from the plan alone.
+import ImportFormats
 import KeyFormats
 
 /// What happens to one device's host.

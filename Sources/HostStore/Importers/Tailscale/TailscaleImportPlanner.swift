@@ -16,6 +16,7 @@
 // more than one device gives), so the plan is the same whether or not it is written as it
 // goes: the importer writes each device's plan before planning the next, keeping memory
 // bounded by the devices, and a dry run writes nothing.
+import ImportFormats
 import KeyFormats
 
 struct TailscaleImportPlanner {
@@ -48,7 +49,7 @@ struct TailscaleImportPlanner {
         hostsByNodeID = snapshot.hostsByNodeID
         var namesToTest = 0
         var seen: Set<Int> = []
-        for node in nodes where node.exclusion == nil || options.includeExcluded {
+        for node in nodes where options.selection.decide(node) == .planned {
             aliasCount[TailscaleHostMapping.alias(node), default: 0] += 1
             guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { continue }
             // A hash per name keeps this pass small; a collision only holds a name's
@@ -71,10 +72,18 @@ struct TailscaleImportPlanner {
         }
     }
 
+    /// Drops the devices `options.selection` leaves out, keeping the order: the rest are
+    /// the import's (planned, or reported as skipped).
+    static func keepConsidered(_ nodes: inout [TailscaleNode], options: TailscaleImportOptions) {
+        nodes.removeAll { options.selection.decide($0) == .leftOut }
+    }
+
     /// The whole plan for `nodes`, with `entries` the store's plain entries (port 22) for
     /// each name (lower-cased) that has any.
     static func plan(_ nodes: [TailscaleNode], snapshot: TailscaleImportSnapshot, entries: [String: [KnownHostRow]],
                      options: TailscaleImportOptions, tailnet: TailscaleTailnet) -> TailscaleImportPlan {
+        var nodes = nodes
+        keepConsidered(&nodes, options: options)
         var planner = TailscaleImportPlanner(snapshot: snapshot, options: options, tailnet: tailnet, nodes: nodes)
         var plan = TailscaleImportPlan(notes: planner.notes)
         for node in nodes {
@@ -100,9 +109,9 @@ struct TailscaleImportPlanner {
     /// name `namesToLookUp(node)` gave. `mapping` is `TailscaleHostMapping(node)` when the
     /// caller has it already.
     mutating func plan(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil, entries: [String: [KnownHostRow]]) -> TailscaleDevicePlan {
-        // The reader already drops tags hostbook would refuse; devices may come from elsewhere.
+        // Tailscale's tags that hostbook accepts as tags; the rest are dropped, not stored.
         var node = node
-        node.tags = TailscaleDocumentReader.validTags(node.tags)
+        node.tags = TailscaleDocumentReader.validTags(node.tags).filter { (try? HostValidation.tag($0)) != nil }
         let mapping = mapping ?? TailscaleHostMapping(node)
         let sharedAlias = (aliasCount[mapping.alias] ?? 0) > 1 && HostValidation.isName(mapping.fqdn)
         let alias = sharedAlias ? mapping.fqdn : mapping.alias
@@ -111,7 +120,13 @@ struct TailscaleImportPlanner {
                                 result: Self.result(node, mapping.address, name: alias, action: .skipped, reason: reason, hostKeys: node.sshHostKeys.count),
                                 rotations: [], keyProblems: [])
         }
-        if let exclusion = node.exclusion, !options.includeExcluded { return skip(exclusion.rawValue) }
+        switch options.selection.decide(node) {
+        case .planned: break
+        case .skipped(let exclusion): return skip(exclusion.rawValue)
+        // Callers pass only considered devices (keepConsidered); one that is not is reported
+        // as skipped rather than imported.
+        case .leftOut: return skip("not selected")
+        }
         if mapping.address.isEmpty { return skip("no MagicDNS name or Tailscale IP") }
         var remark: String?
         let address = dialAddress(mapping)

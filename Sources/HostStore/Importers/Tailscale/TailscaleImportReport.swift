@@ -1,5 +1,6 @@
 // What an import did (or, with --dry-run, would do): one entry per device considered,
 // the host keys it trusted, rotated or could not trust.
+import ImportFormats
 
 public enum TailscaleHostAction: String, Sendable {
     case added, updated, unchanged, skipped

@@ -3,6 +3,7 @@
 // cannot find (pattern lists and hashed names). Read through the hosts module's bulk writer
 // and the known-hosts store at the start of the import's transaction; the plain entries of
 // each device's names are read as each device is planned (TailscaleImportPlanner.namesToLookUp).
+import ImportFormats
 
 struct TailscaleImportSnapshot {
     /// A host from an earlier import, kept small: 100,000 of them are held at once.

@@ -6,6 +6,7 @@
 //
 // Each device is planned and written before the next, so memory stays bounded by the
 // devices themselves, not by everything the import writes.
+import ImportFormats
 import KeyFormats
 
 public struct TailscaleImportOptions: Sendable {
@@ -15,8 +16,9 @@ public struct TailscaleImportOptions: Sendable {
     public var renameClashes = false
     /// Trust `sshHostKeys` (off with --no-host-keys).
     public var trustHostKeys = true
-    /// Import devices that are skipped by default (sharee nodes, exit nodes, ...).
-    public var includeExcluded = false
+    /// Which devices the import is about (--all, --only, --tag, --online, --include-skipped):
+    /// TailscaleImportPlanner decides each device with it.
+    public var selection = TailscaleSelection()
     /// Plan only; write nothing.
     public var dryRun = false
     /// Most HMAC-SHA1 tests (~0.3 µs each) of imported names against hashed known_hosts
@@ -43,14 +45,16 @@ public struct TailscaleImporter {
     /// maintaining them.
     static let bulkEntries = 10_000
 
-    /// Imports `nodes` (already selected by the caller) and reports what happened. Each
-    /// device is emptied once it is done with, so the caller should pass its only copy.
+    /// Imports the devices of `nodes` that `options.selection` is about and reports what
+    /// happened. Each device is emptied once it is done with, so the caller should pass its
+    /// only copy.
     /// `progress` is told (devices done, devices in all) after each device.
     /// `tailnet` is the document's (`TailscaleDocument.tailnet`): keys are trusted only for
     /// its names and Tailscale addresses.
     public func run(format: TailscaleFormat, tailnet: TailscaleTailnet, nodes: inout [TailscaleNode], options: TailscaleImportOptions,
                     progress: ((_ done: Int, _ total: Int) -> Void)? = nil) throws -> TailscaleImportReport {
-        try connection.transaction(immediate: !options.dryRun) {
+        TailscaleImportPlanner.keepConsidered(&nodes, options: options)
+        return try connection.transaction(immediate: !options.dryRun) {
             let hosts = HostBulkWriter(connection: connection)
             let knownHosts = try KnownHostsStore.BulkWriter(connection: connection)
             let snapshot = try TailscaleImportSnapshot.read(hosts: hosts, knownHosts: knownHosts, trustHostKeys: options.trustHostKeys)

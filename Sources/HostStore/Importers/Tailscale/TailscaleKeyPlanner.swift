@@ -2,6 +2,7 @@
 // name's current known_hosts rows, made by HostKeyPolicy like every other
 // (docs/openssh-behaviour.md, "Host-key decisions"). The importer applies the step through the
 // known-hosts store's bulk writer.
+import ImportFormats
 import KeyFormats
 
 enum TailscaleKeyStep: Equatable {

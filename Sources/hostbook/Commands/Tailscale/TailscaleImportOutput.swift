@@ -1,5 +1,6 @@
 // How `import-tailscale` shows its plan or result: a table and a summary line, or JSON.
 import HostStore
+import ImportFormats
 
 enum TailscaleImportOutput {
     /// The report as one JSON object, written in pieces so a 100,000-host import never

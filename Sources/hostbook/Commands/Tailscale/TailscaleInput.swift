@@ -5,6 +5,7 @@ import Glibc
 #endif
 import System
 import HostStore
+import ImportFormats
 
 enum TailscaleInput {
     /// Reads and parses the document named by `argument` (nil: run tailscale).
@@ -27,7 +28,7 @@ enum TailscaleInput {
     /// An input that cannot be used is a `HostStoreError` (`.unusableInput`, exit 1), with
     /// its hint: presented like every other HostStore error.
     static func parse(_ source: FileDescriptorSource) throws -> TailscaleDocument {
-        try TailscaleDocumentReader.read(source)
+        try TailscaleImporter.readDocument(source)
     }
 
     static let passFileHint = "Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'."
@@ -57,7 +58,7 @@ enum TailscaleInput {
         }
         var parsed: Result<TailscaleDocument, any Error>
         do {
-            parsed = .success(try TailscaleDocumentReader.read(FileDescriptorSource(fd: outPipe.readEnd, name: "the output of tailscale")))
+            parsed = .success(try TailscaleImporter.readDocument(FileDescriptorSource(fd: outPipe.readEnd, name: "the output of tailscale")))
         } catch {
             parsed = .failure(error)
         }

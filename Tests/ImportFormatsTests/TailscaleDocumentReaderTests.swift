@@ -1,11 +1,11 @@
 // Reading both Tailscale formats into devices: on the project's samples
 // (../shared/testdata/tailscale, skipped when absent) and on our own fixtures.
-@testable import HostStore
+@testable import ImportFormats
 import XCTest
 
 final class TailscaleDocumentReaderTests: XCTestCase {
     func testStatusSmall() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json"))
+        let doc = try ImportFixtures.document(try ImportFixtures.shared("status-small.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.backendState, "Running")
         XCTAssertEqual(doc.nodes.map(\.dnsShortName), ["alice-workstation", "alices-macbook-air", "db-prod-1", "web01", "carol-desktop"])
@@ -26,7 +26,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     }
 
     func testDeviceList() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json"))
+        let doc = try ImportFixtures.document(try ImportFixtures.shared("api-devices-small.json"))
         XCTAssertEqual(doc.format, .devices)
         XCTAssertNil(doc.backendState)
         XCTAssertEqual(doc.nodes.map(\.nodeID), ["nK4pRz7YwCNTRL", "nV2dG8sLqCNTRL", "nB6tX3hMeCNTRL", "nP3w9QxZkCNTRL", "nH9cN4vJuCNTRL"])
@@ -38,17 +38,8 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertTrue(doc.nodes.allSatisfy { $0.sshHostKeys.isEmpty })
     }
 
-    func testUnicodeHostnames() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-unicode-hostname.json"))
-        let peers = doc.nodes.filter { $0.exclusion == nil }
-        XCTAssertEqual(Set(peers.map { TailscaleHostMapping($0).alias }), ["xn--bcher-nas-q9a", "zos-build-box", "xn---01-2f1nx7p", "rd-lab"])
-        XCTAssertEqual(Set(peers.map(\.hostName)), ["bücher-nas", "🚀 Zoë's build box 🚀", "서버-01", "R&D <lab>"])
-        let books = try XCTUnwrap(peers.first { $0.hostName == "bücher-nas" })
-        XCTAssertEqual(TailscaleHostMapping(books).displayAlias, "bücher-nas")
-    }
-
     func testEmptyPeers() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-empty-peers.json"))
+        let doc = try ImportFixtures.document(try ImportFixtures.shared("status-empty-peers.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.nodes.count, 1)
         XCTAssertEqual(doc.nodes[0].exclusion, .thisMachine)
@@ -60,8 +51,8 @@ final class TailscaleDocumentReaderTests: XCTestCase {
             ("malformed-truncated.json", "the input is not valid JSON: it ends early, at line 160 (the input looks cut off)"),
         ]
         for (name, expected) in cases {
-            let url = try TailscaleFixtures.shared(name)
-            XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? HostStoreError)?.message, expected, name) }
+            let url = try ImportFixtures.shared(name)
+            XCTAssertThrowsError(try ImportFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
         }
     }
 
@@ -77,7 +68,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         ]
         for r in refusals {
             XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(r.input)), r.input) {
-                XCTAssertEqual(($0 as? HostStoreError)?.message, r.message, r.input)
+                XCTAssertEqual(($0 as? TailscaleInputError)?.message, r.message, r.input)
             }
         }
         // A UTF-8 byte order mark is ignored (RFC 8259 §8.1); UTF-16 is refused by name.
@@ -85,51 +76,35 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertEqual(bom.format, .devices)
         let utf16: [UInt8] = [0xFF, 0xFE] + Array(#"{"devices":[]}"#.utf8).flatMap { [$0, 0] }
         XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(utf16))) {
-            XCTAssertEqual(($0 as? HostStoreError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message, "the input is UTF-16 text; JSON must be UTF-8")
         }
         XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF]))) {
-            XCTAssertEqual(($0 as? HostStoreError)?.kind, .unusableInput)
-            XCTAssertEqual(($0 as? HostStoreError)?.message, TailscaleInputError.empty.message)
+            XCTAssertEqual($0 as? TailscaleInputError, .empty)
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message, TailscaleInputError.empty.message)
         }
         let empty = try TailscaleDocumentReader.read(MemorySource(#"{"devices": []}"#))
         XCTAssertEqual(empty.format, .devices)
         XCTAssertEqual(empty.nodes, [])
 
-        let stopped = TailscaleFixtures.own("status-stopped.json")
-        XCTAssertThrowsError(try TailscaleFixtures.document(stopped)) {
-            XCTAssertEqual(($0 as? HostStoreError)?.message, TailscaleInputError.notRunning("Stopped").message)
-            XCTAssertEqual(($0 as? HostStoreError)?.hint, "Start Tailscale ('tailscale up') and export the status again.")
+        let stopped = ImportFixtures.own("status-stopped.json")
+        XCTAssertThrowsError(try ImportFixtures.document(stopped)) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message, TailscaleInputError.notRunning("Stopped").message)
+            XCTAssertEqual(($0 as? TailscaleInputError)?.hint, "Start Tailscale ('tailscale up') and export the status again.")
         }
-        XCTAssertThrowsError(try TailscaleFixtures.document(TailscaleFixtures.own("status-wrong-type.json"))) {
-            XCTAssertEqual(($0 as? HostStoreError)?.message,
+        XCTAssertThrowsError(try ImportFixtures.document(ImportFixtures.own("status-wrong-type.json"))) {
+            XCTAssertEqual(($0 as? TailscaleInputError)?.message,
                            "the input looks like Tailscale JSON but Peer[\"nodekey:\(String(repeating: "9", count: 64))\"].TailscaleIPs is a string, expected an array of strings")
         }
-    }
-
-    /// Before v1.20: `TailAddr` instead of `TailscaleIPs`, no `Online`, `Tags` or `User`;
-    /// a node without ID falls back to its node key, one without DNSName to its HostName.
-    func testOldFormat() throws {
-        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json"))
-        XCTAssertEqual(doc.nodes.count, 3)
-        let old = doc.nodes[1], nameless = doc.nodes[2]
-        XCTAssertEqual(old.addresses, ["100.80.2.1"])
-        XCTAssertNil(old.online)
-        XCTAssertNil(old.owner)
-        XCTAssertEqual(nameless.nodeID, "nodekey:" + String(repeating: "d", count: 64))
-        let m = TailscaleHostMapping(nameless)
-        XCTAssertEqual(m.alias, "old-box-2")
-        XCTAssertEqual(m.address, "100.80.2.2")
-        XCTAssertEqual(m.patterns, ["100.80.2.2"])
     }
 
     /// The MagicDNS suffix a document speaks for: `CurrentTailnet`'s, else the legacy copy,
     /// else Self's domain (before 1.20); for a device list, the domain all its own (not
     /// external) devices share.
     func testMagicDNSSuffix() throws {
-        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
-        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
-        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
-        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        XCTAssertEqual(try ImportFixtures.document(try ImportFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try ImportFixtures.document(try ImportFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try ImportFixtures.document(ImportFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        XCTAssertEqual(try ImportFixtures.document(ImportFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
         func suffix(_ json: String) throws -> String? {
             try TailscaleDocumentReader.read(MemorySource(Array(json.utf8))).tailnet.magicDNSSuffix
         }
@@ -138,18 +113,5 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertNil(try suffix(#"{"BackendState":"Running","MagicDNSSuffix":"com","Self":null,"Peer":{}}"#))
         XCTAssertNil(try suffix(#"{"devices":[{"name":"a.tail1.ts.net"},{"name":"github.com"}]}"#), "devices that disagree give no suffix")
         XCTAssertEqual(try suffix(#"{"devices":[{"name":"a.tail1.ts.net"},{"name":"b.tail2.ts.net","isExternal":true}]}"#), "tail1.ts.net")
-    }
-
-    func testMappingRefusesUnsafePatterns() {
-        var node = TailscaleNode()
-        node.nodeID = "nX"
-        node.dnsName = "*.evil,example.com"
-        node.hostName = "evil box"
-        node.addresses = ["100.1.2.3", "10.0.0.0/8", "!host", "FD7A::1"]
-        let m = TailscaleHostMapping(node)
-        XCTAssertEqual(m.fqdn, "")
-        XCTAssertEqual(m.alias, "evil-box")
-        XCTAssertEqual(m.address, "100.1.2.3")
-        XCTAssertEqual(m.patterns, ["100.1.2.3", "fd7a::1"])
     }
 }

@@ -6,9 +6,7 @@
 // node shared in from another tailnet keeps that tailnet's name); an address is a Tailscale
 // address only when it is in the ranges Tailscale assigns, 100.64.0.0/10 and
 // fd7a:115c:a1e0::/48. TailscaleImportPlanner decides with these rules.
-#if canImport(Glibc)
-import Glibc
-#endif
+import KeyFormats
 
 public struct TailscaleTailnet: Sendable, Equatable {
     /// The document's MagicDNS suffix (`tail4f21c8.ts.net`), ASCII, lower-cased, without
@@ -27,7 +25,7 @@ public struct TailscaleTailnet: Sendable, Equatable {
         while text.hasPrefix(".") { text = text.dropFirst() }
         while text.hasSuffix(".") { text = text.dropLast() }
         let suffix = String(text)
-        magicDNSSuffix = HostValidation.isDNSName(suffix) && suffix.contains(".") ? suffix : nil
+        magicDNSSuffix = HostNameRule.isDNSName(suffix) && suffix.contains(".") ? suffix : nil
     }
 
     /// True when `fqdn` (ASCII, lower-cased, no trailing dot, as TailscaleHostMapping gives
@@ -45,26 +43,23 @@ public struct TailscaleTailnet: Sendable, Equatable {
     /// True when `ip` (as TailscaleHostMapping gives it: no zone) is in 100.64.0.0/10 or
     /// fd7a:115c:a1e0::/48.
     public static func isTailscaleAddress(_ ip: String) -> Bool {
-        if HostValidation.isIPv4(ip) {
+        if HostNameRule.isIPv4(ip) {
             let octets = ip.split(separator: ".").compactMap { Int($0) }
             return octets.count == 4 && octets[0] == 100 && (64...127).contains(octets[1])
         }
-        guard !ip.contains("%"), HostValidation.isIPv6(ip) else { return false }
-        var address = in6_addr()
-        guard inet_pton(AF_INET6, ip, &address) == 1 else { return false }
-        let prefix: [UInt8] = [0xfd, 0x7a, 0x11, 0x5c, 0xa1, 0xe0]
-        return withUnsafeBytes(of: &address) { Array($0.prefix(6)) } == prefix
+        guard !ip.contains("%"), let address = HostNameRule.ipv6Bytes(ip) else { return false }
+        return address.prefix(6) == [0xfd, 0x7a, 0x11, 0x5c, 0xa1, 0xe0]
     }
 
     /// What the report says about the suffixes a name had to be under.
-    var suffixDescription: String {
+    public var suffixDescription: String {
         magicDNSSuffix.map { "the tailnet's MagicDNS suffix is \($0)" } ?? "the input names no MagicDNS suffix"
     }
 
     /// Why the key of a device is not trusted for `pattern` (a valid host name or address
-    /// from TailscaleHostMapping.patterns), or nil when it may be.
-    func whyNotTrusted(_ pattern: String) -> String? {
-        if TailscaleHostMapping.isIPAddress(pattern) {
+    /// from HostStore's TailscaleHostMapping.patterns), or nil when it may be.
+    public func whyNotTrusted(_ pattern: String) -> String? {
+        if HostNameRule.isIPAddress(pattern) {
             return Self.isTailscaleAddress(pattern) ? nil : "not a Tailscale address (100.64.0.0/10 or fd7a:115c:a1e0::/48)"
         }
         return isMagicDNSName(pattern) ? nil : "not a MagicDNS name of the tailnet (\(suffixDescription))"

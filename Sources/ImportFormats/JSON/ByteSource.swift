@@ -1,10 +1,6 @@
-// Where an importer's input bytes come from: a file descriptor (a file, stdin, or the pipe
-// of a child process) read in chunks, or bytes already in memory. Readers pull chunks so
-// a large input never has to be held in memory whole.
-#if canImport(Glibc)
-import Glibc
-#endif
-import System
+// Where a reader's input bytes come from: bytes already in memory here, or a file
+// descriptor (HostStore's FileDescriptorSource: this module does no I/O). Readers pull
+// chunks so a large input never has to be held in memory whole.
 
 /// A source of input bytes read in order.
 public protocol ByteSource {
@@ -13,28 +9,12 @@ public protocol ByteSource {
     mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
 }
 
-/// Failure to read the input itself (not a problem with its content). Internal: readers
-/// report it as a `HostStoreError`.
-struct ByteSourceError: Error, Sendable, CustomStringConvertible {
-    let message: String
-    var description: String { message }
-}
-
-/// Reads from an open file descriptor until end of file. Does not close it.
-public struct FileDescriptorSource: ByteSource {
-    public let fd: Int32
-    public let name: String
-
-    public init(fd: Int32, name: String) {
-        self.fd = fd
-        self.name = name
-    }
-
-    public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
-        do { return try FileDescriptor(fd).read(into: buffer) } catch {
-            throw ByteSourceError(message: "cannot read \(name): \(error)")
-        }
-    }
+/// Failure to read the input itself (not a problem with its content), thrown by a source;
+/// the Tailscale reader reports it as `TailscaleInputError.unreadable`.
+public struct ByteSourceError: Error, Sendable, CustomStringConvertible {
+    public let message: String
+    public init(message: String) { self.message = message }
+    public var description: String { message }
 }
 
 /// Bytes already in memory (tests, small inputs).

@@ -40,7 +40,27 @@ public enum RFC3339 {
         }
         let seconds = daysFromCivil(year, month, day) * 86400 + hour * 3600 + minute * 60 + second - offset
         guard seconds >= 0 else { return nil }
-        return StoreClock.timestamp(UInt64(seconds))
+        return timestamp(seconds)
+    }
+
+    /// `YYYY-MM-DDTHH:MM:SSZ` for `seconds` (≥ 0) since 1970-01-01T00:00:00Z, as gmtime(3)
+    /// would give it (H. Hinnant's civil_from_days), without a C call.
+    static func timestamp(_ seconds: Int) -> String {
+        let days = seconds / 86400, rest = seconds % 86400
+        let z = days + 719468
+        let era = (z >= 0 ? z : z - 146096) / 146097
+        let doe = z - era * 146097
+        let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365
+        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
+        let mp = (5 * doy + 2) / 153
+        let day = doy - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        let year = yoe + era * 400 + (month <= 2 ? 1 : 0)
+        func pad(_ n: Int, _ width: Int) -> String {
+            let s = String(n)
+            return String(repeating: "0", count: max(0, width - s.count)) + s
+        }
+        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(rest / 3600, 2)):\(pad(rest / 60 % 60, 2)):\(pad(rest % 60, 2))Z"
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's days_from_civil).

@@ -1,5 +1,5 @@
 // Punycode (RFC 3492) and alias sanitising.
-import HostStore
+import ImportFormats
 import XCTest
 
 final class TailscalePunycodeTests: XCTestCase {

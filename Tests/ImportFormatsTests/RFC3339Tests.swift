@@ -1,5 +1,6 @@
 // Tailscale's RFC 3339 times turned into hostbook's ISO 8601 UTC form.
-import HostStore
+@testable import ImportFormats
+import Foundation
 import XCTest
 
 final class RFC3339Tests: XCTestCase {
@@ -16,5 +17,23 @@ final class RFC3339Tests: XCTestCase {
                     "2026-11-28T07:00:00.Z", "2026-11-28T07:00:00Zjunk", "x026-11-28T07:00:00Z"] {
             XCTAssertNil(RFC3339.utc(bad), bad)
         }
+    }
+
+    /// The module formats UTC itself (no C call); it must agree with gmtime(3) over the
+    /// range Tailscale's times fall in and beyond, at day, leap-year and century edges.
+    func testTimestampAgreesWithGmtime() {
+        var seconds = 0
+        var checked = 0
+        while seconds < 8_000_000_000 {
+            var t = time_t(seconds)
+            var parts = tm()
+            gmtime_r(&t, &parts)
+            let expected = String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
+                                  parts.tm_hour, parts.tm_min, parts.tm_sec)
+            XCTAssertEqual(RFC3339.timestamp(seconds), expected)
+            seconds += 86_399 * 7 + 13
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 10_000)
     }
 }

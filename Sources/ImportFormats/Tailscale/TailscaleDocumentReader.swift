@@ -4,10 +4,10 @@
 // changes between releases); wrong types are refused. See docs/formats.md, "Tailscale JSON".
 import KeyFormats
 
-/// Why an input cannot be imported. Nothing is written when any of these is thrown. Inside
-/// the reader only: `TailscaleDocumentReader.read` throws it as a `HostStoreError` of kind
-/// `.unusableInput`, with the same message and a hint saying what to pass instead.
-enum TailscaleInputError: Error, Sendable, Equatable {
+/// Why an input cannot be imported. Nothing is written when any of these is thrown: HostStore
+/// reports it as a `HostStoreError` of kind `.unusableInput` (TailscaleImporter.readDocument), with
+/// the same message and a hint saying what to pass instead.
+public enum TailscaleInputError: Error, Sendable, Equatable {
     /// No bytes at all, or only whitespace.
     case empty
     /// Not JSON, or JSON cut off part way.
@@ -23,7 +23,7 @@ enum TailscaleInputError: Error, Sendable, Equatable {
     /// UTF-16 text (what Windows PowerShell's `>` writes), not UTF-8.
     case utf16
 
-    var message: String {
+    public var message: String {
         switch self {
         case .empty:
             "the input is empty; expected the output of 'tailscale status --json' or an API device list"
@@ -45,7 +45,7 @@ enum TailscaleInputError: Error, Sendable, Equatable {
 
 extension TailscaleInputError {
     /// What to do about it, or nil.
-    var hint: String? {
+    public var hint: String? {
         switch self {
         case .notJSON(let e) where e.truncated:
             "Export it again in full: tailscale status --json > status.json"
@@ -59,23 +59,12 @@ extension TailscaleInputError {
             "In PowerShell, save it as UTF-8: tailscale status --json | Out-File -Encoding utf8 status.json"
         }
     }
-
-    var storeError: HostStoreError { HostStoreError(.unusableInput, message, hint: hint) }
 }
 
 public enum TailscaleDocumentReader {
     /// Reads a whole document from `source`. An input that cannot be imported throws a
-    /// `HostStoreError` of kind `.unusableInput`.
+    /// `TailscaleInputError`.
     public static func read(_ source: any ByteSource) throws -> TailscaleDocument {
-        do {
-            return try readDocument(source)
-        } catch let e as TailscaleInputError {
-            throw e.storeError
-        }
-    }
-
-    /// `read`, throwing `TailscaleInputError`.
-    static func readDocument(_ source: any ByteSource) throws -> TailscaleDocument {
         let json = JSONStreamReader(source)
         do {
             return try readEnvelope(json)
@@ -338,8 +327,17 @@ public enum TailscaleDocumentReader {
     }
 
     /// Tailscale tags are `tag:` and a name (tailcfg.CheckTag); one that is not, or that
-    /// hostbook would not accept as a tag, is dropped rather than stored.
-    static func validTags(_ tags: [String]) -> [String] {
-        tags.filter { $0.hasPrefix("tag:") && $0.utf8.count > 4 && (try? HostValidation.tag($0)) != nil }
+    /// holds a byte outside the tag alphabet (letters, digits, `.`, `_`, `-`, `:`; at most 64
+    /// bytes), is dropped rather than kept, so no document carries a tag with spaces or
+    /// control characters. HostStore's HostValidation.tag stays the authority on what is
+    /// stored: TailscaleImportPlanner filters with it again.
+    public static func validTags(_ tags: [String]) -> [String] {
+        tags.filter { tag in
+            let u = tag.utf8
+            return tag.hasPrefix("tag:") && (5...64).contains(u.count) && u.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b | 0x20 >= 0x61 && b | 0x20 <= 0x7a)
+                    || b == UInt8(ascii: ".") || b == UInt8(ascii: "_") || b == UInt8(ascii: "-") || b == UInt8(ascii: ":")
+            }
+        }
     }
 }

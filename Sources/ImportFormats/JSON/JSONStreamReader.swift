@@ -4,17 +4,17 @@
 // skips everything else with `skipValue()`, which still checks the grammar: invalid or
 // truncated JSON anywhere in the input is an error, never a partial result.
 
-/// The input is not JSON (RFC 8259), or ends before the value does. Internal to HostStore,
-/// like the reader: the Tailscale reader turns these into a `HostStoreError`.
-struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+/// The input is not JSON (RFC 8259), or ends before the value does. Public only as the
+/// payload of `TailscaleInputError.notJSON`; the reader itself is internal.
+public struct JSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What is wrong, e.g. "unexpected 'x'".
-    let reason: String
-    let line: Int
-    let column: Int
+    public let reason: String
+    public let line: Int
+    public let column: Int
     /// True when the input ended in the middle of a value (a cut-off file).
-    let truncated: Bool
+    public let truncated: Bool
 
-    var description: String {
+    public var description: String {
         truncated ? "it ends early, at line \(line) (the input looks cut off)"
                   : "\(reason) at line \(line), column \(column)"
     }
