@@ -42,3 +42,10 @@ public enum PrintableText {
         quoted(String(decoding: Array(bytes), as: UTF8.self))
     }
 }
+
+extension String {
+    /// `PrintableText.quoted(self)`: the same rule, spelled where a message is built from
+    /// outside text (a library's error, a CLIError). Printed text needs neither: the
+    /// program's TerminalText escapes what is interpolated into it.
+    public var escapedForTerminal: String { PrintableText.quoted(self) }
+}

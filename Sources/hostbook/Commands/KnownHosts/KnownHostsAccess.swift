@@ -64,19 +64,16 @@ enum KnownHostsAccess {
 
     static func describe(_ key: PublicKey) -> String { "\(key.shortTypeName) key \(key.sha256Fingerprint)" }
 
-    /// A stored entry's host field, type and comment as printed: always escaped (they come
-    /// from imported files and key blobs).
-    static func shown(_ text: String) -> String { PrintableText.quoted(text) }
-
-    /// `type fingerprint` of a stored entry, for messages.
-    static func describeStored(_ row: KnownHostRow) -> String { "\(shown(row.keyType)) \(row.fingerprint)" }
+    /// `type fingerprint` of a stored entry, for messages (the type comes from a key blob:
+    /// escaped).
+    static func describeStored(_ row: KnownHostRow) -> String { "\(PrintableText.quoted(row.keyType)) \(row.fingerprint)" }
 
     static func entryJSON(_ row: KnownHostRow) -> JSONValue { KnownHostsJSON.entry(row) }
 
     /// When and how an entry was trusted, for the changed-key warning.
     static func provenance(_ row: KnownHostRow) -> String {
-        if let at = row.approvedAt { return "approved \(shown(at)) (\(shown(row.source)))" }
-        return "added \(shown(row.firstSeen)) (\(shown(row.source)))"
+        if let at = row.approvedAt { return "approved \(PrintableText.quoted(at)) (\(PrintableText.quoted(row.source)))" }
+        return "added \(PrintableText.quoted(row.firstSeen)) (\(PrintableText.quoted(row.source)))"
     }
 
     static func exitCode(for status: HostKeyStatus) -> ExitCode {

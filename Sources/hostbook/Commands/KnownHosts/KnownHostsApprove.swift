@@ -135,7 +135,7 @@ enum KnownHostsApprove {
         case .replaced(let old):
             inv.print("Replaced: the \(KnownHostsAccess.describe(key)) is now trusted for \(host).")
             for row in old where row.kind != .plain {
-                inv.warn("the entry '\(KnownHostsAccess.shown(row.pattern))' was removed with the old key; it may also have covered other hosts")
+                inv.warn("the entry '\(PrintableText.quoted(row.pattern))' was removed with the old key; it may also have covered other hosts")
             }
         }
     }

@@ -55,7 +55,7 @@ enum KnownHostsPrompt {
             """
         for row in stored {
             text += "    \(KnownHostsAccess.describeStored(row)), \(KnownHostsAccess.provenance(row))"
-            text += row.kind == .plain ? "\n" : " [entry '\(KnownHostsAccess.shown(row.pattern))']\n"
+            text += row.kind == .plain ? "\n" : " [entry '\(PrintableText.quoted(row.pattern))']\n"
         }
         return text
     }

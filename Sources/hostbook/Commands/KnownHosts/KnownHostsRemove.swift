@@ -27,7 +27,7 @@ enum KnownHostsRemove {
         }
         inv.print("Removed \(removed.count) \(removed.count == 1 ? "entry" : "entries") for \(KnownHostsAccess.describe(lookup)).")
         for row in removed where row.kind == .patterns {
-            inv.warn("the pattern entry '\(KnownHostsAccess.shown(row.pattern))' was removed whole; it also covered other hosts")
+            inv.warn("the pattern entry '\(PrintableText.quoted(row.pattern))' was removed whole; it also covered other hosts")
         }
     }
 }

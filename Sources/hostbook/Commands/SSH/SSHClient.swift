@@ -76,8 +76,3 @@ struct SSHClient {
     }
 }
 
-extension String {
-    /// Text from outside as it is printed: the project's one escaping rule,
-    /// `PrintableText.quoted` (controls, DEL and bidirectional marks shown as `\u{...}`).
-    var escapedForTerminal: String { PrintableText.quoted(self) }
-}
