@@ -88,7 +88,10 @@ final class SSHHostNamePercentTests: XCTestCase {
         let port = String(sshd.port)
         try bed.fx.ok("add", "zone", "--hostname", "fe80::1%eth0", "--port", port, "--user", "root", "--key", "k")
         try bed.fx.ok("known-hosts", "approve", "fe80::1%eth0", "--port", port, "--key", try sshd.publicKeyTypeAndBlob(), "--yes")
-        let proxy = "ProxyCommand=/bin/bash -c 'exec 3<>/dev/tcp/127.0.0.1/%p; cat <&3 & exec cat >&3'"
+        // The relay's two cats write nothing to stderr: the one in the background may outlive
+        // ssh (ssh ends the proxy it started, not that one's children), and must not hold the
+        // test's stderr pipe open until the server gives up on the connection.
+        let proxy = "ProxyCommand=/bin/bash -c 'exec 3<>/dev/tcp/127.0.0.1/%p 2>/dev/null; cat <&3 & exec cat >&3'"
         let r = try bed.ssh(["zone", "-o", proxy, "echo connected"])
         XCTAssertEqual(r.status, 0, r.stderr + sshd.log)
         XCTAssertEqual(r.stdout, "connected\n")
