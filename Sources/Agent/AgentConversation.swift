@@ -66,7 +66,7 @@ public struct AgentConversation: Sendable {
         case .requestIdentities:
             return AgentReply.identities([])
         case .sign(let blob, _, _):
-            if let key = try? PublicKey(blob: blob) { policy.outcome?(state, key, false) }
+            if let key = try? PublicKey(blob: blob) { policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil)) }
             return AgentReply.failure
         default:
             return AgentReply.failure
@@ -77,27 +77,29 @@ public struct AgentConversation: Sendable {
         guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else {
             // A key this connection is not offered (locked, another destination's, or not
             // held at all) is refused, and the refusal is told like any other.
-            if let key = try? PublicKey(blob: keyBlob) { policy.outcome?(state, key, false) }
+            if let key = try? PublicKey(blob: keyBlob) { policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil)) }
             return AgentReply.failure
         }
-        let reply = sign(identity, data: data, flags: flags)
-        policy.outcome?(state, identity.publicKey, reply.first == AgentMessageType.signResponse)
+        let (reply, how) = sign(identity, data: data, flags: flags)
+        policy.outcome?(state, identity.publicKey, AgentSignOutcome(signed: reply.first == AgentMessageType.signResponse, how: how))
         return reply
     }
 
-    private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> [UInt8] {
+    /// The reply, and how `maySign` decided (nil when it was not asked).
+    private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> ([UInt8], String?) {
         let keyBlob = identity.publicKey.blob
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the
             // hostbound method only the bound host key.
             guard let auth = UserAuthRequest.parse(data), auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
-                return AgentReply.failure
+                return (AgentReply.failure, nil)
             }
-            if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return AgentReply.failure }
+            if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return (AgentReply.failure, nil) }
         }
-        guard policy.maySign(state, identity) else { return AgentReply.failure }
+        let decision = policy.maySign(state, identity)
+        guard decision.allowed else { return (AgentReply.failure, decision.how) }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
-        guard let signature = try? identity.sign(data, rsaHash: hash) else { return AgentReply.failure }
-        return AgentReply.signature(signature)
+        guard let signature = try? identity.sign(data, rsaHash: hash) else { return (AgentReply.failure, decision.how) }
+        return (AgentReply.signature(signature), decision.how)
     }
 }

@@ -60,16 +60,43 @@ public struct AgentConnectionState: Sendable {
     public var destinationHostKey: PresentedHostKey? { bindings.last(where: { !$0.isForwarding })?.hostKey }
 }
 
+/// What `maySign` answers: whether to sign, and how that was decided (the caller's word
+/// for its log, e.g. "prompt" or "grant"; nil when it has none).
+public struct AgentSignDecision: Sendable, Equatable, ExpressibleByBooleanLiteral {
+    public var allowed: Bool
+    public var how: String?
+
+    public init(allowed: Bool, how: String? = nil) {
+        self.allowed = allowed
+        self.how = how
+    }
+
+    public init(booleanLiteral value: Bool) { self.init(allowed: value) }
+
+    public static func allowed(_ how: String?) -> AgentSignDecision { AgentSignDecision(allowed: true, how: how) }
+    public static func refused(_ how: String?) -> AgentSignDecision { AgentSignDecision(allowed: false, how: how) }
+}
+
+/// What `outcome` is told about one signature request.
+public struct AgentSignOutcome: Sendable, Equatable {
+    /// True when a signature was returned.
+    public let signed: Bool
+    /// `maySign`'s word for how it decided; nil when it was not asked (the protocol's
+    /// checks refused first, or the key is not offered) or said none.
+    public let how: String?
+}
+
 public struct AgentPolicy: Sendable {
     /// The keys this connection may see and use, in the order they are offered.
     public var identities: @Sendable (AgentConnectionState) -> [AgentIdentity]
-    /// Asked before each signature, after the protocol's checks; false refuses it.
-    public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> Bool
+    /// Asked before each signature, after the protocol's checks; not allowed refuses it.
+    /// It may take its time (asking the user): only this connection waits.
+    public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> AgentSignDecision
 
-    /// Told the outcome of every signature request, with the key it named: true when a
-    /// signature was returned, false when it was refused (a key the connection is not
-    /// offered, the protocol's checks, `maySign`, or signing failed).
-    public var outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)?
+    /// Told the outcome of every signature request, with the key it named: signed when a
+    /// signature was returned, else refused (a key the connection is not offered, the
+    /// protocol's checks, `maySign`, or signing failed).
+    public var outcome: (@Sendable (AgentConnectionState, PublicKey, AgentSignOutcome) -> Void)?
     /// `ssh-add -x` / `-X`: nil refuses them; otherwise true when the agent was locked /
     /// unlocked with that passphrase. Never asked for a forwarded connection. A locked
     /// agent's `identities` should be empty and its `maySign` false: the caller owns that
@@ -78,8 +105,8 @@ public struct AgentPolicy: Sendable {
     public var unlock: (@Sendable (SecretBytes) -> Bool)?
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
-                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> Bool = { state, _ in !state.isForwarded },
-                outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)? = nil,
+                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> AgentSignDecision = { state, _ in AgentSignDecision(allowed: !state.isForwarded) },
+                outcome: (@Sendable (AgentConnectionState, PublicKey, AgentSignOutcome) -> Void)? = nil,
                 lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                 unlock: (@Sendable (SecretBytes) -> Bool)? = nil) {
         self.identities = identities

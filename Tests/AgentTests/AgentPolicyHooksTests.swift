@@ -35,7 +35,7 @@ final class AgentPolicyHooksTests: XCTestCase {
         let policy = AgentPolicy(
             identities: { _ in r.mutex.locked { r.locked } ? [] : [identity] },
             maySign: { _, _ in true },
-            outcome: { _, _, signed in r.mutex.locked { r.outcomes.append(signed) } },
+            outcome: { _, _, o in r.mutex.locked { r.outcomes.append(o.signed) } },
             lock: { _ in r.mutex.locked { r.locked = true }; return true },
             unlock: { p in p.constantTimeEquals(SecretBytes(copying: Array("pw".utf8))) && r.mutex.locked { r.locked = false; return true } })
         var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)

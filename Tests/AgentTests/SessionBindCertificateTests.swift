@@ -88,7 +88,7 @@ final class SessionBindCertificateTests: XCTestCase {
 
     private static func permissive(_ identity: AgentIdentity, _ asked: Asked) -> AgentPolicy {
         AgentPolicy(identities: { _ in [identity] }, maySign: { _, _ in true },
-                    outcome: { _, _, signed in asked.mutex.locked { asked.outcomes.append(signed) } },
+                    outcome: { _, _, o in asked.mutex.locked { asked.outcomes.append(o.signed) } },
                     lock: { _ in asked.mutex.locked { asked.locks += 1 }; return true },
                     unlock: { _ in asked.mutex.locked { asked.locks += 1 }; return true })
     }

@@ -130,6 +130,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(field(try run("keys", "show", "made"), "randomart"), .null)
         XCTAssertNotEqual(field(try run("keys", "show", "made", "--randomart"), "randomart"), .null)
         try run("keys", "public", "made")
+        XCTAssertEqual(field(try run("keys", "edit", "made", "--confirm", "--grant", "10m"), "confirm"), .bool(true))
         try run("keys", "remove", "imported", "--yes")
 
         // Known hosts, with a private sshd for scan.

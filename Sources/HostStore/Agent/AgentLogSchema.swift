@@ -13,6 +13,12 @@
 //   destination_fingerprint SHA256:... of the bound host key, NULL when unbound
 //   forwarded               1 when the connection came through a forwarded agent
 //   client_pid / client_executable   from SO_PEERCRED and /proc/PID/exe
+// Version 5:
+//   decision                how it was decided: prompt, grant, no-confirm, denied,
+//                           no-approver, timeout; NULL for a refusal by the access rules
+//   process_chain           the client and up to 3 ancestors, one per line:
+//                           `PID EXECUTABLE COMMAND-LINE` (NULL when unknown)
+//   forwarded_through       the saved hosts an agent was forwarded through, joined by ", "
 
 enum AgentLogSchema {
     static let v3 = """
@@ -29,6 +35,13 @@ enum AgentLogSchema {
         client_pid              INTEGER,
         client_executable       TEXT
     );
+
+    """
+
+    static let v5Decision = """
+    ALTER TABLE agent_log ADD COLUMN decision TEXT;
+    ALTER TABLE agent_log ADD COLUMN process_chain TEXT;
+    ALTER TABLE agent_log ADD COLUMN forwarded_through TEXT;
 
     """
 }

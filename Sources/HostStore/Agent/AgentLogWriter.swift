@@ -11,6 +11,7 @@
 import Glibc
 #endif
 import System
+import KeyFormats
 
 /// One signature made or refused, as the agent saw it. The saved key's and hosts' names
 /// are looked up when it is written.
@@ -23,6 +24,12 @@ public struct AgentUse: Sendable, Equatable {
     public var forwarded: Bool
     public var clientPID: Int?
     public var clientExecutable: String?
+    /// How it was decided (AgentApprovals.Decision's word); nil for a refusal by the rules.
+    public var decision: String? = nil
+    /// The client and its ancestors, one a line.
+    public var processChain: String? = nil
+    /// The host keys of the hosts the agent was forwarded through, in order.
+    public var forwardingHostKeyBlobs: [[UInt8]] = []
 
     public init(signed: Bool, keyFingerprint: String, hostKeyBlob: [UInt8]?, hostKeyFingerprint: String?,
                 forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
@@ -62,6 +69,7 @@ public final class AgentLogWriter: @unchecked Sendable {
         let hostKeyFingerprint: String?
         let forwarded: Bool
         let clientExecutable: String?
+        let decision: String?
     }
 
     private let database: HostDatabase
@@ -111,7 +119,7 @@ public final class AgentLogWriter: @unchecked Sendable {
             guard !stopping else { return }
             if !use.signed {
                 let key = RefusalKey(keyFingerprint: use.keyFingerprint, hostKeyFingerprint: use.hostKeyFingerprint,
-                                     forwarded: use.forwarded, clientExecutable: use.clientExecutable)
+                                     forwarded: use.forwarded, clientExecutable: use.clientExecutable, decision: use.decision)
                 let now = clock()
                 if let last = lastRefusal[key], now - last < window {
                     counts.coalesced += 1
@@ -173,23 +181,31 @@ public final class AgentLogWriter: @unchecked Sendable {
     private func entries(_ batch: [Queued]) -> [AgentLogEntry] {
         var keyNames: [String: String?] = [:]
         var destinations: [[UInt8]: String?] = [:]
+        func names(trusting blob: [UInt8]) -> String? {
+            if destinations[blob] == nil {
+                let names = (try? KnownHostsStore(database: database).hostNames(trustingHostKey: blob)) ?? []
+                destinations[blob] = .some(names.isEmpty ? nil : names.joined(separator: ", "))
+            }
+            return destinations[blob] ?? nil
+        }
         return batch.map { q in
             let use = q.use
             if keyNames[use.keyFingerprint] == nil {
                 keyNames[use.keyFingerprint] = .some((try? KeyStore(database: database).find(fingerprint: use.keyFingerprint))?.name)
             }
-            var destination: String?
-            if let blob = use.hostKeyBlob {
-                if destinations[blob] == nil {
-                    let names = (try? KnownHostsStore(database: database).hostNames(trustingHostKey: blob)) ?? []
-                    destinations[blob] = .some(names.isEmpty ? nil : names.joined(separator: ", "))
-                }
-                destination = destinations[blob] ?? nil
+            let destination = use.hostKeyBlob.flatMap(names(trusting:))
+            // A hop hostbook does not know is shown by its host key's fingerprint.
+            let through = use.forwardingHostKeyBlobs.map { blob in
+                names(trusting: blob) ?? ((try? PublicKey(blob: blob)).map { "host key \($0.sha256Fingerprint)" } ?? "an unknown host")
             }
-            return AgentLogEntry(at: q.at, signed: use.signed, keyName: keyNames[use.keyFingerprint] ?? nil,
-                                 keyFingerprint: use.keyFingerprint, destination: destination,
-                                 destinationFingerprint: use.hostKeyFingerprint, forwarded: use.forwarded,
-                                 clientPID: use.clientPID, clientExecutable: use.clientExecutable)
+            var entry = AgentLogEntry(at: q.at, signed: use.signed, keyName: keyNames[use.keyFingerprint] ?? nil,
+                                      keyFingerprint: use.keyFingerprint, destination: destination,
+                                      destinationFingerprint: use.hostKeyFingerprint, forwarded: use.forwarded,
+                                      clientPID: use.clientPID, clientExecutable: use.clientExecutable)
+            entry.decision = use.decision
+            entry.processChain = use.processChain
+            entry.forwardedThrough = through.isEmpty ? nil : through.joined(separator: " → ")
+            return entry
         }
     }
 

@@ -24,6 +24,9 @@ public enum Schema {
         Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3 + KnownHostsSchema.v3),
         // Version 4: the known-hosts indexes leave out rows their lookups never find.
         Migration(version: 4, sql: KnownHostsSchema.v4),
+        // Version 5: keys that ask before each signature and their grants; how the agent
+        // decided each signature, for whom and through which hosts.
+        Migration(version: 5, sql: KeysSchema.v5Approval + AgentLogSchema.v5Decision),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -19,6 +19,10 @@ public struct StoredKey: Sendable, Equatable {
     public let format: String
     /// UTC, ISO 8601 (`2026-11-30T01:02:03Z`).
     public let createdAt: String
+    /// Every signature with the key asks the user first (`keys edit --confirm`).
+    public let confirm: Bool
+    /// How long an approval covers the same key, destination and program (`--grant`); 0: none.
+    public let grantSeconds: Int
 
     /// The parsed public key (the blob was valid when stored).
     public var publicKey: PublicKey {
@@ -43,13 +47,30 @@ public struct NewKey: Sendable {
     }
 }
 
+/// What `hostbook keys edit` changes; nil leaves a field as it is.
+public struct KeyChanges: Sendable, Equatable {
+    public var rename: String?
+    public var comment: String?
+    public var confirm: Bool?
+    public var grantSeconds: Int?
+
+    public init(rename: String? = nil, comment: String? = nil, confirm: Bool? = nil, grantSeconds: Int? = nil) {
+        self.rename = rename
+        self.comment = comment
+        self.confirm = confirm
+        self.grantSeconds = grantSeconds
+    }
+
+    public var isEmpty: Bool { self == KeyChanges() }
+}
+
 public final class KeyStore {
     let connection: SQLiteConnection
 
     public init(database: HostDatabase) { self.connection = database.connection }
     init(connection: SQLiteConnection) { self.connection = connection }
 
-    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at"
+    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds"
 
     /// Inserts a key in one transaction; refuses a duplicate name or an already-stored key.
     @discardableResult
@@ -91,6 +112,26 @@ public final class KeyStore {
         try connection.query("SELECT \(Self.columns) FROM keys ORDER BY name COLLATE NOCASE, id").map(Self.decode)
     }
 
+    /// Applies `changes` to the key called `name` in one transaction; returns the changed
+    /// row, or nil when there is no such key. Refuses a new name another key has.
+    @discardableResult
+    public func update(name: String, _ changes: KeyChanges) throws -> StoredKey? {
+        try connection.transaction {
+            guard let key = try find(name: name) else { return nil }
+            if let rename = changes.rename, let other = try find(name: rename), other.id != key.id {
+                throw HostStoreError.keyNameTaken(other.name)
+            }
+            try connection.run("""
+                UPDATE keys SET name = coalesce(?1, name), comment = coalesce(?2, comment),
+                                confirm = coalesce(?3, confirm), grant_seconds = coalesce(?4, grant_seconds)
+                WHERE id = ?5
+                """, [changes.rename.map { .text($0) } ?? .null, changes.comment.map { .text($0) } ?? .null,
+                      changes.confirm.map { .int($0 ? 1 : 0) } ?? .null, changes.grantSeconds.map { .int(Int64($0)) } ?? .null,
+                      .int(key.id)])
+            return try find(uuid: key.uuid)
+        }
+    }
+
     /// Deletes the key called `name`; returns the removed row, or nil when there was none.
     /// Refuses while hosts use the key.
     @discardableResult
@@ -108,6 +149,7 @@ public final class KeyStore {
     private static func decode(_ row: Row) -> StoredKey {
         StoredKey(id: row.int(0) ?? 0, uuid: row.text(1) ?? "", name: row.text(2) ?? "", algorithm: row.text(3) ?? "",
                   bits: Int(row.int(4) ?? 0), fingerprint: row.text(5) ?? "", publicKeyBlob: row.blob(6) ?? [],
-                  comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "")
+                  comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "",
+                  confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0))
     }
 }

@@ -1,4 +1,7 @@
 // Key metadata: public material only; the private key lives in the vault (schema v1).
+// Version 5 adds how the agents may use a key (`hostbook keys edit`):
+//   confirm        1: every signature with the key asks the user first (AgentApprovals)
+//   grant_seconds  how long an approval covers the same key, destination and program; 0: none
 
 enum KeysSchema {
     static let v1 = """
@@ -14,6 +17,12 @@ enum KeysSchema {
         format      TEXT NOT NULL,
         created_at  TEXT NOT NULL
     );
+
+    """
+
+    static let v5Approval = """
+    ALTER TABLE keys ADD COLUMN confirm INTEGER NOT NULL DEFAULT 0 CHECK (confirm IN (0, 1));
+    ALTER TABLE keys ADD COLUMN grant_seconds INTEGER NOT NULL DEFAULT 0 CHECK (grant_seconds >= 0);
 
     """
 }

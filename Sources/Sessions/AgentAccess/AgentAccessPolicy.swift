@@ -4,6 +4,12 @@
 // signs. The Agent library has already enforced the protocol's own rules before it asks:
 // a bound connection signs only user authentication for its session and host key, and a
 // connection whose session-bind failed gets nothing.
+//
+// Signing with a key saved with `--confirm` is "permitted, but needs approval": the
+// decision then goes to the injected AgentApprovals (a grant, else its approver), with the
+// request as the prompt shows it (ApprovalRequest: key, destination, process chain,
+// forwarding hosts). Asking happens outside this policy's mutex, so a prompt left open
+// holds up only the connection that waits for it.
 public import Agent
 public import HostStore
 public import KeyFormats
@@ -22,11 +28,23 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     private let lock: AgentLock?
     /// One decision at a time: a HostDatabase is one SQLite connection.
     private let mutex = Lock()
+    /// Who answers for a confirm key (grants included); without an approver such a key is refused.
+    public let approvals: AgentApprovals
 
-    public init(rules: AgentAccessRules, lock: AgentLock? = nil, database: @escaping () throws -> HostDatabase?) {
+    public init(rules: AgentAccessRules, lock: AgentLock? = nil, approvals: AgentApprovals = AgentApprovals(approver: nil),
+                database: @escaping () throws -> HostDatabase?) {
         self.rules = rules
         self.lock = lock
+        self.approvals = approvals
         self.database = database
+    }
+
+    /// Whether a signature with a key may be made.
+    public enum SigningVerdict: Sendable, Equatable {
+        case refused
+        case permitted(StoredKey)
+        /// Permitted once the user approves (a key saved with `--confirm`).
+        case needsApproval(StoredKey)
     }
 
     /// The keys the agent holds, before any connection's rules, in the order they are offered.
@@ -86,14 +104,58 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         !permitted(heldKeys().filter { $0.publicKeyBlob == key.blob }, for: use, on: connection).isEmpty
     }
 
+    /// `permitted` for signing with one key, and whether the user must approve it.
+    public func signingVerdict(_ key: PublicKey, on connection: AgentConnectionState) -> SigningVerdict {
+        guard let stored = permitted(heldKeys().filter { $0.publicKeyBlob == key.blob }, for: .signing, on: connection).first else { return .refused }
+        return stored.confirm ? .needsApproval(stored) : .permitted(stored)
+    }
+
+    /// The whole decision for one signature: the verdict, then (for a confirm key) a grant
+    /// or the approver's answer. `how` is the log's word for it (nil for a refusal by the rules).
+    public func decideSigning(_ key: PublicKey, on connection: AgentConnectionState) -> AgentSignDecision {
+        switch signingVerdict(key, on: connection) {
+        case .refused: return .refused(nil)
+        case .permitted: return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
+        case .needsApproval(let stored):
+            let decision = approvals.decide(approvalRequest(stored, on: connection))
+            return AgentSignDecision(allowed: decision.allows, how: decision.rawValue)
+        }
+    }
+
+    /// What the prompt shows for a signature with `key` on `connection`.
+    public func approvalRequest(_ key: StoredKey, on connection: AgentConnectionState) -> ApprovalRequest {
+        let chain = ProcessChain.chain(from: connection.peer.pid, ancestors: ApprovalRequest.ancestorsShown)
+        return mutex.locked {
+            let database = try? database()
+            var destination = ApprovalDestination.none
+            if let hostKey = connection.destinationHostKey {
+                let fingerprint = hostKey.plainKey.sha256Fingerprint
+                let hosts = (try? database.map { try Self.savedDestinations(trusting: hostKey, in: $0) }) ?? nil
+                destination = hosts.map { $0.isEmpty ? .unknownServer(hostKeyFingerprint: fingerprint) : .savedHosts($0, hostKeyFingerprint: fingerprint) }
+                    ?? .unknownServer(hostKeyFingerprint: fingerprint)
+            }
+            let through = connection.bindings.filter(\.isForwarding).map { hop in
+                let names = (try? database.map { try KnownHostsStore(database: $0).hostNames(trusting: hop.hostKey) }) ?? nil
+                return names.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") } ?? "host key \(hop.hostKey.plainKey.sha256Fingerprint)"
+            }
+            return ApprovalRequest(key: key, destination: destination, chain: chain, forwardedThrough: through)
+        }
+    }
+
+    private static func savedDestinations(trusting hostKey: PresentedHostKey, in database: HostDatabase) throws -> [SavedDestination] {
+        try KnownHostsStore(database: database).hostNames(trusting: hostKey).compactMap { name in
+            try database.host(named: name).map { SavedDestination(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port) }
+        }
+    }
+
     /// The Agent library's policy: its listing and its signing both decided by `permitted`.
     /// `identity` gives a permitted key its signer (nil: not available, left out).
     public func agentPolicy(identity: @escaping @Sendable (StoredKey) -> AgentIdentity?,
-                            outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)? = nil,
+                            outcome: (@Sendable (AgentConnectionState, PublicKey, AgentSignOutcome) -> Void)? = nil,
                             lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                             unlock: (@Sendable (SecretBytes) -> Bool)? = nil) -> AgentPolicy {
         AgentPolicy(identities: { [self] state in permitted(heldKeys(), for: .listing, on: state).compactMap(identity) },
-                    maySign: { [self] state, identity in permits(identity.publicKey, for: .signing, on: state) },
+                    maySign: { [self] state, identity in decideSigning(identity.publicKey, on: state) },
                     outcome: outcome, lock: lock, unlock: unlock)
     }
 

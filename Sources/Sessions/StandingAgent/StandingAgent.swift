@@ -29,13 +29,18 @@ public final class StandingAgent: @unchecked Sendable {
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     private let agentLock = AgentLock()
+    /// Confirm keys' prompts and grants (cleared when the agent is locked).
+    public let approvals: AgentApprovals
 
     /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
     /// until `wipe`; its error refuses the signature. `clientExecutable`: the program of
-    /// a client's pid, for the log.
+    /// a client's pid, for the log. `approver`: who answers for a confirm key (nil: such a
+    /// key is refused).
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
-                clientExecutable: @escaping @Sendable (Int32) -> String?) {
+                clientExecutable: @escaping @Sendable (Int32) -> String?,
+                approver: (any AgentApprover)? = nil) {
+        self.approvals = AgentApprovals(approver: approver)
         self.database = database
         self.log = log
         self.readPrivateKey = readPrivateKey
@@ -44,9 +49,9 @@ public final class StandingAgent: @unchecked Sendable {
 
     public var policy: AgentPolicy {
         let database = self.database
-        let access = AgentAccessPolicy(rules: .standing, lock: agentLock, database: { database })
+        let access = AgentAccessPolicy(rules: .standing, lock: agentLock, approvals: approvals, database: { database })
         return access.agentPolicy(identity: { [self] key in identity(key) },
-                                  outcome: { [self] in record($0, $1, signed: $2) },
+                                  outcome: { [self] in record($0, $1, $2) },
                                   lock: { [self] in lock($0) },
                                   unlock: { [self] in unlock($0) })
     }
@@ -75,15 +80,22 @@ public final class StandingAgent: @unchecked Sendable {
         }
     }
 
-    private func record(_ state: AgentConnectionState, _ key: PublicKey, signed: Bool) {
+    private func record(_ state: AgentConnectionState, _ key: PublicKey, _ outcome: AgentSignOutcome) {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
-        log.record(AgentUse(signed: signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
-                            hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                            clientPID: Int(state.peer.pid), clientExecutable: clientExecutable(state.peer.pid)))
+        // The client is still waiting for its answer, so its chain is still there to read.
+        let chain = ProcessChain.chain(from: state.peer.pid, ancestors: ApprovalRequest.ancestorsShown)
+        var use = AgentUse(signed: outcome.signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
+                           hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
+                           clientPID: Int(state.peer.pid), clientExecutable: chain.first?.executable ?? clientExecutable(state.peer.pid))
+        use.decision = outcome.how
+        use.processChain = ApprovalRequest.logText(chain)
+        use.forwardingHostKeyBlobs = state.bindings.filter(\.isForwarding).map(\.hostKey.blob)
+        log.record(use)
     }
 
     private func lock(_ passphrase: SecretBytes) -> Bool {
         guard agentLock.lock(passphrase) else { return false }
+        approvals.clear()
         wipe()
         return true
     }

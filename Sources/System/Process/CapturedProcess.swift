@@ -10,12 +10,15 @@ public enum CapturedProcess {
         public let status: WaitStatus
         public let stdout: [UInt8]
         public let stderr: [UInt8]
+        /// True when the child was killed (SIGKILL) for running past the time it was given.
+        public var timedOut = false
     }
 
     /// Runs `path argv` to its end with `options` (its file actions come after the ones
-    /// that set up stdin, stdout and stderr).
+    /// that set up stdin, stdout and stderr). Given `timeoutMilliseconds`, a child whose
+    /// pipes are still open then is killed (`timedOut`).
     public static func run(_ path: String, _ argv: [String], options: Spawn.Options = Spawn.Options(),
-                           limit: Int) throws(Errno) -> Result {
+                           limit: Int, timeoutMilliseconds: Int64? = nil) throws(Errno) -> Result {
         let out = try UnixPipe()
         let err: UnixPipe
         do { err = try UnixPipe() } catch { out.close(); throw error }
@@ -30,8 +33,17 @@ public enum CapturedProcess {
         var fds = [pollfd(fd: out.readEnd, events: Int16(POLLIN), revents: 0), pollfd(fd: err.readEnd, events: Int16(POLLIN), revents: 0)]
         var buffer = [UInt8](repeating: 0, count: 65536)
         var open = 2
+        let deadline = timeoutMilliseconds.map { Monotonic.milliseconds() + $0 }
+        var timedOut = false
         while open > 0 {
-            guard (try? Poll.wait(&fds, timeoutMilliseconds: -1)) != nil else { break }
+            var wait: Int32 = -1
+            if let deadline {
+                let left = deadline - Monotonic.milliseconds()
+                guard left > 0 else { timedOut = true; break }
+                wait = Int32(min(left, Int64(Int32.max)))
+            }
+            guard let ready = try? Poll.wait(&fds, timeoutMilliseconds: wait) else { break }
+            if ready == 0 { continue }
             for i in 0..<2 where fds[i].fd >= 0 && fds[i].revents != 0 {
                 let got = (try? buffer.withUnsafeMutableBytes { b in try FileDescriptor(fds[i].fd).read(into: b) }) ?? 0
                 if got == 0 {
@@ -44,7 +56,10 @@ public enum CapturedProcess {
             }
         }
         for f in fds where f.fd >= 0 { close(f.fd) }
-        return Result(status: WaitStatus.wait(pid), stdout: collected[0], stderr: collected[1])
+        if timedOut { kill(pid, SIGKILL) }
+        var result = Result(status: WaitStatus.wait(pid), stdout: collected[0], stderr: collected[1])
+        result.timedOut = timedOut
+        return result
     }
 
     /// A child started now and read later (it runs while the caller does other work).

@@ -173,15 +173,18 @@ enum AgentCommands {
                 .object([("at", .string(e.at)), ("outcome", .string(e.signed ? "signed" : "refused")), ("key", .optional(e.keyName)),
                          ("key_fingerprint", .string(e.keyFingerprint)), ("destination", .optional(e.destination)),
                          ("destination_fingerprint", .optional(e.destinationFingerprint)), ("forwarded", .bool(e.forwarded)),
-                         ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable))])
+                         ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable)),
+                         ("decision", .optional(e.decision)), ("process_chain", .optional(e.processChain)),
+                         ("forwarded_through", .optional(e.forwardedThrough))])
             }))
             return
         }
-        var table = Table(["TIME", "OUTCOME", "KEY", "DESTINATION", "FORWARDED", "CLIENT"])
+        var table = Table(["TIME", "OUTCOME", "DECIDED", "KEY", "DESTINATION", "FORWARDED", "CLIENT"])
         for e in entries {
             let client = [e.clientPID.map(String.init), e.clientExecutable].compactMap { $0 }.joined(separator: " ")
-            table.add([e.at, e.signed ? "signed" : "refused", e.keyName ?? e.keyFingerprint,
-                       e.destination ?? e.destinationFingerprint ?? "-", e.forwarded ? "yes" : "no", client])
+            let forwarded = e.forwarded ? (e.forwardedThrough.map { "through \($0)" } ?? "yes") : "no"
+            table.add([e.at, e.signed ? "signed" : "refused", e.decision ?? "-", e.keyName ?? e.keyFingerprint,
+                       e.destination ?? e.destinationFingerprint ?? "-", forwarded, client])
         }
         inv.write(table.render(color: inv.useColor))
     }

@@ -7,6 +7,7 @@ enum KeysCommands {
         KeysGenerate.spec,
         KeysList.spec,
         KeysShow.spec,
+        KeysEdit.spec,
         KeysPublic.spec,
         KeysExport.spec,
         KeysRemove.spec,

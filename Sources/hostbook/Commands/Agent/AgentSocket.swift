@@ -48,20 +48,6 @@ enum AgentSocket {
         _ = unlink(path)
     }
 
-    /// The executable of a process (`/proc/PID/exe`); for a process that made itself
-    /// non-dumpable (ssh-agent, KeePassXC, hostbook), whose exe link only root may read, the
-    /// first word of its command line, which everyone may read.
-    static func executable(of pid: Int32) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        if n > 0 { return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        let fd = open("/proc/\(pid)/cmdline", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var bytes = [UInt8](repeating: 0, count: Int(PATH_MAX))
-        let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let first = bytes.prefix(count).prefix { $0 != 0 }
-        return first.isEmpty ? nil : String(decoding: first, as: UTF8.self)
-    }
+    /// The executable of a process (ProcessChain.executable).
+    static func executable(of pid: Int32) -> String? { ProcessChain.executable(of: pid) }
 }

@@ -4,8 +4,8 @@ enum KeyName {
     static let maxLength = 64
 
     /// Throws exit 5 with the reason when `name` is not a usable key name.
-    static func validate(_ name: String) throws {
-        let hint = "Choose a name with --name: 1 to \(maxLength) characters, no spaces at either end, no control characters."
+    static func validate(_ name: String, option: String = "--name") throws {
+        let hint = "Choose a name with \(option): 1 to \(maxLength) characters, no spaces at either end, no control characters."
         guard !name.isEmpty else { throw CLIError.rejected("the key name is empty", hint: hint) }
         guard name.count <= maxLength else { throw CLIError.rejected("the key name is longer than \(maxLength) characters", hint: hint) }
         guard name.first != " ", name.last != " ", !name.hasPrefix("-") else {

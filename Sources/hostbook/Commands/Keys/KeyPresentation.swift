@@ -18,6 +18,8 @@ enum KeyPresentation {
             ("security_key", .bool(pub.needsSecurityKey)),
             ("randomart", randomart ? .string(pub.randomart) : .null),
             ("created_at", .string(key.createdAt)),
+            ("confirm", .bool(key.confirm)),
+            ("grant_seconds", key.grantSeconds > 0 ? .int(key.grantSeconds) : .null),
         ]
         return .object(fields)
     }
@@ -35,6 +37,8 @@ enum KeyPresentation {
             "format:       \(key.format)",
             "security key: \(pub.needsSecurityKey ? "yes (needs the FIDO authenticator to sign)" : "no")",
             "created:      \(key.createdAt)",
+            "confirm:      \(key.confirm ? "yes (every signature asks)" : "no")",
+            "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination and program)" : "none")",
             "public key:   \(pub.line(comment: key.comment))",
         ]
         if randomart { lines.append(.raw(pub.randomart)) }   // drawn by hostbook, several lines

@@ -10,20 +10,8 @@ import Glibc
 import System
 
 enum ProcessAncestry {
-    /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
-    /// the process is gone or the file unreadable.
-    static func parent(of pid: pid_t) -> pid_t? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so the fields
-        // start after the last ')'.
-        let text = (try? FileDescriptor(fd).readPrefix(limit: 1024))?[...] ?? []
-        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 2 else { return nil }
-        return pid_t(String(decoding: fields[1], as: UTF8.self))
-    }
+    /// The parent of `pid`, nil when the process is gone (ProcessChain.parent).
+    static func parent(of pid: pid_t) -> pid_t? { ProcessChain.parent(of: pid) }
 
     /// How many parent links lead from `pid` up to `root`: 0 when `pid` is `root`; nil when
     /// `root` is not reached within `limit` links.

@@ -1,0 +1,85 @@
+// Who a process is, as /proc tells any process of the same user: its parent
+// (/proc/PID/stat), its executable (/proc/PID/exe) and its command line
+// (/proc/PID/cmdline), and the chain of its ancestors (proc(5)). What the agent shows when
+// it asks whether a client may sign, and what its log records.
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One process of a chain.
+public struct RunningProcess: Sendable, Equatable {
+    public let pid: Int32
+    /// The executable's path; nil when neither /proc/PID/exe nor the command line names it.
+    public let executable: String?
+    /// The command line's words (empty for a kernel thread or a process that is gone).
+    public let arguments: [String]
+
+    public init(pid: Int32, executable: String?, arguments: [String]) {
+        self.pid = pid
+        self.executable = executable
+        self.arguments = arguments
+    }
+}
+
+public enum ProcessChain {
+    /// Longest command line read, in bytes (the rest is left out).
+    public static let commandLineLimit = 4_096
+
+    /// `pid` and up to `ancestors` of its ancestors, the client first; it stops at pid 1
+    /// and at a process that is gone.
+    public static func chain(from pid: Int32, ancestors: Int) -> [RunningProcess] {
+        var result: [RunningProcess] = []
+        var current = pid
+        while current > 0 {
+            let arguments = commandLine(of: current)
+            let executable = executable(of: current, arguments: arguments)
+            if arguments.isEmpty && executable == nil { break }
+            result.append(RunningProcess(pid: current, executable: executable, arguments: arguments))
+            guard result.count <= ancestors, let next = parent(of: current), next > 1 else { break }
+            current = next
+        }
+        return result
+    }
+
+    /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
+    /// the process is gone or the file unreadable.
+    public static func parent(of pid: Int32) -> Int32? {
+        guard let text = read("/proc/\(pid)/stat", limit: 1024) else { return nil }
+        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so the fields
+        // start after the last ')'.
+        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
+        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
+        guard fields.count >= 2 else { return nil }
+        return Int32(String(decoding: fields[1], as: UTF8.self))
+    }
+
+    /// The executable of a process (`/proc/PID/exe`); for a process that made itself
+    /// non-dumpable (ssh-agent, KeePassXC, hostbook), whose exe link only root may read, the
+    /// first word of its command line, which everyone may read.
+    public static func executable(of pid: Int32) -> String? {
+        executable(of: pid, arguments: nil)
+    }
+
+    /// The words of `/proc/PID/cmdline` (NUL-separated), up to `commandLineLimit` bytes.
+    public static func commandLine(of pid: Int32) -> [String] {
+        guard let bytes = read("/proc/\(pid)/cmdline", limit: commandLineLimit), !bytes.isEmpty else { return [] }
+        var words = bytes.split(separator: 0, omittingEmptySubsequences: false).map { String(decoding: $0, as: UTF8.self) }
+        if bytes.last == 0 { words.removeLast() }
+        return words
+    }
+
+    private static func executable(of pid: Int32, arguments: [String]?) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
+        if n > 0 { return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+        let first = (arguments ?? commandLine(of: pid)).first ?? ""
+        return first.isEmpty ? nil : first
+    }
+
+    private static func read(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        return try? FileDescriptor(fd).readPrefix(limit: limit)
+    }
+}

@@ -1,0 +1,224 @@
+// A key saved with `hostbook keys edit NAME --confirm` in the real standing agent, with real
+// ssh against a private sshd: the agent runs $SSH_ASKPASS (a script that records its
+// argument and environment and answers with the exit status in a file) before each
+// signature, as ssh-agent does for `ssh-add -c`. Denied (no signature, ssh fails), allowed
+// once, a grant (ten connections, one prompt), a forwarded request asking every time, and
+// no approver (refused, the reason in the log); the prompt names the saved host, its host
+// key's fingerprint and the chain ssh ← its shell.
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class AgentApprovalTests: XCTestCase {
+    private struct Bed {
+        let bed: SSHTestBed
+        let sshd: PrivateSSHD
+        let askpass: String
+        let record: String
+        let answer: String
+        let options: String
+    }
+
+    private func makeBed() throws -> Bed {
+        let bed = try SSHTestBed()
+        let path = bed.fx.dir.file("ck-key")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "ck", "-f", path]).status, 0)
+        XCTAssertEqual(try bed.fx.run(["keys", "import", path, "--name", "ck"]).status, 0)
+        try FileManager.default.removeItem(atPath: path)
+        let publicLine = try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let sshd = try PrivateSSHD(authorizedKeys: [publicLine])
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "ck")
+        try bed.trust(sshd)
+        let knownHosts = bed.fx.dir.file("kh")
+        try Data("[127.0.0.1]:\(sshd.port) \(try sshd.publicKeyTypeAndBlob())\n".utf8).write(to: URL(fileURLWithPath: knownHosts))
+        let record = bed.fx.dir.file("asked")
+        let answer = bed.fx.dir.file("answer")
+        let askpass = bed.fx.dir.file("askpass.sh")
+        try Data("""
+            #!/bin/sh
+            { echo "PROMPT=$SSH_ASKPASS_PROMPT ARGC=$#"; printf '%s\\n' "$1"; echo "----"; } >> "\(record)"
+            exit "$(cat "\(answer)")"
+
+            """.utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o755)
+        let options = "-F none -p \(sshd.port) -o BatchMode=yes -o IdentitiesOnly=no -o UserKnownHostsFile=\(knownHosts) -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes"
+        return Bed(bed: bed, sshd: sshd, askpass: askpass, record: record, answer: answer, options: options)
+    }
+
+    private func startAgent(_ b: Bed, askpass: Bool = true) throws -> String {
+        let r = try b.bed.fx.run(["agent", "start"], bytes: nil, environment: askpass ? ["SSH_ASKPASS": b.askpass] : [:])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let first = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        return String(first.dropFirst("SSH_AUTH_SOCK=".count).dropLast("; export SSH_AUTH_SOCK;".count))
+    }
+
+    private func stopAgent(_ b: Bed) throws {
+        XCTAssertEqual(try b.bed.fx.run(["agent", "stop"]).status, 0)
+    }
+
+    private func answer(_ b: Bed, _ status: Int) throws {
+        try Data("\(status)\n".utf8).write(to: URL(fileURLWithPath: b.answer))
+    }
+
+    /// The prompts the askpass script was run with, in order.
+    private func prompts(_ b: Bed) -> [String] {
+        let text = (try? String(contentsOfFile: b.record, encoding: .utf8)) ?? ""
+        return text.components(separatedBy: "----\n").filter { !$0.isEmpty }
+    }
+
+    /// ssh to the sshd through the agent; the shell stays ssh's parent (it runs a command after).
+    private func ssh(_ b: Bed, _ socket: String, _ remote: String = "echo reached", forward: Bool = false) throws -> Shell.Result {
+        var environment = b.bed.fx.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        return try Shell.run("ssh \(forward ? "-A " : "")\(b.options) root@127.0.0.1 '\(remote)'; status=$?; exit $status",
+                             environment: environment, account: b.bed.fx.account)
+    }
+
+    private func log(_ b: Bed) throws -> [[String: Any]] {
+        try b.bed.fx.json("agent", "log") as? [[String: Any]] ?? []
+    }
+
+    func testKeysEditConfirmAndGrantAreStoredAndShown() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        let fx = b.bed.fx
+        var shown = try fx.json("keys", "show", "ck") as? [String: Any] ?? [:]
+        XCTAssertEqual(shown["confirm"] as? Bool, false)
+        XCTAssertTrue(shown["grant_seconds"] is NSNull)
+        try fx.ok("keys", "edit", "ck", "--confirm", "--grant", "10m", "--comment", "laptop")
+        shown = try fx.json("keys", "show", "ck") as? [String: Any] ?? [:]
+        XCTAssertEqual(shown["confirm"] as? Bool, true)
+        XCTAssertEqual(shown["grant_seconds"] as? Int, 600)
+        XCTAssertEqual(shown["comment"] as? String, "laptop")
+        let listed = try fx.json("keys", "list") as? [[String: Any]] ?? []
+        XCTAssertEqual(listed.first?["confirm"] as? Bool, true)
+        let text = try fx.ok("keys", "show", "ck").stdout
+        XCTAssertTrue(text.contains("confirm:      yes"), text)
+        XCTAssertTrue(text.contains("grant:        10m"), text)
+
+        // Renamed: the host keeps its key; the old name is gone.
+        try fx.ok("keys", "edit", "ck", "--rename", "ck2", "--no-grant", "--no-confirm")
+        XCTAssertEqual((try fx.json("show", "web") as? [String: Any])?["key"] as? String, "ck2")
+        shown = try fx.json("keys", "show", "ck2") as? [String: Any] ?? [:]
+        XCTAssertEqual(shown["confirm"] as? Bool, false)
+        XCTAssertTrue(shown["grant_seconds"] is NSNull)
+        XCTAssertEqual(try fx.run(["keys", "show", "ck"]).status, 4)
+
+        // Bad input changes nothing, with the documented exit codes.
+        for (args, status) in [(["keys", "edit", "ck2"], 2), (["keys", "edit", "ck2", "--grant", "10x"], 2),
+                               (["keys", "edit", "ck2", "--grant", "0s"], 2), (["keys", "edit", "ck2", "--grant", "25h"], 2),
+                               (["keys", "edit", "ck2", "--confirm", "--no-confirm"], 2), (["keys", "edit", "nope", "--confirm"], 4),
+                               (["keys", "edit", "ck2", "--rename", " bad"], 5)] {
+            let r = try fx.run(args)
+            XCTAssertEqual(r.status, Int32(status), "\(args): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("hostbook: "), r.stderr)
+        }
+        let path = fx.dir.file("other-key")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "o", "-f", path]).status, 0)
+        try fx.ok("keys", "import", path, "--name", "other")
+        let taken = try fx.run(["keys", "edit", "ck2", "--rename", "OTHER"])
+        XCTAssertEqual(taken.status, 5, taken.stderr)
+        XCTAssertTrue(taken.stderr.contains("--rename"), taken.stderr)
+        XCTAssertEqual((try fx.json("keys", "show", "ck2") as? [String: Any])?["confirm"] as? Bool, false)
+    }
+
+    func testAConfirmKeyIsDeniedAllowedGrantedAndRefusedWithoutApprover() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        let socket = try startAgent(b)
+        var stopped = false
+        defer { if !stopped { try? stopAgent(b) } }
+
+        // Denied: no signature, ssh fails.
+        try answer(b, 1)
+        let denied = try ssh(b, socket)
+        XCTAssertNotEqual(denied.status, 0, denied.stdout)
+        XCTAssertFalse(denied.stdout.contains("reached"))
+        XCTAssertEqual(prompts(b).count, 1)
+
+        // Allowed once, and again: without a grant every signature asks.
+        try answer(b, 0)
+        for _ in 0..<2 {
+            let allowed = try ssh(b, socket)
+            XCTAssertEqual(allowed.status, 0, allowed.stderr)
+            XCTAssertEqual(allowed.stdout, "reached\n")
+        }
+        XCTAssertEqual(prompts(b).count, 3)
+
+        // What the prompt showed: the key, the saved host with its address and host-key
+        // fingerprint, and the chain ssh ← its shell; SSH_ASKPASS_PROMPT=confirm, one argument.
+        let prompt = prompts(b)[0]
+        let key = try b.bed.fx.json("keys", "show", "ck") as? [String: Any] ?? [:]
+        let hostKeyFile = b.bed.fx.dir.file("hostkey.pub")
+        try Data((try b.sshd.publicKey() + "\n").utf8).write(to: URL(fileURLWithPath: hostKeyFile))
+        let hostKeyFingerprint = String(try ToolProcess.sshKeygen(["-l", "-f", hostKeyFile]).stdout.split(separator: " ")[1])
+        XCTAssertTrue(prompt.hasPrefix("PROMPT=confirm ARGC=1\nAllow a signature with key ck?\n"), prompt)
+        XCTAssertTrue(prompt.contains("ssh-ed25519 \(key["fingerprint"] as? String ?? "?")"), prompt)
+        XCTAssertTrue(prompt.contains("destination: web (root@127.0.0.1:\(b.sshd.port))"), prompt)
+        XCTAssertTrue(prompt.contains("host key:    \(hostKeyFingerprint)"), prompt)
+        let lines = prompt.split(separator: "\n").map(String.init)
+        let client = lines.first { $0.contains("requested by:") } ?? ""
+        XCTAssertTrue(client.contains(" /usr/bin/ssh: ssh -F none -p \(b.sshd.port)"), prompt)
+        let parent = lines.first { $0.contains("from:") } ?? ""
+        XCTAssertTrue(parent.contains("sh") && parent.contains(" -c ssh -F none"), prompt)
+
+        // A grant: one approval covers ten connections of the same program to the same host.
+        try b.bed.fx.ok("keys", "edit", "ck", "--grant", "10m")
+        for _ in 0..<10 {
+            let r = try ssh(b, socket)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(prompts(b).count, 4, "one prompt for ten connections")
+        XCTAssertTrue(prompts(b)[3].contains("10m"), prompts(b)[3])
+
+        // No approver: the agent started without SSH_ASKPASS refuses, and says why.
+        try stopAgent(b)
+        let bare = try startAgent(b, askpass: false)
+        let refused = try ssh(b, bare)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertEqual(prompts(b).count, 4)
+        try stopAgent(b)
+        stopped = true
+
+        let entries = try log(b)
+        XCTAssertEqual(entries.map { $0["decision"] as? String ?? "-" },
+                       ["denied", "prompt", "prompt", "prompt"] + Array(repeating: "grant", count: 9) + ["no-approver"])
+        XCTAssertEqual(entries.map { $0["outcome"] as? String ?? "-" },
+                       ["refused"] + Array(repeating: "signed", count: 12) + ["refused"])
+        XCTAssertTrue(entries.allSatisfy { $0["destination"] as? String == "web" }, "\(entries)")
+        let chain = entries.first?["process_chain"] as? String ?? ""
+        XCTAssertTrue(chain.hasPrefix("pid "), chain)
+        XCTAssertTrue(chain.split(separator: "\n").first?.contains("/usr/bin/ssh: ssh") == true, chain)
+        XCTAssertGreaterThanOrEqual(chain.split(separator: "\n").count, 2, chain)
+        let table = try b.bed.fx.ok("agent", "log").stdout
+        XCTAssertTrue(table.contains("refused  no-approver"), table)
+    }
+
+    func testAForwardedRequestAsksEveryTimeWhateverTheGrant() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm", "--grant", "1h")
+        try b.bed.fx.ok("edit", "web", "--allow-agent-forwarding")
+        let socket = try startAgent(b)
+        var stopped = false
+        defer { if !stopped { try? stopAgent(b) } }
+        try answer(b, 0)
+        for _ in 0..<2 {
+            let r = try ssh(b, socket, "ssh \(b.options) root@127.0.0.1 echo inner", forward: true)
+            XCTAssertEqual(r.status, 0, r.stderr)
+            XCTAssertEqual(r.stdout, "inner\n")
+        }
+        // The outer connection asks once (then its grant covers it); the forwarded one each time.
+        let asked = prompts(b)
+        XCTAssertEqual(asked.count, 3, asked.joined(separator: "\n"))
+        XCTAssertEqual(asked.filter { $0.contains("forwarded through web") }.count, 2, asked.joined(separator: "\n"))
+        try stopAgent(b)
+        stopped = true
+        let entries = try log(b)
+        XCTAssertEqual(entries.map { $0["decision"] as? String ?? "-" }, ["prompt", "prompt", "grant", "prompt"])
+        XCTAssertEqual(entries.filter { $0["forwarded_through"] as? String == "web" }.count, 2, "\(entries)")
+    }
+}

@@ -1,0 +1,337 @@
+// A key saved with `--confirm` in the one signing decision of the agents
+// (AgentAccessPolicy.decideSigning): driven in-process through the Agent library's
+// conversation against a real SQLite database, with an approver the test injects (as the
+// agent injects AskpassApprover). What each prompt shows (key, destination, process chain,
+// forwarding hosts), how each signature was decided (the log's word), grants scoped to key ×
+// destination × program, forwarded requests asking every time, one prompt for identical
+// requests asked at once, and the askpass program itself (a script) timing out.
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+@testable import Agent
+@testable import Sessions
+import HostStore
+import KeyFormats
+import SecureMemory
+
+/// Answers from a list (the last one repeated), records every request it is asked about;
+/// `gate` (when set) holds each answer until the test signals it.
+private final class ScriptedApprover: AgentApprover, @unchecked Sendable {
+    let mutex = NSLock()
+    var answers: [ApprovalAnswer]
+    var asked: [ApprovalRequest] = []
+    let gate: DispatchSemaphore?
+    init(_ answers: [ApprovalAnswer], gate: DispatchSemaphore? = nil) {
+        self.answers = answers
+        self.gate = gate
+    }
+    func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
+        mutex.lock()
+        asked.append(request)
+        let answer = answers.count > 1 ? answers.removeFirst() : answers[0]
+        mutex.unlock()
+        gate?.wait()
+        return answer
+    }
+    var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return asked.map(\.prompt) }
+}
+
+/// The outcomes the policy reports, in order.
+private final class Outcomes: @unchecked Sendable {
+    let mutex = NSLock()
+    var list: [AgentSignOutcome] = []
+    func add(_ o: AgentSignOutcome) { mutex.lock(); list.append(o); mutex.unlock() }
+    var hows: [String?] { mutex.lock(); defer { mutex.unlock() }; return list.map(\.how) }
+}
+
+final class AgentApprovalPolicyTests: XCTestCase {
+    private var folder: String!
+    private var database: HostDatabase!
+    private var userKeys: [String: PrivateKey] = [:]
+    private var hostKeys: [String: PrivateKey] = [:]
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("agent-approval-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        database = try HostDatabase.open(path: folder + "/hostbook.db")
+        for name in ["plain-key", "web-key"] {
+            let key = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: name)
+            userKeys[name] = key
+            try KeyStore(database: database).insert(NewKey(uuid: UUIDString.random(), name: name, publicKey: key.publicKey, comment: name, format: "openssh"))
+        }
+        try KeyStore(database: database).update(name: "web-key", KeyChanges(confirm: true, grantSeconds: 600))
+        try database.addHost(NewHost(name: "web", hostname: "web.test", port: 2222, user: "alice", key: "web-key"))
+        try database.addHost(NewHost(name: "jump", hostname: "jump.test"))
+        var lines = ""
+        for name in ["web", "jump", "stranger"] {
+            let key = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: name)
+            hostKeys[name] = key
+            if name == "web" { lines += "[web.test]:2222 \(key.publicKey.line(comment: ""))\n" }
+            if name == "jump" { lines += "jump.test \(key.publicKey.line(comment: ""))\n" }
+        }
+        _ = try KnownHostsStore(database: database).importKnownHosts(Array(lines.utf8))
+    }
+
+    override func tearDown() {
+        database = nil
+        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    private func policy(_ approvals: AgentApprovals, _ outcomes: Outcomes) -> AgentPolicy {
+        let database = self.database!
+        let keys = userKeys
+        let access = AgentAccessPolicy(rules: .standing, approvals: approvals, database: { database })
+        return access.agentPolicy(identity: { stored in keys[stored.name].map { AgentIdentity(key: $0, comment: stored.name) } },
+                                  outcome: { _, _, o in outcomes.add(o) })
+    }
+
+    /// This test process is the client: its chain is real.
+    private static var peer: AgentPeer { AgentPeer(pid: getpid(), uid: getuid(), gid: getgid()) }
+
+    func testAKeyWithoutConfirmSignsWithoutAskingAndAConfirmKeyWithoutApproverIsRefused() throws {
+        let outcomes = Outcomes()
+        var c = AgentConversation(peer: Self.peer, policy: policy(AgentApprovals(approver: nil), outcomes))
+        XCTAssertTrue(signs(&c, "plain-key", data: [1]))
+        XCTAssertFalse(signs(&c, "web-key", data: [1]), "nobody can be asked")
+        XCTAssertEqual(outcomes.hows, ["no-confirm", "no-approver"])
+        XCTAssertEqual(outcomes.list.map(\.signed), [true, false])
+
+        // An approver that cannot ask (no askpass program) is no approver either.
+        let unavailable = ScriptedApprover([.unavailable])
+        var d = AgentConversation(peer: Self.peer, policy: policy(AgentApprovals(approver: unavailable), outcomes))
+        XCTAssertFalse(signs(&d, "web-key", data: [1]))
+        XCTAssertEqual(outcomes.hows.last, "no-approver")
+    }
+
+    func testThePromptShowsKeyDestinationAndProcessChainAndTheAnswerDecides() throws {
+        let approver = ScriptedApprover([.deny, .allowOnce, .allowOnce])
+        let outcomes = Outcomes()
+        let approvals = AgentApprovals(approver: approver)
+        var c = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+        XCTAssertEqual(c.reply(to: bind("web")), [6])
+        XCTAssertEqual(listed(c), ["web-key"], "listing never asks")
+        XCTAssertEqual(approver.asked.count, 0)
+        XCTAssertFalse(signs(&c, "web-key", bound: "web"), "denied")
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"), "allowed once")
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"), "allowed once more: allowOnce makes no grant")
+        XCTAssertEqual(outcomes.hows, ["denied", "prompt", "prompt"])
+        XCTAssertEqual(approver.asked.count, 3)
+
+        let prompt = approver.prompts[0]
+        let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
+        XCTAssertTrue(prompt.contains("web-key"), prompt)
+        XCTAssertTrue(prompt.contains("ssh-ed25519 \(key.fingerprint)"), prompt)
+        XCTAssertTrue(prompt.contains("destination: web (alice@web.test:2222)"), prompt)
+        XCTAssertTrue(prompt.contains("host key:    \(hostKeys["web"]!.publicKey.sha256Fingerprint)"), prompt)
+        XCTAssertFalse(prompt.contains("forwarded"), prompt)
+        // The chain: this process, then its parent, each with its pid and executable.
+        let chain = approver.asked[0].chain
+        XCTAssertEqual(chain.first?.pid, getpid())
+        XCTAssertGreaterThanOrEqual(chain.count, 2, "the test process has a parent")
+        XCTAssertLessThanOrEqual(chain.count, 4, "the client and at most 3 ancestors")
+        XCTAssertEqual(chain.count > 1 ? chain[1].pid : nil, getppid())
+        XCTAssertTrue(prompt.contains("requested by: pid \(getpid()) /"), prompt)
+        XCTAssertTrue(prompt.contains("from: pid \(getppid()) "), prompt)
+    }
+
+    func testAnUnknownServerAndNoDestinationAreSaidSo() throws {
+        let approver = ScriptedApprover([.allowOnce])
+        let approvals = AgentApprovals(approver: approver)
+        var c = AgentConversation(peer: Self.peer, policy: policy(approvals, Outcomes()))
+        XCTAssertEqual(c.reply(to: bind("stranger")), [6])
+        XCTAssertTrue(signs(&c, "web-key", bound: "stranger"))
+        var unbound = AgentConversation(peer: Self.peer, policy: policy(approvals, Outcomes()))
+        XCTAssertTrue(signs(&unbound, "web-key", data: [7]))
+        XCTAssertTrue(approver.prompts[0].contains("a server hostbook does not know (host key \(hostKeys["stranger"]!.publicKey.sha256Fingerprint))"), approver.prompts[0])
+        XCTAssertTrue(approver.prompts[1].contains("destination: none"), approver.prompts[1])
+    }
+
+    func testAGrantCoversTheSameKeyDestinationAndProgramUntilCleared() throws {
+        let approver = ScriptedApprover([.allowForGrant])
+        let outcomes = Outcomes()
+        let approvals = AgentApprovals(approver: approver)
+        for _ in 0..<10 {
+            var c = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+            XCTAssertEqual(c.reply(to: bind("web")), [6])
+            XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        }
+        XCTAssertEqual(approver.asked.count, 1, "one prompt for ten connections")
+        XCTAssertEqual(outcomes.hows, ["prompt"] + Array(repeating: "grant", count: 9))
+        // Another destination is another scope.
+        var other = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+        XCTAssertEqual(other.reply(to: bind("stranger")), [6])
+        XCTAssertTrue(signs(&other, "web-key", bound: "stranger"))
+        XCTAssertEqual(approver.asked.count, 2)
+        // Locking the agent clears the grants.
+        approvals.clear()
+        var again = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+        XCTAssertEqual(again.reply(to: bind("web")), [6])
+        XCTAssertTrue(signs(&again, "web-key", bound: "web"))
+        XCTAssertEqual(approver.asked.count, 3)
+        XCTAssertEqual(outcomes.hows.last, "prompt")
+    }
+
+    func testAGrantRunsOutAndAKeyWithoutGrantAsksEveryTime() throws {
+        let clock = Clock()
+        let approver = ScriptedApprover([.allowForGrant])
+        let approvals = AgentApprovals(approver: approver, clock: { clock.now })
+        var c = AgentConversation(peer: Self.peer, policy: policy(approvals, Outcomes()))
+        XCTAssertEqual(c.reply(to: bind("web")), [6])
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        clock.now = 599
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        XCTAssertEqual(approver.asked.count, 1)
+        clock.now = 600
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        XCTAssertEqual(approver.asked.count, 2, "the grant of 600 s ran out")
+
+        try KeyStore(database: database).update(name: "web-key", KeyChanges(grantSeconds: 0))
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        XCTAssertEqual(approver.asked.count, 4, "no grant: 'allow for the grant' allows once")
+    }
+
+    func testAForwardedRequestAsksEveryTimeAndSaysThroughWhichHost() throws {
+        var allow = HostChanges()
+        allow.agentForwarding = true
+        try database.editHost("jump", allow)
+        let approver = ScriptedApprover([.allowForGrant])
+        let outcomes = Outcomes()
+        let approvals = AgentApprovals(approver: approver)
+        for _ in 0..<3 {
+            var c = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+            XCTAssertEqual(c.reply(to: bind("jump", forwarding: true)), [6])
+            XCTAssertEqual(c.reply(to: bind("web")), [6])
+            XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        }
+        XCTAssertEqual(approver.asked.count, 3, "a forwarded request asks every time")
+        XCTAssertEqual(outcomes.hows, ["prompt", "prompt", "prompt"])
+        XCTAssertTrue(approver.prompts[0].contains("forwarded through jump"), approver.prompts[0])
+        // A local request is not covered by what was allowed for a forwarded one.
+        var local = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+        XCTAssertEqual(local.reply(to: bind("web")), [6])
+        XCTAssertTrue(signs(&local, "web-key", bound: "web"))
+        XCTAssertEqual(approver.asked.count, 4)
+    }
+
+    func testIdenticalRequestsAskedAtOnceShareOnePrompt() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let approver = ScriptedApprover([.allowOnce], gate: gate)
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        let policy = self.policy(approvals, outcomes)
+        let bindMessage = bind("web")
+        let request = signRequest("web-key", bound: "web")
+        let group = DispatchGroup()
+        for _ in 0..<3 {
+            DispatchQueue.global().async(group: group) {
+                var c = AgentConversation(peer: Self.peer, policy: policy)
+                _ = c.reply(to: bindMessage)
+                _ = c.reply(to: request)
+            }
+        }
+        // The first asks; the other two wait for its answer.
+        while approvals.requestsWaiting < 2 || approver.asked.count < 1 { usleep(1_000) }
+        XCTAssertEqual(approver.asked.count, 1)
+        gate.signal()
+        group.wait()
+        XCTAssertEqual(approver.asked.count, 1, "one prompt for three identical requests")
+        XCTAssertEqual(outcomes.hows, ["prompt", "prompt", "prompt"])
+    }
+
+    func testAnAskpassProgramDecidesByItsExitStatusAndIsStoppedAtTheTimeout() throws {
+        let script = folder + "/askpass.sh"
+        let record = folder + "/asked"
+        try Data("""
+            #!/bin/sh
+            printf '%s|%s\\n' "$SSH_ASKPASS_PROMPT" "$1" >> "\(record)"
+            case "$1" in *web-key*) exit 0 ;; *plain*) exit 1 ;; esac
+            sleep 30
+            """.utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o700)
+        let approver = try XCTUnwrap(AskpassApprover(environment: ["SSH_ASKPASS": script, "PATH": "/usr/bin:/bin"]))
+        XCTAssertNil(AskpassApprover(environment: ["PATH": "/usr/bin"]), "no SSH_ASKPASS: no approver")
+        let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
+        let plain = try XCTUnwrap(KeyStore(database: database).find(name: "plain-key"))
+        let request = ApprovalRequest(key: key, destination: .none, chain: [], forwardedThrough: [])
+        XCTAssertEqual(approver.ask(request, timeoutSeconds: 60), .allowForGrant)
+        XCTAssertEqual(approver.ask(ApprovalRequest(key: plain, destination: .none, chain: [], forwardedThrough: []), timeoutSeconds: 60), .deny)
+        let other = ApprovalRequest(key: key, destination: .unknownServer(hostKeyFingerprint: "SHA256:x"), chain: [], forwardedThrough: ["a\u{1b}[2Jb"])
+        // The prompt names web-key, so make one that does not: a renamed copy.
+        try KeyStore(database: database).update(name: "web-key", KeyChanges(rename: "slow"))
+        let slow = ApprovalRequest(key: try XCTUnwrap(KeyStore(database: database).find(name: "slow")), destination: other.destination,
+                                   chain: [], forwardedThrough: other.forwardedThrough)
+        XCTAssertEqual(approver.ask(slow, timeoutSeconds: 1), .timeout)
+        let asked = try String(contentsOfFile: record, encoding: .utf8)
+        XCTAssertTrue(asked.hasPrefix("confirm|Allow a signature with key web-key?\n"), asked)
+        XCTAssertFalse(asked.contains("\u{1b}"), "every field is escaped")
+        XCTAssertTrue(asked.contains("forwarded through a\\u{1b}[2Jb"), asked)
+        XCTAssertEqual(AskpassApprover(environment: ["SSH_ASKPASS": folder + "/missing"])?.ask(request, timeoutSeconds: 5), .unavailable)
+    }
+
+    // MARK: Helpers
+
+    private final class Clock: @unchecked Sendable {
+        var now: Double = 0
+    }
+
+    private func listed(_ c: AgentConversation) -> [String] {
+        var conversation = c
+        var r = SSHReader(conversation.reply(to: [11]))
+        guard (try? r.readByte()) == 12, let count = try? r.readUInt32() else { return ["(not an identities answer)"] }
+        return (0..<count).compactMap { _ in
+            _ = try? r.readString()
+            return try? r.readText("comment")
+        }
+    }
+
+    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { Array(hostKeyBlob.suffix(32)) }
+
+    private func bind(_ host: String, forwarding: Bool = false) -> [UInt8] {
+        let key = hostKeys[host]!
+        let id = Self.sessionID(key.publicKey.blob)
+        var w = SSHWriter()
+        w.writeByte(27)
+        w.writeString("session-bind@openssh.com")
+        w.writeString(key.publicKey.blob)
+        w.writeString(id)
+        w.writeString(try! key.sign(id))
+        w.writeBool(forwarding)
+        return w.bytes
+    }
+
+    private func signRequest(_ name: String, data: [UInt8]) -> [UInt8] {
+        var w = SSHWriter()
+        w.writeByte(13)
+        w.writeString(userKeys[name]!.publicKey.blob)
+        w.writeString(data)
+        w.writeUInt32(0)
+        return w.bytes
+    }
+
+    private func signRequest(_ name: String, bound: String) -> [UInt8] {
+        let key = userKeys[name]!.publicKey
+        let blob = hostKeys[bound]!.publicKey.blob
+        var w = SSHWriter()
+        w.writeString(Self.sessionID(blob))
+        w.writeByte(50)
+        w.writeString("alice")
+        w.writeString("ssh-connection")
+        w.writeString("publickey-hostbound-v00@openssh.com")
+        w.writeBool(true)
+        w.writeString(key.type)
+        w.writeString(key.blob)
+        w.writeString(blob)
+        return signRequest(name, data: w.bytes)
+    }
+
+    private func signs(_ c: inout AgentConversation, _ name: String, data: [UInt8]) -> Bool {
+        c.reply(to: signRequest(name, data: data)).first == 14
+    }
+
+    private func signs(_ c: inout AgentConversation, _ name: String, bound: String) -> Bool {
+        c.reply(to: signRequest(name, bound: bound)).first == 14
+    }
+}
