@@ -15,7 +15,12 @@ public final class Lock<State>: @unchecked Sendable {
     public init(_ initial: sending State) {
         state = initial
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(condition, nil)
+        // Timed waits count on the monotonic clock (a changed wall clock moves no deadline).
+        var attributes = pthread_condattr_t()
+        pthread_condattr_init(&attributes)
+        pthread_condattr_setclock(&attributes, CLOCK_MONOTONIC)
+        pthread_cond_init(condition, &attributes)
+        pthread_condattr_destroy(&attributes)
     }
 
     deinit {
@@ -37,6 +42,15 @@ public final class Lock<State>: @unchecked Sendable {
     /// then holds it again. Callers check their condition in a loop (wake-ups may be spurious).
     public func wait() {
         pthread_cond_wait(condition, mutex)
+    }
+
+    /// `wait()` until `deadline` (Monotonic.seconds()) at the latest; false when it passed.
+    @discardableResult
+    public func wait(until deadline: Double) -> Bool {
+        guard deadline.isFinite else { wait(); return true }
+        let whole = deadline.rounded(.down)
+        var t = timespec(tv_sec: Int(whole), tv_nsec: Int((deadline - whole) * 1e9))
+        return pthread_cond_timedwait(condition, mutex, &t) != ETIMEDOUT
     }
 
     /// Wakes every thread in `wait()`.

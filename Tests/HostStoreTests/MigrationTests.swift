@@ -104,6 +104,9 @@ final class MigrationTests: XCTestCase {
         var after = try Self.dump(db.connection)
         XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
         after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
+        // Version 5 adds keys.confirm and keys.grant_seconds (0 for all).
+        XCTAssertEqual(after["keys"]?.allSatisfy { $0.hasSuffix("|int(0)|int(0)") }, true)
+        after["keys"] = after["keys"]?.map { String($0.dropLast("|int(0)|int(0)".count)) }
         let expected = Self.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])

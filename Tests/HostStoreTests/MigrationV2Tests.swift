@@ -37,6 +37,9 @@ final class MigrationV2Tests: XCTestCase {
         var after = try MigrationTests.dump(db.connection)
         XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
         after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
+        // Version 5 adds keys.confirm and keys.grant_seconds (0 for all).
+        XCTAssertEqual(after["keys"]?.allSatisfy { $0.hasSuffix("|int(0)|int(0)") }, true)
+        after["keys"] = after["keys"]?.map { String($0.dropLast("|int(0)|int(0)".count)) }
         let expected = MigrationTests.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])

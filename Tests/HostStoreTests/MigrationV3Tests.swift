@@ -44,7 +44,14 @@ final class MigrationV3Tests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        XCTAssertEqual(try MigrationTests.dump(db.connection), before)
+        // Version 5 adds keys.confirm and keys.grant_seconds (0 for all) and the agent log's
+        // decision, process_chain and forwarded_through (NULL for the rows before it).
+        var after = try MigrationTests.dump(db.connection)
+        XCTAssertEqual(after["keys"]?.allSatisfy { $0.hasSuffix("|int(0)|int(0)") }, true)
+        after["keys"] = after["keys"]?.map { String($0.dropLast("|int(0)|int(0)".count)) }
+        XCTAssertEqual(after["agent_log"]?.allSatisfy { $0.hasSuffix("|null|null|null") }, true)
+        after["agent_log"] = after["agent_log"]?.map { String($0.dropLast("|null|null|null".count)) }
+        XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
 

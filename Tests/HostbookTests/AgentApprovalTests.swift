@@ -221,4 +221,135 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertEqual(entries.map { $0["decision"] as? String ?? "-" }, ["prompt", "prompt", "grant", "prompt"])
         XCTAssertEqual(entries.filter { $0["forwarded_through"] as? String == "web" }.count, 2, "\(entries)")
     }
+
+    /// `hostbook agent approve` on a pseudo-terminal answers the agent started without an
+    /// askpass: n refuses, a allows and starts the key's grant (the next connection is not
+    /// asked), and it ends when the agent stops.
+    func testAgentApproveAnswersOnAPseudoTerminal() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm", "--grant", "10m")
+        let socket = try startAgent(b, askpass: false)
+        var stopped = false
+        defer { if !stopped { try? stopAgent(b) } }
+        let approve = try PseudoTerminalProcess(["agent", "approve"], environment: b.bed.fx.environment, account: b.bed.fx.account)
+        defer { approve.terminate() }
+        try approve.waitFor("Ctrl-D or Ctrl-C stops.")
+
+        let first = Background { try? self.ssh(b, socket) }
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ")
+        let screen = approve.screen
+        XCTAssertTrue(screen.contains("Allow a signature with key ck?"), screen)
+        XCTAssertTrue(screen.contains("destination: web (root@127.0.0.1:\(b.sshd.port))"), screen)
+        XCTAssertTrue(screen.contains("/usr/bin/ssh: ssh -F none"), screen)
+        approve.type("n\n")
+        try approve.waitFor("Refused.")
+        let refused = first.wait()
+        XCTAssertNotEqual(refused?.status, 0)
+
+        let second = Background { try? self.ssh(b, socket) }
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 2)
+        approve.type("a\n")
+        try approve.waitFor("allowed for 10m.")
+        let allowed = second.wait()
+        XCTAssertEqual(allowed?.status, 0, allowed?.stderr ?? "")
+        XCTAssertEqual(allowed?.stdout, "reached\n")
+        // Covered by the grant: no question.
+        let granted = try ssh(b, socket)
+        XCTAssertEqual(granted.status, 0, granted.stderr)
+        XCTAssertEqual(approve.screen.components(separatedBy: "Allow? [y]es").count - 1, 2)
+
+        try stopAgent(b)
+        stopped = true
+        try approve.waitFor("The agent stopped.")
+        XCTAssertEqual(approve.waitForExit(), 0)
+        XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["denied", "prompt", "grant"])
+    }
+}
+
+/// A command run on a thread of its own while the test drives the terminal.
+private final class Background: @unchecked Sendable {
+    private var result: Shell.Result?
+    private let done = DispatchSemaphore(value: 0)
+    private let body: () -> Shell.Result?
+
+    init(_ body: @escaping () -> Shell.Result?) {
+        self.body = body
+        Thread { [self] in
+            result = self.body()
+            done.signal()
+        }.start()
+    }
+
+    func wait() -> Shell.Result? {
+        done.wait()
+        return result
+    }
+}
+
+/// The real hostbook on a pseudo-terminal, driven as a user would: wait until the screen
+/// shows a text, then type.
+private final class PseudoTerminalProcess: @unchecked Sendable {
+    private let process = Process()
+    private let master: Int32
+    private let lock = NSLock()
+    private var output: [UInt8] = []
+    private var reader: Thread?
+
+    init(_ arguments: [String], environment: [String: String], account: TestAccount?) throws {
+        var master: Int32 = -1, slave: Int32 = -1
+        guard openpty(&master, &slave, nil, nil, nil) == 0 else { throw XCTSkip("openpty is not available") }
+        self.master = master
+        try TestAccount.prepare(process, [HostbookProcess.binaryURL.path] + arguments, environment: environment, removing: [],
+                                account: account, terminal: slave)
+        let handle = FileHandle(fileDescriptor: slave, closeOnDealloc: false)
+        process.standardInput = handle
+        process.standardOutput = handle
+        process.standardError = handle
+        try process.run()
+        close(slave)
+        let reader = Thread { [self] in
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while true {
+                let n = read(self.master, &buffer, buffer.count)
+                if n > 0 { lock.lock(); output += buffer[0..<n]; lock.unlock(); continue }
+                if n < 0 && errno == EINTR { continue }
+                break
+            }
+        }
+        self.reader = reader
+        reader.start()
+    }
+
+    var screen: String {
+        lock.lock()
+        defer { lock.unlock() }
+        return String(decoding: output, as: UTF8.self).replacingOccurrences(of: "\r", with: "")
+    }
+
+    /// Waits until `text` is on the screen `occurrence` times (at most 60 s, then fails).
+    func waitFor(_ text: String, occurrence: Int = 1, file: StaticString = #filePath, line: UInt = #line) throws {
+        let deadline = Date().addingTimeInterval(60)
+        while screen.components(separatedBy: text).count - 1 < occurrence {
+            guard Date() < deadline, process.isRunning || screen.contains(text) else {
+                XCTFail("never showed '\(text)':\n\(screen)", file: file, line: line)
+                throw XCTSkip("the terminal never showed what the test waits for")
+            }
+            usleep(10_000)
+        }
+    }
+
+    func type(_ text: String) {
+        _ = text.withCString { write(master, $0, strlen($0)) }
+    }
+
+    func waitForExit() -> Int32 {
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    func terminate() {
+        if process.isRunning { process.terminate(); process.waitUntilExit() }
+        close(master)
+    }
 }

@@ -107,7 +107,9 @@ final class AgentCommandTests: XCTestCase {
         XCTAssertEqual(log.first?["client_executable"] as? String, "/usr/bin/ssh-add")
         XCTAssertEqual(log.first?["forwarded"] as? Bool, false)
         XCTAssertTrue((log.first?["key_fingerprint"] as? String ?? "").hasPrefix("SHA256:"))
-        XCTAssertTrue(try bed.fx.run(["agent", "log"]).stdout.contains("signed   beta"))
+        // How each was decided: the rules refused the locked agent's, the others needed no approval.
+        XCTAssertEqual(log.map { $0["decision"] as? String ?? "-" }, ["no-confirm", "-", "no-confirm"])
+        XCTAssertTrue(try bed.fx.run(["agent", "log"]).stdout.contains("signed   no-confirm  beta"))
     }
 
     func testHundredConcurrentClientsAreAllAnswered() throws {

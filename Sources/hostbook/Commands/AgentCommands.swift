@@ -10,7 +10,7 @@ import Vault
 import Sessions
 
 enum AgentCommands {
-    static let all: [CommandSpec] = [start, stop, status, run, log]
+    static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec]
 
     static let socketOption = OptionSpec.value("socket", "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
 
@@ -131,14 +131,20 @@ enum AgentCommands {
         // The log's writer has a connection of its own: one waiting for the write lock
         // must not hold the connection the keys are listed from.
         let log = try AgentLogWriter(database: HostStoreAccess.openForWriting(inv))
-        let agent = StandingAgent(database: database, log: log)
+        // `hostbook agent approve` connects here; a path too long for it only loses that.
+        let approvePath = TerminalApprover.socketPath(forAgentAt: path)
+        try AgentSocket.removeStale(approvePath)
+        let terminal = try? TerminalApprover(socketPath: approvePath)
+        let agent = StandingAgent(database: database, log: log, terminal: terminal)
         let server: AgentServer
         do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
+            terminal?.stop()
             log.stop()
             throw CLIError.failure("cannot start the agent: \(error)")
         }
         defer {
             server.stop()
+            terminal?.stop()
             agent.wipe()
             log.stop()
             let dropped = log.counters.dropped

@@ -1,0 +1,143 @@
+// The agent's side of `hostbook agent approve`: a private socket beside the agent's own
+// (its path and `.approve`: 0600 in the agent's 0700 folder; UnixSocketServer serves only
+// this user's processes, by SO_PEERCRED) to which each running `agent approve` connects. A request is
+// put to the newest connected one; its answer (y, n, or a: yes for the key's grant) comes
+// back on the same connection. When none is connected the answer is `unavailable`, so the
+// next approver (the askpass) is tried. ApprovalWire holds the messages.
+import Agent
+import System
+
+public final class TerminalApprover: AgentApprover, @unchecked Sendable {
+    /// The approval socket of the agent listening at `agentPath`.
+    public static func socketPath(forAgentAt agentPath: String) -> String { agentPath + ".approve" }
+
+    private final class Client: @unchecked Sendable {
+        let connection: UnixConnection
+        /// Answers by question id; nil while unanswered.
+        var answers: [UInt64: ApprovalAnswer?] = [:]
+        var gone = false
+        init(_ connection: UnixConnection) { self.connection = connection }
+    }
+
+    private let lock = Lock()
+    private var clients: [Client] = []
+    private var nextID: UInt64 = 1
+    private var server: UnixSocketServer?
+
+    /// Listens at `socketPath` (which must not exist).
+    public init(socketPath: String) throws {
+        let server = try UnixSocketServer(path: socketPath, limits: .forThisProcess(maxClients: 16, maxClientsPerPeer: 4)) { [weak self] connection in
+            self?.serve(connection)
+        }
+        self.server = server
+        try server.start()
+    }
+
+    deinit { server?.stop() }
+
+    /// Stops listening, disconnects every `agent approve` and removes the socket.
+    public func stop() { server?.stop() }
+
+    /// How many `agent approve` are connected now.
+    public var connected: Int { lock.locked { clients.count } }
+
+    public func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
+        let asked: (Client, UInt64)? = lock.locked {
+            guard let client = clients.last else { return nil }
+            let id = nextID
+            nextID += 1
+            client.answers[id] = .some(nil)
+            return (client, id)
+        }
+        guard let (client, id) = asked else { return .unavailable }
+        let grant = request.key.grantSeconds > 0 && !request.isForwarded ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
+        guard client.connection.writeFrame(ApprovalWire.question(id: id, grant: grant, prompt: request.prompt)) else {
+            return lock.locked { client.answers[id] = nil; return .unavailable }
+        }
+        let deadline = Monotonic.seconds() + Double(timeoutSeconds)
+        let answer: ApprovalAnswer = lock.locked {
+            while true {
+                if let answered = client.answers[id] ?? nil { client.answers[id] = nil; return answered }
+                if client.gone { client.answers[id] = nil; return .unavailable }
+                if !lock.wait(until: deadline), Monotonic.seconds() >= deadline {
+                    client.answers[id] = nil
+                    return .timeout
+                }
+            }
+        }
+        if answer == .timeout { _ = client.connection.writeFrame(ApprovalWire.cancel(id: id)) }
+        return answer
+    }
+
+    /// One `agent approve`: its answers, until it goes away.
+    private func serve(_ connection: UnixConnection) {
+        let client = Client(connection)
+        lock.locked { clients.append(client) }
+        while let frame = connection.readFrame(maxLength: ApprovalWire.maxFrame) {
+            guard let (id, answer) = ApprovalWire.answer(frame) else { break }
+            lock.locked {
+                // An answer to a question not asked (or already timed out) is dropped.
+                guard client.answers[id] != nil else { return }
+                client.answers[id] = .some(answer)
+                lock.broadcast()
+            }
+        }
+        lock.locked {
+            client.gone = true
+            clients.removeAll { $0 === client }
+            lock.broadcast()
+        }
+    }
+}
+
+/// The messages between the agent and `hostbook agent approve`, one length-prefixed frame
+/// each (UTF-8 text, fields on lines):
+///   agent → approve:  `ask\nID\nGRANT\nPROMPT` (GRANT: the key's grant, `10m`, or empty)
+///                     `cancel\nID` (unanswered within the time: refused)
+///   approve → agent:  `answer\nID\nA` (A: y, n, or a = yes for the grant)
+public enum ApprovalWire {
+    public static let maxFrame = 64 * 1024
+
+    public enum Message: Sendable, Equatable {
+        case question(id: UInt64, grant: String?, prompt: String)
+        case cancel(id: UInt64)
+    }
+
+    public static func question(id: UInt64, grant: String?, prompt: String) -> [UInt8] {
+        Array("ask\n\(id)\n\(grant ?? "")\n\(prompt)".utf8.prefix(maxFrame))
+    }
+
+    public static func cancel(id: UInt64) -> [UInt8] { Array("cancel\n\(id)".utf8) }
+
+    public static func answer(id: UInt64, _ answer: ApprovalAnswer) -> [UInt8] {
+        let letter = switch answer {
+        case .allowOnce: "y"
+        case .allowForGrant: "a"
+        default: "n"
+        }
+        return Array("answer\n\(id)\n\(letter)".utf8)
+    }
+
+    /// What the agent sent; nil for anything else.
+    public static func message(_ frame: [UInt8]) -> Message? {
+        let parts = String(decoding: frame, as: UTF8.self).split(separator: "\n", maxSplits: 3, omittingEmptySubsequences: false).map(String.init)
+        guard parts.count >= 2, let id = UInt64(parts[1]) else { return nil }
+        switch parts[0] {
+        case "ask" where parts.count == 4: return .question(id: id, grant: parts[2].isEmpty ? nil : parts[2], prompt: parts[3])
+        case "cancel" where parts.count == 2: return .cancel(id: id)
+        default: return nil
+        }
+    }
+
+    /// An answer `agent approve` sent; nil for anything else.
+    static func answer(_ frame: [UInt8]) -> (UInt64, ApprovalAnswer)? {
+        let parts = String(decoding: frame, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts[0] == "answer", let id = UInt64(parts[1]) else { return nil }
+        switch parts[2] {
+        case "y": return (id, .allowOnce)
+        case "a": return (id, .allowForGrant)
+        case "n": return (id, .deny)
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,66 @@
+// `hostbook agent approve`: answers the standing agent's approval requests in a terminal
+// (a key saved with `keys edit NAME --confirm`), for a session without a desktop askpass.
+// It connects to the agent's private approval socket (TerminalApprover: the agent's socket's
+// path and `.approve`), shows each request as the agent describes it and sends back y, n, or a (yes for
+// the key's grant). It runs until the agent stops, end of input, or Ctrl-C.
+#if canImport(Glibc)
+import Glibc
+#endif
+import System
+import Sessions
+
+enum AgentApprove {
+    static let spec = CommandSpec(
+        ["agent", "approve"], summary: "Answer the standing agent's approval requests in this terminal",
+        discussion: """
+        Shows each signature the agent is asked for with a key saved with 'keys edit NAME \
+        --confirm' (the key, the destination, the requesting processes) and takes y (allow this \
+        one), n (refuse it) or a (allow, and let the key's --grant cover the same key, \
+        destination and program). While it runs, the agent asks here before it tries \
+        $SSH_ASKPASS. Runs until the agent stops, end of input (Ctrl-D) or Ctrl-C.
+        """,
+        options: [AgentCommands.socketOption],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let agentPath = try AgentSocket.path(inv)
+        try inv.requirePrompt(for: "a terminal to answer on", alternative: "$SSH_ASKPASS in the agent's environment")
+        let path = TerminalApprover.socketPath(forAgentAt: agentPath)
+        guard AgentSocket.runningAgent(at: agentPath) != nil, let fd = try? UnixSocket.connect(to: path) else {
+            throw CLIError.failure("no agent is running at \(agentPath.escapedForTerminal)", hint: "Start it with 'eval \"$(hostbook agent start)\"'.")
+        }
+        defer { close(fd) }
+        guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
+            throw CLIError.failure("'\(path.escapedForTerminal)' is not this user's agent", hint: "Remove it, or choose another socket with --socket.")
+        }
+        inv.note("Answering the approval requests of the agent at \(agentPath.escapedForTerminal). Ctrl-D or Ctrl-C stops.")
+        while let frame = LengthPrefixedFrame.read(from: fd, maxLength: ApprovalWire.maxFrame) {
+            guard case .question(let id, let grant, let prompt)? = ApprovalWire.message(frame) else { continue }
+            var shown: TerminalText = "\n"
+            for line in prompt.split(separator: "\n", omittingEmptySubsequences: false) { shown += "\(String(line))\n" }
+            Output.write(shown, to: STDERR_FILENO)
+            let answer: ApprovalAnswer
+            do { answer = try read(grant: grant) } catch { return }   // end of input
+            guard LengthPrefixedFrame.write(ApprovalWire.answer(id: id, answer), to: fd) else { break }
+            switch answer {
+            case .allowForGrant: inv.note(grant.map { "Allowed; the same key, destination and program are allowed for \($0)." } ?? "Allowed.")
+            case .allowOnce: inv.note("Allowed once.")
+            default: inv.note("Refused.")
+            }
+        }
+        inv.note("The agent stopped.")
+    }
+
+    /// y, n, or a (only when the key has a grant); asked again until one is given.
+    private static func read(grant: String?) throws -> ApprovalAnswer {
+        let question: TerminalText = grant.map { "Allow? [y]es once, [a]llow for \($0), [n]o: " } ?? "Allow? [y]es, [n]o: "
+        while true {
+            switch try Terminal.readLine(prompt: question).lowercased() {
+            case "y", "yes": return .allowOnce
+            case "a" where grant != nil: return .allowForGrant
+            case "n", "no": return .deny
+            default: continue
+            }
+        }
+    }
+}
