@@ -150,7 +150,7 @@ final class AgentApprovalTests: XCTestCase {
 
         // What the prompt showed: the key, the saved host with its address and host-key
         // fingerprint, and the chain ssh ← its shell; SSH_ASKPASS_PROMPT=confirm, one argument.
-        let prompt = prompts(b)[0]
+        let prompt = prompts(b).first ?? ""
         let key = try b.bed.fx.json("keys", "show", "ck") as? [String: Any] ?? [:]
         let hostKeyFile = b.bed.fx.dir.file("hostkey.pub")
         try Data((try b.sshd.publicKey() + "\n").utf8).write(to: URL(fileURLWithPath: hostKeyFile))
@@ -172,7 +172,7 @@ final class AgentApprovalTests: XCTestCase {
             XCTAssertEqual(r.status, 0, r.stderr)
         }
         XCTAssertEqual(prompts(b).count, 4, "one prompt for ten connections")
-        XCTAssertTrue(prompts(b)[3].contains("10m"), prompts(b)[3])
+        XCTAssertTrue(prompts(b).last?.contains("10m") == true, prompts(b).last ?? "")
 
         // No approver: the agent started without SSH_ASKPASS refuses, and says why.
         try stopAgent(b)
@@ -265,6 +265,39 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertEqual(approve.waitForExit(), 0)
         XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["denied", "prompt", "grant"])
     }
+
+    /// The per-session agent of `hostbook ssh` asks on the session's own terminal: n
+    /// refuses (ssh fails), y connects; without a terminal the key is refused.
+    func testHostbookSSHAsksOnItsOwnTerminal() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }
+        // script(1) makes the terminal the session's controlling one: /dev/tty.
+        let denied = try ScriptedTerminal(["--db", b.bed.fx.db, "ssh", "web", "-o", "BatchMode=yes", "echo reached"], fixture: b.bed.fx)
+        denied.expect("Allow? [y]es, [n]o: ")
+        let screen = denied.transcript
+        XCTAssertTrue(screen.contains("Allow a signature with key ck?"), screen)
+        XCTAssertTrue(screen.contains("destination: web (root@127.0.0.1:\(b.sshd.port))"), screen)
+        // The chain: ssh, then the hostbook ssh that started it.
+        XCTAssertTrue(screen.contains("requested by: pid "), screen)
+        XCTAssertTrue(screen.contains(" /usr/bin/ssh: /usr/bin/ssh -F "), screen)
+        XCTAssertTrue(screen.contains("/hostbook --db \(b.bed.fx.db) ssh web -o BatchMode=yes echo reached"), screen)
+        denied.send("n")
+        XCTAssertNotEqual(denied.finish(), 0)
+        XCTAssertFalse(denied.transcript.contains("\nreached"), denied.transcript)
+
+        let allowed = try ScriptedTerminal(["--db", b.bed.fx.db, "ssh", "web", "echo reached"], fixture: b.bed.fx)
+        allowed.expect("Allow? [y]es, [n]o: ")
+        allowed.send("y")
+        allowed.expect("reached")
+        XCTAssertEqual(allowed.finish(), 0, allowed.transcript)
+
+        // No terminal: nobody to ask, refused.
+        let batch = try b.bed.ssh(["web", "-o", "BatchMode=yes", "echo reached"])
+        XCTAssertNotEqual(batch.status, 0)
+        XCTAssertFalse(batch.stdout.contains("reached"))
+    }
 }
 
 /// A command run on a thread of its own while the test drives the terminal.
@@ -332,7 +365,7 @@ private final class PseudoTerminalProcess: @unchecked Sendable {
         let deadline = Date().addingTimeInterval(60)
         while screen.components(separatedBy: text).count - 1 < occurrence {
             guard Date() < deadline, process.isRunning || screen.contains(text) else {
-                XCTFail("never showed '\(text)':\n\(screen)", file: file, line: line)
+                XCTFail("never showed '\(text)' (running: \(process.isRunning), status \(process.isRunning ? -1 : process.terminationStatus)):\n\(screen)", file: file, line: line)
                 throw XCTSkip("the terminal never showed what the test waits for")
             }
             usleep(10_000)

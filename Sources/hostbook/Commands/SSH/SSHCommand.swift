@@ -76,7 +76,8 @@ enum SSHCommand {
         let started = probe
         probe = nil
         let client = try SSHClient.require(started)
-        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets)
+        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets,
+                                    approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))
             .run(arguments: inv.args.trailing)
         throw ChildExitStatus(status: status)
     }

@@ -16,6 +16,8 @@ struct SSHSession {
     let client: SSHClient
     let environment: [String: String]
     let secrets: SSHSecretsLoader
+    /// Who answers for a key saved with `--confirm` (the terminal); nil: such a key is refused.
+    let approver: (any AgentApprover)?
 
     /// The signals hostbook waits for with sigwait while ssh runs.
     static var waitedSignals: sigset_t {
@@ -57,7 +59,7 @@ struct SSHSession {
             if plan.needsAgent {
                 let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
                 agent = try AgentServer(socketPath: socket, policy: SSHAgentPolicy.make(plan: plan, databasePath: config.databasePath,
-                                                                                       client: client, secrets: secrets))
+                                                                                       client: client, secrets: secrets, approver: approver))
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }

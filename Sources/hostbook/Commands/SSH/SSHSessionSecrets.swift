@@ -47,8 +47,9 @@ extension SSHPlan {
 
 extension SSHAgentPolicy {
     /// The session agent's policy for `client`, serving the keys `secrets` reads.
-    static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader) -> AgentPolicy {
-        make(plan: plan, databasePath: databasePath, sshVersion: (client.major, client.minor),
+    static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader,
+                     approver: (any AgentApprover)?) -> AgentPolicy {
+        make(plan: plan, databasePath: databasePath, sshVersion: (client.major, client.minor), approver: approver,
              identities: { (try? secrets.wait().get())?.identities ?? [] })
     }
 }

@@ -1,0 +1,59 @@
+// How the agent of a `hostbook ssh` session asks about a key saved with `keys edit NAME
+// --confirm`: on the session's own terminal (/dev/tty), while ssh authenticates (ssh reads
+// nothing from the terminal then, and has not yet made it raw). One question at a time;
+// no answer within the time refuses. Without a terminal (or with --no-input) there is
+// nobody to ask, and the key is refused.
+#if canImport(Glibc)
+import Glibc
+#endif
+import System
+import Sessions
+
+final class SSHTerminalApprover: AgentApprover, @unchecked Sendable {
+    private let lock = Lock()
+
+    /// nil when hostbook may not ask on a terminal.
+    static func ifAllowed(noInput: Bool) -> SSHTerminalApprover? {
+        noInput || isatty(STDIN_FILENO) != 1 ? nil : SSHTerminalApprover()
+    }
+
+    func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
+        lock.locked {
+            let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+            guard tty >= 0 else { return .unavailable }
+            defer { close(tty) }
+            let grant = request.key.grantSeconds > 0 && !request.isForwarded ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
+            var text: TerminalText = "\r\nhostbook: "
+            for line in request.promptLines { text += "\(line)\r\n" }
+            text += grant.map { "Allow? [y]es once, [a]llow for \($0), [n]o: " } ?? "Allow? [y]es, [n]o: "
+            guard Output.write(text, to: tty) else { return .unavailable }
+            let deadline = Monotonic.milliseconds() + Int64(timeoutSeconds) * 1000
+            while true {
+                guard let line = Self.readLine(tty, deadline: deadline) else {
+                    _ = Output.write("\r\nhostbook: no answer; refused.\r\n", to: tty)
+                    return .timeout
+                }
+                switch line.lowercased() {
+                case "y", "yes": return .allowOnce
+                case "a" where grant != nil: return .allowForGrant
+                case "n", "no": return .deny
+                default: _ = Output.write("Allow? [y]es, [n]o\(grant.map { ", [a]llow for \($0)" } ?? ""): ", to: tty)
+                }
+            }
+        }
+    }
+
+    /// One line typed on `tty` (spaces around it removed); nil at the deadline or end of input.
+    private static func readLine(_ tty: Int32, deadline: Int64) -> String? {
+        var bytes: [UInt8] = []
+        var byte: UInt8 = 0
+        while bytes.count < 256 {
+            let left = deadline - Monotonic.milliseconds()
+            guard left > 0, (try? Poll.wait(tty, events: Int16(POLLIN), timeoutMilliseconds: Int32(left))) == true else { return nil }
+            guard let n = try? withUnsafeMutableBytes(of: &byte, { try FileDescriptor(tty).read(into: $0) }), n == 1 else { return nil }
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
+            bytes.append(byte)
+        }
+        return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t")
+    }
+}
