@@ -5,9 +5,11 @@ public import SecureMemory
 import Vault
 
 extension CredentialStore {
-    /// Adds `new`; with a `password`, its item is written inside the row's transaction and
-    /// taken back when the transaction fails.
+    /// Adds `new` (its `hasPassword` is whether a `password` is given); the password's item is
+    /// written inside the row's transaction and taken back when the transaction fails.
     public func addHost(_ new: NewHost, password: SecretBytes?) throws -> Host {
+        var new = new
+        new.hasPassword = password != nil
         var storedID: VaultItemID?
         do {
             return try database.addHost(new) { host in

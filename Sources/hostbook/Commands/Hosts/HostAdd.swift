@@ -42,7 +42,6 @@ enum HostAdd {
         // Validate before asking for a password, so a typo does not cost a prompt.
         try HostDatabase.validate(new)
         let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
-        new.hasPassword = password != nil
 
         let db = try HostStoreAccess.openForWriting(inv)
         let host = try CredentialStore(database: db).addHost(new, password: password)
