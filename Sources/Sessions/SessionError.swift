@@ -5,6 +5,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No host, snippet, jump host or key by that name (exit 4).
         case notFound
+        /// Beyond what hostbook reads: a configuration past the load's bounds (exit 5).
+        case rejected
         /// Anything else: a jump chain that loops or is too long, a value ssh_config cannot
         /// express, a configuration file that cannot be read (exit 1).
         case failed

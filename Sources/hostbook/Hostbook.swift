@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sessions
 
 enum Hostbook {
     static let version = "0.1.0"

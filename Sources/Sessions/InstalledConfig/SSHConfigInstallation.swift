@@ -44,7 +44,7 @@ public struct SSHConfigInstallation: Sendable {
     /// ~/.ssh/config defines. `block` says how hostbook names itself in each block;
     /// `agentSocket` is the standing agent's.
     public func render(databasePath: String, block: SSHHostBlock, agentSocket: String) throws -> StandingSSHConfig.Rendered {
-        let userHosts = try UserSSHConfigHosts.read(userConfig: userConfig, home: home, excluding: generated)
+        let userHosts = try UserSSHConfigHosts.read(self)
         let database = try HostDatabase.openForReading(path: databasePath)
         let hosts = try database?.hosts() ?? []
         let keys = try database.map { try KeyStore(database: $0).list() } ?? []

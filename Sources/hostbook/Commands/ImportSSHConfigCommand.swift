@@ -3,6 +3,7 @@
 // (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed.
 import HostStore
 import KeyFormats
+import Sessions
 import SSHConfig
 
 enum ImportSSHConfigCommand {
@@ -29,7 +30,10 @@ enum ImportSSHConfigCommand {
     static func run(_ inv: Invocation) throws {
         let dryRun = inv.args.flag("dry-run")
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
-        let files = SSHConfigFiles(home: inv.homeDirectory)
+        // hostbook's own installed file (included by ~/.ssh/config) is left out and named once
+        // in the notes.
+        let files = SSHConfigFiles(installation: SSHConfigInstallation(home: inv.homeDirectory, environment: inv.environment),
+                                   rules: .importing)
         let config: SSHConfiguration
         do {
             config = try SSHConfigLoader.load(path, access: files.access)

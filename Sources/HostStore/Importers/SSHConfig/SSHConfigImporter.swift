@@ -90,6 +90,7 @@ struct SSHConfigImportPlan {
     mutating func plan(_ candidates: [SSHConfigCandidate]) {
         for c in candidates { planOne(c) }
         resolveJumps()
+        refuseTooLongChains()
         decideActions()
     }
 
@@ -192,6 +193,55 @@ struct SSHConfigImportPlan {
             p.jumpName = p.jumpID.flatMap { nameByID[$0] }
             planned[i] = p
         }
+    }
+
+    /// Chains longer than JumpChain.maxHosts, walked with the same walk as `add`, `hostbook
+    /// ssh` and the installed configuration (JumpChain), over the saved and planned hosts
+    /// together: a jump host this import would set on a chain that grows too long is not
+    /// kept (the host keeps the jump host it had, or none), first along the chain of the
+    /// first host (in the configuration's order, then the saved hosts by name) whose chain
+    /// is too long, until none is.
+    private mutating func refuseTooLongChains() {
+        guard planned.contains(where: { setsJump($0) }) else { return }
+        let indexByID = Dictionary(planned.indices.map { (planned[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
+        let order = planned.map(\.id) + nameByID.keys.filter { indexByID[$0] == nil }
+            .sorted { (nameByID[$0] ?? "").lowercased() < (nameByID[$1] ?? "").lowercased() }
+        var cut = true
+        while cut {
+            cut = false
+            for start in order {
+                guard case .tooLong = walk(from: start) else { continue }
+                // The first host along the chain whose jump host this import sets.
+                var cursor: Int64? = start
+                var steps = 0
+                while let id = cursor, steps <= JumpChain.maxHosts {
+                    if let i = indexByID[id], setsJump(planned[i]) {
+                        let keep = planned[i].existing?.jumpID
+                        if case .hop(_, _, _, let text) = planned[i].candidate.jump {
+                            planned[i].notImported.append("ProxyJump \(text): \(JumpChain.tooLongMessage(nameByID[start] ?? "?"))")
+                        }
+                        planned[i].jumpID = keep
+                        planned[i].jumpName = keep.flatMap { nameByID[$0] }
+                        jumpByID[id] = keep
+                        cut = true
+                        break
+                    }
+                    cursor = jumpByID[id]
+                    steps += 1
+                }
+                if cut { break }
+            }
+        }
+    }
+
+    /// Whether the import gives this host a jump host it does not have already.
+    private func setsJump(_ p: Planned) -> Bool {
+        p.jumpID != nil && p.jumpID != p.existing?.jumpID
+    }
+
+    /// JumpChain's walk from the host `start` over the jump hosts as planned.
+    private func walk(from start: Int64) -> JumpChain.Walk<Int64> {
+        JumpChain.walk(from: start, name: { String($0) }, jump: { jumpByID[$0].map { String($0) } }, find: { Int64($0) })
     }
 
     private func loop(from start: Int64, via target: Int64) -> String? {

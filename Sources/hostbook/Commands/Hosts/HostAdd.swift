@@ -1,7 +1,7 @@
 // `hostbook add NAME --hostname H ...`: a new host; its password, if any, into the vault.
+import Credentials
 import HostStore
 import SecureMemory
-import Vault
 
 enum HostAdd {
     static let spec = CommandSpec(
@@ -42,25 +42,9 @@ enum HostAdd {
         // Validate before asking for a password, so a typo does not cost a prompt.
         try HostDatabase.validate(new)
         let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
-        new.hasPassword = password != nil
 
         let db = try HostStoreAccess.openForWriting(inv)
-        let vault = VaultClient(databaseID: db.databaseID)
-        var storedID: VaultItemID?
-        let host: Host
-        do {
-            host = try db.addHost(new) { host in
-                guard let password else { return }
-                let id = HostPasswords.itemID(for: host)
-                try HostPasswords.vault("store the password in the vault") {
-                    try vault.store(password, for: id, label: HostPasswords.label(for: host))
-                }
-                storedID = id
-            }
-        } catch {
-            if let storedID { _ = try? vault.delete(storedID) }
-            throw error
-        }
+        let host = try CredentialStore(database: db).addHost(new, password: password)
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {

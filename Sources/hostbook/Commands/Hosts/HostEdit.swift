@@ -1,7 +1,7 @@
 // `hostbook edit NAME ...`: change a host's fields, tags, key, jump host or password.
+import Credentials
 import HostStore
 import SecureMemory
-import Vault
 
 enum HostEdit {
     static let spec = CommandSpec(
@@ -67,43 +67,7 @@ enum HostEdit {
         let password: SecretBytes? = c.password == .set ? try HostPasswords.read(inv, hostName: name) : nil
 
         let db = try HostStoreAccess.openForWriting(inv)
-        let vault = VaultClient(databaseID: db.databaseID)
-        // A new password is written as a new vault item next to the old one (no Secret
-        // Service is asked to change an item, so KeePassXC shows no access dialog); the old
-        // one goes only once the row is saved, and a failed save takes the new one back.
-        var staged: StagedSecret?
-        let host: Host
-        let old: Host
-        do {
-            var before: Host?
-            host = try db.editHost(name, c) { oldHost, newHost in
-                before = oldHost
-                guard let password else { return }
-                staged = try HostPasswords.vault("store the password in the vault") {
-                    try vault.stage(password, for: HostPasswords.itemID(for: newHost), label: HostPasswords.label(for: newHost))
-                }
-            }
-            old = before!
-        } catch {
-            if let staged { try? vault.discard(staged) }
-            throw error
-        }
-        if let staged {
-            // The new password is saved and is the one read from now on; an old item that
-            // cannot be deleted now is deleted by the next write (and never read again).
-            try? vault.commit(staged)
-        }
-        if c.password == .clear && old.auth == .password {
-            // Database first, then the vault (docs/architecture.md, "Layers"): a failure here
-            // leaves an orphan item that `hostbook doctor` finds, never a row pointing at
-            // nothing.
-            do {
-                _ = try vault.delete(HostPasswords.itemID(for: host))
-            } catch let e as VaultError {
-                throw CLIError.failure("updated host '\(host.name)', but could not delete its old password from the vault: \(e.message)",
-                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
-            }
-        }
+        let host = try CredentialStore(database: db).editHost(name, c, password: password).new
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {

@@ -5,7 +5,7 @@
 //     IdentitiesOnly), files in a private folder of the session (SessionFolder.swift);
 //   * the keys of the target and of each jump host, served by an agent on a per-session
 //     socket (0600, in a 0700 folder);
-//   * the stored passwords, answered through SSH_ASKPASS (SSHAskpass.swift);
+//   * the stored passwords, answered through SSH_ASKPASS (Sessions/Askpass/SSHAskpass.swift);
 //   * host keys: KnownHostsCommand runs `hostbook known-hosts lookup` (SSHHostKeyLookup).
 // The terminal's signals go to ssh (it is in the foreground process group; hostbook
 // ignores SIGINT, SIGQUIT and SIGTSTP meanwhile and passes SIGTERM and SIGHUP on). When

@@ -2,6 +2,7 @@
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
 // the session's agent and askpass socket.
 import Agent
+import Credentials
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -31,7 +32,7 @@ extension SSHPlan {
             if hop.hasPassword {
                 let host = hop.host
                 let password = try HostPasswords.vault("read the password of '\(host.name)'") {
-                    try vault.lookup(HostPasswords.itemID(for: host))
+                    try vault.lookup(CredentialStore.passwordItemID(of: host))
                 }
                 guard let password else {
                     throw CLIError.failure("the password of '\(host.name)' is not in the vault",

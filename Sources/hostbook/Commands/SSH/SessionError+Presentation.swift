@@ -7,6 +7,7 @@ extension SessionError: UserFacingError {
         switch kind {
         case .notFound: .notFound
         case .failed: .failure
+        case .rejected: .rejected
         }
     }
 }

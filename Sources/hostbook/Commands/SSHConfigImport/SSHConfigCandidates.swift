@@ -7,13 +7,15 @@
 import Glibc
 #endif
 import HostStore
+import Sessions
 import SSHConfig
 
 struct SSHConfigCandidates {
     let files: SSHConfigFiles
     let environment: [String: String]
-    let localUser = SSHConfigFiles.localUser
-    let localHostName = SSHConfigFiles.localHostName
+    let identityKeys = SSHConfigIdentityKeys.Cache()
+    let localUser = SSHConfigIdentityKeys.localUser
+    let localHostName = SSHConfigIdentityKeys.localHostName
 
     func candidates(_ config: SSHConfiguration) -> [SSHConfigCandidate] {
         let resolver = SSHConfigResolver(configuration: config, localUser: localUser)
@@ -42,7 +44,7 @@ struct SSHConfigCandidates {
             guard HostPatternMatch.lowercased(path) != "none" else { continue }
             switch expandIdentityFile(path, r) {
             case .success(let expanded):
-                let half = files.publicHalf(expanded)
+                let half = identityKeys.publicHalf(expanded)
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: half.fingerprint, problem: half.problem))
             case .failure(let why):
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: nil, problem: why.text))
@@ -128,6 +130,10 @@ struct SSHConfigCandidates {
         }
         for p in files.permissionProblems {
             notes.append("\(p.path): \(p.reason); ssh refuses such a file as ~/.ssh/config or an Include ('Bad owner or permissions')")
+        }
+        if !files.excluded.isEmpty {
+            let which = files.excluded.joined(separator: ", ")
+            notes.append("\(which): hostbook's own generated configuration ('hostbook ssh-config --install'); not read, its hosts are hostbook's already")
         }
         return notes
     }

@@ -9,10 +9,10 @@ import Glibc
 #endif
 import System
 
-enum ProcessAncestry {
+public enum ProcessAncestry {
     /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
     /// the process is gone or the file unreadable.
-    static func parent(of pid: pid_t) -> pid_t? {
+    public static func parent(of pid: pid_t) -> pid_t? {
         let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         defer { close(fd) }
@@ -27,7 +27,7 @@ enum ProcessAncestry {
 
     /// How many parent links lead from `pid` up to `root`: 0 when `pid` is `root`; nil when
     /// `root` is not reached within `limit` links.
-    static func distance(from pid: pid_t, to root: pid_t, limit: Int) -> Int? {
+    public static func distance(from pid: pid_t, to root: pid_t, limit: Int) -> Int? {
         var current = pid
         for steps in 0...limit {
             if current == root { return steps }
