@@ -40,7 +40,9 @@ final class MigrationV2Tests: XCTestCase {
         let expected = MigrationTests.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log"])
+        // Version 5 adds the empty host_aliases table.
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases"])
+        XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["ssh_config_hosts"], [])
         XCTAssertEqual(after["agent_log"], [])
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")

@@ -35,8 +35,9 @@ final class MigrationV3Tests: XCTestCase {
         XCTAssertEqual(try fresh.query(sql).map { $0.values }, try fixture.query(sql).map { $0.values })
     }
 
-    /// Version 4 changes indexes only: every row of every table is the same, the backup is
-    /// the version-3 file, and the lookups use the new indexes.
+    /// Version 4 changes indexes only, version 5 adds the empty host_aliases table: every
+    /// row of every table is the same, the backup is the version-3 file, and the lookups use
+    /// the new indexes.
     func testMigratingVersion3KeepsEveryRowAndBacksUpFirst() throws {
         let tmp = try TempFolder()
         let path = try copy(to: tmp)
@@ -44,7 +45,9 @@ final class MigrationV3Tests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        XCTAssertEqual(try MigrationTests.dump(db.connection), before)
+        var after = try MigrationTests.dump(db.connection)
+        XCTAssertEqual(after.removeValue(forKey: "host_aliases"), [])
+        XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)
 

@@ -137,6 +137,14 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { sshd.stop() }
         try run("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKey(), "--yes")
         try run("known-hosts", "scan", "127.0.0.1", "--port", String(sshd.port))
+        // keys deploy: a password login as the fixture's account (as root, in CI) to a server
+        // that reads the account's own ~/.ssh/authorized_keys.
+        let passwordServer = try PrivateSSHD(config: ["PasswordAuthentication yes", "AuthorizedKeysFile .ssh/authorized_keys"])
+        defer { passwordServer.stop() }
+        try run("known-hosts", "approve", "127.0.0.1", "--port", String(passwordServer.port), "--key", try passwordServer.publicKey(), "--yes")
+        XCTAssertEqual(try hb.run(["add", "srv", "--hostname", "127.0.0.1", "--port", String(passwordServer.port), "--user", hb.userName,
+                                   "--password-stdin"], stdin: hb.account?.password ?? "").status, 0)
+        XCTAssertEqual(field(try run("keys", "deploy", "made", "srv"), "verified"), .bool(true))
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)

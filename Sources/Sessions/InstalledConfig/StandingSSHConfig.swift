@@ -4,7 +4,8 @@
 // whose name or values ssh_config cannot express safely is skipped with a warning, and so
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
-// block keeps its name.
+// block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
+// dev`), each left out when the user's configuration defines it.
 public import HostStore
 import KeyFormats
 public import SSHConfig
@@ -89,9 +90,19 @@ public struct StandingSSHConfig: Sendable {
                     identity = SSHHostBlock.Identity(agentSocket: agentSocket, publicKeyFile: file)
                     keyLine = (file, publicKey.line(comment: key.name) + "\n")
                 }
+                // An alias the user's own configuration defines stays theirs, like a name.
+                var aliases: [String] = []
+                for alias in host.aliases {
+                    if let definition = userHosts[alias] {
+                        out.warnings.append("left out the alias '\(alias.escapedForTerminal)' of host '\(host.name.escapedForTerminal)': "
+                                            + "'\(definition.file.escapedForTerminal)' line \(definition.line) has your own Host block for it, which hostbook leaves in charge")
+                    } else {
+                        aliases.append(alias)
+                    }
+                }
                 var w = SSHConfigWriter()
                 do {
-                    try block.write(&w, host: host, alias: host.name, jumpAlias: host.jump, identity: identity)
+                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity)
                     if identity == nil { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
                 } catch let e as SSHConfigWriterError {
                     out.warnings.append("skipped host '\(host.name.escapedForTerminal)': ssh_config cannot express it (\(e.description.escapedForTerminal))")

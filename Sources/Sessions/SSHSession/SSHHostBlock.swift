@@ -30,9 +30,10 @@ public struct SSHHostBlock: Sendable {
         }
     }
 
-    /// Starts the block for `host` and writes the lines both configurations share.
-    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
-        try w.host(alias)
+    /// Starts the block for `host` and writes the lines both configurations share;
+    /// `aliases` are more names on its Host line (the installed configuration's `Host devbox dev`).
+    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?) throws {
+        try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
         // token, a `%h` in it would become the alias. Doubled, ssh gets back exactly the

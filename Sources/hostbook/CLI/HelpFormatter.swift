@@ -71,7 +71,7 @@ enum HelpFormatter {
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {
-        let labels = options.map { o in o.valueName.map { "--\(o.name) \($0)" } ?? "--\(o.name)" }
+        let labels = options.map { o in o.valueName.map { "\(o.spelled) \($0)" } ?? o.spelled }
         let width = max(18, labels.map(\.count).max() ?? 0) + 2
         var out = ""
         for (o, label) in zip(options, labels) { out += "  " + pad(label, width) + o.help + "\n" }

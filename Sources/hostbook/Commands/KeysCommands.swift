@@ -10,5 +10,6 @@ enum KeysCommands {
         KeysPublic.spec,
         KeysExport.spec,
         KeysRemove.spec,
+        KeysDeploy.spec,
     ]
 }

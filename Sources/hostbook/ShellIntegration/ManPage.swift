@@ -117,7 +117,7 @@ enum ManPage {
     }
 
     private static func optionItem(_ o: OptionSpec) -> String {
-        var label = "\\fB\\-\\-\(escape(o.name).replacing("-", with: "\\-"))\\fR"
+        var label = (o.short.map { "\\fB\\-\(escape(String($0)))\\fR, " } ?? "") + "\\fB\\-\\-\(escape(o.name).replacing("-", with: "\\-"))\\fR"
         if let v = o.valueName { label += " \\fI\(escape(v))\\fR" }
         if o.repeatable { label += " ..." }
         return ".TP\n\(label)\n\(escape(o.help))\n"

@@ -53,6 +53,8 @@ struct SSHConfigImportPlan {
         var action: SSHConfigHostAction = .added
         var reason: String?
         var notImported: [String]
+        /// The candidate's aliases this import can save (free, valid names).
+        var aliases: [String] = []
     }
 
     let now = StoreClock.timestamp()
@@ -61,6 +63,10 @@ struct SSHConfigImportPlan {
     var jumpByID: [Int64: Int64] = [:]
     var userPortByID: [Int64: (user: String?, port: Int)] = [:]
     var byAlias: [String: Existing] = [:]
+    /// Saved and planned host aliases (lower-cased) → their host's id.
+    var aliasOwner: [String: Int64] = [:]
+    /// The saved aliases of each host.
+    var savedAliases: [Int64: Set<String>] = [:]
     /// The hosts this import plans, by alias (a host renamed since an earlier import is
     /// still reached by the name the configuration uses).
     var plannedByAlias: [String: Int64] = [:]
@@ -78,6 +84,10 @@ struct SSHConfigImportPlan {
             if let j = e.jumpID { jumpByID[e.id] = j }
             userPortByID[e.id] = (e.user, e.port)
             if e.source == SSHConfigImporter.source, let alias = e.sourceID { byAlias[alias] = e }
+        }
+        for (id, alias) in try HostBulkWriter(connection: connection).aliases() {
+            aliasOwner[alias.lowercased()] = id
+            savedAliases[id, default: []].insert(alias.lowercased())
         }
         let keys = try connection.prepare("SELECT id, name, fingerprint FROM keys")
         while try keys.step() {
@@ -107,6 +117,9 @@ struct SSHConfigImportPlan {
         if existing == nil {
             guard HostValidation.isName(c.alias) else {
                 return skip(c, "'\(c.alias)' is not a valid hostbook host name (use 1 to 64 letters, digits, '.', '_' or '-')")
+            }
+            if let owner = aliasOwner[c.alias.lowercased()] {
+                return skip(c, "'\(c.alias)' is an alias of host '\(nameByID[owner] ?? "?")'")
             }
             if let other = idByName[c.alias.lowercased()] {
                 if other < 0 {
@@ -145,6 +158,20 @@ struct SSHConfigImportPlan {
         if existing == nil {
             idByName[c.alias.lowercased()] = p.id
             nameByID[p.id] = p.name
+        }
+        for alias in c.aliases {
+            let owner = aliasOwner[alias.lowercased()]
+            if !HostValidation.isName(alias) {
+                p.notImported.append("Host \(alias): not a valid hostbook alias (use 1 to 64 letters, digits, '.', '_' or '-')")
+            } else if let other = idByName[alias.lowercased()], other != p.id {
+                p.notImported.append("Host \(alias): not saved as an alias, a host named '\(nameByID[other] ?? alias)' exists")
+            } else if let owner, owner != p.id {
+                p.notImported.append("Host \(alias): not saved as an alias, it is an alias of host '\(nameByID[owner] ?? "?")'")
+            } else {
+                p.aliases.append(alias)
+                aliasOwner[alias.lowercased()] = p.id
+                plannedByAlias[alias] = p.id
+            }
         }
         userPortByID[p.id] = (c.user, c.port)
         plannedByAlias[c.alias] = p.id
@@ -264,9 +291,16 @@ struct SSHConfigImportPlan {
             let c = p.candidate
             let same = e.hostname == c.hostname && e.port == c.port && e.user == c.user && e.keyID == p.keyID
                 && e.jumpID == p.jumpID && e.sourceFile == c.sourceFile && e.sourceLine == c.sourceLine
-                && e.auth == auth(p)
+                && e.auth == auth(p) && newAliases(p).isEmpty
             planned[i].action = same ? .unchanged : .updated
         }
+    }
+
+    /// The planned aliases the host does not have yet (an import adds aliases, never
+    /// removes one: `hostbook edit --no-alias` does).
+    private func newAliases(_ p: Planned) -> [String] {
+        let have = p.existing.map { savedAliases[$0.id] ?? [] } ?? []
+        return p.aliases.filter { !have.contains($0.lowercased()) }
     }
 
     /// A stored password stays (auth `password`, or `none` set by another importer);
@@ -293,6 +327,7 @@ struct SSHConfigImportPlan {
                 try hosts.update(id: p.id, hostname: c.hostname, port: c.port, user: c.user, auth: auth(p), keyID: p.keyID, at: now)
             }
             try hosts.saveSSHConfigOrigin(hostID: planned[i].id, alias: c.alias, file: c.sourceFile, line: c.sourceLine, at: now)
+            for alias in newAliases(p) { try hosts.addAlias(alias, hostID: planned[i].id) }
         }
         for p in planned where p.action != .unchanged && (p.jumpID != nil || p.existing?.jumpID != nil) {
             let jump = p.jumpID.map { realID[$0] ?? $0 }
@@ -318,7 +353,8 @@ struct SSHConfigImportPlan {
             let c = p.candidate
             return SSHConfigHostResult(alias: c.alias, name: p.name, hostname: c.hostname, port: c.port, user: c.user,
                                        jump: p.jumpName, key: p.keyName, action: p.action, reason: p.reason,
-                                       sourceFile: c.sourceFile, sourceLine: c.sourceLine, notImported: p.notImported)
+                                       sourceFile: c.sourceFile, sourceLine: c.sourceLine, notImported: p.notImported,
+                                       aliases: p.aliases)
         }
     }
 }

@@ -6,9 +6,11 @@ import SecureMemory
 enum HostAdd {
     static let spec = CommandSpec(
         ["add"], changesHostsOrKeys: true, summary: "Add a host",
-        usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
+        usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--alias A]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
         discussion: """
         NAME is 1 to 64 letters, digits, '.', '_' or '-', unique regardless of case.
+        An alias (--alias, repeatable) is another name for the host, by the same rule and
+        unique among names and aliases: it works wherever the name does.
         The password is read from stdin (--password-stdin; a no-echo prompt when stdin is a
         terminal) and kept in the vault, never in the database. Authentication is derived:
         password when one is stored, key with --key, else the SSH agent.
@@ -19,6 +21,7 @@ enum HostAdd {
             .value("port", "N", "SSH port (default 22)"),
             .value("user", "U", "Login name"),
             .value("tag", "T", "A tag (repeatable)", repeatable: true),
+            .value("alias", "A", "Another name for the host (repeatable)", repeatable: true),
             .value("key", "KEY", "Name of a key from 'hostbook keys list'"),
             .value("jump", "HOST", "Name of the host to jump through"),
             .value("note", "TEXT", "A one-line note"),
@@ -36,6 +39,7 @@ enum HostAdd {
         if let p = try a.int("port", in: 1...65535) { new.port = p }
         new.user = a.value("user")
         new.tags = a.values("tag")
+        new.aliases = a.values("alias")
         new.key = a.value("key")
         new.jump = a.value("jump")
         new.note = a.value("note")

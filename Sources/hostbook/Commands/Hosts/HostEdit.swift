@@ -6,7 +6,7 @@ import SecureMemory
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], changesHostsOrKeys: true, summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
@@ -20,6 +20,8 @@ enum HostEdit {
             .flag("no-user", "Remove the login name (ssh's default user applies)"),
             .value("tag", "T", "Add a tag (repeatable)", repeatable: true),
             .value("untag", "T", "Remove a tag (repeatable)", repeatable: true),
+            .value("alias", "A", "Add another name for the host (repeatable)", repeatable: true),
+            .value("no-alias", "A", "Remove one of the host's aliases (repeatable)", repeatable: true),
             .value("key", "KEY", "Use this key"),
             .flag("no-key", "Use no key"),
             .value("jump", "HOST", "Jump through this host"),
@@ -48,6 +50,8 @@ enum HostEdit {
         c.clearUser = a.flag("no-user")
         c.addTags = a.values("tag")
         c.removeTags = a.values("untag")
+        c.addAliases = a.values("alias")
+        c.removeAliases = a.values("no-alias")
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
             throw CLIError.usage("--tag \(both) and --untag \(both) cannot be used together", hint: "Run 'hostbook edit --help' for usage.")
         }
