@@ -54,6 +54,9 @@ enum SSHAskpass {
         /// The ssh that hostbook started: the root of the process tree the hops are read from.
         func attach(sshPID: pid_t) { pending.attach(sshPID) }
 
+        /// The saved hosts whose stored password was handed to ssh, in order.
+        var answered: [String] { pending.answered }
+
         func stop() { server.stop() }
     }
 
@@ -62,7 +65,10 @@ enum SSHAskpass {
         private let source: @Sendable () -> [SSHPasswordAnswer]
         private var entries: [SSHPasswordAnswer]?
         private var sshPID: pid_t?
+        private var answeredHosts: [String] = []
         private let lock = Lock()
+
+        var answered: [String] { lock.locked { answeredHosts } }
 
         init(_ source: @escaping @Sendable () -> [SSHPasswordAnswer]) {
             self.source = source
@@ -80,7 +86,9 @@ enum SSHAskpass {
             return lock.locked {
                 if entries == nil { entries = source() }
                 guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
-                return entries!.remove(at: i).password
+                let entry = entries!.remove(at: i)
+                answeredHosts.append(entry.host)
+                return entry.password
             }
         }
     }
@@ -115,10 +123,11 @@ enum SSHAskpass {
     }
 }
 
-/// The stored password of one hop: its place in the chain (0 = the target), the prompt
-/// ssh shows for it, and the password in secure memory.
+/// The stored password of one hop: its place in the chain (0 = the target), the saved
+/// host's name, the prompt ssh shows for it, and the password in secure memory.
 struct SSHPasswordAnswer {
     let hop: Int
+    let host: String
     let prompt: String
     let password: SecretBytes
 }
