@@ -8,7 +8,8 @@ enum KnownHostsHistory {
         ["known-hosts", "history"], summary: "Show what was decided about host keys, and when",
         discussion: """
         Every decision is recorded: approved, rejected, replaced (old -> new fingerprint), revoked, \
-        imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale). \
+        imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale, or ssh for a changed key plain \
+        ssh refused). \
         With HOST, only the events for that name (any port). --json prints an array of events \
         (created_at, event, host, port, type, fingerprint, old_fingerprint, source); port is null, and \
         '-' in the table, for hashed and pattern entries, as in 'known-hosts list'.
