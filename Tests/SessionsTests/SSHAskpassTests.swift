@@ -37,8 +37,8 @@ final class SSHAskpassTests: XCTestCase {
         let reads = Reads()
         let server = try SSHAskpass.Server(folder: folder, passwords: {
             reads.read()
-            return [SSHPasswordAnswer(hop: 0, prompt: prompt, password: SecretBytes(copying: Array("s3cret".utf8))),
-                    SSHPasswordAnswer(hop: 1, prompt: "ops@jump.example's password: ", password: SecretBytes(copying: Array("other".utf8)))]
+            return [SSHPasswordAnswer(hop: 0, host: "web", prompt: prompt, password: SecretBytes(copying: Array("s3cret".utf8))),
+                    SSHPasswordAnswer(hop: 1, host: "jump", prompt: "ops@jump.example's password: ", password: SecretBytes(copying: Array("other".utf8)))]
         })
         defer { server.stop() }
         var helper = environment

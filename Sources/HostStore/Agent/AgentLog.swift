@@ -13,9 +13,11 @@ public struct AgentLogEntry: Sendable, Equatable {
     public var forwarded: Bool
     public var clientPID: Int?
     public var clientExecutable: String?
+    /// Why a refusal happened, when the agent knows (the vault is locked, ...).
+    public var reason: String?
 
     public init(at: String, signed: Bool, keyName: String?, keyFingerprint: String, destination: String?,
-                destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
+                destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
         self.at = at
         self.signed = signed
         self.keyName = keyName
@@ -25,6 +27,7 @@ public struct AgentLogEntry: Sendable, Equatable {
         self.forwarded = forwarded
         self.clientPID = clientPID
         self.clientExecutable = clientExecutable
+        self.reason = reason
     }
 }
 
@@ -45,12 +48,12 @@ extension HostDatabase {
             for e in entries {
                 try connection.run("""
                     INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
-                                          forwarded, client_pid, client_executable)
-                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
+                                          forwarded, client_pid, client_executable, reason)
+                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)
                     """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
                           e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
                           .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
-                          e.clientExecutable.map { .text($0) } ?? .null])
+                          e.clientExecutable.map { .text($0) } ?? .null, e.reason.map { .text($0) } ?? .null])
             }
             // Row ids only grow (the highest + 1), so the newest rows are the last ids.
             try connection.run("DELETE FROM agent_log WHERE id <= ?", [.int(connection.lastInsertRowID - Int64(max(0, keepingNewest)))])
@@ -61,13 +64,13 @@ extension HostDatabase {
     public func agentLog(limit: Int? = nil) throws -> [AgentLogEntry] {
         try read {
             let rows = try connection.query("""
-                SELECT at, outcome, key_name, key_fingerprint, destination, destination_fingerprint, forwarded, client_pid, client_executable
+                SELECT at, outcome, key_name, key_fingerprint, destination, destination_fingerprint, forwarded, client_pid, client_executable, reason
                 FROM (SELECT * FROM agent_log ORDER BY id DESC LIMIT ?1) ORDER BY id
                 """, [.int(Int64(limit ?? -1))])
             return rows.map { r in
                 AgentLogEntry(at: r.text(0) ?? "", signed: r.text(1) == "signed", keyName: r.text(2), keyFingerprint: r.text(3) ?? "",
                               destination: r.text(4), destinationFingerprint: r.text(5), forwarded: (r.int(6) ?? 0) != 0,
-                              clientPID: r.int(7).map { Int($0) }, clientExecutable: r.text(8))
+                              clientPID: r.int(7).map { Int($0) }, clientExecutable: r.text(8), reason: r.text(9))
             }
         }
     }

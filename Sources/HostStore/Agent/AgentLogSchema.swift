@@ -13,6 +13,8 @@
 //   destination_fingerprint SHA256:... of the bound host key, NULL when unbound
 //   forwarded               1 when the connection came through a forwarded agent
 //   client_pid / client_executable   from SO_PEERCRED and /proc/PID/exe
+//   reason                  (v5) why a refusal that had a key to sign with did not
+//                           (the vault is locked, ...), with what fixes it; NULL otherwise
 
 enum AgentLogSchema {
     static let v3 = """
@@ -29,6 +31,12 @@ enum AgentLogSchema {
         client_pid              INTEGER,
         client_executable       TEXT
     );
+
+    """
+
+    /// Version 5: why a signature was refused, when the agent knows.
+    static let v5Reason = """
+    ALTER TABLE agent_log ADD COLUMN reason TEXT;
 
     """
 }

@@ -23,9 +23,11 @@ public struct AgentUse: Sendable, Equatable {
     public var forwarded: Bool
     public var clientPID: Int?
     public var clientExecutable: String?
+    /// Why it was refused, when the agent knows (AgentLogEntry.reason).
+    public var reason: String?
 
     public init(signed: Bool, keyFingerprint: String, hostKeyBlob: [UInt8]?, hostKeyFingerprint: String?,
-                forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
+                forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
         self.signed = signed
         self.keyFingerprint = keyFingerprint
         self.hostKeyBlob = hostKeyBlob
@@ -33,6 +35,7 @@ public struct AgentUse: Sendable, Equatable {
         self.forwarded = forwarded
         self.clientPID = clientPID
         self.clientExecutable = clientExecutable
+        self.reason = reason
     }
 }
 
@@ -189,7 +192,7 @@ public final class AgentLogWriter: @unchecked Sendable {
             return AgentLogEntry(at: q.at, signed: use.signed, keyName: keyNames[use.keyFingerprint] ?? nil,
                                  keyFingerprint: use.keyFingerprint, destination: destination,
                                  destinationFingerprint: use.hostKeyFingerprint, forwarded: use.forwarded,
-                                 clientPID: use.clientPID, clientExecutable: use.clientExecutable)
+                                 clientPID: use.clientPID, clientExecutable: use.clientExecutable, reason: use.reason)
         }
     }
 

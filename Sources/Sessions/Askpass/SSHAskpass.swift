@@ -55,6 +55,9 @@ public enum SSHAskpass {
         /// The ssh that hostbook started: the root of the process tree the hops are read from.
         public func attach(sshPID: pid_t) { pending.attach(sshPID) }
 
+        /// The saved hosts whose stored password was handed to ssh, in order.
+        public var answered: [String] { pending.answered }
+
         public func stop() { server.stop() }
     }
 
@@ -63,7 +66,10 @@ public enum SSHAskpass {
         private let source: @Sendable () -> [SSHPasswordAnswer]
         private var entries: [SSHPasswordAnswer]?
         private var sshPID: pid_t?
+        private var answeredHosts: [String] = []
         private let lock = Lock()
+
+        var answered: [String] { lock.locked { answeredHosts } }
 
         init(_ source: @escaping @Sendable () -> [SSHPasswordAnswer]) {
             self.source = source
@@ -81,7 +87,9 @@ public enum SSHAskpass {
             return lock.locked {
                 if entries == nil { entries = source() }
                 guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
-                return entries!.remove(at: i).password
+                let entry = entries!.remove(at: i)
+                answeredHosts.append(entry.host)
+                return entry.password
             }
         }
     }
@@ -121,15 +129,17 @@ public enum SSHAskpass {
     }
 }
 
-/// The stored password of one hop: its place in the chain (0 = the target), the prompt
-/// ssh shows for it, and the password in secure memory.
+/// The stored password of one hop: its place in the chain (0 = the target), the saved
+/// host's name, the prompt ssh shows for it, and the password in secure memory.
 public struct SSHPasswordAnswer: Sendable {
     public let hop: Int
+    public let host: String
     public let prompt: String
     public let password: SecretBytes
 
-    public init(hop: Int, prompt: String, password: SecretBytes) {
+    public init(hop: Int, host: String, prompt: String, password: SecretBytes) {
         self.hop = hop
+        self.host = host
         self.prompt = prompt
         self.password = password
     }

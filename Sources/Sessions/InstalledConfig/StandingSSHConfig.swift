@@ -123,9 +123,11 @@ public struct StandingSSHConfig: Sendable {
         return out
     }
 
-    /// A key's file name: its name when that is a plain file name, else its uuid.
+    /// A key's file name: its name when that is a plain file name, else its uuid. A name
+    /// ending in `.pub` takes the uuid too: the IdentityFile is the file name without
+    /// `.pub` (SSHHostBlock.Identity), which must not be another key's public key file.
     public static func fileName(for key: StoredKey) -> String {
         let plain = key.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-@+".unicodeScalars.contains($0) }
-        return plain && !key.name.hasPrefix(".") ? key.name : key.uuid
+        return plain && !key.name.hasPrefix(".") && !key.name.hasSuffix(".pub") ? key.name : key.uuid
     }
 }

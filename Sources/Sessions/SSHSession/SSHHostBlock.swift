@@ -28,6 +28,16 @@ public struct SSHHostBlock: Sendable {
             self.agentSocket = agentSocket
             self.publicKeyFile = publicKeyFile
         }
+
+        /// The IdentityFile: the public key file without its `.pub`. ssh loads `PATH.pub`
+        /// when PATH does not exist (authfile.c `sshkey_load_public`), and when the agent
+        /// does not offer the key (stopped or locked) it tries to read PATH as the private
+        /// key (sshconnect2.c `load_identity_file`): naming the `.pub` file itself made ssh
+        /// read the 0644 public key as a private one and print "UNPROTECTED PRIVATE KEY
+        /// FILE!"; a PATH that does not exist is passed over.
+        public var identityFile: String {
+            publicKeyFile.hasSuffix(".pub") ? String(publicKeyFile.dropLast(4)) : publicKeyFile
+        }
     }
 
     /// Starts the block for `host` and writes the lines both configurations share;
@@ -52,7 +62,7 @@ public struct SSHHostBlock: Sendable {
         try w.set("CheckHostIP", "no")
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
-            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.publicKeyFile))
+            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
             try w.set("IdentitiesOnly", "yes")
             try w.set("AddKeysToAgent", "no")
         }

@@ -11,6 +11,8 @@
 // * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
 //   AgentLock keeps only a salted hash of the passphrase and delays failed unlocks. A
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
+// * A key whose private half cannot be read (the vault is locked) is refused, and the log
+//   says why (AgentKeyUnavailable's reason, with its fix).
 // * Every signature made or refused is handed to the log's writer (AgentLogWriter), which
 //   writes it on its own thread and connection: signing never waits for the database, and
 //   no log write happens under this agent's lock.
@@ -28,10 +30,14 @@ public final class StandingAgent: @unchecked Sendable {
     private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
+    /// Why reading a key's private half last failed, by fingerprint: the reason the log
+    /// gives the refusal that follows (taken by `record`).
+    private var readFailures: [String: String] = [:]
     private let agentLock = AgentLock()
 
     /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
-    /// until `wipe`; its error refuses the signature. `clientExecutable`: the program of
+    /// until `wipe`; its error refuses the signature (an AgentKeyUnavailable's reason is
+    /// what the log says). `clientExecutable`: the program of
     /// a client's pid, for the log.
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
@@ -69,17 +75,26 @@ public final class StandingAgent: @unchecked Sendable {
     private func privateKey(_ stored: StoredKey) throws -> PrivateKey {
         try mutex.locked {
             if let held = keys[stored.fingerprint] { return held }
-            let key = try readPrivateKey(stored)
-            keys[stored.fingerprint] = key
-            return key
+            do {
+                let key = try readPrivateKey(stored)
+                keys[stored.fingerprint] = key
+                readFailures[stored.fingerprint] = nil
+                return key
+            } catch {
+                readFailures[stored.fingerprint] = (error as? AgentKeyUnavailable)?.reason ?? "cannot read the private key: \(error)"
+                throw error
+            }
         }
     }
 
     private func record(_ state: AgentConnectionState, _ key: PublicKey, signed: Bool) {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
-        log.record(AgentUse(signed: signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
+        let fingerprint = key.sha256Fingerprint
+        let reason = mutex.locked { readFailures.removeValue(forKey: fingerprint) }
+        log.record(AgentUse(signed: signed, keyFingerprint: fingerprint, hostKeyBlob: hostKey?.blob,
                             hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                            clientPID: Int(state.peer.pid), clientExecutable: clientExecutable(state.peer.pid)))
+                            clientPID: Int(state.peer.pid), clientExecutable: clientExecutable(state.peer.pid),
+                            reason: signed ? nil : reason))
     }
 
     private func lock(_ passphrase: SecretBytes) -> Bool {
@@ -89,4 +104,12 @@ public final class StandingAgent: @unchecked Sendable {
     }
 
     private func unlock(_ passphrase: SecretBytes) -> Bool { agentLock.unlock(passphrase) }
+}
+
+/// Why a key's private half cannot be had, as the agent log records it: what happened and
+/// what fixes it ("the default keyring ... is locked; Unlock it ...").
+public struct AgentKeyUnavailable: Error, Sendable {
+    public let reason: String
+
+    public init(reason: String) { self.reason = reason }
 }

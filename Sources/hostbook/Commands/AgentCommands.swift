@@ -158,7 +158,8 @@ enum AgentCommands {
         discussion: """
         The log keeps the newest \(HostDatabase.agentLogRowsKept) entries. A refusal repeated within \
         \(Int(AgentLogWriter.refusalWindowSeconds)) seconds (the same key, destination, forwarding and \
-        client executable) is logged once.
+        client executable) is logged once. A refusal whose reason the agent knows (the vault \
+        is locked, ...) has it, with its fix, under the table and in --json's "reason".
         """,
         options: [.value("limit", "N", "Only the last N entries")]
     ) { inv in
@@ -173,7 +174,8 @@ enum AgentCommands {
                 .object([("at", .string(e.at)), ("outcome", .string(e.signed ? "signed" : "refused")), ("key", .optional(e.keyName)),
                          ("key_fingerprint", .string(e.keyFingerprint)), ("destination", .optional(e.destination)),
                          ("destination_fingerprint", .optional(e.destinationFingerprint)), ("forwarded", .bool(e.forwarded)),
-                         ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable))])
+                         ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable)),
+                         ("reason", .optional(e.reason))])
             }))
             return
         }
@@ -184,5 +186,11 @@ enum AgentCommands {
                        e.destination ?? e.destinationFingerprint ?? "-", e.forwarded ? "yes" : "no", client])
         }
         inv.write(table.render(color: inv.useColor))
+        // A refusal's reason (the vault is locked, ...) is a sentence with its fix: under
+        // the table, by the entry's time, rather than a column that would crush the others.
+        for e in entries where !e.signed {
+            guard let reason = e.reason else { continue }
+            inv.print("\(e.at) refused: \(reason)")
+        }
     }
 }

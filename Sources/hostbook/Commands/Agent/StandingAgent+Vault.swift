@@ -9,7 +9,11 @@ extension StandingAgent {
     convenience init(database: HostDatabase, log: AgentLogWriter) {
         let vault = VaultClient(databaseID: database.databaseID)
         self.init(database: database, log: log,
-                  readPrivateKey: { try VaultPrivateKey.read($0, from: vault) },
+                  readPrivateKey: { stored in
+                      do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as CLIError {
+                          throw AgentKeyUnavailable(reason: e.message + (e.hint.map { "; " + $0 } ?? ""))
+                      }
+                  },
                   clientExecutable: { AgentSocket.executable(of: $0) })
     }
 }

@@ -14,7 +14,7 @@ import Glibc
 import HostStore
 import KeyFormats
 import Sessions
-import Vault
+import Credentials
 
 enum KeysDeploy {
     static let spec = CommandSpec(
@@ -87,18 +87,9 @@ enum KeysDeploy {
         changes.key = .set(key.name)
         if !keepPassword && host.auth == .password { changes.password = .clear }
         let db = try HostStoreAccess.openForWriting(inv)
-        let updated = try db.editHost(host.name, changes)
-        var passwordRemoved = false
-        if changes.password == .clear {
-            // Database first, then the vault, as `hostbook edit --no-password` does.
-            do {
-                _ = try VaultClient(databaseID: db.databaseID).delete(HostPasswords.itemID(for: updated))
-                passwordRemoved = true
-            } catch let e as VaultError {
-                throw CLIError.failure("host '\(updated.name)' now uses the key '\(key.name)', but its old password could not be deleted from the vault: \(e.message)",
-                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
-            }
-        }
+        // CredentialStore owns the order: the row first, then the old password item.
+        let updated = try CredentialStore(database: db).editHost(host.name, changes, password: nil).new
+        let passwordRemoved = changes.password == .clear
         let added = appended == AuthorizedKeysAppend.appended
         if inv.json {
             inv.printJSON(.object([("host", .string(updated.name)), ("key", .string(key.name)), ("added", .bool(added)),

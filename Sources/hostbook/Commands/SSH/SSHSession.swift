@@ -6,6 +6,7 @@ import Glibc
 #endif
 import System
 import Agent
+import KeyFormats
 import SecureMemory
 import Sessions
 
@@ -106,6 +107,13 @@ struct SSHSession {
         }
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
+        // ssh's own failure (255) after it was given a stored password: ssh says only
+        // "Permission denied (password)", and only hostbook knows the password was its own.
+        if ended.exitCode == 255, let host = askpass?.answered.last {
+            let name = PrintableText.quoted(host)
+            Hostbook.report(message: "ssh failed after hostbook gave it the stored password of '\(name)'; if ssh said 'Permission denied', that password is wrong",
+                            hint: "Store the right one with 'hostbook edit \(ShellQuote.quote(host)) --password-stdin'.")
+        }
         return ended.exitCode
     }
 

@@ -38,7 +38,7 @@ extension SSHPlan {
                     throw CLIError.failure("the password of '\(host.name)' is not in the vault",
                                            hint: "Store it again with 'hostbook edit \(host.name) --password-stdin'.")
                 }
-                secrets.passwords.append(SSHPasswordAnswer(hop: index, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
+                secrets.passwords.append(SSHPasswordAnswer(hop: index, host: host.name, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
                                                            password: password))
             }
         }
