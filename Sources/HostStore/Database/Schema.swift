@@ -24,6 +24,8 @@ public enum Schema {
         Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3 + KnownHostsSchema.v3),
         // Version 4: the known-hosts indexes leave out rows their lookups never find.
         Migration(version: 4, sql: KnownHostsSchema.v4),
+        // Version 5: keys restricted to SSHSIG namespaces, and the keys set up for git.
+        Migration(version: 5, sql: KeysSchema.v5GitSigning),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

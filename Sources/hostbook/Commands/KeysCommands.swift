@@ -10,5 +10,7 @@ enum KeysCommands {
         KeysPublic.spec,
         KeysExport.spec,
         KeysRemove.spec,
+        KeysEdit.spec,
+        KeysAllowedSigners.spec,
     ]
 }
