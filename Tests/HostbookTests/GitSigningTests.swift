@@ -105,6 +105,11 @@ final class GitSigningTests: XCTestCase {
         let lifted = try shell(bed, login, env)
         XCTAssertEqual(lifted.status, 0, lifted.stderr)
         XCTAssertEqual(lifted.stdout, "reached\n")
+        // Restricted again by hand: refused again, and told which saved hosts that breaks.
+        let again = try bed.fx.run(["keys", "edit", "signer", "--namespace", "git"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "hostbook: warning: saved hosts log in with key 'signer', which no longer signs ssh logins: web\n")
+        XCTAssertEqual(try shell(bed, login, env).status, 255)
 
         XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
         XCTAssertEqual(privateKeyFiles(bed.home), [])

@@ -18,7 +18,10 @@ enum KeysEdit {
         }
         let ctx = try KeysContext.open(inv)
         let key = try ctx.key(named: inv.args.positional(0)!)
-        if let namespaces { try KeysEditNamespaces.apply(namespaces, to: key, ctx) }
+        if let namespaces {
+            try KeysEditNamespaces.apply(namespaces, to: key, ctx)
+            if let warning = KeysEditNamespaces.hostsWarning(namespaces, key: key, ctx) { inv.warn(warning) }
+        }
         if inv.json {
             inv.printJSON(try KeyPresentation.json(key, use: try KeySigningUse.load(ctx.database, key)))
         } else {

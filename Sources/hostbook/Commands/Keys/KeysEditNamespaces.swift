@@ -40,6 +40,15 @@ enum KeysEditNamespaces {
         }
     }
 
+    /// The saved hosts that log in with a key now restricted to namespaces: they will be
+    /// refused (nil when there are none, or the key is not restricted).
+    static func hostsWarning(_ namespaces: Set<String>, key: StoredKey, _ ctx: KeysContext) -> TerminalText? {
+        guard !namespaces.isEmpty, let hosts = try? ctx.database.hosts() else { return nil }
+        let users = hosts.filter { $0.key?.lowercased() == key.name.lowercased() }.map(\.name)
+        guard !users.isEmpty else { return nil }
+        return "saved hosts log in with key '\(key.name)', which no longer signs ssh logins: \(users.joined(separator: ", "))"
+    }
+
     /// One line saying what the key may sign now.
     static func summary(_ namespaces: Set<String>, key: StoredKey) -> TerminalText {
         if namespaces.isEmpty { return "Key '\(key.name)' is not restricted to namespaces: it signs ssh logins again." }
