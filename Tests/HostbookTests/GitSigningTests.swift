@@ -119,7 +119,7 @@ final class GitSigningTests: XCTestCase {
         let bed = try bed()
         let b = try generate(bed, "bravo")
         let a = try generate(bed, "alpha")
-        _ = try generate(bed, "plain")
+        let p = try generate(bed, "plain")
         XCTAssertEqual(try shell(bed, "git init -q \"$DIR/r1\" && git init -q \"$DIR/r2\" && git -C \"$DIR/r2\" config user.email zed@example.com").status, 0)
         try bed.fx.ok("git", "setup", "bravo", "--repo", bed.fx.dir.file("r1"), "--email", "bob@example.com")
         // No --email: git's user.email of that repository.
@@ -149,6 +149,23 @@ final class GitSigningTests: XCTestCase {
         // Removing a key rewrites the file without it.
         try bed.fx.ok("keys", "remove", "alpha", "--yes")
         XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "bob@example.com namespaces=\"git\" \(b.line) bravo\n")
+
+        // Without --repo: the repository of the current folder; with --global: ~/.gitconfig.
+        let here = try shell(bed, "cd \"$DIR/r2\" && \"$HB\" git setup plain --email pat@example.com")
+        XCTAssertEqual(here.status, 0, here.stderr)
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.signingkey").stdout, "key::\(p.line)\n")
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.email").stdout, "zed@example.com\n",
+                       "a user.email already set is left as it is")
+        let global = try bed.fx.run(["git", "setup", "plain", "--global", "--email", "pat@example.com"])
+        XCTAssertEqual(global.status, 0, global.stderr)
+        XCTAssertTrue(global.stdout.contains("git's user.email was not set: set to pat@example.com."), global.stdout)
+        let config = try shell(bed, "git config --global --list")
+        for expected in ["gpg.format=ssh", "user.signingkey=key::\(p.line)", "commit.gpgsign=true", "tag.gpgsign=true",
+                         "gpg.ssh.allowedsignersfile=\(path)", "user.email=pat@example.com"] {
+            XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
+                       "bob@example.com namespaces=\"git\" \(b.line) bravo\npat@example.com namespaces=\"git\" \(p.line) plain\n")
     }
 
     func testRefusalsSayWhatToDoAndWriteNothing() throws {
