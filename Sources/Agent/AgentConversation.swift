@@ -87,15 +87,16 @@ public struct AgentConversation: Sendable {
 
     private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> [UInt8] {
         let keyBlob = identity.publicKey.blob
+        let signed = SignedData(data)
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the
             // hostbound method only the bound host key.
-            guard let auth = UserAuthRequest.parse(data), auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
+            guard case .userAuthentication(let auth) = signed, auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
                 return AgentReply.failure
             }
             if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return AgentReply.failure }
         }
-        guard policy.maySign(state, identity) else { return AgentReply.failure }
+        guard policy.maySign(state, identity, signed) else { return AgentReply.failure }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
         guard let signature = try? identity.sign(data, rsaHash: hash) else { return AgentReply.failure }
         return AgentReply.signature(signature)

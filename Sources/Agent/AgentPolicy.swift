@@ -63,8 +63,9 @@ public struct AgentConnectionState: Sendable {
 public struct AgentPolicy: Sendable {
     /// The keys this connection may see and use, in the order they are offered.
     public var identities: @Sendable (AgentConnectionState) -> [AgentIdentity]
-    /// Asked before each signature, after the protocol's checks; false refuses it.
-    public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> Bool
+    /// Asked before each signature, after the protocol's checks, with what the data to
+    /// sign is; false refuses it.
+    public var maySign: @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> Bool
 
     /// Told the outcome of every signature request, with the key it named: true when a
     /// signature was returned, false when it was refused (a key the connection is not
@@ -78,7 +79,7 @@ public struct AgentPolicy: Sendable {
     public var unlock: (@Sendable (SecretBytes) -> Bool)?
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
-                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> Bool = { state, _ in !state.isForwarded },
+                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> Bool = { state, _, _ in !state.isForwarded },
                 outcome: (@Sendable (AgentConnectionState, PublicKey, Bool) -> Void)? = nil,
                 lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                 unlock: (@Sendable (SecretBytes) -> Bool)? = nil) {

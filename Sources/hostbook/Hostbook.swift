@@ -28,6 +28,7 @@ enum Hostbook {
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
                 try spec.run(invocation)
                 InstalledSSHConfig.refreshIfInstalled(after: spec, invocation)
+                AllowedSignersRefresh.after(spec, invocation)
                 return ExitCode.ok.rawValue
             }
         } catch let status as ExitStatus {

@@ -108,9 +108,13 @@ final class MigrationTests: XCTestCase {
         let expected = Self.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log", "host_aliases"])
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log", "host_aliases",
+                                                                  "key_namespaces", "key_git_identities"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
+        // Version 5: no key is restricted to namespaces or set up for git.
+        XCTAssertEqual(after["key_namespaces"], [])
+        XCTAssertEqual(after["key_git_identities"], [])
         XCTAssertEqual(after["tailscale_nodes"], [])
         XCTAssertEqual(after["ssh_config_hosts"], [])
         XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")

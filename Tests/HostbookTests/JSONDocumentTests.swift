@@ -130,6 +130,12 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(field(try run("keys", "show", "made"), "randomart"), .null)
         XCTAssertNotEqual(field(try run("keys", "show", "made", "--randomart"), "randomart"), .null)
         try run("keys", "public", "made")
+        try run("keys", "edit", "made", "--namespace", "file")
+        let repo = hb.dir.file("repo")
+        XCTAssertEqual(try hb.tool("/usr/bin/git", ["init", "-q", repo]).status, 0)
+        try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
+        XCTAssertEqual(field(try run("keys", "show", "made"), "git_email"), .string("dev@example.com"))
+        try run("keys", "allowed-signers")
         try run("keys", "remove", "imported", "--yes")
 
         // Known hosts, with a private sshd for scan.

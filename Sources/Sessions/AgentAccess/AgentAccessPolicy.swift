@@ -11,7 +11,14 @@ public import SecureMemory
 import System
 
 public final class AgentAccessPolicy: @unchecked Sendable {
-    public enum Use: Sendable { case listing, signing }
+    public enum Use: Sendable {
+        case listing
+        /// A signature over data the Agent library has told apart (user authentication,
+        /// SSHSIG, or anything else).
+        case signing(SignedData)
+
+        var isSigning: Bool { if case .signing = self { true } else { false } }
+    }
 
     public let rules: AgentAccessRules
     /// The database, opened when asked (nil when there is none): the per-session agent
@@ -57,6 +64,11 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     //    - every saved key: the keys of the saved hosts that trust that host key; every
     //      key when no saved host trusts it (an unknown server, as ssh-agent gives) or
     //      when none of those hosts has a key of its own.
+    // 6. A key restricted to SSHSIG namespaces (KeyNamespaces, `keys edit --namespace`),
+    //    whatever 1-5 allowed: listed only to a connection with no binding at all (a server
+    //    is never offered it), and signs only an SSHSIG request in one of its namespaces on
+    //    such a connection; never user authentication, never other data. ssh-agent.c keeps
+    //    the same line between parse_userauth_request and parse_sshsig_request.
     // A database that cannot be read refuses (nothing listed, nothing signed).
 
     /// Which of `keys` this connection may use for `use`, in their order.
@@ -64,21 +76,27 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         if connection.bindFailed { return [] }
         if lock?.isLocked == true { return [] }
         return mutex.locked {
-            if use == .signing, connection.isForwarded {
-                switch rules.forwarded {
-                case .refused: return []
-                case .throughHostsAllowingForwarding:
-                    for hop in connection.bindings where hop.isForwarding {
-                        guard (try? forwardingAllowed(through: hop.hostKey)) == true else { return [] }
-                    }
+            let allowed = decided(keys, for: use, on: connection)
+            return (try? restrictedToNamespaces(allowed, for: use, on: connection)) ?? []
+        }
+    }
+
+    /// Rules 3 to 5 (called under `mutex`).
+    private func decided(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState) -> [StoredKey] {
+        if use.isSigning, connection.isForwarded {
+            switch rules.forwarded {
+            case .refused: return []
+            case .throughHostsAllowingForwarding:
+                for hop in connection.bindings where hop.isForwarding {
+                    guard (try? forwardingAllowed(through: hop.hostKey)) == true else { return [] }
                 }
             }
-            if connection.bindings.isEmpty {
-                return use == .signing && rules.unbound == .listedNeverSigned ? [] : keys
-            }
-            guard let destination = connection.destinationHostKey else { return keys }
-            return (try? boundKeys(keys, destination: destination)) ?? []
         }
+        if connection.bindings.isEmpty {
+            return use.isSigning && rules.unbound == .listedNeverSigned ? [] : keys
+        }
+        guard let destination = connection.destinationHostKey else { return keys }
+        return (try? boundKeys(keys, destination: destination)) ?? []
     }
 
     /// `permitted` for one key, by its public half (what a sign request names).
@@ -93,7 +111,7 @@ public final class AgentAccessPolicy: @unchecked Sendable {
                             lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                             unlock: (@Sendable (SecretBytes) -> Bool)? = nil) -> AgentPolicy {
         AgentPolicy(identities: { [self] state in permitted(heldKeys(), for: .listing, on: state).compactMap(identity) },
-                    maySign: { [self] state, identity in permits(identity.publicKey, for: .signing, on: state) },
+                    maySign: { [self] state, identity, data in permits(identity.publicKey, for: .signing(data), on: state) },
                     outcome: outcome, lock: lock, unlock: unlock)
     }
 
@@ -117,6 +135,22 @@ public final class AgentAccessPolicy: @unchecked Sendable {
             let keyNames = Set(try names.compactMap { try database.host(named: $0)?.key?.lowercased() })
             if keyNames.isEmpty { return keys }
             return keys.filter { keyNames.contains($0.name.lowercased()) }
+        }
+    }
+
+    /// Rule 6.
+    private func restrictedToNamespaces(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState) throws -> [StoredKey] {
+        guard !keys.isEmpty, let database = try database() else { return keys }
+        let restricted = try KeyNamespaces(database: database).all()
+        if restricted.isEmpty { return keys }
+        let unbound = connection.bindings.isEmpty
+        return keys.filter { key in
+            guard let namespaces = restricted[key.id] else { return true }
+            switch use {
+            case .listing: return unbound
+            case .signing(.sshsig(let request)): return unbound && namespaces.contains(request.namespace)
+            case .signing: return false
+            }
         }
     }
 

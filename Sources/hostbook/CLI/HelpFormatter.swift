@@ -3,6 +3,7 @@
 enum HelpFormatter {
     static let groups: [(name: String, summary: String)] = [
         ("keys", "Import, generate and export private keys"),
+        ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
         ("snippets", "Saved command lines"),
         ("vault", "The Secret Service that holds passwords and keys"),

@@ -11,5 +11,7 @@ enum KeysCommands {
         KeysExport.spec,
         KeysRemove.spec,
         KeysDeploy.spec,
+        KeysEdit.spec,
+        KeysAllowedSigners.spec,
     ]
 }

@@ -105,6 +105,9 @@ enum ManPage {
         .TP
         .I ~/.ssh/known_hosts
         What \\fBknown\\-hosts import\\fR reads by default.
+        .TP
+        .I ~/.config/hostbook/allowed_signers
+        git's allowed signers file (\\fB$XDG_CONFIG_HOME\\fR), written by \\fBgit setup\\fR.
         .SH SEE ALSO
         .BR ssh (1),
         .BR ssh\\-keygen (1),
