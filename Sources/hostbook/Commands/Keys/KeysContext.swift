@@ -7,6 +7,7 @@ import Vault
 
 struct KeysContext {
     let credentials: CredentialStore
+    var database: HostDatabase { credentials.database }
     var store: KeyStore { credentials.keys }
     var vault: VaultClient { credentials.vault }
 
