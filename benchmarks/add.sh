@@ -59,8 +59,8 @@ echo "  files in added/: $(ls "$work/home-10000/.config/hostbook/added" 2>/dev/n
 # against the user's own file alone, for a saved host's name.
 home=$work/home-10000
 tail -n +2 "$home/.ssh/config" > "$home/.ssh/config.alone"
-withhb() { ssh -F "$home/.ssh/config" -G host-5000 >/dev/null; }
-alone() { ssh -F "$home/.ssh/config.alone" -G host-5000 >/dev/null; }
+withhb() { ssh -F "$home/.ssh/config" -G host-5000 </dev/null >/dev/null 2>&1; }
+alone() { ssh -F "$home/.ssh/config.alone" -G host-5000 </dev/null >/dev/null 2>&1; }
 withhb; alone
 t1=(); t2=(); ratios=()
 load0=$(cut -d' ' -f1-3 /proc/loadavg)
