@@ -66,6 +66,17 @@ echo "plain ssh median: $(median "${tp[@]}") µs"
 echo "hostbook ssh median: $(median "${th[@]}") µs"
 echo "median ratio (hostbook / plain): $(median "${ratios[@]}")"
 
+# CPU time (user + system of the process and every child it waited for: for ssh, its
+# KnownHostsCommand runs; for hostbook, ssh and those), paired the same way: what each costs
+# whatever the load of the machine.
+cpu() { ( "$@" >/dev/null 2>&1 </dev/null; times ) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000000 }'; }
+cp=(); ch=(); ratios=()
+for i in $(seq "$pairs"); do
+    if [ $((i % 2)) -eq 0 ]; then a=$(cpu plain); b=$(cpu viahb); else b=$(cpu viahb); a=$(cpu plain); fi
+    cp+=("$a"); ch+=("$b")
+done
+echo "CPU, plain ssh median: $(median "${cp[@]}") µs; hostbook ssh median: $(median "${ch[@]}") µs (load $(cut -d' ' -f1 /proc/loadavg))"
+
 # Where hostbook's time goes, each median of 20 runs.
 quiet() { "$@" >/dev/null 2>&1 || true; }
 each() { local t=(); for _ in $(seq 20); do t+=("$(ms quiet "$@")"); done; median "${t[@]}"; }
