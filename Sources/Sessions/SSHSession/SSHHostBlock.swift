@@ -42,7 +42,10 @@ public struct SSHHostBlock: Sendable {
 
     /// Starts the block for `host` and writes the lines both configurations share;
     /// `aliases` are more names on its Host line (the installed configuration's `Host devbox dev`).
-    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?) throws {
+    /// `knownHostsScript`: a session's SSHKnownHostsScript for the host, run by /bin/sh as
+    /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
+    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
+                      knownHostsScript: String? = nil) throws {
         try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
@@ -54,7 +57,8 @@ public struct SSHHostBlock: Sendable {
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
         // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
         // "KnownHostsCommand").
-        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
+        let command = knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand()
+        try w.set("KnownHostsCommand", words: command.map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
         try w.set("UserKnownHostsFile", "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")
@@ -68,7 +72,8 @@ public struct SSHHostBlock: Sendable {
         }
     }
 
-    private func knownHostsCommand() -> [String] {
+    /// hostbook's lookup command: program, options and command words (before ssh's tokens).
+    public func knownHostsCommand() -> [String] {
         [hostbookPath, "--db", databasePath] + (noInput ? ["--no-input"] : []) + ["known-hosts", "lookup"]
     }
 }

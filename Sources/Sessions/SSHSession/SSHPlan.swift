@@ -14,6 +14,10 @@ public struct SSHHop: Sendable {
     public let key: StoredKey?
     /// The algorithms of its trusted host keys, preferred in the key exchange.
     public var hostKeyAlgorithms: [String] = []
+    /// The host keys the trust core accepts for it when the session starts, as "TYPE
+    /// BASE64" (SSHHostKeyDecision.acceptedKeys): answered by the session's
+    /// SSHKnownHostsScript without starting hostbook.
+    public var acceptedHostKeys: [String] = []
 
     public init(host: Host, alias: String, jumpAlias: String?, key: StoredKey?, hostKeyAlgorithms: [String] = []) {
         self.host = host
@@ -127,8 +131,10 @@ public struct SSHPlan: Sendable {
                 }
                 key = found
             }
-            hops.append(SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
-                               hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port)))
+            var hop = SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
+                             hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port))
+            hop.acceptedHostKeys = try SSHHostKeyDecision.acceptedKeys(knownHosts, host: host.hostname, port: host.port)
+            hops.append(hop)
         }
         return hops
     }

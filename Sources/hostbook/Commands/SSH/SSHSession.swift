@@ -72,6 +72,13 @@ struct SSHSession {
         } catch let e as SocketError {
             throw CLIError.failure("cannot start the session's agent: \(e.description)")
         }
+        // Each hop with host keys the trust core accepts gets a script that answers ssh for
+        // those keys without starting hostbook (SSHKnownHostsScript).
+        let lookupCommand = SSHHostBlock(hostbookPath: config.hostbookPath, databasePath: config.databasePath, noInput: config.noInput).knownHostsCommand()
+        for hop in plan.hops where !hop.acceptedHostKeys.isEmpty {
+            let script = SSHKnownHostsScript(lookupCommand: lookupCommand, host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
+            paths.knownHostsScripts[hop.alias] = try files.write("hop\(paths.knownHostsScripts.count + 1)-known-hosts.sh", Array(script.text.utf8))
+        }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
 
         var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
