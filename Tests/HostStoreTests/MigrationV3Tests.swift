@@ -45,11 +45,14 @@ final class MigrationV3Tests: XCTestCase {
 
         let db = try HostDatabase.open(path: path)
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
-        // Every row kept; version 5 adds only empty tables.
+        // Every row kept; version 5 adds empty tables and the agent log's `reason` column
+        // (null in the rows already there).
         var after = try MigrationTests.dump(db.connection)
         XCTAssertEqual(after.removeValue(forKey: "host_aliases"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_namespaces"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_git_identities"), [])
+        XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null" })
+        after["agent_log"] = before["agent_log"]
         XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)

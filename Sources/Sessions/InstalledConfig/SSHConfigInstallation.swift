@@ -90,7 +90,7 @@ public struct SSHConfigInstallation: Sendable {
         for keyName in Set(chain.compactMap { $0.key?.lowercased() }) {
             if let key = try store.find(name: keyName) { keys.append(key) }
         }
-        let userHosts = try UserSSHConfigHosts.read(userConfig: userConfig, home: home, excluding: generated)
+        let userHosts = try UserSSHConfigHosts.read(self)
         let rendered = StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder)
             .render(hosts: chain, keys: keys, userHosts: userHosts.definitions)
         return (rendered, host)

@@ -8,7 +8,6 @@ extension SessionError: UserFacingError {
         case .notFound: .notFound
         case .rejected: .rejected
         case .failed: .failure
-        case .rejected: .rejected
         }
     }
 }
