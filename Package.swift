@@ -45,6 +45,7 @@ let package = Package(
         .library(name: "SSHConfig", targets: ["SSHConfig"]),
         .library(name: "Agent", targets: ["Agent"]),
         .library(name: "Sessions", targets: ["Sessions"]),
+        .library(name: "Credentials", targets: ["Credentials"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -88,9 +89,13 @@ let package = Package(
         // standing agent's state, and both agents' one access policy. Never imports Vault:
         // private keys come through the caller.
         .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
+        // Keys and passwords across the two stores: the one owner of the order of every write
+        // that touches both the database and the vault (the only module importing both).
+        .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory"],
+                swiftSettings: libsecretHeaders),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials"],
                           swiftSettings: libsecretHeaders),
 
         .testTarget(name: "SystemTests", dependencies: ["System"]),
@@ -104,6 +109,8 @@ let package = Package(
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats"]),
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
+                    swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),

@@ -85,6 +85,17 @@ key1m=$(grep "^$name " "$work/lines1m" | cut -d' ' -f2,3)
   -n "hostbook --version (start-up)" "$hb --version"
 append check1m "check in a 1,000,000-entry store"
 
+echo "== check in a 1,000,000-line hashed store (ssh-keygen -H of the 1M file) beside start-up (issue 22: goal <= 2x)"
+cp "$work/lines1m" "$work/hashed1m"
+ssh-keygen -q -H -f "$work/hashed1m" >/dev/null 2>&1
+rm -f "$work/hashed1m.old"
+"$hb" --db "$work/hashed1m.db" known-hosts import "$work/hashed1m" >/dev/null
+"${hf[@]}" -w 2 -r 15 $(export_md check1mhashed) \
+  -n "hostbook check (1M hashed entries)" "$hb --db $work/hashed1m.db known-hosts check $name --key '$key1m'" \
+  -n "hostbook start-up (--version)" "$hb --version"
+append check1mhashed "check in a 1,000,000-line hashed store (load average $(cut -d' ' -f1-3 /proc/loadavg))"
+rm -f "$work/hashed1m" "$work/hashed1m.db"*
+
 echo "== import of 200,000 lines into an empty store"
 "${hf[@]}" -w 0 -r 3 $(export_md import) --prepare "rm -f $work/i.db $work/i.db-wal $work/i.db-shm" \
   -n "hostbook known-hosts import (200,000 lines)" "$hb --db $work/i.db known-hosts import $work/lines200k"

@@ -5,15 +5,21 @@
 # per-pair ratios. Then where hostbook's time goes: start-up, the vault read, and one
 # KnownHostsCommand run. Release build; runs inside scripts/with-keyring.
 #
+# Then plain `ssh bench true` through the installed configuration (`ssh-config --install`)
+# and the standing agent, paired with the same plain ssh.
+#
 # Usage: scripts/with-keyring benchmarks/ssh.sh [PAIRS]    (default 30; needs sshd, ssh-keygen)
+#        HB=/path/to/hostbook to time that binary instead of building the release product
 set -euo pipefail
 cd "$(dirname "$0")/.."
 pairs=${1:-30}
-swift build -c release --product hostbook >/dev/null
-hb="$(swift build -c release --show-bin-path)/hostbook"
+if [ -n "${HB:-}" ]; then hb=$HB; else
+    swift build -c release --product hostbook >/dev/null
+    hb="$(swift build -c release --show-bin-path)/hostbook"
+fi
 work=$(mktemp -d)
 sshd_pid=
-cleanup() { [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null; rm -rf "$work"; }
+cleanup() { "$hb" agent stop >/dev/null 2>&1 || true; [ -n "$sshd_pid" ] && kill "$sshd_pid" 2>/dev/null && wait "$sshd_pid" 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
 export HOME="$work/home" HOSTBOOK_DB="$work/hb.db" XDG_RUNTIME_DIR="$work/run"
 mkdir -p "$HOME/.ssh" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
@@ -60,6 +66,17 @@ echo "plain ssh median: $(median "${tp[@]}") µs"
 echo "hostbook ssh median: $(median "${th[@]}") µs"
 echo "median ratio (hostbook / plain): $(median "${ratios[@]}")"
 
+# CPU time (user + system of the process and every child it waited for: for ssh, its
+# KnownHostsCommand runs; for hostbook, ssh and those), paired the same way: what each costs
+# whatever the load of the machine.
+cpu() { ( "$@" >/dev/null 2>&1 </dev/null; times ) | awk 'NR == 2 { split($1, u, /[ms]/); split($2, s, /[ms]/); printf "%d\n", (u[1] * 60 + u[2] + s[1] * 60 + s[2]) * 1000000 }'; }
+cp=(); ch=(); ratios=()
+for i in $(seq "$pairs"); do
+    if [ $((i % 2)) -eq 0 ]; then a=$(cpu plain); b=$(cpu viahb); else b=$(cpu viahb); a=$(cpu plain); fi
+    cp+=("$a"); ch+=("$b")
+done
+echo "CPU, plain ssh median: $(median "${cp[@]}") µs; hostbook ssh median: $(median "${ch[@]}") µs (load $(cut -d' ' -f1 /proc/loadavg))"
+
 # Where hostbook's time goes, each median of 20 runs.
 quiet() { "$@" >/dev/null 2>&1 || true; }
 each() { local t=(); for _ in $(seq 20); do t+=("$(ms quiet "$@")"); done; median "${t[@]}"; }
@@ -69,3 +86,18 @@ echo "database + vault read of the key (keys export --no-passphrase): $(each "$h
 echo "one KnownHostsCommand run, HOSTNAME: $(each "$hb" --db "$HOSTBOOK_DB" known-hosts lookup HOSTNAME "[127.0.0.1]:$port" 127.0.0.1 "$port" ssh-ed25519 "$blob" bench) µs"
 echo "one KnownHostsCommand run, ORDER: $(each "$hb" --db "$HOSTBOOK_DB" known-hosts lookup ORDER 127.0.0.1 127.0.0.1 "$port" NONE NONE bench) µs"
 echo "ssh -V (version check): $(each ssh -V) µs"
+
+# Plain ssh through the installed configuration and the standing agent.
+"$hb" ssh-config --install >/dev/null 2>&1
+eval "$("$hb" agent start)" >/dev/null
+viacfg() { ssh -F "$HOME/.ssh/config" -o BatchMode=yes bench true </dev/null; }
+viacfg
+ratios=(); tp=(); tc=()
+for i in $(seq "$pairs"); do
+    if [ $((i % 2)) -eq 0 ]; then a=$(ms plain); b=$(ms viacfg); else b=$(ms viacfg); a=$(ms plain); fi
+    tp+=("$a"); tc+=("$b"); ratios+=("$(echo "scale=4; $b / $a" | bc)")
+done
+echo "installed config + standing agent: $pairs pairs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "plain ssh median: $(median "${tp[@]}") µs"
+echo "ssh via the installed config median: $(median "${tc[@]}") µs"
+echo "median ratio (installed / plain): $(median "${ratios[@]}")"

@@ -8,7 +8,13 @@ fifth is tagged; a third are offline. Key material is random bytes in valid SSH 
 layout (the importer checks structure, not primality), except the ECDSA keys: a random
 point of P-256, since a point off the curve is no key to ssh or to hostbook.
 
+With --wide, two devices instead (issue 22, the shape of QuadraticInputTests): one with
+N Ed25519 host keys, each listed twice, under its MagicDNS name; one with 1.5 N Tailscale
+addresses, each listed twice, and one key. Both seeded, so SEED 1 and SEED 2 give the
+same names with other keys (a re-import that rotates every key).
+
 usage: tailscale-generate.py N SEED > status.json
+       tailscale-generate.py --wide N SEED > status.json
 """
 import base64, json, random, struct, sys
 
@@ -82,10 +88,28 @@ def peer(i, rng):
     return key, p
 
 
+def ed25519(rng):
+    return "ssh-ed25519 " + base64.b64encode(wire(b"ssh-ed25519", bytes(rng.getrandbits(8) for _ in range(32)))).decode()
+
+
+def wide(n, rng):
+    def device(i, name, ips, keys):
+        return ("nodekey:%064x" % i, {
+            "ID": "nWIDE%dCNTRL" % i, "NodeID": 6000000000000 + i, "PublicKey": "nodekey:%064x" % i,
+            "HostName": name, "DNSName": name + ".tail4f21c8.ts.net." if not ips else "",
+            "OS": "linux", "UserID": 20001, "TailscaleIPs": ips, "Online": True,
+            "sshHostKeys": keys,
+        })
+    keys = [ed25519(rng) for _ in range(n)]
+    ips = ["100.%d.%d.%d" % (64 + (i >> 16), (i >> 8) & 255, i & 255) for i in range(n * 3 // 2)]
+    return dict([device(1, "keys", [], keys + keys), device(2, "wide", ips + ips, [ed25519(rng)])])
+
+
 def main():
-    n, seed = int(sys.argv[1]), int(sys.argv[2])
+    args = sys.argv[1:]
+    n, seed = int(args[-2]), int(args[-1])
     rng = random.Random(seed)
-    peers = dict(peer(i, rng) for i in range(n))
+    peers = wide(n, rng) if args[0] == "--wide" else dict(peer(i, rng) for i in range(n))
     doc = {
         "Version": "1.102.3-t4be2a9c71-g8d1f03e6a", "TUN": True, "BackendState": "Running",
         "HaveNodeKey": True, "AuthURL": "", "TailscaleIPs": ["100.71.20.5"],

@@ -88,15 +88,16 @@ public struct AgentConversation: Sendable {
     /// The reply, and how `maySign` decided (nil when it was not asked).
     private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> ([UInt8], String?) {
         let keyBlob = identity.publicKey.blob
+        let signed = SignedData(data)
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the
             // hostbound method only the bound host key.
-            guard let auth = UserAuthRequest.parse(data), auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
+            guard case .userAuthentication(let auth) = signed, auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
                 return (AgentReply.failure, nil)
             }
             if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return (AgentReply.failure, nil) }
         }
-        let decision = policy.maySign(state, identity)
+        let decision = policy.maySign(state, identity, signed)
         guard decision.allowed else { return (AgentReply.failure, decision.how) }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
         guard let signature = try? identity.sign(data, rsaHash: hash) else { return (AgentReply.failure, decision.how) }

@@ -89,9 +89,10 @@ public struct AgentSignOutcome: Sendable, Equatable {
 public struct AgentPolicy: Sendable {
     /// The keys this connection may see and use, in the order they are offered.
     public var identities: @Sendable (AgentConnectionState) -> [AgentIdentity]
-    /// Asked before each signature, after the protocol's checks; not allowed refuses it.
-    /// It may take its time (asking the user): only this connection waits.
-    public var maySign: @Sendable (AgentConnectionState, AgentIdentity) -> AgentSignDecision
+    /// Asked before each signature, after the protocol's checks, with what the data to
+    /// sign is; not allowed refuses it. It may take its time (asking the user): only this
+    /// connection waits.
+    public var maySign: @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> AgentSignDecision
 
     /// Told the outcome of every signature request, with the key it named: signed when a
     /// signature was returned, else refused (a key the connection is not offered, the
@@ -105,7 +106,7 @@ public struct AgentPolicy: Sendable {
     public var unlock: (@Sendable (SecretBytes) -> Bool)?
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
-                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity) -> AgentSignDecision = { state, _ in AgentSignDecision(allowed: !state.isForwarded) },
+                maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> AgentSignDecision = { state, _, _ in AgentSignDecision(allowed: !state.isForwarded) },
                 outcome: (@Sendable (AgentConnectionState, PublicKey, AgentSignOutcome) -> Void)? = nil,
                 lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                 unlock: (@Sendable (SecretBytes) -> Bool)? = nil) {

@@ -26,10 +26,10 @@ public struct SSHConfigWriter: Sendable {
     public init() {}
 
     /// Starts a `Host` block for one literal alias.
-    public mutating func host(_ alias: String) throws {
-        try Self.checkAlias(alias)
+    public mutating func host(_ alias: String, aliases: [String] = []) throws {
+        for a in [alias] + aliases { try Self.checkAlias(a) }
         if !text.isEmpty { text += "\n" }
-        text += "Host \(alias)\n"
+        text += "Host \(([alias] + aliases).joined(separator: " "))\n"
         inBlock = true
     }
 

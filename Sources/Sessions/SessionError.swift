@@ -5,6 +5,9 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No host, snippet, jump host or key by that name (exit 4).
         case notFound
+        /// A value that fails its rule, one that is needed and missing, or a configuration
+        /// past the load's bounds (exit 5).
+        case rejected
         /// Anything else: a jump chain that loops or is too long, a value ssh_config cannot
         /// express, a configuration file that cannot be read (exit 1).
         case failed
@@ -25,5 +28,6 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     public var description: String { message }
 
     static func notFound(_ message: String, hint: String? = nil) -> SessionError { SessionError(.notFound, message, hint: hint) }
+    static func rejected(_ message: String, hint: String? = nil) -> SessionError { SessionError(.rejected, message, hint: hint) }
     static func failed(_ message: String, hint: String? = nil) -> SessionError { SessionError(.failed, message, hint: hint) }
 }

@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Sessions
 
 enum Hostbook {
     static let version = "0.1.0"
@@ -27,6 +28,7 @@ enum Hostbook {
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
                 try spec.run(invocation)
                 InstalledSSHConfig.refreshIfInstalled(after: spec, invocation)
+                AllowedSignersRefresh.after(spec, invocation)
                 return ExitCode.ok.rawValue
             }
         } catch let status as ExitStatus {

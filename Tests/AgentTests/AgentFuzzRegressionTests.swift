@@ -17,6 +17,8 @@ final class AgentFuzzRegressionTests: XCTestCase {
                 let bytes = [UInt8](try Data(contentsOf: dir.appendingPathComponent(name)))
                 _ = try? AgentRequest.parse(bytes)
                 _ = UserAuthRequest.parse(bytes)
+                _ = SignedData(bytes)
+                if case .sign(_, let data, _)? = try? AgentRequest.parse(bytes) { _ = SignedData(data) }
                 var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
                 _ = conversation.reply(to: bytes)
                 _ = conversation.reply(to: bytes)

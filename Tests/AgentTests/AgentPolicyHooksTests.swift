@@ -34,7 +34,7 @@ final class AgentPolicyHooksTests: XCTestCase {
         let r = Recorder()
         let policy = AgentPolicy(
             identities: { _ in r.mutex.locked { r.locked } ? [] : [identity] },
-            maySign: { _, _ in true },
+            maySign: { _, _, _ in true },
             outcome: { _, _, o in r.mutex.locked { r.outcomes.append(o.signed) } },
             lock: { _ in r.mutex.locked { r.locked = true }; return true },
             unlock: { p in p.constantTimeEquals(SecretBytes(copying: Array("pw".utf8))) && r.mutex.locked { r.locked = false; return true } })
@@ -48,7 +48,7 @@ final class AgentPolicyHooksTests: XCTestCase {
         XCTAssertEqual(r.outcomes, [true, false], "the refusal of a key not offered is told too")
 
         // Without lock hooks (a per-session agent) both are refused.
-        var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }, maySign: { _, _ in false }))
+        var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }, maySign: { _, _, _ in false }))
         XCTAssertEqual(plain.reply(to: Self.lockMessage(22, "pw")), [5])
         XCTAssertEqual(plain.reply(to: Self.sign(identity.publicKey, [1])), [5])
     }

@@ -87,7 +87,7 @@ final class SessionBindCertificateTests: XCTestCase {
     }
 
     private static func permissive(_ identity: AgentIdentity, _ asked: Asked) -> AgentPolicy {
-        AgentPolicy(identities: { _ in [identity] }, maySign: { _, _ in true },
+        AgentPolicy(identities: { _ in [identity] }, maySign: { _, _, _ in true },
                     outcome: { _, _, o in asked.mutex.locked { asked.outcomes.append(o.signed) } },
                     lock: { _ in asked.mutex.locked { asked.locks += 1 }; return true },
                     unlock: { _ in asked.mutex.locked { asked.locks += 1 }; return true })

@@ -100,7 +100,8 @@ final class MigrationTests: XCTestCase {
         // Every table of version 1 keeps every row; version 2 adds only the (empty) Tailscale
         // table; version 3 the (empty) ssh_config and agent log tables and
         // hosts.allow_agent_forwarding, 0 for all, and drops the names checks had remembered
-        // (known_hosts.learned, the last column, and known_hosts_hash_scans).
+        // (known_hosts.learned, the last column, and known_hosts_hash_scans); version 5 the
+        // (empty) host aliases.
         var after = try Self.dump(db.connection)
         XCTAssertEqual(after["hosts"]?.allSatisfy { $0.hasSuffix("|int(0)") }, true)
         after["hosts"] = after["hosts"]?.map { String($0.dropLast("|int(0)".count)) }
@@ -110,8 +111,13 @@ final class MigrationTests: XCTestCase {
         let expected = Self.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log"])
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log", "host_aliases",
+                                                                  "key_namespaces", "key_git_identities"])
+        XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
+        // Version 5: no key is restricted to namespaces or set up for git.
+        XCTAssertEqual(after["key_namespaces"], [])
+        XCTAssertEqual(after["key_git_identities"], [])
         XCTAssertEqual(after["tailscale_nodes"], [])
         XCTAssertEqual(after["ssh_config_hosts"], [])
         XCTAssertEqual(db.databaseID, "0f1e2d3c-4b5a-4978-8695-a4b3c2d1e0f9")

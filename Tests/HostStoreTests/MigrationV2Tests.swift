@@ -43,7 +43,11 @@ final class MigrationV2Tests: XCTestCase {
         let expected = MigrationTests.withoutRememberedNames(before)
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log"])
+        // Version 5 adds the empty host_aliases, key_namespaces and key_git_identities tables.
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases", "key_namespaces", "key_git_identities"])
+        XCTAssertEqual(after["host_aliases"], [])
+        XCTAssertEqual(after["key_namespaces"], [])
+        XCTAssertEqual(after["key_git_identities"], [])
         XCTAssertEqual(after["ssh_config_hosts"], [])
         XCTAssertEqual(after["agent_log"], [])
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")

@@ -2,10 +2,12 @@
 // longer than a DNS label, and the Tailscale importer's deduplication (host keys,
 // addresses, --rename-clashes) is Set/Dictionary based. No test here measures time (a busy
 // machine makes any clock bound fail for no fault): each shows the result that only the
-// bounded path gives, and benchmarks/ measures how the time grows with the input.
+// bounded path gives, or counts the work done (SQLite instructions, entries read) at two
+// sizes, and benchmarks/ measures how the time grows with the input.
 import Foundation
-import HostStore
+@testable import HostStore
 import ImportFormats
+import KeyFormats
 import XCTest
 
 final class QuadraticInputTests: XCTestCase {
@@ -79,5 +81,76 @@ final class QuadraticInputTests: XCTestCase {
         let sample = try db.strings("SELECT pattern || ' ' || key_type FROM known_hosts WHERE pattern NOT LIKE '100.%' LIMIT 3")
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = 'keys.tail4f21c8.ts.net'"), 20_000,
                        "\(sample) \(report.hosts.map { ($0.name, $0.hostname, $0.hostKeys) })")
+    }
+
+    /// SQLite instructions for importing one device that lists `count` Tailscale addresses,
+    /// each twice, with one key, into an empty store (bulk mode: the name index is dropped
+    /// until the end).
+    private func instructionsForAddresses(_ count: Int) throws -> Int {
+        let db = try TemporaryDatabase()
+        let addresses = (0..<count).map { i in "100.\(64 + i / 65_536).\(i / 256 % 256).\(i % 256)" }
+        let wide = node("nWide", hostName: "wide", addresses: addresses + addresses, keys: [Self.ed25519(0)])
+        let (report, instructions) = try db.connection.countingInstructions {
+            try db.importAll(TailscaleDocument(format: .status, backendState: "Running", nodes: [wide]))
+        }
+        XCTAssertEqual(report.entriesTrusted, count)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), Int64(count))
+        return instructions
+    }
+
+    func testTwiceTheAddressesCostTwiceTheSQLiteWork() throws {
+        // Issue 22: each address given twice counts as a name "shared" by two devices, and the
+        // importer looked each written entry up again by name, a table scan while the index
+        // was dropped: 6,000 → 12,000 addresses cost 4.0× the instructions (54.7 M → 217.3 M). Now 2.0× (0.5 M → 1.0 M).
+        let small = try instructionsForAddresses(6_000)
+        let large = try instructionsForAddresses(12_000)
+        print("SQLite instructions: 6,000 addresses \(small), 12,000 addresses \(large)")
+        XCTAssertLessThanOrEqual(Double(large) / Double(small), 2.5, "\(small) → \(large) SQLite instructions")
+    }
+
+    /// Plans one device with `count` new Ed25519 keys for a name that holds `count` other
+    /// Ed25519 keys from an earlier Tailscale import (a rotation of every key).
+    private func planRotation(_ count: Int) -> (work: Int, namedIDs: Int, rotated: Int) {
+        func key(_ i: Int) -> PublicKey {
+            var seed = UInt64(i) &* 0x9E37_79B9_7F4A_7C15
+            return PublicKey(.ed25519(publicKey: (0..<32).map { _ in
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                return UInt8(truncatingIfNeeded: seed >> 56)
+            }))
+        }
+        let fqdn = "many.tail1.ts.net"
+        let stored = (0..<count).map { i -> KnownHostRow in
+            let k = key(i)
+            return KnownHostRow(plannedID: Int64(i + 1), pattern: fqdn, key: k, fingerprint: k.sha256Fingerprint, source: TailscaleImporter.source)
+        }
+        var device = TailscaleNode()
+        device.nodeID = "nMany"
+        device.dnsName = fqdn
+        device.hostName = "many"
+        device.online = true
+        device.sshHostKeys = (count..<(2 * count)).map { i in let k = key(i); return "\(k.type) \(k.base64)" }
+        var planner = TailscaleImportPlanner(snapshot: TailscaleImportSnapshot(), options: TailscaleImportOptions(),
+                                             tailnet: TailscaleTailnet(magicDNSSuffix: "tail1.ts.net"), nodes: [device])
+        let plan = planner.plan(device, entries: [fqdn: stored])
+        var namedIDs = 0, rotated = 0
+        for step in plan.keys {
+            if case .rotated(let ids, _) = step.decision { namedIDs += ids.count; rotated += 1 }
+        }
+        return (planner.keyDecisionWork, namedIDs, rotated)
+    }
+
+    func testRotatingManyKeysOfANameIsDecidedWithLinearWork() {
+        // Issue 22: every key was decided against every entry of the name, and each rotated
+        // key named every old entry of its type again (2,000 keys: 4,000,000 ids to delete).
+        let small = planRotation(2_000)
+        let large = planRotation(4_000)
+        XCTAssertEqual(small.rotated, 2_000)
+        XCTAssertEqual(large.rotated, 4_000)
+        // The old entries are named once, by the first key of their type.
+        XCTAssertEqual(small.namedIDs, 2_000)
+        XCTAssertEqual(large.namedIDs, 4_000)
+        // Entries read once per name plus one lookup per key.
+        XCTAssertEqual(small.work, 4_000)
+        XCTAssertLessThanOrEqual(Double(large.work) / Double(small.work), 2.5)
     }
 }

@@ -78,7 +78,7 @@ final class DoctorCommandTests: XCTestCase {
         try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
         r = try doctor()
         XCTAssertEqual(r.checks, ["database.schema"])
-        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (4)"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (5)"])
     }
 
     func testDamagedPagesFailTheIntegrityCheck() throws {
@@ -112,7 +112,7 @@ final class DoctorCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
         chmod(hb.db, 0o600)
         let r = try hb.run("doctor")
-        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 4, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 5, after a backup), integrity ok, private file modes.\n"), r.stdout)
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
         XCTAssertEqual(hb.files(), ["hostbook.db"])
     }
@@ -142,7 +142,7 @@ final class DoctorCommandTests: XCTestCase {
             error: host 'lost' uses a password, but the vault has none for it
               fix: Store it again with 'hostbook edit lost --password-stdin', or stop using one with 'hostbook edit lost --no-password'.
             error: key 'laptop' has no private key in the vault
-              fix: Import it again with 'hostbook keys import PATH --name laptop', or remove it with 'hostbook keys remove laptop'.
+              fix: Restore it from its private key file (the one whose fingerprint is SHA256:x): 'hostbook keys import PATH --name laptop' puts it back in the vault and leaves the key and its hosts as they are.
             3 problems found.
 
             """), r.stdout)
@@ -151,6 +151,57 @@ final class DoctorCommandTests: XCTestCase {
         try hb.ok("edit", "lost", "--no-password")
         try Shell.run("sqlite3 \"$DBFILE\" \"DELETE FROM keys\"", environment: ["DBFILE": hb.db])
         XCTAssertEqual(try doctor().checks, [])
+    }
+
+    /// A key whose vault item is lost (a replaced keyring, an item deleted by hand) while a
+    /// host uses it: doctor says so, and the command its fix names, run as worded with the
+    /// key's file for PATH, puts the item back; the key keeps its name, created_at and
+    /// hosts, the restored private key is the key (exported and read by ssh-keygen), and
+    /// doctor is clean. (Before: the import said "this key is already stored", and `keys
+    /// remove` refused while a host used the key.)
+    func testALostPrivateKeyIsRestoredByTheCommandDoctorGives() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service: run inside scripts/with-keyring")
+        let file = PackageRootPath.path + "/testkeys/openssh/ed25519_none"
+        try hb.ok("keys", "import", file, "--name", "legacy")
+        try hb.ok("add", "web", "--hostname", "web.example", "--key", "legacy")
+        let before = try XCTUnwrap(try hb.json("keys", "show", "legacy") as? [String: Any])
+        let fingerprint = try XCTUnwrap(before["fingerprint"] as? String)
+        let dbid = try Shell.sql(hb.db, "SELECT value FROM meta WHERE key = 'database_id'")
+        let uuid = try Shell.sql(hb.db, "SELECT uuid FROM keys WHERE name = 'legacy'")
+        try Shell.run("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid], account: hb.account)
+        let export = try hb.run(["keys", "export", "legacy", "--no-passphrase", "--output", hb.dir.file("gone")])
+        XCTAssertEqual(export.status, 1, "the item is really gone: \(export.stderr)")
+
+        let r = try hb.run("doctor")
+        XCTAssertEqual(r.status, 1, r.stdout)
+        let fixLine = "  fix: Restore it from its private key file (the one whose fingerprint is \(fingerprint)): 'hostbook keys import PATH --name legacy' puts it back in the vault and leaves the key and its hosts as they are.\n"
+        XCTAssertTrue(r.stdout.contains("error: key 'legacy' has no private key in the vault\n" + fixLine), r.stdout)
+
+        // The command between the quotes, PATH being the key's file.
+        let command = try XCTUnwrap(fixLine.split(separator: "'").dropFirst().first)
+        var words = command.split(separator: " ").map(String.init)
+        XCTAssertEqual(words.removeFirst(), "hostbook")
+        words = words.map { $0 == "PATH" ? file : $0 }
+        let restore = try hb.run(words)
+        XCTAssertEqual(restore.status, 0, restore.stderr)
+        XCTAssertEqual(restore.stdout, "Restored the private key of key 'legacy' in the vault: 256 \(fingerprint) hostbook test ed25519 (ED25519)\n")
+        XCTAssertEqual(restore.stderr, "The key was stored already but its vault item was missing; its name and the hosts that use it are unchanged.\n")
+
+        XCTAssertEqual(try doctor().checks, [])
+        let after = try XCTUnwrap(try hb.json("keys", "show", "legacy") as? [String: Any])
+        XCTAssertEqual(NSDictionary(dictionary: after), NSDictionary(dictionary: before))
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT uuid FROM keys WHERE name = 'legacy'"), uuid)
+        XCTAssertEqual((try hb.json("show", "web") as? [String: Any])?["key"] as? String, "legacy")
+        // The item is the key: exported, ssh-keygen reads the same public key from it.
+        let out = hb.dir.file("restored")
+        try hb.ok("keys", "export", "legacy", "--no-passphrase", "--output", out)
+        let derived = try hb.tool("/usr/bin/ssh-keygen", ["-l", "-f", out])
+        XCTAssertEqual(derived.status, 0, derived.stderr)
+        XCTAssertTrue(derived.stdout.contains(fingerprint), derived.stdout)
+        // With its item back, the key is stored again: a second import is refused as before.
+        let again = try hb.run(["keys", "import", file, "--name", "legacy"])
+        XCTAssertEqual(again.status, 5, again.stderr)
+        XCTAssertTrue(again.stderr.hasPrefix("hostbook: this key is already stored as 'legacy' (\(fingerprint))\n"), again.stderr)
     }
 }
 

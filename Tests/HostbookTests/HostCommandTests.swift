@@ -42,7 +42,7 @@ final class HostCommandTests: XCTestCase {
             guard t.hasPrefix("\""), let end = t.dropFirst().firstIndex(of: "\"") else { return nil }
             return String(t[t.index(after: t.startIndex)..<end])
         }
-        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "tailscale", "created_at", "updated_at"])
+        XCTAssertEqual(keys, ["name", "hostname", "port", "user", "tags", "x", "auth", "key", "source", "jump", "note", "source_id", "tailscale", "created_at", "updated_at", "aliases"])
         let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
         XCTAssertEqual(o["name"] as? String, "web")
         XCTAssertEqual(o["hostname"] as? String, "::1")
@@ -216,7 +216,7 @@ final class HostCommandTests: XCTestCase {
         sqlite.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: hb.db))
         for args in [["list"], ["add", "b", "--hostname", "b.example"], ["show", "a"], ["snippets", "list"]] {
-            try hb.fails(args, status: 1, stderr: "hostbook: database schema version 99 is newer than this hostbook supports (4); upgrade hostbook\nThe database '\(hb.db)' was left untouched.\n")
+            try hb.fails(args, status: 1, stderr: "hostbook: database schema version 99 is newer than this hostbook supports (5); upgrade hostbook\nThe database '\(hb.db)' was left untouched.\n")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: hb.db)), before)
     }

@@ -88,7 +88,13 @@ final class ImportSSHConfigTests: XCTestCase {
         let file = try writeRichConfig()
         let report = try importJSON()
         let names = hosts(report).map { $0["name"] as? String ?? "" }
-        XCTAssertEqual(names, ["bastion", "db1", "db2", "web1", "web2", "web3", "app.example.org", "skip.example.org"])
+        // `Host web1 web2` with one HostName: one host, web2 its alias; `Host db1 db2` with
+        // %h in HostName: two hosts.
+        XCTAssertEqual(names, ["bastion", "db1", "db2", "web1", "web3", "app.example.org", "skip.example.org"])
+        XCTAssertEqual(byName(report)["web1"]?["aliases"] as? [String], ["web2"])
+        XCTAssertEqual(byName(report)["db1"]?["aliases"] as? [String], [])
+        let web1 = try sshG(file, "web1"), web2 = try sshG(file, "web2")
+        for key in ["hostname", "port", "user", "proxyjump"] { XCTAssertEqual(web1[key], web2[key], key) }
         for h in hosts(report) {
             let alias = h["alias"] as? String ?? ""
             let action = h["action"] as? String
@@ -108,11 +114,11 @@ final class ImportSSHConfigTests: XCTestCase {
             XCTAssertEqual(h["source_file"] as? String, alias.hasPrefix("db") || alias == "bastion"
                            ? sshDir + "/conf.d/" + (alias == "bastion" ? "10-bastion.conf" : "20-db.conf") : file)
         }
-        XCTAssertEqual(byName(report)["web2"]?["source_line"] as? Int, 3)
+        XCTAssertEqual(byName(report)["web1"]?["source_line"] as? Int, 3)
         // The default file is ~/.ssh/config; list shows what was stored.
         let list = try hostbook(["list", "--json"])
         let stored = try XCTUnwrap(try JSONSerialization.jsonObject(with: list.stdoutBytes) as? [[String: Any]])
-        XCTAssertEqual(stored.count, 6)
+        XCTAssertEqual(stored.count, 5)
         XCTAssertTrue(stored.allSatisfy { $0["source"] as? String == "ssh-config" })
     }
 
@@ -162,7 +168,6 @@ final class ImportSSHConfigTests: XCTestCase {
         let text = """
             Host a
               ForwardAgent yes
-              ProxyCommand nc %h %p
               IdentityFile ~/.ssh/absent_key
             Host b
               ProxyJump nowhere
@@ -180,21 +185,51 @@ final class ImportSSHConfigTests: XCTestCase {
         let h = byName(report)
         let a = h["a"]?["not_imported"] as? [String] ?? []
         XCTAssertTrue(a.contains { $0.hasPrefix("forwardagent yes (\(file) line 2)") }, "\(a)")
-        XCTAssertTrue(a.contains("ProxyCommand nc %h %p: hostbook does not run proxy commands"), "\(a)")
         XCTAssertTrue(a.contains("IdentityFile ~/.ssh/absent_key: the file does not exist"), "\(a)")
-        XCTAssertTrue(a.contains { $0.hasPrefix("Match exec (\(file) line 9)") }, "\(a)")
+        XCTAssertTrue(a.contains { $0.hasPrefix("Match exec (\(file) line 8)") }, "\(a)")
         XCTAssertTrue((h["b"]?["not_imported"] as? [String] ?? []).contains { $0.contains("no saved or imported host is named 'nowhere'") })
         XCTAssertTrue((h["c"]?["not_imported"] as? [String] ?? []).contains { $0.contains("a chain of 2 jump hosts") })
         XCTAssertNil(h["c"]?["jump"] as? String)
         let notes = report["notes"] as? [String] ?? []
-        XCTAssertTrue(notes.contains { $0.hasPrefix("Match exec \"test -e /\" (\(file) line 9)") }, "\(notes)")
-        XCTAssertTrue(notes.contains { $0.hasPrefix("Host *.pattern (\(file) line 11)") }, "\(notes)")
-        XCTAssertTrue(notes.contains("Include ~/.ssh/nothing/*.conf (\(file) line 13) matched no files (ssh skips it too)"), "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Match exec \"test -e /\" (\(file) line 8)") }, "\(notes)")
+        XCTAssertTrue(notes.contains { $0.hasPrefix("Host *.pattern (\(file) line 10)") }, "\(notes)")
+        XCTAssertTrue(notes.contains("Include ~/.ssh/nothing/*.conf (\(file) line 12) matched no files (ssh skips it too)"), "\(notes)")
         // The text report lists them too, and the file is never changed.
         let r = try hostbook(["import-ssh-config", file])
         XCTAssertTrue(r.stdout.contains("Not imported (hostbook cannot represent these):\n"), r.stdout)
         XCTAssertTrue(r.stdout.contains("\n  a: forwardagent yes (\(file) line 2): hostbook does not keep this option\n"), r.stdout)
         XCTAssertEqual(try String(contentsOfFile: file, encoding: .utf8), text)
+    }
+
+    /// A host reached through a ProxyCommand is skipped with the reason, not imported without
+    /// it (hostbook would connect to it directly); `ProxyCommand none` is no proxy at all,
+    /// and a host that jumps through the skipped one says its jump host is missing.
+    func testAHostBehindAProxyCommandIsSkippedWithTheReason() throws {
+        let file = try write("config", """
+            Host viaproxy
+              HostName 10.9.9.9
+              ProxyCommand ssh -W %h:%p gw
+            Host direct
+              HostName 10.9.9.10
+              ProxyCommand none
+            Host behind
+              ProxyJump viaproxy
+
+            """)
+        let report = try importJSON([file])
+        let h = byName(report)
+        XCTAssertEqual(h["viaproxy"]?["action"] as? String, "skipped")
+        XCTAssertEqual(h["viaproxy"]?["reason"] as? String,
+                       "it is reached through 'ProxyCommand ssh -W %h:%p gw', which hostbook does not run (without it hostbook would connect directly); "
+                       + "use ProxyJump in the file, or add it with 'hostbook add viaproxy --hostname H --jump JUMP'")
+        XCTAssertEqual(h["direct"]?["action"] as? String, "added")
+        XCTAssertEqual(h["behind"]?["action"] as? String, "added")
+        XCTAssertNil(h["behind"]?["jump"] as? String)
+        XCTAssertEqual(report["skipped"] as? Int, 1)
+        XCTAssertEqual(try hostbook(["show", "viaproxy"]).status, 4)
+        let r = try hostbook(["import-ssh-config", file, "--dry-run"])
+        XCTAssertTrue(r.stdout.contains("viaproxy"), r.stdout)
+        XCTAssertTrue(r.stdout.contains("which hostbook does not run"), r.stdout)
     }
 
     func testTextFromTheFileIsEscaped() throws {

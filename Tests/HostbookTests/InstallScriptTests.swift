@@ -3,6 +3,9 @@
 // prefix exactly as it was (files and folders of others untouched).
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class InstallScriptTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
@@ -89,6 +92,43 @@ final class InstallScriptTests: XCTestCase {
                        "[Service]\nExecStart=\(prefix)/bin/hostbook agent run\n")
         XCTAssertEqual(try ToolProcess.run(URL(fileURLWithPath: root + "/scripts/uninstall"), ["--prefix", prefix]).status, 0)
         XCTAssertFalse(fm.fileExists(atPath: prefix), "the prefix did not exist before, and does not now")
+    }
+
+    /// Uninstalling the program under an installed ssh configuration that runs it (its
+    /// KnownHostsCommand) uninstalls that configuration first; when that fails, nothing is
+    /// removed and the command to run is said. As the test account: its own home.
+    func testUninstallRemovesTheInstalledSSHConfigurationFirstOrRefuses() throws {
+        let fx = try HostbookFixture()
+        let prefix = fx.dir.file("prefix")
+        let install = Self.root.appendingPathComponent("scripts/install").path
+        let uninstall = Self.root.appendingPathComponent("scripts/uninstall").path
+        let installed = try fx.tool(install, ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path])
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let bin = prefix + "/bin/hostbook"
+        XCTAssertEqual(try fx.tool(bin, ["add", "web", "--hostname", "web.example"]).status, 0)
+        XCTAssertEqual(try fx.tool(bin, ["ssh-config", "--install"]).status, 0)
+        let home = fx.environment["HOME"] ?? fx.dir.path
+        let userConfig = home + "/.ssh/config"
+        let generated = home + "/.config/hostbook/ssh_config"
+        XCTAssertTrue(try String(contentsOfFile: generated, encoding: .utf8).contains("KnownHostsCommand \(bin) "))
+
+        // ~/.ssh cannot be written: the configuration cannot be uninstalled, so nothing is.
+        chmod(home + "/.ssh", 0o500)
+        let refused = try fx.tool(uninstall, ["--prefix", prefix])
+        XCTAssertEqual(refused.status, 1, refused.stdout)
+        XCTAssertTrue(refused.stderr.hasSuffix(
+            "scripts/uninstall: \(generated) runs \(bin) as its KnownHostsCommand, and uninstalling it failed\n"
+            + "Run '\(bin) ssh-config --uninstall', then run scripts/uninstall again; nothing was removed.\n"), refused.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: bin))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: generated))
+
+        chmod(home + "/.ssh", 0o700)
+        let removed = try fx.tool(uninstall, ["--prefix", prefix])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertTrue(removed.stdout.hasPrefix("uninstalled the ssh configuration (\(bin) ssh-config --uninstall)\n"), removed.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: generated))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: userConfig), "hostbook made it, holding only the Include line")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bin))
     }
 
     func testBadArgumentsAreUsageErrors() throws {

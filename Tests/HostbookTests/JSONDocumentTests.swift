@@ -131,6 +131,12 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertNotEqual(field(try run("keys", "show", "made", "--randomart"), "randomart"), .null)
         try run("keys", "public", "made")
         XCTAssertEqual(field(try run("keys", "edit", "made", "--confirm", "--grant", "10m"), "confirm"), .bool(true))
+        try run("keys", "edit", "made", "--namespace", "file")
+        let repo = hb.dir.file("repo")
+        XCTAssertEqual(try hb.tool("/usr/bin/git", ["init", "-q", repo]).status, 0)
+        try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
+        XCTAssertEqual(field(try run("keys", "show", "made"), "git_email"), .string("dev@example.com"))
+        try run("keys", "allowed-signers")
         try run("keys", "remove", "imported", "--yes")
 
         // Known hosts, with a private sshd for scan.
@@ -138,6 +144,14 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { sshd.stop() }
         try run("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKey(), "--yes")
         try run("known-hosts", "scan", "127.0.0.1", "--port", String(sshd.port))
+        // keys deploy: a password login as the fixture's account (as root, in CI) to a server
+        // that reads the account's own ~/.ssh/authorized_keys.
+        let passwordServer = try PrivateSSHD(config: ["PasswordAuthentication yes", "AuthorizedKeysFile .ssh/authorized_keys"])
+        defer { passwordServer.stop() }
+        try run("known-hosts", "approve", "127.0.0.1", "--port", String(passwordServer.port), "--key", try passwordServer.publicKey(), "--yes")
+        XCTAssertEqual(try hb.run(["add", "srv", "--hostname", "127.0.0.1", "--port", String(passwordServer.port), "--user", hb.userName,
+                                   "--password-stdin"], stdin: hb.account?.password ?? "").status, 0)
+        XCTAssertEqual(field(try run("keys", "deploy", "made", "srv"), "verified"), .bool(true))
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)

@@ -83,4 +83,29 @@ final class KeysImportPEMPPKTests: XCTestCase {
         try fx.fails(["keys", "import", file], status: 3,
                      stderr: "hostbook: the passphrase of '\(file)' is needed but there is no terminal\nUse --passphrase-stdin or --passphrase-file instead.\n")
     }
+
+    /// An encrypted PEM file shows no public key before its passphrase: a key stored under
+    /// the name given, whose vault item is lost, lets the import go on to the passphrase;
+    /// the same key then restores the item (issue 23), another key is refused as a taken
+    /// name and stores nothing.
+    func testAnEncryptedPEMRestoresTheLostItemOfItsKey() throws {
+        try requireVault()
+        let pass = path("pem/PASSPHRASE.txt")
+        try fx.ok("keys", "import", path("pem/rsa.aes256"), "--name", "deploy", "--passphrase-file", pass)
+        let dbid = try Shell.sql(fx.db, "SELECT value FROM meta WHERE key = 'database_id'")
+        let uuid = try Shell.sql(fx.db, "SELECT uuid FROM keys WHERE name = 'deploy'")
+        try Shell.run("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid], account: fx.account)
+
+        let other = try fx.run(["keys", "import", path("pem/ecdsa384.aes192"), "--name", "deploy", "--passphrase-file", pass])
+        XCTAssertEqual(other.status, 5, other.stderr)
+        XCTAssertTrue(other.stderr.hasPrefix("hostbook: a key named 'deploy' already exists\n"), other.stderr)
+        XCTAssertEqual(try Shell.sql(fx.db, "SELECT count(*) FROM keys"), "1")
+
+        let restored = try fx.run(["keys", "import", path("pem/rsa.aes256"), "--name", "deploy", "--passphrase-file", pass])
+        XCTAssertEqual(restored.status, 0, restored.stderr)
+        XCTAssertTrue(restored.stdout.hasPrefix("Restored the private key of key 'deploy' in the vault: 2048 \(try fingerprint("pem/rsa.fp"))"), restored.stdout)
+        XCTAssertEqual(try Shell.sql(fx.db, "SELECT uuid || ' ' || format FROM keys"), "\(uuid) pem-pkcs1")
+        let export = try fx.run(["keys", "export", "deploy", "--no-passphrase", "--output", fx.dir.file("deploy")])
+        XCTAssertEqual(export.status, 0, export.stderr)
+    }
 }

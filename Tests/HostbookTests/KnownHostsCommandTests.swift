@@ -224,6 +224,7 @@ final class KnownHostsCommandTests: XCTestCase, TestHostKeys {
         assertResult(try hb(["known-hosts", "scan", "web"]), 3)
         try hb(["known-hosts", "approve", "127.0.0.1", "--port", port, "--key", key, "--yes"])
         assertResult(try hb(["known-hosts", "scan", "web"]), 0,
-                     stdout: "trusted: ED25519 key \(try sshKeygenFingerprint(key))\n", stderr: "")
+                     stdout: "trusted: ED25519 key \(try sshKeygenFingerprint(key))\n",
+                     stderr: "hostbook: 'web' is a saved host: using '127.0.0.1' port \(port)\n")
     }
 }

@@ -38,6 +38,7 @@ final class SSHPasswordTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr + sshd.log)
         XCTAssertEqual(r.stdout, "in as \(Self.user)\n")
         XCTAssertTrue(sshd.log.contains("Accepted password for \(Self.user)"), sshd.log)
+        XCTAssertFalse(r.stderr.contains("hostbook:"), r.stderr)
 
         // A wrong stored password: one attempt, then ssh gives up (no second prompt answered).
         try bed.fx.ok("edit", "pw", "--password-stdin", stdin: "wrong password")
@@ -45,6 +46,11 @@ final class SSHPasswordTests: XCTestCase {
         let wrong = try bed.ssh(["pw", "echo must-not-run"])
         XCTAssertEqual(wrong.status, 255, wrong.stderr)
         XCTAssertEqual(wrong.stdout, "")
+        // ssh says only "Permission denied (password)"; hostbook, which gave it the stored
+        // password, says which one and how to store the right one.
+        XCTAssertTrue(wrong.stderr.contains("Permission denied"), wrong.stderr)
+        XCTAssertTrue(wrong.stderr.hasSuffix("hostbook: ssh failed after hostbook gave it the stored password of 'pw'; if ssh said 'Permission denied', that password is wrong\n"
+                                             + "Store the right one with 'hostbook edit pw --password-stdin'.\n"), wrong.stderr)
         XCTAssertLessThan(Date().timeIntervalSince(started), 20)
         XCTAssertEqual(sshd.log.components(separatedBy: "Failed password for \(Self.user)").count - 1, 1, sshd.log)
         try bed.assertNothingLeft()

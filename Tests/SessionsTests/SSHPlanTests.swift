@@ -74,7 +74,7 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertEqual(app["user"], ["deploy"])
         XCTAssertEqual(app["proxyjump"], ["inner"])
         XCTAssertEqual(app["identityagent"], [socket])
-        XCTAssertEqual(app["identityfile"], [folder + "/hop1.pub"])
+        XCTAssertEqual(app["identityfile"], [folder + "/hop1"], "the public key file without .pub (ssh reads PATH.pub)")
         XCTAssertEqual(app["identitiesonly"], ["yes"])
         XCTAssertEqual(app["forwardagent"], ["no"])
         XCTAssertEqual(app["hostkeyalgorithms"]?.first?.hasPrefix("ssh-ed25519,"), true, "the trusted key's algorithm first, ssh's defaults after")
@@ -100,7 +100,7 @@ final class SSHPlanTests: XCTestCase {
         let outer = try sshG(file, "outer")
         XCTAssertEqual(outer["hostname"], ["outer.test"])
         XCTAssertNil(outer["proxyjump"], "the first hop connects directly")
-        XCTAssertEqual(outer["identityfile"], [folder + "/hop2.pub"])
+        XCTAssertEqual(outer["identityfile"], [folder + "/hop2"])
         XCTAssertEqual(outer["hostkeyalgorithms"]?.first?.hasPrefix("rsa-sha2-512,rsa-sha2-256,"), true)
     }
 

@@ -13,8 +13,11 @@ public struct AgentLogEntry: Sendable, Equatable {
     public var forwarded: Bool
     public var clientPID: Int?
     public var clientExecutable: String?
-    /// How it was decided: prompt, grant, no-confirm, denied, no-approver, timeout; nil
-    /// for a refusal by the access rules (or a row written before schema version 5).
+    /// Why a refusal happened, when the agent knows (the vault is locked, ...).
+    public var reason: String?
+    /// How it was decided: prompt, grant, no-confirm, denied, no-approver, timeout,
+    /// namespace; nil for any other refusal by the access rules (or a row written before
+    /// schema version 5).
     public var decision: String? = nil
     /// The client and up to 3 ancestors, one a line: `pid PID EXECUTABLE: COMMAND LINE`.
     public var processChain: String? = nil
@@ -22,7 +25,7 @@ public struct AgentLogEntry: Sendable, Equatable {
     public var forwardedThrough: String? = nil
 
     public init(at: String, signed: Bool, keyName: String?, keyFingerprint: String, destination: String?,
-                destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
+                destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
         self.at = at
         self.signed = signed
         self.keyName = keyName
@@ -32,6 +35,7 @@ public struct AgentLogEntry: Sendable, Equatable {
         self.forwarded = forwarded
         self.clientPID = clientPID
         self.clientExecutable = clientExecutable
+        self.reason = reason
     }
 }
 
@@ -52,12 +56,13 @@ extension HostDatabase {
             for e in entries {
                 try connection.run("""
                     INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
-                                          forwarded, client_pid, client_executable, decision, process_chain, forwarded_through)
-                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)
+                                          forwarded, client_pid, client_executable, reason, decision, process_chain, forwarded_through)
+                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
                     """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
                           e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
                           .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
-                          e.clientExecutable.map { .text($0) } ?? .null, e.decision.map { .text($0) } ?? .null,
+                          e.clientExecutable.map { .text($0) } ?? .null, e.reason.map { .text($0) } ?? .null,
+                          e.decision.map { .text($0) } ?? .null,
                           e.processChain.map { .text($0) } ?? .null, e.forwardedThrough.map { .text($0) } ?? .null])
             }
             // Row ids only grow (the highest + 1), so the newest rows are the last ids.
@@ -70,16 +75,16 @@ extension HostDatabase {
         try read {
             let rows = try connection.query("""
                 SELECT at, outcome, key_name, key_fingerprint, destination, destination_fingerprint, forwarded, client_pid, client_executable,
-                       decision, process_chain, forwarded_through
+                       reason, decision, process_chain, forwarded_through
                 FROM (SELECT * FROM agent_log ORDER BY id DESC LIMIT ?1) ORDER BY id
                 """, [.int(Int64(limit ?? -1))])
             return rows.map { r in
                 var e = AgentLogEntry(at: r.text(0) ?? "", signed: r.text(1) == "signed", keyName: r.text(2), keyFingerprint: r.text(3) ?? "",
                               destination: r.text(4), destinationFingerprint: r.text(5), forwarded: (r.int(6) ?? 0) != 0,
-                              clientPID: r.int(7).map { Int($0) }, clientExecutable: r.text(8))
-                e.decision = r.text(9)
-                e.processChain = r.text(10)
-                e.forwardedThrough = r.text(11)
+                              clientPID: r.int(7).map { Int($0) }, clientExecutable: r.text(8), reason: r.text(9))
+                e.decision = r.text(10)
+                e.processChain = r.text(11)
+                e.forwardedThrough = r.text(12)
                 return e
             }
         }

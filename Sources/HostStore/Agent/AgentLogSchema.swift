@@ -14,11 +14,14 @@
 //   forwarded               1 when the connection came through a forwarded agent
 //   client_pid / client_executable   from SO_PEERCRED and /proc/PID/exe
 // Version 5:
+//   reason                  why a refusal that had a key to sign with did not
+//                           (the vault is locked, ...), with what fixes it; NULL otherwise
 //   decision                how it was decided: prompt, grant, no-confirm, denied,
-//                           no-approver, timeout; NULL for a refusal by the access rules
+//                           no-approver, timeout, namespace; NULL for any other refusal
+//                           by the access rules
 //   process_chain           the client and up to 3 ancestors, one per line:
 //                           `PID EXECUTABLE COMMAND-LINE` (NULL when unknown)
-//   forwarded_through       the saved hosts an agent was forwarded through, joined by ", "
+//   forwarded_through       the hosts an agent was forwarded through, joined by " → "
 
 enum AgentLogSchema {
     static let v3 = """
@@ -38,6 +41,13 @@ enum AgentLogSchema {
 
     """
 
+    /// Version 5: why a signature was refused, when the agent knows.
+    static let v5Reason = """
+    ALTER TABLE agent_log ADD COLUMN reason TEXT;
+
+    """
+
+    /// Version 5: how the agent decided, for which process, through which hosts.
     static let v5Decision = """
     ALTER TABLE agent_log ADD COLUMN decision TEXT;
     ALTER TABLE agent_log ADD COLUMN process_chain TEXT;

@@ -24,7 +24,10 @@ public struct AgentUse: Sendable, Equatable {
     public var forwarded: Bool
     public var clientPID: Int?
     public var clientExecutable: String?
-    /// How it was decided (AgentApprovals.Decision's word); nil for a refusal by the rules.
+    /// Why it was refused, when the agent knows (AgentLogEntry.reason).
+    public var reason: String?
+    /// How it was decided (AgentApprovals.Decision's word, or `namespace`); nil for any
+    /// other refusal by the rules.
     public var decision: String? = nil
     /// The client and its ancestors, one a line.
     public var processChain: String? = nil
@@ -32,7 +35,7 @@ public struct AgentUse: Sendable, Equatable {
     public var forwardingHostKeyBlobs: [[UInt8]] = []
 
     public init(signed: Bool, keyFingerprint: String, hostKeyBlob: [UInt8]?, hostKeyFingerprint: String?,
-                forwarded: Bool, clientPID: Int?, clientExecutable: String?) {
+                forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
         self.signed = signed
         self.keyFingerprint = keyFingerprint
         self.hostKeyBlob = hostKeyBlob
@@ -40,6 +43,7 @@ public struct AgentUse: Sendable, Equatable {
         self.forwarded = forwarded
         self.clientPID = clientPID
         self.clientExecutable = clientExecutable
+        self.reason = reason
     }
 }
 
@@ -201,7 +205,7 @@ public final class AgentLogWriter: @unchecked Sendable {
             var entry = AgentLogEntry(at: q.at, signed: use.signed, keyName: keyNames[use.keyFingerprint] ?? nil,
                                       keyFingerprint: use.keyFingerprint, destination: destination,
                                       destinationFingerprint: use.hostKeyFingerprint, forwarded: use.forwarded,
-                                      clientPID: use.clientPID, clientExecutable: use.clientExecutable)
+                                      clientPID: use.clientPID, clientExecutable: use.clientExecutable, reason: use.reason)
             entry.decision = use.decision
             entry.processChain = use.processChain
             entry.forwardedThrough = through.isEmpty ? nil : through.joined(separator: " → ")

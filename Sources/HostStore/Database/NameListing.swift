@@ -10,6 +10,17 @@ public enum NameListing {
         /// COLLATE NOCASE, so this LIKE (case-insensitive for ASCII) is a range scan of the
         /// name's unique index, not a scan of the table.
         var sql: String { "SELECT name FROM \(rawValue) WHERE name LIKE ?1 ESCAPE '\\' ORDER BY name COLLATE NOCASE" }
+
+        /// Hosts with their aliases (HostAliasSchema, version 5), each a range scan too;
+        /// `sql` for a database not migrated yet.
+        var sqlWithAliases: String? {
+            guard self == .hosts else { return nil }
+            return """
+                SELECT name FROM hosts WHERE name LIKE ?1 ESCAPE '\\'
+                UNION ALL SELECT alias FROM host_aliases WHERE alias LIKE ?1 ESCAPE '\\'
+                ORDER BY 1 COLLATE NOCASE
+                """
+        }
     }
 
     /// The names of `kind` in the database at `path` that start with `prefix` (regardless
@@ -21,7 +32,7 @@ public enum NameListing {
               let connection = try? HostDatabase.connectForReading(path: path) else { return [] }
         // A writer holding the lock must not stall a keypress for long.
         connection.setBusyTimeout(milliseconds: 200)
-        guard let statement = try? connection.prepare(kind.sql),
+        guard let statement = kind.sqlWithAliases.flatMap({ try? connection.prepare($0) }) ?? (try? connection.prepare(kind.sql)),
               (try? statement.bind([.text(likePrefix(prefix))])) != nil else { return [] }
         var names: [String] = []
         while (try? statement.step()) == true {

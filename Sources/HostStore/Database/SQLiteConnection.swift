@@ -125,6 +125,21 @@ final class SQLiteConnection {
         }
     }
 
+    /// Runs `body` and returns it with the number of SQLite virtual-machine instructions
+    /// this connection executed meanwhile (counted by `sqlite3_progress_handler` every
+    /// `period` instructions, so a multiple of it): the work SQLite did, for tests that
+    /// show how it grows with the input without reading a clock.
+    func countingInstructions<R>(period: Int32 = 16, _ body: () throws -> R) rethrows -> (result: R, instructions: Int) {
+        let counter = InstructionCounter()
+        sqlite3_progress_handler(handle, period, { context in
+            Unmanaged<InstructionCounter>.fromOpaque(context!).takeUnretainedValue().ticks += 1
+            return 0
+        }, Unmanaged.passUnretained(counter).toOpaque())
+        defer { sqlite3_progress_handler(handle, 0, nil, nil) }
+        let result = try withExtendedLifetime(counter) { try body() }
+        return (result, counter.ticks * Int(period))
+    }
+
     /// `PRAGMA user_version`.
     var userVersion: Int {
         get throws { Int(try query("PRAGMA user_version").first?.int(0) ?? 0) }
@@ -135,6 +150,11 @@ final class SQLiteConnection {
     fileprivate func error(_ rc: Int32) -> HostStoreError {
         HostStoreError.database(code: rc, message: String(cString: sqlite3_errmsg(handle)))
     }
+}
+
+/// The tally of `SQLiteConnection.countingInstructions`.
+private final class InstructionCounter {
+    var ticks = 0
 }
 
 /// A row copied out of a statement.

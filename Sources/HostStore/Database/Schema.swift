@@ -24,9 +24,12 @@ public enum Schema {
         Migration(version: 3, sql: SSHConfigSchema.v1 + AgentLogSchema.v3 + KnownHostsSchema.v3),
         // Version 4: the known-hosts indexes leave out rows their lookups never find.
         Migration(version: 4, sql: KnownHostsSchema.v4),
-        // Version 5: keys that ask before each signature and their grants; how the agent
-        // decided each signature, for whom and through which hosts.
-        Migration(version: 5, sql: KeysSchema.v5Approval + AgentLogSchema.v5Decision),
+        // Version 5: a host's aliases; the agent log's reason for a refusal; keys restricted
+        // to SSHSIG namespaces and the keys set up for git; keys that ask before each
+        // signature and their grants; how the agent decided each signature, for whom and
+        // through which hosts.
+        Migration(version: 5, sql: HostAliasSchema.v5 + AgentLogSchema.v5Reason + KeysSchema.v5GitSigning
+                                   + KeysSchema.v5Approval + AgentLogSchema.v5Decision),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

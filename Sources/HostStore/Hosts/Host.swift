@@ -33,6 +33,8 @@ public struct Host: Sendable, Equatable {
     public var tailscale: TailscaleDetails? = nil
     /// Whether a forwarded agent (`ssh -A` to this host, used from there) may sign.
     public var allowAgentForwarding: Bool = false
+    /// Its other names, sorted: each finds the host wherever its name does.
+    public var aliases: [String] = []
 }
 
 /// What `add` stores.
@@ -47,9 +49,12 @@ public struct NewHost: Sendable {
     public var jump: String?
     public var note: String?
     public var hasPassword: Bool
+    public var aliases: [String]
 
     public init(uuid: String = UUIDString.random(), name: String, hostname: String, port: Int = 22, user: String? = nil,
-                tags: [String] = [], key: String? = nil, jump: String? = nil, note: String? = nil, hasPassword: Bool = false) {
+                tags: [String] = [], key: String? = nil, jump: String? = nil, note: String? = nil, hasPassword: Bool = false,
+                aliases: [String] = []) {
+        self.aliases = aliases
         self.uuid = uuid
         self.name = name
         self.hostname = hostname
@@ -82,11 +87,14 @@ public struct HostChanges: Sendable {
     public var password: Password = .unchanged
     /// `--allow-agent-forwarding` / `--no-agent-forwarding`.
     public var agentForwarding: Bool?
+    /// `--alias A` / `--no-alias A`.
+    public var addAliases: [String] = []
+    public var removeAliases: [String] = []
 
     public init() {}
 
     public var isEmpty: Bool {
-        rename == nil && hostname == nil && port == nil && user == nil && !clearUser && addTags.isEmpty && removeTags.isEmpty
+        addAliases.isEmpty && removeAliases.isEmpty && rename == nil && hostname == nil && port == nil && user == nil && !clearUser && addTags.isEmpty && removeTags.isEmpty
             && key == .unchanged && jump == .unchanged && note == nil && password == .unchanged && agentForwarding == nil
     }
 }

@@ -12,7 +12,8 @@ final class HostBulkWriter {
 
     /// The writes, in HostSQL.
     private enum Write: Int, CaseIterable {
-        case insertHost, insertTag, deleteTag, updateFromTailscale, updateFromSSHConfig, setJump, saveTailscaleNode, saveSSHConfigOrigin
+        case insertHost, insertTag, deleteTag, updateFromTailscale, updateFromSSHConfig, setJump, saveTailscaleNode, saveSSHConfigOrigin,
+             insertAlias
 
         var sql: String {
             switch self {
@@ -24,6 +25,7 @@ final class HostBulkWriter {
             case .setJump: return HostSQL.setJump
             case .saveTailscaleNode: return HostSQL.saveTailscaleNode
             case .saveSSHConfigOrigin: return HostSQL.saveSSHConfigOrigin
+            case .insertAlias: return HostSQL.insertAlias
             }
         }
     }
@@ -45,6 +47,15 @@ final class HostBulkWriter {
         let hasUser: Bool
         let hostname: String
         let node: TailscaleNodeRow?
+    }
+
+    /// Every saved alias and its host's id: names an imported host cannot take.
+    func aliases() throws -> [(hostID: Int64, alias: String)] {
+        guard try HostAliasSchema.isPresent(connection) else { return [] }
+        return try connection.query(HostSQL.allAliases).compactMap { row in
+            guard let id = row.int(0), let alias = row.text(1) else { return nil }
+            return (id, alias)
+        }
     }
 
     /// Calls `body` for every saved host (one row at a time: 100,000 hosts are not held).
@@ -158,6 +169,11 @@ final class HostBulkWriter {
     func saveTailscaleNode(hostID: Int64, nodeID: String, _ s: TailscaleNodeRow, at now: String) throws {
         try run(.saveTailscaleNode, [.int(hostID), .text(nodeID), .text(s.dnsName), .text(s.os), s.online.map { .int($0 ? 1 : 0) } ?? .null,
                   opt(s.lastSeen), opt(s.owner), .text(s.tags.joined(separator: " ")), .text(now)])
+    }
+
+    /// A new alias of the host `hostID` (the caller knows it is free).
+    func addAlias(_ alias: String, hostID: Int64) throws {
+        try run(.insertAlias, [.text(alias), .int(hostID)])
     }
 
     /// Writes (or replaces) where an ssh_config import took a host from.

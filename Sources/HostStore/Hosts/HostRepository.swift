@@ -1,5 +1,6 @@
-// Reading and writing hosts and their tags. Every write is one transaction; names are
-// compared without regard to case (the column is COLLATE NOCASE).
+// Reading and writing hosts, their tags and aliases. Every write is one transaction; names
+// and aliases are compared without regard to case (the columns are COLLATE NOCASE), and a
+// host is found by its name or any of its aliases.
 
 extension HostDatabase {
     static let hostColumns = """
@@ -29,6 +30,9 @@ extension HostDatabase {
             while try t.step() {
                 if let i = index[t.int(at: 0)!] { list[i].tags.append(t.text(at: 1) ?? "") }
             }
+            for (id, aliases) in try aliasesByHost() {
+                if let i = index[id] { list[i].aliases = aliases }
+            }
             for (id, details) in try tailscaleDetailsByHost() {
                 if let i = index[id] { list[i].tailscale = details }
             }
@@ -53,7 +57,15 @@ extension HostDatabase {
         return (sql + " ORDER BY h.name COLLATE NOCASE", binds)
     }
 
-    /// The host called `name` (any case), or nil.
+    /// Every host's aliases, sorted, by host id.
+    func aliasesByHost() throws -> [Int64: [String]] {
+        var aliases: [Int64: [String]] = [:]
+        let s = try connection.prepare(HostSQL.allAliases)
+        while try s.step() { aliases[s.int(at: 0)!, default: []].append(s.text(at: 1) ?? "") }
+        return aliases
+    }
+
+    /// The host called `name` (any case), or having it as an alias, or nil.
     public func host(named name: String) throws -> Host? {
         try read { try findHost(name) }
     }
@@ -69,13 +81,16 @@ extension HostDatabase {
     }
 
     func findHost(_ name: String) throws -> Host? {
-        let s = try connection.prepare(HostDatabase.hostColumns + " WHERE h.name = ?")
+        let s = try connection.prepare(HostDatabase.hostColumns + " WHERE h.id = (\(HostSQL.hostIDNamed))")
         try s.bind([.text(name)])
         guard try s.step() else { return nil }
         var h = HostDatabase.host(from: s)
         let t = try connection.prepare("SELECT tag FROM host_tags WHERE host_id = ? ORDER BY tag COLLATE NOCASE")
         try t.bind([.int(h.id)])
         while try t.step() { h.tags.append(t.text(at: 0) ?? "") }
+        let a = try connection.prepare(HostSQL.aliasesOfHost)
+        try a.bind([.int(h.id)])
+        while try a.step() { h.aliases.append(a.text(at: 0) ?? "") }
         h.tailscale = try tailscaleDetails(hostID: h.id)
         return h
     }
@@ -98,8 +113,10 @@ extension HostDatabase {
         try HostDatabase.validate(new)
         return try write { () throws -> Host in
             if let existing = try findHost(new.name) {
-                throw HostStoreError.rejected("a host named '\(existing.name)' already exists",
-                                              hint: "Choose another name, or change it with 'hostbook edit \(existing.name)'.")
+                throw HostDatabase.nameTaken(new.name, by: existing, hint: "Choose another name, or change it with 'hostbook edit \(existing.name)'.")
+            }
+            for alias in new.aliases {
+                if let existing = try findHost(alias) { throw HostDatabase.nameTaken(alias, by: existing, hint: "Choose another alias.") }
             }
             let keyID: Int64? = try new.key.map { try self.keyID(named: $0) }
             let jumpID: Int64? = try new.jump.map { try self.jumpHostID(named: $0) }
@@ -109,6 +126,7 @@ extension HostDatabase {
                       new.note.map { .text($0) } ?? .null])
             let id = connection.lastInsertRowID
             try insertTags(HostDatabase.uniqueTags(new.tags), hostID: id)
+            try insertAliases(new.aliases, hostID: id)
             guard let host = try findHost(new.name) else { throw HostDatabase.noHost(new.name) }
             if host.jump != nil { try refuseBadJumpChains(through: host) }
             try beforeCommit(host)
@@ -127,8 +145,10 @@ extension HostDatabase {
             var newName = old.name
             if let rename = changes.rename {
                 if let other = try findHost(rename), other.id != old.id {
-                    throw HostStoreError.rejected("a host named '\(other.name)' already exists", hint: "Choose another name.")
+                    throw HostDatabase.nameTaken(rename, by: other, hint: "Choose another name.")
                 }
+                // Renamed to one of its own aliases: the name takes its place.
+                try connection.run(HostSQL.deleteAlias, [.int(old.id), .text(rename)])
                 newName = rename
             }
             var keyID: Int64? = try connection.query("SELECT key_id FROM hosts WHERE id = ?", [.int(old.id)]).first?.int(0)
@@ -157,6 +177,22 @@ extension HostDatabase {
                       keyID.map { .int($0) } ?? .null, jumpID.map { .int($0) } ?? .null,
                       (changes.note.map { $0.isEmpty ? nil : $0 } ?? old.note).map { .text($0) } ?? .null,
                       .int((changes.agentForwarding ?? old.allowAgentForwarding) ? 1 : 0), .int(old.id)])
+            for alias in HostDatabase.uniqueTags(changes.removeAliases) {
+                if try connection.run(HostSQL.deleteAlias, [.int(old.id), .text(alias)]) == 0 {
+                    throw HostStoreError.rejected("host '\(old.name)' has no alias '\(alias)'",
+                                                  hint: old.aliases.isEmpty ? "It has no aliases." : "Its aliases: \(old.aliases.joined(separator: ", ")).")
+                }
+            }
+            for alias in HostDatabase.uniqueTags(changes.addAliases) {
+                if alias.lowercased() == newName.lowercased() {
+                    throw HostStoreError.rejected("'\(alias)' is the name of host '\(newName)' itself", hint: "Choose another alias.")
+                }
+                if let other = try findHost(alias) {
+                    if other.id == old.id && old.aliases.contains(where: { $0.lowercased() == alias.lowercased() }) { continue }
+                    throw HostDatabase.nameTaken(alias, by: other, hint: "Choose another alias.")
+                }
+                try connection.run(HostSQL.insertAlias, [.text(alias), .int(old.id)])
+            }
             for t in HostDatabase.uniqueTags(changes.removeTags) {
                 let removed = try connection.run(HostSQL.deleteTagAnyCase, [.int(old.id), .text(t)])
                 // Removing a tag the host does not have is a mistake worth saying (a typo
@@ -236,6 +272,19 @@ extension HostDatabase {
         }
     }
 
+    /// The refusal of `name` for a host or alias: it is `other`'s name or one of its aliases.
+    static func nameTaken(_ name: String, by other: Host, hint: String) -> HostStoreError {
+        if other.name.lowercased() == name.lowercased() {
+            return HostStoreError.rejected("a host named '\(other.name)' already exists", hint: hint)
+        }
+        let alias = other.aliases.first { $0.lowercased() == name.lowercased() } ?? name
+        return HostStoreError.rejected("'\(alias)' is already an alias of host '\(other.name)'", hint: hint)
+    }
+
+    func insertAliases(_ aliases: [String], hostID: Int64) throws {
+        for alias in HostDatabase.uniqueTags(aliases) { try connection.run(HostSQL.insertAlias, [.text(alias), .int(hostID)]) }
+    }
+
     func insertTags(_ tags: [String], hostID: Int64) throws {
         guard !tags.isEmpty else { return }
         let s = try connection.prepare(HostSQL.insertTag)
@@ -268,6 +317,12 @@ extension HostDatabase {
             try HostValidation.name(j, what: "jump host name")
         }
         if let n = new.note { try HostValidation.note(n) }
+        for a in new.aliases {
+            try HostValidation.name(a, what: "alias")
+            if a.lowercased() == new.name.lowercased() {
+                throw HostStoreError.rejected("'\(a)' is the name of host '\(new.name)' itself", hint: "Choose another alias.")
+            }
+        }
     }
 
     /// Checks every field of `c` that can be checked without the database.
@@ -281,5 +336,9 @@ extension HostDatabase {
         if case .set(let k) = c.key { try HostValidation.name(k, what: "key name") }
         if case .set(let j) = c.jump { try HostValidation.name(j, what: "jump host name") }
         if let n = c.note { try HostValidation.note(n) }
+        for a in c.addAliases + c.removeAliases { try HostValidation.name(a, what: "alias") }
+        if let both = c.addAliases.first(where: { a in c.removeAliases.contains { $0.lowercased() == a.lowercased() } }) {
+            throw HostStoreError.rejected("--alias \(both) and --no-alias \(both) cannot be used together")
+        }
     }
 }

@@ -14,11 +14,14 @@ public struct HostRow {
     public let tags: [String]
     /// What Tailscale said about the device; nil for hosts not imported from Tailscale.
     public let tailscale: TailscaleDetails?
+    /// The host's aliases, sorted.
+    public let aliases: [String]
 
-    init(statement: Statement, tags: [String], tailscale: TailscaleDetails?) {
+    init(statement: Statement, tags: [String], tailscale: TailscaleDetails?, aliases: [String]) {
         self.statement = statement
         self.tags = tags
         self.tailscale = tailscale
+        self.aliases = aliases
     }
 
     /// The field's UTF-8 bytes (nil when NULL), valid only inside `body`.
@@ -38,12 +41,13 @@ extension HostDatabase {
             let t = try connection.prepare("SELECT host_id, tag FROM host_tags ORDER BY host_id, tag COLLATE NOCASE")
             while try t.step() { tagsByHost[t.int(at: 0)!, default: []].append(t.text(at: 1) ?? "") }
             let tailscale = try tailscaleDetailsByHost()
+            let aliases = try aliasesByHost()
             let (sql, binds) = HostDatabase.listQuery(tags: tags, source: source)
             let s = try connection.prepare(sql)
             try s.bind(binds)
             while try s.step() {
                 let id = s.int(at: 0) ?? 0
-                try body(HostRow(statement: s, tags: tagsByHost[id] ?? [], tailscale: tailscale[id]))
+                try body(HostRow(statement: s, tags: tagsByHost[id] ?? [], tailscale: tailscale[id], aliases: aliases[id] ?? []))
             }
         }
     }

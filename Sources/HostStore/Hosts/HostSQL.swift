@@ -48,6 +48,18 @@ enum HostSQL {
     /// A tag an import wrote and the device no longer has.
     static let deleteTag = "DELETE FROM host_tags WHERE host_id = ? AND tag = ?"
 
+    // MARK: Aliases
+
+    static let insertAlias = "INSERT INTO host_aliases(alias, host_id) VALUES (?, ?)"
+    /// An alias removed by `hostbook edit --no-alias` (any letter case).
+    static let deleteAlias = "DELETE FROM host_aliases WHERE host_id = ? AND alias = ?"
+    static let aliasesOfHost = "SELECT alias FROM host_aliases WHERE host_id = ? ORDER BY alias COLLATE NOCASE"
+    static let allAliases = "SELECT host_id, alias FROM host_aliases ORDER BY host_id, alias COLLATE NOCASE"
+    /// The host a name or alias finds (?1, any letter case): the name first.
+    static let hostIDNamed = """
+        SELECT COALESCE((SELECT id FROM hosts WHERE name = ?1), (SELECT host_id FROM host_aliases WHERE alias = ?1))
+        """
+
     // MARK: Importers' records
 
     static let saveTailscaleNode = """

@@ -1,5 +1,7 @@
 // Key metadata in the `keys` table (KeysSchema): public material only. The private key
-// lives in the vault under the key's uuid; the executable orders the writes to both stores.
+// lives in the vault under the key's uuid; the Credentials library (CredentialStore) orders
+// the writes to both stores. Whether a new key may be stored is decided here, in
+// `checkFree`, and nowhere else.
 public import KeyFormats
 
 /// One row of the `keys` table.
@@ -72,15 +74,23 @@ public final class KeyStore {
 
     private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds"
 
-    /// Inserts a key in one transaction; refuses a duplicate name or an already-stored key.
+    /// Whether a new key called `name` with this `SHA256:` fingerprint (nil: not known yet)
+    /// may be stored: throws `.keyAlreadyStored` when the same key is stored (under any
+    /// name; said first, since that is what the user most needs to know), else
+    /// `.keyNameTaken` when the name is (KeyStoreRefusals.swift).
+    public func checkFree(name: String, fingerprint: String?) throws {
+        if let fingerprint, let existing = try find(fingerprint: fingerprint) {
+            throw HostStoreError.keyAlreadyStored(existingName: existing.name, fingerprint: existing.fingerprint)
+        }
+        if try find(name: name) != nil { throw HostStoreError.keyNameTaken(name) }
+    }
+
+    /// Inserts a key in one transaction; refuses what `checkFree` refuses.
     @discardableResult
     public func insert(_ key: NewKey) throws -> StoredKey {
         let fingerprint = key.publicKey.sha256Fingerprint
         return try connection.transaction {
-            if let existing = try find(fingerprint: fingerprint) {
-                throw HostStoreError.keyAlreadyStored(existingName: existing.name, fingerprint: fingerprint)
-            }
-            if try find(name: key.name) != nil { throw HostStoreError.keyNameTaken(key.name) }
+            try checkFree(name: key.name, fingerprint: fingerprint)
             try connection.run("""
                 INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))

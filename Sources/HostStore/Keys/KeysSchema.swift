@@ -26,3 +26,20 @@ enum KeysSchema {
 
     """
 }
+
+extension KeysSchema {
+    /// Version 5: the SSHSIG namespaces a key is restricted to (KeyNamespaces; no row: not
+    /// restricted), and the email a key signs git commits as (GitSigningKeys).
+    static let v5GitSigning = """
+    CREATE TABLE key_namespaces (
+        key_id    INTEGER NOT NULL REFERENCES keys(id) ON DELETE CASCADE,
+        namespace TEXT NOT NULL,
+        PRIMARY KEY (key_id, namespace)
+    );
+    CREATE TABLE key_git_identities (
+        key_id INTEGER PRIMARY KEY REFERENCES keys(id) ON DELETE CASCADE,
+        email  TEXT NOT NULL
+    );
+
+    """
+}

@@ -17,6 +17,10 @@ public struct HostKeyEvent: Sendable, Equatable {
     public let fingerprint: String?
     public let oldFingerprint: String?
     public let source: String
+
+    /// The port as `known-hosts list` shows an entry's: nil for a hashed or pattern entry,
+    /// whose events are stored with port 0 (KnownHostRow.displayPort).
+    public var displayPort: Int? { port == 0 ? nil : port }
 }
 
 /// UTC timestamps as the database stores them: `YYYY-MM-DDTHH:MM:SSZ`.

@@ -61,15 +61,18 @@ extension KnownHostsStore {
 
         /// Trusts `key` for the plain name `host` at `port`; with `replacing`, those entries
         /// are removed first and the event is `replaced` (old fingerprint `oldFingerprint`),
-        /// otherwise it is `imported`.
+        /// otherwise it is `imported`. Returns the new entry's row id.
+        @discardableResult
         func trust(_ host: String, port: Int, key: PublicKey, fingerprint: String, replacing: [Int64] = [],
-                   oldFingerprint: String? = nil, source: String, at now: String) throws {
+                   oldFingerprint: String? = nil, source: String, at now: String) throws -> Int64 {
             for id in replacing { try run(deleteEntry, [.int(id)]) }
             try run(insertEntry, [.text(host), .int(Int64(port)), .text(KnownHostsLine.Marker.none.rawValue), .text(key.type),
                                   .blob(key.blob), .text(fingerprint), .text(source), .text(now), .text(now)])
+            let id = connection.lastInsertRowID
             let kind: HostKeyEvent.Kind = replacing.isEmpty && oldFingerprint == nil ? .imported : .replaced
             try run(insertEvent, [.text(now), .text(kind.rawValue), .text(host), .int(Int64(port)), .text(key.type),
                                   .text(fingerprint), oldFingerprint.map { .text($0) } ?? .null, .text(source)])
+            return id
         }
 
         private func run(_ statement: Statement, _ values: [SQLValue]) throws {

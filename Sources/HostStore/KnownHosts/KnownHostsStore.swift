@@ -212,6 +212,15 @@ public final class KnownHostsStore {
         return rows.values.sorted { $0.id < $1.id }
     }
 
+    /// The entries `check` consults for `lookup`: those matching `[host]:port` and, for a
+    /// port other than 22, those matching the bare name (ssh's fallback), in rowid order.
+    public func entries(consultedFor lookup: HostLookupName) throws -> [KnownHostRow] {
+        var rows: [Int64: KnownHostRow] = [:]
+        for r in try entries(matching: lookup) { rows[r.id] = r }
+        if let bare = lookup.bare { for r in try entries(matching: bare) { rows[r.id] = r } }
+        return rows.values.sorted { $0.id < $1.id }
+    }
+
     /// Host fields of unmarked entries that hold the key with `fingerprint`, other than
     /// those for `lookup` (the approval prompt shows them, like ssh's "also known as").
     /// A table scan, deliberately: it runs only before a human answers a prompt, and an

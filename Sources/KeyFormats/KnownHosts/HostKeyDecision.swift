@@ -160,14 +160,9 @@ public enum HostKeyPolicy {
     }
 
     /// Steps 1–4 of docs/openssh-behaviour.md, "Host-key decisions", for a plain key.
+    /// (HostKeyRecordIndex holds the rule, for callers that decide many keys at once.)
     static func decidePlain(_ key: PublicKey, records: [HostKeyRecord]) -> HostKeyDecision {
-        let revoked = revokedIndices(records, blobs: [key.blob])
-        if !revoked.isEmpty { return HostKeyDecision(status: .revoked, entries: revoked) }
-        let unmarked = records.indices.filter { records[$0].marker == .none }
-        let holding = unmarked.filter { !records[$0].isCertificate && records[$0].keyBlob == key.blob }
-        if !holding.isEmpty { return HostKeyDecision(status: .trusted, entries: holding) }
-        if !unmarked.isEmpty { return HostKeyDecision(status: .changed, entries: unmarked) }
-        return HostKeyDecision(status: .unknown, entries: [])
+        HostKeyRecordIndex(records).decidePlain(key)
     }
 
     static func revokedIndices(_ records: [HostKeyRecord], blobs: [[UInt8]]) -> [Int] {

@@ -34,7 +34,7 @@ public enum OpenSSHPrivateKey {
 
     /// The binary blob inside the armour, in secure memory.
     private static func armoured(_ bytes: [UInt8]) throws -> SecretBytes { try OpenSSHArmour.decode(bytes) }
-    private static func armoured(_ file: SecretBytes) throws -> SecretBytes { try file.withUnsafeBytes { try OpenSSHArmour.decode($0) } }
+    static func armoured(_ file: SecretBytes) throws -> SecretBytes { try file.withUnsafeBytes { try OpenSSHArmour.decode($0) } }
 
     private static func bcryptRounds(blob: SecretBytes) throws -> Int? {
         let envelope = try blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }
@@ -51,8 +51,12 @@ public enum OpenSSHPrivateKey {
     }
 
     private static func parse(blob: SecretBytes, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+        try parse(blob: blob, envelope: blob.withUnsafeBytes { try OpenSSHEnvelope.parse($0) }, passphrase: passphrase)
+    }
+
+    /// Decrypts and checks the key of `blob`, whose envelope was read already.
+    static func parse(blob: SecretBytes, envelope: OpenSSHEnvelope, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         return try blob.withUnsafeBytes { raw in
-            let envelope = try OpenSSHEnvelope.parse(raw)
             // Say so before asking for (or spending time on) a passphrase.
             if case .dsa = envelope.publicKey.algorithm { throw OpenSSHKeyRecord.dsaUnsupported }
             let section = UnsafeRawBufferPointer(rebasing: raw[envelope.sectionRange])

@@ -60,7 +60,11 @@ public enum PEMPrivateKey {
 
     static func parse(_ bytes: UnsafeRawBufferPointer, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         let armor = try PEMArmor.parse(bytes)
-        let label = try Label(armor.label)
+        return try parse(armor: armor, label: try Label(armor.label), passphrase: passphrase)
+    }
+
+    /// Decrypts and checks the key of `armor`, whose label was read already.
+    static func parse(armor: PEMArmor, label: Label, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         let (algorithm, cipher) = try decodeKey(armor, label, passphrase: passphrase)
         let key = PrivateKey(algorithm: algorithm, comment: "")
         try key.validate()

@@ -18,7 +18,7 @@ public enum PPKFile {
         try parse(envelope: file.withUnsafeBytes { try PPKEnvelope.parse($0) }, passphrase: passphrase)
     }
 
-    private static func parse(envelope: PPKEnvelope, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
+    static func parse(envelope: PPKEnvelope, passphrase: SecretBytes?) throws -> ImportedPrivateKey {
         let publicKey = try PublicKey(blob: envelope.publicBlob)
         guard publicKey.type == envelope.algorithm else {
             throw KeyFormatError.invalid("key type mismatch: the header says '\(envelope.algorithm.prefix(64))' but the public key is \(publicKey.type)")

@@ -5,11 +5,14 @@
 // a bound connection signs only user authentication for its session and host key, and a
 // connection whose session-bind failed gets nothing.
 //
-// Signing with a key saved with `--confirm` is "permitted, but needs approval": the
-// decision then goes to the injected AgentApprovals (a grant, else its approver), with the
-// request as the prompt shows it (ApprovalRequest: key, destination, process chain,
-// forwarding hosts). Asking happens outside this policy's mutex, so a prompt left open
-// holds up only the connection that waits for it.
+// Signing is decided as refused, permitted, or "permitted, but needs approval" (a key saved
+// with `--confirm`, whatever it signs: user authentication, or an SSHSIG request in the
+// namespaces a restricted key keeps); a refusal by rule 6 alone is told apart, so the log
+// can say `namespace`. For a key that needs approval the decision goes to the injected
+// AgentApprovals (a grant, else its approver), with the request as the prompt shows it
+// (ApprovalRequest: key, destination, process chain, forwarding hosts). Asking happens
+// outside this policy's mutex, so a prompt left open holds up only the connection that
+// waits for it.
 public import Agent
 public import HostStore
 public import KeyFormats
@@ -17,7 +20,14 @@ public import SecureMemory
 import System
 
 public final class AgentAccessPolicy: @unchecked Sendable {
-    public enum Use: Sendable { case listing, signing }
+    public enum Use: Sendable {
+        case listing
+        /// A signature over data the Agent library has told apart (user authentication,
+        /// SSHSIG, or anything else).
+        case signing(SignedData)
+
+        var isSigning: Bool { if case .signing = self { true } else { false } }
+    }
 
     public let rules: AgentAccessRules
     /// The database, opened when asked (nil when there is none): the per-session agent
@@ -42,6 +52,9 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     /// Whether a signature with a key may be made.
     public enum SigningVerdict: Sendable, Equatable {
         case refused
+        /// Refused by rule 6 alone: a key restricted to SSHSIG namespaces, asked to sign
+        /// something else (or on a bound connection).
+        case refusedOutsideNamespaces
         case permitted(StoredKey)
         /// Permitted once the user approves (a key saved with `--confirm`).
         case needsApproval(StoredKey)
@@ -75,46 +88,67 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     //    - every saved key: the keys of the saved hosts that trust that host key; every
     //      key when no saved host trusts it (an unknown server, as ssh-agent gives) or
     //      when none of those hosts has a key of its own.
+    // 6. A key restricted to SSHSIG namespaces (KeyNamespaces, `keys edit --namespace`),
+    //    whatever 1-5 allowed: listed only to a connection with no binding at all (a server
+    //    is never offered it), and signs only an SSHSIG request in one of its namespaces on
+    //    such a connection; never user authentication, never other data. ssh-agent.c keeps
+    //    the same line between parse_userauth_request and parse_sshsig_request.
     // A database that cannot be read refuses (nothing listed, nothing signed).
 
     /// Which of `keys` this connection may use for `use`, in their order.
     public func permitted(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState) -> [StoredKey] {
         if connection.bindFailed { return [] }
         if lock?.isLocked == true { return [] }
-        return mutex.locked {
-            if use == .signing, connection.isForwarded {
-                switch rules.forwarded {
-                case .refused: return []
-                case .throughHostsAllowingForwarding:
-                    for hop in connection.bindings where hop.isForwarding {
-                        guard (try? forwardingAllowed(through: hop.hostKey)) == true else { return [] }
-                    }
+        return mutex.locked { stages(keys, for: use, on: connection).permitted ?? [] }
+    }
+
+    /// Rules 3 to 5, then rule 6 (called under `mutex`): the keys 1 to 5 allow, and those
+    /// rule 6 leaves of them (nil: the database could not be read).
+    private func stages(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState)
+        -> (beforeNamespaces: [StoredKey], permitted: [StoredKey]?) {
+        let allowed = decided(keys, for: use, on: connection)
+        return (allowed, try? restrictedToNamespaces(allowed, for: use, on: connection))
+    }
+
+    /// Rules 3 to 5 (called under `mutex`).
+    private func decided(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState) -> [StoredKey] {
+        if use.isSigning, connection.isForwarded {
+            switch rules.forwarded {
+            case .refused: return []
+            case .throughHostsAllowingForwarding:
+                for hop in connection.bindings where hop.isForwarding {
+                    guard (try? forwardingAllowed(through: hop.hostKey)) == true else { return [] }
                 }
             }
-            if connection.bindings.isEmpty {
-                return use == .signing && rules.unbound == .listedNeverSigned ? [] : keys
-            }
-            guard let destination = connection.destinationHostKey else { return keys }
-            return (try? boundKeys(keys, destination: destination)) ?? []
         }
+        if connection.bindings.isEmpty {
+            return use.isSigning && rules.unbound == .listedNeverSigned ? [] : keys
+        }
+        guard let destination = connection.destinationHostKey else { return keys }
+        return (try? boundKeys(keys, destination: destination)) ?? []
     }
 
-    /// `permitted` for one key, by its public half (what a sign request names).
-    public func permits(_ key: PublicKey, for use: Use, on connection: AgentConnectionState) -> Bool {
-        !permitted(heldKeys().filter { $0.publicKeyBlob == key.blob }, for: use, on: connection).isEmpty
-    }
-
-    /// `permitted` for signing with one key, and whether the user must approve it.
-    public func signingVerdict(_ key: PublicKey, on connection: AgentConnectionState) -> SigningVerdict {
-        guard let stored = permitted(heldKeys().filter { $0.publicKeyBlob == key.blob }, for: .signing, on: connection).first else { return .refused }
+    /// `permitted` for signing `data` with one key, and whether the user must approve it
+    /// (a confirm key asks whatever it signs, an SSHSIG request in its namespaces too).
+    public func signingVerdict(_ key: PublicKey, signing data: SignedData, on connection: AgentConnectionState) -> SigningVerdict {
+        let held = heldKeys().filter { $0.publicKeyBlob == key.blob }
+        if connection.bindFailed || lock?.isLocked == true { return .refused }
+        let (allowed, permitted) = mutex.locked { stages(held, for: .signing(data), on: connection) }
+        guard let permitted else { return .refused }
+        guard let stored = permitted.first else { return allowed.isEmpty ? .refused : .refusedOutsideNamespaces }
         return stored.confirm ? .needsApproval(stored) : .permitted(stored)
     }
 
+    /// The log's word for a refusal by rule 6 (`agent log` shows it as the decision).
+    public static let namespaceRefusal = "namespace"
+
     /// The whole decision for one signature: the verdict, then (for a confirm key) a grant
-    /// or the approver's answer. `how` is the log's word for it (nil for a refusal by the rules).
-    public func decideSigning(_ key: PublicKey, on connection: AgentConnectionState) -> AgentSignDecision {
-        switch signingVerdict(key, on: connection) {
+    /// or the approver's answer. `how` is the log's word for it (nil for a refusal by
+    /// rules 1 to 5, `namespace` for one by rule 6).
+    public func decideSigning(_ key: PublicKey, signing data: SignedData, on connection: AgentConnectionState) -> AgentSignDecision {
+        switch signingVerdict(key, signing: data, on: connection) {
         case .refused: return .refused(nil)
+        case .refusedOutsideNamespaces: return .refused(Self.namespaceRefusal)
         case .permitted: return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
         case .needsApproval(let stored):
             let decision = approvals.decide(approvalRequest(stored, on: connection))
@@ -155,7 +189,7 @@ public final class AgentAccessPolicy: @unchecked Sendable {
                             lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                             unlock: (@Sendable (SecretBytes) -> Bool)? = nil) -> AgentPolicy {
         AgentPolicy(identities: { [self] state in permitted(heldKeys(), for: .listing, on: state).compactMap(identity) },
-                    maySign: { [self] state, identity in decideSigning(identity.publicKey, on: state) },
+                    maySign: { [self] state, identity, data in decideSigning(identity.publicKey, signing: data, on: state) },
                     outcome: outcome, lock: lock, unlock: unlock)
     }
 
@@ -179,6 +213,22 @@ public final class AgentAccessPolicy: @unchecked Sendable {
             let keyNames = Set(try names.compactMap { try database.host(named: $0)?.key?.lowercased() })
             if keyNames.isEmpty { return keys }
             return keys.filter { keyNames.contains($0.name.lowercased()) }
+        }
+    }
+
+    /// Rule 6.
+    private func restrictedToNamespaces(_ keys: [StoredKey], for use: Use, on connection: AgentConnectionState) throws -> [StoredKey] {
+        guard !keys.isEmpty, let database = try database() else { return keys }
+        let restricted = try KeyNamespaces(database: database).all()
+        if restricted.isEmpty { return keys }
+        let unbound = connection.bindings.isEmpty
+        return keys.filter { key in
+            guard let namespaces = restricted[key.id] else { return true }
+            switch use {
+            case .listing: return unbound
+            case .signing(.sshsig(let request)): return unbound && namespaces.contains(request.namespace)
+            case .signing: return false
+            }
         }
     }
 

@@ -1,6 +1,6 @@
 // glob(3) as ssh calls it for `Include` (readconf.c process_config_line_depth, GLOB_TILDE):
-// sorted matches, none when nothing matches, `~` from the given home. Shared by the
-// reading of the user's configuration here and the executable's ssh_config import.
+// sorted matches, none when nothing matches, `~` from the given home. Used by the one
+// reader of the user's configuration, SSHConfigFiles.
 #if canImport(Glibc)
 import Glibc
 #endif

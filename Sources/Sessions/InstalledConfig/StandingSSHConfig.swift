@@ -4,7 +4,8 @@
 // whose name or values ssh_config cannot express safely is skipped with a warning, and so
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
-// block keeps its name.
+// block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
+// dev`), each left out when the user's configuration defines it.
 public import HostStore
 import KeyFormats
 public import SSHConfig
@@ -21,6 +22,8 @@ public struct StandingSSHConfig: Sendable {
         public var warnings: [String]
         public var clashes: [Clash] = []
         public var written: [String] = []
+        /// Each written host's block (its `Host` line to its last setting), in `written`'s order.
+        public var blocks: [String] = []
     }
 
     /// A saved host left out because the user's configuration defines its name.
@@ -54,11 +57,13 @@ public struct StandingSSHConfig: Sendable {
         // out, as is every host jumping through it; loops are found below.
         let byName = Dictionary(hosts.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var pending: [Host] = []
+        var pendingNames: Set<String> = []
         for host in hosts {
             if case .tooLong = JumpChain.walk(from: host, find: { byName[$0.lowercased()] }) {
                 out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts make a chain of more than \(JumpChain.maxHosts) hosts")
             } else {
                 pending.append(host)
+                pendingNames.insert(host.name.lowercased())
             }
         }
         // Jump hosts first, so that a host whose jump host was skipped is skipped too.
@@ -75,7 +80,10 @@ public struct StandingSSHConfig: Sendable {
                     continue
                 }
                 if let jump = host.jump, !written.contains(jump.lowercased()) {
-                    if pending.contains(where: { $0.name.lowercased() == jump.lowercased() }) { rest.append(host); continue }
+                    // The names of this round's `pending` in a set, not a scan of it: one scan
+                    // per jumping host made 10,000 hosts with 1,000 jumps cost 10 million
+                    // name comparisons.
+                    if pendingNames.contains(jump.lowercased()) { rest.append(host); continue }
                     let why = out.clashes.contains { $0.host.lowercased() == jump.lowercased() } ? "is left out for your own Host block" : "is not in the configuration"
                     out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' \(why)")
                     progress = true
@@ -89,9 +97,19 @@ public struct StandingSSHConfig: Sendable {
                     identity = SSHHostBlock.Identity(agentSocket: agentSocket, publicKeyFile: file)
                     keyLine = (file, publicKey.line(comment: key.name) + "\n")
                 }
+                // An alias the user's own configuration defines stays theirs, like a name.
+                var aliases: [String] = []
+                for alias in host.aliases {
+                    if let definition = userHosts[alias] {
+                        out.warnings.append("left out the alias '\(alias.escapedForTerminal)' of host '\(host.name.escapedForTerminal)': "
+                                            + "'\(definition.file.escapedForTerminal)' line \(definition.line) has your own Host block for it, which hostbook leaves in charge")
+                    } else {
+                        aliases.append(alias)
+                    }
+                }
                 var w = SSHConfigWriter()
                 do {
-                    try block.write(&w, host: host, alias: host.name, jumpAlias: host.jump, identity: identity)
+                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity)
                     if identity == nil { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
                 } catch let e as SSHConfigWriterError {
                     out.warnings.append("skipped host '\(host.name.escapedForTerminal)': ssh_config cannot express it (\(e.description.escapedForTerminal))")
@@ -102,9 +120,11 @@ public struct StandingSSHConfig: Sendable {
                 out.text += "\n" + w.text
                 written.insert(host.name.lowercased())
                 out.written.append(host.name)
+                out.blocks.append(w.text)
                 if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
             }
             pending = rest
+            pendingNames = Set(rest.map { $0.name.lowercased() })
         }
         for host in pending {
             out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts form a loop")
@@ -112,9 +132,11 @@ public struct StandingSSHConfig: Sendable {
         return out
     }
 
-    /// A key's file name: its name when that is a plain file name, else its uuid.
+    /// A key's file name: its name when that is a plain file name, else its uuid. A name
+    /// ending in `.pub` takes the uuid too: the IdentityFile is the file name without
+    /// `.pub` (SSHHostBlock.Identity), which must not be another key's public key file.
     public static func fileName(for key: StoredKey) -> String {
         let plain = key.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-@+".unicodeScalars.contains($0) }
-        return plain && !key.name.hasPrefix(".") ? key.name : key.uuid
+        return plain && !key.name.hasPrefix(".") && !key.name.hasSuffix(".pub") ? key.name : key.uuid
     }
 }

@@ -28,11 +28,25 @@ public struct SSHHostBlock: Sendable {
             self.agentSocket = agentSocket
             self.publicKeyFile = publicKeyFile
         }
+
+        /// The IdentityFile: the public key file without its `.pub`. ssh loads `PATH.pub`
+        /// when PATH does not exist (authfile.c `sshkey_load_public`), and when the agent
+        /// does not offer the key (stopped or locked) it tries to read PATH as the private
+        /// key (sshconnect2.c `load_identity_file`): naming the `.pub` file itself made ssh
+        /// read the 0644 public key as a private one and print "UNPROTECTED PRIVATE KEY
+        /// FILE!"; a PATH that does not exist is passed over.
+        public var identityFile: String {
+            publicKeyFile.hasSuffix(".pub") ? String(publicKeyFile.dropLast(4)) : publicKeyFile
+        }
     }
 
-    /// Starts the block for `host` and writes the lines both configurations share.
-    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, jumpAlias: String?, identity: Identity?) throws {
-        try w.host(alias)
+    /// Starts the block for `host` and writes the lines both configurations share;
+    /// `aliases` are more names on its Host line (the installed configuration's `Host devbox dev`).
+    /// `knownHostsScript`: a session's SSHKnownHostsScript for the host, run by /bin/sh as
+    /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
+    public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
+                      knownHostsScript: String? = nil) throws {
+        try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
         // token, a `%h` in it would become the alias. Doubled, ssh gets back exactly the
@@ -43,7 +57,8 @@ public struct SSHHostBlock: Sendable {
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
         // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
         // "KnownHostsCommand").
-        try w.set("KnownHostsCommand", words: knownHostsCommand().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
+        let command = knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand()
+        try w.set("KnownHostsCommand", words: command.map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
         try w.set("UserKnownHostsFile", "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")
@@ -51,13 +66,14 @@ public struct SSHHostBlock: Sendable {
         try w.set("CheckHostIP", "no")
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
-            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.publicKeyFile))
+            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
             try w.set("IdentitiesOnly", "yes")
             try w.set("AddKeysToAgent", "no")
         }
     }
 
-    private func knownHostsCommand() -> [String] {
+    /// hostbook's lookup command: program, options and command words (before ssh's tokens).
+    public func knownHostsCommand() -> [String] {
         [hostbookPath, "--db", databasePath] + (noInput ? ["--no-input"] : []) + ["known-hosts", "lookup"]
     }
 }

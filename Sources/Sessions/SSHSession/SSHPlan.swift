@@ -14,6 +14,10 @@ public struct SSHHop: Sendable {
     public let key: StoredKey?
     /// The algorithms of its trusted host keys, preferred in the key exchange.
     public var hostKeyAlgorithms: [String] = []
+    /// The host keys the trust core accepts for it when the session starts, as "TYPE
+    /// BASE64" (SSHHostKeyDecision.acceptedKeys): answered by the session's
+    /// SSHKnownHostsScript without starting hostbook.
+    public var acceptedHostKeys: [String] = []
 
     public init(host: Host, alias: String, jumpAlias: String?, key: StoredKey?, hostKeyAlgorithms: [String] = []) {
         self.host = host
@@ -46,12 +50,42 @@ public struct SSHPlan: Sendable {
     /// Reads the host, its jump chain and the snippet from the database at `databasePath`
     /// (opened read-only; none there means no host). A missing host, snippet, jump host or
     /// key is a `.notFound` SessionError, a looping or too long chain `.failed`; a database
-    /// failure is HostStore's error.
-    public static func load(databasePath: String, name: String, snippetName: String?) throws -> SSHPlan {
+    /// failure is HostStore's error. `user` (`hostbook ssh USER@NAME` or `-l USER`) replaces
+    /// the target's saved user for this connection only (`withUser`); the jump hosts keep theirs.
+    public static func load(databasePath: String, name: String, user: String? = nil, snippetName: String?) throws -> SSHPlan {
         guard let database = try HostDatabase.openForReading(path: databasePath) else {
             throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
         }
-        return try load(database, name: name, snippetName: snippetName)
+        let plan = try load(database, name: name, snippetName: snippetName)
+        return user.map(plan.withUser) ?? plan
+    }
+
+    /// The plan with the target logging in as `user`. The stored password belongs to the
+    /// saved user: for another user it is not answered (ssh asks on the terminal, as it
+    /// would without hostbook); the attached key is still offered, as ssh offers an
+    /// IdentityFile whatever the user.
+    public func withUser(_ user: String) -> SSHPlan {
+        var copy = self
+        var host = target.host
+        if host.user != user && host.auth == .password {
+            host.auth = .derived(hasPassword: false, hasKey: target.key != nil)
+        }
+        host.user = user
+        copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: target.key,
+                              hostKeyAlgorithms: target.hostKeyAlgorithms)
+        return copy
+    }
+
+    /// The plan with the target logging in with `key` only (no stored password answered):
+    /// how `hostbook keys deploy` proves the deployed key works before the host uses it.
+    public func withKeyOnly(_ key: StoredKey) -> SSHPlan {
+        var copy = self
+        var host = target.host
+        host.key = key.name
+        host.auth = .key
+        copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: key,
+                              hostKeyAlgorithms: target.hostKeyAlgorithms)
+        return copy
     }
 
     /// `load(databasePath:...)` from an open database.
@@ -97,8 +131,10 @@ public struct SSHPlan: Sendable {
                 }
                 key = found
             }
-            hops.append(SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
-                               hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port)))
+            var hop = SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
+                             hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port))
+            hop.acceptedHostKeys = try SSHHostKeyDecision.acceptedKeys(knownHosts, host: host.hostname, port: host.port)
+            hops.append(hop)
         }
         return hops
     }

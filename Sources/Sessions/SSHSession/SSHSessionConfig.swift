@@ -11,6 +11,8 @@ public struct SSHSessionConfig: Sendable {
         public var agentSocket: String?
         /// Hop alias → its public key file.
         public var publicKeyFiles: [String: String] = [:]
+        /// Hop alias → its SSHKnownHostsScript (hops with accepted host keys).
+        public var knownHostsScripts: [String: String] = [:]
 
         public init(agentSocket: String? = nil, publicKeyFiles: [String: String] = [:]) {
             self.agentSocket = agentSocket
@@ -52,7 +54,8 @@ public struct SSHSessionConfig: Sendable {
             identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file)
         }
         try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
-            .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity)
+            .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity,
+                   knownHostsScript: paths.knownHostsScripts[hop.alias])
         // Session only: the host keys' algorithms, no forwarding of the session's agent, and
         // the stored password answered through SSH_ASKPASS.
         if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }

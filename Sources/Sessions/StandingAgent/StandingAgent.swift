@@ -11,6 +11,8 @@
 // * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
 //   AgentLock keeps only a salted hash of the passphrase and delays failed unlocks. A
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
+// * A key whose private half cannot be read (the vault is locked) is refused, and the log
+//   says why (AgentKeyUnavailable's reason, with its fix).
 // * Every signature made or refused is handed to the log's writer (AgentLogWriter), which
 //   writes it on its own thread and connection: signing never waits for the database, and
 //   no log write happens under this agent's lock.
@@ -28,14 +30,17 @@ public final class StandingAgent: @unchecked Sendable {
     private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
+    /// Why reading a key's private half last failed, by fingerprint: the reason the log
+    /// gives the refusal that follows (taken by `record`).
+    private var readFailures: [String: String] = [:]
     private let agentLock = AgentLock()
     /// Confirm keys' prompts and grants (cleared when the agent is locked).
     public let approvals: AgentApprovals
 
     /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
-    /// until `wipe`; its error refuses the signature. `clientExecutable`: the program of
-    /// a client's pid, for the log. `approver`: who answers for a confirm key (nil: such a
-    /// key is refused).
+    /// until `wipe`; its error refuses the signature (an AgentKeyUnavailable's reason is
+    /// what the log says). `clientExecutable`: the program of a client's pid, for the log.
+    /// `approver`: who answers for a confirm key (nil: such a key is refused).
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
                 clientExecutable: @escaping @Sendable (Int32) -> String?,
@@ -74,9 +79,15 @@ public final class StandingAgent: @unchecked Sendable {
     private func privateKey(_ stored: StoredKey) throws -> PrivateKey {
         try mutex.locked {
             if let held = keys[stored.fingerprint] { return held }
-            let key = try readPrivateKey(stored)
-            keys[stored.fingerprint] = key
-            return key
+            do {
+                let key = try readPrivateKey(stored)
+                keys[stored.fingerprint] = key
+                readFailures[stored.fingerprint] = nil
+                return key
+            } catch {
+                readFailures[stored.fingerprint] = (error as? AgentKeyUnavailable)?.reason ?? "cannot read the private key: \(error)"
+                throw error
+            }
         }
     }
 
@@ -84,9 +95,12 @@ public final class StandingAgent: @unchecked Sendable {
         let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
         // The client is still waiting for its answer, so its chain is still there to read.
         let chain = ProcessChain.chain(from: state.peer.pid, ancestors: ApprovalRequest.ancestorsShown)
-        var use = AgentUse(signed: outcome.signed, keyFingerprint: key.sha256Fingerprint, hostKeyBlob: hostKey?.blob,
+        let fingerprint = key.sha256Fingerprint
+        let reason = mutex.locked { readFailures.removeValue(forKey: fingerprint) }
+        var use = AgentUse(signed: outcome.signed, keyFingerprint: fingerprint, hostKeyBlob: hostKey?.blob,
                            hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                           clientPID: Int(state.peer.pid), clientExecutable: chain.first?.executable ?? clientExecutable(state.peer.pid))
+                           clientPID: Int(state.peer.pid), clientExecutable: chain.first?.executable ?? clientExecutable(state.peer.pid),
+                           reason: outcome.signed ? nil : reason)
         use.decision = outcome.how
         use.processChain = ApprovalRequest.logText(chain)
         use.forwardingHostKeyBlobs = state.bindings.filter(\.isForwarding).map(\.hostKey.blob)
@@ -101,4 +115,12 @@ public final class StandingAgent: @unchecked Sendable {
     }
 
     private func unlock(_ passphrase: SecretBytes) -> Bool { agentLock.unlock(passphrase) }
+}
+
+/// Why a key's private half cannot be had, as the agent log records it: what happened and
+/// what fixes it ("the default keyring ... is locked; Unlock it ...").
+public struct AgentKeyUnavailable: Error, Sendable {
+    public let reason: String
+
+    public init(reason: String) { self.reason = reason }
 }

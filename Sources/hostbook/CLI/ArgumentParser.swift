@@ -63,6 +63,19 @@ struct ArgumentParser {
                 continue
             }
             guard a.hasPrefix("--") else {
+                // A command's one-letter option (`-l USER`, `-lUSER`), as the program it mirrors spells it.
+                if let option = state.shortOption(a) {
+                    let attached = String(a.dropFirst(2))
+                    if !attached.isEmpty {
+                        state.commandOption(option, value: attached)
+                    } else if i < argv.count {
+                        state.commandOption(option, value: argv[i])
+                        i += 1
+                    } else {
+                        state.fail(CLIError.usage("\(a) needs a value (\(option.valueName ?? ""))", hint: state.usageHint))
+                    }
+                    continue
+                }
                 state.fail(state.unknownOption(a))
                 continue
             }
@@ -136,6 +149,13 @@ private struct ParseState {
         if let spec, let o = spec.options.first(where: { $0.name == name }) { return (o, false) }
         if let o = ArgumentParser.globalOptions.first(where: { $0.name == name }) { return (o, true) }
         return nil
+    }
+
+    /// The command's value option whose short spelling starts `a` (`-l` of `-l`/`-lroot`).
+    func shortOption(_ a: String) -> OptionSpec? {
+        let letters = Array(a.dropFirst())
+        guard let spec, let letter = letters.first, letter != "-" else { return nil }
+        return spec.options.first { $0.short == letter && $0.valueName != nil }
     }
 
     mutating func global(_ name: String, value: String?) throws {

@@ -6,7 +6,8 @@
 /// CLI/HostStoreErrorPresentation.swift, KeyFormatError in
 /// Commands/Keys/KeyErrorPresentation.swift, VaultError in
 /// Commands/Vault/VaultError+Presentation.swift, SessionError in
-/// Commands/SSH/SessionError+Presentation.swift.
+/// Commands/SSH/SessionError+Presentation.swift, CredentialStoreError in
+/// Commands/Vault/CredentialStoreError+Presentation.swift.
 protocol UserFacingError: Error {
     var exitCode: ExitCode { get }
     /// What went wrong, one line, without the `hostbook: ` prefix.

@@ -8,14 +8,20 @@ struct OptionSpec: Sendable {
     let valueName: String?
     let repeatable: Bool
     let help: String
+    /// A one-letter spelling, `-l USER` or `-lUSER` as well as `--user USER` (for a command
+    /// whose options mirror another program's, such as ssh's `-l`); nil for most options.
+    var short: Character? = nil
 
     static func flag(_ name: String, _ help: String) -> OptionSpec {
         OptionSpec(name: name, valueName: nil, repeatable: false, help: help)
     }
 
-    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help)
+    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false, short: Character? = nil) -> OptionSpec {
+        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help, short: short)
     }
+
+    /// How help and the man page name it: `--name`, or `-s, --name` with a short spelling.
+    var spelled: String { (short.map { "-\($0), " } ?? "") + "--" + name }
 }
 
 struct PositionalSpec: Sendable {

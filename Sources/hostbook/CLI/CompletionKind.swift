@@ -12,7 +12,7 @@ enum CompletionKind: String, Sendable {
         guard let value = o.valueName else { return .nothing }
         switch (o.name, value) {
         case ("key", "KEY"): return .keys
-        case ("jump", "HOST"): return .hosts
+        case ("jump", "HOST"), ("no-alias", "A"): return .hosts
         case ("snippet", _): return .snippets
         case (_, "FILE"), (_, "PATH"), (_, "F"): return .files
         default: return .nothing

@@ -3,6 +3,7 @@
 enum HelpFormatter {
     static let groups: [(name: String, summary: String)] = [
         ("keys", "Import, generate and export private keys"),
+        ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
         ("snippets", "Saved command lines"),
         ("vault", "The Secret Service that holds passwords and keys"),
@@ -71,7 +72,7 @@ enum HelpFormatter {
     }
 
     private static func optionLines(_ options: [OptionSpec]) -> String {
-        let labels = options.map { o in o.valueName.map { "--\(o.name) \($0)" } ?? "--\(o.name)" }
+        let labels = options.map { o in o.valueName.map { "\(o.spelled) \($0)" } ?? o.spelled }
         let width = max(18, labels.map(\.count).max() ?? 0) + 2
         var out = ""
         for (o, label) in zip(options, labels) { out += "  " + pad(label, width) + o.help + "\n" }

@@ -164,7 +164,11 @@ enum AgentCommands {
         discussion: """
         The log keeps the newest \(HostDatabase.agentLogRowsKept) entries. A refusal repeated within \
         \(Int(AgentLogWriter.refusalWindowSeconds)) seconds (the same key, destination, forwarding and \
-        client executable) is logged once.
+        client executable) is logged once. A refusal whose reason the agent knows (the vault \
+        is locked, ...) has it, with its fix, under the table and in --json's "reason". DECIDED \
+        ("decision") says how: no-confirm, prompt, grant, denied, no-approver, timeout, or \
+        namespace (a key restricted to SSHSIG namespaces asked to sign anything else); "-" for \
+        any other refusal by the access rules.
         """,
         options: [.value("limit", "N", "Only the last N entries")]
     ) { inv in
@@ -180,8 +184,8 @@ enum AgentCommands {
                          ("key_fingerprint", .string(e.keyFingerprint)), ("destination", .optional(e.destination)),
                          ("destination_fingerprint", .optional(e.destinationFingerprint)), ("forwarded", .bool(e.forwarded)),
                          ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable)),
-                         ("decision", .optional(e.decision)), ("process_chain", .optional(e.processChain)),
-                         ("forwarded_through", .optional(e.forwardedThrough))])
+                         ("reason", .optional(e.reason)), ("decision", .optional(e.decision)),
+                         ("process_chain", .optional(e.processChain)), ("forwarded_through", .optional(e.forwardedThrough))])
             }))
             return
         }
@@ -193,5 +197,11 @@ enum AgentCommands {
                        e.destination ?? e.destinationFingerprint ?? "-", forwarded, client])
         }
         inv.write(table.render(color: inv.useColor))
+        // A refusal's reason (the vault is locked, ...) is a sentence with its fix: under
+        // the table, by the entry's time, rather than a column that would crush the others.
+        for e in entries where !e.signed {
+            guard let reason = e.reason else { continue }
+            inv.print("\(e.at) refused: \(reason)")
+        }
     }
 }

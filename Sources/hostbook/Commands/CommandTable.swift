@@ -7,6 +7,7 @@ enum CommandTable {
         + ImportTailscaleCommand.all
         + ImportSSHConfigCommand.all
         + KeysCommands.all
+        + GitCommands.all
         + KnownHostsCommands.all
         + SnippetsCommands.all
         + VaultCommands.all

@@ -3,6 +3,7 @@
 // (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed.
 import HostStore
 import KeyFormats
+import Sessions
 import SSHConfig
 
 enum ImportSSHConfigCommand {
@@ -18,8 +19,10 @@ enum ImportSSHConfigCommand {
             with the HostName, Port, User and ProxyJump that 'ssh -G NAME' resolves, Host * blocks
             included; an IdentityFile is linked to the imported key with the same public half.
             Importing again updates the hosts from the same file instead of adding them twice.
-            What hostbook cannot keep (other options, ProxyCommand, Match conditions, a ProxyJump
-            to a host it does not know, an IdentityFile with no imported key) is listed.
+            What hostbook cannot keep (other options, Match conditions, a ProxyJump to a host it
+            does not know, an IdentityFile with no imported key) is listed. A host reached through
+            a ProxyCommand is skipped with the reason: hostbook does not run proxy commands and
+            would connect to it directly.
             """,
             positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
             options: [.flag("dry-run", "Show what would change; write nothing")],
@@ -29,7 +32,10 @@ enum ImportSSHConfigCommand {
     static func run(_ inv: Invocation) throws {
         let dryRun = inv.args.flag("dry-run")
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
-        let files = SSHConfigFiles(home: inv.homeDirectory)
+        // hostbook's own installed file (included by ~/.ssh/config) is left out and named once
+        // in the notes.
+        let files = SSHConfigFiles(installation: SSHConfigInstallation(home: inv.homeDirectory, environment: inv.environment),
+                                   rules: .importing)
         let config: SSHConfiguration
         do {
             config = try SSHConfigLoader.load(path, access: files.access)

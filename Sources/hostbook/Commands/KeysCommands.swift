@@ -11,5 +11,7 @@ enum KeysCommands {
         KeysPublic.spec,
         KeysExport.spec,
         KeysRemove.spec,
+        KeysDeploy.spec,
+        KeysAllowedSigners.spec,
     ]
 }

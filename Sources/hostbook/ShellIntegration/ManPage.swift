@@ -105,6 +105,9 @@ enum ManPage {
         .TP
         .I ~/.ssh/known_hosts
         What \\fBknown\\-hosts import\\fR reads by default.
+        .TP
+        .I ~/.config/hostbook/allowed_signers
+        git's allowed signers file (\\fB$XDG_CONFIG_HOME\\fR), written by \\fBgit setup\\fR.
         .SH SEE ALSO
         .BR ssh (1),
         .BR ssh\\-keygen (1),
@@ -117,7 +120,7 @@ enum ManPage {
     }
 
     private static func optionItem(_ o: OptionSpec) -> String {
-        var label = "\\fB\\-\\-\(escape(o.name).replacing("-", with: "\\-"))\\fR"
+        var label = (o.short.map { "\\fB\\-\(escape(String($0)))\\fR, " } ?? "") + "\\fB\\-\\-\(escape(o.name).replacing("-", with: "\\-"))\\fR"
         if let v = o.valueName { label += " \\fI\(escape(v))\\fR" }
         if o.repeatable { label += " ..." }
         return ".TP\n\(label)\n\(escape(o.help))\n"

@@ -19,6 +19,9 @@ public struct SSHConfigCandidate: Sendable {
     public var notImported: [String]
     /// Set when the executable already knows the host cannot be imported.
     public var skipReason: String?
+    /// The other names of the same `Host` line that resolve to exactly this host
+    /// (`Host devbox dev`): saved as the host's aliases.
+    public var aliases: [String] = []
 
     public init(alias: String, hostname: String, port: Int = 22, user: String? = nil, jump: SSHConfigJump = .none,
                 identities: [SSHConfigIdentity] = [], sourceFile: String, sourceLine: Int, notImported: [String] = [],

@@ -22,6 +22,8 @@ public struct SSHConfigHostResult: Sendable, Equatable {
     public let sourceLine: Int
     /// Settings of this host that hostbook does not represent.
     public let notImported: [String]
+    /// The other names of its Host line saved as its aliases.
+    public var aliases: [String] = []
 }
 
 public struct SSHConfigImportReport: Sendable {

@@ -53,6 +53,8 @@ struct SSHConfigImportPlan {
         var action: SSHConfigHostAction = .added
         var reason: String?
         var notImported: [String]
+        /// The candidate's aliases this import can save (free, valid names).
+        var aliases: [String] = []
     }
 
     let now = StoreClock.timestamp()
@@ -61,6 +63,10 @@ struct SSHConfigImportPlan {
     var jumpByID: [Int64: Int64] = [:]
     var userPortByID: [Int64: (user: String?, port: Int)] = [:]
     var byAlias: [String: Existing] = [:]
+    /// Saved and planned host aliases (lower-cased) → their host's id.
+    var aliasOwner: [String: Int64] = [:]
+    /// The saved aliases of each host.
+    var savedAliases: [Int64: Set<String>] = [:]
     /// The hosts this import plans, by alias (a host renamed since an earlier import is
     /// still reached by the name the configuration uses).
     var plannedByAlias: [String: Int64] = [:]
@@ -79,6 +85,10 @@ struct SSHConfigImportPlan {
             userPortByID[e.id] = (e.user, e.port)
             if e.source == SSHConfigImporter.source, let alias = e.sourceID { byAlias[alias] = e }
         }
+        for (id, alias) in try HostBulkWriter(connection: connection).aliases() {
+            aliasOwner[alias.lowercased()] = id
+            savedAliases[id, default: []].insert(alias.lowercased())
+        }
         let keys = try connection.prepare("SELECT id, name, fingerprint FROM keys")
         while try keys.step() {
             guard let id = keys.int(at: 0), let name = keys.text(at: 1), let fp = keys.text(at: 2) else { continue }
@@ -90,6 +100,7 @@ struct SSHConfigImportPlan {
     mutating func plan(_ candidates: [SSHConfigCandidate]) {
         for c in candidates { planOne(c) }
         resolveJumps()
+        refuseTooLongChains()
         decideActions()
     }
 
@@ -106,6 +117,9 @@ struct SSHConfigImportPlan {
         if existing == nil {
             guard HostValidation.isName(c.alias) else {
                 return skip(c, "'\(c.alias)' is not a valid hostbook host name (use 1 to 64 letters, digits, '.', '_' or '-')")
+            }
+            if let owner = aliasOwner[c.alias.lowercased()] {
+                return skip(c, "'\(c.alias)' is an alias of host '\(nameByID[owner] ?? "?")'")
             }
             if let other = idByName[c.alias.lowercased()] {
                 if other < 0 {
@@ -144,6 +158,20 @@ struct SSHConfigImportPlan {
         if existing == nil {
             idByName[c.alias.lowercased()] = p.id
             nameByID[p.id] = p.name
+        }
+        for alias in c.aliases {
+            let owner = aliasOwner[alias.lowercased()]
+            if !HostValidation.isName(alias) {
+                p.notImported.append("Host \(alias): not a valid hostbook alias (use 1 to 64 letters, digits, '.', '_' or '-')")
+            } else if let other = idByName[alias.lowercased()], other != p.id {
+                p.notImported.append("Host \(alias): not saved as an alias, a host named '\(nameByID[other] ?? alias)' exists")
+            } else if let owner, owner != p.id {
+                p.notImported.append("Host \(alias): not saved as an alias, it is an alias of host '\(nameByID[owner] ?? "?")'")
+            } else {
+                p.aliases.append(alias)
+                aliasOwner[alias.lowercased()] = p.id
+                plannedByAlias[alias] = p.id
+            }
         }
         userPortByID[p.id] = (c.user, c.port)
         plannedByAlias[c.alias] = p.id
@@ -194,6 +222,55 @@ struct SSHConfigImportPlan {
         }
     }
 
+    /// Chains longer than JumpChain.maxHosts, walked with the same walk as `add`, `hostbook
+    /// ssh` and the installed configuration (JumpChain), over the saved and planned hosts
+    /// together: a jump host this import would set on a chain that grows too long is not
+    /// kept (the host keeps the jump host it had, or none), first along the chain of the
+    /// first host (in the configuration's order, then the saved hosts by name) whose chain
+    /// is too long, until none is.
+    private mutating func refuseTooLongChains() {
+        guard planned.contains(where: { setsJump($0) }) else { return }
+        let indexByID = Dictionary(planned.indices.map { (planned[$0].id, $0) }, uniquingKeysWith: { a, _ in a })
+        let order = planned.map(\.id) + nameByID.keys.filter { indexByID[$0] == nil }
+            .sorted { (nameByID[$0] ?? "").lowercased() < (nameByID[$1] ?? "").lowercased() }
+        var cut = true
+        while cut {
+            cut = false
+            for start in order {
+                guard case .tooLong = walk(from: start) else { continue }
+                // The first host along the chain whose jump host this import sets.
+                var cursor: Int64? = start
+                var steps = 0
+                while let id = cursor, steps <= JumpChain.maxHosts {
+                    if let i = indexByID[id], setsJump(planned[i]) {
+                        let keep = planned[i].existing?.jumpID
+                        if case .hop(_, _, _, let text) = planned[i].candidate.jump {
+                            planned[i].notImported.append("ProxyJump \(text): \(JumpChain.tooLongMessage(nameByID[start] ?? "?"))")
+                        }
+                        planned[i].jumpID = keep
+                        planned[i].jumpName = keep.flatMap { nameByID[$0] }
+                        jumpByID[id] = keep
+                        cut = true
+                        break
+                    }
+                    cursor = jumpByID[id]
+                    steps += 1
+                }
+                if cut { break }
+            }
+        }
+    }
+
+    /// Whether the import gives this host a jump host it does not have already.
+    private func setsJump(_ p: Planned) -> Bool {
+        p.jumpID != nil && p.jumpID != p.existing?.jumpID
+    }
+
+    /// JumpChain's walk from the host `start` over the jump hosts as planned.
+    private func walk(from start: Int64) -> JumpChain.Walk<Int64> {
+        JumpChain.walk(from: start, name: { String($0) }, jump: { jumpByID[$0].map { String($0) } }, find: { Int64($0) })
+    }
+
     private func loop(from start: Int64, via target: Int64) -> String? {
         var chain = [nameByID[start] ?? "?"]
         var cursor: Int64? = target
@@ -214,9 +291,16 @@ struct SSHConfigImportPlan {
             let c = p.candidate
             let same = e.hostname == c.hostname && e.port == c.port && e.user == c.user && e.keyID == p.keyID
                 && e.jumpID == p.jumpID && e.sourceFile == c.sourceFile && e.sourceLine == c.sourceLine
-                && e.auth == auth(p)
+                && e.auth == auth(p) && newAliases(p).isEmpty
             planned[i].action = same ? .unchanged : .updated
         }
+    }
+
+    /// The planned aliases the host does not have yet (an import adds aliases, never
+    /// removes one: `hostbook edit --no-alias` does).
+    private func newAliases(_ p: Planned) -> [String] {
+        let have = p.existing.map { savedAliases[$0.id] ?? [] } ?? []
+        return p.aliases.filter { !have.contains($0.lowercased()) }
     }
 
     /// A stored password stays (auth `password`, or `none` set by another importer);
@@ -243,6 +327,7 @@ struct SSHConfigImportPlan {
                 try hosts.update(id: p.id, hostname: c.hostname, port: c.port, user: c.user, auth: auth(p), keyID: p.keyID, at: now)
             }
             try hosts.saveSSHConfigOrigin(hostID: planned[i].id, alias: c.alias, file: c.sourceFile, line: c.sourceLine, at: now)
+            for alias in newAliases(p) { try hosts.addAlias(alias, hostID: planned[i].id) }
         }
         for p in planned where p.action != .unchanged && (p.jumpID != nil || p.existing?.jumpID != nil) {
             let jump = p.jumpID.map { realID[$0] ?? $0 }
@@ -268,7 +353,8 @@ struct SSHConfigImportPlan {
             let c = p.candidate
             return SSHConfigHostResult(alias: c.alias, name: p.name, hostname: c.hostname, port: c.port, user: c.user,
                                        jump: p.jumpName, key: p.keyName, action: p.action, reason: p.reason,
-                                       sourceFile: c.sourceFile, sourceLine: c.sourceLine, notImported: p.notImported)
+                                       sourceFile: c.sourceFile, sourceLine: c.sourceLine, notImported: p.notImported,
+                                       aliases: p.aliases)
         }
     }
 }

@@ -30,21 +30,22 @@ struct TailscaleImportApplier {
             break
         }
         for step in device.keys {
+            let id: Int64
             switch step.decision {
             case .alreadyTrusted, .revoked, .conflict:
                 continue
             case .new:
-                try knownHosts.trust(step.pattern, port: 22, key: step.key, fingerprint: step.fingerprint,
-                                     source: TailscaleImporter.source, at: now)
+                id = try knownHosts.trust(step.pattern, port: 22, key: step.key, fingerprint: step.fingerprint,
+                                          source: TailscaleImporter.source, at: now)
             case .rotated(let oldIDs, let oldFingerprint):
-                try knownHosts.trust(step.pattern, port: 22, key: step.key, fingerprint: step.fingerprint,
-                                     replacing: oldIDs.compactMap { $0 < 0 ? writtenIDs[$0] : $0 },
-                                     oldFingerprint: oldFingerprint, source: TailscaleImporter.source, at: now)
+                id = try knownHosts.trust(step.pattern, port: 22, key: step.key, fingerprint: step.fingerprint,
+                                          replacing: oldIDs.compactMap { $0 < 0 ? writtenIDs[$0] : $0 },
+                                          oldFingerprint: oldFingerprint, source: TailscaleImporter.source, at: now)
             }
-            if let planned = step.plannedID {
-                writtenIDs[planned] = try knownHosts.plainEntries(step.pattern, port: 22)
-                    .last { $0.keyBlob == step.key.blob && $0.source == TailscaleImporter.source }?.id
-            }
+            // The row just written, by the id the insert returned: looking it up by name
+            // instead read every row once per entry while a bulk import has the name index
+            // dropped (a 30,000-address device: 30,000 table scans).
+            if let planned = step.plannedID { writtenIDs[planned] = id }
         }
     }
 }

@@ -41,6 +41,9 @@ struct TailscaleImportPlanner {
     private var sharedNames: Set<String> = []
     private var held: [String: [KnownHostRow]] = [:]
     private var nextPlannedID: Int64 = -1
+    /// Work done deciding host keys: entries read plus decisions made (TailscaleKeyPlanner),
+    /// which a test counts to show it grows with the input, not with its square.
+    private(set) var keyDecisionWork = 0
 
     init(snapshot: TailscaleImportSnapshot, options: TailscaleImportOptions, tailnet: TailscaleTailnet, nodes: [TailscaleNode]) {
         self.options = options
@@ -249,9 +252,11 @@ struct TailscaleImportPlanner {
             let special = specialEntries(matching: pattern)
             let current = special.isEmpty ? plain : plain + special
             var replaced: Set<Int64> = []
+            var replacedTypes: Set<String> = []
             var planned: [KnownHostRow] = []
+            var decider = TailscaleKeyPlanner(current)
             for (k, (key, fingerprint)) in keys.enumerated() {
-                let decision = TailscaleKeyPlanner.decide(key, current)
+                var decision = decider.decide(key)
                 switch decision {
                 case .alreadyTrusted, .new:
                     break
@@ -266,7 +271,14 @@ struct TailscaleImportPlanner {
                     if rotations[k] == nil {
                         rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
                     }
-                    replaced.formUnion(oldIDs)
+                    // The first key of a type replaces that type's entries; a later key of the
+                    // same type names none (they are gone by then), so many keys of one type
+                    // cost one pass over those entries, not one per key.
+                    if replacedTypes.insert(key.type).inserted {
+                        replaced.formUnion(oldIDs)
+                    } else {
+                        decision = .rotated([], oldFingerprint)
+                    }
                 }
                 var step = TailscaleTrustStep(pattern: pattern, key: key, fingerprint: fingerprint, decision: decision, plannedID: nil)
                 if shared && step.writes {
@@ -278,6 +290,7 @@ struct TailscaleImportPlanner {
                 plan.steps.append(step)
             }
             if shared { held[pattern] = plain.filter { !replaced.contains($0.id) } + planned }
+            keyDecisionWork += decider.work
         }
         plan.rotations = rotations.compactMap { $0 }
         return plan

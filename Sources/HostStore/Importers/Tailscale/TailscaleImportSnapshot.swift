@@ -43,6 +43,7 @@ struct TailscaleImportSnapshot {
                                                           signature: host.node?.signature(hostname: host.hostname) ?? 0,
                                                           tags: host.node?.tags ?? [])
         }
+        for (_, alias) in try hosts.aliases() { snapshot.takenNames.insert(alias.lowercased()) }
         if trustHostKeys {
             snapshot.knownHostsEmpty = try knownHosts.storeIsEmpty()
             if !snapshot.knownHostsEmpty { snapshot.specialEntries = try knownHosts.specialEntries() }

@@ -12,7 +12,11 @@ extension StandingAgent {
         let vault = VaultClient(databaseID: database.databaseID)
         let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: ProcessEnvironment.current())]
         self.init(database: database, log: log,
-                  readPrivateKey: { try VaultPrivateKey.read($0, from: vault) },
+                  readPrivateKey: { stored in
+                      do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as CLIError {
+                          throw AgentKeyUnavailable(reason: e.message + (e.hint.map { "; " + $0 } ?? ""))
+                      }
+                  },
                   clientExecutable: { AgentSocket.executable(of: $0) },
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }))
     }

@@ -34,7 +34,9 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         } catch {
             r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: "\(error)", fix: fix))
         }
-        if let rendered, (try? InstalledSSHConfig.read(installed.generated)) == Array(rendered.text.utf8) {
+        // The generated file and the hosts added since (`added/`) hold the rendered blocks:
+        // the same set, whatever the order the adds put them in.
+        if let rendered, let blocks = installed.installedBlocks(), blocks.sorted() == InstalledSSHConfig.blocks(of: rendered.blocks.joined()).sorted() {
             r.notes.append("ssh-config: \(installed.generated) is current.")
         } else if rendered != nil {
             r.findings.append(DoctorFinding(check: "ssh-config.stale", severity: .warning,

@@ -65,9 +65,12 @@ struct VaultConsistencyCheck: DoctorCheck {
                                             fix: "Store it again with 'hostbook edit \(ShellQuote.quote(h.name)) --password-stdin', or stop using one with 'hostbook edit \(ShellQuote.quote(h.name)) --no-password'."))
         }
         for k in keys where !have.contains(VaultItemID(kind: .privateKey, owner: k.uuid)) {
+            // Importing the same key again restores the item (CredentialStore.admission).
+            let fingerprint = (try? KeyStore(database: db).find(uuid: k.uuid))?.fingerprint
+            let which = fingerprint.map { " (the one whose fingerprint is \($0))" } ?? ""
             r.findings.append(DoctorFinding(check: "vault.missing", severity: .error,
                                             message: "key '\(PrintableText.quoted(k.name))' has no private key in the vault",
-                                            fix: "Import it again with 'hostbook keys import PATH --name \(ShellQuote.quote(k.name))', or remove it with 'hostbook keys remove \(ShellQuote.quote(k.name))'."))
+                                            fix: "Restore it from its private key file\(which): 'hostbook keys import PATH --name \(ShellQuote.quote(k.name))' puts it back in the vault and leaves the key and its hosts as they are."))
         }
         if r.findings.isEmpty {
             r.notes.append("Vault: \(items.count) item\(items.count == 1 ? "" : "s"), each owned by a host or key; no secret missing.")

@@ -1,14 +1,16 @@
 // `hostbook add NAME --hostname H ...`: a new host; its password, if any, into the vault.
+import Credentials
 import HostStore
 import SecureMemory
-import Vault
 
 enum HostAdd {
     static let spec = CommandSpec(
         ["add"], changesHostsOrKeys: true, summary: "Add a host",
-        usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
+        usage: "NAME --hostname H [--port N] [--user U] [--tag T]... [--alias A]... [--key KEY] [--jump HOST] [--note TEXT] [--password-stdin]",
         discussion: """
         NAME is 1 to 64 letters, digits, '.', '_' or '-', unique regardless of case.
+        An alias (--alias, repeatable) is another name for the host, by the same rule and
+        unique among names and aliases: it works wherever the name does.
         The password is read from stdin (--password-stdin; a no-echo prompt when stdin is a
         terminal) and kept in the vault, never in the database. Authentication is derived:
         password when one is stored, key with --key, else the SSH agent.
@@ -19,6 +21,7 @@ enum HostAdd {
             .value("port", "N", "SSH port (default 22)"),
             .value("user", "U", "Login name"),
             .value("tag", "T", "A tag (repeatable)", repeatable: true),
+            .value("alias", "A", "Another name for the host (repeatable)", repeatable: true),
             .value("key", "KEY", "Name of a key from 'hostbook keys list'"),
             .value("jump", "HOST", "Name of the host to jump through"),
             .value("note", "TEXT", "A one-line note"),
@@ -36,31 +39,16 @@ enum HostAdd {
         if let p = try a.int("port", in: 1...65535) { new.port = p }
         new.user = a.value("user")
         new.tags = a.values("tag")
+        new.aliases = a.values("alias")
         new.key = a.value("key")
         new.jump = a.value("jump")
         new.note = a.value("note")
         // Validate before asking for a password, so a typo does not cost a prompt.
         try HostDatabase.validate(new)
         let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
-        new.hasPassword = password != nil
 
         let db = try HostStoreAccess.openForWriting(inv)
-        let vault = VaultClient(databaseID: db.databaseID)
-        var storedID: VaultItemID?
-        let host: Host
-        do {
-            host = try db.addHost(new) { host in
-                guard let password else { return }
-                let id = HostPasswords.itemID(for: host)
-                try HostPasswords.vault("store the password in the vault") {
-                    try vault.store(password, for: id, label: HostPasswords.label(for: host))
-                }
-                storedID = id
-            }
-        } catch {
-            if let storedID { _ = try? vault.delete(storedID) }
-            throw error
-        }
+        let host = try CredentialStore(database: db).addHost(new, password: password)
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {

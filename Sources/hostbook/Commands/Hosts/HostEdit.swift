@@ -1,12 +1,12 @@
 // `hostbook edit NAME ...`: change a host's fields, tags, key, jump host or password.
+import Credentials
 import HostStore
 import SecureMemory
-import Vault
 
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], changesHostsOrKeys: true, summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
@@ -20,6 +20,8 @@ enum HostEdit {
             .flag("no-user", "Remove the login name (ssh's default user applies)"),
             .value("tag", "T", "Add a tag (repeatable)", repeatable: true),
             .value("untag", "T", "Remove a tag (repeatable)", repeatable: true),
+            .value("alias", "A", "Add another name for the host (repeatable)", repeatable: true),
+            .value("no-alias", "A", "Remove one of the host's aliases (repeatable)", repeatable: true),
             .value("key", "KEY", "Use this key"),
             .flag("no-key", "Use no key"),
             .value("jump", "HOST", "Jump through this host"),
@@ -48,6 +50,8 @@ enum HostEdit {
         c.clearUser = a.flag("no-user")
         c.addTags = a.values("tag")
         c.removeTags = a.values("untag")
+        c.addAliases = a.values("alias")
+        c.removeAliases = a.values("no-alias")
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
             throw CLIError.usage("--tag \(both) and --untag \(both) cannot be used together", hint: "Run 'hostbook edit --help' for usage.")
         }
@@ -67,43 +71,7 @@ enum HostEdit {
         let password: SecretBytes? = c.password == .set ? try HostPasswords.read(inv, hostName: name) : nil
 
         let db = try HostStoreAccess.openForWriting(inv)
-        let vault = VaultClient(databaseID: db.databaseID)
-        // A new password is written as a new vault item next to the old one (no Secret
-        // Service is asked to change an item, so KeePassXC shows no access dialog); the old
-        // one goes only once the row is saved, and a failed save takes the new one back.
-        var staged: StagedSecret?
-        let host: Host
-        let old: Host
-        do {
-            var before: Host?
-            host = try db.editHost(name, c) { oldHost, newHost in
-                before = oldHost
-                guard let password else { return }
-                staged = try HostPasswords.vault("store the password in the vault") {
-                    try vault.stage(password, for: HostPasswords.itemID(for: newHost), label: HostPasswords.label(for: newHost))
-                }
-            }
-            old = before!
-        } catch {
-            if let staged { try? vault.discard(staged) }
-            throw error
-        }
-        if let staged {
-            // The new password is saved and is the one read from now on; an old item that
-            // cannot be deleted now is deleted by the next write (and never read again).
-            try? vault.commit(staged)
-        }
-        if c.password == .clear && old.auth == .password {
-            // Database first, then the vault (docs/architecture.md, "Layers"): a failure here
-            // leaves an orphan item that `hostbook doctor` finds, never a row pointing at
-            // nothing.
-            do {
-                _ = try vault.delete(HostPasswords.itemID(for: host))
-            } catch let e as VaultError {
-                throw CLIError.failure("updated host '\(host.name)', but could not delete its old password from the vault: \(e.message)",
-                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
-            }
-        }
+        let host = try CredentialStore(database: db).editHost(name, c, password: password).new
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {

@@ -38,7 +38,18 @@ enum HostListJSON {
             w.write(HostOutput.tailscale(row.tailscale), indent: 2)
             w.raw(",\n")
             field(&w, "created_at", row, .createdAt, comma: true)
-            field(&w, "updated_at", row, .updatedAt, comma: false)
+            field(&w, "updated_at", row, .updatedAt, comma: true)
+            if row.aliases.isEmpty {
+                w.raw("    \"aliases\": []\n")
+            } else {
+                w.raw("    \"aliases\": [\n")
+                for (i, a) in row.aliases.enumerated() {
+                    w.raw("      ")
+                    w.string(a)
+                    w.raw(i == row.aliases.count - 1 ? "\n" : ",\n")
+                }
+                w.raw("    ]\n")
+            }
             w.raw("  }")
             w.flush(to: fd)
         }

@@ -19,6 +19,7 @@ enum HostOutput {
             ("tailscale", tailscale(h.tailscale)),
             ("created_at", .string(h.createdAt)),
             ("updated_at", .string(h.updatedAt)),
+            ("aliases", .strings(h.aliases)),
         ])
     }
 
@@ -35,8 +36,9 @@ enum HostOutput {
 
     /// Every value comes from the database (an import, a user's input) and is escaped.
     static func text(_ h: Host) -> TerminalText {
-        var fields: [(String, String)] = [
-            ("name", h.name),
+        var fields: [(String, String)] = [("name", h.name)]
+        if !h.aliases.isEmpty { fields.append(("aliases", h.aliases.joined(separator: ", "))) }
+        fields += [
             ("hostname", h.hostname),
             ("port", String(h.port)),
             ("user", h.user ?? "-"),

@@ -1,7 +1,6 @@
-// A host's password: read from stdin or a no-echo prompt (never argv), kept in the vault
-// under (db id, kind password, owner host uuid). The order of writes across the two stores
-// follows docs/architecture.md, "Layers": vault first, database row second (one
-// transaction); a failed database write takes the vault item back.
+// A host's password: read from stdin or a no-echo prompt (never argv). It is kept in the
+// vault under (db id, kind password, owner host uuid); the writes across the two stores are
+// Credentials' CredentialStore's (addHost, editHost, removeHost).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -24,10 +23,6 @@ enum HostPasswords {
         }
         return secret
     }
-
-    static func itemID(for host: Host) -> VaultItemID { VaultItemID(kind: .password, owner: host.uuid) }
-
-    static func label(for host: Host) -> String { "hostbook password for \(host.name)" }
 
     /// Runs a vault call, turning a vault failure into a one-line error that says what was
     /// being done.

@@ -1,6 +1,6 @@
 // `hostbook remove NAME [--yes]`: delete a host, then its password in the vault.
+import Credentials
 import HostStore
-import Vault
 
 enum HostRemove {
     static let spec = CommandSpec(
@@ -17,16 +17,7 @@ enum HostRemove {
         }
         try inv.confirmUnlessYes("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?")
         let db = try HostStoreAccess.openForWriting(inv)
-        let host = try db.removeHost(name)
-        if host.auth == .password {
-            let vault = VaultClient(databaseID: db.databaseID)
-            do {
-                _ = try vault.delete(HostPasswords.itemID(for: host))
-            } catch let e as VaultError {
-                throw CLIError.failure("removed host '\(host.name)', but could not delete its password from the vault: \(e.message)",
-                                       hint: "Run 'hostbook doctor' when the vault is available; it lists the leftover item.")
-            }
-        }
+        let host = try CredentialStore(database: db).removeHost(name)
         if inv.json {
             inv.printJSON(.object([("name", .string(host.name)), ("removed", .bool(true))]))
         } else {

@@ -4,7 +4,7 @@ import HostStore
 import KeyFormats
 
 enum KeyPresentation {
-    static func json(_ key: StoredKey, randomart: Bool = false) throws -> JSONValue {
+    static func json(_ key: StoredKey, randomart: Bool = false, use: KeySigningUse = .none) throws -> JSONValue {
         let pub = try key.publicKey
         let fields: [(String, JSONValue)] = [
             ("name", .string(key.name)),
@@ -17,6 +17,8 @@ enum KeyPresentation {
             ("format", .string(key.format)),
             ("security_key", .bool(pub.needsSecurityKey)),
             ("randomart", randomart ? .string(pub.randomart) : .null),
+            ("namespaces", .array(use.namespaces.map { .string($0) })),
+            ("git_email", use.gitEmail.map { .string($0) } ?? .null),
             ("created_at", .string(key.createdAt)),
             ("confirm", .bool(key.confirm)),
             ("grant_seconds", key.grantSeconds > 0 ? .int(key.grantSeconds) : .null),
@@ -26,7 +28,7 @@ enum KeyPresentation {
 
     /// The name, comment and format come from the key file or the user: escaped by the
     /// interpolation, so a comment cannot draw a line of its own.
-    static func text(_ key: StoredKey, randomart: Bool) throws -> TerminalText {
+    static func text(_ key: StoredKey, randomart: Bool, use: KeySigningUse = .none) throws -> TerminalText {
         let pub = try key.publicKey
         var lines: [TerminalText] = [
             "name:         \(key.name)",
@@ -40,7 +42,10 @@ enum KeyPresentation {
             "confirm:      \(key.confirm ? "yes (every signature asks)" : "no")",
             "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination and program)" : "none")",
             "public key:   \(pub.line(comment: key.comment))",
+            use.namespaces.isEmpty ? "namespaces:   any (not restricted)"
+                : "namespaces:   \(use.namespaces.joined(separator: ", ")) (SSHSIG signatures only; not offered to servers)",
         ]
+        if let email = use.gitEmail { lines.append("git email:    \(email)") }
         if randomart { lines.append(.raw(pub.randomart)) }   // drawn by hostbook, several lines
         return lines.joined(separator: "\n")
     }

@@ -1,12 +1,15 @@
 // What every keys command works with: the database (key metadata) and the vault (private
-// keys), scoped to the database's id. Opening the vault client touches no service yet.
+// keys), scoped to the database's id, composed by Credentials' CredentialStore (which orders
+// every write to both). Opening the vault client touches no service yet.
+import Credentials
 import HostStore
 import Vault
 
 struct KeysContext {
-    let database: HostDatabase
-    let store: KeyStore
-    let vault: VaultClient
+    let credentials: CredentialStore
+    var database: HostDatabase { credentials.database }
+    var store: KeyStore { credentials.keys }
+    var vault: VaultClient { credentials.vault }
 
     static func open(_ inv: Invocation) throws -> KeysContext {
         let database: HostDatabase
@@ -15,8 +18,7 @@ struct KeysContext {
         } catch {
             throw KeysFailure.database(error, "cannot open the database '\(inv.databasePath)'")
         }
-        return KeysContext(database: database, store: KeyStore(database: database),
-                           vault: VaultClient(databaseID: database.databaseID))
+        return KeysContext(credentials: CredentialStore(database: database))
     }
 
     /// For commands that only read: nil when there is no database yet (nothing is created).
@@ -27,9 +29,7 @@ struct KeysContext {
         } catch {
             throw KeysFailure.database(error, "cannot open the database '\(inv.databasePath)'")
         }
-        return database.map {
-            KeysContext(database: $0, store: KeyStore(database: $0), vault: VaultClient(databaseID: $0.databaseID))
-        }
+        return database.map { KeysContext(credentials: CredentialStore(database: $0)) }
     }
 
     /// For commands that read one key: its context and the key; not found (exit 4) when
@@ -45,6 +45,4 @@ struct KeysContext {
         guard let found else { throw KeysFailure.notFound(name) }
         return found
     }
-
-    static func vaultID(_ key: StoredKey) -> VaultItemID { VaultItemID(kind: .privateKey, owner: key.uuid) }
 }

@@ -1,44 +1,60 @@
-// `hostbook keys edit NAME ...`: rename a key, change its comment, and say whether the
-// agents ask before signing with it (KeyEditOptions holds the options).
+// `hostbook keys edit NAME ...`: changes a saved key's settings; each group of options is
+// declared and read in its own file: the name, comment and approval (KeyEditOptions), the
+// SSHSIG namespaces (KeysEditNamespaces). Everything is checked before anything is written.
+// The command changes keys (changesHostsOrKeys), so a rename is carried into the allowed
+// signers file afterwards (AllowedSignersRefresh).
 import HostStore
 
 enum KeysEdit {
     static let spec = CommandSpec(
         ["keys", "edit"], changesHostsOrKeys: true,
-        summary: "Rename a key, change its comment, or make the agents ask before it signs",
-        usage: KeyEditOptions.usage,
+        summary: "Change a key's name, comment, approval or namespaces",
+        usage: KeyEditOptions.usage + " [--namespace NS]... [--no-namespace]",
         discussion: """
         Only what is given changes. With --confirm, every signature the agents make with the key \
         asks first: the program in $SSH_ASKPASS of the standing agent, or 'hostbook agent approve' \
         in a terminal; with neither, the signature is refused. --grant lets one approval cover \
-        the same key, destination and requesting program for that long.
+        the same key, destination and requesting program for that long. --namespace restricts \
+        the key to SSHSIG signatures in the given namespaces (e.g. git); a restricted key with \
+        --confirm asks before each of those too.
         """,
         positionals: [.required("NAME", "The key", completes: .keys)],
-        options: KeyEditOptions.options,
+        options: KeyEditOptions.options + KeysEditNamespaces.options,
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
         let changes = try KeyEditOptions.changes(inv.args)
-        guard !changes.isEmpty else {
+        let namespaces = try KeysEditNamespaces.requested(inv)
+        guard !changes.isEmpty || namespaces != nil else {
             throw CLIError.usage("nothing to change for key '\(name)'", hint: "Run 'hostbook keys edit --help' for the options.")
         }
         // A key that does not exist is reported without creating a database.
         _ = try KeysContext.existingKey(inv, named: name)
         let ctx = try KeysContext.open(inv)
-        let changed: StoredKey?
-        do {
-            changed = try ctx.store.update(name: name, changes)
-        } catch let e as HostStoreError where e.kind == .keyNameTaken {
-            throw CLIError.rejected("a key named '\(changes.rename ?? name)' already exists", hint: "Choose another name with --rename.")
-        } catch {
-            throw KeysFailure.database(error, "cannot change key '\(name)'")
+        var key = try ctx.key(named: name)
+        if !changes.isEmpty {
+            let changed: StoredKey?
+            do {
+                changed = try ctx.store.update(name: name, changes)
+            } catch let e as HostStoreError where e.kind == .keyNameTaken {
+                throw CLIError.rejected("a key named '\(changes.rename ?? name)' already exists", hint: "Choose another name with --rename.")
+            } catch {
+                throw KeysFailure.database(error, "cannot change key '\(name)'")
+            }
+            guard let changed else { throw KeysFailure.notFound(name) }
+            key = changed
         }
-        guard let changed else { throw KeysFailure.notFound(name) }
+        if let namespaces {
+            try KeysEditNamespaces.apply(namespaces, to: key, ctx)
+            if let warning = KeysEditNamespaces.hostsWarning(namespaces, key: key, ctx) { inv.warn(warning) }
+        }
+        let use = try KeySigningUse.load(ctx.database, key)
         if inv.json {
-            inv.printJSON(try KeyPresentation.json(changed))
+            inv.printJSON(try KeyPresentation.json(key, use: use))
         } else {
-            inv.print(try KeyPresentation.text(changed, randomart: false))
+            if let namespaces { inv.print(KeysEditNamespaces.summary(namespaces, key: key)) }
+            if !changes.isEmpty || namespaces == nil { inv.print(try KeyPresentation.text(key, randomart: false, use: use)) }
         }
     }
 }

@@ -1,6 +1,7 @@
 // `hostbook keys export NAME [--passphrase-stdin | --passphrase-file F | --no-passphrase]
 //  [--output FILE] [--rounds N]`: the private key as an openssh-key-v1 file, encrypted with
 // aes256-ctr + bcrypt (OpenSSH's own default), to stdout or a new 0600 file.
+import Credentials
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -49,7 +50,7 @@ enum KeysExport {
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?
-        do { payload = try ctx.vault.lookup(KeysContext.vaultID(stored)) } catch {
+        do { payload = try ctx.vault.lookup(CredentialStore.itemID(of: stored)) } catch {
             throw KeysFailure.vault(error, "cannot read the private key of '\(stored.name)' from the vault")
         }
         let key = try VaultPrivateKey.parse(payload, of: stored)

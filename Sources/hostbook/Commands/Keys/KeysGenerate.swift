@@ -41,14 +41,14 @@ enum KeysGenerate {
         if comment.contains("\n") || comment.contains("\r") { throw CLIError.usage("--comment must be one line") }
 
         let ctx = try KeysContext.open(inv)
-        try KeyStorage.checkFree(ctx, name: name, publicKey: nil)
+        _ = try ctx.credentials.admission(name: name, publicKey: nil)
         let key: PrivateKey
         do {
             key = try PrivateKeyGenerator.generate(type, bits: bits, comment: comment)
         } catch let e as KeyFormatError {
             throw CLIError.failure("cannot generate the key: \(e.reason)")
         }
-        let stored = try KeyStorage.store(ctx, key: key, name: name, format: "generated")
+        let stored = try ctx.credentials.store(key, name: name, format: "generated").key
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {

@@ -1,4 +1,5 @@
 // `hostbook keys import PATH [--name NAME] [--passphrase-stdin | --passphrase-file F]`
+import Credentials
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -35,20 +36,30 @@ enum KeysImport {
 
         let bytes = try KeyFiles.read(path)
         let shown = path == "-" ? "standard input" : "'\(path)'"
-        guard let kind = PrivateKeyFile.detect(bytes) else { throw notAKey(bytes, shown) }
+        guard PrivateKeyFile.detect(bytes) != nil else { throw notAKey(bytes, shown) }
+        // The file's structure is read once; a damaged one is reported after the name check.
+        let opened = Result { try PrivateKeyEnvelope.open(bytes) }
 
         let ctx = try KeysContext.open(inv)
         // Refuse a taken name (and, where the file shows its public key, a stored key)
         // before asking for a passphrase.
-        let visiblePublicKey = kind == .openssh ? try? OpenSSHPrivateKey.publicKey(bytes) : nil
-        try KeyStorage.checkFree(ctx, name: name, publicKey: visiblePublicKey)
+        _ = try ctx.credentials.admission(name: name, publicKey: try? opened.get().publicKey)
 
-        let imported = try decode(bytes, shown: shown, inv)
-        let stored = try KeyStorage.store(ctx, key: imported.key, name: name, format: imported.format.rawValue)
+        let envelope: PrivateKeyEnvelope
+        do { envelope = try opened.get() } catch let e as KeyFormatError { throw failure(e, shown) }
+        let imported = try decode(envelope, shown: shown, inv)
+        let result = try ctx.credentials.store(imported.key, name: name, format: imported.format.rawValue)
+        let stored = result.key
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
-            inv.print("Imported key '\(stored.name)': \(try KeyPresentation.summary(stored))")
+            switch result {
+            case .added:
+                inv.print("Imported key '\(stored.name)': \(try KeyPresentation.summary(stored))")
+            case .restored:
+                inv.print("Restored the private key of key '\(stored.name)' in the vault: \(try KeyPresentation.summary(stored))")
+                inv.note("The key was stored already but its vault item was missing; its name and the hosts that use it are unchanged.")
+            }
             if imported.key.needsSecurityKey {
                 inv.note("This key lives on a FIDO security key: signing needs the authenticator.")
             }
@@ -58,18 +69,18 @@ enum KeysImport {
     /// Parses the file, asking for the passphrase when it is encrypted. The first attempt
     /// has no passphrase: every parser checks the file's structure (and says what is wrong
     /// with it) before it reports that a passphrase is needed.
-    private static func decode(_ bytes: SecretBytes, shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
-        let rounds = (try? OpenSSHPrivateKey.bcryptRounds(bytes)) ?? nil
+    private static func decode(_ envelope: PrivateKeyEnvelope, shown: String, _ inv: Invocation) throws -> ImportedPrivateKey {
+        let rounds = envelope.bcryptRounds
         /// Decrypting: with many bcrypt rounds a ticking "deriving the key" line on a terminal.
         func parse(_ passphrase: SecretBytes) throws -> ImportedPrivateKey {
-            guard let rounds, rounds >= progressRounds else { return try PrivateKeyFile.parse(bytes, passphrase: passphrase) }
+            guard let rounds, rounds >= progressRounds else { return try envelope.decrypt(passphrase: passphrase) }
             let progress = inv.progress("Deriving the key (\(Progress.grouped(rounds)) bcrypt rounds)")
             progress.startTicking()
             defer { progress.finish() }
-            return try PrivateKeyFile.parse(bytes, passphrase: passphrase)
+            return try envelope.decrypt(passphrase: passphrase)
         }
         do {
-            return try PrivateKeyFile.parse(bytes, passphrase: nil)
+            return try envelope.decrypt(passphrase: nil)
         } catch let e as KeyFormatError where e.kind == .passphraseRequired {
             // Encrypted: go on below. Any round count is read, as in OpenSSH; say when it
             // will take long (each round costs about 3 ms here; OpenSSH writes 16 or 24).

@@ -9,10 +9,12 @@ enum KeysList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
+        let ctx = try KeysContext.openForReading(inv)
         let keys: [StoredKey]
-        do { keys = try KeysContext.openForReading(inv)?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
+        do { keys = try ctx?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
         if inv.json {
-            inv.printJSON(.array(try keys.map { try KeyPresentation.json($0) }))
+            let uses = try ctx.map { try KeySigningUse.all($0.database) } ?? [:]
+            inv.printJSON(.array(try keys.map { try KeyPresentation.json($0, use: uses[$0.id] ?? .none) }))
             return
         }
         guard !keys.isEmpty else {

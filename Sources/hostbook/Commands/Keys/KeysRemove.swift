@@ -1,7 +1,6 @@
 // `hostbook keys remove NAME [--yes]`: the database row first, then the vault item
-// (docs/architecture.md, "Layers"); a leftover vault item is reported for doctor.
+// (CredentialStore.removeKey); a leftover vault item is reported for doctor.
 import HostStore
-import Vault
 
 enum KeysRemove {
     static let spec = CommandSpec(
@@ -22,22 +21,7 @@ enum KeysRemove {
                 throw CLIError.failure("cancelled; key '\(key.name)' was not removed")
             }
         }
-        let removed: StoredKey?
-        do {
-            removed = try ctx.store.remove(name: key.name)
-        } catch let e as HostStoreError where e.kind != .database {
-            throw e
-        } catch {
-            throw KeysFailure.database(error, "cannot remove key '\(key.name)'")
-        }
-        guard let removed else { throw KeysFailure.notFound(key.name) }
-        do {
-            try ctx.vault.delete(KeysContext.vaultID(removed))
-        } catch {
-            let detail = (error as? VaultError)?.message ?? "\(error)"
-            throw CLIError.failure("removed key '\(removed.name)' from the database, but its private key could not be deleted from the vault: \(detail)",
-                                   hint: "Run 'hostbook doctor' to find and remove the leftover vault item.")
-        }
+        guard let removed = try ctx.credentials.removeKey(named: key.name) else { throw KeysFailure.notFound(key.name) }
         if inv.json {
             inv.printJSON(.object([("name", .string(removed.name)), ("fingerprint", .string(removed.fingerprint)), ("removed", .bool(true))]))
         } else {

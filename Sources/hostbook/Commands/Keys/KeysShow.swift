@@ -9,12 +9,13 @@ enum KeysShow {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let (_, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        let (ctx, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let randomart = inv.args.flag("randomart")
+        let use = try KeySigningUse.load(ctx.database, key)
         if inv.json {
-            inv.printJSON(try KeyPresentation.json(key, randomart: randomart))
+            inv.printJSON(try KeyPresentation.json(key, randomart: randomart, use: use))
         } else {
-            inv.print(try KeyPresentation.text(key, randomart: randomart))
+            inv.print(try KeyPresentation.text(key, randomart: randomart, use: use))
         }
     }
 }

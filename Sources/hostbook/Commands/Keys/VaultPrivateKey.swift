@@ -1,6 +1,7 @@
 // Reading a saved key's private half from the vault into secure memory, checked against
 // the database's fingerprint. One reader for `hostbook ssh`'s session agent and the
 // standing agent (`hostbook agent`).
+import Credentials
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -10,7 +11,7 @@ enum VaultPrivateKey {
     /// The private key of `stored`; a missing, damaged or mismatched item is exit 1.
     static func read(_ stored: StoredKey, from vault: VaultClient) throws -> PrivateKey {
         let payload = try HostPasswords.vault("read the private key of '\(stored.name.escapedForTerminal)'") {
-            try vault.lookup(KeysContext.vaultID(stored))
+            try vault.lookup(CredentialStore.itemID(of: stored))
         }
         return try parse(payload, of: stored)
     }

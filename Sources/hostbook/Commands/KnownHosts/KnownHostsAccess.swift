@@ -39,6 +39,32 @@ enum KnownHostsAccess {
         }
     }
 
+    /// HOST as every known-hosts command that takes one reads it (`scan`, `check`, `list`,
+    /// `approve`): the name of a saved host stands for its hostname and port (`--port` still
+    /// wins), and a note on stderr says which host and port were used; anything else is a
+    /// host name or address, or `[host]:port`, with `--port` (`lookup`).
+    static func resolve(_ inv: Invocation, host given: String) throws -> HostLookupName {
+        try resolving(inv, host: given).lookup
+    }
+
+    /// `resolve`, and whether HOST named a saved host.
+    static func resolving(_ inv: Invocation, host given: String) throws -> (lookup: HostLookupName, saved: Bool) {
+        let explicitPort = try inv.args.int("port", in: 1...65535)
+        if !given.hasPrefix("["),
+           let saved = try mappingErrors({ try HostStoreAccess.openForReading(inv)?.host(named: given) }) {
+            try validateHost(saved.hostname)
+            let lookup = try HostNameRule.lookup(saved.hostname, port: explicitPort ?? saved.port)
+            inv.note("hostbook: '\(PrintableText.quoted(saved.name))' is a saved host: using \(describeWithPort(lookup))")
+            return (lookup, true)
+        }
+        return (try self.lookup(inv, host: given), false)
+    }
+
+    /// `'host' port N`, the port always said (for the saved-host note).
+    static func describeWithPort(_ lookup: HostLookupName) -> String {
+        "'\(PrintableText.quoted(lookup.host))' port \(lookup.port)"
+    }
+
     /// Refuses anything but a plain host name or address (exit 2).
     static func validateHost(_ host: String) throws {
         if let why = HostNameRule.problem(host) {

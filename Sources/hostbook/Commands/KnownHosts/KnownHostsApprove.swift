@@ -12,10 +12,11 @@ enum KnownHostsApprove {
         On a terminal, shows the fingerprint and randomart and asks yes/no/[fingerprint]. A changed \
         key shows a warning and is replaced only when you type the new fingerprint.
         Without a terminal: --yes accepts an unknown key; a changed key needs --replace \
-        --fingerprint SHA256:<new>. A --fingerprint that does not match the key is refused.
+        --fingerprint SHA256:<new>. A --fingerprint that does not match the key is refused. \
+        HOST may be the name of a saved host, whose hostname and port are used (and said on stderr).
         Exit status: 0 trusted, 10 not approved, 11 changed and not replaced, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption,
                   .value("fingerprint", "SHA256:...", "Approve only if the key has this fingerprint"),
                   .flag("yes", "Approve an unknown key without asking"),
@@ -30,7 +31,7 @@ enum KnownHostsApprove {
     }
 
     static func run(_ inv: Invocation) throws {
-        let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
+        let lookup = try KnownHostsAccess.resolve(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let options = Options(yes: inv.args.flag("yes"), fingerprint: inv.args.value("fingerprint"),
                               replace: inv.args.flag("replace"))

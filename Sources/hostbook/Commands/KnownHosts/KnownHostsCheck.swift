@@ -11,10 +11,11 @@ enum KnownHostsCheck {
         Decides exactly as OpenSSH does: trusted if an entry for the name holds the key, changed \
         if entries exist but none holds it (also when only a key of another type is known), \
         unknown if there are none, and revoked if an @revoked entry holds it. For ports other than \
-        22 the name is [HOST]:PORT, falling back to HOST when that is unknown.
+        22 the name is [HOST]:PORT, falling back to HOST when that is unknown. HOST may be the \
+        name of a saved host, whose hostname and port are used (and said on stderr).
         Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 
@@ -45,7 +46,7 @@ enum KnownHostsCheck {
     }
 
     static func run(_ inv: Invocation) throws {
-        let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
+        let lookup = try KnownHostsAccess.resolve(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
         let check = try decide(inv, lookup: lookup, presented: presented)
         let key = presented.plainKey

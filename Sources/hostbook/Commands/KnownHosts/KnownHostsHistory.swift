@@ -8,9 +8,11 @@ enum KnownHostsHistory {
         ["known-hosts", "history"], summary: "Show what was decided about host keys, and when",
         discussion: """
         Every decision is recorded: approved, rejected, replaced (old -> new fingerprint), revoked, \
-        imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale). \
+        imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale, or ssh for a changed key plain \
+        ssh refused). \
         With HOST, only the events for that name (any port). --json prints an array of events \
-        (created_at, event, host, port, type, fingerprint, old_fingerprint, source).
+        (created_at, event, host, port, type, fingerprint, old_fingerprint, source); port is null, and \
+        '-' in the table, for hashed and pattern entries, as in 'known-hosts list'.
         """,
         positionals: [.optional("HOST", "Show only the events for this host", completes: .hosts)],
         options: [Table.wideOption],
@@ -42,7 +44,7 @@ enum KnownHostsHistory {
         ])
         for e in events {
             let fp = e.oldFingerprint.map { old in "\(old) -> \(e.fingerprint ?? "")" } ?? (e.fingerprint ?? "-")
-            table.add([e.at, e.event, e.host, String(e.port), fp, e.source])
+            table.add([e.at, e.event, e.host, e.displayPort.map(String.init) ?? "-", fp, e.source])
         }
         inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }

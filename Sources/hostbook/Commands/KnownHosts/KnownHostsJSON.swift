@@ -23,7 +23,7 @@ enum KnownHostsJSON {
             ("created_at", .string(e.at)),
             ("event", .string(e.event)),
             ("host", .string(e.host)),
-            ("port", .int(e.port)),
+            ("port", .optional(e.displayPort)),
             ("type", .optional(e.keyType)),
             ("fingerprint", .optional(e.fingerprint)),
             ("old_fingerprint", .optional(e.oldFingerprint)),

@@ -9,22 +9,34 @@ enum KnownHostsList {
         discussion: """
         --json prints an array of entries (host, port, type, fingerprint, marker, source, \
         created_at), with HOST or without. Entries for patterns and hashed names have no port \
-        of their own (null). What was decided about a host, and when: hostbook known-hosts history.
+        of their own (null). HOST may be [HOST]:PORT or take --port: then the entries ssh consults \
+        for that port are listed ([HOST]:PORT, and HOST itself for another port than 22, hashed \
+        entries included); a saved host's name stands for its hostname and port. What was decided \
+        about a host, and when: hostbook known-hosts history.
         """,
-        positionals: [.optional("HOST", "Show only the entries that apply to this host", completes: .hosts)],
-        options: [Table.wideOption],
+        positionals: [.optional("HOST", "Show only the entries that apply to this host ([HOST]:PORT, or a saved host's name)", completes: .hosts)],
+        options: [KnownHostsAccess.portOption, Table.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
-        if let host { try KnownHostsAccess.validateHost(host) }
+        if host == nil, inv.args.value("port") != nil { throw CLIError.usage("--port needs HOST") }
+        // A port (--port, [HOST]:PORT, or a saved host's) lists what 'check' would consult:
+        // the entries for [HOST]:PORT and, for another port than 22, those for HOST. A
+        // plain name alone lists its plain entries at any port and what matches it on 22.
+        let lookup = try host.map { given -> HostLookupName? in
+            let resolved = try KnownHostsAccess.resolving(inv, host: given)
+            return resolved.saved || given.hasPrefix("[") || inv.args.value("port") != nil ? resolved.lookup : nil
+        }
         let rows = try KnownHostsAccess.withExistingStore(inv) { store -> [KnownHostRow] in
             guard let store else { return [] }
             guard let host else { return try store.all() }
+            if let lookup = lookup ?? nil { return try store.entries(consultedFor: lookup) }
             return try store.entries(forHost: host)
         }
         if let host, rows.isEmpty {
-            throw CLIError.notFound("no known-hosts entries for '\(PrintableText.quoted(host))'")
+            let name = (lookup ?? nil).map(KnownHostsAccess.describe) ?? "'\(PrintableText.quoted(host))'"
+            throw CLIError.notFound("no known-hosts entries for \(name)")
         }
         if inv.json {
             inv.printJSON(.array(rows.map(KnownHostsJSON.entry)))

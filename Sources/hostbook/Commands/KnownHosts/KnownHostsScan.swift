@@ -25,17 +25,10 @@ enum KnownHostsScan {
     static func run(_ inv: Invocation) throws {
         let given = inv.args.positional(0) ?? ""
         try KnownHostsAccess.validateHost(given)
-        let explicitPort = try inv.args.int("port", in: 1...65535)
         let timeout = try inv.args.int("timeout", in: 1...600) ?? Keyscan.defaultTimeout
+        let lookup = try KnownHostsAccess.resolve(inv, host: given)
+        let host = lookup.host, port = lookup.port
         try KnownHostsAccess.withStore(inv) { store in
-            var host = given
-            var port = explicitPort ?? HostLookupName.defaultPort
-            if let saved = try store.database.host(named: given) {
-                host = saved.hostname
-                if explicitPort == nil { port = saved.port }
-            }
-            try KnownHostsAccess.validateHost(host)
-            let lookup = HostLookupName(host: host, port: port)
             let keys = try Keyscan.keys(host: host, port: port, timeout: timeout)
             guard !keys.isEmpty else {
                 throw CLIError.failure("ssh-keyscan found no host keys for \(KnownHostsAccess.describe(lookup))",

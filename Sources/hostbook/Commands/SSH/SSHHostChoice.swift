@@ -8,6 +8,22 @@ import Glibc
 import HostStore
 
 enum SSHHostChoice {
+    /// The saved host's name and the user to log in as instead of the saved one, if any:
+    /// `-l USER` (`--user`), else the part of `USER@NAME` before its last `@` (a saved
+    /// name has no `@`), as ssh reads its destination (ssh.c, main: `-l` first, then
+    /// strrchr(host, '@')).
+    static func destination(_ inv: Invocation) throws -> (name: String, user: String?) {
+        var name = try self.name(inv)
+        var user = inv.args.value("user")
+        if let at = name.lastIndex(of: "@") {
+            let given = String(name[..<at])
+            name = String(name[name.index(after: at)...])
+            if user == nil { user = given }
+        }
+        if let user { try HostStoreErrorPresentation.mapping { try HostValidation.user(user) } }
+        return (name, user)
+    }
+
     static func name(_ inv: Invocation) throws -> String {
         if let name = inv.args.positional(0) { return name }
         let why: String? = inv.globals.noInput ? "--no-input turns the host picker off"

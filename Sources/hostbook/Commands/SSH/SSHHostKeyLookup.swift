@@ -4,8 +4,10 @@
 // its stdout; the decision is the trust core's (Sessions' `SSHHostKeyDecision.decide`), and
 // ssh then acts on the lines:
 //   ORDER     the stored keys for the name, so ssh asks for an algorithm it can verify
-//   HOSTNAME  trusted: the presented key; revoked: an @revoked line; changed: the stored
-//             keys (ssh refuses with its own warning, nothing is replaced); unknown: on a
+//   HOSTNAME  trusted: the presented key (and, on stderr, why the agent will give ssh no
+//             key, when it will not: SSHConnectionHints); revoked: an @revoked line;
+//             changed: the stored keys (ssh refuses with its own warning, nothing is
+//             replaced; the refusal is recorded and hostbook's hint printed); unknown: on a
 //             terminal, hostbook's approval prompt on /dev/tty (recorded in the audit
 //             trail) and the key on approval; otherwise nothing, and a line saying how to
 //             approve it.
@@ -63,11 +65,14 @@ enum SSHHostKeyLookup {
                 } else {
                     emit("\(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
                 }
+                SSHConnectionHints.agent(inv, database: db, alias: alias)
             case .revoked:
                 emit("@revoked \(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
             case .changed:
                 // The stored keys: ssh shows "REMOTE HOST IDENTIFICATION HAS CHANGED" and refuses.
-                printRows(check.matched.filter { $0.marker == .none }, name: name)
+                let stored = check.matched.filter { $0.marker == .none }
+                printRows(stored, name: name)
+                SSHConnectionHints.changedHostKey(inv, lookup: lookup, presented: presented.plainKey, stored: stored)
             case .unknown:
                 try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
             }

@@ -6,6 +6,7 @@ import Glibc
 #endif
 import System
 import Agent
+import KeyFormats
 import SecureMemory
 import Sessions
 
@@ -73,6 +74,13 @@ struct SSHSession {
         } catch let e as SocketError {
             throw CLIError.failure("cannot start the session's agent: \(e.description)")
         }
+        // Each hop with host keys the trust core accepts gets a script that answers ssh for
+        // those keys without starting hostbook (SSHKnownHostsScript).
+        let lookupCommand = SSHHostBlock(hostbookPath: config.hostbookPath, databasePath: config.databasePath, noInput: config.noInput).knownHostsCommand()
+        for hop in plan.hops where !hop.acceptedHostKeys.isEmpty {
+            let script = SSHKnownHostsScript(lookupCommand: lookupCommand, host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
+            paths.knownHostsScripts[hop.alias] = try files.write("hop\(paths.knownHostsScripts.count + 1)-known-hosts.sh", Array(script.text.utf8))
+        }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
 
         var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
@@ -108,6 +116,13 @@ struct SSHSession {
         }
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
+        // ssh's own failure (255) after it was given a stored password: ssh says only
+        // "Permission denied (password)", and only hostbook knows the password was its own.
+        if ended.exitCode == 255, let host = askpass?.answered.last {
+            let name = PrintableText.quoted(host)
+            Hostbook.report(message: "ssh failed after hostbook gave it the stored password of '\(name)'; if ssh said 'Permission denied', that password is wrong",
+                            hint: "Store the right one with 'hostbook edit \(ShellQuote.quote(host)) --password-stdin'.")
+        }
         return ended.exitCode
     }
 

@@ -2,6 +2,7 @@
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
 // the session's agent and askpass socket.
 import Agent
+import Credentials
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -31,13 +32,13 @@ extension SSHPlan {
             if hop.hasPassword {
                 let host = hop.host
                 let password = try HostPasswords.vault("read the password of '\(host.name)'") {
-                    try vault.lookup(HostPasswords.itemID(for: host))
+                    try vault.lookup(CredentialStore.passwordItemID(of: host))
                 }
                 guard let password else {
                     throw CLIError.failure("the password of '\(host.name)' is not in the vault",
                                            hint: "Store it again with 'hostbook edit \(host.name) --password-stdin'.")
                 }
-                secrets.passwords.append(SSHPasswordAnswer(hop: index, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
+                secrets.passwords.append(SSHPasswordAnswer(hop: index, host: host.name, prompt: SSHAskpass.passwordPrompt(user: host.user ?? localUser, hostname: host.hostname),
                                                            password: password))
             }
         }

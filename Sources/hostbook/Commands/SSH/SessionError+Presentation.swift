@@ -6,6 +6,7 @@ extension SessionError: UserFacingError {
     var exitCode: ExitCode {
         switch kind {
         case .notFound: .notFound
+        case .rejected: .rejected
         case .failed: .failure
         }
     }

@@ -8,7 +8,11 @@
 //     ~/.ssh/config.hostbook-backup, and uninstalling removes exactly that line. A
 //     ~/.ssh/config that is a symbolic link stays one: the end of its chain is rewritten.
 //   * Every command that changes hosts or keys rewrites the file when it is installed
-//     (`refreshIfInstalled`, called once by the dispatcher after a successful command).
+//     (`refreshIfInstalled`, called once by the dispatcher after a successful command),
+//     except `add`, which writes only the new host's file in `added/` (and its public key
+//     file when that is new): its cost does not grow with the number of saved hosts. The
+//     whole file is written again once `added/` holds SSHConfigInstallation.maxAddedFiles
+//     files, and by every other command; the added files are removed after it.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +24,7 @@ struct InstalledSSHConfig {
     var folder: String { layout.folder }
     var generated: String { layout.generated }
     var keysFolder: String { layout.keysFolder }
+    var addedFolder: String { layout.addedFolder }
     var userConfig: String { layout.userConfig }
     var backup: String { layout.backup }
 
@@ -40,6 +45,36 @@ struct InstalledSSHConfig {
         return try layout.render(databasePath: inv.databasePath, block: block, agentSocket: socket)
     }
 
+    /// The generated file's text: the rendered blocks, then the Include of `added/`.
+    func generatedText(_ rendered: StandingSSHConfig.Rendered) throws -> [UInt8] {
+        Array((rendered.text + (try layout.addedInclude())).utf8)
+    }
+
+    /// The installed blocks: those of the generated file and of the files in `added/`
+    /// (nil when the generated file cannot be read). Blocks hold no empty line.
+    func installedBlocks() -> [String]? {
+        guard let main = try? Self.read(generated), let include = try? layout.addedInclude() else { return nil }
+        var text = String(decoding: main, as: UTF8.self)
+        guard text.hasPrefix(StandingSSHConfig.header), text.hasSuffix(include) else { return nil }
+        text = String(text.dropFirst(StandingSSHConfig.header.count).dropLast(include.count))
+        for name in ((try? Self.list(addedFolder)) ?? []).sorted() where name.hasSuffix(".conf") {
+            guard let bytes = try? Self.read(addedFolder + "/" + name) else { return nil }
+            text += "\n" + String(decoding: bytes, as: UTF8.self)
+        }
+        return Self.blocks(of: text)
+    }
+
+    /// ssh_config text cut into Host blocks, each from its `Host` line to the line before
+    /// the next (empty lines left out; a value never holds a line break).
+    static func blocks(of text: String) -> [String] {
+        var out: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
+            if line.hasPrefix("Host ") || out.isEmpty { out.append("") }
+            out[out.count - 1] += line + "\n"
+        }
+        return out
+    }
+
     /// Writes the generated file and the public key files (removing key files no host uses);
     /// returns what was rendered, for its warnings.
     @discardableResult
@@ -53,7 +88,37 @@ struct InstalledSSHConfig {
         for name in (try? Self.list(keysFolder)) ?? [] where name.hasSuffix(".pub") && rendered.publicKeyFiles[keysFolder + "/" + name] == nil {
             _ = unlink(keysFolder + "/" + name)
         }
-        try Self.writeAtomically(generated, Array(rendered.text.utf8), mode: 0o600)
+        try Self.writeAtomically(generated, try generatedText(rendered), mode: 0o600)
+        // The file now holds every host: the added ones are removed after it is in place,
+        // so a host is never missing in between (a block of the file wins over its copy).
+        for name in (try? Self.list(addedFolder)) ?? [] where name.hasSuffix(".conf") {
+            _ = unlink(addedFolder + "/" + name)
+        }
+        return rendered
+    }
+
+    /// After `add` of the host called `name`: writes only that host's file in `added/` (and
+    /// its public key file when missing or different), as the whole rendering would write
+    /// its block. Nil when the whole file is to be written instead (the generated file is
+    /// not one this version wrote, or `added/` is full). Returns what was rendered for the
+    /// host and its jump hosts, for the warnings.
+    func writeAdded(_ inv: Invocation, name: String) throws -> StandingSSHConfig.Rendered? {
+        let include = Array(try layout.addedInclude().utf8)
+        // The end of the generated file says whether it includes `added/` (a file written
+        // before it did is written whole once).
+        guard let tail = try Self.readTail(generated, count: include.count), tail == include else { return nil }
+        let present = ((try? Self.list(addedFolder)) ?? []).filter { $0.hasSuffix(".conf") }
+        guard present.count < SSHConfigInstallation.maxAddedFiles else { return nil }
+        let block = SSHHostBlock(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath), noInput: false)
+        let socket = try AgentSocket.defaultPath(environment: inv.environment)
+        guard let (rendered, host) = try layout.renderOne(named: name, databasePath: inv.databasePath, block: block, agentSocket: socket) else { return nil }
+        guard let index = rendered.written.firstIndex(where: { $0.lowercased() == host.name.lowercased() }) else { return rendered }
+        try Self.makeFolder(keysFolder)
+        for (path, line) in rendered.publicKeyFiles where (try? Self.read(path)) != Array(line.utf8) {
+            try Self.writeAtomically(path, Array(line.utf8), mode: 0o644)
+        }
+        try Self.makeFolder(addedFolder)
+        try Self.writeAtomically(addedFolder + "/" + SSHConfigInstallation.addedFileName(id: host.id), Array(rendered.blocks[index].utf8), mode: 0o600)
         return rendered
     }
 
@@ -113,6 +178,8 @@ struct InstalledSSHConfig {
     func removeGenerated() {
         for name in (try? Self.list(keysFolder)) ?? [] where name.hasSuffix(".pub") { _ = unlink(keysFolder + "/" + name) }
         _ = rmdir(keysFolder)
+        for name in (try? Self.list(addedFolder)) ?? [] where name.hasSuffix(".conf") { _ = unlink(addedFolder + "/" + name) }
+        _ = rmdir(addedFolder)
         _ = unlink(generated)
     }
 
@@ -127,8 +194,15 @@ struct InstalledSSHConfig {
         guard installed.isInstalled else { return }
         do {
             // Only the hosts left out for the user's own blocks are told again: the user
-            // has to act on them; the other warnings were given at --install.
-            for clash in try installed.writeGenerated(inv).clashes { inv.warn("\(clash.warning)") }
+            // has to act on them; the other warnings were given at --install. After `add`,
+            // those of the new host and its jump hosts.
+            let rendered: StandingSSHConfig.Rendered
+            if spec.words == ["add"], let name = inv.args.positional(0), let one = try installed.writeAdded(inv, name: name) {
+                rendered = one
+            } else {
+                rendered = try installed.writeGenerated(inv)
+            }
+            for clash in rendered.clashes { inv.warn("\(clash.warning)") }
         } catch let e as UserFacingError {
             inv.warn("could not rewrite \(installed.generated): \(e.message)")
         } catch {
@@ -159,6 +233,19 @@ struct InstalledSSHConfig {
             case .tooLong: throw CLIError.failure("cannot read \(path.escapedForTerminal): it is larger than 64 MiB")
             }
         }
+    }
+
+    /// The last `count` bytes of a regular file (nil when it does not exist or is shorter).
+    static func readTail(_ path: String, count: Int) throws -> [UInt8]? {
+        let fd: Int32
+        let info: stat
+        do { (fd, info) = try RegularFile.open(path) } catch { return nil }
+        defer { close(fd) }
+        guard Int(info.st_size) >= count else { return nil }
+        var out = [UInt8](repeating: 0, count: count)
+        guard lseek(fd, off_t(Int(info.st_size) - count), SEEK_SET) >= 0,
+              let n = try? out.withUnsafeMutableBytes({ try FileDescriptor(fd).readFully(into: $0) }) else { return nil }
+        return n == count ? out : nil
     }
 
     /// Replaces `path` whole or not at all (AtomicFile: a fresh temporary file in the same

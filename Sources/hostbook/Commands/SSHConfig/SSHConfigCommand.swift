@@ -18,7 +18,8 @@ enum SSHConfigCommand {
         name a Host line of your own ~/.ssh/config (or a file it includes) names literally: \
         your block keeps its name.
         --install writes it to $XDG_CONFIG_HOME/hostbook/ssh_config (rewritten by every later \
-        command that changes hosts or keys) and puts one Include line for it at the top of \
+        command that changes hosts or keys; 'add' writes only the new host's block, to a file in \
+        added/ beside it that the file includes) and puts one Include line for it at the top of \
         ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup; \
         a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
         --uninstall removes exactly that line and the generated file.

@@ -1,23 +1,44 @@
 // From a resolved configuration to what the importer takes: for each concrete Host alias,
 // the settings `ssh -G` would give, the IdentityFiles with their public halves, and one line
-// for everything hostbook does not keep (ProxyCommand, other options, undecided Match
-// blocks, a ProxyJump chain). File-wide notes say what a Host pattern or a Match line
+// for everything hostbook does not keep (other options, undecided Match blocks, a ProxyJump
+// chain); a host reached through a ProxyCommand is skipped, with the reason. File-wide notes say what a Host pattern or a Match line
 // means for the import.
 #if canImport(Glibc)
 import Glibc
 #endif
 import HostStore
+import Sessions
 import SSHConfig
 
 struct SSHConfigCandidates {
     let files: SSHConfigFiles
     let environment: [String: String]
-    let localUser = SSHConfigFiles.localUser
-    let localHostName = SSHConfigFiles.localHostName
+    let identityKeys = SSHConfigIdentityKeys.Cache()
+    let localUser = SSHConfigIdentityKeys.localUser
+    let localHostName = SSHConfigIdentityKeys.localHostName
 
     func candidates(_ config: SSHConfiguration) -> [SSHConfigCandidate] {
         let resolver = SSHConfigResolver(configuration: config, localUser: localUser)
-        return config.aliases.map { candidate(resolver.resolve($0.name), $0) }
+        return Self.mergingAliases(config.aliases.map { candidate(resolver.resolve($0.name), $0) })
+    }
+
+    /// `Host devbox dev`: a later name of the same Host line that resolves to exactly the
+    /// same host (HostName, Port, User, ProxyJump, IdentityFiles) as an earlier one becomes
+    /// that host's alias. Names that resolve differently (`HostName %h.example.com`, or
+    /// another block for one of them) stay hosts of their own, as ssh treats them.
+    static func mergingAliases(_ all: [SSHConfigCandidate]) -> [SSHConfigCandidate] {
+        var out: [SSHConfigCandidate] = []
+        for c in all {
+            if c.skipReason == nil, let i = out.firstIndex(where: { h in
+                h.skipReason == nil && h.sourceFile == c.sourceFile && h.sourceLine == c.sourceLine && h.hostname == c.hostname
+                    && h.port == c.port && h.user == c.user && h.jump == c.jump && h.identities == c.identities
+            }) {
+                out[i].aliases.append(c.alias)
+                continue
+            }
+            out.append(c)
+        }
+        return out
     }
 
     func candidate(_ r: SSHResolvedHost, _ alias: SSHConfigAlias) -> SSHConfigCandidate {
@@ -35,14 +56,19 @@ struct SSHConfigCandidates {
                 c.jump = .none
             }
         }
-        if let command = r.proxyCommand, HostPatternMatch.lowercased(command) != "none" {
-            c.notImported.append("ProxyCommand \(command): hostbook does not run proxy commands")
+        // A host reached through a ProxyCommand is skipped, not imported without it: hostbook
+        // would connect to it directly (`hostbook ssh`, the installed configuration, as a jump
+        // host), which is another path than ssh's, and works only while the user's own file
+        // still supplies the command (docs/command-line.md, "import-ssh-config").
+        if let command = r.proxyCommand, HostPatternMatch.lowercased(command) != "none", c.skipReason == nil {
+            c.skipReason = "it is reached through 'ProxyCommand \(command)', which hostbook does not run (without it hostbook would connect directly); "
+                + "use ProxyJump in the file, or add it with 'hostbook add \(alias.name) --hostname H --jump JUMP'"
         }
         for path in r.identityFiles {
             guard HostPatternMatch.lowercased(path) != "none" else { continue }
             switch expandIdentityFile(path, r) {
             case .success(let expanded):
-                let half = files.publicHalf(expanded)
+                let half = identityKeys.publicHalf(expanded)
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: half.fingerprint, problem: half.problem))
             case .failure(let why):
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: nil, problem: why.text))
@@ -128,6 +154,10 @@ struct SSHConfigCandidates {
         }
         for p in files.permissionProblems {
             notes.append("\(p.path): \(p.reason); ssh refuses such a file as ~/.ssh/config or an Include ('Bad owner or permissions')")
+        }
+        if !files.excluded.isEmpty {
+            let which = files.excluded.joined(separator: ", ")
+            notes.append("\(which): hostbook's own generated configuration ('hostbook ssh-config --install'); not read, its hosts are hostbook's already")
         }
         return notes
     }

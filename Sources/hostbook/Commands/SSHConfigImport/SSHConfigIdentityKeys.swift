@@ -12,6 +12,31 @@ import System
 import SecureMemory
 
 enum SSHConfigIdentityKeys {
+    /// `publicHalf` once per path for one import.
+    final class Cache {
+        private var halves: [String: (fingerprint: String?, problem: String?)] = [:]
+
+        func publicHalf(_ path: String) -> (fingerprint: String?, problem: String?) {
+            if let cached = halves[path] { return cached }
+            let result = SSHConfigIdentityKeys.publicHalf(path)
+            halves[path] = result
+            return result
+        }
+    }
+
+    /// The local user's name and this machine's name (for `%u`, `%l`, Match localuser).
+    static var localUser: String {
+        guard let pw = getpwuid(getuid()) else { return String(getuid()) }
+        return String(cString: pw.pointee.pw_name)
+    }
+
+    static var localHostName: String {
+        var buf = [UInt8](repeating: 0, count: 256)
+        let ok = buf.withUnsafeMutableBytes { gethostname($0.baseAddress!.assumingMemoryBound(to: CChar.self), 255) } == 0
+        guard ok else { return "localhost" }
+        return String(decoding: buf.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
     /// Largest .pub file read (an RSA key of 16384 bits is about 3 KiB as a line).
     static let maxPublicSize = 1 << 20
 

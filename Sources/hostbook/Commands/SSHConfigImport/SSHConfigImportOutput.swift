@@ -59,6 +59,7 @@ enum SSHConfigImportOutput {
         if let jump = h.jump { parts.append("via \(q(jump))") }
         if let key = h.key { parts.append("key \(q(key))") }
         if h.name != h.alias { parts.append("alias \(q(h.alias))") }
+        if !h.aliases.isEmpty { parts.append("also \(h.aliases.map(q).joined(separator: ", "))") }
         return parts.joined(separator: ", ")
     }
 
@@ -76,6 +77,7 @@ enum SSHConfigImportOutput {
             ("source_file", .string(h.sourceFile)),
             ("source_line", .int(h.sourceLine)),
             ("not_imported", .strings(h.notImported)),
+            ("aliases", .strings(h.aliases)),
         ])
     }
 

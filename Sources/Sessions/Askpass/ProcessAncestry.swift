@@ -9,13 +9,13 @@ import Glibc
 #endif
 import System
 
-enum ProcessAncestry {
+public enum ProcessAncestry {
     /// The parent of `pid`, nil when the process is gone (ProcessChain.parent).
-    static func parent(of pid: pid_t) -> pid_t? { ProcessChain.parent(of: pid) }
+    public static func parent(of pid: pid_t) -> pid_t? { ProcessChain.parent(of: pid) }
 
     /// How many parent links lead from `pid` up to `root`: 0 when `pid` is `root`; nil when
     /// `root` is not reached within `limit` links.
-    static func distance(from pid: pid_t, to root: pid_t, limit: Int) -> Int? {
+    public static func distance(from pid: pid_t, to root: pid_t, limit: Int) -> Int? {
         var current = pid
         for steps in 0...limit {
             if current == root { return steps }

@@ -8,26 +8,27 @@
 // address and user show the same prompt: the process tree tells them apart, and a helper
 // whose hop cannot be told is refused. Every other prompt (passphrases, host-key
 // questions, confirmations, PINs, a second password prompt after a wrong password) gets
-// no answer and the helper exits non-zero.
+// no answer and the helper exits non-zero. The program only starts the server for a
+// session (SSHSession) and, run as the helper, calls `answer`.
 #if canImport(Glibc)
 import Glibc
 #endif
 import System
 import Agent
 import HostStore
-import SecureMemory
+public import SecureMemory
 
-enum SSHAskpass {
-    static let sessionVariable = "HOSTBOOK_ASKPASS_SESSION"
+public enum SSHAskpass {
+    public static let sessionVariable = "HOSTBOOK_ASKPASS_SESSION"
     static let socketPrefix = "askpass"
 
     /// The parent's side: one socket, the prompts it owns.
-    final class Server: @unchecked Sendable {
+    public final class Server: @unchecked Sendable {
         private let server: UnixSocketServer
-        let identifier: String
+        public let identifier: String
 
         /// `passwords` is asked once, at the first prompt (it may wait for the vault).
-        init(folder: String, passwords: @escaping @Sendable () -> [SSHPasswordAnswer]) throws {
+        public init(folder: String, passwords: @escaping @Sendable () -> [SSHPasswordAnswer]) throws {
             let path = try PrivateSocketDirectory.uniquePath(in: folder, prefix: SSHAskpass.socketPrefix)
             identifier = String(path.dropFirst(folder.count + 1 + SSHAskpass.socketPrefix.count + 1).dropLast(".sock".count))
             let pending = Pending(passwords)
@@ -52,9 +53,12 @@ enum SSHAskpass {
         private let pending: Pending
 
         /// The ssh that hostbook started: the root of the process tree the hops are read from.
-        func attach(sshPID: pid_t) { pending.attach(sshPID) }
+        public func attach(sshPID: pid_t) { pending.attach(sshPID) }
 
-        func stop() { server.stop() }
+        /// The saved hosts whose stored password was handed to ssh, in order.
+        public var answered: [String] { pending.answered }
+
+        public func stop() { server.stop() }
     }
 
     /// Each owned prompt is answered once, and only to its own hop.
@@ -62,7 +66,10 @@ enum SSHAskpass {
         private let source: @Sendable () -> [SSHPasswordAnswer]
         private var entries: [SSHPasswordAnswer]?
         private var sshPID: pid_t?
+        private var answeredHosts: [String] = []
         private let lock = Lock()
+
+        var answered: [String] { lock.locked { answeredHosts } }
 
         init(_ source: @escaping @Sendable () -> [SSHPasswordAnswer]) {
             self.source = source
@@ -80,45 +87,60 @@ enum SSHAskpass {
             return lock.locked {
                 if entries == nil { entries = source() }
                 guard let i = entries!.firstIndex(where: { $0.hop == hop && $0.prompt == prompt }) else { return nil }
-                return entries!.remove(at: i).password
+                let entry = entries!.remove(at: i)
+                answeredHosts.append(entry.host)
+                return entry.password
             }
         }
     }
 
     /// The prompt ssh shows for password authentication to `user` at `hostname`
     /// (readpass.c: HostName lower-cased unless it is an address; there is no HostKeyAlias).
-    static func passwordPrompt(user: String, hostname: String) -> String {
+    public static func passwordPrompt(user: String, hostname: String) -> String {
         "\(user)@\(hostname.lowercased())'s password: "
     }
 
-    /// The helper's side, run by ssh as `hostbook PROMPT`. Returns the exit status.
-    static func answer(prompt: String, environment: [String: String]) -> Int32 {
+    /// The helper's side, run by ssh as `hostbook PROMPT`: asks the session's server and
+    /// writes the password and the newline ssh cuts at to standard output. Returns the exit
+    /// status (1: no answer).
+    public static func answer(prompt: String, environment: [String: String]) -> Int32 {
+        guard let password = ask(prompt: prompt, environment: environment) else { return 1 }
+        let stdout = FileDescriptor.standardOutput
+        let ok = password.withUnsafeBytes { (try? stdout.writeAll($0)) != nil } && (try? stdout.writeAll([UInt8(ascii: "\n")])) != nil
+        return ok ? 0 : 1
+    }
+
+    /// The answer of the session named in `environment` to `prompt`, in secure memory; nil
+    /// when there is none (a confirmation or notification, no session, no socket, a prompt
+    /// the server does not own for this process's hop).
+    public static func ask(prompt: String, environment: [String: String]) -> SecretBytes? {
         // Confirmations (empty answer = yes) and notifications are never answered.
-        if environment["SSH_ASKPASS_PROMPT"] != nil { return 1 }
+        if environment["SSH_ASKPASS_PROMPT"] != nil { return nil }
         guard let id = environment[sessionVariable], !id.isEmpty, id.utf8.allSatisfy({ isxdigit(Int32($0)) != 0 }),
-              let folder = try? PrivateSocketDirectory.prepare(environment: environment) else { return 1 }
+              let folder = try? PrivateSocketDirectory.prepare(environment: environment) else { return nil }
         let path = folder + "/\(socketPrefix)-\(id).sock"
-        guard let fd = try? UnixSocket.connect(to: path) else { return 1 }
+        guard let fd = try? UnixSocket.connect(to: path) else { return nil }
         defer { close(fd) }
         guard LengthPrefixedFrame.write(Array(prompt.utf8.prefix(4000)), to: fd),
-              var reply = LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: 2048) else { return 1 }
+              var reply = LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: 2048) else { return nil }
         defer { Sodium.wipe(&reply) }
-        guard reply[0] == 1 else { return 1 }
-        reply[0] = UInt8(ascii: "\n")
-        // The password, then the newline ssh cuts at.
-        let stdout = FileDescriptor.standardOutput
-        let ok = reply.withUnsafeBytes { all in
-            (try? stdout.writeAll(UnsafeRawBufferPointer(rebasing: all[1...]))) != nil
-                && (try? stdout.writeAll(UnsafeRawBufferPointer(rebasing: all[0..<1]))) != nil
-        }
-        return ok ? 0 : 1
+        guard reply[0] == 1 else { return nil }
+        return reply.withUnsafeBytes { SecretBytes(copying: UnsafeRawBufferPointer(rebasing: $0[1...])) }
     }
 }
 
-/// The stored password of one hop: its place in the chain (0 = the target), the prompt
-/// ssh shows for it, and the password in secure memory.
-struct SSHPasswordAnswer {
-    let hop: Int
-    let prompt: String
-    let password: SecretBytes
+/// The stored password of one hop: its place in the chain (0 = the target), the saved
+/// host's name, the prompt ssh shows for it, and the password in secure memory.
+public struct SSHPasswordAnswer: Sendable {
+    public let hop: Int
+    public let host: String
+    public let prompt: String
+    public let password: SecretBytes
+
+    public init(hop: Int, host: String, prompt: String, password: SecretBytes) {
+        self.hop = hop
+        self.host = host
+        self.prompt = prompt
+        self.password = password
+    }
 }

@@ -1,0 +1,141 @@
+// `hostbook git setup KEY [--global | --repo PATH] [--email E]`: git signs commits and tags
+// with a saved key through the agent (git runs `ssh-keygen -Y sign`, which finds the key in
+// the agent at SSH_AUTH_SOCK: no key file on disk). In the chosen scope of git's
+// configuration it sets gpg.format ssh, user.signingkey `key::TYPE BASE64` (git's literal
+// public key form), commit.gpgsign and tag.gpgsign true, and gpg.ssh.allowedSignersFile to
+// AllowedSigners' file, which it rewrites. It records the email the key signs as (--email,
+// else git's user.email as that scope sees it; user.email is set there only when it had
+// none), and restricts the key to the SSHSIG namespace `git` when it had no namespace
+// (GitSigningKeys), so it signs git's signatures and nothing else. Order: every check first
+// (key, git, repository, email), then the database, the allowed signers file, and git's
+// configuration last, so git never points at a file that is not there.
+#if canImport(Glibc)
+import Glibc
+#endif
+public import HostStore
+import KeyFormats
+import System
+
+public struct GitSigningSetup: Sendable {
+    /// Whose git configuration is written.
+    public enum Scope: Sendable, Equatable {
+        /// ~/.gitconfig (`git config --global`).
+        case global
+        /// The repository at PATH (`git -C PATH config --local`).
+        case repository(String)
+        /// The repository of the current directory (`git config --local`).
+        case currentRepository
+    }
+
+    /// What was done.
+    public struct Outcome: Sendable {
+        public let key: StoredKey
+        public let email: String
+        /// True when user.email was not set in the scope and is now `email`.
+        public let setUserEmail: Bool
+        public let namespaceChange: GitSigningKeys.NamespaceChange
+        /// user.signingkey as written.
+        public let signingKey: String
+        public let allowedSignersFile: String
+        /// Each git configuration value written, in order.
+        public let settings: [(String, String)]
+    }
+
+    /// The git program.
+    public let git: String
+
+    public init(git: String) { self.git = git }
+
+    /// git on PATH, or a `.failed` SessionError saying to install it.
+    public static func findGit(environment: [String: String]) throws -> GitSigningSetup {
+        guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]) else {
+            throw SessionError.failed("git is not installed (no 'git' on PATH)", hint: "Install git (Debian: apt install git), then run this again.")
+        }
+        return GitSigningSetup(git: git)
+    }
+
+    public func run(database: HostDatabase, keyName: String, scope: Scope, email: String?,
+                    home: String, environment: [String: String]) throws -> Outcome {
+        guard let key = try KeyStore(database: database).find(name: keyName) else {
+            throw SessionError.notFound("no key named \(keyName.escapedForTerminal)", hint: "See the saved keys with 'hostbook keys list'.")
+        }
+        let publicKey = try key.publicKey
+        if case .repository(let path) = scope {
+            guard try git(["-C", path, "rev-parse", "--git-dir"]).status.exitCode == 0 else {
+                throw SessionError.failed("\(path.escapedForTerminal) is not a git repository",
+                                          hint: "Give the folder of a repository with --repo (make one with 'git init'), or use --global.")
+            }
+        } else if scope == .currentRepository, try git(["rev-parse", "--git-dir"]).status.exitCode != 0 {
+            throw SessionError.failed("the current folder is not in a git repository",
+                                      hint: "Run this inside a repository, or give one with --repo PATH, or use --global.")
+        }
+        let configured = try configuredEmail(scope)
+        guard let email = email ?? configured else {
+            throw SessionError.rejected("no email to sign as: git's user.email is not set \(scope == .global ? "globally" : "for this repository")",
+                                        hint: "Give it with --email E (it is also set as user.email there).")
+        }
+        if let problem = GitSigningKeys.problem(email) {
+            throw SessionError.rejected("\(problem): \(email.escapedForTerminal)", hint: "Give another email with --email E.")
+        }
+
+        let change = try GitSigningKeys(database: database).set(email: email, for: key)
+        let file = AllowedSigners.path(home: home, environment: environment)
+        try AllowedSigners.write(AllowedSigners.render(try GitSigningKeys(database: database).all()), to: file)
+
+        let signingKey = "key::" + publicKey.line(comment: "")
+        var settings: [(String, String)] = [
+            ("gpg.format", "ssh"), ("user.signingkey", signingKey), ("commit.gpgsign", "true"),
+            ("tag.gpgsign", "true"), ("gpg.ssh.allowedSignersFile", file),
+        ]
+        if configured == nil { settings.append(("user.email", email)) }
+        for (name, value) in settings {
+            let r = try git(writeArguments(scope) + [name, value])
+            guard r.status.exitCode == 0 else {
+                throw SessionError.failed("git config \(name) failed: \(Self.firstLine(r.stderr).escapedForTerminal)",
+                                          hint: "The key is set up in hostbook; fix what git says, then run this again.")
+            }
+        }
+        return Outcome(key: key, email: email, setUserEmail: configured == nil, namespaceChange: change,
+                       signingKey: signingKey, allowedSignersFile: file, settings: settings)
+    }
+
+    // MARK: git
+
+    /// user.email as git sees it in `scope` (a repository's includes the global one), or nil.
+    private func configuredEmail(_ scope: Scope) throws -> String? {
+        let args: [String]
+        switch scope {
+        case .global: args = ["config", "--global", "--get", "user.email"]
+        case .repository(let path): args = ["-C", path, "config", "--get", "user.email"]
+        case .currentRepository: args = ["config", "--get", "user.email"]
+        }
+        let r = try git(args)
+        guard r.status.exitCode == 0 else { return nil }
+        let value = String(decoding: r.stdout, as: UTF8.self).trimmingSuffix("\n")
+        return value.isEmpty ? nil : value
+    }
+
+    private func writeArguments(_ scope: Scope) -> [String] {
+        switch scope {
+        case .global: ["config", "--global"]
+        case .repository(let path): ["-C", path, "config", "--local"]
+        case .currentRepository: ["config", "--local"]
+        }
+    }
+
+    private func git(_ args: [String]) throws -> CapturedProcess.Result {
+        do {
+            return try CapturedProcess.run(git, ["git"] + args, limit: 1 << 16)
+        } catch {
+            throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
+        }
+    }
+
+    static func firstLine(_ bytes: [UInt8]) -> String {
+        String(decoding: bytes.prefix { $0 != 0x0a }, as: UTF8.self)
+    }
+}
+
+private extension String {
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}

@@ -1,0 +1,18 @@
+// After every successful command that changes keys (a rename, a removal, a git setup), the
+// allowed signers file is rewritten when it exists (AllowedSigners.refreshIfPresent), as
+// the installed ssh configuration is (InstalledSSHConfig.refreshIfInstalled).
+import Sessions
+
+enum AllowedSignersRefresh {
+    static func after(_ spec: CommandSpec, _ inv: Invocation) {
+        guard spec.changesHostsOrKeys, !inv.args.flag("dry-run") else { return }
+        let path = AllowedSigners.path(home: inv.homeDirectory, environment: inv.environment)
+        do {
+            try AllowedSigners.refreshIfPresent(path, databasePath: inv.databasePath)
+        } catch let e as UserFacingError {
+            inv.warn("could not rewrite \(path): \(e.message)")
+        } catch {
+            inv.warn("could not rewrite \(path): \(error)")
+        }
+    }
+}

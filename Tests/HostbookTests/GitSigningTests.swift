@@ -1,0 +1,213 @@
+// Signing git commits with a saved key through the standing agent (`hostbook git setup`,
+// `hostbook keys edit --namespace`, `hostbook keys allowed-signers`), with real git,
+// ssh-keygen -Y, ssh and a private sshd as the oracles. The key is generated into the vault:
+// no private key file exists on disk at any point.
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class GitSigningTests: XCTestCase {
+    private func bed() throws -> SSHTestBed {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service (scripts/with-keyring)")
+        let bed = try SSHTestBed()
+        bed.fx.environment["XDG_CONFIG_HOME"] = bed.home + "/conf"
+        bed.fx.environment["GIT_AUTHOR_NAME"] = "Test Author"
+        bed.fx.environment["GIT_COMMITTER_NAME"] = "Test Author"
+        return bed
+    }
+
+    private func shell(_ bed: SSHTestBed, _ script: String, _ env: [String: String] = [:]) throws -> Shell.Result {
+        try Shell.run(script, environment: bed.fx.environment.merging(env.merging(["DIR": bed.fx.dir.path]) { $1 }) { $1 },
+                      account: bed.fx.account)
+    }
+
+    private func startAgent(_ bed: SSHTestBed) throws -> String {
+        let r = try bed.fx.run(["agent", "start"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let first = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        return String(first.dropFirst("SSH_AUTH_SOCK=".count).dropLast("; export SSH_AUTH_SOCK;".count))
+    }
+
+    private func generate(_ bed: SSHTestBed, _ name: String) throws -> (line: String, fingerprint: String) {
+        try bed.fx.ok("keys", "generate", name)
+        let key = try bed.fx.json("keys", "show", name) as? [String: Any] ?? [:]
+        let line = (key["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+        return (line, key["fingerprint"] as? String ?? "")
+    }
+
+    /// Every file under `folder` that holds a private key's armour.
+    private func privateKeyFiles(_ folder: String) -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
+        return e.compactMap { $0 as? String }.filter { name in
+            guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return false }
+            return data.range(of: Data("PRIVATE KEY".utf8)) != nil
+        }
+    }
+
+    func testACommitSignedThroughTheAgentIsGoodAndTheKeySignsNothingElse() throws {
+        let bed = try bed()
+        let (line, fingerprint) = try generate(bed, "signer")
+        let repo = bed.fx.dir.file("repo")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/repo\"").status, 0)
+
+        // The two commands: setup, then a signed commit.
+        let setup = try bed.fx.run(["git", "setup", "signer", "--repo", repo, "--email", "dev@example.com"])
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertTrue(setup.stdout.contains("Key 'signer' had no namespace: it now signs only git signatures (namespace git)"), setup.stdout)
+        let socket = try startAgent(bed)
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        let env = ["SSH_AUTH_SOCK": socket]
+        let commit = try shell(bed, "cd \"$DIR/repo\" && git commit -q -S --allow-empty -m signed", env)
+        XCTAssertEqual(commit.status, 0, commit.stderr)
+        let log = try shell(bed, "cd \"$DIR/repo\" && git log --show-signature -1", env)
+        XCTAssertEqual(log.status, 0, log.stderr)
+        XCTAssertTrue(log.stdout.contains("Good \"git\" signature for dev@example.com with ED25519 key \(fingerprint)"), log.stdout + log.stderr)
+
+        // git's configuration as set up.
+        let config = try shell(bed, "cd \"$DIR/repo\" && git config --local --list")
+        for expected in ["gpg.format=ssh", "user.signingkey=key::\(line)", "commit.gpgsign=true", "tag.gpgsign=true",
+                         "gpg.ssh.allowedsignersfile=\(bed.home)/conf/hostbook/allowed_signers", "user.email=dev@example.com"] {
+            XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
+        }
+        // The allowed signers file is what `keys allowed-signers` prints.
+        let file = try String(contentsOfFile: bed.home + "/conf/hostbook/allowed_signers", encoding: .utf8)
+        XCTAssertEqual(file, "dev@example.com namespaces=\"git\" \(line) signer\n")
+        XCTAssertEqual(try bed.fx.ok("keys", "allowed-signers").stdout, file)
+
+        // The same key, through the same agent: no signature in another namespace...
+        try Data((line + "\n").utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("signer.pub")))
+        let fileSig = try shell(bed, "echo data | ssh-keygen -Y sign -n file -f \"$DIR/signer.pub\"", env)
+        XCTAssertNotEqual(fileSig.status, 0, fileSig.stdout)
+        XCTAssertFalse(fileSig.stdout.contains("BEGIN SSH SIGNATURE"))
+        let gitSig = try shell(bed, "echo data | ssh-keygen -Y sign -n git -f \"$DIR/signer.pub\"", env)
+        XCTAssertEqual(gitSig.status, 0, gitSig.stderr)
+        XCTAssertTrue(gitSig.stdout.contains("BEGIN SSH SIGNATURE"), "namespace git still signs")
+
+        // ...and no ssh login where its public key is authorized, saved host or not.
+        let sshd = try PrivateSSHD(authorizedKeys: [line])
+        defer { sshd.stop() }
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "signer")
+        let knownHosts = bed.fx.dir.file("kh")
+        try Data("[127.0.0.1]:\(sshd.port) \(try sshd.publicKeyTypeAndBlob())\n".utf8).write(to: URL(fileURLWithPath: knownHosts))
+        let login = "ssh -F none -p \(sshd.port) -o BatchMode=yes -o UserKnownHostsFile=\(knownHosts) -o GlobalKnownHostsFile=/dev/null -o StrictHostKeyChecking=yes root@127.0.0.1 echo reached"
+        let unknown = try shell(bed, login, env)
+        XCTAssertEqual(unknown.status, 255, unknown.stdout)
+        XCTAssertTrue(unknown.stderr.contains("Permission denied"), unknown.stderr)
+        try bed.trust(sshd)
+        let saved = try shell(bed, login, env)
+        XCTAssertEqual(saved.status, 255, saved.stdout)
+        XCTAssertFalse(saved.stdout.contains("reached"))
+        // Lifted, the same ssh logs in: the namespace was what refused it.
+        let lift = try bed.fx.ok("keys", "edit", "signer", "--no-namespace")
+        XCTAssertTrue(lift.stdout.contains("signs ssh logins again"), lift.stdout)
+        let lifted = try shell(bed, login, env)
+        XCTAssertEqual(lifted.status, 0, lifted.stderr)
+        XCTAssertEqual(lifted.stdout, "reached\n")
+        // Restricted again by hand: refused again, and told which saved hosts that breaks.
+        let again = try bed.fx.run(["keys", "edit", "signer", "--namespace", "git"])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertEqual(again.stderr, "hostbook: warning: saved hosts log in with key 'signer', which no longer signs ssh logins: web\n")
+        XCTAssertEqual(try shell(bed, login, env).status, 255)
+
+        // The agent's log names the namespace as what refused `ssh-keygen -Y sign -n file`.
+        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
+        let entries = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
+        let keygen = entries.filter { ($0["client_executable"] as? String ?? "").hasSuffix("ssh-keygen") }
+        XCTAssertEqual(keygen.map { "\($0["outcome"] ?? "?") \($0["decision"] ?? "?")" }, ["signed no-confirm", "refused namespace", "signed no-confirm"], "\(entries)")
+        XCTAssertTrue(try bed.fx.ok("agent", "log").stdout.contains("refused  namespace"))
+
+        XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
+        XCTAssertEqual(privateKeyFiles(bed.home), [])
+    }
+
+    func testAllowedSignersIsSortedAndRewrittenWhenKeysChange() throws {
+        let bed = try bed()
+        let b = try generate(bed, "bravo")
+        let a = try generate(bed, "alpha")
+        let p = try generate(bed, "plain")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/r1\" && git init -q \"$DIR/r2\" && git -C \"$DIR/r2\" config user.email zed@example.com").status, 0)
+        try bed.fx.ok("git", "setup", "bravo", "--repo", bed.fx.dir.file("r1"), "--email", "bob@example.com")
+        // No --email: git's user.email of that repository.
+        let second = try bed.fx.run(["git", "setup", "alpha", "--repo", bed.fx.dir.file("r2"), "--json"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let outcome = try JSONSerialization.jsonObject(with: second.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(outcome["email"] as? String, "zed@example.com")
+        XCTAssertEqual(outcome["user_email_set"] as? Bool, false)
+        XCTAssertEqual(outcome["namespaces_changed"] as? Bool, true)
+
+        let path = bed.home + "/conf/hostbook/allowed_signers"
+        let both = "bob@example.com namespaces=\"git\" \(b.line) bravo\nzed@example.com namespaces=\"git\" \(a.line) alpha\n"
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), both)
+        XCTAssertEqual(try bed.fx.ok("keys", "allowed-signers").stdout, both)
+        // Setting up again changes nothing: the same bytes.
+        try bed.fx.ok("git", "setup", "bravo", "--repo", bed.fx.dir.file("r1"), "--email", "bob@example.com")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), both)
+
+        // keys show / list --json show the namespaces and the git email.
+        let shown = try bed.fx.json("keys", "show", "alpha") as? [String: Any] ?? [:]
+        XCTAssertEqual(shown["namespaces"] as? [String], ["git"])
+        XCTAssertEqual(shown["git_email"] as? String, "zed@example.com")
+        let listed = try bed.fx.json("keys", "list") as? [[String: Any]] ?? []
+        XCTAssertEqual(listed.map { $0["namespaces"] as? [String] ?? ["?"] }, [["git"], ["git"], []])
+        XCTAssertTrue(listed[2]["git_email"] is NSNull)
+
+        // Removing a key rewrites the file without it, renaming one with its new name.
+        try bed.fx.ok("keys", "remove", "alpha", "--yes")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "bob@example.com namespaces=\"git\" \(b.line) bravo\n")
+        try bed.fx.ok("keys", "edit", "bravo", "--rename", "beta")
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "bob@example.com namespaces=\"git\" \(b.line) beta\n")
+
+        // Without --repo: the repository of the current folder; with --global: ~/.gitconfig.
+        let here = try shell(bed, "cd \"$DIR/r2\" && \"$HB\" git setup plain --email pat@example.com")
+        XCTAssertEqual(here.status, 0, here.stderr)
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.signingkey").stdout, "key::\(p.line)\n")
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.email").stdout, "zed@example.com\n",
+                       "a user.email already set is left as it is")
+        let global = try bed.fx.run(["git", "setup", "plain", "--global", "--email", "pat@example.com"])
+        XCTAssertEqual(global.status, 0, global.stderr)
+        XCTAssertTrue(global.stdout.contains("git's user.email was not set: set to pat@example.com."), global.stdout)
+        let config = try shell(bed, "git config --global --list")
+        for expected in ["gpg.format=ssh", "user.signingkey=key::\(p.line)", "commit.gpgsign=true", "tag.gpgsign=true",
+                         "gpg.ssh.allowedsignersfile=\(path)", "user.email=pat@example.com"] {
+            XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
+                       "bob@example.com namespaces=\"git\" \(b.line) beta\npat@example.com namespaces=\"git\" \(p.line) plain\n")
+    }
+
+    func testRefusalsSayWhatToDoAndWriteNothing() throws {
+        let bed = try bed()
+        _ = try generate(bed, "k")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/repo\" && mkdir \"$DIR/plain\"").status, 0)
+        try bed.fx.fails(["git", "setup", "k", "--repo", bed.fx.dir.file("repo")], status: 5,
+                         stderr: "hostbook: no email to sign as: git's user.email is not set for this repository\nGive it with --email E (it is also set as user.email there).\n")
+        try bed.fx.fails(["git", "setup", "k", "--repo", bed.fx.dir.file("repo"), "--email", "a b@example.com"], status: 5,
+                         stderr: "hostbook: the email may hold only printable ASCII without spaces or any of , \" * ? ! #: a b@example.com\nGive another email with --email E.\n")
+        let notRepo = try bed.fx.run(["git", "setup", "k", "--repo", bed.fx.dir.file("plain"), "--email", "a@example.com"])
+        XCTAssertEqual(notRepo.status, 1)
+        XCTAssertTrue(notRepo.stderr.contains("is not a git repository"), notRepo.stderr)
+        try bed.fx.fails(["git", "setup", "nokey", "--repo", bed.fx.dir.file("repo"), "--email", "a@example.com"], status: 4,
+                         stderr: "hostbook: no key named nokey\nSee the saved keys with 'hostbook keys list'.\n")
+        let exclusive = try bed.fx.run(["git", "setup", "k", "--global", "--repo", bed.fx.dir.file("repo")])
+        XCTAssertEqual(exclusive.status, 2)
+        XCTAssertTrue(exclusive.stderr.hasPrefix("hostbook: --global and --repo cannot be used together\n"), exclusive.stderr)
+        // Nothing was recorded: no namespace, no file.
+        let shown = try bed.fx.json("keys", "show", "k") as? [String: Any] ?? [:]
+        XCTAssertEqual(shown["namespaces"] as? [String], [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bed.home + "/conf/hostbook/allowed_signers"))
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get gpg.format").stdout, "")
+
+        // keys edit: a bad namespace, both flags, nothing asked.
+        try bed.fx.fails(["keys", "edit", "k", "--namespace", "a b"], status: 5,
+                         stderr: "hostbook: a namespace holds only letters, digits and . - _ @ +: a b\nGive a namespace such as 'git' or 'file' with --namespace.\n")
+        let both = try bed.fx.run(["keys", "edit", "k", "--namespace", "git", "--no-namespace"])
+        XCTAssertEqual(both.status, 2, both.stderr)
+        XCTAssertEqual(try bed.fx.run(["keys", "edit", "k"]).status, 2)
+        let edited = try bed.fx.run(["keys", "edit", "k", "--namespace", "git", "--namespace", "file", "--json"])
+        XCTAssertEqual(edited.status, 0, edited.stderr)
+        let key = try JSONSerialization.jsonObject(with: edited.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(key["namespaces"] as? [String], ["file", "git"])
+    }
+}

@@ -1,0 +1,81 @@
+// The known-hosts commands read a saved host's name one way (`scan`, `check`, `list`,
+// `approve`): its hostname and port, said on stderr; literal host names keep working, and
+// `list` takes [HOST]:PORT and --port like `check`, hashed entries on another port included.
+// Hashed and pattern entries show no port in `history`, as in `list`.
+import Foundation
+import XCTest
+
+final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {
+    func testCheckListAndApproveUseTheSavedHostsHostnameAndPort() throws {
+        let fx = try HostbookFixture()
+        try fx.ok("add", "gitbox", "--hostname", "127.0.0.1", "--port", "22201")
+        let note = "hostbook: 'gitbox' is a saved host: using '127.0.0.1' port 22201\n"
+
+        let approved = try fx.run(["known-hosts", "approve", "gitbox", "--key", keyA, "--yes"])
+        XCTAssertEqual(approved.status, 0, approved.stderr)
+        XCTAssertEqual(approved.stdout, "Approved: the ED25519 key \(fpA) is now trusted for '127.0.0.1' (port 22201).\n")
+        XCTAssertEqual(approved.stderr, note)
+
+        let check = try fx.run(["known-hosts", "check", "gitbox", "--key", keyA])
+        XCTAssertEqual(check.status, 0, check.stderr)
+        XCTAssertEqual(check.stdout, "trusted: the ED25519 key \(fpA) is trusted for '127.0.0.1' (port 22201)\n")
+        XCTAssertEqual(check.stderr, note)
+        // The literal name is still a literal name.
+        let literal = try fx.run(["known-hosts", "check", "127.0.0.1", "--port", "22201", "--key", keyA])
+        XCTAssertEqual(literal.status, 0)
+        XCTAssertEqual(literal.stderr, "")
+        XCTAssertEqual(try fx.run(["known-hosts", "check", "127.0.0.1", "--key", keyA]).status, 10, "port 22 knows nothing")
+
+        // A replacement through the saved name replaces the entry ssh uses, and writes none for 'gitbox'.
+        let replaced = try fx.run(["known-hosts", "approve", "gitbox", "--key", keyB, "--replace", "--fingerprint", fpB])
+        XCTAssertEqual(replaced.status, 0, replaced.stderr)
+        XCTAssertEqual(replaced.stdout, "Replaced: the ED25519 key \(fpB) is now trusted for '127.0.0.1' (port 22201).\n")
+        let all = try XCTUnwrap(try fx.json("known-hosts", "list") as? [[String: Any]])
+        XCTAssertEqual(all.map { "\($0["host"] as? String ?? "?") \($0["port"] as? Int ?? 0) \($0["fingerprint"] as? String ?? "?")" },
+                       ["127.0.0.1 22201 \(fpB)"])
+
+        // list: the saved name, [HOST]:PORT and --port all find the entry; the bare name on port 22 does not.
+        for args in [["gitbox"], ["[127.0.0.1]:22201"], ["127.0.0.1", "--port", "22201"]] {
+            let r = try fx.run(["known-hosts", "list"] + args + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
+            XCTAssertEqual(rows.map { $0["fingerprint"] as? String }, [fpB], "\(args)")
+        }
+        let listed = try fx.run(["known-hosts", "list", "gitbox"])
+        XCTAssertEqual(listed.stderr, note)
+        XCTAssertTrue(listed.stdout.contains("127.0.0.1  22201"), listed.stdout)
+        let none = try fx.run(["known-hosts", "list", "[127.0.0.1]:2"])
+        XCTAssertEqual(none.status, 4)
+        XCTAssertEqual(none.stderr, "hostbook: no known-hosts entries for '127.0.0.1' (port 2)\n")
+        XCTAssertEqual(try fx.run(["known-hosts", "list", "--port", "22"]).status, 2, "--port needs HOST")
+    }
+
+    func testAHashedEntryOnAnotherPortIsListedByHostAndHistoryShowsNoPortForIt() throws {
+        let fx = try HostbookFixture()
+        let file = fx.dir.file("known_hosts")
+        try Data("[h.test]:2222 \(keyA)\n".utf8).write(to: URL(fileURLWithPath: file))
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-H", "-f", file]).status, 0)
+        let hashed = try String(contentsOfFile: file, encoding: .utf8)
+        XCTAssertTrue(hashed.hasPrefix("|1|"), hashed)
+        try fx.ok("known-hosts", "import", file)
+
+        let byPort = try fx.run(["known-hosts", "list", "h.test", "--port", "2222", "--json"])
+        XCTAssertEqual(byPort.status, 0, byPort.stderr)
+        let rows = try XCTUnwrap(JSONSerialization.jsonObject(with: byPort.stdoutBytes) as? [[String: Any]])
+        XCTAssertEqual(rows.map { $0["fingerprint"] as? String }, [fpA])
+        XCTAssertTrue(rows.first?["port"] is NSNull)
+        XCTAssertEqual(try fx.run(["known-hosts", "list", "[h.test]:2222"]).status, 0)
+        XCTAssertEqual(try fx.run(["known-hosts", "list", "h.test", "--port", "2223"]).status, 4)
+
+        // history: '-' and null for the hashed entry's port, as list shows it.
+        let list = try fx.ok("known-hosts", "list")
+        let history = try fx.ok("known-hosts", "history")
+        let listLine = try XCTUnwrap(list.stdout.split(separator: "\n").last)
+        let historyLine = try XCTUnwrap(history.stdout.split(separator: "\n").last)
+        XCTAssertTrue(listLine.hasPrefix("|1|") && listLine.contains("  -  "), String(listLine))
+        XCTAssertTrue(historyLine.contains("imported") && historyLine.contains("  -  ") && !historyLine.contains(" 0 "), String(historyLine))
+        let events = try XCTUnwrap(try fx.json("known-hosts", "history") as? [[String: Any]])
+        XCTAssertEqual(events.count, 1)
+        XCTAssertTrue(events[0]["port"] is NSNull, "\(events)")
+    }
+}
