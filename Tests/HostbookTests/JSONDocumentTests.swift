@@ -150,7 +150,11 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("known-hosts", "approve", "127.0.0.1", "--port", String(passwordServer.port), "--key", try passwordServer.publicKey(), "--yes")
         XCTAssertEqual(try hb.run(["add", "srv", "--hostname", "127.0.0.1", "--port", String(passwordServer.port), "--user", hb.userName,
                                    "--password-stdin"], stdin: hb.account?.password ?? "").status, 0)
-        XCTAssertEqual(field(try run("keys", "deploy", "made", "srv"), "verified"), .bool(true))
+        // 'made' now signs only for git (above) and never logs in: deploy refuses it, and a
+        // key of its own is deployed.
+        XCTAssertEqual(try hb.run(["keys", "deploy", "made", "srv"]).status, 5)
+        try run("keys", "generate", "login")
+        XCTAssertEqual(field(try run("keys", "deploy", "login", "srv"), "verified"), .bool(true))
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)
