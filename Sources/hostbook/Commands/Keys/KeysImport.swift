@@ -13,7 +13,9 @@ enum KeysImport {
         the database keeps only its public half. NAME defaults to the file's name without
         .pem, .ppk or .key. An encrypted file asks for its passphrase on the terminal (up to
         3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
-        PATH '-' reads the key from standard input (then --name is needed).
+        PATH '-' reads the key from standard input (then --name is needed). A key file
+        without a comment of its own (PEM, PKCS#8) takes the one of PATH.pub beside it, when
+        that file holds the same key.
         """,
         positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
         options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
@@ -44,7 +46,12 @@ enum KeysImport {
         try KeyStorage.checkFree(ctx, name: name, publicKey: visiblePublicKey)
 
         let imported = try decode(bytes, shown: shown, inv)
-        let stored = try KeyStorage.store(ctx, key: imported.key, name: name, format: imported.format.rawValue)
+        var key = imported.key
+        // PEM and PKCS#8 have no comment: ssh-keygen keeps it in PATH.pub beside them.
+        if key.comment.isEmpty, path != "-", let comment = CompanionPublicKey.comment(beside: path, for: key.publicKey) {
+            key.comment = comment
+        }
+        let stored = try KeyStorage.store(ctx, key: key, name: name, format: imported.format.rawValue)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
