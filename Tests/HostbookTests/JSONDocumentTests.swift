@@ -86,6 +86,28 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "README 'JSON output' lists '\(c)', which is no command") }
     }
 
+    /// The `source` of a host is one of the values the README's host object lists: a host
+    /// of each kind (added, from Tailscale, from an ssh_config) is made and shown (issue 23:
+    /// `ssh-config` was missing).
+    func testEveryHostSourceIsDocumented() throws {
+        let readme = try String(contentsOfFile: PackageRootPath.path + "/README.md", encoding: .utf8)
+        let block = try XCTUnwrap(readme.components(separatedBy: "```text json-object host\n").dropFirst().first)
+        let line = try XCTUnwrap(block.split(separator: "\n").first { $0.hasPrefix("source ") })
+        let documented = Set(line.split(separator: " ").dropFirst(2).filter { $0 != "|" }.map(String.init))
+
+        let fx = try HostbookFixture()
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        try fx.ok("import-tailscale", PackageRootPath.path + "/testdata/tailscale/status-tagged.json", "--all")
+        let config = fx.dir.file("ssh_config")
+        try "Host fromconfig\n    HostName 10.0.0.9\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
+        try fx.ok("import-ssh-config", config)
+        let hosts = try XCTUnwrap(try fx.json("list") as? [[String: Any]])
+        let sources = Set(hosts.compactMap { $0["source"] as? String })
+        XCTAssertEqual(sources, ["manual", "tailscale", "ssh-config"])
+        for source in sources { XCTAssertTrue(documented.contains(source), "README's host.source does not list '\(source)': \(line)") }
+    }
+
     // MARK: the program against it
 
     var doc = Document()
