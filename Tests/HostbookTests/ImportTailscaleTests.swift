@@ -421,6 +421,40 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: db))
     }
 
+    /// Tailscale's tags are stored as Tailscale spells them (`tag:prod`), and `list --tag`
+    /// finds them with or without the `tag:` prefix, as `import-tailscale --tag` does; a
+    /// device owned by the `tagged-devices` pseudo-user has no owner (`-`, JSON null).
+    /// Other hosts' tags match the same way (issue 23).
+    func testListFindsTailscaleTagsWithOrWithoutTheirPrefix() throws {
+        XCTAssertEqual(try hostbook(["import-tailscale", own("status-tagged.json"), "--all"]).status, 0)
+        XCTAssertEqual(try hostbook(["add", "web", "--hostname", "10.0.0.5", "--tag", "prod"]).status, 0)
+        XCTAssertEqual(try hostbook(["add", "old", "--hostname", "10.0.0.6", "--tag", "tag:legacy"]).status, 0)
+        func names(_ tags: String...) throws -> [String] {
+            let r = try hostbook(["list", "--json"] + tags.flatMap { ["--tag", $0] })
+            XCTAssertEqual(r.status, 0, r.stderr)
+            let list = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
+            return list.compactMap { $0["name"] as? String }
+        }
+        XCTAssertEqual(try names("prod"), ["api01", "web"])
+        XCTAssertEqual(try names("tag:prod"), ["api01", "web"])
+        XCTAssertEqual(try names("PROD"), ["api01", "web"])
+        XCTAssertEqual(try names("Tag:Prod", "web"), ["api01"])
+        XCTAssertEqual(try names("legacy"), ["old"])
+        XCTAssertEqual(try names("tag:legacy"), ["old"])
+        XCTAssertEqual(try names("rod"), [])
+        XCTAssertEqual(try names("tag:"), [])
+        // The table (not streamed JSON) filters the same way.
+        let table = try hostbook(["list", "--tag", "prod"])
+        XCTAssertEqual(table.stdout.split(separator: "\n").dropFirst().map { String($0.split(separator: " ")[0]) }, ["api01", "web"])
+        // Stored as Tailscale spells them.
+        let api = try XCTUnwrap(JSONSerialization.jsonObject(with: try hostbook(["show", "api01", "--json"]).stdoutBytes) as? [String: Any])
+        XCTAssertEqual(api["tags"] as? [String], ["tag:prod", "tag:web"])
+        XCTAssertTrue((api["tailscale"] as? [String: Any])?["owner"] is NSNull, "\(api)")
+        XCTAssertTrue(try hostbook(["show", "api01"]).stdout.contains("\nowner:     -\n"))
+        let desk = try XCTUnwrap(JSONSerialization.jsonObject(with: try hostbook(["show", "desk01", "--json"]).stdoutBytes) as? [String: Any])
+        XCTAssertEqual((desk["tailscale"] as? [String: Any])?["owner"] as? String, "dana@example.org")
+    }
+
     /// On a terminal (a pseudo-terminal from script(1)), a numbered list and a question.
     func testInteractiveChoiceOnATerminal() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }

@@ -94,7 +94,7 @@ final class InstalledSSHConfigAddTests: XCTestCase {
         before = try files(folder)
         try bed.fx.ok("add", "with-key", "--hostname", "10.4.0.1", "--key", "second")
         XCTAssertEqual(try files(folder).filter { before[$0.key]?.ino != $0.value.ino }.map(\.key).filter { !$0.hasPrefix("added/") }, ["keys/second.pub"])
-        XCTAssertTrue(try resolve("with-key").contains("\nidentityfile \(folder)/keys/second.pub\n"))
+        XCTAssertTrue(try resolve("with-key").contains("\nidentityfile \(folder)/keys/second\n"), "the public key file without .pub (ssh reads PATH.pub)")
 
         // Any other change writes the whole file, which then holds every host.
         try bed.fx.ok("edit", "new-1069", "--hostname", "10.9.9.9")

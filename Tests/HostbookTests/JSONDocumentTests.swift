@@ -86,6 +86,28 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "README 'JSON output' lists '\(c)', which is no command") }
     }
 
+    /// The `source` of a host is one of the values the README's host object lists: a host
+    /// of each kind (added, from Tailscale, from an ssh_config) is made and shown (issue 23:
+    /// `ssh-config` was missing).
+    func testEveryHostSourceIsDocumented() throws {
+        let readme = try String(contentsOfFile: PackageRootPath.path + "/README.md", encoding: .utf8)
+        let block = try XCTUnwrap(readme.components(separatedBy: "```text json-object host\n").dropFirst().first)
+        let line = try XCTUnwrap(block.split(separator: "\n").first { $0.hasPrefix("source ") })
+        let documented = Set(line.split(separator: " ").dropFirst(2).filter { $0 != "|" }.map(String.init))
+
+        let fx = try HostbookFixture()
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        try fx.ok("import-tailscale", PackageRootPath.path + "/testdata/tailscale/status-tagged.json", "--all")
+        let config = fx.dir.file("ssh_config")
+        try "Host fromconfig\n    HostName 10.0.0.9\n".write(toFile: config, atomically: true, encoding: .utf8)
+        chmod(config, 0o600)
+        try fx.ok("import-ssh-config", config)
+        let hosts = try XCTUnwrap(try fx.json("list") as? [[String: Any]])
+        let sources = Set(hosts.compactMap { $0["source"] as? String })
+        XCTAssertEqual(sources, ["manual", "tailscale", "ssh-config"])
+        for source in sources { XCTAssertTrue(documented.contains(source), "README's host.source does not list '\(source)': \(line)") }
+    }
+
     // MARK: the program against it
 
     var doc = Document()
@@ -151,7 +173,11 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("known-hosts", "approve", "127.0.0.1", "--port", String(passwordServer.port), "--key", try passwordServer.publicKey(), "--yes")
         XCTAssertEqual(try hb.run(["add", "srv", "--hostname", "127.0.0.1", "--port", String(passwordServer.port), "--user", hb.userName,
                                    "--password-stdin"], stdin: hb.account?.password ?? "").status, 0)
-        XCTAssertEqual(field(try run("keys", "deploy", "made", "srv"), "verified"), .bool(true))
+        // 'made' now signs only for git (above) and never logs in: deploy refuses it, and a
+        // key of its own is deployed.
+        XCTAssertEqual(try hb.run(["keys", "deploy", "made", "srv"]).status, 5)
+        try run("keys", "generate", "login")
+        XCTAssertEqual(field(try run("keys", "deploy", "login", "srv"), "verified"), .bool(true))
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)

@@ -108,4 +108,45 @@ final class KeysImportPEMPPKTests: XCTestCase {
         let export = try fx.run(["keys", "export", "deploy", "--no-passphrase", "--output", fx.dir.file("deploy")])
         XCTAssertEqual(export.status, 0, export.stderr)
     }
+
+    /// PEM and PKCS#8 have no room for a comment; ssh-keygen keeps it in PATH.pub, and
+    /// `keys import` takes it from there when that file holds the same key (issue 23). A
+    /// .pub of another key, one that is not a regular file, or a key from standard input
+    /// gives no comment.
+    func testAKeyWithoutACommentTakesTheOneOfThePubFileBesideIt() throws {
+        try requireVault()
+        func keygen(_ args: [String]) throws {
+            let r = try fx.tool("/usr/bin/ssh-keygen", ["-q", "-N", ""] + args)
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        func comment(_ name: String) throws -> Any? {
+            let o = try XCTUnwrap(try JSONSerialization.jsonObject(with: fx.ok("keys", "show", name, "--json").stdoutBytes) as? [String: Any])
+            return o["comment"]
+        }
+        for (i, (type, format)) in [("rsa", "PEM"), ("ecdsa", "PEM"), ("ecdsa", "PKCS8"), ("rsa", "PKCS8")].enumerated() {
+            let file = fx.dir.file("key\(i)")
+            try keygen(["-t", type, "-m", format, "-C", "dana@laptop \(i)", "-f", file])
+            try fx.ok("keys", "import", file, "--name", "k\(i)")
+            XCTAssertEqual(try comment("k\(i)") as? String, "dana@laptop \(i)", "\(type) \(format)")
+        }
+        // PATH.pub of another key: not this key's comment.
+        let a = fx.dir.file("a"), b = fx.dir.file("b")
+        try keygen(["-t", "ecdsa", "-m", "PEM", "-C", "a's", "-f", a])
+        try keygen(["-t", "ecdsa", "-m", "PEM", "-C", "b's", "-f", b])
+        try FileManager.default.removeItem(atPath: a + ".pub")
+        try FileManager.default.copyItem(atPath: b + ".pub", toPath: a + ".pub")
+        try fx.ok("keys", "import", a, "--name", "a")
+        XCTAssertTrue(try comment("a") is NSNull)
+        // A FIFO is never opened for reading (nothing would ever write to it).
+        try FileManager.default.removeItem(atPath: b + ".pub")
+        XCTAssertEqual(mkfifo(b + ".pub", 0o644), 0)
+        try fx.ok("keys", "import", b, "--name", "b")
+        XCTAssertTrue(try comment("b") is NSNull)
+        // From standard input there is no PATH.pub.
+        let c = fx.dir.file("c")
+        try keygen(["-t", "ecdsa", "-m", "PEM", "-C", "c's", "-f", c])
+        let piped = try fx.run(["keys", "import", "-", "--name", "c"], bytes: try Data(contentsOf: URL(fileURLWithPath: c)))
+        XCTAssertEqual(piped.status, 0, piped.stderr)
+        XCTAssertTrue(try comment("c") is NSNull)
+    }
 }

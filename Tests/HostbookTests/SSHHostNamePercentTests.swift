@@ -96,4 +96,40 @@ final class SSHHostNamePercentTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr + sshd.log)
         XCTAssertEqual(r.stdout, "connected\n")
     }
+
+    /// hostbook installed in a folder with `%` in its name (issue 23). ssh runs the program
+    /// path of KnownHostsCommand as written and expands `%` only in its arguments
+    /// (OpenSSH 9.2: `KnownHostsCommand /x/a%%b/prog` runs `/x/a%%b/prog`), so the path is
+    /// written as it is: the connection through `hostbook ssh` checks the host key with it,
+    /// `ssh -G` names it, and doctor finds the installed configuration in charge.
+    func testAProgramPathWithPercentIsWrittenAsItIs() throws {
+        guard HostbookFixture.vaultAvailable else { throw XCTSkip("needs a Secret Service: run under scripts/with-keyring") }
+        let bed = try SSHTestBed()
+        let folder = bed.fx.dir.file("opt%h-100%%")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+        let exe = folder + "/hostbook"
+        try FileManager.default.copyItem(atPath: HostbookProcess.binaryURL.path, toPath: exe)
+        let pub = try bed.importKey("k")
+        let sshd = try PrivateSSHD(authorizedKeys: [pub])
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", "root", "--key", "k")
+        try bed.trust(sshd)
+
+        let printed = try bed.fx.tool(exe, ["ssh", "--print-config", "web"])
+        XCTAssertEqual(printed.status, 0, printed.stderr)
+        let line = try XCTUnwrap(printed.stdout.split(separator: "\n").first { $0.contains("KnownHostsCommand ") })
+        XCTAssertTrue(line.hasSuffix("KnownHostsCommand \(exe) --db \(bed.fx.db) known-hosts lookup %I %H %h %p %t %K %n"), String(line))
+
+        let connected = try bed.fx.tool(exe, ["ssh", "web", "echo connected"])
+        XCTAssertEqual(connected.status, 0, connected.stderr + sshd.log)
+        XCTAssertEqual(connected.stdout, "connected\n")
+
+        XCTAssertEqual(try bed.fx.tool(exe, ["ssh-config", "--install"]).status, 0)
+        let installed = try String(contentsOfFile: bed.home + "/.config/hostbook/ssh_config", encoding: .utf8)
+        let path = bed.fx.dir.file("installed.conf")
+        try installed.write(toFile: path, atomically: true, encoding: .utf8)
+        let resolved = try bed.fx.tool("/usr/bin/ssh", ["-G", "-F", path, "web"])
+        XCTAssertTrue(resolved.stdout.contains("\nknownhostscommand \(exe) --db "), resolved.stdout)
+        let doctor = try bed.fx.tool(exe, ["doctor"])
+        XCTAssertTrue(doctor.stdout.contains("'ssh -G web' resolves to hostbook's settings"), doctor.stdout + doctor.stderr)
+    }
 }

@@ -241,6 +241,51 @@ final class ShellIntegrationTests: XCTestCase {
         XCTAssertEqual(rest[5], ["web-1"])
     }
 
+    // MARK: after HOST of `hostbook ssh` (issue 23)
+
+    /// Every word after HOST goes to ssh (`hostbook ssh web --snippet x` hands `--snippet`
+    /// to ssh, which says `unknown option -- -`): no shell offers hostbook's options or
+    /// names there, and all of them still do before HOST.
+    func testNothingOfHostbooksIsOfferedAfterTheHostOfSSH() throws {
+        try hb.ok("add", "web", "--hostname", "a.example")
+        try hb.ok("snippets", "add", "logs", "--command", "journalctl -f")
+        let ssh = try XCTUnwrap(commands.first { $0.line == "ssh" })
+        XCTAssertTrue(ssh.options.contains("--snippet"))
+
+        let bash = try bashComplete([["ssh", "web", "--"], ["ssh", "web", ""], ["ssh", "web", "--snippet", ""], ["ssh", "web", "-v", "--"],
+                                     ["ssh", "--"], ["ssh", ""], ["ssh", "--snippet", ""], ["ssh", "--snippet", "logs", "w"]])
+        XCTAssertEqual(Array(bash[0..<4]), [[], [], [], []])
+        XCTAssertEqual(Set(bash[4]), Set(ssh.options + globals))
+        XCTAssertEqual(Array(bash[5...]), [["web"], ["logs"], ["web"]])
+
+        let fish = try fishComplete(["hostbook ssh web --", "hostbook ssh web --snippet ", "hostbook ssh --", "hostbook ssh ",
+                                     "hostbook ssh --snippet "])
+        XCTAssertEqual(Array(fish[0..<2]), [[], []])
+        XCTAssertEqual(Set(fish[2]), Set(ssh.options + globals))
+        XCTAssertEqual(Array(fish[3...]), [["web"], ["logs"]])
+
+        // zsh: the function itself, with compsys's offering functions standing in to say which was called.
+        let zsh = URL(fileURLWithPath: "/usr/bin/zsh")
+        guard FileManager.default.isExecutableFile(atPath: zsh.path) else { throw XCTSkip("zsh is not installed (scripts/setup installs it)") }
+        let dir = try TemporaryDirectory()
+        try hb.ok("completions", "zsh").stdout.write(toFile: dir.file("_hostbook"), atomically: true, encoding: .utf8)
+        var script = """
+            source <(sed '$d' \(dir.file("_hostbook")))
+            _describe() { print -r -- "describe $3" }
+            _message() { print -r -- "message $1" }
+            compadd() { print -r -- "compadd" }
+
+            """
+        for line in [["ssh", "web", "--"], ["ssh", "web", "--snippet", ""], ["ssh", "--"], ["ssh", "--snippet", ""]] {
+            let words = (["hostbook"] + line).map { "'\($0)'" }.joined(separator: " ")
+            script += "words=(\(words)); CURRENT=\(line.count + 1); _hostbook\n"
+        }
+        try script.write(toFile: dir.file("run.zsh"), atomically: true, encoding: .utf8)
+        let r = try hb.tool(zsh.path, ["-f", dir.file("run.zsh")], environment: try pathWithHostbook(dir))
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, "message arguments for ssh\nmessage arguments for ssh\ndescribe option\ncompadd\n")
+    }
+
     // MARK: the fast path
 
     func testCompleteFastPathReadsWithoutCreatingOrWriting() throws {

@@ -26,7 +26,8 @@ final class VaultStatusTests: XCTestCase {
           "status": "no-session-bus",
           "service": null,
           "collection": null,
-          "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)"
+          "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)",
+          "fix": "Run hostbook inside a desktop session, or start a session bus with an unlocked keyring (scripts/with-keyring, or dbus-run-session + gnome-keyring-daemon --unlock; see the README)."
         }
 
         """)
@@ -62,7 +63,8 @@ final class VaultStatusTests: XCTestCase {
           "status": "ok",
           "service": "\(service)",
           "collection": "\(collection)",
-          "message": null
+          "message": null,
+          "fix": null
         }
 
         """)
@@ -80,12 +82,44 @@ final class VaultStatusTests: XCTestCase {
           "status": "locked",
           "service": "keepassxc",
           "collection": "secrets",
-          "message": "the database keepassxc offers as the default keyring is locked"
+          "message": "the database keepassxc offers as the default keyring is locked",
+          "fix": "Unlock the database in KeePassXC and try again."
         }
 
         """)
         XCTAssertEqual(r.stderr, "hostbook: the database keepassxc offers as the default keyring is locked\n"
                        + "Unlock the database in KeePassXC and try again.\n")
+    }
+
+    /// GNOME Keyring with no keyring at all (a session of its own, an empty keyrings folder):
+    /// `--json` says what to do in the same words as the text's hint line (issue 23).
+    func testNoDefaultKeyringGivesTheSameFixInTextAndJSON() throws {
+        let fx = try HostbookFixture()
+        let data = fx.dir.file("empty-data")
+        try FileManager.default.createDirectory(atPath: data + "/keyrings", withIntermediateDirectories: true)
+        func status(_ json: Bool) throws -> HostbookResult {
+            try fx.tool("/usr/bin/dbus-run-session", ["--", "/bin/sh", "-c",
+                "gnome-keyring-daemon --start --components=secrets >/dev/null 2>&1 && exec \"$0\" vault status $1",
+                HostbookProcess.binaryURL.path, json ? "--json" : ""], environment: ["XDG_DATA_HOME": data], timeout: 60)
+        }
+        let message = "gnome-keyring-daemon has no default keyring"
+        let fix = "Create a keyring and make it the default (e.g. in Seahorse), or start gnome-keyring-daemon with --unlock."
+        let text = try status(false)
+        XCTAssertEqual(text.status, 1)
+        XCTAssertEqual(text.stdout, "")
+        XCTAssertTrue(text.stderr.hasSuffix("hostbook: \(message)\n\(fix)\n"), text.stderr)
+        let json = try status(true)
+        XCTAssertEqual(json.status, 1)
+        XCTAssertEqual(json.stdout, """
+        {
+          "status": "no-default-collection",
+          "service": "gnome-keyring-daemon",
+          "collection": null,
+          "message": "\(message)",
+          "fix": "\(fix)"
+        }
+
+        """)
     }
 
     func testHelpDescribesTheCommand() throws {

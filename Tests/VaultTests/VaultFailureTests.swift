@@ -136,6 +136,27 @@ final class VaultFailureTests: XCTestCase {
         XCTAssertLessThan(result.seconds, 20)
     }
 
+    /// The notice names the program that owns the Secret Service by its executable's name,
+    /// which anyone can choose: printed escaped, never as terminal control (issue 23).
+    func testTheWaitNoticeEscapesTheServicesName() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keyring-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let program = folder.appendingPathComponent("keyring\u{1b}[31m").path
+        try FileManager.default.copyItem(atPath: "/usr/bin/gnome-keyring-daemon", toPath: program)
+        let started = try PrivateSession(keyring: .unlocked, program: program)
+        session = started
+        started.freezeKeyring()
+        let thaw = DispatchWorkItem { started.thawKeyring() }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 3, execute: thaw)
+        defer { thaw.cancel(); started.thawKeyring() }
+        let result = try VaultProbe.onATerminal(["status"], database: database, environment: started.environment,
+                                                removing: ["HOSTBOOK_VAULT_TIMEOUT"])
+        let shown = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
+        XCTAssertTrue(shown.hasPrefix("hostbook: waiting for keyring\\u{1b}[31m; answer its dialog if it shows one (unlock, access request); "
+                                      + "giving up after 60 s\nok\n"), shown)
+    }
+
     func testABusThatDoesNotAnswerCostsOnlyTheDeadline() throws {
         let session = try start(.unlocked)
         session.freezeBus()

@@ -11,6 +11,9 @@ extension HostDatabase {
 
     // MARK: Reading
 
+    /// How Tailscale spells a tag (`tag:prod`); `list --tag prod` finds it too.
+    static let tailscaleTagPrefix = "tag:"
+
     /// Hosts ordered by name, optionally only those with every tag in `tags` and from `source`.
     public func hosts(tags: [String] = [], source: String? = nil) throws -> [Host] {
         try read {
@@ -41,13 +44,17 @@ extension HostDatabase {
     }
 
     /// The listing query: every host, or those with every tag in `tags` and from `source`.
+    /// Tailscale's tags are stored as Tailscale spells them (`tag:prod`), so a filter matches
+    /// a tag with or without that prefix: `prod` and `tag:prod` both find `tag:prod` and `prod`.
     static func listQuery(tags: [String], source: String?) -> (String, [SQLValue]) {
         var sql = HostDatabase.hostColumns
         var clauses: [String] = []
         var binds: [SQLValue] = []
         for t in tags {
-            clauses.append("h.id IN (SELECT host_id FROM host_tags WHERE tag = ? COLLATE NOCASE)")
-            binds.append(.text(t))
+            let bare = t.lowercased().hasPrefix(tailscaleTagPrefix) ? String(t.dropFirst(tailscaleTagPrefix.count)) : t
+            clauses.append("h.id IN (SELECT host_id FROM host_tags WHERE tag = ? COLLATE NOCASE OR tag = ? COLLATE NOCASE)")
+            binds.append(.text(bare))
+            binds.append(.text(tailscaleTagPrefix + bare))
         }
         if let source {
             clauses.append("h.source = ? COLLATE NOCASE")
@@ -72,12 +79,30 @@ extension HostDatabase {
 
     /// Like `host(named:)` but a missing host is a `.notFound` error.
     public func requireHost(_ name: String) throws -> Host {
-        guard let h = try host(named: name) else { throw HostDatabase.noHost(name) }
+        guard let h = try host(named: name) else { throw noHost(name) }
         return h
     }
 
-    static func noHost(_ name: String) -> HostStoreError {
-        .notFound("no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+    /// "No host named NAME", with the nearest saved name (NearestName) as a suggestion
+    /// when one is close.
+    public func noHost(_ name: String) -> HostStoreError {
+        HostDatabase.noHost(name, suggestion: (try? nearestHostName(to: name)) ?? nil)
+    }
+
+    /// "No host named NAME" where there is no database to look in, or with `suggestion`.
+    public static func noHost(_ name: String, suggestion: String? = nil) -> HostStoreError {
+        .notFound("no host named '\(name)'",
+                  hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "See 'hostbook list' for the hosts there are.")
+    }
+
+    /// The saved host name nearest to `name` (NearestName), or nil when none is close.
+    public func nearestHostName(to name: String) throws -> String? {
+        try read {
+            let s = try connection.prepare("SELECT name FROM hosts ORDER BY name COLLATE NOCASE")
+            var names: [String] = []
+            while try s.step() { if let n = s.text(at: 0) { names.append(n) } }
+            return NearestName.nearest(to: name, among: names)
+        }
     }
 
     func findHost(_ name: String) throws -> Host? {
@@ -127,7 +152,7 @@ extension HostDatabase {
             let id = connection.lastInsertRowID
             try insertTags(HostDatabase.uniqueTags(new.tags), hostID: id)
             try insertAliases(new.aliases, hostID: id)
-            guard let host = try findHost(new.name) else { throw HostDatabase.noHost(new.name) }
+            guard let host = try findHost(new.name) else { throw noHost(new.name) }
             if host.jump != nil { try refuseBadJumpChains(through: host) }
             try beforeCommit(host)
             return host
@@ -141,7 +166,7 @@ extension HostDatabase {
                          beforeCommit: (_ old: Host, _ new: Host) throws -> Void = { _, _ in }) throws -> Host {
         try HostDatabase.validate(changes)
         return try write { () throws -> Host in
-            guard let old = try findHost(name) else { throw HostDatabase.noHost(name) }
+            guard let old = try findHost(name) else { throw noHost(name) }
             var newName = old.name
             if let rename = changes.rename {
                 if let other = try findHost(rename), other.id != old.id {
@@ -204,7 +229,7 @@ extension HostDatabase {
             }
             let have = Set(try connection.query("SELECT tag FROM host_tags WHERE host_id = ?", [.int(old.id)]).compactMap { $0.text(0)?.lowercased() })
             try insertTags(HostDatabase.uniqueTags(changes.addTags).filter { !have.contains($0.lowercased()) }, hostID: old.id)
-            guard let new = try findHost(newName) else { throw HostDatabase.noHost(newName) }
+            guard let new = try findHost(newName) else { throw noHost(newName) }
             if case .set = changes.jump { try refuseBadJumpChains(through: new) }
             try beforeCommit(old, new)
             return new
@@ -216,7 +241,7 @@ extension HostDatabase {
     @discardableResult
     public func removeHost(_ name: String) throws -> Host {
         try write { () throws -> Host in
-            guard let host = try findHost(name) else { throw HostDatabase.noHost(name) }
+            guard let host = try findHost(name) else { throw noHost(name) }
             let users = try connection.query("SELECT name FROM hosts WHERE jump_host_id = ? ORDER BY name COLLATE NOCASE", [.int(host.id)])
                 .compactMap { $0.text(0) }
             if let first = users.first {

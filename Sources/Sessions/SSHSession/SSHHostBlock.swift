@@ -57,8 +57,11 @@ public struct SSHHostBlock: Sendable {
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
         // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
         // "KnownHostsCommand").
+        // ssh expands `%` tokens in the arguments but runs the program path as written
+        // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
+        // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
         let command = knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand()
-        try w.set("KnownHostsCommand", words: command.map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
+        try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
         try w.set("UserKnownHostsFile", "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")

@@ -100,6 +100,10 @@ public struct SSHPlan: Sendable {
             snippet = nil
         }
         guard let target = try database.host(named: name) else {
+            if let near = try database.nearestHostName(to: name) {
+                throw SessionError.notFound("no host named '\(name.escapedForTerminal)'",
+                                            hint: "Did you mean '\(near.escapedForTerminal)'? Run 'hostbook ssh \(near.escapedForTerminal)' to connect to it.")
+            }
             throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
         }
         let chain: [Host]

@@ -1,6 +1,7 @@
 // The line hostbook writes when a vault call has been waiting a while on a terminal: the
 // keyring is most likely showing a dialog that someone has to answer.
 import Dispatch
+import KeyFormats
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -17,7 +18,9 @@ final class WaitNotice {
         }
         let seconds = VaultError.seconds(deadlineMilliseconds)
         let work = DispatchWorkItem {
-            let who = service() ?? "the keyring"
+            // The program's name is its executable's, which anyone can choose: escaped, as
+            // every outside string hostbook prints (this line bypasses the program's output).
+            let who = service()?.escapedForTerminal ?? "the keyring"
             let line = "hostbook: waiting for \(who); answer its dialog if it shows one "
                 + "(unlock, access request); giving up after \(seconds)\n"
             _ = Array(line.utf8).withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }

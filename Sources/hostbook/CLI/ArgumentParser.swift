@@ -9,7 +9,9 @@
 // on unchanged, `--`, `--json` and `-v` included.
 //
 // `hostbook help [COMMAND...]` prints the help of COMMAND, and a group's words alone
-// (`hostbook keys`) print the group's help; both exit 0, as `gh` does.
+// (`hostbook keys`) print the group's help; both exit 0, as `gh` does. A mistyped command
+// word or option gets the nearest known one as a suggestion (NearestName), never run.
+import HostStore
 
 struct GlobalOptions: Sendable {
     var dbPath: String?
@@ -139,9 +141,13 @@ private struct ParseState {
     mutating func fail(_ e: CLIError) { if error == nil { error = e } }
 
     func unknownOption(_ option: String) -> CLIError {
-        if let spec { return CLIError.usage("unknown option '\(option)' for '\(spec.commandLine)'", hint: usageHint) }
-        if words.isEmpty { return CLIError.usage("unknown option '\(option)'", hint: usageHint) }
-        return CLIError.usage("unknown option '\(option)' for 'hostbook \(words.joined(separator: " "))'", hint: usageHint)
+        // "Did you mean": the nearest of this command's options and the global ones.
+        let known = (spec?.options ?? []) + ArgumentParser.globalOptions
+        let near = option.hasPrefix("--") ? NearestName.nearest(to: String(option.dropFirst(2)), among: known.map(\.name)) : nil
+        let hint = ArgumentParser.didYouMean(near.map { "--" + $0 }, usageHint)
+        if let spec { return CLIError.usage("unknown option '\(option)' for '\(spec.commandLine)'", hint: hint) }
+        if words.isEmpty { return CLIError.usage("unknown option '\(option)'", hint: hint) }
+        return CLIError.usage("unknown option '\(option)' for 'hostbook \(words.joined(separator: " "))'", hint: hint)
     }
 
     /// The command's own option of that name, else the global one.
@@ -213,12 +219,7 @@ private struct ParseState {
             try word(a)
             return
         }
-        if words.isEmpty {
-            fail(CLIError.usage("unknown command '\(a)'", hint: "Run 'hostbook --help' to see the commands."))
-        } else {
-            fail(CLIError.usage("unknown command '\(a)' for 'hostbook \(words.joined(separator: " "))'",
-                                hint: "Run 'hostbook \(words.joined(separator: " ")) --help' to see its commands."))
-        }
+        fail(ArgumentParser.unknownCommand(a, after: words, commands))
         // Whatever follows an unknown command is not parsed further.
         endOfOptions = true
         helpWords = []
@@ -275,14 +276,34 @@ extension ArgumentParser {
             if commands.contains(where: { $0.words.starts(with: known + [w]) }) { known.append(w) } else { break }
         }
         let bad = words[known.count]
-        if known.isEmpty {
-            throw CLIError.usage("unknown command '\(bad)'", hint: "Run 'hostbook --help' to see the commands.")
-        }
-        if commands.contains(where: { $0.words == known }) {
+        if !known.isEmpty, commands.contains(where: { $0.words == known }) {
             throw CLIError.usage("'hostbook \(known.joined(separator: " "))' has no subcommand '\(bad)'",
                                  hint: "Run 'hostbook help \(known.joined(separator: " "))' for its usage.")
         }
-        throw CLIError.usage("unknown command '\(bad)' for 'hostbook \(known.joined(separator: " "))'",
-                             hint: "Run 'hostbook \(known.joined(separator: " ")) --help' to see its commands.")
+        throw unknownCommand(bad, after: known, commands)
+    }
+
+    /// `word` is no command after `words` (none, or a group's): the nearest command word
+    /// there (NearestName) is suggested, never run.
+    static func unknownCommand(_ word: String, after words: [String], _ commands: [CommandSpec]) -> CLIError {
+        var next: [String] = []
+        for c in commands where c.words.count > words.count && Array(c.words.prefix(words.count)) == words {
+            if !next.contains(c.words[words.count]) { next.append(c.words[words.count]) }
+        }
+        if words.isEmpty, !next.contains(helpWord) { next.append(helpWord) }
+        let near = NearestName.nearest(to: word, among: next).map { (words + [$0]).joined(separator: " ") }
+        if words.isEmpty {
+            return CLIError.usage("unknown command '\(word)'", hint: didYouMean(near, "Run 'hostbook --help' to see the commands."))
+        }
+        let group = words.joined(separator: " ")
+        return CLIError.usage("unknown command '\(word)' for 'hostbook \(group)'",
+                              hint: didYouMean(near, "Run 'hostbook \(group) --help' to see its commands."))
+    }
+
+    /// The hint of a usage error, led by a suggestion when there is one: "Did you mean
+    /// 'hostbook list'? Run 'hostbook --help' to see the commands."
+    static func didYouMean(_ suggestion: String?, _ hint: String) -> String {
+        guard let suggestion else { return hint }
+        return (suggestion.hasPrefix("-") ? "Did you mean '\(suggestion)'? " : "Did you mean 'hostbook \(suggestion)'? ") + hint
     }
 }

@@ -2,6 +2,7 @@
 
 enum HelpFormatter {
     static let groups: [(name: String, summary: String)] = [
+        ("agent", "The standing ssh-agent for plain ssh, scp, rsync and git"),
         ("keys", "Import, generate and export private keys"),
         ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
@@ -22,8 +23,9 @@ enum HelpFormatter {
         let width = max(18, (top.map { $0.words[0].count } + groups.map { $0.name.count }).max() ?? 0) + 2
         for c in top { out += "  " + pad(c.words[0], width) + c.summary + "\n" }
         out += "\nMore commands:\n"
-        for g in groups where commands.contains(where: { $0.words.first == g.name && $0.words.count > 1 }) {
-            out += "  " + pad(g.name, width) + g.summary + "\n"
+        // Every group of the table, in its order: one missing from `groups` is still listed.
+        for name in groupNames(commands) {
+            out += "  " + pad(name, width) + (groups.first { $0.name == name }?.summary ?? "") + "\n"
         }
         out += "  " + pad("help [COMMAND...]", width) + "Show the help of a command (the same as COMMAND --help)\n"
         out += "\nGlobal options (before or after the command):\n"
@@ -33,11 +35,18 @@ enum HelpFormatter {
         return out
     }
 
+    /// The first words of the commands that have subcommands (`agent`, `keys`, ...), in table order.
+    static func groupNames(_ commands: [CommandSpec]) -> [String] {
+        var names: [String] = []
+        for c in commands where c.words.count > 1 && !names.contains(c.words[0]) { names.append(c.words[0]) }
+        return names
+    }
+
     static func groupHelp(_ words: [String], _ commands: [CommandSpec]) -> String {
         let name = words.joined(separator: " ")
         let members = commands.filter { $0.words.count == words.count + 1 && Array($0.words.prefix(words.count)) == words }
-        let summary = groups.first { $0.name == name }?.summary ?? ""
-        var out = "\(summary)\n\nUsage: hostbook \(name) <command> [options]\n\nCommands:\n"
+        var out = groups.first { $0.name == name }.map { "\($0.summary)\n\n" } ?? ""
+        out += "Usage: hostbook \(name) <command> [options]\n\nCommands:\n"
         let width = max(12, members.map { $0.words.last!.count }.max() ?? 0) + 2
         for c in members { out += "  " + pad(c.words.last!, width) + c.summary + "\n" }
         out += "\nRun 'hostbook \(name) <command> --help' for a command's options.\n"

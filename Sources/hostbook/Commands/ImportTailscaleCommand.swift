@@ -8,7 +8,7 @@ enum ImportTailscaleCommand {
         CommandSpec(
             ["import-tailscale"], changesHostsOrKeys: true,
             summary: "Import hosts and their SSH host keys from Tailscale",
-            usage: "[FILE | -] (--all | --only NAME,...) [--user U] [--tag T]... [--online] [--dry-run] [--no-host-keys] [--rename-clashes]",
+            usage: "[FILE | -] (--all | --only NAME,...) [--user U] [--tag T]... [--online] [--dry-run] [--no-host-keys] [--rename-clashes] [--include-skipped]",
             discussion: """
             Reads the output of 'tailscale status --json' (run for you when no FILE is given) or
             the API v2 device list ({"devices": [...]}). Each device becomes a host named after the

@@ -10,7 +10,8 @@ enum VaultCommands {
         discussion: """
         Passwords and private keys live in the freedesktop Secret Service (GNOME Keyring, \
         KeePassXC, KWallet), reached over the D-Bus session bus. This checks the bus, the \
-        service and its default keyring. Exits 0 when the vault is usable, 1 otherwise.
+        service and its default keyring. Exits 0 when the vault is usable, 1 otherwise. What \
+        is wrong and what to do are the two lines on stderr, and 'message' and 'fix' in --json.
         """
     ) { invocation in
         let health = VaultClient.health()
@@ -20,6 +21,8 @@ enum VaultCommands {
                 ("service", .optional(health.service)),
                 ("collection", .optional(health.collection)),
                 ("message", .optional(health.error?.message)),
+                // The same words as the hint line on stderr (VaultError+Messages.swift).
+                ("fix", .optional(health.error?.hint)),
             ]))
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"

@@ -10,9 +10,11 @@ enum ZshCompletion {
         # command table its parser and --help use; regenerate rather than edit.
 
         # Sets _hb_words/_hb_subs (commands after the path in $1, plain and described),
-        # _hb_opts (described options), _hb_vals (options taking a value) and _hb_pos.
+        # _hb_opts (described options), _hb_vals (options taking a value), _hb_pos and
+        # _hb_pass (1 for a command that hands every word after its first positional to
+        # another program, `hostbook ssh HOST ...`).
         _hostbook_spec() {
-            _hb_words=() _hb_subs=() _hb_opts=() _hb_vals=() _hb_pos=()
+            _hb_words=() _hb_subs=() _hb_opts=() _hb_vals=() _hb_pos=() _hb_pass=
             case $1 in
 
         """
@@ -28,6 +30,7 @@ enum ZshCompletion {
                 let vals = tree.valueOptions(spec.options)
                 if !vals.isEmpty { lines.append("_hb_vals=(\(vals.map { quote("--" + $0.name) }.joined(separator: " ")))") }
                 if !spec.positionals.isEmpty { lines.append("_hb_pos=(\(spec.positionals.map { $0.completes.rawValue }.joined(separator: " ")))") }
+                if spec.passesArgumentsAfterFirstPositional { lines.append("_hb_pass=1") }
             }
             guard !lines.isEmpty else { continue }
             out += "        \(quote(path.joined(separator: " ")))) \(lines.joined(separator: "; ")) ;;\n"
@@ -73,6 +76,7 @@ enum ZshCompletion {
             local cur=${words[CURRENT]} prev=${words[CURRENT-1]} cmdpath= w
             integer npos=0 i
             local -a _hb_words _hb_subs _hb_opts _hb_vals _hb_pos _hb_db
+            local _hb_pass
             _hostbook_spec ""
             for (( i = 2; i < CURRENT; i++ )); do
                 w=${words[i]}
@@ -89,7 +93,10 @@ enum ZshCompletion {
                     (( npos++ ))
                 fi
             done
-            if [[ $prev == -* ]] && (( ${_hb_vals[(Ie)$prev]} )); then
+            if [[ -n $_hb_pass ]] && (( npos > 0 )); then
+                # After HOST of `hostbook ssh`, every word is ssh's: hostbook offers nothing.
+                _message 'arguments for ssh'
+            elif [[ $prev == -* ]] && (( ${_hb_vals[(Ie)$prev]} )); then
                 _hostbook_offer $(_hostbook_value_kind $cmdpath $prev)
             elif [[ $cur == -* ]]; then
                 _describe -t options option _hb_opts

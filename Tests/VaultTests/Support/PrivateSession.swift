@@ -23,7 +23,9 @@ final class PrivateSession {
     private let bus: Process
     private var keyring: Process?
 
-    init(keyring mode: Keyring) throws {
+    /// `program`: the gnome-keyring-daemon to run (a copy under another name, to see how a
+    /// service's name is shown).
+    init(keyring mode: Keyring, program: String = "gnome-keyring-daemon") throws {
         directory = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("hostbook-bus-\(UUID().uuidString.prefix(8))")
         for sub in ["", "home", "data", "config", "run"] {
@@ -58,16 +60,16 @@ final class PrivateSession {
         try bus.run()
         try waitFor("the private bus") { self.busCall(["--dest", "org.freedesktop.DBus", "--object-path", "/org/freedesktop/DBus",
                                                         "--method", "org.freedesktop.DBus.GetId"]) != nil }
-        if mode != .none { try startKeyring(unlock: mode == .unlocked) }
+        if mode != .none { try startKeyring(unlock: mode == .unlocked, program: program) }
     }
 
     /// The environment a child process needs to use this bus (and not the test run's).
     var environment: [String: String] { ["DBUS_SESSION_BUS_ADDRESS": address] }
 
-    private func startKeyring(unlock: Bool) throws {
+    private func startKeyring(unlock: Bool, program: String) throws {
         let daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        daemon.arguments = ["gnome-keyring-daemon", "--foreground", "--components=secrets"] + (unlock ? ["--unlock"] : [])
+        daemon.arguments = [program, "--foreground", "--components=secrets"] + (unlock ? ["--unlock"] : [])
         var env = ProcessInfo.processInfo.environment
         env["DBUS_SESSION_BUS_ADDRESS"] = address
         env["HOME"] = directory.appendingPathComponent("home").path

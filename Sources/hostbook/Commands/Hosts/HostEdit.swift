@@ -65,8 +65,9 @@ enum HostEdit {
         }
         try HostDatabase.validate(c)
         // A host that does not exist is reported before any prompt, and creates no database.
-        guard try HostStoreAccess.openForReading(inv)?.host(named: name) != nil else {
-            throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+        let database = try HostStoreAccess.openForReading(inv)
+        guard try database?.host(named: name) != nil else {
+            throw database?.noHost(name) ?? HostDatabase.noHost(name)
         }
         let password: SecretBytes? = c.password == .set ? try HostPasswords.read(inv, hostName: name) : nil
 

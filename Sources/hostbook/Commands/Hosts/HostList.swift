@@ -5,7 +5,8 @@ enum HostList {
     static let spec = CommandSpec(
         ["list"], summary: "List hosts",
         discussion: """
-        With several --tag, only hosts that have all of them. Tags and sources match regardless of case.
+        With several --tag, only hosts that have all of them. Tags and sources match regardless of case,
+        and a tag with or without Tailscale's 'tag:' prefix: --tag prod finds hosts imported with tag:prod.
         AUTH is the key's name (key:NAME), password or agent; JUMP is the jump host. On a terminal
         (or with $COLUMNS) the table fits the width, long fields cut with '…'; --wide shows them whole.
         """,

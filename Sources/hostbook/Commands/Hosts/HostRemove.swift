@@ -12,8 +12,9 @@ enum HostRemove {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        guard let existing = try HostStoreAccess.openForReading(inv)?.host(named: name) else {
-            throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+        let database = try HostStoreAccess.openForReading(inv)
+        guard let existing = try database?.host(named: name) else {
+            throw database?.noHost(name) ?? HostDatabase.noHost(name)
         }
         try inv.confirmUnlessYes("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?")
         let db = try HostStoreAccess.openForWriting(inv)

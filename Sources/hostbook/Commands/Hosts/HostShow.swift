@@ -9,8 +9,9 @@ enum HostShow {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        guard let host = try HostStoreAccess.openForReading(inv)?.host(named: name) else {
-            throw HostStoreError(.notFound, "no host named '\(name)'", hint: "See 'hostbook list' for the hosts there are.")
+        let database = try HostStoreAccess.openForReading(inv)
+        guard let host = try database?.host(named: name) else {
+            throw database?.noHost(name) ?? HostDatabase.noHost(name)
         }
         if inv.json {
             inv.printJSON(HostOutput.json(host))

@@ -38,7 +38,14 @@ enum KeysDeploy {
     static func run(_ inv: Invocation) throws {
         let keyName = inv.args.positional(0)!, hostName = inv.args.positional(1)!
         let keepPassword = inv.args.flag("keep-password")
-        let (_, key) = try KeysContext.existingKey(inv, named: keyName)
+        let (ctx, key) = try KeysContext.existingKey(inv, named: keyName)
+        // A key kept for SSHSIG namespaces never logs in (the agents refuse it): refused
+        // before anything is sent to the server.
+        let namespaces = try KeySigningUse.load(ctx.database, key).namespaces
+        if !namespaces.isEmpty {
+            throw CLIError.rejected("the key '\(key.name.escapedForTerminal)' signs only in the namespaces \(namespaces.sorted().joined(separator: ", ").escapedForTerminal) and cannot log in to a server",
+                                    hint: "Deploy another key, or lift the restriction with 'hostbook keys edit \(key.name.escapedForTerminal) --no-namespace'.")
+        }
         let publicKey = try key.publicKey
         var probe = try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }

@@ -14,7 +14,9 @@ enum KeysImport {
         the database keeps only its public half. NAME defaults to the file's name without
         .pem, .ppk or .key. An encrypted file asks for its passphrase on the terminal (up to
         3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
-        PATH '-' reads the key from standard input (then --name is needed).
+        PATH '-' reads the key from standard input (then --name is needed). A key file
+        without a comment of its own (PEM, PKCS#8) takes the one of PATH.pub beside it, when
+        that file holds the same key.
         """,
         positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
         options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
@@ -48,7 +50,12 @@ enum KeysImport {
         let envelope: PrivateKeyEnvelope
         do { envelope = try opened.get() } catch let e as KeyFormatError { throw failure(e, shown) }
         let imported = try decode(envelope, shown: shown, inv)
-        let result = try ctx.credentials.store(imported.key, name: name, format: imported.format.rawValue)
+        var key = imported.key
+        // PEM and PKCS#8 have no comment: ssh-keygen keeps it in PATH.pub beside them.
+        if key.comment.isEmpty, path != "-", let comment = CompanionPublicKey.comment(beside: path, for: key.publicKey) {
+            key.comment = comment
+        }
+        let result = try ctx.credentials.store(key, name: name, format: imported.format.rawValue)
         let stored = result.key
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))

@@ -20,7 +20,7 @@ enum SSHCommand {
 
     static let spec = CommandSpec(
         ["ssh"], summary: "Connect to a saved host with ssh, using hostbook's keys, passwords and host keys",
-        usage: "[--snippet NAME] [--print-config] [-l USER] [[USER@]HOST [SSH-ARGS...]]",
+        usage: "[--snippet NAME] [--print-config] [-l USER | --user USER] [[USER@]HOST [SSH-ARGS...]]",
         discussion: """
         Runs the system ssh (OpenSSH 8.5 or later) with a configuration made for HOST and its \
         jump hosts: each hop's hostname, port, user, key and trusted host keys. Keys are served \

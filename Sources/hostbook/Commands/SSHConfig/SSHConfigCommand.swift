@@ -33,7 +33,7 @@ enum SSHConfigCommand {
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
-            inv.note(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
+            inv.print(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
                                         : "hostbook's ssh configuration was not installed.")
             return
         }
@@ -49,12 +49,17 @@ enum SSHConfigCommand {
                 if !wasInstalled { installed.removeGenerated() }
                 throw error
             }
+            // What was done is the command's output (stdout); warnings and errors go to stderr.
             if added {
-                inv.note("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")
+                inv.print("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")
             } else {
-                inv.note("Wrote \(installed.generated); \(installed.userConfig) already includes it.")
+                inv.print("Wrote \(installed.generated); \(installed.userConfig) already includes it.")
             }
-            inv.note("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
+            // The keys reach plain ssh through the standing agent: say how to start it unless
+            // it already answers at the socket the configuration names.
+            if AgentSocket.runningAgent(at: try AgentSocket.defaultPath(environment: inv.environment)) == nil {
+                inv.print("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
+            }
             return
         }
         let rendered = try installed.render(inv)
