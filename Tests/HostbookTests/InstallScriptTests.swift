@@ -125,7 +125,9 @@ final class InstallScriptTests: XCTestCase {
         chmod(home + "/.ssh", 0o700)
         let removed = try fx.tool(uninstall, ["--prefix", prefix])
         XCTAssertEqual(removed.status, 0, removed.stderr)
-        XCTAssertTrue(removed.stdout.hasPrefix("uninstalled the ssh configuration (\(bin) ssh-config --uninstall)\n"), removed.stdout)
+        // hostbook's own report of what it removed, then the script's line.
+        XCTAssertTrue(removed.stdout.hasPrefix("Removed the Include line from \(userConfig)"), removed.stdout)
+        XCTAssertTrue(removed.stdout.contains("\nuninstalled the ssh configuration (\(bin) ssh-config --uninstall)\n"), removed.stdout)
         XCTAssertFalse(FileManager.default.fileExists(atPath: generated))
         XCTAssertFalse(FileManager.default.fileExists(atPath: userConfig), "hostbook made it, holding only the Include line")
         XCTAssertFalse(FileManager.default.fileExists(atPath: bin))
