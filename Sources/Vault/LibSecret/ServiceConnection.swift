@@ -7,6 +7,7 @@
 // of ours, and lets every call check the bus and the service again.
 internal import CLibSecret
 import Dispatch
+import System
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -134,15 +135,10 @@ final class ServiceConnection {
         let value = g_variant_get_child_value(reply, 0)
         defer { g_variant_unref(value) }
         let pid = g_variant_get_uint32(value)
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        var path = count > 0 ? String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
         // A service that made itself non-dumpable (KeePassXC does) has a /proc/PID/exe only
-        // root may read; its command line is readable by everyone, and names it as well.
-        if path.isEmpty, let cmdline = try? procText("/proc/\(pid)/cmdline") {
-            path = String(cmdline.prefix { $0 != "\0" })
-        }
-        guard let name = path.split(separator: "/").last else { return nil }
+        // root may read; ProcessChain then names it by its command line, which everyone may read.
+        guard let path = ProcessChain.executable(of: Int32(bitPattern: pid)),
+              let name = path.split(separator: "/").last else { return nil }
         return OwnerProcess(pid: pid, executable: String(name))
     }
 
