@@ -189,7 +189,7 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(notRepo.status, 1)
         XCTAssertTrue(notRepo.stderr.contains("is not a git repository"), notRepo.stderr)
         try bed.fx.fails(["git", "setup", "nokey", "--repo", bed.fx.dir.file("repo"), "--email", "a@example.com"], status: 4,
-                         stderr: "hostbook: no key named nokey\nSee the saved keys with 'hostbook keys list'.\n")
+                         stderr: "hostbook: no key named 'nokey'\nRun 'hostbook keys list' to see the keys.\n")
         let exclusive = try bed.fx.run(["git", "setup", "k", "--global", "--repo", bed.fx.dir.file("repo")])
         XCTAssertEqual(exclusive.status, 2)
         XCTAssertTrue(exclusive.stderr.hasPrefix("hostbook: --global and --repo cannot be used together\n"), exclusive.stderr)

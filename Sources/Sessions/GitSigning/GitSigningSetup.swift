@@ -57,7 +57,7 @@ public struct GitSigningSetup: Sendable {
     public func run(database: HostDatabase, keyName: String, scope: Scope, email: String?,
                     home: String, environment: [String: String]) throws -> Outcome {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
-            throw SessionError.notFound("no key named \(keyName.escapedForTerminal)", hint: "See the saved keys with 'hostbook keys list'.")
+            throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
         }
         let publicKey = try key.publicKey
         if case .repository(let path) = scope {

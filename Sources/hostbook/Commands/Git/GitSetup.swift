@@ -30,6 +30,9 @@ enum GitSetup {
         let scope: GitSigningSetup.Scope = inv.args.flag("global") ? .global
             : inv.args.value("repo").map { .repository($0) } ?? .currentRepository
         let setup = try GitSigningSetup.findGit(environment: inv.environment)
+        // A key that does not exist is reported as the keys commands report it, without
+        // creating a database.
+        _ = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let ctx = try KeysContext.open(inv)
         let outcome = try setup.run(database: ctx.database, keyName: inv.args.positional(0)!, scope: scope,
                                     email: inv.args.value("email"), home: inv.homeDirectory, environment: inv.environment)
