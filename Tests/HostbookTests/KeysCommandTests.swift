@@ -186,10 +186,12 @@ final class KeysCommandTests: XCTestCase {
 
     func testUnknownKeyIsExit4() throws {
         for command in [["keys", "show", "nope"], ["keys", "public", "nope"], ["keys", "export", "nope", "--no-passphrase"],
-                        ["keys", "remove", "nope", "--yes"]] {
+                        ["keys", "remove", "nope", "--yes"], ["keys", "edit", "nope", "--confirm"]] {
             let r = try hb(command)
             XCTAssertEqual(r.status, 4, "\(command)")
             XCTAssertEqual(r.stderr, "hostbook: no key named 'nope'\nRun 'hostbook keys list' to see the keys.\n", "\(command)")
+            // Nothing is written for a key that is not there, not even an empty database.
+            XCTAssertFalse(FileManager.default.fileExists(atPath: db), "\(command)")
         }
     }
 

@@ -13,6 +13,8 @@ enum KeysRemove {
         run: run)
 
     static func run(_ inv: Invocation) throws {
+        // A key that does not exist is reported without creating a database.
+        _ = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let ctx = try KeysContext.open(inv)
         let key = try ctx.key(named: inv.args.positional(0)!)
         if !inv.args.flag("yes") {
