@@ -179,8 +179,8 @@ final class BundleStoreTests: XCTestCase {
         let before = try counts()["known_hosts"]
         let plan = try bundles.plan(doc, bundle: "team")
         XCTAssertEqual(plan.changedHostKeys.map(\.host), ["bastion.example.com", "[db1.example.com]:2222"])
-        XCTAssertEqual(plan.changedHostKeys[0].trusted, [Self.key(Self.keyA).sha256Fingerprint])
-        XCTAssertEqual(plan.changedHostKeys[0].offered, Self.key(Self.keyB).sha256Fingerprint)
+        XCTAssertEqual(plan.changedHostKeys.first?.trusted, [Self.key(Self.keyA).sha256Fingerprint])
+        XCTAssertEqual(plan.changedHostKeys.first?.offered, Self.key(Self.keyB).sha256Fingerprint)
         XCTAssertTrue(plan.hostKeysToTrust.isEmpty, "\(plan.hostKeysToTrust)")
         try bundles.apply(plan)
         XCTAssertEqual(try counts()["known_hosts"], before)
