@@ -96,6 +96,9 @@ final class BundleStoreTests: XCTestCase {
         _ = try KeyStore(database: db).insert(NewKey(uuid: UUIDString.random(), name: "team-key", publicKey: Self.key(Self.keyB), comment: "", format: "openssh"))
         XCTAssertEqual(try bundles.plan(team(serial: 2), bundle: "team").hostsToUpdate.map(\.name), ["db1"])
 
+        // The user stores a password for bastion (the vault item is the caller's to remove).
+        try db.connection.execute("UPDATE hosts SET auth = 'password' WHERE name = 'bastion'")
+        let bastionUUID = try XCTUnwrap(db.host(named: "bastion")).uuid
         // Serial 3: bastion, its key line, the revocation and the snippet dropped; db1 moved.
         var next = team(serial: 3)
         next.hosts = [BundleHost(name: "db1", hostname: "db1.example.com", port: 2200, tags: ["db"], key: "team-key"),
@@ -107,6 +110,7 @@ final class BundleStoreTests: XCTestCase {
         XCTAssertEqual(update.hostsToAdd.map(\.name), ["web"])
         XCTAssertEqual(update.hostsToUpdate.map(\.name), ["db1"])
         XCTAssertEqual(update.hostsToRemove, ["bastion"])
+        XCTAssertEqual(update.removedPasswords, [.init(host: "bastion", uuid: bastionUUID)])
         XCTAssertEqual(update.snippetsToRemove, ["logs"])
         XCTAssertEqual(Set(update.hostKeysToRemove), ["bastion.example.com ssh-ed25519 \(Self.keyA)", "@revoked old.example.com ssh-ed25519 \(Self.keyB)"])
         XCTAssertTrue(update.hostKeysToTrust.isEmpty)

@@ -148,6 +148,7 @@ extension BundleStore {
         for old in own where kept[old.name.lowercased()]?.name.lowercased() != old.name.lowercased() {
             diff.removeHosts.append(old)
             diff.plan.hostsToRemove.append(old.name)
+            if old.auth == .password { diff.plan.removedPasswords.append(.init(host: old.name, uuid: old.uuid)) }
         }
         // Hosts of other sources that jump through one the bundle removes.
         for old in diff.removeHosts {

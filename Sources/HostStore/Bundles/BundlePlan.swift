@@ -50,6 +50,18 @@ public struct BundlePlan: Sendable, Equatable {
         }
     }
 
+    /// A host the plan removes that has a password in the vault: the database row goes
+    /// with apply, the vault item (named by the host's uuid) is the caller's to remove.
+    public struct RemovedPassword: Sendable, Equatable {
+        public let host: String
+        public let uuid: String
+
+        public init(host: String, uuid: String) {
+            self.host = host
+            self.uuid = uuid
+        }
+    }
+
     /// The bundle's name.
     public let bundle: String
     /// The serial the plan applies, and the one applied before (nil: never).
@@ -78,6 +90,8 @@ public struct BundlePlan: Sendable, Equatable {
     public var clashes: [Clash] = []
     public var changedHostKeys: [ChangedHostKey] = []
     public var missingKeys: [MissingKey] = []
+    /// Hosts in `hostsToRemove` whose password is in the vault.
+    public var removedPasswords: [RemovedPassword] = []
 
     public init(bundle: String, serial: UInt64, previousSerial: UInt64?, digest: String, document: BundleDocument) {
         self.bundle = bundle
