@@ -56,30 +56,19 @@ public enum BundleSignature {
         }
     }
 
-    /// Why a bundle's signature is not accepted.
-    public enum Refusal: Error, Sendable, Equatable {
-        /// No `bundle.txt.sig` beside the bundle.
-        case unsigned
-        /// The file is not an SSH signature, is for another namespace, or does not verify
-        /// over the bundle's bytes (a changed byte in either file).
-        case invalid(String)
-        /// A valid signature by a key that is not among the trusted signers.
-        case unknownSigner(PublicKey)
-        /// No signer is trusted for the bundle at all.
-        case noTrustedSigner
-    }
-
-    /// The trusted signer that signed `message` with `signature` (the file's bytes).
-    public static func verify(_ message: [UInt8], signature: [UInt8]?, trusted: [PublicKey]) -> Result<PublicKey, Refusal> {
-        guard let signature else { return .failure(.unsigned) }
-        let signer: PublicKey
-        do {
-            signer = try SSHSignatureFile.parse(signature).verify(message: message, namespace: namespace)
-        } catch {
-            return .failure(.invalid("\(error)"))
+    /// The key that signed `message`, when `signature` (the `.sig` file's bytes) is a valid
+    /// signature over exactly those bytes in namespace `hostbook-bundle`. Whether that key may
+    /// sign the bundle is the caller's question (BundleIntake). Refusals are `.rejected`.
+    public static func signer(of message: [UInt8], signature: [UInt8]?, shownAs path: String) throws -> PublicKey {
+        guard let signature else {
+            throw SessionError.rejected("the bundle is not signed (\(path.escapedForTerminal).sig is missing)",
+                                        hint: "Ask its publisher to export it with 'hostbook bundle export --sign KEY'.")
         }
-        if trusted.isEmpty { return .failure(.noTrustedSigner) }
-        guard trusted.contains(signer) else { return .failure(.unknownSigner(signer)) }
-        return .success(signer)
+        do {
+            return try SSHSignatureFile.parse(signature).verify(message: message, namespace: namespace)
+        } catch {
+            throw SessionError.rejected("the bundle's signature is not valid: \(error)",
+                                        hint: "The bundle or its signature was changed after it was signed; ask its publisher for a freshly exported one.")
+        }
     }
 }
