@@ -14,17 +14,29 @@ public struct BundleSubscription: Sendable, Equatable {
 extension BundleStore {
     /// Records (or changes) where bundle `bundle` comes from.
     public func subscribe(bundle: String, url: String) throws {
-        throw HostStoreError(.failed, "bundle subscriptions: not written yet")
+        try Self.requireName(bundle)
+        if let bad = TextRules.firstForbiddenScalar(in: url) {
+            throw HostStoreError.rejected("the bundle's URL contains \(bad.description)")
+        }
+        guard !url.isEmpty else { throw HostStoreError.rejected("the bundle's URL is empty") }
+        try database.write {
+            _ = try connection.run("INSERT OR REPLACE INTO bundle_subscriptions (bundle, url) VALUES (?, ?)", [.text(bundle), .text(url)])
+        }
     }
 
     /// Forgets the subscription; true when there was one.
     @discardableResult
     public func unsubscribe(bundle: String) throws -> Bool {
-        throw HostStoreError(.failed, "bundle subscriptions: not written yet")
+        try database.write { try connection.run("DELETE FROM bundle_subscriptions WHERE bundle = ?", [.text(bundle)]) > 0 }
     }
 
     /// Every subscription, by name.
     public func subscriptions() throws -> [BundleSubscription] {
-        throw HostStoreError(.failed, "bundle subscriptions: not written yet")
+        try database.read {
+            try connection.query("SELECT bundle, url FROM bundle_subscriptions ORDER BY bundle").compactMap { row in
+                guard let name = row.text(0), let url = row.text(1) else { return nil }
+                return BundleSubscription(name: name, url: url)
+            }
+        }
     }
 }

@@ -128,3 +128,23 @@ enum KnownHostsSQL {
     /// Empties the store's scratch database between two fuzz inputs.
     static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack"]
 }
+
+extension KnownHostsSQL {
+    // MARK: Bundles (KnownHostsStore+Bundles)
+
+    /// The entries a bundle brought (its source `bundle:NAME`): a scan, run once per plan.
+    static let bySource = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE source = ?1 ORDER BY id"
+    /// A stored entry with this exact identity: name (any case for a plain name, ?5 = 1),
+    /// port, marker and blob.
+    static let sameEntry = """
+        SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
+        AND (?5 = 1 OR pattern = ?1) ORDER BY id
+        """
+    /// Every plain name with a port (the names a hashed or pattern line may be tested on).
+    static let plainNames = "SELECT DISTINCT lower(pattern), port FROM known_hosts WHERE port != 0"
+    /// An entry a bundle brings, trusted (or revoking) from the moment it is written.
+    static let insertFromBundle = """
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, source, first_seen, approved_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+}
