@@ -6,6 +6,9 @@
 // B's hosts, known hosts and snippets as JSON are the same before and after.
 import Foundation
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class BundleTests: XCTestCase, TestHostKeys {
     var fx: HostbookFixture!
@@ -282,6 +285,21 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let signed = try fx.run(args)
         XCTAssertEqual(signed.status, 0, signed.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/bundle.txt.sig"))
+        // A locked agent (ssh-add -x): said so, with the command that unlocks it (exit 1).
+        let socket = try XCTUnwrap(try fx.run(["agent", "status", "--json"]).stdout.split(separator: "\"").first { $0.hasSuffix("agent.sock") })
+        let askpass = fx.dir.file("askpass.sh")
+        try Data("#!/bin/sh\necho lockpass\n".utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o755)
+        let lock = try Shell.run("ssh-add -x", environment: fx.environment.merging(["SSH_AUTH_SOCK": String(socket), "SSH_ASKPASS": askpass,
+                                                                                    "SSH_ASKPASS_REQUIRE": "force"]) { $1 }, account: fx.account)
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        try fx.ok("edit", "web", "--port", "2200")
+        let locked = try fx.run(args)
+        XCTAssertEqual(locked.status, 1, locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("is locked (it offers no keys)"), locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("ssh-add -X"), locked.stderr)
+        XCTAssertFalse(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8).contains("2200"), "nothing written")
+
         // An unknown key: exit 4.
         XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "nope", "-o", folder]).status, 4)
     }

@@ -50,7 +50,7 @@ enum BundleExport {
             ]))
             return
         }
-        let what: TerminalText = "\(doc.hosts.count) hosts, \(doc.snippets.count) snippets, \(doc.hostKeys.count) host keys"
+        let what: TerminalText = "\(raw: counted(doc.hosts.count, "host")), \(raw: counted(doc.snippets.count, "snippet")), \(raw: counted(doc.hostKeys.count, "host key"))"
         switch outcome.change {
         case .unchanged:
             inv.print("Bundle '\(doc.name)' unchanged (serial \(doc.serial), \(what)): nothing written.")
@@ -62,4 +62,6 @@ enum BundleExport {
             inv.print("  \(outcome.folder.signaturePath)")
         }
     }
+
+    private static func counted(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
 }
