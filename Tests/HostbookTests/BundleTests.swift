@@ -305,12 +305,14 @@ final class BundleTests: XCTestCase, TestHostKeys {
     }
 
     func testUnsafeNamesAndURLsAreRefused() throws {
-        for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J")] {
+        for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J"),
+                           ("team", "https://me:s3cret-token@git.example.com/team.git")] {
             try onB("bundle", "trust", "team", "--signer", keyA)
             // `--` so that a URL starting with dashes reaches the command as the URL.
             let r = try fx.run(["--db", dbB, "bundle", "subscribe", "--", name, url])
             XCTAssertEqual(r.status, 5, "\(name) \(url): \(r.stderr)")
             XCTAssertFalse(r.stderr.contains("\u{1b}"), "escaped: \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("s3cret-token"), "no password in an error: \(r.stderr)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles")))
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)

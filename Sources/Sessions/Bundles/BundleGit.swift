@@ -25,13 +25,21 @@ public struct BundleGit: Sendable {
         self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
     }
 
-    /// Why `url` cannot be cloned from: empty, a control character, or starting with `-`.
+    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, or
+    /// a password in it (secrets never go into the database).
     public static func problem(url: String) -> String? {
         if url.isEmpty { return "the git URL or path is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
             return "the git URL or path '\(url.escapedForTerminal)' holds a control character"
         }
         if url.hasPrefix("-") { return "the git URL or path '\(url.escapedForTerminal)' starts with '-'" }
+        // https://user:token@host/...: the password would be stored with the subscription.
+        if let scheme = url.firstRange(of: "://") {
+            let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+                return "the git URL holds a password (user:password@); it would be stored with the subscription"
+            }
+        }
         return nil
     }
 

@@ -40,7 +40,7 @@ public struct BundleSubscriber {
 
     public func subscribe(name: String, url: String) throws -> Outcome {
         if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
-        if let problem = BundleGit.problem(url: url) { throw SessionError.rejected(problem, hint: "Give the repository's URL or path as git clone takes it.") }
+        if let problem = BundleGit.problem(url: url) { throw SessionError.rejected(problem, hint: "Give the repository's URL or path as git clone takes it (for a password, use git's credential helper or an SSH URL).") }
         let store = BundleStore(database: database)
         if let current = try store.subscriptions().first(where: { $0.name == name }) {
             throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is already subscribed to (from \(current.url.escapedForTerminal))",
