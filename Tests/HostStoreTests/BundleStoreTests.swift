@@ -323,4 +323,28 @@ final class BundleStoreTests: XCTestCase {
         XCTAssertTrue(try bundles.unsubscribe(bundle: "lab"))
         XCTAssertEqual(try bundles.subscriptions().map(\.name), ["team"])
     }
+
+    /// The work of a plan (SQLite instructions, no clock) grows with the bundle, not with
+    /// the known-hosts entries already stored: each line is an index probe, never a scan.
+    func testPlanWorkGrowsWithTheBundleNotWithTheStore() throws {
+        func work(stored: Int, lines: Int) throws -> Int {
+            let folder = try TempFolder()
+            let database = try HostDatabase.open(path: folder.file("w.db"))
+            var file = ""
+            for i in 0..<stored { file += "h\(i).stored.example ssh-ed25519 \(Self.keyA)\n" }
+            _ = try KnownHostsStore(database: database).importKnownHosts(Array(file.utf8))
+            let doc = BundleDocument(name: "team", serial: 1,
+                                     hosts: (0..<lines).map { BundleHost(name: "b\($0)", hostname: "b\($0).example") },
+                                     hostKeys: (0..<lines).map { "b\($0).example ssh-ed25519 \(Self.keyB)" })
+            let store = BundleStore(database: database)
+            let (plan, instructions) = try database.connection.countingInstructions { try store.plan(doc, bundle: "team") }
+            XCTAssertEqual(plan.hostKeysToTrust.count, lines)
+            return instructions
+        }
+        let small = try work(stored: 1_000, lines: 50)
+        let large = try work(stored: 8_000, lines: 50)
+        XCTAssertLessThan(Double(large) / Double(small), 1.5, "8× the stored entries: \(small) → \(large) instructions")
+        let twice = try work(stored: 1_000, lines: 100)
+        XCTAssertLessThan(Double(twice) / Double(small), 2.6, "2× the bundle: \(small) → \(twice) instructions")
+    }
 }

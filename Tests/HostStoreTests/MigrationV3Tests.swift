@@ -52,6 +52,10 @@ final class MigrationV3Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "host_aliases"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_namespaces"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_git_identities"), [])
+        // Version 6: the empty team-bundle tables.
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"] {
+            XCTAssertEqual(after.removeValue(forKey: table), [], table)
+        }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })
         after["keys"] = before["keys"]
         XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null|null|null|null" })

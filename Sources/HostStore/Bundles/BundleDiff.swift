@@ -229,12 +229,13 @@ extension BundleStore {
         }
         let now = StoreClock.nowSeconds()
         var planned: Set<String> = []
+        var whole: KnownHostsStore.WholeEntries?
         for (line, lineEntries) in zip(document.hostKeys, entries) {
             var adds = false
             for e in lineEntries {
                 let identity = "\(e.plain ? HostPatternList.lowercased(e.pattern) : e.pattern)\u{0}\(e.port)\u{0}\(e.marker.rawValue)\u{0}\(Base64.encode(e.entry.storedBlob))"
                 if planned.contains(identity) { continue }
-                let verdict = try store.verdict(e, source: source, candidates: {
+                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: {
                     if candidates == nil { candidates = try store.lookupCandidates(extra: extra) }
                     return candidates!
                 }, now: now)

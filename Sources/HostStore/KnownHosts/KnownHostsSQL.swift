@@ -132,14 +132,17 @@ enum KnownHostsSQL {
 extension KnownHostsSQL {
     // MARK: Bundles (KnownHostsStore+Bundles)
 
-    /// The entries a bundle brought (its source `bundle:NAME`): a scan, run once per plan.
-    static let bySource = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE source = ?1 ORDER BY id"
-    /// A stored entry with this exact identity: name (any case for a plain name, ?5 = 1),
-    /// port, marker and blob.
+    /// The entries a bundle brought (its source `bundle:NAME`), from the partial index
+    /// `known_hosts_bundle_source` (the `substr` term lets SQLite use it).
+    static let bySource = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE source = ?1 AND substr(source, 1, 7) = 'bundle:' ORDER BY id"
+    /// A stored plain-name entry with this identity: name (any case for a plain name,
+    /// ?5 = 1), port, marker and blob; `port != 0` lets SQLite use `known_hosts_name`.
     static let sameEntry = """
-        SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND marker = ?3 AND key_blob = ?4
+        SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4
         AND (?5 = 1 OR pattern = ?1) ORDER BY id
         """
+    /// Every hashed or pattern-list entry (port 0), read once per plan into a set.
+    static let wholeEntryRows = "SELECT id, pattern, marker, key_blob, source FROM known_hosts WHERE port = 0 ORDER BY id"
     /// Every plain name with a port (the names a hashed or pattern line may be tested on).
     static let plainNames = "SELECT DISTINCT lower(pattern), port FROM known_hosts WHERE port != 0"
     /// An entry a bundle brings, trusted (or revoking) from the moment it is written.

@@ -130,4 +130,11 @@ enum KnownHostsSchema {
         WHERE NOT EXISTS (SELECT 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|');
 
     """
+
+    /// Version 6: the entries a team bundle brought (source `bundle:NAME`) are found by
+    /// their source (KnownHostsStore+Bundles); no other row is in this index.
+    static let v6BundleSource = """
+    CREATE INDEX known_hosts_bundle_source ON known_hosts(source) WHERE substr(source, 1, 7) = 'bundle:';
+
+    """
 }

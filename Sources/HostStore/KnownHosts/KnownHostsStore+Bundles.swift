@@ -30,6 +30,22 @@ extension KnownHostsStore {
         case changed(lookup: String, trusted: [String])
     }
 
+    /// The stored hashed and pattern-list entries (port 0) by identity, read once per plan:
+    /// the name index leaves them out (schema v4).
+    struct WholeEntries {
+        var rows: [WholeIdentity: [(id: Int64, source: String)]] = [:]
+    }
+
+    func wholeEntries() throws -> WholeEntries {
+        var out = WholeEntries()
+        let s = try connection.prepare(KnownHostsSQL.wholeEntryRows)
+        while try s.step() {
+            guard let id = s.int(at: 0), let pattern = s.text(at: 1), let marker = s.text(at: 2), case .blob(let blob) = s.column(3) else { continue }
+            out.rows[WholeIdentity(pattern: pattern, marker: marker, blob: blob), default: []].append((id, s.text(at: 4) ?? ""))
+        }
+        return out
+    }
+
     /// The entries of a bundle's host-key line.
     static func bundleEntries(of line: String) throws -> [BundleEntry] {
         guard let entry = try KnownHostsEntry.parse(line) else { throw KeyFormatError.invalid("not a known_hosts entry") }
@@ -66,16 +82,22 @@ extension KnownHostsStore {
     /// for a plain name it is checked at that name; for a hashed name or a pattern list at
     /// each of `candidates` the field matches. The bundle's own entries are left out of
     /// the check: the bundle being applied restates them.
-    func verdict(_ e: BundleEntry, source: String, candidates: () throws -> [HostLookupName], now: UInt64) throws -> BundleEntryVerdict {
-        let s = try connection.prepare(KnownHostsSQL.sameEntry)
-        try s.bind([.text(e.pattern), .int(Int64(e.port)), .text(e.marker.rawValue), .blob(e.entry.storedBlob), .int(e.plain ? 1 : 0)])
-        var found: KnownHostRow?
-        while try s.step() {
-            let row = KnownHostRow(statement: s)
-            if row.source == source { return .stored(id: row.id, owned: true) }
-            if found == nil { found = row }
+    func verdict(_ e: BundleEntry, source: String, whole: inout WholeEntries?, candidates: () throws -> [HostLookupName],
+                 now: UInt64) throws -> BundleEntryVerdict {
+        var stored: [(id: Int64, source: String)] = []
+        if e.port == 0 {
+            if whole == nil { whole = try wholeEntries() }
+            stored = whole?.rows[WholeIdentity(pattern: e.pattern, marker: e.marker.rawValue, blob: e.entry.storedBlob)] ?? []
+        } else {
+            let s = try connection.prepare(KnownHostsSQL.sameEntry)
+            try s.bind([.text(e.pattern), .int(Int64(e.port)), .text(e.marker.rawValue), .blob(e.entry.storedBlob), .int(e.plain ? 1 : 0)])
+            while try s.step() {
+                let row = KnownHostRow(statement: s)
+                stored.append((row.id, row.source))
+            }
         }
-        if let found { return .stored(id: found.id, owned: false) }
+        if let own = stored.first(where: { $0.source == source }) { return .stored(id: own.id, owned: true) }
+        if let other = stored.first { return .stored(id: other.id, owned: false) }
         guard e.marker == .none, e.entry.certificate == nil else { return .add }
         let lookups: [HostLookupName]
         if e.plain && e.port != 0 {
