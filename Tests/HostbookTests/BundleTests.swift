@@ -222,12 +222,15 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let signerLine = try publisher()
         let folder = fx.dir.file("out")
         XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        // A key revoked on A: the bundle's @revoked line revokes it on B too.
+        try fx.ok("known-hosts", "revoke", "10.0.0.6", "--key", keyB)
         let export = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder, "--json"])
         XCTAssertEqual(export.status, 0, export.stderr)
         let exported = try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [String: Any] ?? [:]
         XCTAssertEqual(exported["serial"] as? Int, 1)
         XCTAssertEqual(exported["change"] as? String, "written")
         XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        XCTAssertEqual(try onB("known-hosts", "approve", "10.0.0.6", "--key", keyB, "--yes").status, 0)
 
         let before = try snapshotB()
         let dry = try onB("bundle", "import", folder, "--dry-run")
@@ -243,6 +246,7 @@ final class BundleTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(plan["applied"] as? Bool, true)
         XCTAssertEqual(Set(plan["hosts_added"] as? [String] ?? []), ["web", "db", "private"])
         XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
+        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.6", "--key", keyB).status, 12, "revoked by the bundle")
         // The password stayed on A: B's web has none.
         XCTAssertNotEqual(try hostsOnB()["web"]?["auth"] as? String, "password")
 
@@ -302,6 +306,36 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
         // An unknown key: exit 4.
         XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "nope", "-o", folder]).status, 4)
+    }
+
+    func testUpdateOfEverySubscriptionGoesOnPastARefusedOne() throws {
+        let signerLine = try publisher()
+        // Two bundles from A, each in its own repository: team (tag team) and all.
+        for (name, tag) in [("team", ["--tag", "team"]), ("all", [])] {
+            try sh("git init -q --bare \"$DIR/\(name).git\" && git clone -q \"$DIR/\(name).git\" \"$DIR/\(name)\" 2>/dev/null")
+            XCTAssertEqual(try fx.run(["bundle", "export", "--name", name, "--sign", "signer", "-o", fx.dir.file(name)] + tag).status, 0)
+            try sh("cd \"$DIR/\(name)\" && git add -A && git commit -q -m 1 && git push -q origin HEAD")
+            XCTAssertEqual(try onB("bundle", "trust", name, "--signer", signerLine).status, 0)
+            let r = try onB("bundle", "subscribe", name, fx.dir.file(name + ".git"))
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(try hostsOnB()["private"]?["source"] as? String, "bundle:all")
+        // team is tampered with; all has a change.
+        try sh("cd \"$DIR/team\" && sed -i 's/10.0.0.6/10.0.0.8/' bundle.txt && git commit -q -am tampered && git push -q origin HEAD")
+        try fx.ok("edit", "private", "--hostname", "10.9.9.10")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "all", "--sign", "signer", "-o", fx.dir.file("all")]).status, 0)
+        try sh("cd \"$DIR/all\" && git commit -q -am 2 && git push -q origin HEAD")
+        let r = try onB("bundle", "update")
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("signature is not valid"), r.stderr)
+        XCTAssertTrue(r.stdout.contains("Updated bundle 'all'"), r.stdout)
+        let hosts = try hostsOnB()
+        XCTAssertEqual(hosts["private"]?["hostname"] as? String, "10.9.9.10", "the good bundle was applied")
+        XCTAssertEqual(hosts["db"]?["hostname"] as? String, "10.0.0.6", "the tampered one was not")
+        // --json prints nothing when a bundle was refused.
+        let json = try onB("bundle", "update", "--json")
+        XCTAssertEqual(json.status, 5)
+        XCTAssertEqual(json.stdout, "")
     }
 
     func testUnsafeNamesAndURLsAreRefused() throws {
