@@ -6,7 +6,8 @@
 //   signs an SSHSIG request in `hostbook-bundle` with an unrestricted key, or a key restricted
 //   to namespaces that include it; a key restricted to others (`git`) is refused here first,
 //   with the command that lifts it, since the agent can only answer "failure".
-// * Verifying returns the signer only when it is one of the bundle's trusted signers.
+// * Verifying returns the key that signed; whether it is a trusted signer of the bundle is
+//   BundleIntake's question.
 import Agent
 public import HostStore
 public import KeyFormats
