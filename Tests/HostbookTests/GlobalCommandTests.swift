@@ -46,6 +46,7 @@ final class HelpTextTests: XCTestCase {
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
         ["vault", "status"],
+        ["bundle", "export"], ["bundle", "trust"], ["bundle", "import"], ["bundle", "subscribe"], ["bundle", "update"],
     ]
 
     func testEveryCommandHasHelp() throws {

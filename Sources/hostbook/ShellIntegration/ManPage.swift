@@ -106,6 +106,9 @@ enum ManPage {
         .I ~/.ssh/known_hosts
         What \\fBknown\\-hosts import\\fR reads by default.
         .TP
+        .I ~/.local/share/hostbook/bundles/NAME
+        The git clone of a subscribed team bundle (\\fBbundle subscribe\\fR), beside the database.
+        .TP
         .I ~/.config/hostbook/allowed_signers
         git's allowed signers file (\\fB$XDG_CONFIG_HOME\\fR), written by \\fBgit setup\\fR.
         .SH SEE ALSO
