@@ -1,0 +1,142 @@
+// hostbook over SSH with no desktop session: `hostbook vault unlock` starts hostbook's own
+// keyring (a private D-Bus session bus and the user's gnome-keyring-daemon) inside a real
+// sshd login of the fixture's ordinary account, and later logins find it without any
+// environment. Real sshd, ssh, dbus-daemon and gnome-keyring-daemon; the fixture's own bus
+// and keyring are never what these logins use (sshd gives them no DBUS_SESSION_BUS_ADDRESS,
+// which each login checks).
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class HeadlessKeyringTests: XCTestCase {
+    /// A login to `server` as the fixture's user running `script` with /bin/sh; the script
+    /// first fails (exit 97) if the login has a D-Bus session bus.
+    private struct Logins {
+        let fx: HostbookFixture
+        let server: PrivateSSHD
+        let identity: String
+        let knownHosts: String
+
+        func login(_ script: String, stdin: String? = nil) throws -> HostbookResult {
+            let hostbook = "'" + HostbookProcess.binaryURL.path + "'"
+            let prelude = "[ -z \"${DBUS_SESSION_BUS_ADDRESS+set}\" ] || { echo 'the login has a bus' >&2; exit 97; }; "
+                + "export HOSTBOOK_DB='\(fx.db)'; hostbook() { \(hostbook) \"$@\"; }; "
+            return try fx.tool("/usr/bin/ssh", server.sshOptions(knownHosts: knownHosts)
+                               + ["-i", identity, "-o", "IdentitiesOnly=yes", "-l", fx.userName, "127.0.0.1", prelude + script],
+                               stdin: stdin)
+        }
+    }
+
+    /// The account's keyring and bus processes (gnome-keyring-daemon, dbus-daemon, hostbook)
+    /// that still run, zombies left out.
+    private func keyringProcesses(_ uid: uid_t, names: [String] = ["gnome-keyring-daemon", "dbus-daemon", "hostbook"]) -> Set<pid_t> {
+        Set(TestAccount.processes(of: uid).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"), !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z") else { return false }
+            let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/exe")) ?? ""
+            return names.contains(URL(fileURLWithPath: exe).lastPathComponent)
+        })
+    }
+
+    func testAVaultOverSSHWithoutADesktopSession() throws {
+        let fx = try HostbookFixture()
+        let uid = fx.account?.uid ?? getuid()
+        // The fixture's own session (started by its first run) is the baseline.
+        _ = try fx.run(["vault", "status"])
+        let before = keyringProcesses(uid)
+        var started: Set<pid_t> { keyringProcesses(uid).subtracting(before) }
+        defer { for pid in keyringProcesses(uid).subtracting(before) { kill(pid, SIGKILL) } }
+
+        // The login server (the "remote machine" the user is logged in to) and the target
+        // hostbook connects to from there, which accepts only the imported key.
+        let loginKey = fx.dir.file("login-key")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "login", "-f", loginKey]).status, 0)
+        let server = try PrivateSSHD(authorizedKeys: [try String(contentsOfFile: loginKey + ".pub", encoding: .utf8)])
+        let deployKey = fx.dir.file("deploy-key")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "deploy", "-f", deployKey]).status, 0)
+        let target = try PrivateSSHD(authorizedKeys: [try String(contentsOfFile: deployKey + ".pub", encoding: .utf8)])
+        let knownHosts = fx.dir.file("known_hosts")
+        try Data("[127.0.0.1]:\(server.port) \(try server.publicKeyTypeAndBlob())\n".utf8).write(to: URL(fileURLWithPath: knownHosts))
+        let logins = Logins(fx: fx, server: server, identity: loginKey, knownHosts: knownHosts)
+
+        // First login: no bus, no keyring. unlock starts both and prints the line to eval.
+        let unlock = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "open sesame")
+        XCTAssertEqual(unlock.status, 0, unlock.stderr)
+        XCTAssertTrue(unlock.stdout.hasPrefix("DBUS_SESSION_BUS_ADDRESS="), unlock.stdout)
+        XCTAssertTrue(unlock.stdout.contains("; export DBUS_SESSION_BUS_ADDRESS;\n"), unlock.stdout)
+        XCTAssertFalse(unlock.stdout.contains("open sesame"))
+        let daemons = keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before)
+        XCTAssertEqual(daemons.count, 1, "gnome-keyring-daemon processes started: \(daemons)")
+        XCTAssertEqual(started.count, 2, "a bus and a daemon, nothing else: \(started)")
+        // Nothing of the passphrase in any argv.
+        for pid in started {
+            let argv = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            XCTAssertFalse(argv.contains("open sesame"), argv)
+        }
+
+        // A second login, without eval: keys import writes into the same keyring, and
+        // hostbook ssh logs in to the target with that key.
+        try fx.ok("add", "target", "--hostname", "127.0.0.1", "--port", String(target.port), "--user", fx.userName)
+        try fx.ok("known-hosts", "approve", "127.0.0.1", "--port", String(target.port), "--key", try target.publicKeyTypeAndBlob(), "--yes")
+        let imported = try logins.login("hostbook keys import '\(deployKey)' --name deploy && hostbook edit target --key deploy")
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        let session = try logins.login("hostbook ssh target echo connected-through-hostbook")
+        XCTAssertEqual(session.status, 0, session.stderr + target.log)
+        XCTAssertEqual(session.stdout, "connected-through-hostbook\n")
+        XCTAssertTrue(target.log.contains("Accepted publickey for \(fx.userName)"), target.log)
+
+        // A third login finds the same keyring: status names it, unlock starts nothing.
+        let status = try logins.login("hostbook vault status --json")
+        XCTAssertEqual(status.status, 0, status.stderr)
+        let statusJSON = try JSONSerialization.jsonObject(with: status.stdoutBytes) as? [String: Any]
+        XCTAssertEqual(statusJSON?["status"] as? String, "ok")
+        XCTAssertEqual(statusJSON?["headless"] as? Bool, true)
+        XCTAssertEqual(statusJSON?["service"] as? String, "gnome-keyring-daemon")
+        let again = try logins.login("hostbook vault unlock --json")
+        XCTAssertEqual(again.status, 0, again.stderr)
+        let againJSON = try JSONSerialization.jsonObject(with: again.stdoutBytes) as? [String: Any]
+        XCTAssertEqual(againJSON?["started"] as? Bool, false)
+        XCTAssertEqual((againJSON?["daemon_pid"] as? Int).map { pid_t($0) }, daemons.first)
+        XCTAssertEqual(keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before), daemons)
+
+        // The standing agent started from a login reads the key through the same keyring.
+        let agentHosts = fx.dir.file("target_known_hosts")
+        try Data("[127.0.0.1]:\(target.port) \(try target.publicKeyTypeAndBlob())\n".utf8).write(to: URL(fileURLWithPath: agentHosts))
+        let viaAgent = try logins.login("eval \"$(hostbook agent start)\" >/dev/null && ssh -F none -p \(target.port) "
+                                        + "-o BatchMode=yes -o IdentityAgent=\"$SSH_AUTH_SOCK\" -o UserKnownHostsFile='\(agentHosts)' "
+                                        + "-o GlobalKnownHostsFile=/dev/null -l \(fx.userName) 127.0.0.1 echo through-the-agent; "
+                                        + "code=$?; hostbook agent stop; exit $code")
+        XCTAssertEqual(viaAgent.status, 0, viaAgent.stderr + target.log)
+        XCTAssertEqual(viaAgent.stdout, "through-the-agent\n")
+
+        // lock stops the daemon and the bus; the keyring stays on disk, encrypted.
+        let lock = try logins.login("hostbook vault lock")
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        XCTAssertEqual(started, [], "left running after vault lock")
+        let locked = try logins.login("hostbook vault status")
+        XCTAssertEqual(locked.status, 1)
+
+        // A wrong passphrase: exit 6, and nothing left running.
+        let wrong = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "open barley")
+        XCTAssertEqual(wrong.status, 6, wrong.stderr)
+        XCTAssertTrue(wrong.stderr.hasPrefix("hostbook: wrong passphrase for the login keyring\n"), wrong.stderr)
+        XCTAssertEqual(wrong.stdout, "")
+        XCTAssertEqual(started, [], "left running after a wrong passphrase")
+
+        // Unlocked again: a new daemon, and the key is still there.
+        let reopened = try logins.login("hostbook vault unlock --passphrase-stdin --json", stdin: "open sesame")
+        XCTAssertEqual(reopened.status, 0, reopened.stderr)
+        let reopenedJSON = try JSONSerialization.jsonObject(with: reopened.stdoutBytes) as? [String: Any]
+        XCTAssertEqual(reopenedJSON?["started"] as? Bool, true)
+        XCTAssertNotEqual((reopenedJSON?["daemon_pid"] as? Int).map { pid_t($0) }, daemons.first)
+        let second = try logins.login("hostbook ssh target echo still-there")
+        XCTAssertEqual(second.status, 0, second.stderr + target.log)
+        XCTAssertEqual(second.stdout, "still-there\n")
+
+        // The last lock (and agent stop, above) leave nothing hostbook started.
+        XCTAssertEqual(try logins.login("hostbook vault lock").status, 0)
+        XCTAssertEqual(started, [], "left running at the end")
+    }
+}
