@@ -101,29 +101,40 @@ final class HeadlessKeyringTests: XCTestCase {
         XCTAssertEqual((againJSON?["daemon_pid"] as? Int).map { pid_t($0) }, daemons.first)
         XCTAssertEqual(keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before), daemons)
 
-        // The standing agent started from a login reads the key through the same keyring.
+        // The standing agent started from a login reads the key through the same keyring,
+        // and keeps running across lock and unlock.
         let agentHosts = fx.dir.file("target_known_hosts")
         try Data("[127.0.0.1]:\(target.port) \(try target.publicKeyTypeAndBlob())\n".utf8).write(to: URL(fileURLWithPath: agentHosts))
-        let viaAgent = try logins.login("eval \"$(hostbook agent start)\" >/dev/null && ssh -F none -p \(target.port) "
-                                        + "-o BatchMode=yes -o IdentityAgent=\"$SSH_AUTH_SOCK\" -o UserKnownHostsFile='\(agentHosts)' "
-                                        + "-o GlobalKnownHostsFile=/dev/null -l \(fx.userName) 127.0.0.1 echo through-the-agent; "
-                                        + "code=$?; hostbook agent stop; exit $code")
+        let throughAgent = "eval \"$(hostbook agent start)\" >/dev/null && ssh -F none -p \(target.port) "
+            + "-o BatchMode=yes -o IdentityAgent=\"$SSH_AUTH_SOCK\" -o UserKnownHostsFile='\(agentHosts)' "
+            + "-o GlobalKnownHostsFile=/dev/null -l \(fx.userName) 127.0.0.1 echo through-the-agent"
+        let viaAgent = try logins.login(throughAgent)
         XCTAssertEqual(viaAgent.status, 0, viaAgent.stderr + target.log)
         XCTAssertEqual(viaAgent.stdout, "through-the-agent\n")
+        let agents = keyringProcesses(uid, names: ["hostbook"]).subtracting(before)
+        XCTAssertEqual(agents.count, 1, "one standing agent: \(agents)")
 
         // lock stops the daemon and the bus; the keyring stays on disk, encrypted.
         let lock = try logins.login("hostbook vault lock")
         XCTAssertEqual(lock.status, 0, lock.stderr)
-        XCTAssertEqual(started, [], "left running after vault lock")
+        XCTAssertEqual(started, agents, "left running after vault lock (the agent stays)")
         let locked = try logins.login("hostbook vault status")
         XCTAssertEqual(locked.status, 1)
+        // ssh-add -x / -X makes the agent forget the key it has read: it must read it again,
+        // through the keyring started next.
+        let askpass = fx.dir.file("agent-lock-askpass")
+        try Data("#!/bin/sh\necho agent-lock-word\n".utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o755)
+        let relock = try logins.login("eval \"$(hostbook agent start)\" >/dev/null && export SSH_ASKPASS='\(askpass)' "
+                                      + "SSH_ASKPASS_REQUIRE=force && ssh-add -x && ssh-add -X")
+        XCTAssertEqual(relock.status, 0, relock.stderr)
 
         // A wrong passphrase: exit 6, and nothing left running.
         let wrong = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "open barley")
         XCTAssertEqual(wrong.status, 6, wrong.stderr)
         XCTAssertTrue(wrong.stderr.hasPrefix("hostbook: wrong passphrase for the login keyring\n"), wrong.stderr)
         XCTAssertEqual(wrong.stdout, "")
-        XCTAssertEqual(started, [], "left running after a wrong passphrase")
+        XCTAssertEqual(started, agents, "left running after a wrong passphrase")
 
         // Unlocked again: a new daemon, and the key is still there.
         let reopened = try logins.login("hostbook vault unlock --passphrase-stdin --json", stdin: "open sesame")
@@ -134,8 +145,14 @@ final class HeadlessKeyringTests: XCTestCase {
         let second = try logins.login("hostbook ssh target echo still-there")
         XCTAssertEqual(second.status, 0, second.stderr + target.log)
         XCTAssertEqual(second.stdout, "still-there\n")
+        // The agent that ran through the lock reads the key from the new daemon.
+        let agentAgain = try logins.login(throughAgent)
+        XCTAssertEqual(agentAgain.status, 0, agentAgain.stderr + target.log)
+        XCTAssertEqual(agentAgain.stdout, "through-the-agent\n")
+        XCTAssertEqual(keyringProcesses(uid, names: ["hostbook"]).subtracting(before), agents, "the same agent")
+        XCTAssertEqual(try logins.login("hostbook agent stop").status, 0)
 
-        // The last lock (and agent stop, above) leave nothing hostbook started.
+        // agent stop (above) and the last lock leave nothing hostbook started.
         XCTAssertEqual(try logins.login("hostbook vault lock").status, 0)
         XCTAssertEqual(started, [], "left running at the end")
     }

@@ -7,6 +7,8 @@ extension HeadlessKeyring {
     @discardableResult
     public static func lock(environment: [String: String]) -> HeadlessKeyring? {
         guard let socket = HeadlessBus.existingSocket(environment: environment) else { return nil }
+        let serial = try? serialize(socket)
+        defer { withExtendedLifetime(serial) {} }
         guard let running = find(socket: socket) else {
             // A socket left by a bus that was killed.
             try? removeStaleSocket(socket)

@@ -22,6 +22,10 @@ extension HeadlessKeyring {
     public static func unlock(environment: [String: String], passphrase: () throws -> SecretBytes) throws -> HeadlessUnlock {
         let socket = try HeadlessBus.preparedSocketPath(environment: environment)
         let address = HeadlessBus.address(ofSocket: socket)
+        // One unlock or lock at a time: two logins that start a bus at once would each
+        // take the socket's path from the other.
+        let serial = try serialize(socket)
+        defer { withExtendedLifetime(serial) {} }
         var busPID = busProcess(at: socket)
         var running: HeadlessKeyring?
         if let busPID {
@@ -84,6 +88,14 @@ extension HeadlessKeyring {
         }
         HeadlessProcesses.stop(busPID, expecting: "dbus-daemon")
         try? removeStaleSocket(socket)
+    }
+
+    /// Waits for the lock beside the socket (`bus.lock`), held until the result is released.
+    static func serialize(_ socket: String) throws(VaultError) -> FileLock {
+        do { return try FileLock(path: socket + ".lock") } catch {
+            throw VaultError(.failed, "cannot lock \(socket).lock: \(error)",
+                             hint: "Check the permissions of the folder named, then try again.")
+        }
     }
 
     /// A socket file of this user that nothing answers at is removed; anything else there is

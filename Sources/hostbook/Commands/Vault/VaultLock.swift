@@ -11,7 +11,8 @@ enum VaultLock {
         Stops the gnome-keyring-daemon and the bus that 'hostbook vault unlock' started (your \
         login keyring stays in ~/.local/share/keyrings, encrypted; 'vault unlock' starts them \
         again). Where a desktop's Secret Service answers instead, locks its default keyring. \
-        A standing agent keeps running but can read no key until the vault is unlocked again.
+        A standing agent keeps running, and drops the keys it has read when it next finds the \
+        vault locked (within 15 s).
         """
     ) { inv in
         if let stopped = HeadlessKeyring.lock(environment: inv.environment) {
