@@ -156,4 +156,32 @@ final class HeadlessKeyringTests: XCTestCase {
         XCTAssertEqual(try logins.login("hostbook vault lock").status, 0)
         XCTAssertEqual(started, [], "left running at the end")
     }
+
+    /// Where the session's own Secret Service answers (the fixture's bus and keyring), unlock
+    /// starts nothing; lock locks its default keyring, and unlock then says to unlock it there.
+    func testWithTheSessionsOwnKeyringNothingIsStarted() throws {
+        let fx = try HostbookFixture()
+        let uid = fx.account?.uid ?? getuid()
+        // gnome-keyring-daemon, or keepassxc inside scripts/with-keepassxc.
+        let service = try XCTUnwrap((try fx.json("vault", "status") as? [String: Any])?["service"] as? String)
+        let before = keyringProcesses(uid)
+        defer { for pid in keyringProcesses(uid).subtracting(before) { kill(pid, SIGKILL) } }
+
+        let unlock = try fx.run(["vault", "unlock"])
+        XCTAssertEqual(unlock.status, 0, unlock.stderr)
+        XCTAssertEqual(unlock.stdout, "")
+        XCTAssertEqual(unlock.stderr, "hostbook: this session's Secret Service (\(service)) is reachable and unlocked; nothing to start\n")
+
+        let lock = try fx.run(["vault", "lock"])
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        XCTAssertEqual(lock.stdout, "locked: the default keyring of this session's Secret Service\n")
+        let status = try fx.run(["vault", "status", "--json"])
+        XCTAssertEqual(status.status, 1)
+        XCTAssertTrue(status.stdout.contains("\"status\": \"locked\""), status.stdout)
+
+        try fx.fails(["vault", "unlock", "--passphrase-stdin"], stdin: "not read", status: 1, stderr:
+            "hostbook: this session's Secret Service (\(service)) is reachable, but its default keyring is locked\n"
+            + "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.\n")
+        XCTAssertEqual(keyringProcesses(uid).subtracting(before), [], "vault unlock started something")
+    }
 }
