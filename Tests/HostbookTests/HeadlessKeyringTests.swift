@@ -70,10 +70,22 @@ final class HeadlessKeyringTests: XCTestCase {
         let daemons = keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before)
         XCTAssertEqual(daemons.count, 1, "gnome-keyring-daemon processes started: \(daemons)")
         XCTAssertEqual(started.count, 2, "a bus and a daemon, nothing else: \(started)")
-        // Nothing of the passphrase in any argv.
+        // Nothing of the passphrase in any argv or environment; both in a session of their
+        // own, stdout and stderr on /dev/null, no pipe of hostbook's or the login's (only the
+        // daemon's stdin, the passphrase's pipe, whose writer is gone).
         for pid in started {
             let argv = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
-            XCTAssertFalse(argv.contains("open sesame"), argv)
+            let environ = (try? String(contentsOfFile: "/proc/\(pid)/environ", encoding: .utf8)) ?? ""
+            XCTAssertFalse(argv.contains("open sesame") || environ.contains("open sesame"), argv)
+            let stat = (try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8)) ?? ""
+            let fields = stat[(stat.lastIndex(of: ")") ?? stat.startIndex)...].split(separator: " ")
+            XCTAssertEqual(fields.count > 4 ? fields[4] : "", Substring(String(pid)), "session id of \(pid): \(stat)")
+            let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+            for fd in fds {
+                let target = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\(fd)")) ?? ""
+                if fd == "1" || fd == "2" { XCTAssertEqual(target, "/dev/null", "fd \(fd) of \(argv)") }
+                if Int(fd)! > 2 { XCTAssertFalse(target.hasPrefix("pipe:"), "fd \(fd) of \(argv): \(target)") }
+            }
         }
 
         // A second login, without eval: keys import writes into the same keyring, and
@@ -128,6 +140,14 @@ final class HeadlessKeyringTests: XCTestCase {
         let relock = try logins.login("eval \"$(hostbook agent start)\" >/dev/null && export SSH_ASKPASS='\(askpass)' "
                                       + "SSH_ASKPASS_REQUIRE=force && ssh-add -x && ssh-add -X")
         XCTAssertEqual(relock.status, 0, relock.stderr)
+
+        // No passphrase: a prompt is needed (exit 3); an empty one is refused (exit 5).
+        let noInput = try logins.login("hostbook vault unlock --no-input </dev/null")
+        XCTAssertEqual(noInput.status, 3, noInput.stderr)
+        XCTAssertTrue(noInput.stderr.contains("--passphrase-stdin"), noInput.stderr)
+        let empty = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "")
+        XCTAssertEqual(empty.status, 5, empty.stderr)
+        XCTAssertEqual(started, agents, "left running after a refused passphrase")
 
         // A wrong passphrase: exit 6, and nothing left running.
         let wrong = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "open barley")
