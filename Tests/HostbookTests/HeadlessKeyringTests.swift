@@ -64,7 +64,9 @@ final class HeadlessKeyringTests: XCTestCase {
         // First login: no bus, no keyring. unlock starts both and prints the line to eval.
         let unlock = try logins.login("hostbook vault unlock --passphrase-stdin", stdin: "open sesame")
         XCTAssertEqual(unlock.status, 0, unlock.stderr)
-        XCTAssertTrue(unlock.stdout.hasPrefix("DBUS_SESSION_BUS_ADDRESS="), unlock.stdout)
+        // sshd gives the login no XDG_RUNTIME_DIR: the bus is in hostbook's private folder in
+        // /tmp, the one the agent's socket uses.
+        XCTAssertTrue(unlock.stdout.hasPrefix("DBUS_SESSION_BUS_ADDRESS='unix:path=/tmp/hostbook-"), unlock.stdout)
         XCTAssertTrue(unlock.stdout.contains("; export DBUS_SESSION_BUS_ADDRESS;\n"), unlock.stdout)
         XCTAssertFalse(unlock.stdout.contains("open sesame"))
         let daemons = keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before)
@@ -203,5 +205,38 @@ final class HeadlessKeyringTests: XCTestCase {
             "hostbook: this session's Secret Service (\(service)) is reachable, but its default keyring is locked\n"
             + "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.\n")
         XCTAssertEqual(keyringProcesses(uid).subtracting(before), [], "vault unlock started something")
+    }
+
+    /// On a terminal the passphrase is asked without echo: twice when the login keyring is
+    /// made, once afterwards.
+    func testThePromptAsksTwiceWhenTheKeyringIsMade() throws {
+        let fx = try HostbookFixture()
+        let uid = fx.account?.uid ?? getuid()
+        _ = try fx.run(["vault", "status"])
+        let before = keyringProcesses(uid)
+        defer { for pid in keyringProcesses(uid).subtracting(before) { kill(pid, SIGKILL) } }
+        // No session bus for these runs (an empty address is none).
+        fx.environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        let runtime = try XCTUnwrap(fx.environment["XDG_RUNTIME_DIR"])
+
+        let first = try ScriptedTerminal(["vault", "unlock"], fixture: fx)
+        first.expect("New passphrase for the login keyring: ")
+        first.send("first words")
+        first.expect("Repeat the passphrase: ")
+        first.send("first words")
+        XCTAssertEqual(first.finish(), 0, first.transcript)
+        XCTAssertTrue(first.transcript.contains("DBUS_SESSION_BUS_ADDRESS='unix:path=\(runtime)/hostbook/bus'; export DBUS_SESSION_BUS_ADDRESS;"),
+                      first.transcript)
+        XCTAssertFalse(first.transcript.contains("first words"), "the passphrase was echoed")
+        XCTAssertEqual(keyringProcesses(uid, names: ["gnome-keyring-daemon"]).subtracting(before).count, 1)
+
+        XCTAssertEqual(try fx.run(["vault", "lock"]).status, 0)
+        let second = try ScriptedTerminal(["vault", "unlock"], fixture: fx)
+        second.expect("Passphrase for the login keyring: ")
+        second.send("first words")
+        XCTAssertEqual(second.finish(), 0, second.transcript)
+        XCTAssertFalse(second.transcript.contains("Repeat"), second.transcript)
+        XCTAssertEqual(try fx.run(["vault", "lock"]).status, 0)
+        XCTAssertEqual(keyringProcesses(uid).subtracting(before), [], "left running")
     }
 }

@@ -26,21 +26,21 @@ extension HeadlessKeyring {
         // take the socket's path from the other.
         let serial = try serialize(socket)
         defer { withExtendedLifetime(serial) {} }
-        var busPID = busProcess(at: socket)
         var running: HeadlessKeyring?
-        if let busPID {
-            let bus = try PrivateBusConnection(address: address)
-            let state = state(socket: socket, busPID: busPID, bus)
+        if let busPID = busProcess(at: socket) {
+            let state = state(socket: socket, busPID: busPID, try PrivateBusConnection(address: address))
             if state.isUnlocked { return HeadlessUnlock(keyring: state, startedDaemon: false, startedBus: false) }
             running = state
         }
         // Asked before anything is stopped or started: a prompt that fails changes nothing.
         let secret = try passphrase()
-        if busPID == nil {
+        let busPID: pid_t
+        if let running {
+            busPID = running.busPID
+        } else {
             try removeStaleSocket(socket)
             busPID = try HeadlessProcesses.startBus(socket: socket, environment: environment)
         }
-        guard let busPID else { throw VaultError(.failed, "no bus") }
         do {
             if let old = running?.daemonPID { try stopDaemon(old, address: address) }
             let bus = try PrivateBusConnection(address: address)
