@@ -42,12 +42,21 @@ final class HeadlessKeyringTests: XCTestCase {
 
     func testAVaultOverSSHWithoutADesktopSession() throws {
         let fx = try HostbookFixture()
+        guard fx.account != nil else { throw XCTSkip("needs root, for a throwaway account whose keyrings and logins these are (as CI runs)") }
         let uid = fx.account?.uid ?? getuid()
         // The fixture's own session (started by its first run) is the baseline.
         _ = try fx.run(["vault", "status"])
         let before = keyringProcesses(uid)
         var started: Set<pid_t> { keyringProcesses(uid).subtracting(before) }
-        defer { for pid in keyringProcesses(uid).subtracting(before) { kill(pid, SIGKILL) } }
+        defer {
+            for pid in keyringProcesses(uid).subtracting(before) { kill(pid, SIGKILL) }
+            // The logins' private folder in /tmp (they have no XDG_RUNTIME_DIR), named in the home.
+            let home = fx.account?.home ?? fx.dir.file("home")
+            if let record = try? String(contentsOfFile: home + "/.local/state/hostbook/socket-folder", encoding: .utf8) {
+                let folder = record.trimmingCharacters(in: .whitespacesAndNewlines)
+                if folder.hasPrefix("/tmp/hostbook-") { try? FileManager.default.removeItem(atPath: folder) }
+            }
+        }
 
         // The login server (the "remote machine" the user is logged in to) and the target
         // hostbook connects to from there, which accepts only the imported key.
@@ -183,6 +192,7 @@ final class HeadlessKeyringTests: XCTestCase {
     /// starts nothing; lock locks its default keyring, and unlock then says to unlock it there.
     func testWithTheSessionsOwnKeyringNothingIsStarted() throws {
         let fx = try HostbookFixture()
+        guard fx.account != nil else { throw XCTSkip("needs root, for a throwaway account whose keyrings and logins these are (as CI runs)") }
         let uid = fx.account?.uid ?? getuid()
         // gnome-keyring-daemon, or keepassxc inside scripts/with-keepassxc.
         let service = try XCTUnwrap((try fx.json("vault", "status") as? [String: Any])?["service"] as? String)
@@ -211,6 +221,7 @@ final class HeadlessKeyringTests: XCTestCase {
     /// made, once afterwards.
     func testThePromptAsksTwiceWhenTheKeyringIsMade() throws {
         let fx = try HostbookFixture()
+        guard fx.account != nil else { throw XCTSkip("needs root, for a throwaway account whose keyrings and logins these are (as CI runs)") }
         let uid = fx.account?.uid ?? getuid()
         _ = try fx.run(["vault", "status"])
         let before = keyringProcesses(uid)
