@@ -7,9 +7,11 @@
 // The lifecycle (one design, documented in README "hostbook over SSH (no desktop)"):
 // - `unlock` starts the bus if none answers, then gnome-keyring-daemon with the passphrase
 //   on its stdin (HeadlessProcesses); a keyring that runs unlocked is used as it is, with
-//   no passphrase asked. gnome-keyring 42 cannot unlock a running daemon's login keyring
-//   without a GUI prompter (its control socket's unlock and the Secret Service's Unlock
-//   both need one), so a locked one is stopped and started again with the passphrase.
+//   no passphrase asked. gnome-keyring 42 offers no way to unlock a running daemon's login
+//   keyring without a desktop: the Secret Service's Unlock shows a GUI prompt, and
+//   `gnome-keyring-daemon --unlock` against the running daemon (its control socket) left the
+//   keyring locked on Debian 12. So a locked one is stopped and started again with the
+//   passphrase, which is also what `lock` then `unlock` does.
 // - `lock` stops both: the login keyring stays on disk, encrypted by gnome-keyring, and the
 //   next `unlock` starts afresh.
 // - A wrong passphrase leaves nothing running.
