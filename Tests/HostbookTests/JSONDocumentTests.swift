@@ -197,6 +197,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("snippets", "show", "up")
         try run("snippets", "remove", "up", "--yes")
         try run("vault", "status")
+        // The session's own keyring answers: unlock starts nothing (lock runs last, below).
+        XCTAssertEqual(field(try run("vault", "unlock"), "headless"), .bool(false))
         try run("doctor")
 
         let config = hb.dir.file("ssh_config")
@@ -213,6 +215,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { _ = try? hb.run(["agent", "stop"]) }
         try run("agent", "status")
         try run("agent", "log")
+        // Last: it locks the fixture's keyring.
+        try run("vault", "lock")
 
         // Team bundles: exported through that agent with the unrestricted key 'login', trusted,
         // imported (dry run, then for real), subscribed to from a git repository, updated.
