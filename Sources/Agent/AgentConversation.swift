@@ -41,6 +41,13 @@ public struct AgentConversation: Sendable {
         case .unlock(let passphrase):
             guard !state.isForwarded else { return AgentReply.failure }
             return policy.unlock?(passphrase) == true ? AgentReply.success : AgentReply.failure
+        case .keyStatus(let blob):
+            // Only for a key this connection is offered, and never through a forwarded
+            // agent: the far end is not the user at this machine.
+            guard !state.isForwarded, let status = policy.keyStatus,
+                  let identity = policy.identities(state).first(where: { $0.publicKey.blob == blob }),
+                  let answer = status(state, identity) else { return AgentReply.failure }
+            return answer.reply
         case .otherExtension, .modifies, .unknown:
             return AgentReply.failure
         }

@@ -39,6 +39,8 @@ public enum AgentRequest: @unchecked Sendable {
     /// A session-bind whose fields do not parse: refused, and the connection with it
     /// (AgentConversation), so it is told apart from other malformed messages.
     case malformedSessionBind
+    /// `key-status@hostbook.io` (AgentKeyStatus): can the agent sign with this key.
+    case keyStatus(keyBlob: [UInt8])
     /// Any other extension, by name.
     case otherExtension(name: String)
     /// 22 / 23: the passphrase, in secure memory.
@@ -77,6 +79,11 @@ extension AgentRequest {
                 if name == SessionBindRequest.extensionName {
                     guard let bind = try? SessionBindRequest.parse(&r) else { return .malformedSessionBind }
                     return .sessionBind(bind)
+                }
+                if name == AgentKeyStatus.extensionName {
+                    let blob = try r.readString()
+                    try r.expectEnd("key status")
+                    return .keyStatus(keyBlob: blob)
                 }
                 return .otherExtension(name: name)
             case AgentMessageType.lock, AgentMessageType.unlock:

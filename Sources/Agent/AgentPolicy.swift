@@ -104,6 +104,11 @@ public struct AgentPolicy: Sendable {
     /// state (AgentLock keeps it).
     public var lock: (@Sendable (SecretBytes) -> Bool)?
     public var unlock: (@Sendable (SecretBytes) -> Bool)?
+    /// `key-status@hostbook.io` (AgentKeyStatus) for a key `identities` offers this
+    /// connection: whether it can sign, and if not why; nil (or no closure) refuses the
+    /// request. It may take its time (reading the vault): only this connection waits, and
+    /// the client bounds its own wait.
+    public var keyStatus: (@Sendable (AgentConnectionState, AgentIdentity) -> AgentKeyStatus?)?
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
                 maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> AgentSignDecision = { state, _, _ in AgentSignDecision(allowed: !state.isForwarded) },

@@ -19,7 +19,11 @@ final class AgentFuzzRegressionTests: XCTestCase {
                 _ = UserAuthRequest.parse(bytes)
                 _ = SignedData(bytes)
                 if case .sign(_, let data, _)? = try? AgentRequest.parse(bytes) { _ = SignedData(data) }
-                var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
+                // key-status@hostbook.io answered, and its reply parser (the client side) on the bytes.
+                var policy = AgentPolicy(identities: { _ in [identity] })
+                policy.keyStatus = { _, _ in .unavailable(message: "locked", hint: "Unlock it.") }
+                _ = AgentKeyStatus.parse(reply: bytes)
+                var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)
                 _ = conversation.reply(to: bytes)
                 _ = conversation.reply(to: bytes)
                 count += 1

@@ -52,4 +52,25 @@ final class AgentPolicyHooksTests: XCTestCase {
         XCTAssertEqual(plain.reply(to: Self.lockMessage(22, "pw")), [5])
         XCTAssertEqual(plain.reply(to: Self.sign(identity.publicKey, [1])), [5])
     }
+
+    /// key-status@hostbook.io: answered by the policy for a key the connection is offered,
+    /// in the reply the client reads back; refused for any other key, without the hook, and
+    /// with trailing bytes. A session agent (no hook) answers FAILURE, as any other agent.
+    func testKeyStatusIsThePolicysAnswerForAnOfferedKeyOnly() throws {
+        let identity = AgentIdentity(key: try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "k"), comment: "k")
+        let other = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "o").publicKey
+        var policy = AgentPolicy(identities: { _ in [identity] })
+        policy.keyStatus = { _, asked in
+            asked.publicKey.blob == identity.publicKey.blob ? .unavailable(message: "the vault is locked", hint: "Unlock it.") : .ready
+        }
+        var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)
+        let reply = conversation.reply(to: AgentKeyStatus.request(keyBlob: identity.publicKey.blob))
+        XCTAssertEqual(AgentKeyStatus.parse(reply: reply), .unavailable(message: "the vault is locked", hint: "Unlock it."))
+        XCTAssertEqual(conversation.reply(to: AgentKeyStatus.request(keyBlob: other.blob)), [5], "not offered: not told")
+        XCTAssertEqual(conversation.reply(to: AgentKeyStatus.request(keyBlob: identity.publicKey.blob) + [0]), [5], "trailing bytes")
+        XCTAssertNil(AgentKeyStatus.parse(reply: [5]))
+        XCTAssertEqual(AgentKeyStatus.parse(reply: AgentKeyStatus.ready.reply), .ready)
+        var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
+        XCTAssertEqual(plain.reply(to: AgentKeyStatus.request(keyBlob: identity.publicKey.blob)), [5])
+    }
 }

@@ -130,6 +130,26 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertTrue(r.stdout.hasSuffix(lv + "\n"), r.stdout)
     }
 
+    func testShowPutsTheLongPublicKeyLineLast() throws {
+        try requireVault()
+        XCTAssertEqual(try hb(["keys", "import", fixture("rsa3072_none"), "--name", "r"]).status, 0)
+        XCTAssertEqual(try hb(["keys", "edit", "r", "--namespace", "git"]).status, 0)
+        let publicLine = try text(fixture("rsa3072_none.pub")).split(separator: " ").prefix(2).joined(separator: " ")
+        let r = try hb(["keys", "show", "r"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let lines = r.stdout.split(separator: "\n").map(String.init)
+        XCTAssertEqual(lines.filter { $0.hasPrefix("public key:") }.count, 1, r.stdout)
+        XCTAssertTrue(lines.last?.hasPrefix("public key:   \(publicLine)") == true, r.stdout)
+        XCTAssertEqual(lines.dropLast().last?.hasPrefix("namespaces:   git "), true, r.stdout)
+        // With the art, the public key is the last field line, the art after it.
+        let art = try hb(["keys", "show", "r", "--randomart"]).stdout.split(separator: "\n").map(String.init)
+        let fields = art.prefix { !$0.hasPrefix("+---") }
+        XCTAssertTrue(fields.last?.hasPrefix("public key:   \(publicLine)") == true, art.joined(separator: "\n"))
+        // JSON is unchanged: the same members.
+        let o = try XCTUnwrap(try json(try hb(["keys", "show", "r", "--json"])) as? [String: Any])
+        XCTAssertEqual((o["public_key"] as? String)?.hasPrefix(publicLine), true)
+    }
+
     func testImportWithoutTerminalNeedsPassphraseFlag() throws {
         let path = fixture("ed25519_aes256-ctr")
         let r = try hb(["keys", "import", path])

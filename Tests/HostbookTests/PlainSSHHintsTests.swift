@@ -132,7 +132,15 @@ final class PlainSSHHintsTests: XCTestCase {
         defer { s.sshd.stop() }
         XCTAssertEqual(try s.bed.fx.run(["agent", "start"]).status, 0)
         defer { _ = try? s.bed.fx.run(["agent", "stop"]) }
-        // The account's own keyring, locked before the agent first needs the key.
+        // Unlocked: ssh connects, and hostbook's lookup (which asked the agent) says nothing.
+        let reached = try plainSSH(s)
+        XCTAssertEqual(reached.status, 0, reached.stderr + s.sshd.log)
+        XCTAssertEqual(reached.stdout, "reached\n")
+        XCTAssertFalse(reached.stderr.contains("hostbook:"), reached.stderr)
+        // A new agent (which holds no private key yet), and the account's own keyring
+        // locked before it first needs the key.
+        XCTAssertEqual(try s.bed.fx.run(["agent", "stop"]).status, 0)
+        XCTAssertEqual(try s.bed.fx.run(["agent", "start"]).status, 0)
         let lock = try Shell.run("""
             gdbus call --session --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \
               --method org.freedesktop.Secret.Service.Lock "['/org/freedesktop/secrets/aliases/default']"
@@ -141,6 +149,13 @@ final class PlainSSHHintsTests: XCTestCase {
         let refused = try plainSSH(s)
         XCTAssertEqual(refused.status, 255, refused.stderr)
         XCTAssertTrue(refused.stderr.contains("agent refused operation"), refused.stderr)
+        // ssh's own output says why, with the fix: the KnownHostsCommand asked the agent
+        // (key-status@hostbook.io) during key exchange, before ssh authenticates.
+        XCTAssertTrue(refused.stderr.hasPrefix(
+            "hostbook: the agent cannot sign with key 'k' for 'dev', so ssh will say 'agent refused operation': "
+            + "cannot read the private key of 'k': the default keyring of gnome-keyring-daemon is locked\n"
+            + "Unlock it (log in to the desktop, or unlock the keyring in Seahorse) and try again.\n"), refused.stderr)
+        XCTAssertEqual(refused.stderr.components(separatedBy: "hostbook:").count - 1, 1, refused.stderr)
 
         XCTAssertEqual(try s.bed.fx.run(["agent", "stop"]).status, 0)
         let log = try XCTUnwrap(try s.bed.fx.json("agent", "log") as? [[String: Any]])
@@ -151,6 +166,26 @@ final class PlainSSHHintsTests: XCTestCase {
         XCTAssertEqual(last["reason"] as? String, reason)
         let text = try s.bed.fx.ok("agent", "log")
         XCTAssertTrue(text.stdout.hasSuffix("\(last["at"] as? String ?? "?") refused: \(reason)\n"), text.stdout)
+        // The status query itself is no row of the log: the signature before the lock, and
+        // the refused one.
+        XCTAssertEqual(log.map { $0["outcome"] as? String }, ["signed", "refused"], "\(log)")
+    }
+
+    /// The key's vault item gone (the keyring unlocked): ssh's output says so, with the fix.
+    func testAKeyWhoseVaultItemIsGoneIsToldOnSSHsOutput() throws {
+        guard HostbookFixture.vaultAvailable else { throw XCTSkip("needs a Secret Service: run under scripts/with-keyring") }
+        let s = try makeSetup()
+        defer { s.sshd.stop() }
+        let clear = try Shell.run("secret-tool clear kind private-key", environment: s.bed.fx.environment, account: s.bed.fx.account)
+        XCTAssertEqual(clear.status, 0, clear.stderr)
+        XCTAssertEqual(try s.bed.fx.run(["agent", "start"]).status, 0)
+        defer { _ = try? s.bed.fx.run(["agent", "stop"]) }
+        let refused = try plainSSH(s)
+        XCTAssertEqual(refused.status, 255, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasPrefix(
+            "hostbook: the agent cannot sign with key 'k' for 'dev', so ssh will say 'agent refused operation': "
+            + "the private key of 'k' is not in the vault\n"
+            + "Run 'hostbook doctor' to check the vault, or import the key again.\n"), refused.stderr)
     }
 
     private func fingerprint(_ line: String, _ bed: SSHTestBed) throws -> String {

@@ -57,6 +57,47 @@ final class SSHLoginUserTests: XCTestCase {
         XCTAssertTrue(same.stdout.contains("    NumberOfPasswordPrompts 1\n"), same.stdout)
     }
 
+    /// ssh reads options after the destination too (ssh.c): hostbook plans for the user
+    /// they give, by ssh's rules, and still passes them on unchanged.
+    func testAUserAmongSSHsOptionsAfterHostIsTheOneThePlanIsFor() throws {
+        let bed = try SSHTestBed()
+        try bed.fx.ok("add", "db", "--hostname", "10.0.0.5", "--user", "admin", "--password-stdin", stdin: "pw")
+        func user(_ args: [String]) throws -> String {
+            let r = try bed.ssh(["--print-config"] + args)
+            XCTAssertEqual(r.status, 0, "\(args): " + r.stderr)
+            return r.stdout.split(separator: "\n").first { $0.hasPrefix("    User ") }.map { String($0.dropFirst(9)) } ?? "?"
+        }
+        for (args, expected) in [(["db", "-l", "root"], "root"), (["db", "-lroot"], "root"), (["db", "-o", "User=root"], "root"),
+                                 (["db", "-oUSER=root"], "root"), (["db", "-o", "user root"], "root"), (["db", "-o", "User = \"root\""], "root"),
+                                 // Flags and options with values before it, in clusters too.
+                                 (["db", "-v", "-p", "22", "-E", "-l", "-l", "root"], "root"), (["db", "-tvl", "root"], "root"),
+                                 (["db", "-p22", "-oPort=22", "-l", "root"], "root"),
+                                 // The first user wins; after HOST over -l before it and USER@.
+                                 (["db", "-l", "root", "-o", "User=bob"], "root"), (["db", "-o", "User=bob", "-l", "root"], "bob"),
+                                 (["-l", "bob", "db", "-l", "root"], "root"), (["bob@db", "-oUser=root"], "root"),
+                                 // The remote command, `--`, and other keywords end nothing early or say nothing.
+                                 (["db", "echo", "-l", "root"], "admin"), (["db", "--", "-l", "root"], "admin"),
+                                 (["db", "-o", "UserKnownHostsFile=/x", "-o", "Username=root"], "admin"), (["db", "-", "-l", "root"], "admin")] {
+            XCTAssertEqual(try user(args), expected, "\(args)")
+        }
+        // The saved user after HOST is the saved user: the stored password is answered.
+        let same = try bed.ssh(["--print-config", "-l", "bob", "db", "-l", "admin"])
+        XCTAssertTrue(same.stdout.contains("    NumberOfPasswordPrompts 1\n"), same.stdout)
+        let other = try bed.ssh(["--print-config", "db", "-o", "User=root"])
+        XCTAssertFalse(other.stdout.contains("NumberOfPasswordPrompts"), other.stdout)
+        // ssh agrees: `ssh -G` with the same arguments after the destination (no user
+        // there: ssh's is the local one, hostbook's the saved one).
+        for args in [["-l", "carol"], ["-tvl", "carol"], ["-oUSER=carol"], ["-p", "22", "-lcarol"], ["echo", "-l", "carol"],
+                     ["--", "-l", "carol"], ["-o", "User=bob", "-l", "carol"]] {
+            let g = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), ["-F", "/dev/null", "-G", "10.0.0.5"] + args)
+            XCTAssertEqual(g.status, 0, g.stderr)
+            let sshUser = g.stdout.split(separator: "\n").first { $0.hasPrefix("user ") }.map { String($0.dropFirst(5)) }
+            let planned = try user(["db"] + args)
+            let expected = sshUser.flatMap { ["carol", "bob"].contains($0) ? $0 : nil } ?? "-"
+            XCTAssertEqual(planned == "admin" ? "-" : planned, expected, "\(args)")
+        }
+    }
+
     func testABadUserOrAMissingValueIsRefused() throws {
         let bed = try SSHTestBed()
         try bed.fx.ok("add", "db", "--hostname", "10.0.0.5", "--user", "admin")

@@ -56,6 +56,38 @@ final class SSHPasswordTests: XCTestCase {
         try bed.assertNothingLeft()
     }
 
+    /// `hostbook ssh pw -l USER` (ssh's options after HOST): ssh logs in as USER, and hostbook,
+    /// which reads those options as ssh does, answers the stored password for the saved user
+    /// only. Before, hostbook planned for the user before HOST and ssh used the one after it.
+    func testAUserAfterHostIsTheOneTheStoredPasswordIsAnsweredFor() throws {
+        let password = "s3cret-\(UUID().uuidString)"
+        let removeAccount = try makeAccount(password: password)
+        defer { removeAccount() }
+        let bed = try SSHTestBed()
+        let sshd = try PrivateSSHD(config: ["PasswordAuthentication yes"])
+        try bed.fx.ok("add", "pw", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", Self.user, "--password-stdin",
+                      stdin: password)
+        try bed.trust(sshd)
+        // Another user before HOST, the saved one after it: ssh logs in as the saved user,
+        // and gets its stored password.
+        for args in [["-l", "nosuchuser", "pw", "-l", Self.user], ["nosuchuser@pw", "-o", "User=\(Self.user)"],
+                     ["--user", "nosuchuser", "pw", "-v", "-oUSER=\(Self.user)"]] {
+            let r = try bed.ssh(args + ["echo in as $(id -un)"])
+            XCTAssertEqual(r.status, 0, "\(args): " + r.stderr + sshd.log)
+            XCTAssertEqual(r.stdout, "in as \(Self.user)\n", "\(args)")
+        }
+        XCTAssertEqual(sshd.log.components(separatedBy: "Accepted password for \(Self.user)").count - 1, 3, sshd.log)
+        XCTAssertFalse(sshd.log.contains("nosuchuser"), sshd.log)
+        // Another user after HOST: the saved user's password is not given for it (ssh
+        // would ask on a terminal; here there is none), and hostbook does not claim it was.
+        let other = try bed.ssh(["pw", "-l", "nosuchuser", "echo must-not-run"])
+        XCTAssertEqual(other.status, 255, other.stderr)
+        XCTAssertEqual(other.stdout, "")
+        XCTAssertFalse(other.stderr.contains("stored password"), other.stderr)
+        XCTAssertFalse(sshd.log.contains("Failed password for \(Self.user)"), sshd.log)
+        try bed.assertNothingLeft()
+    }
+
     /// The helper refuses every prompt it does not own, above all confirmations.
     func testAskpassRefusesPromptsItDoesNotOwn() throws {
         let bed = try SSHTestBed()

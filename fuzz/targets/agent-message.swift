@@ -12,7 +12,11 @@ func fuzzOne(_ bytes: [UInt8]) {
     _ = UserAuthRequest.parse(bytes)
     _ = SignedData(bytes)
     if case .sign(_, let data, _)? = try? AgentRequest.parse(bytes) { _ = SignedData(data) }
-    var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [fuzzIdentity] }))
+    // key-status@hostbook.io answered, and its reply parser (the client side) on the bytes.
+    var policy = AgentPolicy(identities: { _ in [fuzzIdentity] })
+    policy.keyStatus = { _, _ in .unavailable(message: "locked", hint: "Unlock it.") }
+    _ = AgentKeyStatus.parse(reply: bytes)
+    var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)
     // The same bytes twice: the second may meet a bound connection.
     _ = conversation.reply(to: bytes)
     _ = conversation.reply(to: bytes)

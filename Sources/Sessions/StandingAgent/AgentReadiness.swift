@@ -2,7 +2,7 @@
 // `hostbook known-hosts lookup` (ssh's KnownHostsCommand, which runs before authentication
 // with ssh's SSH_AUTH_SOCK, set from IdentityAgent: ssh.c) for a saved host with a key.
 // Without this, ssh with the installed configuration reported a stopped or locked agent only
-// as "Permission denied (publickey)".
+// as "Permission denied (publickey)", and a locked vault only as "agent refused operation".
 public import HostStore
 import Agent
 
@@ -13,6 +13,10 @@ public enum AgentReadiness: Sendable, Equatable {
     case notRunning(socket: String)
     /// The agent lists no key at all: it is locked (a locked agent lists nothing).
     case listsNothing(socket: String)
+    /// It lists the key but says it cannot sign with it (hostbook's standing agent, through
+    /// AgentKeyStatus: the vault is locked, the key's item is missing, ...): what is wrong
+    /// and what fixes it.
+    case cannotSign(socket: String, message: String, hint: String)
     /// Something else (it lists other keys, or does not answer as an agent): not told.
     case undetermined
 
@@ -22,7 +26,14 @@ public enum AgentReadiness: Sendable, Equatable {
         case .notRunning: return .notRunning(socket: socket)
         case .noAnswer: return .undetermined
         case .keys(let blobs):
-            if blobs.contains(key.publicKeyBlob) { return .ready }
+            if blobs.contains(key.publicKeyBlob) {
+                // One more request, answered at once when the key is held; any other
+                // agent refuses it, and no answer in time says nothing.
+                if case .unavailable(let message, let hint) = AgentKeyStatus.query(socket: socket, keyBlob: key.publicKeyBlob) {
+                    return .cannotSign(socket: socket, message: message, hint: hint)
+                }
+                return .ready
+            }
             return blobs.isEmpty ? .listsNothing(socket: socket) : .undetermined
         }
     }

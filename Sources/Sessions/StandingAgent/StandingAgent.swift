@@ -13,6 +13,9 @@
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
 // * A key whose private half cannot be read (the vault is locked) is refused, and the log
 //   says why (AgentKeyUnavailable's reason, with its fix).
+// * `key-status@hostbook.io` (AgentKeyStatus) tells whether a listed key can sign, reading
+//   its private half if it is not held yet (the signature that follows then finds it held),
+//   and if not, why: `hostbook known-hosts lookup` asks, so plain ssh can say so.
 // * Every signature made or refused is handed to the log's writer (AgentLogWriter), which
 //   writes it on its own thread and connection: signing never waits for the database, and
 //   no log write happens under this agent's lock.
@@ -30,6 +33,10 @@ public final class StandingAgent: @unchecked Sendable {
     private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
+    /// The saved keys listed so far, by fingerprint (under `listedMutex`, not `mutex`, which
+    /// a vault read holds): what a key-status request names.
+    private var listed: [String: StoredKey] = [:]
+    private let listedMutex = Lock()
     /// Why reading a key's private half last failed, by fingerprint: the reason the log
     /// gives the refusal that follows (taken by `record`).
     private var readFailures: [String: String] = [:]
@@ -55,10 +62,12 @@ public final class StandingAgent: @unchecked Sendable {
     public var policy: AgentPolicy {
         let database = self.database
         let access = AgentAccessPolicy(rules: .standing, lock: agentLock, approvals: approvals, database: { database })
-        return access.agentPolicy(identity: { [self] key in identity(key) },
-                                  outcome: { [self] in record($0, $1, $2) },
-                                  lock: { [self] in lock($0) },
-                                  unlock: { [self] in unlock($0) })
+        var policy = access.agentPolicy(identity: { [self] key in identity(key) },
+                                        outcome: { [self] in record($0, $1, $2) },
+                                        lock: { [self] in lock($0) },
+                                        unlock: { [self] in unlock($0) })
+        policy.keyStatus = { [self] _, identity in status(identity) }
+        return policy
     }
 
     /// Forgets every private key read from the vault (secure memory is wiped on release).
@@ -71,12 +80,15 @@ public final class StandingAgent: @unchecked Sendable {
     /// A saved key the policy permits, signing with its private half from the vault.
     private func identity(_ key: StoredKey) -> AgentIdentity? {
         guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }
+        listedMutex.locked { listed[key.fingerprint] = key }
         return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
             try privateKey(key).sign(data, rsaHash: hash)
         }
     }
 
-    private func privateKey(_ stored: StoredKey) throws -> PrivateKey {
+    /// `noting`: a failure's reason is kept for the refusal the log records next (a
+    /// signature's read); a key-status request's read keeps none.
+    private func privateKey(_ stored: StoredKey, noting: Bool = true) throws -> PrivateKey {
         try mutex.locked {
             if let held = keys[stored.fingerprint] { return held }
             do {
@@ -85,9 +97,22 @@ public final class StandingAgent: @unchecked Sendable {
                 readFailures[stored.fingerprint] = nil
                 return key
             } catch {
-                readFailures[stored.fingerprint] = (error as? AgentKeyUnavailable)?.reason ?? "cannot read the private key: \(error)"
+                if noting { readFailures[stored.fingerprint] = AgentKeyUnavailable(error).reason }
                 throw error
             }
+        }
+    }
+
+    /// Whether a listed key can sign: its private half is held, or is read now (as the
+    /// signature ssh asks for next would read it, which then finds it held).
+    private func status(_ identity: AgentIdentity) -> AgentKeyStatus? {
+        guard let stored = listedMutex.locked({ listed[identity.publicKey.sha256Fingerprint] }) else { return nil }
+        do {
+            _ = try privateKey(stored, noting: false)
+            return .ready
+        } catch {
+            let unavailable = AgentKeyUnavailable(error)
+            return .unavailable(message: unavailable.message, hint: unavailable.hint ?? "")
         }
     }
 
@@ -120,7 +145,19 @@ public final class StandingAgent: @unchecked Sendable {
 /// Why a key's private half cannot be had, as the agent log records it: what happened and
 /// what fixes it ("the default keyring ... is locked; Unlock it ...").
 public struct AgentKeyUnavailable: Error, Sendable {
-    public let reason: String
+    /// What is wrong, and what fixes it (nil when nothing is known to).
+    public let message: String
+    public let hint: String?
+    /// The two as one sentence, as the log records them: "MESSAGE; HINT".
+    public var reason: String { message + (hint.map { "; " + $0 } ?? "") }
 
-    public init(reason: String) { self.reason = reason }
+    public init(message: String, hint: String?) {
+        self.message = message
+        self.hint = hint
+    }
+
+    /// `error` as it is, or described when it is not an AgentKeyUnavailable.
+    init(_ error: any Error) {
+        self = error as? AgentKeyUnavailable ?? AgentKeyUnavailable(message: "cannot read the private key: \(error)", hint: nil)
+    }
 }

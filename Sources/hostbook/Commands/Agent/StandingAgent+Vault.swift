@@ -14,7 +14,7 @@ extension StandingAgent {
         self.init(database: database, log: log,
                   readPrivateKey: { stored in
                       do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as CLIError {
-                          throw AgentKeyUnavailable(reason: e.message + (e.hint.map { "; " + $0 } ?? ""))
+                          throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
                   clientExecutable: { AgentSocket.executable(of: $0) },

@@ -41,11 +41,12 @@ enum KeyPresentation {
             "created:      \(key.createdAt)",
             "confirm:      \(key.confirm ? "yes (every signature asks)" : "no")",
             "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination and program)" : "none")",
-            "public key:   \(pub.line(comment: key.comment))",
             use.namespaces.isEmpty ? "namespaces:   any (not restricted)"
                 : "namespaces:   \(use.namespaces.joined(separator: ", ")) (SSHSIG signatures only; not offered to servers)",
         ]
         if let email = use.gitEmail { lines.append("git email:    \(email)") }
+        // The long line last, so the short fields above it line up on any terminal width.
+        lines.append("public key:   \(pub.line(comment: key.comment))")
         if randomart { lines.append(.raw(pub.randomart)) }   // drawn by hostbook, several lines
         return lines.joined(separator: "\n")
     }

@@ -33,8 +33,10 @@ enum SSHCommand {
         connection only, as ssh does (-l wins over USER@); the jump hosts keep their own users. \
         The stored password belongs to the saved user and is not sent for another one: ssh \
         asks for that user's password itself.
-        Everything after HOST goes to ssh unchanged. Once ssh has started, the exit status is \
-        ssh's (255 for ssh's own errors, else the remote command's).
+        Everything after HOST goes to ssh unchanged. ssh reads options there too, up to the \
+        remote command: a user given among them (-l USER, -o User=USER) is the one ssh logs in \
+        as, so hostbook plans for that user, as for -l before HOST. Once ssh has started, the \
+        exit status is ssh's (255 for ssh's own errors, else the remote command's).
 
         Without HOST, on a terminal, a list of the saved hosts opens (name, user@hostname:port, \
         tags) and filters as you type (every word, in any of the three, ignoring case). Up and \

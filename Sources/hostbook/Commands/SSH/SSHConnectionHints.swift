@@ -1,7 +1,8 @@
 // What `hostbook known-hosts lookup` (ssh's KnownHostsCommand) adds on ssh's stderr, where
 // plain ssh with the installed configuration would otherwise end with a message that names
 // no hostbook command:
-//   * the agent ssh uses will give it no key (AgentReadiness: not running, or locked);
+//   * the agent ssh uses will give it no key (AgentReadiness: not running, or locked), or
+//     lists the key but cannot sign with it (the vault is locked, the key's item is gone);
 //   * the host key changed: what was trusted, what the server offered, and the approve
 //     command that accepts it; the refusal is recorded in `known-hosts history`.
 // Each is one `hostbook: ...` line and a hint; nothing here changes what ssh decides.
@@ -24,6 +25,10 @@ enum SSHConnectionHints {
         case .notRunning:
             Hostbook.report(message: "the hostbook agent is not running (nothing answers at \(shownSocket)), so ssh gets no key '\(quotedKey)' for '\(quotedHost)'",
                             hint: "Start it with 'eval \"$(hostbook agent start)\"', then connect again.")
+        case .cannotSign(_, let message, let hint):
+            // The agent's words come from the vault and the database: escaped.
+            Hostbook.report(message: "the agent cannot sign with key '\(quotedKey)' for '\(quotedHost)', so ssh will say 'agent refused operation': \(message.escapedForTerminal)",
+                            hint: hint.isEmpty ? "Run 'hostbook doctor' to see what is wrong, then connect again." : hint.escapedForTerminal)
         case .listsNothing:
             Hostbook.report(message: "the agent at \(shownSocket) is locked (it offers no keys), so ssh gets no key '\(quotedKey)' for '\(quotedHost)'",
                             hint: "Unlock it with 'SSH_AUTH_SOCK=\(ShellQuote.quote(socket)) ssh-add -X', then connect again.")

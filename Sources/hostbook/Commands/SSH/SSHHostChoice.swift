@@ -6,12 +6,15 @@
 import Glibc
 #endif
 import HostStore
+import Sessions
 
 enum SSHHostChoice {
     /// The saved host's name and the user to log in as instead of the saved one, if any:
     /// `-l USER` (`--user`), else the part of `USER@NAME` before its last `@` (a saved
     /// name has no `@`), as ssh reads its destination (ssh.c, main: `-l` first, then
-    /// strrchr(host, '@')).
+    /// strrchr(host, '@')). A user among ssh's options after HOST (`-l USER`, `-o User=USER`:
+    /// SSHArgumentsUser) wins over both: ssh gets those on its command line, and hostbook's
+    /// own user only in the session configuration, which the command line overrides.
     static func destination(_ inv: Invocation) throws -> (name: String, user: String?) {
         var name = try self.name(inv)
         var user = inv.args.value("user")
@@ -20,6 +23,7 @@ enum SSHHostChoice {
             name = String(name[name.index(after: at)...])
             if user == nil { user = given }
         }
+        if let given = SSHArgumentsUser.user(in: inv.args.trailing) { user = given }
         if let user { try HostStoreErrorPresentation.mapping { try HostValidation.user(user) } }
         return (name, user)
     }
