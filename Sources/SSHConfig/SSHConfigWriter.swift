@@ -35,9 +35,16 @@ public struct SSHConfigWriter: Sendable {
 
     /// Starts a `Host` block for one literal alias.
     public mutating func host(_ alias: String, aliases: [String] = []) throws {
-        for a in [alias] + aliases { try Self.checkAlias(a) }
+        try Self.checkAlias(alias)
+        for a in aliases { try Self.checkAlias(a) }
         if !text.isEmpty { text += "\n" }
-        text += "Host \(([alias] + aliases).joined(separator: " "))\n"
+        text += "Host "
+        text += alias
+        for a in aliases {
+            text += " "
+            text += a
+        }
+        text += "\n"
         inBlock = true
     }
 
@@ -50,7 +57,13 @@ public struct SSHConfigWriter: Sendable {
 
     /// One `Keyword value` line; the value is one word, quoted when it needs to be.
     public mutating func set(_ keyword: String, _ value: String) throws {
-        try set(keyword, words: [value])
+        try Self.checkKeyword(keyword)
+        let quoted = try Self.quote(value, keyword: keyword)
+        if inBlock { text += "    " }
+        text += keyword
+        text += " "
+        text += quoted
+        text += "\n"
     }
 
     /// One line whose words are quoted one by one (`UserKnownHostsFile a b`, a
@@ -135,7 +148,7 @@ public struct SSHConfigWriter: Sendable {
     private static let refusedInAlias: [UInt8] = Array("*?!,\"'#=%\\$`".utf8)
 
     private static func checkKeyword(_ keyword: String) throws {
-        guard !keyword.isEmpty, keyword.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) else {
+        guard !keyword.isEmpty, keyword.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }) else {
             throw SSHConfigWriterError(keyword: keyword.escapedForMessage, reason: "not a keyword")
         }
     }
