@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The everyday commands at 10,000 saved hosts (issue 23: `list`, `show`, `ssh-config`,
-# `doctor` each under 50 ms): whole-process wall time, median of RUNS runs each, for one
+# `doctor` each under 50 ms): whole-process wall time, median (and minimum) of RUNS runs each, for one
 # hostbook binary or two (then paired run by run, alternating which goes first, with the
 # median of the per-pair ratios). The database is made as in hosts.sh (hostbook's schema,
 # sqlite3 bulk rows: two tags per host, every tenth with a jump host, every fifth with a
@@ -35,8 +35,9 @@ sqlite3 "$db" "
 
 ms() { local s e; s=$(date +%s%N); "$@" >/dev/null 2>&1 || true; e=$(date +%s%N); echo $(( (e - s) / 1000 )); }
 median() { printf '%s\n' "$@" | sort -n | awk '{v[NR]=$1} END {print (NR%2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2)}'; }
+minimum() { printf '%s\n' "$@" | sort -n | head -1; }
 
-echo "10,000 hosts, $runs runs each, $(nproc) cores; times in µs (median)"
+echo "10,000 hosts, $runs runs each, $(nproc) cores; times in µs (median, and minimum for one binary)"
 for cmd in "--version" "list" "list --json" "show host-5000" "show host-5000 --json" "ssh-config" "doctor"; do
     load=$(cut -d' ' -f1 /proc/loadavg)
     a=(); b=(); r=()
@@ -48,9 +49,15 @@ for cmd in "--version" "list" "list --json" "show host-5000" "show host-5000 --j
         a+=("$x"); b+=("$y"); r+=("$(echo "scale=4; $y / $x" | bc)")
     done
     if [ -z "$hb2" ]; then
-        printf '%-24s %8s   load %s→%s\n' "$cmd" "$(median "${a[@]}")" "$load" "$(cut -d' ' -f1 /proc/loadavg)"
+        printf '%-24s %8s %8s   load %s→%s\n' "$cmd" "$(median "${a[@]}")" "$(minimum "${a[@]}")" "$load" "$(cut -d' ' -f1 /proc/loadavg)"
     else
         printf '%-24s first %8s  second %8s  ratio %s   load %s→%s\n' "$cmd" "$(median "${a[@]}")" "$(median "${b[@]}")" \
             "$(median "${r[@]}")" "$load" "$(cut -d' ' -f1 /proc/loadavg)"
     fi
 done
+# OpenSSH beside it: what plain ssh pays to read the same installed configuration for one
+# saved host (`ssh -G` parses every line of every file it reads; ssh finds ~/.ssh/config by
+# the passwd entry, not $HOME, hence -F).
+a=()
+for i in $(seq "$runs"); do a+=("$(ms ssh -F "$HOME/.ssh/config" -G host-5000)"); done
+printf '%-24s %8s %8s   (OpenSSH, through the installed file)\n' "ssh -F ~/.ssh/config -G" "$(median "${a[@]}")" "$(minimum "${a[@]}")"

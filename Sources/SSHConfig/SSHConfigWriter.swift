@@ -18,6 +18,14 @@ public struct SSHConfigWriterError: Error, Sendable, Equatable, CustomStringConv
     public var description: String { "\(keyword): \(reason)" }
 }
 
+/// Settings written once and appended to many blocks (the lines every host's block shares):
+/// made by `SSHConfigWriter.lines`, so every value went through the writer's checks.
+public struct SSHConfigLines: Sendable, Equatable {
+    /// The lines as they stand inside a block (indented), and outside one.
+    fileprivate let indented: String
+    fileprivate let plain: String
+}
+
 public struct SSHConfigWriter: Sendable {
     public private(set) var text = ""
     /// True after a `Host` or `Match` line: the lines that follow belong to it and are indented.
@@ -27,9 +35,16 @@ public struct SSHConfigWriter: Sendable {
 
     /// Starts a `Host` block for one literal alias.
     public mutating func host(_ alias: String, aliases: [String] = []) throws {
-        for a in [alias] + aliases { try Self.checkAlias(a) }
+        try Self.checkAlias(alias)
+        for a in aliases { try Self.checkAlias(a) }
         if !text.isEmpty { text += "\n" }
-        text += "Host \(([alias] + aliases).joined(separator: " "))\n"
+        text += "Host "
+        text += alias
+        for a in aliases {
+            text += " "
+            text += a
+        }
+        text += "\n"
         inBlock = true
     }
 
@@ -42,7 +57,13 @@ public struct SSHConfigWriter: Sendable {
 
     /// One `Keyword value` line; the value is one word, quoted when it needs to be.
     public mutating func set(_ keyword: String, _ value: String) throws {
-        try set(keyword, words: [value])
+        try Self.checkKeyword(keyword)
+        let quoted = try Self.quote(value, keyword: keyword)
+        if inBlock { text += "    " }
+        text += keyword
+        text += " "
+        text += quoted
+        text += "\n"
     }
 
     /// One line whose words are quoted one by one (`UserKnownHostsFile a b`, a
@@ -51,7 +72,29 @@ public struct SSHConfigWriter: Sendable {
         try Self.checkKeyword(keyword)
         guard !words.isEmpty else { throw SSHConfigWriterError(keyword: keyword, reason: "no value") }
         let quoted = try words.map { try Self.quote($0, keyword: keyword) }
-        text += (inBlock ? "    " : "") + keyword + " " + quoted.joined(separator: " ") + "\n"
+        if inBlock { text += "    " }
+        text += keyword
+        for word in quoted {
+            text += " "
+            text += word
+        }
+        text += "\n"
+    }
+
+    /// The lines `body` writes, checked and quoted as `set` does, to be appended to any
+    /// number of blocks with `append`.
+    public static func lines(_ body: (inout SSHConfigWriter) throws -> Void) rethrows -> SSHConfigLines {
+        var plain = SSHConfigWriter()
+        try body(&plain)
+        var indented = SSHConfigWriter()
+        indented.inBlock = true
+        try body(&indented)
+        return SSHConfigLines(indented: indented.text, plain: plain.text)
+    }
+
+    /// Appends lines made by `lines`, as the same `set` calls here would write them.
+    public mutating func append(_ lines: SSHConfigLines) {
+        text += inBlock ? lines.indented : lines.plain
     }
 
     /// A value as ssh_config reads it back as one word: bare when it holds nothing special,
@@ -60,16 +103,25 @@ public struct SSHConfigWriter: Sendable {
     /// characters and line breaks, which would end or split the line.
     public static func quote(_ value: String, keyword: String = "value") throws -> String {
         guard !value.isEmpty else { throw SSHConfigWriterError(keyword: keyword, reason: "the value is empty") }
-        for scalar in value.unicodeScalars {
-            if scalar.value < 0x20 || scalar.value == 0x7f || (0x80...0x9f).contains(scalar.value) {
+        // Byte by byte (the installed configuration quotes about 100,000 values): a C1
+        // control U+0080–U+009F is C2 80–C2 9F in UTF-8.
+        var special = false
+        var previous: UInt8 = 0
+        for b in value.utf8 {
+            if b < 0x20 || b == 0x7f || (previous == 0xC2 && (0x80...0x9f).contains(b)) {
                 throw SSHConfigWriterError(keyword: keyword, reason: "the value holds a control character or line break")
             }
-            if scalar == "\"" {
+            switch b {
+            case UInt8(ascii: "\""):
                 throw SSHConfigWriterError(keyword: keyword, reason: "the value holds a double quote")
+            case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "'"), UInt8(ascii: "#"), UInt8(ascii: "\\"), UInt8(ascii: "="):
+                special = true
+            default:
+                break
             }
+            previous = b
         }
-        let special: Set<Unicode.Scalar> = [" ", "\t", "'", "#", "\\", "=", "\""]
-        guard value.unicodeScalars.contains(where: { special.contains($0) }) else { return value }
+        guard special else { return value }
         return "\"" + value.replacingAll("\\", with: "\\\\") + "\""
     }
 
@@ -82,17 +134,21 @@ public struct SSHConfigWriter: Sendable {
     /// control characters, and it must not start with `-`.
     public static func checkAlias(_ alias: String) throws {
         guard !alias.isEmpty else { throw SSHConfigWriterError(keyword: "Host", reason: "the alias is empty") }
-        let refused: Set<Unicode.Scalar> = ["*", "?", "!", ",", "\"", "'", "#", "=", "%", "\\", "$", "`"]
-        for scalar in alias.unicodeScalars {
-            if scalar.value <= 0x20 || scalar.value == 0x7f || (0x80...0x9f).contains(scalar.value) || refused.contains(scalar) {
+        var previous: UInt8 = 0
+        for b in alias.utf8 {
+            if b <= 0x20 || b == 0x7f || (previous == 0xC2 && (0x80...0x9f).contains(b)) || Self.refusedInAlias.contains(b) {
                 throw SSHConfigWriterError(keyword: "Host", reason: "'\(alias.escapedForMessage)' is not one literal host name")
             }
+            previous = b
         }
         if alias.hasPrefix("-") { throw SSHConfigWriterError(keyword: "Host", reason: "an alias cannot start with '-'") }
     }
 
+    /// The ASCII characters a Host alias may not hold (checkAlias).
+    private static let refusedInAlias: [UInt8] = Array("*?!,\"'#=%\\$`".utf8)
+
     private static func checkKeyword(_ keyword: String) throws {
-        guard !keyword.isEmpty, keyword.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) }) else {
+        guard !keyword.isEmpty, keyword.utf8.allSatisfy({ (0x61...0x7A).contains($0) || (0x41...0x5A).contains($0) }) else {
             throw SSHConfigWriterError(keyword: keyword.escapedForMessage, reason: "not a keyword")
         }
     }
@@ -100,6 +156,8 @@ public struct SSHConfigWriter: Sendable {
 
 extension String {
     fileprivate func replacingAll(_ target: Character, with replacement: String) -> String {
+        // Most values hold no `target` at all: nothing to build.
+        if let t = target.asciiValue, !utf8.contains(t) { return self }
         var out = ""
         out.reserveCapacity(utf8.count)
         for c in self { if c == target { out += replacement } else { out.append(c) } }

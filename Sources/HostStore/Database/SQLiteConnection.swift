@@ -140,6 +140,21 @@ final class SQLiteConnection {
         return (result, counter.ticks * Int(period))
     }
 
+    /// Runs `body` and returns it with the number of SQL statements this connection started
+    /// meanwhile (sqlite3_trace_v2's SQLITE_TRACE_STMT, once per run of a prepared
+    /// statement): for tests that show a listing reads every host with a fixed number of
+    /// queries, not one more per host.
+    func countingStatements<R>(_ body: () throws -> R) rethrows -> (result: R, statements: Int) {
+        let counter = InstructionCounter()
+        sqlite3_trace_v2(handle, UInt32(SQLITE_TRACE_STMT), { _, context, _, _ in
+            Unmanaged<InstructionCounter>.fromOpaque(context!).takeUnretainedValue().ticks += 1
+            return 0
+        }, Unmanaged.passUnretained(counter).toOpaque())
+        defer { sqlite3_trace_v2(handle, 0, nil, nil) }
+        let result = try withExtendedLifetime(counter) { try body() }
+        return (result, counter.ticks)
+    }
+
     /// `PRAGMA user_version`.
     var userVersion: Int {
         get throws { Int(try query("PRAGMA user_version").first?.int(0) ?? 0) }
@@ -152,7 +167,7 @@ final class SQLiteConnection {
     }
 }
 
-/// The tally of `SQLiteConnection.countingInstructions`.
+/// The tally of `SQLiteConnection.countingInstructions` and `countingStatements`.
 private final class InstructionCounter {
     var ticks = 0
 }

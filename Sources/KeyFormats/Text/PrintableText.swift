@@ -17,9 +17,20 @@ public enum PrintableText {
             || v == 0x061c || v == 0x200e || v == 0x200f
     }
 
+    /// Whether `text` holds an unsafe scalar. Printable ASCII is decided byte by byte (a
+    /// listing escapes tens of thousands of cells, nearly all plain ASCII).
+    static func hasUnsafe(_ text: String) -> Bool {
+        var ascii = true
+        for b in text.utf8 {
+            if b < 0x20 || b == 0x7F { return true }
+            if b >= 0x80 { ascii = false; break }
+        }
+        return !ascii && text.unicodeScalars.contains(where: isUnsafe)
+    }
+
     /// `text` with every unsafe scalar removed.
     public static func clean(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        guard hasUnsafe(text) else { return text }
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars where !isUnsafe(s) { out.append(s) }
         return String(out)
@@ -28,7 +39,7 @@ public enum PrintableText {
     /// `text` with every unsafe scalar shown as `\u{...}`: what every printed outside string
     /// goes through.
     public static func quoted(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: isUnsafe) else { return text }
+        guard hasUnsafe(text) else { return text }
         var out = ""
         for s in text.unicodeScalars {
             if isUnsafe(s) { out += "\\u{" + String(s.value, radix: 16) + "}" } else { out.unicodeScalars.append(s) }

@@ -63,6 +63,22 @@ public struct SSHConfigInstallation: Sendable {
         }
     }
 
+    /// What ssh reads for one saved host through the installed configuration, without the
+    /// other hosts' blocks (`hostbook doctor` hands it to `ssh -G`, whose parse of the whole
+    /// generated file grows with the number of hosts): ~/.ssh/config's text (`userConfig`)
+    /// with its first line, the Include of the generated file, replaced by what that file
+    /// holds for the host — the header, the host's `block`, then `Match all` and the Include
+    /// of `added/`, as at the file's end. The other blocks of the file name other hosts, so
+    /// they take no part in this host's settings (readconf.c: a Host line matches its
+    /// literal names only; after an Include the including file's Match state is restored,
+    /// which `Match all` gives here too). Nil when `userConfig` does not start with the
+    /// Include line. Its size does not depend on the number of saved hosts.
+    public func probeConfig(userConfig: [UInt8], block: String) throws -> [UInt8]? {
+        let line = Array(try includeLine().utf8)
+        guard userConfig.starts(with: line) else { return nil }
+        return Array((StandingSSHConfig.header + "\n" + block + (try addedInclude())).utf8) + userConfig.dropFirst(line.count)
+    }
+
     /// The file name in `addedFolder` of the host with row id `id`: the id zero-padded, so
     /// that ssh's sorted glob reads the files in the order the hosts were added.
     public static func addedFileName(id: Int64) -> String {

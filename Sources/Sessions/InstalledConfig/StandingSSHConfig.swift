@@ -51,18 +51,23 @@ public struct StandingSSHConfig: Sendable {
     /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
     public func render(hosts: [Host], keys: [StoredKey], userHosts: [String: SSHConfigAlias]) -> Rendered {
         var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
+        // The IdentityAgent line of every host without a key, quoted once (nil: each such
+        // host is skipped below with the reason).
+        let agentLine = try? SSHConfigWriter.lines { try $0.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
         let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var written: Set<String> = []
         // A chain longer than `hostbook ssh` follows (and `add`/`edit` now refuse) is left
         // out, as is every host jumping through it; loops are found below.
         let byName = Dictionary(hosts.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
-        var pending: [Host] = []
+        // Positions in `hosts`, not copies of them: 10,000 hosts are copied otherwise on
+        // every round.
+        var pending: [Int] = []
         var pendingNames: Set<String> = []
-        for host in hosts {
-            if case .tooLong = JumpChain.walk(from: host, find: { byName[$0.lowercased()] }) {
+        for (i, host) in hosts.enumerated() {
+            if host.jump != nil, case .tooLong = JumpChain.walk(from: host, find: { byName[$0.lowercased()] }) {
                 out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts make a chain of more than \(JumpChain.maxHosts) hosts")
             } else {
-                pending.append(host)
+                pending.append(i)
                 pendingNames.insert(host.name.lowercased())
             }
         }
@@ -70,8 +75,9 @@ public struct StandingSSHConfig: Sendable {
         var progress = true
         while !pending.isEmpty && progress {
             progress = false
-            var rest: [Host] = []
-            for host in pending {
+            var rest: [Int] = []
+            for index in pending {
+                let host = hosts[index]
                 if let definition = userHosts[host.name] {
                     let clash = Clash(host: host.name, definition: definition)
                     out.clashes.append(clash)
@@ -83,7 +89,7 @@ public struct StandingSSHConfig: Sendable {
                     // The names of this round's `pending` in a set, not a scan of it: one scan
                     // per jumping host made 10,000 hosts with 1,000 jumps cost 10 million
                     // name comparisons.
-                    if pendingNames.contains(jump.lowercased()) { rest.append(host); continue }
+                    if pendingNames.contains(jump.lowercased()) { rest.append(index); continue }
                     let why = out.clashes.contains { $0.host.lowercased() == jump.lowercased() } ? "is left out for your own Host block" : "is not in the configuration"
                     out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' \(why)")
                     progress = true
@@ -110,24 +116,27 @@ public struct StandingSSHConfig: Sendable {
                 var w = SSHConfigWriter()
                 do {
                     try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity)
-                    if identity == nil { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
+                    if identity == nil {
+                        if let agentLine { w.append(agentLine) } else { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
+                    }
                 } catch let e as SSHConfigWriterError {
                     out.warnings.append("skipped host '\(host.name.escapedForTerminal)': ssh_config cannot express it (\(e.description.escapedForTerminal))")
                     continue
                 } catch {
                     continue
                 }
-                out.text += "\n" + w.text
+                out.text += "\n"
+                out.text += w.text
                 written.insert(host.name.lowercased())
                 out.written.append(host.name)
                 out.blocks.append(w.text)
                 if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
             }
             pending = rest
-            pendingNames = Set(rest.map { $0.name.lowercased() })
+            pendingNames = Set(rest.map { hosts[$0].name.lowercased() })
         }
-        for host in pending {
-            out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts form a loop")
+        for index in pending {
+            out.warnings.append("skipped host '\(hosts[index].name.escapedForTerminal)': its jump hosts form a loop")
         }
         return out
     }

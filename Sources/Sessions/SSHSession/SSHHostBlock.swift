@@ -13,10 +13,17 @@ public struct SSHHostBlock: Sendable {
     /// Passed on to KnownHostsCommand: never prompt for an unknown host key.
     public let noInput: Bool
 
+    /// The host-key lines with hostbook's own KnownHostsCommand, the same for every host:
+    /// quoted once (the installed configuration writes them for 10,000 hosts). Nil when
+    /// they cannot be written; `write` then says why for each host.
+    private let hostKeyLines: SSHConfigLines?
+
     public init(hostbookPath: String, databasePath: String, noInput: Bool) {
         self.hostbookPath = hostbookPath
         self.databasePath = databasePath
         self.noInput = noInput
+        let command = Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
+        hostKeyLines = try? SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: command) }
     }
 
     /// The key part of a block: the agent's socket and the public key file.
@@ -60,13 +67,11 @@ public struct SSHHostBlock: Sendable {
         // ssh expands `%` tokens in the arguments but runs the program path as written
         // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
         // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
-        let command = knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand()
-        try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
-        try w.set("UserKnownHostsFile", "none")
-        try w.set("GlobalKnownHostsFile", "none")
-        try w.set("StrictHostKeyChecking", "yes")
-        try w.set("UpdateHostKeys", "no")
-        try w.set("CheckHostIP", "no")
+        if knownHostsScript == nil, let hostKeyLines {
+            w.append(hostKeyLines)
+        } else {
+            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand())
+        }
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
             try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
@@ -75,8 +80,23 @@ public struct SSHHostBlock: Sendable {
         }
     }
 
+    /// KnownHostsCommand (hostbook, or the session's script) and the settings that leave
+    /// host keys to it alone.
+    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String]) throws {
+        try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
+        try w.set("UserKnownHostsFile", "none")
+        try w.set("GlobalKnownHostsFile", "none")
+        try w.set("StrictHostKeyChecking", "yes")
+        try w.set("UpdateHostKeys", "no")
+        try w.set("CheckHostIP", "no")
+    }
+
     /// hostbook's lookup command: program, options and command words (before ssh's tokens).
     public func knownHostsCommand() -> [String] {
+        Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
+    }
+
+    private static func lookupCommand(hostbookPath: String, databasePath: String, noInput: Bool) -> [String] {
         [hostbookPath, "--db", databasePath] + (noInput ? ["--no-input"] : []) + ["known-hosts", "lookup"]
     }
 }

@@ -18,6 +18,14 @@ public struct UnixPipe: Sendable {
         writeEnd = fds[1]
     }
 
+    /// How many bytes the pipe holds before a write to it blocks: fcntl F_GETPIPE_SZ
+    /// (Linux's fcntl.h: F_LINUX_SPECIFIC_BASE + 8, not exported to Swift), else one page,
+    /// the least a pipe holds.
+    public var capacity: Int {
+        let n = fcntl(writeEnd, 1024 + 8)
+        return n > 0 ? Int(n) : 4096
+    }
+
     public func close() {
         _ = Glibc.close(readEnd)
         _ = Glibc.close(writeEnd)

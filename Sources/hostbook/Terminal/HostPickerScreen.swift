@@ -42,7 +42,7 @@ struct HostPickerScreen {
         for position in shown {
             let index = picker.matches[position]
             let selected = position == picker.selected
-            let row = (selected ? "> " : "  ") + Table.line(table.rows[index], widths: widths)
+            let row = (selected ? "> " : "  ") + Table.line(table.row(index), widths: widths)
             if selected && color {
                 lines.append("\u{1B}[7m" + row + String(repeating: " ", count: max(0, width - DisplayWidth.of(row))) + "\u{1B}[0m")
             } else {

@@ -9,6 +9,7 @@ import Glibc
 #endif
 import HostStore
 import Sessions
+import System
 
 struct InstalledSSHConfigCheck: DoctorCheck {
     func run(_ c: DoctorContext) -> DoctorResult {
@@ -20,8 +21,8 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             return r
         }
         let fix = "Run 'hostbook ssh-config --install'."
-        if let line = try? installed.includeLine(), let config = try? InstalledSSHConfig.read(installed.userConfig),
-           config.starts(with: Array(line.utf8)) {
+        let userConfig = (try? InstalledSSHConfig.read(installed.userConfig)) ?? nil
+        if let line = try? installed.includeLine(), let config = userConfig, config.starts(with: Array(line.utf8)) {
             r.notes.append("ssh-config: \(installed.userConfig) includes \(installed.generated) first.")
         } else {
             r.findings.append(DoctorFinding(check: "ssh-config.include", severity: .error,
@@ -36,7 +37,8 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         }
         // The generated file and the hosts added since (`added/`) hold the rendered blocks:
         // the same set, whatever the order the adds put them in.
-        if let rendered, let blocks = installed.installedBlocks(), blocks.sorted() == InstalledSSHConfig.blocks(of: rendered.blocks.joined()).sorted() {
+        let current = rendered.map(installed.isCurrent) ?? false
+        if current {
             r.notes.append("ssh-config: \(installed.generated) is current.")
         } else if rendered != nil {
             r.findings.append(DoctorFinding(check: "ssh-config.stale", severity: .warning,
@@ -57,7 +59,14 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         }
         // A host the configuration holds: one left out resolves to the user's own block.
         if let name = rendered?.written.first, let exe = try? SSHPaths.executable() {
-            let resolved = Self.sshG(config: installed.userConfig, name: name)
+            // The files hold what hostbook would write (checked above, byte for byte) and ssh
+            // would accept the generated file: ssh reads the user's configuration with the
+            // host's own block in place of the Include (SSHConfigInstallation.probeConfig),
+            // not the whole file. Anything else: ssh reads the files themselves.
+            let probe = current && installed.generatedPassesSSHPermissionCheck
+                ? userConfig.flatMap { config in rendered?.blocks.first.flatMap { try? installed.layout.probeConfig(userConfig: config, block: $0) } } : nil
+            let resolved = probe.flatMap { Self.sshG(probe: $0, name: name, environment: inv.environment) }
+                ?? Self.sshG(config: installed.userConfig, name: name)
             if resolved.contains("\nknownhostscommand \(exe) ") || resolved.hasPrefix("knownhostscommand \(exe) ") {
                 r.notes.append("ssh-config: 'ssh -G \(name.escapedForTerminal)' resolves to hostbook's settings.")
             } else {
@@ -67,6 +76,22 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             }
         }
         return r
+    }
+
+    /// `ssh -F /dev/stdin -G NAME` with `probe` on its stdin: its output (empty when ssh
+    /// fails), or nil when it cannot be run that way (no ssh on PATH, or a probe larger
+    /// than the pipe holds: it is written whole before ssh starts).
+    static func sshG(probe: [UInt8], name: String, environment: [String: String]) -> String? {
+        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]), let input = try? UnixPipe() else { return nil }
+        guard probe.count <= input.capacity else { input.close(); return nil }
+        let written = (try? probe.withUnsafeBytes { try FileDescriptor(input.writeEnd).writeAll($0) }) != nil
+        close(input.writeEnd)
+        defer { close(input.readEnd) }
+        guard written else { return nil }
+        let options = Spawn.Options(fileActions: [.duplicate(input.readEnd, to: STDIN_FILENO)])
+        guard let result = try? CapturedProcess.run(ssh, ["ssh", "-F", "/dev/stdin", "-G", "--", name], options: options, limit: 1 << 20),
+              result.status.exitCode == 0 else { return "" }
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 
     /// `ssh -F CONFIG -G NAME`'s output (empty when ssh fails).

@@ -1,4 +1,7 @@
 // `hostbook list [--tag T]... [--source S]`: the hosts as a table or a JSON array.
+#if canImport(Glibc)
+import Glibc
+#endif
 import HostStore
 
 enum HostList {
@@ -23,26 +26,36 @@ enum HostList {
             try HostListJSON.write(db, tags: inv.args.values("tag"), source: inv.args.value("source"), to: 1)
             return
         }
-        let hosts = try db?.hosts(tags: inv.args.values("tag"), source: inv.args.value("source")) ?? []
-        if hosts.isEmpty {
-            inv.note("No hosts.")
-            return
-        }
         var table = Table(columns: [
             Table.column("NAME", minimum: 8), Table.column("HOSTNAME", minimum: 10), Table.column("PORT", shrinks: false),
             Table.column("USER", minimum: 4), Table.column("AUTH", minimum: 6), Table.column("JUMP", minimum: 4),
             Table.column("TAGS", minimum: 4), Table.column("SOURCE"),
         ])
-        for h in hosts {
-            table.add([h.name, h.hostname, String(h.port), h.user ?? "-", authCell(h), h.jump ?? "-",
-                       h.tags.isEmpty ? "-" : h.tags.joined(separator: ","), h.source])
+        // Straight from SQLite into the table's bytes (no `Host` per row), the cells as
+        // `Host` would give them: NULL name and hostname empty, NULL source `manual`.
+        try db?.forEachHost(tags: inv.args.values("tag"), source: inv.args.value("source")) { row in
+            row.withUTF8(.name) { table.cell(utf8: $0, null: "") }
+            row.withUTF8(.hostname) { table.cell(utf8: $0, null: "") }
+            table.cell(String(row.port))
+            row.withUTF8(.user) { table.cell(utf8: $0, null: "-") }
+            let auth = row.withUTF8(.auth) { $0.map { HostAuth(rawValue: String(decoding: $0, as: UTF8.self)) } ?? nil } ?? .agent
+            let key = auth == .key ? row.withUTF8(.key) { $0.map { String(decoding: $0, as: UTF8.self) } } : nil
+            table.cell(authCell(auth, key: key))
+            row.withUTF8(.jump) { table.cell(utf8: $0, null: "-") }
+            table.cell(row.tags.isEmpty ? "-" : row.tags.joined(separator: ","))
+            row.withUTF8(.source) { table.cell(utf8: $0, null: "manual") }
+            table.endRow()
         }
-        inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
+        if table.rowCount == 0 {
+            inv.note("No hosts.")
+            return
+        }
+        table.write(color: inv.useColor, width: inv.tableWidth, to: STDOUT_FILENO)
     }
 
     /// How the host logs in: `key:NAME` for a key, else the method (password, agent, none).
-    static func authCell(_ h: Host) -> String {
-        if h.auth == .key, let key = h.key { return "key:" + key }
-        return h.auth.rawValue
+    static func authCell(_ auth: HostAuth, key: String?) -> String {
+        if auth == .key, let key { return "key:" + key }
+        return auth.rawValue
     }
 }
