@@ -1,6 +1,7 @@
 // Hosts in a real database file: uniqueness, tags, keys, jump hosts and their loops.
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class HostRepositoryTests: XCTestCase {
     var tmp: TempFolder!

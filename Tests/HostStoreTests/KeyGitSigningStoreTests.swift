@@ -5,20 +5,20 @@ import Foundation
 import XCTest
 import KeyFormats
 @testable import HostStore
+import TestSupport
 
 final class KeyGitSigningStoreTests: XCTestCase {
-    var dir: URL!
+    var dir: TempFolder!
     var db: HostDatabase!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-gitsigning-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("hostbook.db").path)
+        dir = try TempFolder()
+        db = try HostDatabase.open(path: dir.file("hostbook.db"))
     }
 
     override func tearDownWithError() throws {
         db = nil
-        try? FileManager.default.removeItem(at: dir)
+        dir = nil
     }
 
     func key(_ name: String, _ byte: UInt8) throws -> StoredKey {

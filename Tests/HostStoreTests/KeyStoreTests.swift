@@ -3,23 +3,23 @@ import Foundation
 import XCTest
 import KeyFormats
 @testable import HostStore
+import TestSupport
 
 final class KeyStoreTests: XCTestCase {
-    var dir: URL!
+    var dir: TempFolder!
     var db: HostDatabase!
     var store: KeyStore!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keystore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("hostbook.db").path)
+        dir = try TempFolder()
+        db = try HostDatabase.open(path: dir.file("hostbook.db"))
         store = KeyStore(database: db)
     }
 
     override func tearDownWithError() throws {
         store = nil
         db = nil
-        try? FileManager.default.removeItem(at: dir)
+        dir = nil
     }
 
     func ed25519(_ byte: UInt8) -> PublicKey { PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))) }

@@ -4,21 +4,21 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
+import TestSupport
 
 final class KnownHostsHashPackTests: XCTestCase {
-    var dir: URL!
+    var dir: TempFolder!
     var db: HostDatabase!
     var store: KnownHostsStore!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-pack-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
+        dir = try TempFolder()
+        db = try HostDatabase.open(path: dir.file("db"))
         store = KnownHostsStore(database: db)
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
+        dir = nil
     }
 
     func ids(_ host: String) throws -> [Int64] {

@@ -6,13 +6,12 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
+import TestSupport
 
 final class KnownHostsTrustingHostsTests: XCTestCase {
     func testSavedHostsBehindAHostKeyAreTheOnesTheTrustCoreTrusts() throws {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kh-trusting-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let db = try HostDatabase.open(path: tmp.appendingPathComponent("db").path)
+        let tmp = try TempFolder()
+        let db = try HostDatabase.open(path: tmp.file("db"))
         let store = KnownHostsStore(database: db)
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
         for (name, hostname, port) in [("plain", "plain.test", 22), ("ported", "ported.test", 2222), ("hashed", "hashed.test", 22),

@@ -5,6 +5,7 @@ import Foundation
 @testable import HostStore
 import KeyFormats
 import XCTest
+import TestSupport
 
 final class SSHConfigImporterTests: XCTestCase {
     var tmp: TempFolder!
