@@ -108,7 +108,7 @@ let package = Package(
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
-        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
@@ -116,7 +116,7 @@ let package = Package(
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.
-        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

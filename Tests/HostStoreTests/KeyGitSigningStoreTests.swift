@@ -5,22 +5,8 @@ import Foundation
 import XCTest
 import KeyFormats
 @testable import HostStore
-import TestSupport
 
-final class KeyGitSigningStoreTests: XCTestCase {
-    var dir: TempFolder!
-    var db: HostDatabase!
-
-    override func setUpWithError() throws {
-        dir = try TempFolder()
-        db = try HostDatabase.open(path: dir.file("hostbook.db"))
-    }
-
-    override func tearDownWithError() throws {
-        db = nil
-        dir = nil
-    }
-
+final class KeyGitSigningStoreTests: DatabaseTestCase {
     func key(_ name: String, _ byte: UInt8) throws -> StoredKey {
         try KeyStore(database: db).insert(NewKey(uuid: UUIDString.random(), name: name,
                                                  publicKey: PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))),

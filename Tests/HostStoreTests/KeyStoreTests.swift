@@ -3,23 +3,17 @@ import Foundation
 import XCTest
 import KeyFormats
 @testable import HostStore
-import TestSupport
 
-final class KeyStoreTests: XCTestCase {
-    var dir: TempFolder!
-    var db: HostDatabase!
+final class KeyStoreTests: DatabaseTestCase {
     var store: KeyStore!
 
     override func setUpWithError() throws {
-        dir = try TempFolder()
-        db = try HostDatabase.open(path: dir.file("hostbook.db"))
+        try super.setUpWithError()
         store = KeyStore(database: db)
     }
 
     override func tearDownWithError() throws {
         store = nil
-        db = nil
-        dir = nil
     }
 
     func ed25519(_ byte: UInt8) -> PublicKey { PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))) }

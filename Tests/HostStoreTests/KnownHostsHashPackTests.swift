@@ -4,21 +4,17 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
-import TestSupport
 
-final class KnownHostsHashPackTests: XCTestCase {
-    var dir: TempFolder!
-    var db: HostDatabase!
+final class KnownHostsHashPackTests: DatabaseTestCase {
     var store: KnownHostsStore!
 
     override func setUpWithError() throws {
-        dir = try TempFolder()
-        db = try HostDatabase.open(path: dir.file("db"))
+        try super.setUpWithError()
         store = KnownHostsStore(database: db)
     }
 
     override func tearDownWithError() throws {
-        dir = nil
+        store = nil
     }
 
     func ids(_ host: String) throws -> [Int64] {

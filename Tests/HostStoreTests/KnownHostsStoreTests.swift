@@ -6,18 +6,16 @@ import XCTest
 import KeyFormats
 import TestSupport
 
-final class KnownHostsStoreTests: XCTestCase {
-    var dir: TempFolder!
+final class KnownHostsStoreTests: DatabaseTestCase {
     var store: KnownHostsStore!
 
     override func setUpWithError() throws {
-        dir = try TempFolder()
-        store = KnownHostsStore(database: try HostDatabase.open(path: dir.file("db")))
+        try super.setUpWithError()
+        store = KnownHostsStore(database: db)
     }
 
     override func tearDownWithError() throws {
         store = nil
-        dir = nil
     }
 
     static func ed25519(_ seed: UInt8) -> PublicKey {
@@ -125,7 +123,7 @@ final class KnownHostsStoreTests: XCTestCase {
         for hashed in [false, true] {
             var counter: UInt8 = 0
             let text = try store.exportKnownHosts(hashed: hashed) { counter += 1; return [UInt8](repeating: counter, count: 20) }
-            let path = dir.file(hashed ? "hashed" : "plain")
+            let path = folder.file(hashed ? "hashed" : "plain")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let expected: [(String, Int)] = [("one.test", 2), ("two.test", 1), ("[three.test]:2222", 1), ("x.wild.test", 1), ("three.test", 0)]
             for (name, count) in expected {

@@ -2,12 +2,13 @@
 import Foundation
 
 public enum Tool {
-    /// Runs `path` with `args` (standard input empty) and returns its exit status, standard
-    /// output and standard error.
-    public static func run(_ path: String, _ args: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs `path` with `args` (standard input empty; `environment`, else this process's) and
+    /// returns its exit status, standard output and standard error.
+    public static func run(_ path: String, _ args: [String], environment: [String: String]? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: path)
         p.arguments = args
+        if let environment { p.environment = environment }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
