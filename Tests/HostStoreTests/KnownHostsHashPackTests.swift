@@ -5,18 +5,7 @@ import XCTest
 @testable import HostStore
 import KeyFormats
 
-final class KnownHostsHashPackTests: DatabaseTestCase {
-    var store: KnownHostsStore!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        store = KnownHostsStore(database: db)
-    }
-
-    override func tearDownWithError() throws {
-        store = nil
-    }
-
+final class KnownHostsHashPackTests: KnownHostsStoreTestCase {
     func ids(_ host: String) throws -> [Int64] {
         try store.entries(matching: HostLookupName(host: host)).map(\.id)
     }

@@ -7,11 +7,9 @@ import HostStore
 import KeyFormats
 import TestSupport
 
-final class KnownHostsStoreAgreementTests: XCTestCase {
+final class KnownHostsStoreAgreementTests: KnownHostsStoreTestCase {
     func testStoreLookupsAgreeWithSSHKeygen() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
-        let dir = try TempFolder()
-        let store = KnownHostsStore(database: try HostDatabase.open(path: dir.file("db")))
 
         let salt = [UInt8](repeating: 3, count: 20)
         let fields = [
@@ -27,7 +25,7 @@ final class KnownHostsStoreAgreementTests: XCTestCase {
             lineOfKey[key.sha256Fingerprint] = i + 2
             text += "\(field) \(key.type) \(key.base64)\n"
         }
-        let path = dir.file("known_hosts")
+        let path = folder.file("known_hosts")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertEqual(try store.importKnownHosts(Array(text.utf8)).skipped, [])
 

@@ -6,18 +6,7 @@ import XCTest
 import KeyFormats
 import TestSupport
 
-final class KnownHostsStoreTests: DatabaseTestCase {
-    var store: KnownHostsStore!
-
-    override func setUpWithError() throws {
-        try super.setUpWithError()
-        store = KnownHostsStore(database: db)
-    }
-
-    override func tearDownWithError() throws {
-        store = nil
-    }
-
+final class KnownHostsStoreTests: KnownHostsStoreTestCase {
     static func ed25519(_ seed: UInt8) -> PublicKey {
         PublicKey(.ed25519(publicKey: (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) }))
     }
@@ -141,13 +130,10 @@ final class KnownHostsStoreTests: DatabaseTestCase {
     }
 }
 
-final class KnownHostsHashedCacheTests: XCTestCase {
+final class KnownHostsHashedCacheTests: KnownHostsStoreTestCase {
     /// A check writes nothing and remembers no name; hashed entries added by the store or
     /// by another writer (whose `|1|` rows have no `hashed`) are found on the next check.
     func testChecksRememberNothingAndSeeNewHashedEntries() throws {
-        let dir = try TempFolder()
-        let db = try HostDatabase.open(path: dir.file("db"))
-        let store = KnownHostsStore(database: db)
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
         let h = HostLookupName(host: "cached.test")
         func field(_ seed: UInt8) -> String { HashedHostName(hashing: h.text, salt: [UInt8](repeating: seed, count: 20)).text }
@@ -173,13 +159,10 @@ final class KnownHostsHashedCacheTests: XCTestCase {
     }
 }
 
-final class KnownHostsBulkImportTests: XCTestCase {
+final class KnownHostsBulkImportTests: KnownHostsStoreTestCase {
     /// A file over 1 MiB into an empty store takes the bulk path (indexes dropped and built
     /// at the end): the same decisions, duplicates still found, every index back.
     func testBulkImportIntoAnEmptyStore() throws {
-        let dir = try TempFolder()
-        let db = try HostDatabase.open(path: dir.file("db"))
-        let store = KnownHostsStore(database: db)
         let indexesBefore = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
         var lines: [String] = []
         for i in 0..<15_000 {
