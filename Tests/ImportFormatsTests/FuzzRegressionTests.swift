@@ -1,7 +1,7 @@
 // Replays fuzz/crashers/<target>/ (crashers the fuzzers found, plus hand-written tricky
 // inputs named handwritten-*) and the seeds in fuzz/corpus/<target>/ for ImportFormats' fuzz
 // targets (json-stream, punycode), through the bodies those targets run (FuzzEntry,
-// Sources/ImportFormats/Fuzzing), with TestSupport's FuzzReplay. Each input must only not crash.
+// Sources/ImportFormats/Fuzzing). Each input must only not crash.
 import Foundation
 import XCTest
 import TestSupport
