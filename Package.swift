@@ -86,9 +86,10 @@ let package = Package(
         // What hostbook's ssh sessions and agents decide, in-process and testable: the plan of a
         // `hostbook ssh` session (the host, its jump chain, keys, host-key algorithms) and its
         // ssh_config, the installed ssh_config (which hosts it holds and leaves out), the
-        // standing agent's state, and both agents' one access policy. Never imports Vault:
-        // private keys come through the caller.
-        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
+        // standing agent's state, both agents' one access policy, and team bundles (signed
+        // through the agent, fetched with git). Never imports Vault: private keys come
+        // through the caller.
+        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig"]),
         // Keys and passwords across the two stores: the one owner of the order of every write
         // that touches both the database and the vault (the only module importing both).
         .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory"],

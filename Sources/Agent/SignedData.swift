@@ -2,6 +2,7 @@
 // ssh-agent.c process_sign_request2 and check_websafe_message_contents ask
 // parse_userauth_request first, then parse_sshsig_request. The caller's policy decides on it
 // (a key restricted to SSHSIG namespaces signs only `.sshsig` in them).
+public import KeyFormats
 
 public enum SignedData: Sendable, Equatable {
     /// Public-key user authentication to a server (RFC 4252 §7).

@@ -9,6 +9,10 @@
 // items needs no such trust; and until the old item is deleted, the old secret is intact.
 public import SecureMemory
 internal import CLibSecret
+import System
+#if canImport(Glibc)
+import Glibc
+#endif
 
 public final class VaultClient: Sendable {
     /// Secret Service schema name for every hostbook item.
@@ -19,10 +23,49 @@ public final class VaultClient: Sendable {
     public let timeoutMilliseconds: Int
 
     /// The Secret Service is the one on the session bus ($DBUS_SESSION_BUS_ADDRESS, else
-    /// $XDG_RUNTIME_DIR/bus), as for every libsecret program.
+    /// $XDG_RUNTIME_DIR/bus), as for every libsecret program; with neither, hostbook's
+    /// headless keyring bus when one of this user runs (`pickSessionBus`).
     public init(databaseID: String, timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) {
         self.databaseID = databaseID
         self.timeoutMilliseconds = timeoutMilliseconds
+    }
+
+    // MARK: The bus
+
+    /// Whether this process has taken the headless bus as its session bus.
+    private static let pickedHeadless = Lock(false)
+
+    /// hostbook's one choice of session bus, made before every connection: with no
+    /// DBUS_SESSION_BUS_ADDRESS and no $XDG_RUNTIME_DIR/bus, hostbook's headless keyring bus
+    /// when one of this user listens (HeadlessBus: a socket of this user in hostbook's
+    /// private folder, no link followed). libsecret always uses the process's session bus,
+    /// so the choice is DBUS_SESSION_BUS_ADDRESS, set once for this process and the children
+    /// it starts (the standing agent reads its secrets through the same bus).
+    static func pickSessionBus() {
+        pickedHeadless.withLock { picked in
+            guard !picked, let address = HeadlessBus.addressForClients(environment: processEnvironment()) else { return }
+            setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+            picked = true
+        }
+    }
+
+    /// The headless bus's address when it is the session bus this process uses, else nil
+    /// (for `hostbook vault status`).
+    public static func headlessBusInUse() -> String? {
+        pickSessionBus()
+        let environment = processEnvironment()
+        guard let address = environment["DBUS_SESSION_BUS_ADDRESS"],
+              HeadlessBus.isHeadless(address: address, environment: environment) else { return nil }
+        return address
+    }
+
+    /// The variables the choice reads, from this process's environment.
+    private static func processEnvironment() -> [String: String] {
+        var environment: [String: String] = [:]
+        for name in ["DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR", "XDG_STATE_HOME", "HOME"] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        return environment
     }
 
     /// Reports whether the Secret Service is reachable and its default collection unlocked.
@@ -46,6 +89,13 @@ public final class VaultClient: Sendable {
             return VaultHealth(status: VaultStatus(error.kind), service: deadline.service?.name, collection: nil, label: nil,
                                error: error)
         }
+    }
+
+    /// Locks the default collection of the session's Secret Service (`hostbook vault lock`
+    /// where a desktop keyring answers).
+    public static func lockDefaultCollection(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) throws(VaultError) {
+        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        try connection.lockDefaultCollection()
     }
 
     /// Stores (or replaces) the secret for `id`. `label` is what keyring UIs show.

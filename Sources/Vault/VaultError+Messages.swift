@@ -5,8 +5,8 @@
 
 extension VaultError {
     static let withKeyringHint =
-        "Run hostbook inside a desktop session, or start a session bus with an unlocked keyring "
-        + "(scripts/with-keyring, or dbus-run-session + gnome-keyring-daemon --unlock; see the README)."
+        "Run hostbook inside a desktop session, or start hostbook's own keyring with "
+        + "'eval \"$(hostbook vault unlock)\"' (see the README, \"hostbook over SSH\")."
 
     /// KeePassXC's switch for the Secret Service, in its own menu words.
     static let keepassxcIntegration =
@@ -103,6 +103,12 @@ extension VaultError {
         }
         return VaultError(.failed, "\(who) could not \(action)" + (detail.map { ": \($0)" } ?? ""),
                           hint: "\(check), then try again.")
+    }
+
+    /// `vault unlock`: gnome-keyring-daemon could not open the login keyring with it.
+    static func wrongPassphrase() -> VaultError {
+        VaultError(.wrongPassphrase, "wrong passphrase for the login keyring",
+                   hint: "Type the passphrase the login keyring was created with (by the first 'hostbook vault unlock'); nothing was left running.")
     }
 
     static func unknownPayloadVersion(_ version: UInt8, item: VaultItemID) -> VaultError {

@@ -6,6 +6,8 @@ public struct VaultError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         case noSessionBus, noService, noDefaultCollection, locked, timedOut
         case unknownPayloadVersion
+        /// `vault unlock`: the passphrase does not open the headless login keyring.
+        case wrongPassphrase
         case failed
     }
     public let kind: Kind

@@ -52,7 +52,7 @@ extension VaultStatus {
         case .noSessionBus: self = .noSessionBus
         case .noService: self = .noService
         case .noDefaultCollection: self = .noDefaultCollection
-        case .locked: self = .locked
+        case .locked, .wrongPassphrase: self = .locked
         case .timedOut: self = .timedOut
         case .unknownPayloadVersion, .failed: self = .noService
         }

@@ -113,7 +113,9 @@ final class MigrationTests: XCTestCase {
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
         XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["tailscale_nodes", "ssh_config_hosts", "agent_log", "host_aliases",
-                                                                  "key_namespaces", "key_git_identities"])
+                                                                  "key_namespaces", "key_git_identities",
+                                                                  // Version 6: team bundles.
+                                                                  "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
         // Version 5: no key is restricted to namespaces or set up for git.

@@ -45,7 +45,9 @@ final class MigrationV2Tests: XCTestCase {
         XCTAssertEqual(after.filter { expected[$0.key] != nil }, expected)
         XCTAssertNil(after["known_hosts_hash_scans"])
         // Version 5 adds the empty host_aliases, key_namespaces and key_git_identities tables.
-        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases", "key_namespaces", "key_git_identities"])
+        // Version 6 adds the empty team-bundle tables.
+        XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases", "key_namespaces", "key_git_identities",
+                                                                  "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

@@ -53,6 +53,10 @@ final class MigrationV3Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "host_aliases"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_namespaces"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_git_identities"), [])
+        // Version 6: the empty team-bundle tables.
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"] {
+            XCTAssertEqual(after.removeValue(forKey: table), [], table)
+        }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })
         after["keys"] = before["keys"]
         XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null|null|null|null" })
@@ -67,14 +71,15 @@ final class MigrationV3Tests: XCTestCase {
 
         let indexes = try db.connection.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'known_hosts' ORDER BY name")
             .map { ($0.text(0) ?? "", $0.text(1) ?? "") }
-        XCTAssertEqual(indexes.map(\.0), ["known_hosts_name", "known_hosts_unhashed", "known_hosts_wildcards"])
+        XCTAssertEqual(indexes.map(\.0), ["known_hosts_bundle_source", "known_hosts_name", "known_hosts_unhashed", "known_hosts_wildcards"])
         XCTAssertEqual(indexes.map(\.0), KnownHostsSchema.indexes.map(\.name).sorted())
-        XCTAssertTrue(indexes[0].1.hasSuffix("WHERE port != 0"), indexes[0].1)
+        XCTAssertTrue(indexes[1].1.hasSuffix("WHERE port != 0"), indexes[1].1)
         let probe: [SQLValue] = [.text("x"), .int(22), .text(""), .blob([0]), .int(0)]
         for (sql, index, values) in [(KnownHostsSQL.plainAtPort, "known_hosts_name", 2), (KnownHostsSQL.plainExists, "known_hosts_name", 4),
                                      (KnownHostsSQL.importExists, "known_hosts_name", 5), (KnownHostsSQL.byName, "known_hosts_name", 1),
                                      (KnownHostsSQL.wildcards, "known_hosts_wildcards", 0),
-                                     (KnownHostsSQL.hashedWithoutColumn, "known_hosts_unhashed", 0)] {
+                                     (KnownHostsSQL.hashedWithoutColumn, "known_hosts_unhashed", 0),
+                                     (KnownHostsSQL.sameEntry, "known_hosts_name", 5), (KnownHostsSQL.bySource, "known_hosts_bundle_source", 1)] {
             let p = try db.connection.query("EXPLAIN QUERY PLAN " + sql, Array(probe.prefix(values))).compactMap { $0.text(3) }.joined(separator: "; ")
             XCTAssertTrue(p.contains("INDEX \(index)"), "\(sql): \(p)")
         }

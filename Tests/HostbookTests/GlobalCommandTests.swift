@@ -45,7 +45,8 @@ final class HelpTextTests: XCTestCase {
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
-        ["vault", "status"],
+        ["vault", "status"], ["vault", "unlock"], ["vault", "lock"],
+        ["bundle", "export"], ["bundle", "trust"], ["bundle", "import"], ["bundle", "subscribe"], ["bundle", "update"],
     ]
 
     func testEveryCommandHasHelp() throws {

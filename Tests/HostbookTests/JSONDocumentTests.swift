@@ -197,6 +197,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("snippets", "show", "up")
         try run("snippets", "remove", "up", "--yes")
         try run("vault", "status")
+        // The session's own keyring answers: unlock starts nothing (lock runs last, below).
+        XCTAssertEqual(field(try run("vault", "unlock"), "headless"), .bool(false))
         try run("doctor")
 
         let config = hb.dir.file("ssh_config")
@@ -213,6 +215,22 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { _ = try? hb.run(["agent", "stop"]) }
         try run("agent", "status")
         try run("agent", "log")
+        // Last: it locks the fixture's keyring.
+        try run("vault", "lock")
+
+        // Team bundles: exported through that agent with the unrestricted key 'login', trusted,
+        // imported (dry run, then for real), subscribed to from a git repository, updated.
+        let published = hb.dir.file("published")
+        XCTAssertEqual(try hb.tool("/usr/bin/git", ["init", "-q", published]).status, 0)
+        try run("bundle", "export", "--name", "team", "--sign", "login", "-o", published)
+        guard case .string(let signer) = field(try run("keys", "public", "login"), "public_key") else { return XCTFail("keys public login") }
+        try run("bundle", "trust", "team", "--signer", signer)
+        XCTAssertEqual(field(try run("bundle", "import", published, "--dry-run"), "applied"), .bool(false))
+        try run("bundle", "import", published)
+        XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "add", "-A"]).status, 0)
+        XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "team"]).status, 0)
+        try run("bundle", "subscribe", "team", published)
+        try run("bundle", "update")
 
         for (command, type) in doc.commands where type != nil {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")

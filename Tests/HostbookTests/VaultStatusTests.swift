@@ -8,8 +8,8 @@ final class VaultStatusTests: XCTestCase {
     /// No bus address, no X11 display to autolaunch one, no $XDG_RUNTIME_DIR/bus.
     let noSession = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"]
     let noSessionMessage = "hostbook: no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)\n"
-        + "Run hostbook inside a desktop session, or start a session bus with an unlocked keyring "
-        + "(scripts/with-keyring, or dbus-run-session + gnome-keyring-daemon --unlock; see the README).\n"
+        + "Run hostbook inside a desktop session, or start hostbook's own keyring with "
+        + "'eval \"$(hostbook vault unlock)\"' (see the README, \"hostbook over SSH\").\n"
 
     func testWithoutASessionBusItSaysWhatToDo() throws {
         let r = try HostbookProcess.run(["vault", "status"], removing: noSession)
@@ -24,10 +24,11 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(r.stdout, """
         {
           "status": "no-session-bus",
+          "headless": false,
           "service": null,
           "collection": null,
           "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)",
-          "fix": "Run hostbook inside a desktop session, or start a session bus with an unlocked keyring (scripts/with-keyring, or dbus-run-session + gnome-keyring-daemon --unlock; see the README)."
+          "fix": "Run hostbook inside a desktop session, or start hostbook's own keyring with 'eval \\"$(hostbook vault unlock)\\"' (see the README, \\"hostbook over SSH\\")."
         }
 
         """)
@@ -61,6 +62,7 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(json.stdout, """
         {
           "status": "ok",
+          "headless": false,
           "service": "\(service)",
           "collection": "\(collection)",
           "message": null,
@@ -80,6 +82,7 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(r.stdout, """
         {
           "status": "locked",
+          "headless": false,
           "service": "keepassxc",
           "collection": "secrets",
           "message": "the database keepassxc offers as the default keyring is locked",
@@ -113,6 +116,7 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(json.stdout, """
         {
           "status": "no-default-collection",
+          "headless": false,
           "service": "gnome-keyring-daemon",
           "collection": null,
           "message": "\(message)",

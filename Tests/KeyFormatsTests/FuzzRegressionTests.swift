@@ -38,7 +38,7 @@ final class FuzzRegressionTests: XCTestCase {
     /// Targets of other modules, replayed by their own test targets.
     static let replayedElsewhere: Set<String> = [
         "tailscale-document", "known-hosts-file", // Tests/HostStoreTests/FuzzRegressionTests.swift
-        "json-stream", "punycode", // Tests/ImportFormatsTests/FuzzRegressionTests.swift
+        "json-stream", "punycode", "bundle-text", // Tests/ImportFormatsTests/FuzzRegressionTests.swift
         "agent-message", // Tests/AgentTests/AgentFuzzRegressionTests.swift
         "ssh-config",    // Tests/SSHConfigTests/SSHConfigFuzzRegressionTests.swift
     ]

@@ -7,6 +7,7 @@
 import Foundation
 import XCTest
 import Agent
+import System
 import SecureMemory
 import Sessions
 

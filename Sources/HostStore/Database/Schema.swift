@@ -30,6 +30,8 @@ public enum Schema {
         // through which hosts.
         Migration(version: 5, sql: HostAliasSchema.v5 + AgentLogSchema.v5Reason + KeysSchema.v5GitSigning
                                    + KeysSchema.v5Approval + AgentLogSchema.v5Decision),
+        // Version 6: team bundles (signers, subscriptions, applied serials, their snippets).
+        Migration(version: 6, sql: BundleSchema.v6 + KnownHostsSchema.v6BundleSource),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -16,6 +16,20 @@ enum HostSQL {
         INSERT INTO hosts (uuid, name, hostname, port, user, auth, key_id, source, source_id, created_at, updated_at)
         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
         """
+    /// A host a team bundle brings (source `bundle:NAME`); its jump host is set once every
+    /// host of the bundle is written (`setJump`).
+    static let insertFromBundle = """
+        INSERT INTO hosts(uuid, name, hostname, port, user, auth, key_id, note, source, created_at, updated_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'), strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+        """
+    /// A bundle's update of a host it brought (the jump host is set again afterwards).
+    static let updateFromBundle = """
+        UPDATE hosts SET name = ?, hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, jump_host_id = NULL, note = ?,
+               updated_at = strftime('%Y-%m-%dT%H:%M:%SZ','now')
+        WHERE id = ?
+        """
+    static let deleteAliasesOfHost = "DELETE FROM host_aliases WHERE host_id = ?"
+    static let deleteTagsOfHost = "DELETE FROM host_tags WHERE host_id = ?"
     /// Every field `hostbook edit` can change.
     static let edit = """
         UPDATE hosts SET name = ?, hostname = ?, port = ?, user = ?, auth = ?, key_id = ?, jump_host_id = ?, note = ?,

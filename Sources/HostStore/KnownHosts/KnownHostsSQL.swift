@@ -128,3 +128,26 @@ enum KnownHostsSQL {
     /// Empties the store's scratch database between two fuzz inputs.
     static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack"]
 }
+
+extension KnownHostsSQL {
+    // MARK: Bundles (KnownHostsStore+Bundles)
+
+    /// The entries a bundle brought (its source `bundle:NAME`), from the partial index
+    /// `known_hosts_bundle_source` (the `substr` term lets SQLite use it).
+    static let bySource = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE source = ?1 AND substr(source, 1, 7) = 'bundle:' ORDER BY id"
+    /// A stored plain-name entry with this identity: name (any case for a plain name,
+    /// ?5 = 1), port, marker and blob; `port != 0` lets SQLite use `known_hosts_name`.
+    static let sameEntry = """
+        SELECT \(KnownHostRow.columns) FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4
+        AND (?5 = 1 OR pattern = ?1) ORDER BY id
+        """
+    /// Every hashed or pattern-list entry (port 0), read once per plan into a set.
+    static let wholeEntryRows = "SELECT id, pattern, marker, key_blob, source FROM known_hosts WHERE port = 0 ORDER BY id"
+    /// Every plain name with a port (the names a hashed or pattern line may be tested on).
+    static let plainNames = "SELECT DISTINCT lower(pattern), port FROM known_hosts WHERE port != 0"
+    /// An entry a bundle brings, trusted (or revoking) from the moment it is written.
+    static let insertFromBundle = """
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, source, first_seen, approved_at)
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        """
+}

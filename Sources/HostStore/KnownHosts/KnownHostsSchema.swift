@@ -27,13 +27,13 @@
 
 enum KnownHostsSchema {
     /// The indexes this part owns, as the current version defines them: every `CREATE
-    /// INDEX` line of v1 (which stays literal SQL for testdata/hoststore/make-v1-fixture.sh)
-    /// and of v4, a later definition replacing an earlier one of the same name, less those
+    /// INDEX` line of v1 (which stays literal SQL for testdata/hoststore/make-v1-fixture.sh),
+    /// of v4 and of v6, a later definition replacing an earlier one of the same name, less those
     /// a later version dropped. A bulk import into an empty store drops them and builds
     /// them once at the end (KnownHostsImport).
     static let indexes: [(name: String, sql: String)] = {
         var out: [(name: String, sql: String)] = []
-        for line in (v1 + v4).split(separator: "\n") where line.hasPrefix("CREATE INDEX ") {
+        for line in (v1 + v4 + v6BundleSource).split(separator: "\n") where line.hasPrefix("CREATE INDEX ") {
             let name = String(line.split(separator: " ")[2])
             out.removeAll { $0.name == name }
             out.append((name, String(line)))
@@ -128,6 +128,13 @@ enum KnownHostsSchema {
     DELETE FROM known_hosts_hash_pack WHERE NOT EXISTS (SELECT 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|');
     UPDATE known_hosts_state SET pack_generation = hashed_generation
         WHERE NOT EXISTS (SELECT 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|');
+
+    """
+
+    /// Version 6: the entries a team bundle brought (source `bundle:NAME`) are found by
+    /// their source (KnownHostsStore+Bundles); no other row is in this index.
+    static let v6BundleSource = """
+    CREATE INDEX known_hosts_bundle_source ON known_hosts(source) WHERE substr(source, 1, 7) = 'bundle:';
 
     """
 }

@@ -181,10 +181,16 @@ public final class KnownHostsStore {
     /// `[host]:port` is unknown: the bare name's answer is taken when it trusts the key
     /// (as ssh 9.2 does) or revokes it (a revoked key is never offered for approval).
     public func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64 = StoreClock.nowSeconds()) throws -> Check {
-        let rows = try entries(matching: lookup)
+        try check(lookup, presented: presented, now: now, ignoring: { _ in false })
+    }
+
+    /// `check` as if the entries `ignoring` picks were not stored (a bundle's own entries,
+    /// which the bundle being applied restates: KnownHostsStore+Bundles).
+    func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64, ignoring: (KnownHostRow) -> Bool) throws -> Check {
+        let rows = try entries(matching: lookup).filter { !ignoring($0) }
         let decision = HostKeyPolicy.decide(presented, records: rows.map(\.record), hostName: lookup.host, now: now)
         if decision.status == .unknown, let bare = lookup.bare {
-            let bareRows = try entries(matching: bare)
+            let bareRows = try entries(matching: bare).filter { !ignoring($0) }
             let d = HostKeyPolicy.decide(presented, records: bareRows.map(\.record), hostName: bare.host, now: now)
             if d.status == .trusted || d.status == .revoked {
                 return Check(lookup: lookup, decision: d, entries: d.entries.map { bareRows[$0] }, matched: bareRows, viaBareName: true)

@@ -8,7 +8,7 @@
 enum FuzzEntry {
     /// Every target by its name (the folder names under fuzz/corpus and fuzz/crashers).
     static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
-        ("json-stream", jsonStream), ("punycode", punycode),
+        ("json-stream", jsonStream), ("punycode", punycode), ("bundle-text", bundleText),
     ]
 
     /// How many bytes the input's source hands over per read: the first byte picks 1…64,
@@ -50,6 +50,23 @@ enum FuzzEntry {
         _ = HostNameSanitizer.label(from: text)
         if let encoded = Punycode.encode(text), Punycode.decode(encoded) != text {
             fatalError("Punycode round trip changed the label")
+        }
+    }
+
+    /// BundleText.parse; what it accepts must be canonical (render gives the same bytes back)
+    /// and hold no control character.
+    static func bundleText(_ bytes: [UInt8]) {
+        guard let document = try? BundleText.parse(bytes) else { return }
+        if BundleText.render(document) != bytes {
+            fatalError("BundleText accepted text that render does not write back byte for byte")
+        }
+        var strings = [document.name] + document.hostKeys
+        for h in document.hosts {
+            strings += [h.name, h.hostname] + h.tags + h.aliases + [h.user, h.jump, h.note, h.key].compactMap { $0 }
+        }
+        for s in document.snippets { strings += [s.name, s.command] + [s.description].compactMap { $0 } }
+        for s in strings where s.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            fatalError("BundleText accepted a control character")
         }
     }
 }

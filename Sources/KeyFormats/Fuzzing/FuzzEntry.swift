@@ -13,6 +13,7 @@ enum FuzzEntry {
     static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("openssh-key", openSSHKey), ("pem", pem), ("ppk", ppk), ("public-line", publicLine),
         ("rfc4716", rfc4716), ("certificate", certificate), ("known-hosts-line", knownHostsLine),
+        ("ssh-signature", sshSignature),
     ]
 
     /// openssh-key-v1: without a passphrase, and with one when the bcrypt rounds are few.
@@ -73,6 +74,21 @@ enum FuzzEntry {
             _ = cert.sha256Fingerprint
         }
         _ = try? PublicKeyFile.certificateLine(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// SSHSIG signature files (`bundle.txt.sig`): the armour and blob reader, the render →
+    /// parse round trip, and verification over a fixed message (which must refuse: the
+    /// fuzzer cannot sign).
+    static func sshSignature(_ bytes: [UInt8]) {
+        guard let file = try? SSHSignatureFile.parse(bytes) else {
+            _ = try? SSHSignatureFile(blob: bytes)
+            return
+        }
+        if (try? SSHSignatureFile.parse(file.armored)) != file { fatalError("SSHSIG render → parse changed the signature") }
+        if (try? file.verify(message: Array("format 1\n".utf8), namespace: file.namespace)) != nil,
+           (try? file.verify(message: Array("format 2\n".utf8), namespace: file.namespace)) != nil {
+            fatalError("one SSHSIG signature verified over two messages")
+        }
     }
 
     /// known_hosts lines (docs/formats.md, "known_hosts"), each line of the input in turn: the

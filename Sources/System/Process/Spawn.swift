@@ -27,6 +27,10 @@ public enum Spawn {
         public var newSession = false
         /// `NAME=value` strings; nil: this process's environment.
         public var environment: [String]? = nil
+        /// The child gets no descriptor of this process but 0, 1, 2 and what `fileActions`
+        /// put there: every other one is marked close-on-exec here first (glibc's closefrom
+        /// file action is not exported to Swift). For daemons that outlive this process.
+        public var inheritNothing = false
 
         public init(fileActions: [FileAction] = [], defaultSignals: [Int32] = [], signalMask: [Int32]? = nil,
                     newSession: Bool = false, environment: [String]? = nil) {
@@ -40,6 +44,18 @@ public enum Spawn {
         /// stdin on /dev/null (and stdout too when `output`).
         public static func nullInput(output: Bool = false) -> [FileAction] {
             [.open(STDIN_FILENO, path: "/dev/null", flags: O_RDONLY)] + (output ? [.open(STDOUT_FILENO, path: "/dev/null", flags: O_WRONLY)] : [])
+        }
+    }
+
+    /// Sets FD_CLOEXEC on every open descriptor from `first` up to the soft limit (at most
+    /// 65,536): descriptors this process keeps using stay open here, only an exec drops them.
+    static func markCloseOnExec(from first: Int32) {
+        var limit = rlimit()
+        let top = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: min(limit.rlim_cur, 65_536)) : 1024
+        guard first < top else { return }
+        for fd in first..<top {
+            let flags = fcntl(fd, F_GETFD)
+            if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
         }
     }
 
@@ -77,6 +93,7 @@ public enum Spawn {
             flags |= Int32(POSIX_SPAWN_SETSIGMASK)
         }
         if options.newSession { flags |= setSessionFlag }
+        if options.inheritNothing { markCloseOnExec(from: 3) }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let cArgs = argv.map { strdup($0) } + [nil]

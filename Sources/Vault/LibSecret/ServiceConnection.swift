@@ -34,6 +34,7 @@ final class ServiceConnection {
     /// what is missing.
     init(deadline: Deadline) throws(VaultError) {
         self.deadline = deadline
+        VaultClient.pickSessionBus()
         var error: UnsafeMutablePointer<GError>?
         // Finding the address first tells "no bus at all" apart from "a bus that does not answer".
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
@@ -253,6 +254,25 @@ final class ServiceConnection {
             return DefaultCollection(path: collection.path, name: collection.name, label: collection.label, locked: false)
         }
         throw .locked(program)
+    }
+
+    /// Locks the default collection (org.freedesktop.Secret.Service.Lock).
+    func lockDefaultCollection() throws(VaultError) {
+        var error: UnsafeMutablePointer<GError>?
+        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+                                                                cancellable, &error) else {
+            if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
+            throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
+        }
+        defer { g_object_unref(collection) }
+        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
+        defer { g_list_free(objects) }
+        var locked: UnsafeMutablePointer<GList>?
+        let count = secret_service_lock_sync(service, objects, cancellable, &locked, &error)
+        g_list_free_full(locked, g_object_unref)
+        if count < 0 || error != nil || deadline.expired {
+            throw vaultError(from: error, deadline: deadline, doing: "lock the default keyring")
+        }
     }
 
     /// Asks the service to unlock the default collection (it shows its own dialog); true

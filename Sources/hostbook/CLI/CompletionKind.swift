@@ -6,15 +6,15 @@ enum CompletionKind: String, Sendable {
     case hosts, keys, snippets
     case files
 
-    /// For an option's value, decided by its name and placeholder: `--key KEY` is a key,
-    /// `--jump HOST` a host, `--snippet NAME` a snippet, FILE/PATH values are files.
+    /// For an option's value, decided by its name and placeholder: `--key KEY` and `--sign KEY` are keys,
+    /// `--jump HOST` a host, `--snippet NAME` a snippet, FILE/PATH/DIR values are files.
     static func forOption(_ o: OptionSpec) -> CompletionKind {
         guard let value = o.valueName else { return .nothing }
         switch (o.name, value) {
-        case ("key", "KEY"): return .keys
+        case ("key", "KEY"), ("sign", "KEY"): return .keys
         case ("jump", "HOST"), ("no-alias", "A"): return .hosts
         case ("snippet", _): return .snippets
-        case (_, "FILE"), (_, "PATH"), (_, "F"): return .files
+        case (_, "FILE"), (_, "PATH"), (_, "F"), (_, "DIR"): return .files
         default: return .nothing
         }
     }

@@ -9,6 +9,7 @@ enum CommandTable {
         + KeysCommands.all
         + GitCommands.all
         + KnownHostsCommands.all
+        + BundleCommands.all
         + SnippetsCommands.all
         + VaultCommands.all
         + SSHCommand.all

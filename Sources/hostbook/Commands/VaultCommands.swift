@@ -2,7 +2,7 @@
 import Vault
 
 enum VaultCommands {
-    static let all: [CommandSpec] = [status]
+    static let all: [CommandSpec] = [status, VaultUnlock.spec, VaultLock.spec]
 
     static let status = CommandSpec(
         ["vault", "status"],
@@ -15,9 +15,12 @@ enum VaultCommands {
         """
     ) { invocation in
         let health = VaultClient.health()
+        // hostbook's own keyring (`vault unlock` without a desktop), when it is what answers.
+        let headless = VaultClient.headlessBusInUse()
         if invocation.json {
             invocation.printJSON(.object([
                 ("status", .string(health.status.name)),
+                ("headless", .bool(headless != nil)),
                 ("service", .optional(health.service)),
                 ("collection", .optional(health.collection)),
                 ("message", .optional(health.error?.message)),
@@ -27,7 +30,8 @@ enum VaultCommands {
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"
             let collection = (health.label ?? health.collection).map { "\"\($0)\"" } ?? "(no label)"
-            invocation.print("ok: \(service), default keyring \(collection) is unlocked")
+            let which = headless != nil ? " (hostbook's keyring, started by 'hostbook vault unlock')" : ""
+            invocation.print("ok: \(service)\(which), default keyring \(collection) is unlocked")
         }
         if let error = health.error { throw error }
     }

@@ -98,6 +98,10 @@ enum ManPage {
         .B COLUMNS
         The width tables fit when standard output is not a terminal (on a terminal its own width
         is used; \\fB\\-\\-wide\\fR turns fitting off).
+        .TP
+        .B DBUS_SESSION_BUS_ADDRESS
+        The session bus of the Secret Service. Without it and without
+        \\fI$XDG_RUNTIME_DIR/bus\\fR, the bus of the keyring \\fBvault unlock\\fR started, when one runs.
         .SH FILES
         .TP
         .I ~/.local/share/hostbook/hostbook.db
@@ -106,8 +110,16 @@ enum ManPage {
         .I ~/.ssh/known_hosts
         What \\fBknown\\-hosts import\\fR reads by default.
         .TP
+        .I ~/.local/share/hostbook/bundles/NAME
+        The git clone of a subscribed team bundle (\\fBbundle subscribe\\fR), beside the database.
+        .TP
         .I ~/.config/hostbook/allowed_signers
         git's allowed signers file (\\fB$XDG_CONFIG_HOME\\fR), written by \\fBgit setup\\fR.
+        .TP
+        .I $XDG_RUNTIME_DIR/hostbook/bus
+        The bus of the keyring \\fBvault unlock\\fR starts where there is no desktop (without
+        \\fBXDG_RUNTIME_DIR\\fR: in hostbook's private folder in \\fI/tmp\\fR); its login keyring is
+        gnome-keyring's \\fI~/.local/share/keyrings/login.keyring\\fR.
         .SH SEE ALSO
         .BR ssh (1),
         .BR ssh\\-keygen (1),

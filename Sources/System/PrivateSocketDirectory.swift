@@ -11,13 +11,6 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import System
-
-public struct SocketError: Error, Sendable, CustomStringConvertible {
-    public let description: String
-    init(_ description: String) { self.description = description }
-    static func errno(_ what: String) -> SocketError { SocketError("\(what): \(String(cString: strerror(Glibc.errno)))") }
-}
 
 public enum PrivateSocketDirectory {
     /// sun_path holds 108 bytes including the terminating NUL.
@@ -33,6 +26,24 @@ public enum PrivateSocketDirectory {
             return folder
         }
         return try recordedFolder(environment: environment, uid: uid)
+    }
+
+    /// The folder when it exists already and is private (a real folder of this user, closed
+    /// to others; links are not followed): nothing is created or changed. For readers that
+    /// only look for a socket someone else made (the headless keyring's bus).
+    public static func existing(environment: [String: String]) -> String? {
+        let uid = getuid()
+        let folder: String
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), isOwnedFolder(runtime, uid: uid) {
+            folder = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/hostbook"
+        } else {
+            guard let record = try? recordPath(environment: environment), let recorded = readRecord(record) else { return nil }
+            folder = recorded
+        }
+        var info = stat()
+        guard lstat(folder, &info) == 0, info.st_mode & S_IFMT == S_IFDIR, info.st_uid == uid,
+              info.st_mode & 0o077 == 0 else { return nil }
+        return folder
     }
 
     /// The file that names the /tmp folder: `$XDG_STATE_HOME/hostbook/socket-folder`.

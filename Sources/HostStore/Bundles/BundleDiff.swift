@@ -1,0 +1,267 @@
+// What applying a bundle changes, row by row: computed from the database as it is (inside
+// apply's transaction, again), and turned into the public BundlePlan. The rules
+// (docs/formats.md, "Team bundles"): a bundle's hosts have the source `bundle:NAME`, its
+// snippets are listed in bundle_snippets, its host keys have the source `bundle:NAME`; a
+// bundle adds, changes and removes only those, and never touches a host, snippet or key
+// that another source made (a clash, or a changed host key, is reported instead).
+import ImportFormats
+import KeyFormats
+
+struct BundleDiff {
+    var plan: BundlePlan
+    /// Hosts to add, with the id of their key (nil: none, or no key by that name here).
+    var addHosts: [(host: BundleHost, keyID: Int64?)] = []
+    var updateHosts: [(old: Host, host: BundleHost, keyID: Int64?)] = []
+    var removeHosts: [Host] = []
+    var addSnippets: [BundleSnippet] = []
+    var updateSnippets: [(id: Int64, snippet: BundleSnippet)] = []
+    var removeSnippets: [Int64] = []
+    var addEntries: [KnownHostsStore.BundleEntry] = []
+    var removeEntries: [KnownHostRow] = []
+}
+
+/// A host in the jump-chain walk of the state after apply.
+private struct JumpNode {
+    let name: String
+    let jump: String?
+}
+
+extension BundleStore {
+    /// The diff of `document` as bundle `name` against the database now. Reads only;
+    /// runs inside the caller's read or write.
+    func diff(_ document: BundleDocument, bundle name: String) throws -> BundleDiff {
+        try Self.requireName(name)
+        guard document.name == name else {
+            throw BundleRefusal(.nameMismatch(expected: name, found: document.name), bundle: name,
+                                "the bundle is named '\(BundleText.escaped(document.name))', not '\(name)'",
+                                hint: "Import it as '\(BundleText.escaped(document.name))', or check where it came from.")
+        }
+        let entries = try Self.validate(document)
+        let digest = Self.digest(document)
+        let previous = try applied(name)
+        if let previous {
+            if document.serial < previous.serial {
+                throw BundleRefusal(.olderSerial(applied: previous.serial, offered: document.serial), bundle: name,
+                                    "bundle '\(name)' has serial \(document.serial), lower than serial \(previous.serial) applied already: an old bundle replayed",
+                                    hint: "Nothing was written. Ask the team for the current bundle.")
+            }
+            if document.serial == previous.serial && digest != previous.digest {
+                throw BundleRefusal(.reusedSerial(serial: document.serial), bundle: name,
+                                    "bundle '\(name)' has serial \(document.serial), which was applied already with other content",
+                                    hint: "Nothing was written. A changed bundle must be exported with a higher serial.")
+            }
+        }
+        var diff = BundleDiff(plan: BundlePlan(bundle: name, serial: document.serial, previousSerial: previous?.serial,
+                                               digest: digest, document: document))
+        try diffHosts(document, bundle: name, into: &diff)
+        try diffSnippets(document, bundle: name, into: &diff)
+        try diffHostKeys(document, entries: entries, bundle: name, into: &diff)
+        return diff
+    }
+
+    /// Refuses a document whose content this database cannot hold (the rules of hosts,
+    /// snippets and known_hosts lines, and names unique regardless of case); returns the
+    /// entries of its host-key lines.
+    static func validate(_ document: BundleDocument) throws -> [[KnownHostsStore.BundleEntry]] {
+        let name = document.name
+        func refuse(_ what: String, _ error: Error) -> BundleRefusal {
+            let reason = (error as? HostStoreError)?.message ?? (error as? KeyFormatError)?.reason ?? "\(error)"
+            return BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': \(what): \(reason)",
+                                 hint: "Nothing was written. The bundle must be exported again without it.")
+        }
+        var names: Set<String> = []
+        for h in document.hosts {
+            let what = "host '\(BundleText.escaped(h.name))'"
+            do {
+                try HostDatabase.validate(NewHost(uuid: "", name: h.name, hostname: h.hostname, port: h.port, user: h.user, tags: h.tags,
+                                                  key: h.key, jump: h.jump, note: h.note, aliases: h.aliases))
+            } catch { throw refuse(what, error) }
+            for n in [h.name] + h.aliases where !names.insert(n.lowercased()).inserted {
+                throw refuse(what, HostStoreError.rejected("the name '\(n)' is used twice"))
+            }
+        }
+        var snippetNames: Set<String> = []
+        for s in document.snippets {
+            let what = "snippet '\(BundleText.escaped(s.name))'"
+            do {
+                try HostValidation.name(s.name, what: "snippet name")
+                _ = try SnippetRules.command(Array(s.command.utf8))
+                if let d = s.description { try SnippetRules.description(d) }
+            } catch { throw refuse(what, error) }
+            if !snippetNames.insert(s.name.lowercased()).inserted {
+                throw refuse(what, HostStoreError.rejected("the name is used twice"))
+            }
+        }
+        guard document.hostKeys.count <= BundleText.maximumEntries else {
+            throw refuse("host keys", HostStoreError.rejected("more than \(BundleText.maximumEntries) lines"))
+        }
+        return try document.hostKeys.map { line in
+            do { return try KnownHostsStore.bundleEntries(of: line) } catch {
+                throw refuse("host-key line '\(BundleText.escaped(String(line.prefix(80))))'", error)
+            }
+        }
+    }
+
+    // MARK: Hosts
+
+    private func diffHosts(_ document: BundleDocument, bundle name: String, into diff: inout BundleDiff) throws {
+        let source = BundleName.source(name)
+        let own = try database.hosts(source: source).filter { $0.source == source }
+        var ownByName: [String: Host] = [:]
+        for h in own { ownByName[h.name.lowercased()] = h }
+        // Names and aliases held by hosts of any other source.
+        var taken: [String: String] = [:]
+        for row in try connection.query("SELECT name, source FROM hosts WHERE source != ?1", [.text(source)]) {
+            if let n = row.text(0) { taken[n.lowercased()] = row.text(1) ?? "manual" }
+        }
+        for row in try connection.query("SELECT a.alias, h.source FROM host_aliases a JOIN hosts h ON h.id = a.host_id WHERE h.source != ?1", [.text(source)]) {
+            if let n = row.text(0) { taken[n.lowercased()] = row.text(1) ?? "manual" }
+        }
+        var kept: [String: BundleHost] = [:]
+        for var h in document.hosts.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            if let owner = ([h.name] + h.aliases).lazy.compactMap({ taken[$0.lowercased()] }).first {
+                diff.plan.clashes.append(.init(kind: .host, name: h.name, owner: owner))
+                continue
+            }
+            var keyID: Int64?
+            if let key = h.key {
+                keyID = try connection.query("SELECT id FROM keys WHERE name = ? COLLATE NOCASE", [.text(key)]).first?.int(0)
+                if keyID == nil {
+                    diff.plan.missingKeys.append(.init(host: h.name, key: key))
+                    h.key = nil
+                }
+            }
+            h.tags = Array(Set(h.tags)).sorted()
+            h.aliases = Array(Set(h.aliases)).sorted()
+            kept[h.name.lowercased()] = h
+            for a in h.aliases { kept[a.lowercased()] = h }
+            if let old = ownByName[h.name.lowercased()] {
+                if !Self.same(old, h) {
+                    diff.updateHosts.append((old, h, keyID))
+                    diff.plan.hostsToUpdate.append(h)
+                }
+            } else {
+                diff.addHosts.append((h, keyID))
+                diff.plan.hostsToAdd.append(h)
+            }
+        }
+        for old in own where kept[old.name.lowercased()]?.name.lowercased() != old.name.lowercased() {
+            diff.removeHosts.append(old)
+            diff.plan.hostsToRemove.append(old.name)
+            if old.auth == .password { diff.plan.removedPasswords.append(.init(host: old.name, uuid: old.uuid)) }
+        }
+        // Hosts of other sources that jump through one the bundle removes.
+        for old in diff.removeHosts {
+            if let user = try connection.query("SELECT name FROM hosts WHERE jump_host_id = ? AND source != ? ORDER BY name", [.int(old.id), .text(source)]).first?.text(0) {
+                throw HostStoreError.rejected("host '\(user)' jumps through '\(old.name)', which bundle '\(name)' no longer carries",
+                                              hint: "Nothing was written. Change that first with 'hostbook edit \(user) --no-jump' (or --jump another host).")
+            }
+        }
+        // Every jump host resolves after apply, within JumpChain's rules.
+        let find: (String) throws -> JumpNode? = { jumpName in
+            if let h = kept[jumpName.lowercased()] { return JumpNode(name: h.name, jump: h.jump) }
+            guard let other = try self.database.findHost(jumpName), other.source != source else { return nil }
+            return JumpNode(name: other.name, jump: other.jump)
+        }
+        for h in document.hosts where h.jump != nil {
+            guard let start = kept[h.name.lowercased()] else { continue }
+            switch try JumpChain.walk(from: JumpNode(name: start.name, jump: start.jump), name: \.name, jump: \.jump, find: find) {
+            case .chain: continue
+            case .loop(let chain):
+                throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': the jump hosts of '\(h.name)' make a loop: \((chain.map(\.name) + [chain.last?.jump ?? "?"]).joined(separator: " -> "))",
+                                    hint: "Nothing was written.")
+            case .tooLong:
+                throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': \(JumpChain.tooLongMessage(h.name))", hint: "Nothing was written.")
+            case .missing(let jump, let of):
+                throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': the jump host '\(BundleText.escaped(jump))' of '\(of)' is neither a host of the bundle nor a host here",
+                                    hint: "Nothing was written. Add a host named '\(BundleText.escaped(jump))', or ask for a bundle that carries it.")
+            }
+        }
+    }
+
+    /// True when the stored host already holds what the bundle says (tags, aliases, key and
+    /// jump names compared as the database compares them).
+    static func same(_ old: Host, _ h: BundleHost) -> Bool {
+        old.name == h.name && old.hostname == h.hostname && old.port == h.port && old.user == h.user && old.note == h.note
+            && old.key?.lowercased() == h.key?.lowercased() && old.jump?.lowercased() == h.jump?.lowercased()
+            && Set(old.tags) == Set(h.tags) && Set(old.aliases.map { $0.lowercased() }) == Set(h.aliases.map { $0.lowercased() })
+            && old.aliases.count == h.aliases.count
+    }
+
+    // MARK: Snippets
+
+    private func diffSnippets(_ document: BundleDocument, bundle name: String, into diff: inout BundleDiff) throws {
+        let ownIDs = Set(try connection.query("SELECT snippet_id FROM bundle_snippets WHERE bundle = ?", [.text(name)]).compactMap { $0.int(0) })
+        var keptIDs: Set<Int64> = []
+        for s in document.snippets.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+            guard let existing = try database.findSnippet(s.name) else {
+                diff.addSnippets.append(s)
+                diff.plan.snippetsToAdd.append(s)
+                continue
+            }
+            guard ownIDs.contains(existing.id) else {
+                let owner = try connection.query("SELECT bundle FROM bundle_snippets WHERE snippet_id = ?", [.int(existing.id)]).first?.text(0)
+                diff.plan.clashes.append(.init(kind: .snippet, name: s.name, owner: owner.map(BundleName.source) ?? "manual"))
+                continue
+            }
+            keptIDs.insert(existing.id)
+            if existing.name != s.name || existing.command != s.command || existing.description != s.description {
+                diff.updateSnippets.append((existing.id, s))
+                diff.plan.snippetsToUpdate.append(s)
+            }
+        }
+        for row in try connection.query("SELECT s.id, s.name FROM snippets s JOIN bundle_snippets b ON b.snippet_id = s.id WHERE b.bundle = ? ORDER BY s.name", [.text(name)]) {
+            guard let id = row.int(0), !keptIDs.contains(id) else { continue }
+            diff.removeSnippets.append(id)
+            diff.plan.snippetsToRemove.append(row.text(1) ?? "")
+        }
+    }
+
+    // MARK: Host keys
+
+    private func diffHostKeys(_ document: BundleDocument, entries: [[KnownHostsStore.BundleEntry]], bundle name: String, into diff: inout BundleDiff) throws {
+        let source = BundleName.source(name)
+        let store = KnownHostsStore(database: database)
+        let owned = try store.rows(source: source)
+        var keptIDs: Set<Int64> = []
+        var candidates: [HostLookupName]?
+        let extra = document.hosts.flatMap { h in
+            ([h.hostname, h.name] + h.aliases).map { HostLookupName(host: HostPatternList.lowercased($0), port: h.port) }
+        }
+        let now = StoreClock.nowSeconds()
+        var planned: Set<String> = []
+        var whole: KnownHostsStore.WholeEntries?
+        for (line, lineEntries) in zip(document.hostKeys, entries) {
+            var adds = false
+            for e in lineEntries {
+                let identity = "\(e.plain ? HostPatternList.lowercased(e.pattern) : e.pattern)\u{0}\(e.port)\u{0}\(e.marker.rawValue)\u{0}\(Base64.encode(e.entry.storedBlob))"
+                if planned.contains(identity) { continue }
+                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: {
+                    if candidates == nil { candidates = try store.lookupCandidates(extra: extra) }
+                    return candidates!
+                }, now: now)
+                switch verdict {
+                case .stored(let id, let isOwned):
+                    if isOwned { keptIDs.insert(id) }
+                case .trustedElsewhere:
+                    continue
+                case .add:
+                    planned.insert(identity)
+                    diff.addEntries.append(e)
+                    adds = true
+                case .changed(let lookup, let trusted):
+                    let change = BundlePlan.ChangedHostKey(host: lookup, line: line, offered: e.entry.key.sha256Fingerprint, trusted: trusted)
+                    if !diff.plan.changedHostKeys.contains(change) { diff.plan.changedHostKeys.append(change) }
+                }
+            }
+            if adds {
+                if lineEntries.first?.marker == .revoked { diff.plan.hostKeysToRevoke.append(line) } else { diff.plan.hostKeysToTrust.append(line) }
+            }
+        }
+        for row in owned where !keptIDs.contains(row.id) {
+            diff.removeEntries.append(row)
+            let line = KnownHostsStore.line(of: row)
+            if !diff.plan.hostKeysToRemove.contains(line) { diff.plan.hostKeysToRemove.append(line) }
+        }
+    }
+}

@@ -1,0 +1,110 @@
+// What applying a bundle would change, computed without writing (BundleStore.plan), and
+// what it reports but leaves alone (clashes, changed host keys, missing key names).
+import ImportFormats
+
+public struct BundlePlan: Sendable, Equatable {
+    /// A host or snippet of the bundle whose name is taken by one the bundle did not bring.
+    public struct Clash: Sendable, Equatable {
+        public enum Kind: Sendable, Equatable { case host, snippet }
+        public let kind: Kind
+        public let name: String
+        /// Where the existing one came from: `manual`, `tailscale`, `ssh-config`,
+        /// `bundle:OTHER` (a snippet: `manual`).
+        public let owner: String
+
+        public init(kind: Kind, name: String, owner: String) {
+            self.kind = kind
+            self.name = name
+            self.owner = owner
+        }
+    }
+
+    /// A bundle host-key line that disagrees with a key the user already trusts for that
+    /// host: not applied.
+    public struct ChangedHostKey: Sendable, Equatable {
+        /// The host (and port) the line is for, as a lookup string (`name` or `[name]:port`).
+        public let host: String
+        /// The bundle's line.
+        public let line: String
+        /// The fingerprint of the bundle's key.
+        public let offered: String
+        /// The fingerprints the user trusts for that host now.
+        public let trusted: [String]
+
+        public init(host: String, line: String, offered: String, trusted: [String]) {
+            self.host = host
+            self.line = line
+            self.offered = offered
+            self.trusted = trusted
+        }
+    }
+
+    /// A host whose key name this database has no key for: the host is kept without a key.
+    public struct MissingKey: Sendable, Equatable {
+        public let host: String
+        public let key: String
+
+        public init(host: String, key: String) {
+            self.host = host
+            self.key = key
+        }
+    }
+
+    /// A host the plan removes that has a password in the vault: the database row goes
+    /// with apply, the vault item (named by the host's uuid) is the caller's to remove.
+    public struct RemovedPassword: Sendable, Equatable {
+        public let host: String
+        public let uuid: String
+
+        public init(host: String, uuid: String) {
+            self.host = host
+            self.uuid = uuid
+        }
+    }
+
+    /// The bundle's name.
+    public let bundle: String
+    /// The serial the plan applies, and the one applied before (nil: never).
+    public let serial: UInt64
+    public let previousSerial: UInt64?
+    /// SHA-256 (hex) of the document's canonical text.
+    public let digest: String
+    /// The document the plan was made from (apply re-plans from it inside its transaction).
+    public let document: BundleDocument
+
+    public var hostsToAdd: [BundleHost] = []
+    /// Hosts this bundle brought before whose fields change.
+    public var hostsToUpdate: [BundleHost] = []
+    /// Names of hosts this bundle brought that it no longer carries.
+    public var hostsToRemove: [String] = []
+    public var snippetsToAdd: [BundleSnippet] = []
+    public var snippetsToUpdate: [BundleSnippet] = []
+    public var snippetsToRemove: [String] = []
+    /// Host-key lines to add as trusted (plain keys and `@cert-authority`).
+    public var hostKeysToTrust: [String] = []
+    /// `@revoked` lines to add.
+    public var hostKeysToRevoke: [String] = []
+    /// Lines this bundle brought before that it no longer carries.
+    public var hostKeysToRemove: [String] = []
+
+    public var clashes: [Clash] = []
+    public var changedHostKeys: [ChangedHostKey] = []
+    public var missingKeys: [MissingKey] = []
+    /// Hosts in `hostsToRemove` whose password is in the vault.
+    public var removedPasswords: [RemovedPassword] = []
+
+    public init(bundle: String, serial: UInt64, previousSerial: UInt64?, digest: String, document: BundleDocument) {
+        self.bundle = bundle
+        self.serial = serial
+        self.previousSerial = previousSerial
+        self.digest = digest
+        self.document = document
+    }
+
+    /// True when applying changes no host, snippet or host key (reports aside).
+    public var changesNothing: Bool {
+        hostsToAdd.isEmpty && hostsToUpdate.isEmpty && hostsToRemove.isEmpty
+            && snippetsToAdd.isEmpty && snippetsToUpdate.isEmpty && snippetsToRemove.isEmpty
+            && hostKeysToTrust.isEmpty && hostKeysToRevoke.isEmpty && hostKeysToRemove.isEmpty
+    }
+}

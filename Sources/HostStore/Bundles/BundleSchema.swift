@@ -1,0 +1,39 @@
+// Tables of team bundles (schema version 6). Hosts a bundle brought are the hosts rows with
+// source `bundle:NAME`, and its host keys the known_hosts rows with that source; snippets
+// have no source column, so `bundle_snippets` says which snippet rows a bundle brought.
+//
+// bundle_signers        the keys allowed to sign a bundle (`bundle trust`), in trust order.
+// bundle_subscriptions  where a subscribed bundle is pulled from (a git URL or path).
+// bundle_applied        the serial (stored as the bit pattern of a UInt64) and the SHA-256
+//                       of the canonical text last applied.
+// bundle_snippets       which snippet rows each bundle brought; goes with the snippet.
+
+enum BundleSchema {
+    static let v6 = """
+    CREATE TABLE bundle_signers (
+        id          INTEGER PRIMARY KEY,
+        bundle      TEXT NOT NULL COLLATE NOCASE,
+        key_type    TEXT NOT NULL,
+        key_blob    BLOB NOT NULL,
+        fingerprint TEXT NOT NULL,
+        added_at    TEXT NOT NULL,
+        UNIQUE (bundle, key_blob)
+    );
+    CREATE TABLE bundle_subscriptions (
+        bundle TEXT PRIMARY KEY COLLATE NOCASE,
+        url    TEXT NOT NULL
+    );
+    CREATE TABLE bundle_applied (
+        bundle     TEXT PRIMARY KEY COLLATE NOCASE,
+        serial     INTEGER NOT NULL,
+        digest     TEXT NOT NULL,
+        applied_at TEXT NOT NULL
+    );
+    CREATE TABLE bundle_snippets (
+        snippet_id INTEGER PRIMARY KEY REFERENCES snippets(id) ON DELETE CASCADE,
+        bundle     TEXT NOT NULL COLLATE NOCASE
+    );
+    CREATE INDEX bundle_snippets_bundle ON bundle_snippets(bundle);
+
+    """
+}

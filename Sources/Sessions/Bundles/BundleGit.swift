@@ -1,0 +1,105 @@
+// The system `git` for bundle subscriptions: a clone into hostbook's data folder, a fetch,
+// the two files read from a commit (`git show REV:bundle.txt`, bounded) before the checkout
+// moves, and the checkout moved to what was applied. Run through System's CapturedProcess
+// (stdin /dev/null) with GIT_TERMINAL_PROMPT=0 (a URL that wants a password fails instead
+// of asking) and GIT_ALLOW_PROTOCOL limited to file, git, http(s) and ssh (no `ext::`
+// command transports); `--` before every URL or path from the user, so none is an option.
+import ImportFormats
+import KeyFormats
+import System
+
+public struct BundleGit: Sendable {
+    public let git: String
+    let environment: [String]
+
+    /// git on PATH, or a `.failed` SessionError saying to install it.
+    public init(environment: [String: String]) throws {
+        guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]) else {
+            throw SessionError.failed("git is not installed (no 'git' on PATH); bundles are subscribed to through git",
+                                      hint: "Install git (Debian: apt install git), then run this again.")
+        }
+        self.git = git
+        var env = environment
+        env["GIT_TERMINAL_PROMPT"] = "0"
+        env["GIT_ALLOW_PROTOCOL"] = "file:git:http:https:ssh"
+        self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, or
+    /// a password in it (secrets never go into the database).
+    public static func problem(url: String) -> String? {
+        if url.isEmpty { return "the git URL or path is empty" }
+        if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
+            return "the git URL or path '\(url.escapedForTerminal)' holds a control character"
+        }
+        if url.hasPrefix("-") { return "the git URL or path '\(url.escapedForTerminal)' starts with '-'" }
+        // https://user:token@host/...: the password would be stored with the subscription.
+        if let scheme = url.firstRange(of: "://") {
+            let authority = url[scheme.upperBound...].prefix { $0 != "/" }
+            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
+                return "the git URL holds a password (user:password@); it would be stored with the subscription"
+            }
+        }
+        return nil
+    }
+
+    /// `git clone --quiet -- URL DIR`.
+    public func clone(_ url: String, into folder: String) throws {
+        try run(["clone", "--quiet", "--", url, folder], doing: "clone \(url.escapedForTerminal)")
+    }
+
+    /// The URL the clone at `folder` was made from (nil: not a clone, or none recorded).
+    public func origin(_ folder: String) -> String? {
+        guard let out = try? run(["-C", folder, "config", "--get", "remote.origin.url"], doing: "read the origin of \(folder.escapedForTerminal)") else { return nil }
+        return String(decoding: out.prefix { $0 != 0x0a }, as: UTF8.self)
+    }
+
+    /// `git -C DIR fetch --quiet origin`; the fetched head's commit id.
+    public func fetch(_ folder: String) throws -> String {
+        try run(["-C", folder, "fetch", "--quiet", "origin"], doing: "fetch into \(folder.escapedForTerminal)")
+        return try revision(folder, "FETCH_HEAD")
+    }
+
+    /// The commit id of `rev` in the clone at `folder`.
+    public func revision(_ folder: String, _ rev: String) throws -> String {
+        let out = try run(["-C", folder, "rev-parse", "--verify", "--quiet", rev + "^{commit}"], doing: "read \(rev) in \(folder.escapedForTerminal)")
+        return String(decoding: out.prefix { $0 != 0x0a }, as: UTF8.self)
+    }
+
+    /// The bundle's text and signature in commit `rev` (nil: not in that commit).
+    public func files(_ folder: String, at rev: String) throws -> (text: [UInt8]?, signature: [UInt8]?) {
+        (try show(folder, rev, BundleFolder.textName, limit: BundleText.maximumBytes),
+         try show(folder, rev, BundleFolder.signatureName, limit: SSHSignatureFile.maxLength))
+    }
+
+    /// Moves the clone's checkout to `rev` (what was just applied).
+    public func checkout(_ folder: String, _ rev: String) throws {
+        try run(["-C", folder, "reset", "--quiet", "--hard", rev], doing: "check out \(rev) in \(folder.escapedForTerminal)")
+    }
+
+    private func show(_ folder: String, _ rev: String, _ name: String, limit: Int) throws -> [UInt8]? {
+        let listed = try run(["-C", folder, "ls-tree", "--name-only", rev, "--", name], doing: "list \(rev) in \(folder.escapedForTerminal)")
+        guard !listed.isEmpty else { return nil }
+        let bytes = try run(["-C", folder, "cat-file", "blob", "\(rev):\(name)"], doing: "read \(name) in \(folder.escapedForTerminal)", limit: limit + 1)
+        guard bytes.count <= limit else {
+            throw SessionError.rejected("\(name) in \(folder.escapedForTerminal) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+        }
+        return bytes
+    }
+
+    @discardableResult
+    private func run(_ args: [String], doing what: String, limit: Int = 1 << 16) throws -> [UInt8] {
+        let result: CapturedProcess.Result
+        do {
+            result = try CapturedProcess.run(git, ["git"] + args, options: Spawn.Options(environment: environment), limit: limit)
+        } catch {
+            throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
+        }
+        guard result.status.exitCode == 0 else {
+            let said = String(decoding: result.stderr.prefix(400), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "exit \(result.status.exitCode)"
+            throw SessionError.failed("git could not \(what): \(said.escapedForTerminal)",
+                                      hint: "Check the URL or path and your access to it (try the same 'git' command yourself).")
+        }
+        return result.stdout
+    }
+}

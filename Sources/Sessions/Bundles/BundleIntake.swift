@@ -1,0 +1,54 @@
+// What `bundle import` and `bundle update` do with a bundle's two files before anything is
+// written, in this order (each refusal is `.rejected`, one line and the command that helps):
+//   1. no signature file: unsigned;
+//   2. the signature does not verify over exactly the text's bytes in namespace
+//      `hostbook-bundle` (a changed byte in either file);
+//   3. the text does not parse (BundleText, bounded);
+//   4. for a subscription: the document names another bundle;
+//   5. no signer is trusted for the document's NAME: `hostbook bundle trust NAME --signer`;
+//      the key that signed is not one of them: unknown signer;
+//   6. HostStore's plan (BundleStore.plan): a serial lower than the one applied (a replayed
+//      old bundle) or a reused one is refused there (BundleRefusal).
+// The text is parsed after the signature is checked, so only signed bytes reach the parser
+// beyond the signature check; the name it holds then picks the trusted signers.
+public import HostStore
+public import ImportFormats
+public import KeyFormats
+
+public struct BundleIntake: Sendable {
+    public let document: BundleDocument
+    public let signer: PublicKey
+    public let plan: BundlePlan
+
+    /// Checks `text` and `signature` (the files' bytes; nil: missing) for `database`.
+    /// `shownAs` names the bundle's text file in messages; `expectedName` is the
+    /// subscription's name (update), nil for an import.
+    public static func check(text: [UInt8], signature: [UInt8]?, shownAs: String, expectedName: String?,
+                             database: HostDatabase) throws -> BundleIntake {
+        let signer = try BundleSignature.signer(of: text, signature: signature, shownAs: shownAs)
+        let document: BundleDocument
+        do {
+            document = try BundleText.parse(text)
+        } catch {
+            throw SessionError.rejected("\(shownAs.escapedForTerminal) is not a bundle hostbook can read: \(error)",
+                                        hint: "It was signed, so its publisher made it: ask them to export it again with this hostbook.")
+        }
+        let name = document.name
+        if let expectedName, expectedName != name {
+            throw SessionError.rejected("the bundle subscribed to as '\(expectedName.escapedForTerminal)' is now called '\(name.escapedForTerminal)'",
+                                        hint: "Subscribe to it under its own name: 'hostbook bundle subscribe \(name.escapedForTerminal) URL'.")
+        }
+        let store = BundleStore(database: database)
+        let trusted = try store.signers(bundle: name)
+        if trusted.isEmpty {
+            throw SessionError.rejected("no signer is trusted for bundle '\(name.escapedForTerminal)'",
+                                        hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
+        }
+        guard trusted.contains(signer) else {
+            throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is signed by \(signer.sha256Fingerprint), which is not a trusted signer of it",
+                                        hint: "If that key is its publisher's, trust it: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"\(signer.line())\"'.")
+        }
+        let plan = try store.plan(document, bundle: name)
+        return BundleIntake(document: document, signer: signer, plan: plan)
+    }
+}

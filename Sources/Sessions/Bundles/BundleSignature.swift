@@ -1,0 +1,75 @@
+// The signature of a team bundle: `bundle.txt.sig`, an SSHSIG signature file
+// (KeyFormats' SSHSignatureFile) in namespace `hostbook-bundle` over exactly the bytes of
+// `bundle.txt`, which `ssh-keygen -Y verify -n hostbook-bundle` accepts.
+// * Signing goes through the standing agent (AgentSignatureRequest), as `ssh-keygen -Y sign`
+//   would: hostbook holds no private key itself. The agent's policy (AgentAccessPolicy rule 6)
+//   signs an SSHSIG request in `hostbook-bundle` with an unrestricted key, or a key restricted
+//   to namespaces that include it; a key restricted to others (`git`) is refused here first,
+//   with the command that lifts it, since the agent can only answer "failure".
+// * Verifying returns the key that signed; whether it is a trusted signer of the bundle is
+//   BundleIntake's question.
+import Agent
+public import HostStore
+public import KeyFormats
+
+public enum BundleSignature {
+    /// The SSHSIG namespace of every bundle signature.
+    public static let namespace = "hostbook-bundle"
+
+    /// Signs `message` with the saved key `keyName` through the agent at `socket`, and checks
+    /// the signature before it is returned. Refusals are SessionErrors with the command that
+    /// fixes them: no such key (not found), a key restricted to other namespaces (rejected),
+    /// an agent that is not running, is locked, or refuses (failed).
+    public static func sign(_ message: [UInt8], keyName: String, database: HostDatabase, socket: String) throws -> SSHSignatureFile {
+        guard let key = try KeyStore(database: database).find(name: keyName) else {
+            throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
+        }
+        let publicKey = try PublicKey(blob: key.publicKeyBlob)
+        let namespaces = try KeyNamespaces(database: database).namespaces(of: key)
+        if !namespaces.isEmpty, !namespaces.contains(namespace) {
+            throw SessionError.rejected("key '\(key.name.escapedForTerminal)' may sign only in namespace \(namespaces.joined(separator: ", ")), not \(namespace)",
+                                        hint: "Allow it with 'hostbook keys edit \(key.name.escapedForTerminal) \(namespaces.map { "--namespace \($0)" }.joined(separator: " ")) --namespace \(namespace)', or sign with another key.")
+        }
+        if publicKey.needsSecurityKey || { if case .dsa = publicKey.algorithm { return true } else { return false } }() {
+            throw SessionError.rejected("key '\(key.name.escapedForTerminal)' (\(publicKey.type)) cannot sign bundles here", hint: "Sign with an Ed25519, ECDSA or RSA key.")
+        }
+        let data = try SSHSignatureFile.signedData(namespace: namespace, message: message)
+        let flags: UInt32 = { if case .rsa = publicKey.algorithm { return AgentSignFlags.rsaSHA512 } else { return 0 } }()
+        let start = "Start it with 'eval \"$(hostbook agent start)\"', then run this again."
+        switch AgentSignatureRequest.sign(at: socket, keyBlob: key.publicKeyBlob, data: data, flags: flags) {
+        case .notRunning:
+            throw SessionError.failed("hostbook's agent is not running (nothing answers at \(socket.escapedForTerminal)); bundles are signed through it", hint: start)
+        case .noAnswer:
+            throw SessionError.failed("the agent at \(socket.escapedForTerminal) did not answer the signature request", hint: "Restart it: 'hostbook agent stop', then 'eval \"$(hostbook agent start)\"'.")
+        case .refused:
+            if case .keys(let listed) = AgentKeyListing.keys(at: socket), listed.isEmpty {
+                throw SessionError.failed("the agent at \(socket.escapedForTerminal) is locked (it offers no keys)",
+                                          hint: "Unlock it with 'SSH_AUTH_SOCK=\(socket.escapedForTerminal) ssh-add -X', then run this again.")
+            }
+            throw SessionError.failed("the agent refused to sign with key '\(key.name.escapedForTerminal)'",
+                                      hint: "See why with 'hostbook agent log' (a locked vault, a declined approval), then run this again.")
+        case .signature(let blob):
+            let file = SSHSignatureFile.wrap(signature: blob, by: publicKey, namespace: namespace)
+            do { _ = try file.verify(message: message, namespace: namespace) } catch {
+                throw SessionError.failed("the agent's signature with key '\(key.name.escapedForTerminal)' does not verify: \(error)")
+            }
+            return file
+        }
+    }
+
+    /// The key that signed `message`, when `signature` (the `.sig` file's bytes) is a valid
+    /// signature over exactly those bytes in namespace `hostbook-bundle`. Whether that key may
+    /// sign the bundle is the caller's question (BundleIntake). Refusals are `.rejected`.
+    public static func signer(of message: [UInt8], signature: [UInt8]?, shownAs path: String) throws -> PublicKey {
+        guard let signature else {
+            throw SessionError.rejected("the bundle is not signed (\(path.escapedForTerminal).sig is missing)",
+                                        hint: "Ask its publisher to export it with 'hostbook bundle export --sign KEY'.")
+        }
+        do {
+            return try SSHSignatureFile.parse(signature).verify(message: message, namespace: namespace)
+        } catch {
+            throw SessionError.rejected("the bundle's signature is not valid: \(error)",
+                                        hint: "The bundle or its signature was changed after it was signed; ask its publisher for a freshly exported one.")
+        }
+    }
+}

@@ -1,0 +1,118 @@
+// `hostbook bundle subscribe NAME GIT-URL-OR-PATH` and `hostbook bundle update [NAME]`:
+// the bundle's git repository is cloned beside the database (FOLDER/bundles/NAME, where
+// FOLDER holds the database: $XDG_DATA_HOME/hostbook by default), and each update fetches
+// it. The two files are read from the fetched commit (BundleGit.files) and checked
+// (BundleIntake) before anything is written; the checkout is moved to that commit only
+// once it was applied, so the clone always shows what this database holds. A refused
+// bundle leaves the database as it was (the clone keeps what it fetched; the next update
+// fetches again). A subscribe refused after its clone leaves the clone, and a later
+// subscribe of the same NAME and URL uses it.
+#if canImport(Glibc)
+import Glibc
+#endif
+public import HostStore
+import ImportFormats
+import KeyFormats
+import System
+
+public struct BundleSubscriber {
+    public struct Outcome: Sendable {
+        public let name: String
+        public let url: String
+        public let intake: BundleIntake
+        /// The commit applied.
+        public let revision: String
+        public let folder: String
+    }
+
+    public let database: HostDatabase
+    public let git: BundleGit
+    /// FOLDER/bundles.
+    public let bundlesFolder: String
+
+    public init(database: HostDatabase, databasePath: String, git: BundleGit) {
+        self.database = database
+        self.git = git
+        self.bundlesFolder = AtomicFile.folder(of: databasePath) + "/bundles"
+    }
+
+    public func folder(of name: String) -> String { bundlesFolder + "/" + name }
+
+    public func subscribe(name: String, url: String) throws -> Outcome {
+        if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
+        if let problem = BundleGit.problem(url: url) { throw SessionError.rejected(problem, hint: "Give the repository's URL or path as git clone takes it (for a password, use git's credential helper or an SSH URL).") }
+        let store = BundleStore(database: database)
+        if let current = try store.subscriptions().first(where: { $0.name == name }) {
+            throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is already subscribed to (from \(current.url.escapedForTerminal))",
+                                        hint: "Run 'hostbook bundle update \(name.escapedForTerminal)' to fetch it again.")
+        }
+        if try store.signers(bundle: name).isEmpty {
+            throw SessionError.rejected("no signer is trusted for bundle '\(name.escapedForTerminal)'",
+                                        hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
+        }
+        let folder = folder(of: name)
+        let revision: String
+        if AtomicFile.exists(folder) {
+            guard git.origin(folder) == url else {
+                throw SessionError.rejected("\(folder.escapedForTerminal) exists and is not a clone of \(url.escapedForTerminal)",
+                                            hint: "Remove that folder, then subscribe again.")
+            }
+            revision = try git.fetch(folder)
+        } else {
+            try Self.makeFolder(bundlesFolder)
+            try git.clone(url, into: folder)
+            revision = try git.revision(folder, "HEAD")
+        }
+        let intake = try check(folder, revision, expectedName: name)
+        if !intake.plan.changesNothing { try store.apply(intake.plan) }
+        try store.subscribe(bundle: name, url: url)
+        try git.checkout(folder, revision)
+        return Outcome(name: name, url: url, intake: intake, revision: revision, folder: folder)
+    }
+
+    /// The subscriptions `update` goes through: the one named (not found: exit 4), else all.
+    public func subscriptions(named name: String?) throws -> [BundleSubscription] {
+        let all = try BundleStore(database: database).subscriptions()
+        guard let name else { return all }
+        guard let one = all.first(where: { $0.name == name }) else {
+            throw SessionError.notFound("no subscription to a bundle named '\(name.escapedForTerminal)'",
+                                        hint: "Subscribe with 'hostbook bundle subscribe \(name.escapedForTerminal) GIT-URL-OR-PATH'.")
+        }
+        return [one]
+    }
+
+    public func update(_ subscription: BundleSubscription) throws -> Outcome {
+        let folder = folder(of: subscription.name)
+        let revision: String
+        if AtomicFile.exists(folder) {
+            revision = try git.fetch(folder)
+        } else {
+            try Self.makeFolder(bundlesFolder)
+            try git.clone(subscription.url, into: folder)
+            revision = try git.revision(folder, "HEAD")
+        }
+        let intake = try check(folder, revision, expectedName: subscription.name)
+        if !intake.plan.changesNothing { try BundleStore(database: database).apply(intake.plan) }
+        try git.checkout(folder, revision)
+        return Outcome(name: subscription.name, url: subscription.url, intake: intake, revision: revision, folder: folder)
+    }
+
+    private func check(_ folder: String, _ revision: String, expectedName: String) throws -> BundleIntake {
+        let files = try git.files(folder, at: revision)
+        guard let text = files.text else {
+            throw SessionError.rejected("the repository of bundle '\(expectedName.escapedForTerminal)' has no \(BundleFolder.textName) at its head",
+                                        hint: "Its publisher writes it with 'hostbook bundle export --name \(expectedName.escapedForTerminal) --sign KEY -o CLONE' and pushes it.")
+        }
+        return try BundleIntake.check(text: text, signature: files.signature, shownAs: folder + "/" + BundleFolder.textName,
+                                      expectedName: expectedName, database: database)
+    }
+
+    /// Creates `path` and its missing parents, 0700.
+    static func makeFolder(_ path: String) throws {
+        if path.isEmpty || path == "/" || AtomicFile.exists(path) { return }
+        try makeFolder(AtomicFile.folder(of: path))
+        if mkdir(path, 0o700) != 0 && errno != EEXIST {
+            throw SessionError.failed("cannot create \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        }
+    }
+}

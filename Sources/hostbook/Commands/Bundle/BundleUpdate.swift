@@ -1,0 +1,60 @@
+// `hostbook bundle update [NAME]`: fetches each subscribed bundle (or the one named),
+// verifies and applies it (BundleSubscriber). One bundle refused does not stop the others;
+// the exit code is the first refusal's (and --json prints nothing then).
+import HostStore
+import Sessions
+
+enum BundleUpdate {
+    static let spec = CommandSpec(
+        ["bundle", "update"], changesHostsOrKeys: true,
+        summary: "Fetch subscribed bundles with git, verify and apply them",
+        usage: "[NAME]",
+        discussion: """
+            Without NAME every subscription, one after another. A bundle that is refused (see \
+            'bundle import') changes nothing; the others are still applied, and the exit code is \
+            that of the first refusal.
+            """,
+        positionals: [.optional("NAME", "The subscribed bundle (default: all)")],
+        run: run)
+
+    static func run(_ inv: Invocation) throws {
+        let git = try BundleGit(environment: inv.environment)
+        let subscriber = BundleSubscriber(database: try HostStoreAccess.openForWriting(inv), databasePath: inv.databasePath, git: git)
+        let subscriptions = try subscriber.subscriptions(named: inv.args.positional(0))
+        if subscriptions.isEmpty, !inv.json {
+            inv.print("No bundle is subscribed to. Subscribe with 'hostbook bundle subscribe NAME GIT-URL-OR-PATH'.")
+            return
+        }
+        var results: [JSONValue] = []
+        var firstFailure: ExitCode? = nil
+        for subscription in subscriptions {
+            do {
+                let outcome = try subscriber.update(subscription)
+                if inv.json { results.append(json(outcome)) } else { present(outcome, inv: inv, verb: "Updated") }
+            } catch {
+                // A single bundle named: its error is the command's. Several: each reported, the rest go on.
+                if subscriptions.count == 1 { throw error }
+                let shown = error as? UserFacingError
+                Hostbook.report(message: shown?.message ?? "unexpected error: \(error)", hint: shown?.hint)
+                if firstFailure == nil { firstFailure = shown?.exitCode ?? .failure }
+            }
+        }
+        // A failing command prints no JSON (docs/command-line.md, "JSON output").
+        if let firstFailure { throw ExitStatus(code: firstFailure) }
+        if inv.json { inv.printJSON(.array(results)) }
+    }
+
+    static func json(_ outcome: BundleSubscriber.Outcome) -> JSONValue {
+        .object(BundlePlanPresentation.fields(outcome.intake, applied: true)
+            + [("url", .string(outcome.url)), ("revision", .string(outcome.revision)), ("folder", .string(outcome.folder))])
+    }
+
+    static func present(_ outcome: BundleSubscriber.Outcome, inv: Invocation, verb: TerminalText) {
+        if inv.json {
+            inv.printJSON(json(outcome))
+            return
+        }
+        inv.print("\(verb) bundle '\(outcome.name)' from \(outcome.url) (commit \(String(outcome.revision.prefix(12)))).")
+        BundlePlanPresentation.print(outcome.intake, dryRun: false, to: inv)
+    }
+}

@@ -1,0 +1,354 @@
+// Team bundles end to end (`hostbook bundle export | trust | import | subscribe | update`),
+// with the real agent signing, real git (a bare repository, a publisher's clone that pushes,
+// the subscriber's clone hostbook makes) and `ssh-keygen -Y verify` as the oracle. Two
+// databases in one fixture: A (the fixture's, through $HOSTBOOK_DB; the agent serves its
+// keys) publishes, B (--db) subscribes. Every refusal is checked to have written nothing:
+// B's hosts, known hosts and snippets as JSON are the same before and after.
+import Foundation
+import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
+
+final class BundleTests: XCTestCase, TestHostKeys {
+    var fx: HostbookFixture!
+    var dbB: String!
+
+    override func setUpWithError() throws {
+        try XCTSkipUnless(HostbookFixture.vaultAvailable, "needs a Secret Service (scripts/with-keyring)")
+        fx = try HostbookFixture()
+        fx.environment["GIT_AUTHOR_NAME"] = "Publisher"
+        fx.environment["GIT_AUTHOR_EMAIL"] = "pub@example.com"
+        fx.environment["GIT_COMMITTER_NAME"] = "Publisher"
+        fx.environment["GIT_COMMITTER_EMAIL"] = "pub@example.com"
+        dbB = fx.dir.file("b/hostbook.db")
+    }
+
+    override func tearDownWithError() throws {
+        if let fx { _ = try? fx.run(["agent", "stop"]) }
+    }
+
+    // MARK: helpers
+
+    /// hostbook on database B.
+    @discardableResult
+    func onB(_ args: String..., stdin: String? = nil) throws -> HostbookResult { try fx.run(args + ["--db", dbB], stdin: stdin) }
+
+    func shell(_ script: String) throws -> Shell.Result {
+        try Shell.run(script, environment: fx.environment.merging(["DIR": fx.dir.path]) { $1 }, account: fx.account)
+    }
+
+    func sh(_ script: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let r = try shell(script)
+        XCTAssertEqual(r.status, 0, "\(script): \(r.stderr)", file: file, line: line)
+    }
+
+    func startAgent() throws {
+        let r = try fx.run(["agent", "start"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+    }
+
+    /// The key's public line `TYPE BASE64`.
+    func publicLine(_ key: String) throws -> String {
+        let shown = try fx.json("keys", "show", key) as? [String: Any] ?? [:]
+        return (shown["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+    }
+
+    /// B's hosts, known hosts and snippets, as JSON text.
+    func snapshotB() throws -> String {
+        var out = ""
+        for args in [["list"], ["known-hosts", "list"], ["snippets", "list"]] {
+            let r = try fx.run(args + ["--json", "--db", dbB])
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            out += r.stdout
+        }
+        return out
+    }
+
+    func hostsOnB() throws -> [String: [String: Any]] {
+        let r = try onB("list", "--json")
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let list = try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]] ?? []
+        return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+    }
+
+    /// A publisher's setup on A: a signing key, hosts, a password, a host key; the agent runs.
+    func publisher() throws -> String {
+        try fx.ok("keys", "generate", "signer")
+        try fx.ok("add", "web", "--hostname", "10.0.0.5", "--user", "deploy", "--tag", "team", "--key", "signer", "--note", "the web server")
+        try fx.ok("add", "db", "--hostname", "10.0.0.6", "--tag", "team")
+        try fx.ok("add", "private", "--hostname", "10.9.9.9")
+        try fx.ok("edit", "web", "--password-stdin", stdin: "pw-Secret-4242\n")
+        try fx.ok("known-hosts", "approve", "10.0.0.5", "--key", keyA, "--yes")
+        try startAgent()
+        return try publicLine("signer")
+    }
+
+    /// A bare repository and the publisher's clone of it (DIR/origin.git, DIR/pub).
+    func repository() throws {
+        try sh("git init -q --bare \"$DIR/origin.git\" && git clone -q \"$DIR/origin.git\" \"$DIR/pub\" 2>/dev/null")
+    }
+
+    func push(_ message: String) throws {
+        try sh("cd \"$DIR/pub\" && git add -A && git commit -q -m \"\(message)\" && git push -q origin HEAD")
+    }
+
+    /// B refuses `bundle update team` with exit 5 and `expected` in its error, and nothing changed.
+    func updateRefused(_ expected: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let before = try snapshotB()
+        let r = try onB("bundle", "update", "team")
+        XCTAssertEqual(r.status, 5, "\(r.stdout) \(r.stderr)", file: file, line: line)
+        XCTAssertTrue(r.stderr.hasPrefix("hostbook: "), r.stderr, file: file, line: line)
+        XCTAssertTrue(r.stderr.contains(expected), "\(expected) in \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stderr.split(separator: "\n").count, 2, "one line and a hint: \(r.stderr)", file: file, line: line)
+        XCTAssertEqual(r.stdout, "", file: file, line: line)
+        XCTAssertEqual(try snapshotB(), before, "a refused bundle wrote nothing", file: file, line: line)
+    }
+
+    // MARK: tests
+
+    func testTeamWorkflowThroughGit() throws {
+        let signerLine = try publisher()
+        try repository()
+        let pub = fx.dir.file("pub")
+
+        // Export on A: the pair, which ssh-keygen accepts.
+        let export = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stdout.contains("Wrote bundle 'team' serial 1"), export.stdout)
+        let allowed = fx.dir.file("allowed_signers")
+        try Data("id \(signerLine)\n".utf8).write(to: URL(fileURLWithPath: allowed))
+        let text = try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8)
+        let verify = try fx.tool("/usr/bin/ssh-keygen", ["-Y", "verify", "-n", "hostbook-bundle", "-I", "id", "-f", allowed, "-s", pub + "/bundle.txt.sig"], stdin: text)
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        XCTAssertTrue(verify.stdout.contains("Good \"hostbook-bundle\" signature for id"), verify.stdout)
+        XCTAssertTrue(text.contains("10.0.0.5") && text.contains("10.0.0.6"), text)
+        XCTAssertFalse(text.contains("10.9.9.9"), "only hosts with the tag")
+
+        // No secret byte in any bundle file: not the password, not the private key.
+        let exported = try fx.run(["keys", "export", "signer", "--no-passphrase"])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+        let privateLines = exported.stdout.split(separator: "\n").filter { !$0.hasPrefix("-----") && $0.count >= 20 }
+        XCTAssertFalse(privateLines.isEmpty)
+        for name in ["bundle.txt", "bundle.txt.sig"] {
+            let content = try String(contentsOfFile: pub + "/" + name, encoding: .utf8)
+            XCTAssertFalse(content.contains("pw-Secret-4242"), name)
+            XCTAssertFalse(content.contains("PRIVATE KEY"), name)
+            for l in privateLines { XCTAssertFalse(content.contains(l), "\(name) holds a line of the private key") }
+        }
+        try push("serial 1")
+
+        // Exporting again with nothing changed rewrites nothing.
+        let again = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertEqual(again.status, 0, again.stderr)
+        XCTAssertTrue(again.stdout.contains("unchanged"), again.stdout)
+        XCTAssertEqual(try shell("cd \"$DIR/pub\" && git status --porcelain").stdout, "")
+
+        // B: no trusted signer yet: refused before cloning, with the trust command.
+        let untrusted = try onB("bundle", "subscribe", "team", fx.dir.file("origin.git"))
+        XCTAssertEqual(untrusted.status, 5, untrusted.stderr)
+        XCTAssertTrue(untrusted.stderr.contains("hostbook bundle trust team --signer"), untrusted.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles/team")))
+
+        // B has a host of its own named like one of the bundle's, and trusts another key for
+        // the bundle's host key name.
+        XCTAssertEqual(try onB("add", "db", "--hostname", "manual.example").status, 0)
+        XCTAssertEqual(try onB("known-hosts", "approve", "10.0.0.5", "--key", keyB, "--yes").status, 0)
+        let trust = try onB("bundle", "trust", "team", "--signer", signerLine + " publisher@laptop")
+        XCTAssertEqual(trust.status, 0, trust.stderr)
+        let subscribe = try onB("bundle", "subscribe", "team", fx.dir.file("origin.git"))
+        XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
+        XCTAssertTrue(subscribe.stdout.contains("not changed: host 'db' was made by you"), subscribe.stdout)
+        XCTAssertTrue(subscribe.stdout.contains("hostbook known-hosts list 10.0.0.5"), subscribe.stdout)
+        var hosts = try hostsOnB()
+        XCTAssertEqual(hosts["web"]?["source"] as? String, "bundle:team")
+        XCTAssertEqual(hosts["web"]?["hostname"] as? String, "10.0.0.5")
+        XCTAssertEqual(hosts["db"]?["source"] as? String, "manual")
+        XCTAssertEqual(hosts["db"]?["hostname"] as? String, "manual.example")
+        XCTAssertNil(hosts["private"])
+        // The disagreeing host key is changed, never applied: check still says so (exit 11).
+        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.5", "--key", keyA).status, 11)
+        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.5", "--key", keyB).status, 0)
+
+        // A change on A reaches B with update.
+        try fx.ok("edit", "web", "--port", "2222")
+        let second = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertTrue(second.stdout.contains("serial 2"), second.stdout + second.stderr)
+        try push("serial 2")
+        let update = try onB("bundle", "update", "team")
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertEqual(try hostsOnB()["web"]?["port"] as? Int, 2222)
+        // Applying the same bundle again changes nothing.
+        let same = try snapshotB()
+        XCTAssertEqual(try onB("bundle", "update").status, 0)
+        XCTAssertEqual(try snapshotB(), same)
+
+        // A removal on A removes what the bundle brought on B, nothing else.
+        try fx.ok("edit", "web", "--untag", "team")
+        let third = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertTrue(third.stdout.contains("serial 3"), third.stdout + third.stderr)
+        try push("serial 3")
+        XCTAssertEqual(try onB("bundle", "update", "team").status, 0)
+        hosts = try hostsOnB()
+        XCTAssertNil(hosts["web"], "the bundle no longer has web")
+        XCTAssertEqual(hosts["db"]?["source"] as? String, "manual", "B's own host stays")
+
+        // A replayed older bundle (serial 2 pushed over serial 3): refused.
+        try sh("cd \"$DIR/pub\" && git push -q -f origin HEAD~1:refs/heads/$(git symbolic-ref --short HEAD)")
+        try updateRefused("serial")
+        try sh("cd \"$DIR/pub\" && git push -q -f origin HEAD")
+
+        // One changed byte in bundle.txt: refused.
+        try sh("cd \"$DIR/pub\" && sed -i 's/10.0.0.6/10.0.0.7/' bundle.txt")
+        try push("tampered")
+        try updateRefused("signature is not valid")
+        try sh("cd \"$DIR/pub\" && git reset -q --hard HEAD~1 && git push -q -f origin HEAD")
+
+        // Signed by a key B does not trust: refused, with the trust command for that key.
+        try fx.ok("keys", "generate", "stranger")
+        let strange = try fx.run(["bundle", "export", "--name", "team", "--sign", "stranger", "--tag", "team", "-o", pub])
+        XCTAssertEqual(strange.status, 0, strange.stderr)
+        try push("another signer")
+        try updateRefused("which is not a trusted signer of it")
+        try sh("cd \"$DIR/pub\" && git reset -q --hard HEAD~1 && git push -q -f origin HEAD")
+
+        // Unsigned: refused.
+        try sh("cd \"$DIR/pub\" && git rm -q bundle.txt.sig")
+        try push("unsigned")
+        try updateRefused("the bundle is not signed")
+    }
+
+    func testImportFromAFolderWithDryRun() throws {
+        let signerLine = try publisher()
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        // A key revoked on A: the bundle's @revoked line revokes it on B too.
+        try fx.ok("known-hosts", "revoke", "10.0.0.6", "--key", keyB)
+        let export = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder, "--json"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let exported = try JSONSerialization.jsonObject(with: export.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(exported["serial"] as? Int, 1)
+        XCTAssertEqual(exported["change"] as? String, "written")
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        XCTAssertEqual(try onB("known-hosts", "approve", "10.0.0.6", "--key", keyB, "--yes").status, 0)
+
+        let before = try snapshotB()
+        let dry = try onB("bundle", "import", folder, "--dry-run")
+        XCTAssertEqual(dry.status, 0, dry.stderr)
+        XCTAssertTrue(dry.stdout.contains("dry run, nothing written"), dry.stdout)
+        XCTAssertTrue(dry.stdout.contains("web"), dry.stdout)
+        XCTAssertEqual(try snapshotB(), before)
+
+        let applied = try onB("bundle", "import", folder, "--json")
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        let plan = try JSONSerialization.jsonObject(with: applied.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(plan["bundle"] as? String, "team")
+        XCTAssertEqual(plan["applied"] as? Bool, true)
+        XCTAssertEqual(Set(plan["hosts_added"] as? [String] ?? []), ["web", "db", "private"])
+        XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
+        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.6", "--key", keyB).status, 12, "revoked by the bundle")
+        // The password stayed on A: B's web has none.
+        XCTAssertNotEqual(try hostsOnB()["web"]?["auth"] as? String, "password")
+
+        // A changed byte in the signature file: refused, nothing written.
+        var sig = try Data(contentsOf: URL(fileURLWithPath: folder + "/bundle.txt.sig"))
+        let at = sig.count / 2
+        sig[at] = sig[at] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        try fx.tool("/bin/sh", ["-c", "cat > \"$0\"", folder + "/bundle.txt.sig"], stdin: String(decoding: sig, as: UTF8.self))
+        let snapshot = try snapshotB()
+        let refused = try onB("bundle", "import", folder)
+        XCTAssertEqual(refused.status, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("signature is not valid"), refused.stderr)
+        XCTAssertEqual(try snapshotB(), snapshot)
+    }
+
+    func testSigningKeyNamespacesAndAStoppedAgent() throws {
+        try fx.ok("keys", "generate", "signer")
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        let args = ["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder]
+
+        // No agent: one line, and the command that starts it (exit 1).
+        let stopped = try fx.run(args)
+        XCTAssertEqual(stopped.status, 1, stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("hostbook's agent is not running"), stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("eval \"$(hostbook agent start)\""), stopped.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/bundle.txt"))
+
+        try startAgent()
+        // A key restricted to git: refused with the command that allows it (exit 5).
+        try fx.ok("keys", "edit", "signer", "--namespace", "git")
+        let git = try fx.run(args)
+        XCTAssertEqual(git.status, 5, git.stderr)
+        XCTAssertTrue(git.stderr.contains("may sign only in namespace git, not hostbook-bundle"), git.stderr)
+        XCTAssertTrue(git.stderr.contains("hostbook keys edit signer --namespace git --namespace hostbook-bundle"), git.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/bundle.txt"))
+        // Restricted to hostbook-bundle: the agent signs it (AgentAccessPolicy rule 6).
+        try fx.ok("keys", "edit", "signer", "--namespace", "hostbook-bundle")
+        let signed = try fx.run(args)
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/bundle.txt.sig"))
+        // A locked agent (ssh-add -x): said so, with the command that unlocks it (exit 1).
+        let socket = try XCTUnwrap(try fx.run(["agent", "status", "--json"]).stdout.split(separator: "\"").first { $0.hasSuffix("agent.sock") })
+        let askpass = fx.dir.file("askpass.sh")
+        try Data("#!/bin/sh\necho lockpass\n".utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o755)
+        let lock = try Shell.run("ssh-add -x", environment: fx.environment.merging(["SSH_AUTH_SOCK": String(socket), "SSH_ASKPASS": askpass,
+                                                                                    "SSH_ASKPASS_REQUIRE": "force"]) { $1 }, account: fx.account)
+        XCTAssertEqual(lock.status, 0, lock.stderr)
+        try fx.ok("edit", "web", "--port", "2200")
+        let locked = try fx.run(args)
+        XCTAssertEqual(locked.status, 1, locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("is locked (it offers no keys)"), locked.stderr)
+        XCTAssertTrue(locked.stderr.contains("ssh-add -X"), locked.stderr)
+        XCTAssertFalse(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8).contains("2200"), "nothing written")
+
+        // An unknown key: exit 4.
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "nope", "-o", folder]).status, 4)
+    }
+
+    func testUpdateOfEverySubscriptionGoesOnPastARefusedOne() throws {
+        let signerLine = try publisher()
+        // Two bundles from A, each in its own repository: team (tag team) and all.
+        for (name, tag) in [("team", ["--tag", "team"]), ("all", [])] {
+            try sh("git init -q --bare \"$DIR/\(name).git\" && git clone -q \"$DIR/\(name).git\" \"$DIR/\(name)\" 2>/dev/null")
+            XCTAssertEqual(try fx.run(["bundle", "export", "--name", name, "--sign", "signer", "-o", fx.dir.file(name)] + tag).status, 0)
+            try sh("cd \"$DIR/\(name)\" && git add -A && git commit -q -m 1 && git push -q origin HEAD")
+            XCTAssertEqual(try onB("bundle", "trust", name, "--signer", signerLine).status, 0)
+            let r = try onB("bundle", "subscribe", name, fx.dir.file(name + ".git"))
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        XCTAssertEqual(try hostsOnB()["private"]?["source"] as? String, "bundle:all")
+        // team is tampered with; all has a change.
+        try sh("cd \"$DIR/team\" && sed -i 's/10.0.0.6/10.0.0.8/' bundle.txt && git commit -q -am tampered && git push -q origin HEAD")
+        try fx.ok("edit", "private", "--hostname", "10.9.9.10")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "all", "--sign", "signer", "-o", fx.dir.file("all")]).status, 0)
+        try sh("cd \"$DIR/all\" && git commit -q -am 2 && git push -q origin HEAD")
+        let r = try onB("bundle", "update")
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("signature is not valid"), r.stderr)
+        XCTAssertTrue(r.stdout.contains("Updated bundle 'all'"), r.stdout)
+        let hosts = try hostsOnB()
+        XCTAssertEqual(hosts["private"]?["hostname"] as? String, "10.9.9.10", "the good bundle was applied")
+        XCTAssertEqual(hosts["db"]?["hostname"] as? String, "10.0.0.6", "the tampered one was not")
+        // --json prints nothing when a bundle was refused.
+        let json = try onB("bundle", "update", "--json")
+        XCTAssertEqual(json.status, 5)
+        XCTAssertEqual(json.stdout, "")
+    }
+
+    func testUnsafeNamesAndURLsAreRefused() throws {
+        for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J"),
+                           ("team", "https://me:s3cret-token@git.example.com/team.git")] {
+            try onB("bundle", "trust", "team", "--signer", keyA)
+            // `--` so that a URL starting with dashes reaches the command as the URL.
+            let r = try fx.run(["--db", dbB, "bundle", "subscribe", "--", name, url])
+            XCTAssertEqual(r.status, 5, "\(name) \(url): \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("\u{1b}"), "escaped: \(r.stderr)")
+            XCTAssertFalse(r.stderr.contains("s3cret-token"), "no password in an error: \(r.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles")))
+        XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
+    }
+}
