@@ -99,22 +99,25 @@ let package = Package(
                           dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials"],
                           swiftSettings: libsecretHeaders),
 
+        // What several test targets share (seeded random input, fixture paths, the fuzz replay,
+        // temporary folders, running an oracle program); only test targets depend on it.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SystemTests", dependencies: ["System"]),
-        .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats"]),
+        .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats", "TestSupport"]),
         .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
                     swiftSettings: libsecretHeaders),
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
-        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig"]),
+        .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
-        .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats"]),
-        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats"]),
+        .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
+        .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig"]),
         // End-to-end tests run the real `hostbook` binary.
-        .testTarget(name: "HostbookTests", dependencies: ["hostbook"], swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,7 @@
 // only the newest rows, and recording never waits for a database another connection holds.
 import XCTest
 @testable import HostStore
+import TestSupport
 
 final class AgentLogWriterTests: XCTestCase {
     /// A clock the test moves.

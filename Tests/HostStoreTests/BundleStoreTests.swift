@@ -5,10 +5,9 @@
 import ImportFormats
 import KeyFormats
 import XCTest
+import TestSupport
 
-final class BundleStoreTests: XCTestCase {
-    var tmp: TempFolder!
-    var db: HostDatabase!
+final class BundleStoreTests: DatabaseTestCase {
     var bundles: BundleStore!
     var knownHosts: KnownHostsStore!
 
@@ -17,8 +16,7 @@ final class BundleStoreTests: XCTestCase {
     static func key(_ b64: String) -> PublicKey { try! PublicKey(blob: Base64.decode(Array(b64.utf8))!) }
 
     override func setUpWithError() throws {
-        tmp = try TempFolder()
-        db = try HostDatabase.open(path: tmp.file("h.db"))
+        try super.setUpWithError()
         bundles = BundleStore(database: db)
         knownHosts = KnownHostsStore(database: db)
     }
@@ -26,8 +24,7 @@ final class BundleStoreTests: XCTestCase {
     override func tearDown() {
         bundles = nil
         knownHosts = nil
-        db = nil
-        tmp = nil
+        super.tearDown()
     }
 
     /// Rows of every table a bundle may write.
@@ -293,7 +290,7 @@ final class BundleStoreTests: XCTestCase {
         XCTAssertFalse(String(decoding: text, as: UTF8.self).contains("password"))
 
         // Imported into a second database: the same hosts, keys and snippet.
-        let other = try HostDatabase.open(path: tmp.file("b.db"))
+        let other = try HostDatabase.open(path: folder.file("b.db"))
         let theirs = BundleStore(database: other)
         let parsed = try BundleText.parse(text)
         let plan = try theirs.plan(parsed, bundle: "team")

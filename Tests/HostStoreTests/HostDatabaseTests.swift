@@ -2,6 +2,7 @@
 import Foundation
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class HostDatabaseTests: XCTestCase {
     func testCreatesFolderAndFileWithPrivateModesAndWAL() throws {

@@ -2,21 +2,7 @@
 @testable import HostStore
 import XCTest
 
-final class HostRepositoryTests: XCTestCase {
-    var tmp: TempFolder!
-    var db: HostDatabase!
-
-    override func setUpWithError() throws {
-        tmp = try TempFolder()
-        db = try HostDatabase.open(path: tmp.file("h.db"))
-    }
-
-    // XCTest keeps every test case object until the run ends: close and remove now.
-    override func tearDown() {
-        db = nil
-        tmp = nil
-    }
-
+final class HostRepositoryTests: DatabaseTestCase {
     func rejected(_ body: () throws -> Void, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
         XCTAssertThrowsError(try body(), file: file, line: line) { e in
             XCTAssertEqual((e as? HostStoreError)?.kind, .rejected, file: file, line: line)

@@ -6,21 +6,7 @@ import XCTest
 import KeyFormats
 @testable import HostStore
 
-final class KeyGitSigningStoreTests: XCTestCase {
-    var dir: URL!
-    var db: HostDatabase!
-
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-gitsigning-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("hostbook.db").path)
-    }
-
-    override func tearDownWithError() throws {
-        db = nil
-        try? FileManager.default.removeItem(at: dir)
-    }
-
+final class KeyGitSigningStoreTests: DatabaseTestCase {
     func key(_ name: String, _ byte: UInt8) throws -> StoredKey {
         try KeyStore(database: db).insert(NewKey(uuid: UUIDString.random(), name: name,
                                                  publicKey: PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))),

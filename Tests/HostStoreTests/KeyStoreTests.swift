@@ -4,22 +4,16 @@ import XCTest
 import KeyFormats
 @testable import HostStore
 
-final class KeyStoreTests: XCTestCase {
-    var dir: URL!
-    var db: HostDatabase!
+final class KeyStoreTests: DatabaseTestCase {
     var store: KeyStore!
 
     override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keystore-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("hostbook.db").path)
+        try super.setUpWithError()
         store = KeyStore(database: db)
     }
 
     override func tearDownWithError() throws {
         store = nil
-        db = nil
-        try? FileManager.default.removeItem(at: dir)
     }
 
     func ed25519(_ byte: UInt8) -> PublicKey { PublicKey(.ed25519(publicKey: [UInt8](repeating: byte, count: 32))) }

@@ -5,22 +5,7 @@ import XCTest
 @testable import HostStore
 import KeyFormats
 
-final class KnownHostsHashPackTests: XCTestCase {
-    var dir: URL!
-    var db: HostDatabase!
-    var store: KnownHostsStore!
-
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-pack-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
-        store = KnownHostsStore(database: db)
-    }
-
-    override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(at: dir)
-    }
-
+final class KnownHostsHashPackTests: KnownHostsStoreTestCase {
     func ids(_ host: String) throws -> [Int64] {
         try store.entries(matching: HostLookupName(host: host)).map(\.id)
     }

@@ -5,14 +5,11 @@ import Foundation
 import XCTest
 import HostStore
 import KeyFormats
+import TestSupport
 
-final class KnownHostsStoreAgreementTests: XCTestCase {
+final class KnownHostsStoreAgreementTests: KnownHostsStoreTestCase {
     func testStoreLookupsAgreeWithSSHKeygen() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-agree-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
 
         let salt = [UInt8](repeating: 3, count: 20)
         let fields = [
@@ -28,7 +25,7 @@ final class KnownHostsStoreAgreementTests: XCTestCase {
             lineOfKey[key.sha256Fingerprint] = i + 2
             text += "\(field) \(key.type) \(key.base64)\n"
         }
-        let path = dir.appendingPathComponent("known_hosts").path
+        let path = folder.file("known_hosts")
         try text.write(toFile: path, atomically: true, encoding: .utf8)
         XCTAssertEqual(try store.importKnownHosts(Array(text.utf8)).skipped, [])
 
@@ -41,16 +38,8 @@ final class KnownHostsStoreAgreementTests: XCTestCase {
         for (host, port) in queries {
             let lookup = HostLookupName(host: host, port: port)
             let ours = Set(try store.entries(matching: lookup).compactMap { lineOfKey[$0.fingerprint] })
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-            p.arguments = ["-F", lookup.text, "-f", path]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            let theirs = Set(String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line -> Int? in
+            let (_, output) = try Tool.output("/usr/bin/ssh-keygen", ["-F", lookup.text, "-f", path])
+            let theirs = Set(output.split(separator: "\n").compactMap { line -> Int? in
                 guard line.hasPrefix("# Host "), let r = line.range(of: "found: line ") else { return nil }
                 return Int(line[r.upperBound...].prefix(while: { $0.isNumber }))
             })

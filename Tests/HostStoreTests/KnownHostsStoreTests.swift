@@ -4,29 +4,15 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
+import TestSupport
 
-final class KnownHostsStoreTests: XCTestCase {
-    var dir: URL!
-    var store: KnownHostsStore!
-
-    override func setUpWithError() throws {
-        dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-store-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
-    }
-
-    override func tearDownWithError() throws {
-        store = nil
-        try? FileManager.default.removeItem(at: dir)
-    }
-
+final class KnownHostsStoreTests: KnownHostsStoreTestCase {
     static func ed25519(_ seed: UInt8) -> PublicKey {
         PublicKey(.ed25519(publicKey: (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) }))
     }
 
     static var testdata: URL? {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let d = root.appendingPathComponent("../shared/testdata/openssh-hostkeys").standardizedFileURL
+        let d = PackageRoot.sharedTestData("openssh-hostkeys")
         return FileManager.default.fileExists(atPath: d.path) ? d : nil
     }
 
@@ -126,20 +112,12 @@ final class KnownHostsStoreTests: XCTestCase {
         for hashed in [false, true] {
             var counter: UInt8 = 0
             let text = try store.exportKnownHosts(hashed: hashed) { counter += 1; return [UInt8](repeating: counter, count: 20) }
-            let path = dir.appendingPathComponent(hashed ? "hashed" : "plain").path
+            let path = folder.file(hashed ? "hashed" : "plain")
             try text.write(toFile: path, atomically: true, encoding: .utf8)
             let expected: [(String, Int)] = [("one.test", 2), ("two.test", 1), ("[three.test]:2222", 1), ("x.wild.test", 1), ("three.test", 0)]
             for (name, count) in expected {
-                let p = Process()
-                p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-                p.arguments = ["-F", name, "-f", path]
-                let out = Pipe()
-                p.standardOutput = out
-                p.standardError = FileHandle.nullDevice
-                try p.run()
-                let data = out.fileHandleForReading.readDataToEndOfFile()
-                p.waitUntilExit()
-                let found = String(decoding: data, as: UTF8.self).split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
+                let (_, output) = try Tool.output("/usr/bin/ssh-keygen", ["-F", name, "-f", path])
+                let found = output.split(separator: "\n").filter { $0.hasPrefix("# Host ") }.count
                 XCTAssertEqual(found, count, "\(hashed ? "hashed" : "plain") export, \(name)")
             }
             if hashed {
@@ -152,15 +130,10 @@ final class KnownHostsStoreTests: XCTestCase {
     }
 }
 
-final class KnownHostsHashedCacheTests: XCTestCase {
+final class KnownHostsHashedCacheTests: KnownHostsStoreTestCase {
     /// A check writes nothing and remembers no name; hashed entries added by the store or
     /// by another writer (whose `|1|` rows have no `hashed`) are found on the next check.
     func testChecksRememberNothingAndSeeNewHashedEntries() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-cache-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
-        let store = KnownHostsStore(database: db)
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
         let h = HostLookupName(host: "cached.test")
         func field(_ seed: UInt8) -> String { HashedHostName(hashing: h.text, salt: [UInt8](repeating: seed, count: 20)).text }
@@ -186,15 +159,10 @@ final class KnownHostsHashedCacheTests: XCTestCase {
     }
 }
 
-final class KnownHostsBulkImportTests: XCTestCase {
+final class KnownHostsBulkImportTests: KnownHostsStoreTestCase {
     /// A file over 1 MiB into an empty store takes the bulk path (indexes dropped and built
     /// at the end): the same decisions, duplicates still found, every index back.
     func testBulkImportIntoAnEmptyStore() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-bulk-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let db = try HostDatabase.open(path: dir.appendingPathComponent("db").path)
-        let store = KnownHostsStore(database: db)
         let indexesBefore = try db.connection.query("SELECT name FROM sqlite_master WHERE type = 'index' ORDER BY name").compactMap { $0.text(0) }
         var lines: [String] = []
         for i in 0..<15_000 {
@@ -227,10 +195,8 @@ final class KnownHostsApproveRaceTests: XCTestCase {
     /// Hole 9 of issue 9: approve decided, prompted, then wrote without deciding again. A key
     /// another process stores meanwhile must make the write refuse (nothing written).
     func testHole9ApproveDecidesAgainInsideTheWriteTransaction() throws {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-race-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let path = dir.appendingPathComponent("db").path
+        let dir = try TempFolder()
+        let path = dir.file("db")
         let mine = KnownHostsStore(database: try HostDatabase.open(path: path))
         let theirs = KnownHostsStore(database: try HostDatabase.open(path: path))
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
@@ -275,10 +241,8 @@ final class KnownHostsImportDuplicateTests: XCTestCase {
             "two.test,one.test ssh-ed25519 \(a.base64)",                                 // two.test new, one.test duplicate
         ]
         for padding in [0, 12_000] {
-            let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-dup-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: dir) }
-            let store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+            let dir = try TempFolder()
+            let store = KnownHostsStore(database: try HostDatabase.open(path: dir.file("db")))
             let filler = (0..<padding).map { "pad\($0).test ssh-ed25519 \(KnownHostsStoreTests.ed25519(UInt8($0 % 200)).base64)" }
             let text = (lines + filler + lines).joined(separator: "\n") + "\n"
             XCTAssertEqual(padding == 0 || text.utf8.count >= KnownHostsStore.bulkImportBytes, true)
@@ -297,10 +261,8 @@ final class KnownHostsImportDuplicateTests: XCTestCase {
     /// event, in file order, and the events stored before are left as they were.
     func testRepeatedKeyDataAndTheImportedEvents() throws {
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2)
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("kh-rep-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: dir) }
-        let store = KnownHostsStore(database: try HostDatabase.open(path: dir.appendingPathComponent("db").path))
+        let dir = try TempFolder()
+        let store = KnownHostsStore(database: try HostDatabase.open(path: dir.file("db")))
         XCTAssertEqual(try store.importKnownHosts(Array("old.test ssh-ed25519 \(b.base64)\n".utf8), source: "first").imported, 1)
         let text = """
             x.test ssh-ed25519 \(a.base64)

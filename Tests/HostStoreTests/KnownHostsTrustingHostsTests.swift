@@ -6,14 +6,10 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
+import TestSupport
 
-final class KnownHostsTrustingHostsTests: XCTestCase {
+final class KnownHostsTrustingHostsTests: KnownHostsStoreTestCase {
     func testSavedHostsBehindAHostKeyAreTheOnesTheTrustCoreTrusts() throws {
-        let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("kh-trusting-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: tmp) }
-        let db = try HostDatabase.open(path: tmp.appendingPathComponent("db").path)
-        let store = KnownHostsStore(database: db)
         let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
         for (name, hostname, port) in [("plain", "plain.test", 22), ("ported", "ported.test", 2222), ("hashed", "hashed.test", 22),
                                        ("wild", "x.wild.test", 22), ("negated", "no.wild.test", 22), ("revoked", "rev.test", 22),
@@ -44,7 +40,7 @@ final class KnownHostsTrustingHostsTests: XCTestCase {
     /// `@cert-authority` (its principals permitting) or through its certified key.
     func testSavedHostsBehindAHostCertificate() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("no ssh-keygen") }
-        let tmp = try TempFolder()
+        let tmp: TempFolder = folder
         func keygen(_ args: [String]) throws {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
@@ -66,8 +62,6 @@ final class KnownHostsTrustingHostsTests: XCTestCase {
         try keygen(["-s", tmp.file("other-ca"), "-h", "-I", "host", "-n", "host.test", tmp.file("host.pub")])
         let stranger = try PresentedHostKey.parse(try line("host-cert.pub"))
 
-        let db = try HostDatabase.open(path: tmp.file("db"))
-        let store = KnownHostsStore(database: db)
         for (name, hostname, port) in [("cert", "host.test", 22), ("ported", "host.test", 2222), ("plainkey", "plain.test", 22),
                                        ("wild", "x.wild.test", 22), ("noprincipal", "y.wild.test", 22), ("none", "none.test", 22)] {
             _ = try db.addHost(NewHost(name: name, hostname: hostname, port: port))

@@ -3,6 +3,7 @@
 import Foundation
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class MigrationTests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v1.db"

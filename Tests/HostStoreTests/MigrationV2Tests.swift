@@ -4,6 +4,7 @@
 import Foundation
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class MigrationV2Tests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v2.db"

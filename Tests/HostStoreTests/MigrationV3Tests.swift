@@ -6,6 +6,7 @@ import Foundation
 @testable import HostStore
 import KeyFormats
 import XCTest
+import TestSupport
 
 final class MigrationV3Tests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v3.db"

@@ -2,6 +2,7 @@
 // and the secret heuristics (SeededGenerator: the seed is printed, HOSTBOOK_TEST_SEED replays it).
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class RandomInputTests: XCTestCase {
     func testValidatorsSurviveRandomInput() {

@@ -5,16 +5,9 @@ import Foundation
 @testable import HostStore
 import KeyFormats
 import XCTest
+import TestSupport
 
-final class SSHConfigImporterTests: XCTestCase {
-    var tmp: TempFolder!
-    var db: HostDatabase!
-
-    override func setUpWithError() throws {
-        tmp = try TempFolder()
-        db = try HostDatabase.open(path: tmp.file("hostbook.db"))
-    }
-
+final class SSHConfigImporterTests: DatabaseTestCase {
     func candidate(_ alias: String, _ hostname: String, port: Int = 22, user: String? = nil, jump: SSHConfigJump = .none,
                    identities: [SSHConfigIdentity] = [], line: Int = 1) -> SSHConfigCandidate {
         SSHConfigCandidate(alias: alias, hostname: hostname, port: port, user: user, jump: jump, identities: identities,

@@ -3,6 +3,7 @@
 @testable import HostStore
 import ImportFormats
 import XCTest
+import TestSupport
 
 final class TailscaleHostMappingTests: XCTestCase {
     func testUnicodeHostnames() throws {

@@ -5,6 +5,7 @@ import Foundation
 import ImportFormats
 import KeyFormats
 import XCTest
+import TestSupport
 
 final class TailscaleImporterTests: XCTestCase {
     let before = TailscaleFixtures.own("status-rotation-before.json")

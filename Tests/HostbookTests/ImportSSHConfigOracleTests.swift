@@ -5,27 +5,15 @@
 // host (or a reported ProxyJump) and the IdentityFiles (each reported: no key is imported).
 import Foundation
 import XCTest
+import TestSupport
 
 final class ImportSSHConfigOracleTests: XCTestCase {
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e3779b97f4a7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58476d1ce4e5b9
-            z = (z ^ (z >> 27)) &* 0x94d049bb133111eb
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
-    }
-
     static let defaults = ["~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk", "~/.ssh/id_ed25519",
                            "~/.ssh/id_ed25519_sk", "~/.ssh/id_xmss", "~/.ssh/id_dsa"]
 
     func testImportAgreesWithSshGOnGeneratedConfigs() throws {
         try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh"), "needs /usr/bin/ssh")
-        var r = Random(state: 12)
+        var r = SeededGenerator(seed: 12)
         var compared = 0, loops = 0
         for round in 0..<8 {
             let tmp = try TemporaryDirectory()

@@ -2,6 +2,7 @@
 // strings, and every refusal naming its line; the bounds are counted, not timed.
 import Foundation
 import XCTest
+import TestSupport
 @testable import ImportFormats
 
 final class BundleTextTests: XCTestCase {
@@ -102,7 +103,7 @@ final class BundleTextTests: XCTestCase {
     }
 
     func testTheSeedsAreCanonical() throws {
-        let folder = ImportFixtures.packageRoot.appendingPathComponent("fuzz/corpus/bundle-text")
+        let folder = PackageRoot.file("fuzz/corpus/bundle-text")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
         XCTAssertEqual(seeds, ["empty", "hashed", "team"])
         for seed in seeds {

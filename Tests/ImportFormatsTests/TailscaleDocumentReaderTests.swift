@@ -2,10 +2,11 @@
 // (../shared/testdata/tailscale, skipped when absent) and on our own fixtures.
 @testable import ImportFormats
 import XCTest
+import TestSupport
 
 final class TailscaleDocumentReaderTests: XCTestCase {
     func testStatusSmall() throws {
-        let doc = try ImportFixtures.document(try ImportFixtures.shared("status-small.json"))
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.backendState, "Running")
         XCTAssertEqual(doc.nodes.map(\.dnsShortName), ["alice-workstation", "alices-macbook-air", "db-prod-1", "web01", "carol-desktop"])
@@ -26,7 +27,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     }
 
     func testDeviceList() throws {
-        let doc = try ImportFixtures.document(try ImportFixtures.shared("api-devices-small.json"))
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json"))
         XCTAssertEqual(doc.format, .devices)
         XCTAssertNil(doc.backendState)
         XCTAssertEqual(doc.nodes.map(\.nodeID), ["nK4pRz7YwCNTRL", "nV2dG8sLqCNTRL", "nB6tX3hMeCNTRL", "nP3w9QxZkCNTRL", "nH9cN4vJuCNTRL"])
@@ -39,7 +40,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     }
 
     func testEmptyPeers() throws {
-        let doc = try ImportFixtures.document(try ImportFixtures.shared("status-empty-peers.json"))
+        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-empty-peers.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.nodes.count, 1)
         XCTAssertEqual(doc.nodes[0].exclusion, .thisMachine)
@@ -51,8 +52,8 @@ final class TailscaleDocumentReaderTests: XCTestCase {
             ("malformed-truncated.json", "the input is not valid JSON: it ends early, at line 160 (the input looks cut off)"),
         ]
         for (name, expected) in cases {
-            let url = try ImportFixtures.shared(name)
-            XCTAssertThrowsError(try ImportFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
+            let url = try TailscaleFixtures.shared(name)
+            XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
         }
     }
 
@@ -86,12 +87,12 @@ final class TailscaleDocumentReaderTests: XCTestCase {
         XCTAssertEqual(empty.format, .devices)
         XCTAssertEqual(empty.nodes, [])
 
-        let stopped = ImportFixtures.own("status-stopped.json")
-        XCTAssertThrowsError(try ImportFixtures.document(stopped)) {
+        let stopped = TailscaleFixtures.own("status-stopped.json")
+        XCTAssertThrowsError(try TailscaleFixtures.document(stopped)) {
             XCTAssertEqual(($0 as? TailscaleInputError)?.message, TailscaleInputError.notRunning("Stopped").message)
             XCTAssertEqual(($0 as? TailscaleInputError)?.hint, "Start Tailscale ('tailscale up') and export the status again.")
         }
-        XCTAssertThrowsError(try ImportFixtures.document(ImportFixtures.own("status-wrong-type.json"))) {
+        XCTAssertThrowsError(try TailscaleFixtures.document(TailscaleFixtures.own("status-wrong-type.json"))) {
             XCTAssertEqual(($0 as? TailscaleInputError)?.message,
                            "the input looks like Tailscale JSON but Peer[\"nodekey:\(String(repeating: "9", count: 64))\"].TailscaleIPs is a string, expected an array of strings")
         }
@@ -101,10 +102,10 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     /// else Self's domain (before 1.20); for a device list, the domain all its own (not
     /// external) devices share.
     func testMagicDNSSuffix() throws {
-        XCTAssertEqual(try ImportFixtures.document(try ImportFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
-        XCTAssertEqual(try ImportFixtures.document(try ImportFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
-        XCTAssertEqual(try ImportFixtures.document(ImportFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
-        XCTAssertEqual(try ImportFixtures.document(ImportFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
         func suffix(_ json: String) throws -> String? {
             try TailscaleDocumentReader.read(MemorySource(Array(json.utf8))).tailnet.magicDNSSuffix
         }

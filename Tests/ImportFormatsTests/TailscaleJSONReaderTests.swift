@@ -1,6 +1,7 @@
 // The streaming JSON reader: grammar (RFC 8259), chunk boundaries, and never a crash.
 @testable import ImportFormats
 import XCTest
+import TestSupport
 
 final class TailscaleJSONReaderTests: XCTestCase {
     /// Reads `text` as one value, skipping it, and then expects the end.
@@ -86,7 +87,7 @@ final class TailscaleJSONReaderTests: XCTestCase {
 
     /// Reading a whole status one byte per read gives the same devices as reading it at once.
     func testOneBytePerReadGivesTheSameDocument() throws {
-        let bytes = try ImportFixtures.bytes(ImportFixtures.own("status-rotation-after.json"))
+        let bytes = try TailscaleFixtures.bytes(TailscaleFixtures.own("status-rotation-after.json"))
         let whole = try TailscaleDocumentReader.read(MemorySource(bytes))
         let trickle = try TailscaleDocumentReader.read(MemorySource([0xEF, 0xBB, 0xBF] + bytes, maxRead: 1))
         XCTAssertEqual(trickle.nodes, whole.nodes)
@@ -95,7 +96,7 @@ final class TailscaleJSONReaderTests: XCTestCase {
 
     /// Every prefix of a real status file is refused (as cut off or not Tailscale), never a crash.
     func testEveryPrefixOfAStatusIsRefused() throws {
-        let bytes = try ImportFixtures.bytes(ImportFixtures.own("status-rotation-before.json"))
+        let bytes = try TailscaleFixtures.bytes(TailscaleFixtures.own("status-rotation-before.json"))
         for end in stride(from: 0, to: bytes.count - 1, by: 3) {
             XCTAssertThrowsError(try TailscaleDocumentReader.read(MemorySource(Array(bytes[..<end]))), "prefix \(end)")
         }
@@ -104,7 +105,7 @@ final class TailscaleJSONReaderTests: XCTestCase {
 
     /// Random bytes and random mutations of a status never crash the reader.
     func testMutatedInputsNeverCrash() throws {
-        let bytes = try ImportFixtures.bytes(ImportFixtures.own("status-rotation-before.json"))
+        let bytes = try TailscaleFixtures.bytes(TailscaleFixtures.own("status-rotation-before.json"))
         var rng = SeededGenerator()
         for _ in 0..<2000 {
             var m = bytes

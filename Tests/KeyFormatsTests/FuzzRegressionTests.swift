@@ -5,6 +5,7 @@
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class FuzzRegressionTests: XCTestCase {
     /// The bodies of the fuzz targets, shared with them (Sources/KeyFormats/Fuzzing/FuzzEntry.swift),
@@ -43,7 +44,7 @@ final class FuzzRegressionTests: XCTestCase {
     ]
 
     func testEveryCrasherIsReplayedWithoutCrashing() throws {
-        let dir = Fixtures.root.appendingPathComponent("fuzz/crashers")
+        let dir = PackageRoot.url.appendingPathComponent("fuzz/crashers")
         let folders = try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
         var replayed = 0
         for target in folders where !Self.replayedElsewhere.contains(target) {
@@ -61,7 +62,7 @@ final class FuzzRegressionTests: XCTestCase {
     }
 
     func testBcryptRoundsGuardReadsTheKDFOptions() throws {
-        let corpus = Fixtures.root.appendingPathComponent("fuzz/corpus/openssh-key")
+        let corpus = PackageRoot.url.appendingPathComponent("fuzz/corpus/openssh-key")
         XCTAssertEqual(try OpenSSHPrivateKey.bcryptRounds(try Fixtures.bytes(corpus.appendingPathComponent("ed25519-aes256ctr"))), 1)
         XCTAssertNil(try OpenSSHPrivateKey.bcryptRounds(try Fixtures.bytes(corpus.appendingPathComponent("ed25519"))))
         XCTAssertTrue(FuzzEntry.fewBcryptRounds(try Fixtures.bytes(corpus.appendingPathComponent("ed25519-aes256ctr"))))

@@ -3,13 +3,14 @@
 import Foundation
 import XCTest
 @testable import KeyFormats
+import TestSupport
 
 final class KnownHostsFuzzRegressionTests: XCTestCase {
     /// The body of fuzz/targets/known-hosts-line.swift.
     static func exercise(_ bytes: [UInt8]) { FuzzEntry.knownHostsLine(bytes) }
 
     func testReplayCrashersAndCorpus() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let root = PackageRoot.url
         var count = 0
         for folder in ["fuzz/crashers/known-hosts-line", "fuzz/corpus/known-hosts-line"] {
             let dir = root.appendingPathComponent(folder)

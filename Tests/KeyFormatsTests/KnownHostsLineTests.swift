@@ -3,6 +3,7 @@
 import Foundation
 import XCTest
 @testable import KeyFormats
+import TestSupport
 
 final class KnownHostsLineTests: XCTestCase {
     let key = KnownHostsFixtures.ed25519(9)
@@ -74,7 +75,7 @@ final class KnownHostsLineTests: XCTestCase {
     /// For each lookup name, the lines hostbook's matcher selects are exactly the lines
     /// `ssh-keygen -F name -f file` prints — over upstream's file and over generated ones.
     func testAgreementWithSSHKeygen() throws {
-        guard let keygen = KnownHostsFixtures.which("ssh-keygen") else { throw XCTSkip("ssh-keygen is not installed") }
+        guard let keygen = Tool.which("ssh-keygen") else { throw XCTSkip("ssh-keygen is not installed") }
         var files: [(String, [String])] = []
         if let dir = KnownHostsFixtures.hostkeysFolder {
             let text = try String(contentsOf: dir.appendingPathComponent("known_hosts"), encoding: .utf8)
@@ -116,7 +117,7 @@ final class KnownHostsLineTests: XCTestCase {
                 for (i, line) in lines.enumerated() {
                     if case .entry(let l)? = try? KnownHostsLine.parse(String(line)), l.matches(lookup: name) { ours.append(i + 1) }
                 }
-                let (_, out) = try KnownHostsFixtures.run(keygen, ["-F", name, "-f", path])
+                let (_, out) = try Tool.output(keygen, ["-F", name, "-f", path])
                 let theirs = out.split(separator: "\n").compactMap { line -> Int? in
                     guard line.hasPrefix("# Host "), let r = line.range(of: "found: line ") else { return nil }
                     return Int(line[r.upperBound...].prefix(while: { $0.isNumber }))

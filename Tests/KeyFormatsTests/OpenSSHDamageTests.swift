@@ -5,14 +5,15 @@ import Foundation
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class OpenSSHDamageTests: XCTestCase {
     func fixture(_ name: String) throws -> [UInt8] {
-        try TestFiles.bytes(TestFiles.opensshFixtures.appendingPathComponent(name))
+        try Fixtures.bytes(Fixtures.opensshFixtures.appendingPathComponent(name))
     }
 
     var passphrase: SecretBytes {
-        get throws { SecretBytes(copying: try TestFiles.bytes(TestFiles.opensshFixtures.appendingPathComponent("PASSPHRASE"))) }
+        get throws { SecretBytes(copying: try Fixtures.bytes(Fixtures.opensshFixtures.appendingPathComponent("PASSPHRASE"))) }
     }
 
     /// The decoded blob of an armoured key, and a way to re-armour a changed blob.

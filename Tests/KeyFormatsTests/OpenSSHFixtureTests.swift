@@ -24,14 +24,14 @@ final class OpenSSHFixtureTests: XCTestCase {
     }
 
     static func fixtures() throws -> [Fixture] {
-        let dir = TestFiles.opensshFixtures
+        let dir = Fixtures.opensshFixtures
         let names = try FileManager.default.contentsOfDirectory(atPath: dir.path)
             .filter { !$0.contains(".") && $0 != "PASSPHRASE" && !$0.hasPrefix("dsa") }.sorted()
         return names.map { Fixture(name: $0, url: dir.appendingPathComponent($0)) }
     }
 
     static func passphrase() throws -> SecretBytes {
-        SecretBytes(copying: try TestFiles.bytes(TestFiles.opensshFixtures.appendingPathComponent("PASSPHRASE")))
+        SecretBytes(copying: try Fixtures.bytes(Fixtures.opensshFixtures.appendingPathComponent("PASSPHRASE")))
     }
 
     /// `256 SHA256:… comment (ED25519)` → ("256", "SHA256:…", "comment", "ED25519").
@@ -56,28 +56,28 @@ final class OpenSSHFixtureTests: XCTestCase {
         for f in try Self.fixtures() {
             let imported: ImportedPrivateKey
             do {
-                imported = try OpenSSHPrivateKey.parse(try TestFiles.bytes(f.url), passphrase: f.encrypted ? pass : nil)
+                imported = try OpenSSHPrivateKey.parse(try Fixtures.bytes(f.url), passphrase: f.encrypted ? pass : nil)
             } catch {
                 XCTFail("\(f.name): \(error)"); continue
             }
             let key = imported.key.publicKey
-            let listing = Self.splitListing(try TestFiles.text(f.sibling("l")))
+            let listing = Self.splitListing(try Fixtures.text(f.sibling("l")))
             XCTAssertEqual(key.sha256Fingerprint, listing.fingerprint, f.name)
             XCTAssertEqual(String(key.bits), listing.bits, f.name)
             XCTAssertEqual(key.shortTypeName, listing.type, f.name)
             XCTAssertEqual(imported.key.comment, listing.comment, f.name)
-            XCTAssertEqual(key.md5Fingerprint, Self.splitListing(try TestFiles.text(f.sibling("l-md5"))).fingerprint, f.name)
+            XCTAssertEqual(key.md5Fingerprint, Self.splitListing(try Fixtures.text(f.sibling("l-md5"))).fingerprint, f.name)
             XCTAssertEqual(imported.format, .openssh)
             XCTAssertEqual(imported.cipher, f.cipherName, f.name)
 
             // -lv prints the listing line, then the picture; each line ends in \n.
-            let lv = try TestFiles.text(f.sibling("lv")).split(separator: "\n", omittingEmptySubsequences: false)
+            let lv = try Fixtures.text(f.sibling("lv")).split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(key.randomart, lv[1...11].joined(separator: "\n"), f.name)
-            let lvMD5 = try TestFiles.text(f.sibling("lv-md5")).split(separator: "\n", omittingEmptySubsequences: false)
+            let lvMD5 = try Fixtures.text(f.sibling("lv-md5")).split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(key.md5Randomart, lvMD5[1...11].joined(separator: "\n"), f.name)
 
             // The .pub line is the same key.
-            let pub = try PublicKeyLine.parse(try TestFiles.text(f.sibling("pub")))
+            let pub = try PublicKeyLine.parse(try Fixtures.text(f.sibling("pub")))
             XCTAssertEqual(pub.key, key, f.name)
         }
     }
@@ -85,7 +85,7 @@ final class OpenSSHFixtureTests: XCTestCase {
     func testEncryptedFixturesNeedThePassphrase() throws {
         let wrong = SecretBytes(copying: Array("not the passphrase".utf8))
         for f in try Self.fixtures() where f.encrypted {
-            let bytes = try TestFiles.bytes(f.url)
+            let bytes = try Fixtures.bytes(f.url)
             XCTAssertEqual(try OpenSSHPrivateKey.isEncrypted(bytes), true, f.name)
             XCTAssertThrowsError(try OpenSSHPrivateKey.parse(bytes, passphrase: nil), f.name) {
                 XCTAssertEqual($0 as? KeyFormatError, .passphraseRequired, f.name)
@@ -107,7 +107,7 @@ final class OpenSSHFixtureTests: XCTestCase {
 
     func testUnencryptedFixturesIgnoreAPassphrase() throws {
         for f in try Self.fixtures() where !f.encrypted {
-            let bytes = try TestFiles.bytes(f.url)
+            let bytes = try Fixtures.bytes(f.url)
             XCTAssertEqual(try OpenSSHPrivateKey.isEncrypted(bytes), false)
             XCTAssertNoThrow(try OpenSSHPrivateKey.parse(bytes, passphrase: SecretBytes(copying: Array("x".utf8))))
         }
@@ -125,7 +125,7 @@ final class OpenSSHFixtureTests: XCTestCase {
             "ecdsa521_none": "+---[ECDSA 521]---+",
         ]
         for (name, header) in expected {
-            let key = try OpenSSHPrivateKey.parse(try TestFiles.bytes(TestFiles.opensshFixtures.appendingPathComponent(name)), passphrase: nil)
+            let key = try OpenSSHPrivateKey.parse(try Fixtures.bytes(Fixtures.opensshFixtures.appendingPathComponent(name)), passphrase: nil)
             XCTAssertEqual(String(key.key.publicKey.randomart.split(separator: "\n")[0]), header, name)
             XCTAssertEqual(String(key.key.publicKey.randomart.split(separator: "\n")[10]), "+----[SHA256]-----+", name)
         }
@@ -133,14 +133,14 @@ final class OpenSSHFixtureTests: XCTestCase {
 
     func testDSAKeysAreRefusedBeforeThePassphrase() throws {
         for name in ["dsa1024_none", "dsa1024_aes256-ctr"] {
-            let url = TestFiles.opensshFixtures.appendingPathComponent(name)
-            XCTAssertThrowsError(try OpenSSHPrivateKey.parse(try TestFiles.bytes(url), passphrase: nil), name) {
+            let url = Fixtures.opensshFixtures.appendingPathComponent(name)
+            XCTAssertThrowsError(try OpenSSHPrivateKey.parse(try Fixtures.bytes(url), passphrase: nil), name) {
                 XCTAssertEqual($0 as? KeyFormatError,
                                .unsupported("DSA keys are not supported (OpenSSH 10.0 removed them); use an Ed25519, ECDSA or RSA key"))
             }
             // The public half is still an ordinary key: its randomart is ssh-keygen's.
-            let pub = try PublicKeyLine.parse(try TestFiles.text(url.appendingPathExtension("pub"))).key
-            let lv = try TestFiles.text(url.appendingPathExtension("lv")).split(separator: "\n", omittingEmptySubsequences: false)
+            let pub = try PublicKeyLine.parse(try Fixtures.text(url.appendingPathExtension("pub"))).key
+            let lv = try Fixtures.text(url.appendingPathExtension("lv")).split(separator: "\n", omittingEmptySubsequences: false)
             XCTAssertEqual(pub.randomart, lv[1...11].joined(separator: "\n"), name)
         }
     }

@@ -4,12 +4,13 @@ import Foundation
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class OpenSSHWriterTests: XCTestCase {
     static let bases = ["ed25519_none", "ecdsa256_none", "ecdsa384_none", "ecdsa521_none", "rsa2048_none", "rsa3072_none"]
 
     func load(_ name: String) throws -> PrivateKey {
-        try OpenSSHPrivateKey.parse(try TestFiles.bytes(TestFiles.opensshFixtures.appendingPathComponent(name)), passphrase: nil).key
+        try OpenSSHPrivateKey.parse(try Fixtures.bytes(Fixtures.opensshFixtures.appendingPathComponent(name)), passphrase: nil).key
     }
 
     func text(_ s: SecretBytes) -> String { s.withUnsafeBytes { String(decoding: $0, as: UTF8.self) } }
@@ -24,7 +25,7 @@ final class OpenSSHWriterTests: XCTestCase {
         for l in lines[1..<lines.count - 3] { XCTAssertEqual(l.count, 70) }
         XCTAssertLessThanOrEqual(lines[lines.count - 3].count, 70)
         // Same length as ssh-keygen's own file for this key (same layout, same padding).
-        let original = try TestFiles.text(TestFiles.opensshFixtures.appendingPathComponent("ed25519_none"))
+        let original = try Fixtures.text(Fixtures.opensshFixtures.appendingPathComponent("ed25519_none"))
         XCTAssertEqual(out.utf8.count, original.utf8.count)
         XCTAssertFalse(try OpenSSHPrivateKey.isEncrypted(Array(out.utf8)))
     }
@@ -109,22 +110,22 @@ final class OpenSSHWriterTests: XCTestCase {
     }
 
     func testSecurityKeysAreWrittenSoSSHKeygenReadsThem() throws {
-        let dir = try TestFiles.requireSharedData()
+        let dir = try Fixtures.requireSharedData()
         guard let keygen = Tool.sshKeygen else { throw XCTSkip("ssh-keygen not installed") }
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-sk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: tmp) }
         for name in ["ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"] {
-            let key = try OpenSSHPrivateKey.parse(try TestFiles.bytes(dir.appendingPathComponent(name)), passphrase: nil).key
+            let key = try OpenSSHPrivateKey.parse(try Fixtures.bytes(dir.appendingPathComponent(name)), passphrase: nil).key
             let file = tmp.appendingPathComponent(name)
             try OpenSSHPrivateKey.encode(key, passphrase: nil).withUnsafeBytes { try Data($0).write(to: file) }
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: file.path)
             let r = try Tool.run(keygen, ["-y", "-f", file.path])
             XCTAssertEqual(r.status, 0, "\(name): \(r.stderr)")
-            let expected = try PublicKeyLine.parse(try TestFiles.text(dir.appendingPathComponent(name + ".pub"))).key
+            let expected = try PublicKeyLine.parse(try Fixtures.text(dir.appendingPathComponent(name + ".pub"))).key
             XCTAssertEqual(try PublicKeyLine.parse(r.stdout).key, expected, name)
             // The key handle and flags survive the round trip.
-            let back = try OpenSSHPrivateKey.parse(try TestFiles.bytes(file), passphrase: nil).key
+            let back = try OpenSSHPrivateKey.parse(try Fixtures.bytes(file), passphrase: nil).key
             switch (key.algorithm, back.algorithm) {
             case let (.skEd25519(_, _, f1, h1, r1), .skEd25519(_, _, f2, h2, r2)),
                  let (.skECDSA(_, _, _, f1, h1, r1), .skECDSA(_, _, _, f2, h2, r2)):

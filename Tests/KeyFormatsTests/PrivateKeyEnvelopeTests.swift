@@ -7,18 +7,19 @@ import Foundation
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class PrivateKeyEnvelopeTests: XCTestCase {
     func fixtures() throws -> [(url: URL, passphrase: SecretBytes)] {
         var out: [(URL, SecretBytes)] = []
         for (folder, passFile) in [("openssh", "PASSPHRASE"), ("pem", "PASSPHRASE.txt"), ("ppk", "PASSPHRASE.txt")] {
-            let dir = TestFiles.packageRoot.appendingPathComponent("testkeys/\(folder)")
-            var pass = try TestFiles.bytes(dir.appendingPathComponent(passFile))
+            let dir = PackageRoot.url.appendingPathComponent("testkeys/\(folder)")
+            var pass = try Fixtures.bytes(dir.appendingPathComponent(passFile))
             while pass.last == 0x0a { pass.removeLast() }
             for name in try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted()
             where !name.hasPrefix("PASSPHRASE") && !name.hasSuffix(".pub") && !name.hasSuffix(".fp") && name != "MANIFEST" {
                 let url = dir.appendingPathComponent(name)
-                guard PrivateKeyFile.detect(try TestFiles.bytes(url)) != nil else { continue }
+                guard PrivateKeyFile.detect(try Fixtures.bytes(url)) != nil else { continue }
                 out.append((url, SecretBytes(copying: pass)))
             }
         }
@@ -40,7 +41,7 @@ final class PrivateKeyEnvelopeTests: XCTestCase {
     func testDecryptingTheEnvelopeAgreesWithParsingTheFile() throws {
         var checked = 0
         for (url, passphrase) in try fixtures() {
-            let file = SecretBytes(copying: try TestFiles.bytes(url))
+            let file = SecretBytes(copying: try Fixtures.bytes(url))
             let opened: PrivateKeyEnvelope
             do { opened = try PrivateKeyEnvelope.open(file) } catch {
                 // A file whose structure is refused is refused by parse with the same error.
@@ -66,8 +67,8 @@ final class PrivateKeyEnvelopeTests: XCTestCase {
     }
 
     func testADamagedEnvelopeIsRefusedWithParsesWords() throws {
-        let url = TestFiles.opensshFixtures.appendingPathComponent("ed25519_none")
-        var text = try TestFiles.text(url)
+        let url = Fixtures.opensshFixtures.appendingPathComponent("ed25519_none")
+        var text = try Fixtures.text(url)
         // Cut the base64 body short: the envelope's lengths no longer add up.
         let lines = text.split(separator: "\n")
         text = ([lines[0]] + lines[1..<(lines.count - 2)] + [lines[lines.count - 1]]).joined(separator: "\n") + "\n"

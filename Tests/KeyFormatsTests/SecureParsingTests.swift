@@ -4,6 +4,7 @@
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class SecureParsingTests: XCTestCase {
     func testEveryFixtureParsesTheSameFromSecureMemory() throws {

@@ -7,6 +7,7 @@ import Foundation
 import XCTest
 import SecureMemory
 @testable import KeyFormats
+import TestSupport
 
 final class UpstreamSSHKeyTests: XCTestCase {
     /// (private key file, fingerprint base name, comment, needs a security key)
@@ -27,21 +28,21 @@ final class UpstreamSSHKeyTests: XCTestCase {
     ]
 
     func testPrivateKeysMatchUpstreamFingerprints() throws {
-        let dir = try TestFiles.requireSharedData()
-        let pass = SecretBytes(copying: try TestFiles.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = try Fixtures.requireSharedData()
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
         for (file, base, _, sk) in Self.keys {
-            let bytes = try TestFiles.bytes(dir.appendingPathComponent(file))
+            let bytes = try Fixtures.bytes(dir.appendingPathComponent(file))
             let encrypted = file.hasSuffix("_pw")
             XCTAssertEqual(try OpenSSHPrivateKey.isEncrypted(bytes), encrypted, file)
             let imported = try OpenSSHPrivateKey.parse(bytes, passphrase: encrypted ? pass : nil)
             let key = imported.key.publicKey
-            let fp = try TestFiles.text(dir.appendingPathComponent(base + ".fp")).trimmingCharacters(in: .whitespacesAndNewlines)
-            let bb = try TestFiles.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let fp = try Fixtures.text(dir.appendingPathComponent(base + ".fp")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let bb = try Fixtures.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
             XCTAssertEqual(key.sha256Fingerprint, fp, file)
             XCTAssertEqual(key.bubbleBabble, bb, file)
             XCTAssertEqual(imported.key.needsSecurityKey, sk, file)
             // The public line file holds the same key.
-            let pub = try PublicKeyLine.parse(try TestFiles.text(dir.appendingPathComponent(base + ".pub")))
+            let pub = try PublicKeyLine.parse(try Fixtures.text(dir.appendingPathComponent(base + ".pub")))
             XCTAssertEqual(pub.key, key, file)
             if encrypted {
                 XCTAssertThrowsError(try OpenSSHPrivateKey.parse(bytes, passphrase: nil)) {
@@ -52,12 +53,12 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testCommentsAndCiphers() throws {
-        let dir = try TestFiles.requireSharedData()
-        let pass = SecretBytes(copying: try TestFiles.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = try Fixtures.requireSharedData()
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
         let expectedCipher = ["ed25519_1_pw": "aes256-ctr", "rsa_n_pw": "aes256-cbc", "ecdsa_n_pw": "aes256-cbc",
                               "ecdsa_sk1_pw": "aes256-ctr", "ed25519_sk1_pw": "aes256-ctr"]
         for (file, _, comment, _) in Self.keys {
-            let imported = try OpenSSHPrivateKey.parse(try TestFiles.bytes(dir.appendingPathComponent(file)),
+            let imported = try OpenSSHPrivateKey.parse(try Fixtures.bytes(dir.appendingPathComponent(file)),
                                                        passphrase: file.hasSuffix("_pw") ? pass : nil)
             if !file.contains("sk") { XCTAssertEqual(imported.key.comment, comment, file) }
             XCTAssertEqual(imported.cipher, expectedCipher[file], file)
@@ -65,12 +66,12 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testEveryBubbleBabbleFileMatchesItsPublicKey() throws {
-        let dir = try TestFiles.requireSharedData()
+        let dir = try Fixtures.requireSharedData()
         let bases = ["rsa_1", "rsa_2", "ecdsa_1", "ecdsa_2", "ed25519_1", "ed25519_2",
                      "ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"]
         for base in bases {
-            let pub = try PublicKeyLine.parse(try TestFiles.text(dir.appendingPathComponent(base + ".pub")))
-            let bb = try TestFiles.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let pub = try PublicKeyLine.parse(try Fixtures.text(dir.appendingPathComponent(base + ".pub")))
+            let bb = try Fixtures.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
             XCTAssertEqual(pub.key.bubbleBabble, bb, base)
         }
     }
@@ -83,10 +84,10 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testMLDSAKeysAreUnsupportedNotCrashes() throws {
-        let dir = try TestFiles.requireSharedData()
-        let pass = SecretBytes(copying: try TestFiles.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = try Fixtures.requireSharedData()
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
         for file in ["mldsa44_ed25519_1", "mldsa44_ed25519_1_pw", "mldsa44_ed25519_2"] {
-            XCTAssertThrowsError(try OpenSSHPrivateKey.parse(try TestFiles.bytes(dir.appendingPathComponent(file)), passphrase: pass)) {
+            XCTAssertThrowsError(try OpenSSHPrivateKey.parse(try Fixtures.bytes(dir.appendingPathComponent(file)), passphrase: pass)) {
                 XCTAssertEqual(($0 as? KeyFormatError)?.kind, .unsupported, file)
                 XCTAssertEqual(($0 as? KeyFormatError)?.reason, "unknown or unsupported key type 'ssh-mldsa44-ed25519@openssh.com'", file)
             }
@@ -94,14 +95,14 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testRandomartOfEveryUpstreamPublicKeyMatchesSSHKeygen() throws {
-        let dir = try TestFiles.requireSharedData()
+        let dir = try Fixtures.requireSharedData()
         let keygen = try XCTUnwrap(Tool.sshKeygen, "ssh-keygen (openssh-client) is a test dependency")
         // Includes the security-key types, whose titles ([ED25519-SK 256], 16 characters)
         // are the longest a plain key has.
         for base in ["rsa_1", "rsa_2", "ecdsa_1", "ecdsa_2", "ed25519_1", "ed25519_2",
                      "ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"] {
             let file = dir.appendingPathComponent(base + ".pub")
-            let key = try PublicKeyLine.parse(try TestFiles.text(file)).key
+            let key = try PublicKeyLine.parse(try Fixtures.text(file)).key
             for (flags, picture) in [([String](), key.randomart), (["-E", "md5"], key.md5Randomart)] {
                 let r = try Tool.run(keygen, ["-lv"] + flags + ["-f", file.path])
                 XCTAssertEqual(r.status, 0, r.stderr)
@@ -113,15 +114,15 @@ final class UpstreamSSHKeyTests: XCTestCase {
 
     /// The PEM files go through the PEM parser: the fingerprints ssh-keygen gives.
     func testPEMPrivateKeysMatchUpstreamFingerprints() throws {
-        let dir = try TestFiles.requireSharedData()
-        let pass = SecretBytes(copying: try TestFiles.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = try Fixtures.requireSharedData()
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
         let files = [("rsa_1", "rsa_1"), ("rsa_1_pw", "rsa_1"), ("rsa_1_sha1", "rsa_1"), ("rsa_1_sha512", "rsa_1"),
                      ("rsa_2", "rsa_2"), ("ecdsa_1", "ecdsa_1"), ("ecdsa_1_pw", "ecdsa_1"), ("ecdsa_2", "ecdsa_2")]
         for (file, base) in files {
-            let bytes = try TestFiles.bytes(dir.appendingPathComponent(file))
+            let bytes = try Fixtures.bytes(dir.appendingPathComponent(file))
             let imported = try PrivateKeyFile.parse(bytes, passphrase: file.hasSuffix("_pw") ? pass : nil)
-            let fp = try TestFiles.text(dir.appendingPathComponent(base + ".fp")).trimmingCharacters(in: .whitespacesAndNewlines)
-            let bb = try TestFiles.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let fp = try Fixtures.text(dir.appendingPathComponent(base + ".fp")).trimmingCharacters(in: .whitespacesAndNewlines)
+            let bb = try Fixtures.text(dir.appendingPathComponent(base + ".fp.bb")).trimmingCharacters(in: .whitespacesAndNewlines)
             XCTAssertEqual(imported.key.publicKey.sha256Fingerprint, fp, file)
             XCTAssertEqual(imported.key.publicKey.bubbleBabble, bb, file)
             // And the vault form of it (openssh-key-v1, unencrypted) reads back as the same key.

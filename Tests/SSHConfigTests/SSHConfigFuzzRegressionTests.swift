@@ -4,9 +4,10 @@
 import Foundation
 @testable import SSHConfig
 import XCTest
+import TestSupport
 
 final class SSHConfigFuzzRegressionTests: XCTestCase {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = PackageRoot.url
 
     /// The fuzz target's calls (fuzz/targets/ssh-config.swift).
     static func access(_ bytes: [UInt8]) -> SSHConfigFileAccess {

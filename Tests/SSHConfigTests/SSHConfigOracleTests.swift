@@ -6,25 +6,11 @@
 import Foundation
 import SSHConfig
 import XCTest
+import TestSupport
 
 final class SSHConfigOracleTests: XCTestCase {
-    /// SplitMix64: the same configurations on every run.
-    struct Random {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9e3779b97f4a7c15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xbf58476d1ce4e5b9
-            z = (z ^ (z >> 27)) &* 0x94d049bb133111eb
-            return z ^ (z >> 31)
-        }
-        mutating func int(_ n: Int) -> Int { Int(next() % UInt64(n)) }
-        mutating func chance(_ percent: Int) -> Bool { int(100) < percent }
-        mutating func pick<T>(_ xs: [T]) -> T { xs[int(xs.count)] }
-    }
-
     /// One random configuration in `folder`: the main file's path and the aliases to ask about.
-    func generate(_ r: inout Random, in folder: ConfigFolder) throws -> (String, [String]) {
+    func generate(_ r: inout SeededGenerator, in folder: ConfigFolder) throws -> (String, [String]) {
         let aliases = (0..<12).map { i in r.chance(15) ? "Host\(i)" : "h\(i)" } + ["web.example.com", "db.example.com"]
         func kw(_ k: String) -> String {
             switch r.int(4) {
@@ -127,7 +113,7 @@ final class SSHConfigOracleTests: XCTestCase {
 
     func testResolverAgreesWithSshG() throws {
         try XCTSkipUnless(ConfigFolder.sshAvailable, "needs /usr/bin/ssh")
-        var r = Random(state: 20_261_201)
+        var r = SeededGenerator(seed: 20_261_201)
         var compared = 0
         for round in 0..<25 {
             let folder = try ConfigFolder()

@@ -1,6 +1,7 @@
 // The writer's quoting, checked against what ssh itself reads back (`ssh -G`).
 import XCTest
 import SSHConfig
+import TestSupport
 
 final class SSHConfigWriterTests: XCTestCase {
     func testPlainValuesStayBare() throws {
@@ -49,16 +50,7 @@ final class SSHConfigWriterTests: XCTestCase {
         try w.set("UserKnownHostsFile", words: tricky)
         let file = dir.appendingPathComponent("config")
         try Data(w.text.utf8).write(to: file)
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
-        p.arguments = ["-G", "-F", file.path, "probe"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
+        let (_, text) = try Tool.output("/usr/bin/ssh", ["-G", "-F", file.path, "probe"])
         XCTAssertTrue(text.contains("\nuser some user\n"), text)
         XCTAssertTrue(text.contains("\nuserknownhostsfile \(tricky.joined(separator: " "))\n"), text)
     }

@@ -62,22 +62,20 @@ struct KeyDataReader {
         return s
     }
 
-    /// mpint as OpenSSH reads it (sshbuf-getput-crypto.c sshbuf_get_bignum2): negative values
-    /// and values over 16384 bits are refused, leading zeros stripped. Returns the magnitude.
+    /// mpint as OpenSSH reads it (MPIntRule): negative values and values over 16384 bits are
+    /// refused, leading zeros stripped. Returns the magnitude.
     mutating func readSecretMPInt(_ what: String) throws -> SecretBytes {
         let start = offset
         let raw = try readStringView()
-        if let first = raw.first, first & 0x80 != 0 {
+        do {
+            return SecretBytes(copying: UnsafeRawBufferPointer(rebasing: raw[try MPIntRule.magnitudeStart(of: raw)...]))
+        } catch {
             offset = start
-            throw KeyFormatError.invalid("\(what) is a negative integer")
+            switch error {
+            case .negative: throw KeyFormatError.invalid("\(what) is a negative integer")
+            case .tooLarge: throw KeyFormatError.invalid("\(what) is larger than 16384 bits")
+            }
         }
-        guard raw.count <= 2049 else {
-            offset = start
-            throw KeyFormatError.invalid("\(what) is larger than 16384 bits")
-        }
-        var i = 0
-        while i < raw.count && raw[i] == 0 { i += 1 }
-        return SecretBytes(copying: UnsafeRawBufferPointer(rebasing: raw[i...]))
     }
 
     mutating func readPublicMPInt(_ what: String) throws -> [UInt8] {

@@ -78,24 +78,21 @@ public struct SSHReader {
         return s
     }
 
-    /// mpint as OpenSSH reads it (sshbuf_get_bignum2): a string holding a big-endian
-    /// two's-complement integer (RFC 4251 §5). Negative values are refused, superfluous
-    /// leading zero bytes are stripped, and values over 16384 bits are refused.
+    /// mpint as OpenSSH reads it (MPIntRule): a string holding a big-endian two's-complement
+    /// integer (RFC 4251 §5); negative values and values over 16384 bits are refused.
     /// Returns the unsigned magnitude, big-endian, without leading zeros (zero is `[]`).
     public mutating func readMPInt() throws -> [UInt8] {
         let start = offset
         let raw = try readString()
-        if let first = raw.first, first & 0x80 != 0 {
+        do {
+            return Array(raw[try MPIntRule.magnitudeStart(of: raw)...])
+        } catch {
             offset = start
-            throw KeyFormatError.invalid("a negative integer (mpint) where a positive one is required")
+            switch error {
+            case .negative: throw KeyFormatError.invalid("a negative integer (mpint) where a positive one is required")
+            case .tooLarge: throw KeyFormatError.invalid("an integer (mpint) is larger than 16384 bits")
+            }
         }
-        guard raw.count <= 2049 else {
-            offset = start
-            throw KeyFormatError.invalid("an integer (mpint) is larger than 16384 bits")
-        }
-        var i = 0
-        while i < raw.count && raw[i] == 0 { i += 1 }
-        return Array(raw[i...])
     }
 
     private static func truncated(_ what: String) -> KeyFormatError {

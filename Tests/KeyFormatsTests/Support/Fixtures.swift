@@ -1,18 +1,18 @@
 // Paths to the committed fixtures (testkeys/) and to the shared OpenSSH test data
-// (../shared/testdata, optional: tests that need it skip when it is absent).
+// (../shared/testdata, optional: tests that need it skip when it is absent), found from
+// TestSupport's PackageRoot.
 import Foundation
 import XCTest
 import SecureMemory
 import KeyFormats
+import TestSupport
 
 enum Fixtures {
-    /// The package root: this file is Tests/KeyFormatsTests/Support/Fixtures.swift.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static func testkeys(_ path: String) -> URL { PackageRoot.file("testkeys").appendingPathComponent(path) }
 
-    static func testkeys(_ path: String) -> URL { root.appendingPathComponent("testkeys").appendingPathComponent(path) }
+    static var opensshFixtures: URL { testkeys("openssh") }
 
-    static let sharedSSHKeys = root.deletingLastPathComponent().appendingPathComponent("shared/testdata/openssh-sshkey")
+    static let sharedSSHKeys = PackageRoot.sharedTestData("openssh-sshkey")
 
     static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
@@ -41,6 +41,14 @@ enum Fixtures {
 
     static func skipUnlessShared() throws {
         try XCTSkipUnless(FileManager.default.fileExists(atPath: sharedSSHKeys.path), "../shared/testdata is absent")
+    }
+
+    /// The shared OpenSSH key data, or XCTSkip when it (its INDEX.md) is not on this machine.
+    static func requireSharedData() throws -> URL {
+        guard FileManager.default.fileExists(atPath: sharedSSHKeys.appendingPathComponent("INDEX.md").path) else {
+            throw XCTSkip("shared OpenSSH test data not found at \(sharedSSHKeys.path)")
+        }
+        return sharedSSHKeys
     }
 }
 

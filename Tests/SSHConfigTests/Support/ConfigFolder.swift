@@ -2,6 +2,7 @@
 // (reading files, glob(3) with ~ taken from this HOME), and `ssh -G` as the oracle.
 import Foundation
 import SSHConfig
+import TestSupport
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -64,21 +65,9 @@ final class ConfigFolder {
     /// `ssh -G -F FILE ALIAS` with HOME set to this folder: the lines on stdout, and the
     /// exit status.
     func sshG(_ file: String, _ alias: String) throws -> (status: Int32, lines: [String], stderr: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
-        p.arguments = ["-G", "-F", file.hasPrefix("/") ? file : ssh + "/" + file, "--", alias]
         var env = ProcessInfo.processInfo.environment
         env["HOME"] = home
-        p.environment = env
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        p.standardInput = FileHandle.nullDevice
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self).split(separator: "\n").map(String.init),
-                String(decoding: e, as: UTF8.self))
+        let r = try Tool.run("/usr/bin/ssh", ["-G", "-F", file.hasPrefix("/") ? file : ssh + "/" + file, "--", alias], environment: env)
+        return (r.status, r.stdout.split(separator: "\n").map(String.init), r.stderr)
     }
 }

@@ -1,0 +1,19 @@
+// Where the repository's committed test data is: the package root, found from this file's
+// path (Tests/TestSupport/PackageRoot.swift), and the project's shared samples beside it.
+import Foundation
+
+public enum PackageRoot {
+    /// The package root (the folder holding Package.swift).
+    public static let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    public static var path: String { url.path }
+
+    /// `relative` below the package root, e.g. "testkeys/openssh" or "fuzz/corpus".
+    public static func file(_ relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    /// `relative` below ../shared/testdata (the project's samples, which may be absent).
+    public static func sharedTestData(_ relative: String) -> URL {
+        url.appendingPathComponent("../shared/testdata/\(relative)").standardizedFileURL
+    }
+}
