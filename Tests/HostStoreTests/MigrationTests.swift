@@ -80,6 +80,26 @@ final class MigrationTests: XCTestCase {
         }
     }
 
+    /// The version-4 SQL exactly as the program runs it, for make-v4-fixture.sh: written to
+    /// $HOSTBOOK_V4_SQL_OUT when that is set (the script sets it).
+    func testVersion4SQL() throws {
+        let sql = try XCTUnwrap(Schema.migrations.first { $0.version == 4 }).sql
+        XCTAssertTrue(sql.contains("CREATE INDEX known_hosts_unhashed"))
+        if let out = ProcessInfo.processInfo.environment["HOSTBOOK_V4_SQL_OUT"] {
+            try sql.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+    }
+
+    /// The version-5 SQL exactly as the program runs it, for make-v5-fixture.sh: written to
+    /// $HOSTBOOK_V5_SQL_OUT when that is set (the script sets it).
+    func testVersion5SQL() throws {
+        let sql = try XCTUnwrap(Schema.migrations.first { $0.version == 5 }).sql
+        XCTAssertTrue(sql.contains("CREATE TABLE host_aliases"))
+        if let out = ProcessInfo.processInfo.environment["HOSTBOOK_V5_SQL_OUT"] {
+            try sql.write(toFile: out, atomically: true, encoding: .utf8)
+        }
+    }
+
     /// The fixture was made from the same SQL the program runs for version 1.
     func testFixtureSchemaEqualsTheProgramsVersion1() throws {
         let tmp = try TempFolder()
