@@ -5,6 +5,7 @@
 // "The everyday commands at 10,000 hosts").
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class HostListingWorkTests: XCTestCase {
     /// A database of `count` hosts, each with two tags and an alias, every fifth with a

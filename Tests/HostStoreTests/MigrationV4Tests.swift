@@ -5,6 +5,7 @@ import Foundation
 @testable import HostStore
 import KeyFormats
 import XCTest
+import TestSupport
 
 final class MigrationV4Tests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v4.db"

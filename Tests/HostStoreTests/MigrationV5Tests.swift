@@ -6,6 +6,7 @@
 import Foundation
 @testable import HostStore
 import XCTest
+import TestSupport
 
 final class MigrationV5Tests: XCTestCase {
     static let fixture = PackageRoot.path + "/testdata/hoststore/hostbook-v5.db"
