@@ -150,6 +150,8 @@ final class ArgumentParsingTests: XCTestCase {
 
             Commands:
               status        Check that the Secret Service (keyring) is reachable and unlocked
+              unlock        Start or unlock hostbook's own keyring where there is no desktop, and print its environment
+              lock          Lock the vault: stop hostbook's own keyring, or lock the desktop's default keyring
 
             Run 'hostbook vault <command> --help' for a command's options.
 

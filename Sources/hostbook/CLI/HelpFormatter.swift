@@ -3,6 +3,7 @@
 enum HelpFormatter {
     static let groups: [(name: String, summary: String)] = [
         ("agent", "The standing ssh-agent for plain ssh, scp, rsync and git"),
+        ("bundle", "Signed team bundles of hosts, snippets and host keys, shared through git"),
         ("keys", "Import, generate and export private keys"),
         ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),

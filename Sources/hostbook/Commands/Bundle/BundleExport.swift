@@ -1,4 +1,4 @@
-// `hostbook bundle export --name NAME --sign KEY [--tag T]... [-o DIR]`: writes DIR/bundle.txt
+// `hostbook bundle export --name NAME --sign KEY [--tag T]... [-o|--output DIR]`: writes DIR/bundle.txt
 // and DIR/bundle.txt.sig, signed through the agent (BundleExporter does the work).
 import HostStore
 import Sessions
@@ -8,7 +8,7 @@ enum BundleExport {
     static let spec = CommandSpec(
         ["bundle", "export"],
         summary: "Write a signed team bundle (bundle.txt and bundle.txt.sig) of hosts, snippets and host keys",
-        usage: "--name NAME --sign KEY [--tag T]... [-o DIR]",
+        usage: "--name NAME --sign KEY [--tag T]... [-o|--output DIR]",
         discussion: """
             Writes DIR/bundle.txt (hosts with the name of the key they expect, never a secret; \
             snippets; host keys as known_hosts lines) and DIR/bundle.txt.sig, an SSHSIG signature \
