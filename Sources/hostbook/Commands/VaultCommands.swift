@@ -16,11 +16,14 @@ enum VaultCommands {
     ) { invocation in
         let health = VaultClient.health()
         // hostbook's own keyring (`vault unlock` without a desktop), when it is what answers.
-        let headless = VaultClient.headlessBusInUse()
+        let privateBus = VaultClient.headlessBusInUse() != nil
+        let onSessionBus = !privateBus && UserBusKeyring.running(environment: invocation.environment) != nil
+        let headless: String? = privateBus ? "private" : onSessionBus ? "session" : nil
         if invocation.json {
             invocation.printJSON(.object([
                 ("status", .string(health.status.name)),
                 ("headless", .bool(headless != nil)),
+                ("bus", .optional(headless)),
                 ("service", .optional(health.service)),
                 ("collection", .optional(health.collection)),
                 ("message", .optional(health.error?.message)),
@@ -30,7 +33,8 @@ enum VaultCommands {
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"
             let collection = (health.label ?? health.collection).map { "\"\($0)\"" } ?? "(no label)"
-            let which = headless != nil ? " (hostbook's keyring, started by 'hostbook vault unlock')" : ""
+            let which = privateBus ? " (hostbook's keyring, started by 'hostbook vault unlock')"
+                : onSessionBus ? " (hostbook's keyring on your session bus, started by 'hostbook vault unlock')" : ""
             invocation.print("ok: \(service)\(which), default keyring \(collection) is unlocked")
         }
         if let error = health.error { throw error }
