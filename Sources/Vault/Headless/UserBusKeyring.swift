@@ -39,10 +39,11 @@ public enum UserBusKeyring {
 
     /// The unlocked keyring on the session bus: the running one when its default collection
     /// is unlocked (`started` false), else a gnome-keyring-daemon started now with the
-    /// passphrase in place of the locked one. A wrong passphrase or any failure stops the
-    /// daemon it started; the bus stays (it is the user's).
+    /// passphrase in place of the locked one; nil (nothing asked or changed) when the locked
+    /// one is not one hostbook may replace (`isReplaceable`). A wrong passphrase or any
+    /// failure stops the daemon it started; the bus stays (it is the user's).
     public static func unlock(environment: [String: String],
-                              passphrase: () throws -> SecretBytes) throws -> (daemonPID: pid_t, started: Bool) {
+                              passphrase: () throws -> SecretBytes) throws -> (daemonPID: pid_t, started: Bool)? {
         guard let address = sessionAddress(environment: environment) else {
             throw VaultError(.noSessionBus, "no D-Bus session bus is named", hint: "Unset DBUS_SESSION_BUS_ADDRESS and run 'hostbook vault unlock' again.")
         }
@@ -55,11 +56,7 @@ public enum UserBusKeyring {
             if bus.defaultCollectionPath().flatMap({ bus.isLocked(collection: $0) }) == false {
                 return (pid, false)
             }
-            let program = ProcessChain.executable(of: pid).flatMap { $0.split(separator: "/").last.map(String.init) }
-            guard program == "gnome-keyring-daemon" else {
-                throw VaultError(.locked, "this session's Secret Service (\(program ?? "pid \(pid)")) is locked, and it is not a gnome-keyring-daemon hostbook may restart",
-                                 hint: "Unlock it where it runs; hostbook starts no second keyring beside it.")
-            }
+            guard isReplaceable(pid, folder: folder, environment: environment) else { return nil }
             owner = pid
         }
         // Asked before anything is stopped: a prompt that fails changes nothing.
@@ -105,6 +102,40 @@ public enum UserBusKeyring {
         guard let pid else { return nil }
         HeadlessProcesses.stop(pid, expecting: "gnome-keyring-daemon")
         return pid
+    }
+
+    /// True when `pid` is a gnome-keyring-daemon hostbook may stop and start again: one the
+    /// bus started through gnome-keyring's D-Bus service file (its command line is the file's
+    /// Exec line) or the one hostbook started (its record), running for no graphical session
+    /// (no DISPLAY or WAYLAND_DISPLAY in its environment, which a desktop puts in the bus's
+    /// activation environment). A desktop's own daemon (PAM's `--login`, the systemd unit's
+    /// `--control-directory`) is never one.
+    static func isReplaceable(_ pid: pid_t, folder: String, environment: [String: String]) -> Bool {
+        guard ProcessChain.executable(of: pid)?.split(separator: "/").last == "gnome-keyring-daemon",
+              let names = ProcessChain.environmentNames(of: pid),
+              !names.contains("DISPLAY"), !names.contains("WAYLAND_DISPLAY") else { return false }
+        if recorded(in: folder) == pid { return true }
+        let argv = ProcessChain.commandLine(of: pid)
+        return !argv.isEmpty && serviceFileCommands(environment: environment).contains(argv)
+    }
+
+    /// The Exec lines (split at spaces) of org.freedesktop.secrets.service in the D-Bus
+    /// session services folders (`dbus-1/services` under $XDG_DATA_HOME and $XDG_DATA_DIRS,
+    /// the D-Bus specification's "Message Bus Starting Services"), as a bus starts it.
+    private static func serviceFileCommands(environment: [String: String]) -> [[String]] {
+        var folders: [String] = []
+        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") { folders.append(data) }
+        else if let home = environment["HOME"], home.hasPrefix("/") { folders.append(home + "/.local/share") }
+        let dirs = environment["XDG_DATA_DIRS"].flatMap { $0.isEmpty ? nil : $0 } ?? "/usr/local/share:/usr/share"
+        folders += dirs.split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        return folders.compactMap { folder in
+            let fd = open(folder + "/dbus-1/services/org.freedesktop.secrets.service", O_RDONLY | O_CLOEXEC)
+            guard fd >= 0 else { return nil }
+            defer { close(fd) }
+            guard let bytes = try? FileDescriptor(fd).readPrefix(limit: 16_384) else { return nil }
+            let exec = String(decoding: bytes, as: UTF8.self).split(separator: "\n").first { $0.hasPrefix("Exec=") }
+            return exec.map { $0.dropFirst(5).split(separator: " ").map(String.init) }
+        }
     }
 
     // MARK: The record

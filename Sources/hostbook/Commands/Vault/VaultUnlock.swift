@@ -50,7 +50,9 @@ enum VaultUnlock {
             case .locked where !graphical, .noService where !graphical, .noDefaultCollection where !graphical:
                 // A login with a session bus but no desktop (systemd's user bus over SSH): the
                 // user's keyring on that bus, where every later login finds it.
-                let outcome = try UserBusKeyring.unlock(environment: inv.environment) { try passphrase(inv) }
+                guard let outcome = try UserBusKeyring.unlock(environment: inv.environment, passphrase: { try passphrase(inv) }) else {
+                    throw lockedOnDesktop(health)
+                }
                 let address = UserBusKeyring.sessionAddress(environment: inv.environment) ?? ""
                 if inv.json {
                     inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("address", .string(address)),
@@ -62,8 +64,7 @@ enum VaultUnlock {
                 inv.print("echo Keyring pid \(outcome.daemonPID) on your session bus\(outcome.started ? "" : ", running already");")
                 return
             case .locked:
-                throw VaultError(.locked, "this session's Secret Service (\(health.service ?? "unknown")) is reachable, but its default keyring is locked",
-                                 hint: "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.")
+                throw lockedOnDesktop(health)
             case .noSessionBus, .noService:
                 break  // No desktop keyring here: hostbook's own one.
             case .noDefaultCollection, .timedOut:
@@ -81,6 +82,12 @@ enum VaultUnlock {
         }
         inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(keyring.address)); export DBUS_SESSION_BUS_ADDRESS;")
         inv.print("echo Keyring pid \(keyring.daemonPID.map(String.init) ?? "?")\(outcome.startedDaemon ? "" : ", running already");")
+    }
+
+    /// A desktop's keyring (or one hostbook may not replace) is locked: unlock it there.
+    private static func lockedOnDesktop(_ health: VaultHealth) -> VaultError {
+        VaultError(.locked, "this session's Secret Service (\(health.service ?? "unknown")) is reachable, but its default keyring is locked",
+                   hint: "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.")
     }
 
     /// The login keyring's passphrase: --passphrase-stdin or a no-echo prompt (twice when the
