@@ -38,14 +38,14 @@ enum VaultLock {
         }
         guard HeadlessBus.namesOtherBus(environment: inv.environment) else {
             if inv.json {
-                inv.printJSON(.object([("headless", .bool(true)), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
+                inv.printJSON(.object([("headless", .bool(true)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
             }
             inv.note("hostbook: hostbook's keyring is not running; nothing to lock")
             return
         }
         try VaultClient.lockDefaultCollection()
         if inv.json {
-            inv.printJSON(.object([("headless", .bool(false)), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
+            inv.printJSON(.object([("headless", .bool(false)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
         } else {
             inv.print("locked: the default keyring of this session's Secret Service")
         }
