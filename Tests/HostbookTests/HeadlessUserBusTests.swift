@@ -94,6 +94,11 @@ final class HeadlessUserBusTests: XCTestCase {
         let lockedStatus = try logins.login("hostbook vault status --json")
         XCTAssertEqual(lockedStatus.status, 1, lockedStatus.stdout + lockedStatus.stderr)
         XCTAssertTrue(lockedStatus.stdout.contains("\"status\": \"locked\""), lockedStatus.stdout)
+        let lockedText = try logins.login("hostbook vault status")
+        XCTAssertEqual(lockedText.status, 1)
+        XCTAssertTrue(lockedText.stderr.hasSuffix("\nThere is no desktop here: run 'eval \"$(hostbook vault unlock)\"' to unlock your login keyring with its passphrase.\n"),
+                      lockedText.stderr)
+        XCTAssertEqual(daemons, lockedDaemon, "vault status replaced the daemon")
 
         // In a graphical session hostbook replaces nothing: it says to unlock on the desktop.
         let graphical = try logins.login("DISPLAY=:7 hostbook vault unlock --passphrase-stdin", stdin: "open sesame")

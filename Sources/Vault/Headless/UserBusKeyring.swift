@@ -88,6 +88,16 @@ public enum UserBusKeyring {
         return recorded
     }
 
+    /// True when `vault unlock` would unlock the session bus's keyring here: no graphical
+    /// session, and org.freedesktop.secrets has no owner or one hostbook may replace.
+    public static func unlockWouldReplace(environment: [String: String]) -> Bool {
+        guard !GraphicalSession.isPresent(environment: environment),
+              let address = sessionAddress(environment: environment),
+              let bus = try? PrivateBusConnection(address: address), let owned = bus.secretsHasOwner() else { return false }
+        guard owned, let pid = bus.secretsOwnerPID() else { return true }
+        return isReplaceable(pid, folder: PrivateSocketDirectory.existing(environment: environment) ?? "/nonexistent", environment: environment)
+    }
+
     /// Stops the daemon hostbook started on the session bus (the recorded pid and start time
     /// still match a gnome-keyring-daemon); returns its pid, nil when none runs. The record goes.
     @discardableResult

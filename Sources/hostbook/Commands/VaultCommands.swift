@@ -15,6 +15,13 @@ enum VaultCommands {
         """
     ) { invocation in
         let health = VaultClient.health()
+        var error = health.error
+        // A login without a desktop whose session bus started a locked gnome-keyring: the
+        // way out is `vault unlock`, not a desktop.
+        if [.locked, .noDefaultCollection].contains(health.status), let found = error,
+           UserBusKeyring.unlockWouldReplace(environment: invocation.environment) {
+            error = VaultError(found.kind, found.message, hint: "There is no desktop here: run 'eval \"$(hostbook vault unlock)\"' to unlock your login keyring with its passphrase.")
+        }
         // hostbook's own keyring (`vault unlock` without a desktop), when it is what answers.
         let privateBus = VaultClient.headlessBusInUse() != nil
         let onSessionBus = !privateBus && UserBusKeyring.running(environment: invocation.environment) != nil
@@ -26,9 +33,9 @@ enum VaultCommands {
                 ("bus", .optional(headless)),
                 ("service", .optional(health.service)),
                 ("collection", .optional(health.collection)),
-                ("message", .optional(health.error?.message)),
+                ("message", .optional(error?.message)),
                 // The same words as the hint line on stderr (VaultError+Messages.swift).
-                ("fix", .optional(health.error?.hint)),
+                ("fix", .optional(error?.hint)),
             ]))
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"
@@ -37,6 +44,6 @@ enum VaultCommands {
                 : onSessionBus ? " (hostbook's keyring on your session bus, started by 'hostbook vault unlock')" : ""
             invocation.print("ok: \(service)\(which), default keyring \(collection) is unlocked")
         }
-        if let error = health.error { throw error }
+        if let error { throw error }
     }
 }
