@@ -25,6 +25,7 @@ final class VaultStatusTests: XCTestCase {
         {
           "status": "no-session-bus",
           "headless": false,
+          "bus": null,
           "service": null,
           "collection": null,
           "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)",
@@ -63,6 +64,7 @@ final class VaultStatusTests: XCTestCase {
         {
           "status": "ok",
           "headless": false,
+          "bus": null,
           "service": "\(service)",
           "collection": "\(collection)",
           "message": null,
@@ -83,6 +85,7 @@ final class VaultStatusTests: XCTestCase {
         {
           "status": "locked",
           "headless": false,
+          "bus": null,
           "service": "keepassxc",
           "collection": "secrets",
           "message": "the database keepassxc offers as the default keyring is locked",
@@ -117,6 +120,7 @@ final class VaultStatusTests: XCTestCase {
         {
           "status": "no-default-collection",
           "headless": false,
+          "bus": null,
           "service": "gnome-keyring-daemon",
           "collection": null,
           "message": "\(message)",

@@ -68,6 +68,17 @@ public enum ProcessChain {
         return words
     }
 
+    /// The names of the variables in `/proc/PID/environ` (only the names: values may be
+    /// secret); nil when it cannot be read (another user's process, or one that is gone).
+    public static func environmentNames(of pid: Int32) -> Set<String>? {
+        guard let bytes = read("/proc/\(pid)/environ", limit: 1 << 20) else { return nil }
+        var names = Set<String>()
+        for entry in bytes.split(separator: 0) {
+            if let equals = entry.firstIndex(of: UInt8(ascii: "=")) { names.insert(String(decoding: entry[..<equals], as: UTF8.self)) }
+        }
+        return names
+    }
+
     private static func executable(of pid: Int32, arguments: [String]?) -> String? {
         var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
         let n = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)

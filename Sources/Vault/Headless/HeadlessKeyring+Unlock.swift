@@ -55,16 +55,23 @@ extension HeadlessKeyring {
     }
 
     /// Polls until `daemon` owns org.freedesktop.secrets and the `default` alias names a
-    /// collection (before that a client call could start a second daemon, or find none).
+    /// collection.
     private static func waitUntilReady(_ daemon: pid_t, socket: String, busPID: pid_t,
                                        _ bus: PrivateBusConnection) throws(VaultError) -> HeadlessKeyring {
+        try waitUntilOwned(daemon, bus)
+        return state(socket: socket, busPID: busPID, bus)
+    }
+
+    /// Polls until `daemon` owns org.freedesktop.secrets on `bus` and the `default` alias
+    /// names a collection (before that a client call could start a second daemon, or find none).
+    static func waitUntilOwned(_ daemon: pid_t, _ bus: PrivateBusConnection) throws(VaultError) {
         for _ in 0..<HeadlessProcesses.readyPolls {
             if let ended = WaitStatus.ifEnded(daemon) {
                 throw VaultError(.failed, "gnome-keyring-daemon ended as it started (status \(ended.exitCode))",
                                  hint: "Run 'gnome-keyring-daemon --unlock --components=secrets --foreground' to see why.")
             }
             if bus.secretsHasOwner() == true, bus.secretsOwnerPID() == daemon, bus.defaultCollectionPath() != nil {
-                return state(socket: socket, busPID: busPID, bus)
+                return
             }
             usleep(10_000)
         }
@@ -73,7 +80,7 @@ extension HeadlessKeyring {
     }
 
     /// Stops the daemon and waits until its bus name is free, so that the new one gets it.
-    private static func stopDaemon(_ pid: pid_t, address: String) throws(VaultError) {
+    static func stopDaemon(_ pid: pid_t, address: String) throws(VaultError) {
         HeadlessProcesses.stop(pid, expecting: "gnome-keyring-daemon")
         let bus = try PrivateBusConnection(address: address)
         for _ in 0..<HeadlessProcesses.readyPolls where bus.secretsHasOwner() == true { usleep(10_000) }

@@ -15,24 +15,35 @@ enum VaultCommands {
         """
     ) { invocation in
         let health = VaultClient.health()
+        var error = health.error
+        // A login without a desktop whose session bus started a locked gnome-keyring: the
+        // way out is `vault unlock`, not a desktop.
+        if [.locked, .noDefaultCollection].contains(health.status), let found = error,
+           UserBusKeyring.unlockWouldReplace(environment: invocation.environment) {
+            error = VaultError(found.kind, found.message, hint: "There is no desktop here: run 'eval \"$(hostbook vault unlock)\"' to unlock your login keyring with its passphrase.")
+        }
         // hostbook's own keyring (`vault unlock` without a desktop), when it is what answers.
-        let headless = VaultClient.headlessBusInUse()
+        let privateBus = VaultClient.headlessBusInUse() != nil
+        let onSessionBus = !privateBus && UserBusKeyring.running(environment: invocation.environment) != nil
+        let headless: String? = privateBus ? "private" : onSessionBus ? "session" : nil
         if invocation.json {
             invocation.printJSON(.object([
                 ("status", .string(health.status.name)),
                 ("headless", .bool(headless != nil)),
+                ("bus", .optional(headless)),
                 ("service", .optional(health.service)),
                 ("collection", .optional(health.collection)),
-                ("message", .optional(health.error?.message)),
+                ("message", .optional(error?.message)),
                 // The same words as the hint line on stderr (VaultError+Messages.swift).
-                ("fix", .optional(health.error?.hint)),
+                ("fix", .optional(error?.hint)),
             ]))
         } else if health.status == .ok {
             let service = health.service ?? "the Secret Service"
             let collection = (health.label ?? health.collection).map { "\"\($0)\"" } ?? "(no label)"
-            let which = headless != nil ? " (hostbook's keyring, started by 'hostbook vault unlock')" : ""
+            let which = privateBus ? " (hostbook's keyring, started by 'hostbook vault unlock')"
+                : onSessionBus ? " (hostbook's keyring on your session bus, started by 'hostbook vault unlock')" : ""
             invocation.print("ok: \(service)\(which), default keyring \(collection) is unlocked")
         }
-        if let error = health.error { throw error }
+        if let error { throw error }
     }
 }

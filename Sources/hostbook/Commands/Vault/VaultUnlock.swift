@@ -15,27 +15,56 @@ enum VaultUnlock {
         login keyring with the passphrase (the first time, the keyring is created with it and \
         kept encrypted in ~/.local/share/keyrings). Prints DBUS_SESSION_BUS_ADDRESS for eval \
         "$(hostbook vault unlock)"; other hostbook commands of yours find the keyring without \
-        it. A keyring that runs unlocked already is used as it is. Where a desktop's Secret \
-        Service answers, says so and starts nothing. A wrong passphrase exits 6 and leaves \
+        it. Where a session bus runs without a desktop (systemd's user bus in an SSH login), \
+        starts gnome-keyring-daemon on that bus instead, in place of a locked one the bus \
+        started, so later logins on that bus find it. A keyring that runs unlocked already is \
+        used as it is. In a graphical session, says to unlock its keyring there and starts \
+        nothing. A wrong passphrase exits 6 and leaves \
         nothing running. 'hostbook vault lock' stops it.
         """,
         options: [PassphraseInput.options[0]]
     ) { inv in
         if HeadlessBus.namesOtherBus(environment: inv.environment) {
             let health = VaultClient.health()
+            let graphical = GraphicalSession.isPresent(environment: inv.environment)
             switch health.status {
             case .ok:
+                if let pid = UserBusKeyring.running(environment: inv.environment) {
+                    if inv.json {
+                        inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")),
+                                               ("address", .optional(UserBusKeyring.sessionAddress(environment: inv.environment))),
+                                               ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
+                                               ("daemon_pid", .int(Int(pid))), ("started", .bool(false))]))
+                    }
+                    inv.note("hostbook: hostbook's keyring (gnome-keyring-daemon, pid \(pid)) on your session bus is unlocked; nothing to start")
+                    return
+                }
                 let service = health.service ?? "the Secret Service"
                 if inv.json {
-                    inv.printJSON(.object([("headless", .bool(false)), ("address", .optional(inv.environment["DBUS_SESSION_BUS_ADDRESS"])),
+                    inv.printJSON(.object([("headless", .bool(false)), ("bus", .string("session")), ("address", .optional(inv.environment["DBUS_SESSION_BUS_ADDRESS"])),
                                            ("service", .optional(health.service)), ("bus_pid", .null), ("daemon_pid", .null),
                                            ("started", .bool(false))]))
                 }
                 inv.note("hostbook: this session's Secret Service (\(service)) is reachable and unlocked; nothing to start")
                 return
+            case .locked where !graphical, .noService where !graphical, .noDefaultCollection where !graphical:
+                // A login with a session bus but no desktop (systemd's user bus over SSH): the
+                // user's keyring on that bus, where every later login finds it.
+                guard let outcome = try UserBusKeyring.unlock(environment: inv.environment, passphrase: { try passphrase(inv) }) else {
+                    throw lockedOnDesktop(health)
+                }
+                let address = UserBusKeyring.sessionAddress(environment: inv.environment) ?? ""
+                if inv.json {
+                    inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("address", .string(address)),
+                                           ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
+                                           ("daemon_pid", .int(Int(outcome.daemonPID))), ("started", .bool(outcome.started))]))
+                    return
+                }
+                inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(address)); export DBUS_SESSION_BUS_ADDRESS;")
+                inv.print("echo Keyring pid \(outcome.daemonPID) on your session bus\(outcome.started ? "" : ", running already");")
+                return
             case .locked:
-                throw VaultError(.locked, "this session's Secret Service (\(health.service ?? "unknown")) is reachable, but its default keyring is locked",
-                                 hint: "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.")
+                throw lockedOnDesktop(health)
             case .noSessionBus, .noService:
                 break  // No desktop keyring here: hostbook's own one.
             case .noDefaultCollection, .timedOut:
@@ -45,7 +74,7 @@ enum VaultUnlock {
         let outcome = try HeadlessKeyring.unlock(environment: inv.environment) { try passphrase(inv) }
         let keyring = outcome.keyring
         if inv.json {
-            inv.printJSON(.object([("headless", .bool(true)), ("address", .string(keyring.address)),
+            inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("private")), ("address", .string(keyring.address)),
                                    ("service", .string("gnome-keyring-daemon")), ("bus_pid", .int(Int(keyring.busPID))),
                                    ("daemon_pid", .optional(keyring.daemonPID.map { Int($0) })),
                                    ("started", .bool(outcome.startedDaemon))]))
@@ -53,6 +82,12 @@ enum VaultUnlock {
         }
         inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(keyring.address)); export DBUS_SESSION_BUS_ADDRESS;")
         inv.print("echo Keyring pid \(keyring.daemonPID.map(String.init) ?? "?")\(outcome.startedDaemon ? "" : ", running already");")
+    }
+
+    /// A desktop's keyring (or one hostbook may not replace) is locked: unlock it there.
+    private static func lockedOnDesktop(_ health: VaultHealth) -> VaultError {
+        VaultError(.locked, "this session's Secret Service (\(health.service ?? "unknown")) is reachable, but its default keyring is locked",
+                   hint: "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.")
     }
 
     /// The login keyring's passphrase: --passphrase-stdin or a no-echo prompt (twice when the
