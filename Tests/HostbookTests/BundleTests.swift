@@ -384,9 +384,11 @@ final class BundleTests: XCTestCase, TestHostKeys {
     /// After `bundle update` the installed ssh configuration shows the bundle's hosts, also
     /// when another subscription was refused (exit 5) and only some were applied.
     func testUpdatesReachTheInstalledSSHConfigurationEvenAfterARefusal() throws {
+        // B's commands have a home of their own, where its configuration is installed (A's
+        // commands, in the fixture's home, must not be the ones that rewrite it).
         let home = fx.dir.file("home")
-        fx.environment["HOME"] = home
-        fx.environment["XDG_CONFIG_HOME"] = home + "/.config"
+        let homeB = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+        func inHomeB(_ args: String...) throws -> HostbookResult { try fx.run(args + ["--db", dbB], bytes: nil, environment: homeB) }
         try sh("mkdir -p \"$DIR/home/.ssh\" && chmod 700 \"$DIR/home/.ssh\"")
         let signerLine = try publisher()
         for name in ["all", "team"] {
@@ -394,10 +396,10 @@ final class BundleTests: XCTestCase, TestHostKeys {
             XCTAssertEqual(try fx.run(["bundle", "export", "--name", name, "--sign", "signer", "-o", fx.dir.file(name), "--tag", "team"]).status, 0)
             try sh("cd \"$DIR/\(name)\" && git add -A && git commit -q -m 1 && git push -q origin HEAD")
             XCTAssertEqual(try onB("bundle", "trust", name, "--signer", signerLine).status, 0)
-            let r = try onB("bundle", "subscribe", name, fx.dir.file(name + ".git"))
+            let r = try inHomeB("bundle", "subscribe", name, fx.dir.file(name + ".git"))
             XCTAssertEqual(r.status, 0, r.stderr)
         }
-        let install = try onB("ssh-config", "--install")
+        let install = try inHomeB("ssh-config", "--install")
         XCTAssertEqual(install.status, 0, install.stderr)
         let userConfig = home + "/.ssh/config"
         func resolved(_ host: String) throws -> String {
@@ -408,9 +410,10 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
         // team gains a host: after the update ssh resolves it.
         try fx.ok("add", "newhost", "--hostname", "10.1.1.1", "--port", "2022", "--tag", "team")
+        XCTAssertFalse(try resolved("newhost").contains("\nhostname 10.1.1.1\n"), "not before the update")
         XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("team")]).status, 0)
         try sh("cd \"$DIR/team\" && git commit -q -am 2 && git push -q origin HEAD")
-        let update = try onB("bundle", "update", "team")
+        let update = try inHomeB("bundle", "update", "team")
         XCTAssertEqual(update.status, 0, update.stderr)
         var out = try resolved("newhost")
         XCTAssertTrue(out.contains("\nhostname 10.1.1.1\n") && out.contains("\nport 2022\n"), out)
@@ -420,7 +423,8 @@ final class BundleTests: XCTestCase, TestHostKeys {
         try fx.ok("add", "later", "--hostname", "10.1.1.2", "--port", "2023", "--tag", "team")
         XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("team")]).status, 0)
         try sh("cd \"$DIR/team\" && git commit -q -am 3 && git push -q origin HEAD")
-        let partial = try onB("bundle", "update")
+        XCTAssertFalse(try resolved("later").contains("\nhostname 10.1.1.2\n"), "not before the update")
+        let partial = try inHomeB("bundle", "update")
         XCTAssertEqual(partial.status, 5, partial.stderr)
         XCTAssertTrue(partial.stderr.contains("signature is not valid"), partial.stderr)
         XCTAssertEqual(try hostsOnB()["later"]?["port"] as? Int, 2023)
