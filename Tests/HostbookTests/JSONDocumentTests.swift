@@ -215,8 +215,6 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { _ = try? hb.run(["agent", "stop"]) }
         try run("agent", "status")
         try run("agent", "log")
-        // Last: it locks the fixture's keyring.
-        try run("vault", "lock")
 
         // Team bundles: exported through that agent with the unrestricted key 'login', trusted,
         // imported (dry run, then for real), subscribed to from a git repository, updated.
@@ -231,6 +229,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "team"]).status, 0)
         try run("bundle", "subscribe", "team", published)
         try run("bundle", "update")
+        // Last: it locks the fixture's keyring (the agent signs nothing after it).
+        try run("vault", "lock")
 
         for (command, type) in doc.commands where type != nil {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")
