@@ -8,7 +8,9 @@
 // - replacing a password: the new item is staged beside the old one, which goes only once
 //   the row is saved (StagedSecret), so a failed save loses nothing;
 // - removing: the row first, then the item; an item left behind is an orphan that
-//   `hostbook doctor` lists, never a row without its secret.
+//   `hostbook doctor` lists, never a row without its secret. Applying a team bundle that
+//   drops hosts is a removal: the whole plan's rows, then the dropped hosts' password items
+//   (CredentialStore+Bundles.swift).
 //
 // The executable reads secrets from the user and presents the outcome; it never orders
 // the two stores itself.

@@ -23,6 +23,9 @@ public struct CredentialStoreError: Error {
         case deleteOldPassword(host: Host)
         /// Deleting the password of `host`, whose row is gone (vault).
         case deletePassword(host: Host)
+        /// Deleting the passwords of `hosts`, which bundle `bundle` removed; the bundle is
+        /// applied (vault).
+        case deleteBundlePasswords(bundle: String, hosts: [String])
     }
 
     public let step: Step

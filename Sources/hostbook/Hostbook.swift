@@ -26,9 +26,13 @@ enum Hostbook {
                 return ExitCode.ok.rawValue
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
-                try spec.run(invocation)
-                InstalledSSHConfig.refreshIfInstalled(after: spec, invocation)
-                AllowedSignersRefresh.after(spec, invocation)
+                do {
+                    try spec.run(invocation)
+                } catch let failed as FailedAfterChanges {
+                    afterChanges(spec, invocation)
+                    throw failed.underlying
+                }
+                afterChanges(spec, invocation)
                 return ExitCode.ok.rawValue
             }
         } catch let status as ExitStatus {
@@ -44,6 +48,13 @@ enum Hostbook {
             report(message: "unexpected error: \(error)", hint: nil)
             return ExitCode.failure.rawValue
         }
+    }
+
+    /// What follows a command that changed hosts or keys (its spec says so): the installed
+    /// ssh configuration and the allowed signers file are rewritten.
+    static func afterChanges(_ spec: CommandSpec, _ inv: Invocation) {
+        InstalledSSHConfig.refreshIfInstalled(after: spec, inv)
+        AllowedSignersRefresh.after(spec, inv)
     }
 
     /// An error's message and hint are one line each and may quote anything (a path, a

@@ -340,7 +340,8 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
     func testUnsafeNamesAndURLsAreRefused() throws {
         for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J"),
-                           ("team", "https://me:s3cret-token@git.example.com/team.git")] {
+                           ("team", "https://me:s3cret-token@git.example.com/team.git"),
+                           ("team", "ext::sh -c touch% \(fx.dir.file("pwned"))"), ("team", "fd::17")] {
             try onB("bundle", "trust", "team", "--signer", keyA)
             // `--` so that a URL starting with dashes reaches the command as the URL.
             let r = try fx.run(["--db", dbB, "bundle", "subscribe", "--", name, url])
@@ -349,6 +350,168 @@ final class BundleTests: XCTestCase, TestHostKeys {
             XCTAssertFalse(r.stderr.contains("s3cret-token"), "no password in an error: \(r.stderr)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles")))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("pwned")), "ext:: ran nothing")
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
+    }
+
+    /// A bundle host B gave a password: the update that drops the host deletes the password
+    /// from the vault too (CredentialStore.applyBundle), so doctor finds no orphan item.
+    func testADroppedBundleHostTakesItsPasswordOutOfTheVault() throws {
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 1")
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        let subscribe = try onB("bundle", "subscribe", "team", fx.dir.file("origin.git"))
+        XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
+        let edit = try onB("edit", "db", "--password-stdin", stdin: "pw-B-db-777\n")
+        XCTAssertEqual(edit.status, 0, edit.stderr)
+        XCTAssertEqual(try hostsOnB()["db"]?["auth"] as? String, "password")
+        XCTAssertFalse(try onB("doctor").stdout.contains("no longer exists"))
+
+        try fx.ok("edit", "db", "--untag", "team")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 2")
+        let update = try onB("bundle", "update", "team")
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertTrue(update.stdout.contains("hosts removed: db"), update.stdout)
+        XCTAssertNil(try hostsOnB()["db"])
+        let doctor = try onB("doctor")
+        XCTAssertFalse(doctor.stdout.contains("the vault holds a password whose host no longer exists"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("Vault: ") && doctor.stdout.contains("each owned by a host or key"), "the vault was checked: \(doctor.stdout)")
+    }
+
+    /// After `bundle update` the installed ssh configuration shows the bundle's hosts, also
+    /// when another subscription was refused (exit 5) and only some were applied.
+    func testUpdatesReachTheInstalledSSHConfigurationEvenAfterARefusal() throws {
+        // B's commands have a home of their own, where its configuration is installed (A's
+        // commands, in the fixture's home, must not be the ones that rewrite it).
+        let home = fx.dir.file("home")
+        let homeB = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+        func inHomeB(_ args: String...) throws -> HostbookResult { try fx.run(args + ["--db", dbB], bytes: nil, environment: homeB) }
+        try sh("mkdir -p \"$DIR/home/.ssh\" && chmod 700 \"$DIR/home/.ssh\"")
+        let signerLine = try publisher()
+        for name in ["all", "team"] {
+            try sh("git init -q --bare \"$DIR/\(name).git\" && git clone -q \"$DIR/\(name).git\" \"$DIR/\(name)\" 2>/dev/null")
+            XCTAssertEqual(try fx.run(["bundle", "export", "--name", name, "--sign", "signer", "-o", fx.dir.file(name), "--tag", "team"]).status, 0)
+            try sh("cd \"$DIR/\(name)\" && git add -A && git commit -q -m 1 && git push -q origin HEAD")
+            XCTAssertEqual(try onB("bundle", "trust", name, "--signer", signerLine).status, 0)
+            let r = try inHomeB("bundle", "subscribe", name, fx.dir.file(name + ".git"))
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        let install = try inHomeB("ssh-config", "--install")
+        XCTAssertEqual(install.status, 0, install.stderr)
+        let userConfig = home + "/.ssh/config"
+        func resolved(_ host: String) throws -> String {
+            let r = try fx.tool("/usr/bin/ssh", ["-F", userConfig, "-G", host])
+            XCTAssertEqual(r.status, 0, r.stderr)
+            return r.stdout
+        }
+
+        // team gains a host: after the update ssh resolves it.
+        try fx.ok("add", "newhost", "--hostname", "10.1.1.1", "--port", "2022", "--tag", "team")
+        XCTAssertFalse(try resolved("newhost").contains("\nhostname 10.1.1.1\n"), "not before the update")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("team")]).status, 0)
+        try sh("cd \"$DIR/team\" && git commit -q -am 2 && git push -q origin HEAD")
+        let update = try inHomeB("bundle", "update", "team")
+        XCTAssertEqual(update.status, 0, update.stderr)
+        var out = try resolved("newhost")
+        XCTAssertTrue(out.contains("\nhostname 10.1.1.1\n") && out.contains("\nport 2022\n"), out)
+
+        // all is tampered with, team gains another host: exit 5, and team's host reaches ssh.
+        try sh("cd \"$DIR/all\" && sed -i 's/10.0.0.6/10.0.0.8/' bundle.txt && git commit -q -am tampered && git push -q origin HEAD")
+        try fx.ok("add", "later", "--hostname", "10.1.1.2", "--port", "2023", "--tag", "team")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("team")]).status, 0)
+        try sh("cd \"$DIR/team\" && git commit -q -am 3 && git push -q origin HEAD")
+        XCTAssertFalse(try resolved("later").contains("\nhostname 10.1.1.2\n"), "not before the update")
+        let partial = try inHomeB("bundle", "update")
+        XCTAssertEqual(partial.status, 5, partial.stderr)
+        XCTAssertTrue(partial.stderr.contains("signature is not valid"), partial.stderr)
+        XCTAssertEqual(try hostsOnB()["later"]?["port"] as? Int, 2023)
+        out = try resolved("later")
+        XCTAssertTrue(out.contains("\nhostname 10.1.1.2\n") && out.contains("\nport 2023\n"), out)
+    }
+
+    /// `bundle import --dry-run` creates no database: with none at --db it plans against an
+    /// empty one (no signer trusted: refused) and leaves no file.
+    func testADryRunImportCreatesNoDatabase() throws {
+        _ = try publisher()
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder]).status, 0)
+        let missing = fx.dir.file("none/hostbook.db")
+        let r = try fx.run(["bundle", "import", folder, "--dry-run", "--db", missing])
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("no signer is trusted for bundle 'team'"), r.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: missing))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("none")))
+    }
+
+    /// `bundle export --socket PATH` signs through the agent at PATH, as `agent start --socket`.
+    func testExportThroughAnAgentOnAnotherSocket() throws {
+        try fx.ok("keys", "generate", "signer")
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        let socket = fx.dir.file("other.sock")
+        let start = try fx.run(["agent", "start", "--socket", socket])
+        XCTAssertEqual(start.status, 0, start.stderr)
+        defer { _ = try? fx.run(["agent", "stop", "--socket", socket]) }
+        let args = ["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder]
+        let elsewhere = try fx.run(args)
+        XCTAssertEqual(elsewhere.status, 1, "nothing at the default socket: \(elsewhere.stderr)")
+        let signed = try fx.run(args + ["--socket", socket])
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder + "/bundle.txt.sig"))
+    }
+
+    /// A hostile repository: bundle.txt as a symbolic link, a submodule or a huge file is
+    /// refused (exit 5) before anything is applied, and no git hook runs in hostbook's clone
+    /// (not even one the user's own git configuration names).
+    func testAHostileRepositoryIsRefusedAndRunsNothing() throws {
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try sh("cd \"$DIR/pub\" && mv bundle.txt real.txt && ln -s real.txt bundle.txt")
+        try push("a symbolic link")
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        // The user's git configuration names hooks that would record that they ran.
+        try sh("""
+            mkdir -p "$DIR/hooks" && for h in post-checkout reference-transaction post-merge; do
+              printf '#!/bin/sh\\ntouch "%s/hook-ran"\\n' "$DIR" > "$DIR/hooks/$h"; chmod 755 "$DIR/hooks/$h"; done
+            printf '[core]\\n\\thooksPath = %s/hooks\\n' "$DIR" > "$DIR/gitconfig"
+            """)
+        let userGit = ["GIT_CONFIG_GLOBAL": fx.dir.file("gitconfig")]
+        func subscribe() throws -> HostbookResult {
+            try fx.run(["--db", dbB, "bundle", "subscribe", "team", fx.dir.file("origin.git")], bytes: nil, environment: userGit)
+        }
+        let before = try snapshotB()
+        var r = try subscribe()
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("bundle.txt in ") && r.stderr.contains("is a symbolic link, not a file"), r.stderr)
+
+        // (committed from the index: `git add -A` would drop the gitlink, which has no folder)
+        try sh("cd \"$DIR/pub\" && git rm -q bundle.txt && git update-index --add --cacheinfo 160000,$(git rev-parse HEAD),bundle.txt && git commit -q -m submodule && git push -q origin HEAD")
+        r = try subscribe()
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is a submodule, not a file"), r.stderr)
+
+        try sh("cd \"$DIR/pub\" && git rm -q --cached bundle.txt && head -c 17000000 /dev/zero | tr '\\0' a > bundle.txt")
+        try push("huge")
+        r = try subscribe()
+        XCTAssertEqual(r.status, 5, r.stderr)
+        XCTAssertTrue(r.stderr.contains("is larger than"), r.stderr)
+        XCTAssertEqual(try snapshotB(), before, "nothing was applied")
+
+        // The real one: applied, and still no hook ran.
+        try sh("cd \"$DIR/pub\" && mv real.txt bundle.txt")
+        try push("the bundle")
+        r = try subscribe()
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("hook-ran")), "no git hook ran")
+        // The hooks do run for git itself with that configuration (so the check above means something).
+        XCTAssertEqual(try fx.tool("/usr/bin/git", ["-C", fx.dir.file("pub"), "checkout", "-q", "-b", "probe"], environment: userGit).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fx.dir.file("hook-ran")))
     }
 }

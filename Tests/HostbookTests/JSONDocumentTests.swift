@@ -229,7 +229,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "team"]).status, 0)
         try run("bundle", "subscribe", "team", published)
         try run("bundle", "update")
-        // Last: it locks the fixture's keyring.
+        // Last: it locks the fixture's keyring (the agent signs nothing after it).
         try run("vault", "lock")
 
         for (command, type) in doc.commands where type != nil {

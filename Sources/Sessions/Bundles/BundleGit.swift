@@ -1,9 +1,19 @@
 // The system `git` for bundle subscriptions: a clone into hostbook's data folder, a fetch,
-// the two files read from a commit (`git show REV:bundle.txt`, bounded) before the checkout
+// the two files read from a commit (`git cat-file blob`, bounded) before the checkout
 // moves, and the checkout moved to what was applied. Run through System's CapturedProcess
 // (stdin /dev/null) with GIT_TERMINAL_PROMPT=0 (a URL that wants a password fails instead
 // of asking) and GIT_ALLOW_PROTOCOL limited to file, git, http(s) and ssh (no `ext::`
-// command transports); `--` before every URL or path from the user, so none is an option.
+// command transports; problem(url:) refuses a `HELPER::` URL before git sees it); `--`
+// before every URL or path from the user, so none is an option.
+// The repository is the publisher's, and may be hostile: every command runs with no hooks
+// (core.hooksPath=/dev/null), no fsmonitor, no submodules (submodule.recurse=false,
+// --no-recurse-submodules) and symbolic links checked out as plain files
+// (core.symlinks=false); the clone is --no-local (a path is read through git's transport,
+// never hard-linked or copied as the folder holds it) and --no-checkout (no file of an
+// unverified commit is written); git's repository-location variables (GIT_DIR, ...) are
+// dropped from the environment so every command acts on the clone. The two files must be
+// regular files in the commit's tree (not a symbolic link, a submodule or a folder), and
+// their size is checked before they are read.
 import ImportFormats
 import KeyFormats
 import System
@@ -19,11 +29,21 @@ public struct BundleGit: Sendable {
                                       hint: "Install git (Debian: apt install git), then run this again.")
         }
         self.git = git
-        var env = environment
+        var env = environment.filter { !Self.repositoryVariables.contains($0.key) }
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["GIT_ALLOW_PROTOCOL"] = "file:git:http:https:ssh"
         self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
     }
+
+    /// Variables that point git at another repository, index or object store than the clone.
+    static let repositoryVariables: Set<String> = [
+        "GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+        "GIT_COMMON_DIR", "GIT_NAMESPACE", "GIT_CEILING_DIRECTORIES", "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+    ]
+
+    /// Given before every git command: nothing in or near the clone runs a program.
+    static let safety = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "submodule.recurse=false",
+                         "-c", "core.symlinks=false"]
 
     /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, or
     /// a password in it (secrets never go into the database).
@@ -33,6 +53,11 @@ public struct BundleGit: Sendable {
             return "the git URL or path '\(url.escapedForTerminal)' holds a control character"
         }
         if url.hasPrefix("-") { return "the git URL or path '\(url.escapedForTerminal)' starts with '-'" }
+        // HELPER::ADDRESS runs git-remote-HELPER; ext:: runs any command it is given.
+        if let helper = url.firstRange(of: "::"),
+           url[..<helper.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-_".contains($0)) }) {
+            return "the git URL '\(url.escapedForTerminal)' names a git remote helper ('\(String(url[..<helper.lowerBound]).escapedForTerminal)::'); only file, git, http(s) and ssh URLs and paths are cloned"
+        }
         // https://user:token@host/...: the password would be stored with the subscription.
         if let scheme = url.firstRange(of: "://") {
             let authority = url[scheme.upperBound...].prefix { $0 != "/" }
@@ -43,9 +68,10 @@ public struct BundleGit: Sendable {
         return nil
     }
 
-    /// `git clone --quiet -- URL DIR`.
+    /// `git clone --quiet --no-local --no-checkout --no-recurse-submodules -- URL DIR`.
     public func clone(_ url: String, into folder: String) throws {
-        try run(["clone", "--quiet", "--", url, folder], doing: "clone \(url.escapedForTerminal)")
+        try run(["clone", "--quiet", "--no-local", "--no-checkout", "--no-recurse-submodules", "--", url, folder],
+                doing: "clone \(url.escapedForTerminal)")
     }
 
     /// The URL the clone at `folder` was made from (nil: not a clone, or none recorded).
@@ -54,9 +80,9 @@ public struct BundleGit: Sendable {
         return String(decoding: out.prefix { $0 != 0x0a }, as: UTF8.self)
     }
 
-    /// `git -C DIR fetch --quiet origin`; the fetched head's commit id.
+    /// `git -C DIR fetch --quiet --no-recurse-submodules origin`; the fetched head's commit id.
     public func fetch(_ folder: String) throws -> String {
-        try run(["-C", folder, "fetch", "--quiet", "origin"], doing: "fetch into \(folder.escapedForTerminal)")
+        try run(["-C", folder, "fetch", "--quiet", "--no-recurse-submodules", "origin"], doing: "fetch into \(folder.escapedForTerminal)")
         return try revision(folder, "FETCH_HEAD")
     }
 
@@ -77,12 +103,30 @@ public struct BundleGit: Sendable {
         try run(["-C", folder, "reset", "--quiet", "--hard", rev], doing: "check out \(rev) in \(folder.escapedForTerminal)")
     }
 
+    /// `name` in commit `rev`: nil when the commit has none; refused when it is not a regular
+    /// file (a symbolic link would be read as its target's name, a submodule or folder is no
+    /// file) or larger than `limit` (checked from the tree before a byte is read).
     private func show(_ folder: String, _ rev: String, _ name: String, limit: Int) throws -> [UInt8]? {
-        let listed = try run(["-C", folder, "ls-tree", "--name-only", rev, "--", name], doing: "list \(rev) in \(folder.escapedForTerminal)")
+        // One line: "MODE TYPE OID SIZE\tNAME" (SIZE "-" for a submodule or folder).
+        let listed = try run(["-C", folder, "ls-tree", "-l", "--full-tree", rev, "--", name], doing: "list \(rev) in \(folder.escapedForTerminal)")
         guard !listed.isEmpty else { return nil }
-        let bytes = try run(["-C", folder, "cat-file", "blob", "\(rev):\(name)"], doing: "read \(name) in \(folder.escapedForTerminal)", limit: limit + 1)
+        let fields = String(decoding: listed.prefix { $0 != 0x09 }, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
+        let shown = "\(name) in \(folder.escapedForTerminal) (commit \(String(rev.prefix(12))))"
+        guard fields.count == 4 else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
+        let mode = fields[0], oid = String(fields[2])
+        switch mode {
+        case "100644", "100755": break
+        case "120000": throw SessionError.rejected("\(shown) is a symbolic link, not a file", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
+        case "160000": throw SessionError.rejected("\(shown) is a submodule, not a file", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
+        default: throw SessionError.rejected("\(shown) is not a file (mode \(String(mode).escapedForTerminal))", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
+        }
+        guard oid.allSatisfy(\.isHexDigit), let size = Int(fields[3]) else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
+        guard size <= limit else {
+            throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+        }
+        let bytes = try run(["-C", folder, "cat-file", "blob", oid], doing: "read \(name) in \(folder.escapedForTerminal)", limit: limit + 1)
         guard bytes.count <= limit else {
-            throw SessionError.rejected("\(name) in \(folder.escapedForTerminal) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+            throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
         }
         return bytes
     }
@@ -91,7 +135,7 @@ public struct BundleGit: Sendable {
     private func run(_ args: [String], doing what: String, limit: Int = 1 << 16) throws -> [UInt8] {
         let result: CapturedProcess.Result
         do {
-            result = try CapturedProcess.run(git, ["git"] + args, options: Spawn.Options(environment: environment), limit: limit)
+            result = try CapturedProcess.run(git, ["git"] + Self.safety + args, options: Spawn.Options(environment: environment), limit: limit)
         } catch {
             throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
         }

@@ -7,6 +7,10 @@
 // bundle leaves the database as it was (the clone keeps what it fetched; the next update
 // fetches again). A subscribe refused after its clone leaves the clone, and a later
 // subscribe of the same NAME and URL uses it.
+// Applying is the caller's `apply` (the executable's: CredentialStore.applyBundle, which
+// also deletes the vault passwords of the hosts a bundle drops; Sessions reaches no vault).
+// An error it returns (the rows written, an item left over) is thrown once the subscription
+// is recorded and the checkout moved, so the clone still shows what the database holds.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -25,15 +29,21 @@ public struct BundleSubscriber {
         public let folder: String
     }
 
+    /// Writes a plan: throws when nothing was written; returns an error for what is left
+    /// over once it was (see CredentialStore.applyBundle), nil when all went.
+    public typealias Apply = (BundlePlan) throws -> (any Error)?
+
     public let database: HostDatabase
     public let git: BundleGit
     /// FOLDER/bundles.
     public let bundlesFolder: String
+    let apply: Apply
 
-    public init(database: HostDatabase, databasePath: String, git: BundleGit) {
+    public init(database: HostDatabase, databasePath: String, git: BundleGit, apply: @escaping Apply) {
         self.database = database
         self.git = git
         self.bundlesFolder = AtomicFile.folder(of: databasePath) + "/bundles"
+        self.apply = apply
     }
 
     public func folder(of name: String) -> String { bundlesFolder + "/" + name }
@@ -64,9 +74,10 @@ public struct BundleSubscriber {
             revision = try git.revision(folder, "HEAD")
         }
         let intake = try check(folder, revision, expectedName: name)
-        if !intake.plan.changesNothing { try store.apply(intake.plan) }
+        let leftover = intake.plan.changesNothing ? nil : try apply(intake.plan)
         try store.subscribe(bundle: name, url: url)
         try git.checkout(folder, revision)
+        if let leftover { throw leftover }
         return Outcome(name: name, url: url, intake: intake, revision: revision, folder: folder)
     }
 
@@ -92,8 +103,9 @@ public struct BundleSubscriber {
             revision = try git.revision(folder, "HEAD")
         }
         let intake = try check(folder, revision, expectedName: subscription.name)
-        if !intake.plan.changesNothing { try BundleStore(database: database).apply(intake.plan) }
+        let leftover = intake.plan.changesNothing ? nil : try apply(intake.plan)
         try git.checkout(folder, revision)
+        if let leftover { throw leftover }
         return Outcome(name: subscription.name, url: subscription.url, intake: intake, revision: revision, folder: folder)
     }
 

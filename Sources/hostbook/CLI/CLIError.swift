@@ -39,3 +39,11 @@ struct CLIError: UserFacingError {
 struct ExitStatus: Error {
     let code: ExitCode
 }
+
+/// Thrown by a command that changes hosts or keys and failed after some of its changes were
+/// written (`bundle update` of several bundles, one refused): what was written still reaches
+/// the installed ssh configuration and the allowed signers file (Hostbook.afterChanges), then
+/// `underlying` is reported as the command's error.
+struct FailedAfterChanges: Error {
+    let underlying: any Error
+}

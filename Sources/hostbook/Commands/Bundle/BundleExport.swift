@@ -8,7 +8,7 @@ enum BundleExport {
     static let spec = CommandSpec(
         ["bundle", "export"],
         summary: "Write a signed team bundle (bundle.txt and bundle.txt.sig) of hosts, snippets and host keys",
-        usage: "--name NAME --sign KEY [--tag T]... [-o|--output DIR]",
+        usage: "--name NAME --sign KEY [--tag T]... [-o|--output DIR] [--socket PATH]",
         discussion: """
             Writes DIR/bundle.txt (hosts with the name of the key they expect, never a secret; \
             snippets; host keys as known_hosts lines) and DIR/bundle.txt.sig, an SSHSIG signature \
@@ -16,13 +16,15 @@ enum BundleExport {
             first), which 'ssh-keygen -Y verify -n hostbook-bundle' accepts. With --tag only hosts \
             with one of the tags. The serial is one more than that of the bundle.txt already in DIR \
             when the content changed; when nothing changed nothing is rewritten. DIR defaults to the \
-            current folder: commit and push it to share it.
+            current folder: commit and push it to share it. --socket names the agent's socket as \
+            'agent start --socket' does.
             """,
         options: [
             .value("name", "NAME", "The bundle's name (its hosts get source bundle:NAME where imported)"),
             .value("sign", "KEY", "The saved key that signs it (through the agent)"),
             .value("tag", "T", "Only hosts with this tag (repeatable)", repeatable: true),
             .value("output", "DIR", "The folder to write into (default: the current folder)", short: "o"),
+            AgentCommands.socketOption,
         ],
         run: run)
 
@@ -32,7 +34,7 @@ enum BundleExport {
         let dir = inv.args.value("output").map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
         _ = try KeysContext.existingKey(inv, named: keyName)
         let database = try HostStoreAccess.openForWriting(inv)
-        let socket = try AgentSocket.defaultPath(environment: inv.environment)
+        let socket = try AgentSocket.path(inv)
         let outcome = try BundleExporter.run(database: database, name: name, tags: inv.args.values("tag"), keyName: keyName,
                                              folder: BundleFolder(path: dir), agentSocket: socket)
         let doc = outcome.document

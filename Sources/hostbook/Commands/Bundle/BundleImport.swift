@@ -1,5 +1,5 @@
 // `hostbook bundle import DIR [--dry-run]`: verifies DIR/bundle.txt against its signature
-// and the bundle's trusted signers, then applies it (BundleIntake, BundleStore.apply).
+// and the bundle's trusted signers, then applies it (BundleIntake, BundleApplying).
 import HostStore
 import Sessions
 import System
@@ -28,9 +28,12 @@ enum BundleImport {
         }
         let signature = try folder.readSignature()
         let dryRun = inv.args.flag("dry-run")
-        let database = try HostStoreAccess.openForWriting(inv)
+        // A dry run creates no database: it reads the one there is, or plans against an
+        // empty one in memory (which trusts no signer, so it is refused).
+        let database = dryRun ? try HostStoreAccess.openForReading(inv) ?? HostDatabase.inMemory()
+                              : try HostStoreAccess.openForWriting(inv)
         let intake = try BundleIntake.check(text: text, signature: signature, shownAs: folder.textPath, expectedName: nil, database: database)
-        if !dryRun, !intake.plan.changesNothing { try BundleStore(database: database).apply(intake.plan) }
+        if !dryRun, !intake.plan.changesNothing { try BundleApplying.apply(intake.plan, database: database) }
         if inv.json {
             inv.printJSON(.object(BundlePlanPresentation.fields(intake, applied: !dryRun)))
         } else {

@@ -21,8 +21,13 @@ enum BundleSubscribe {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = BundleSubscriber(database: try HostStoreAccess.openForWriting(inv), databasePath: inv.databasePath, git: git)
-        let outcome = try subscriber.subscribe(name: inv.args.positional(0)!, url: inv.args.positional(1)!)
+        let subscriber = try BundleApplying.subscriber(inv, git: git)
+        let outcome: BundleSubscriber.Outcome
+        do {
+            outcome = try subscriber.subscribe(name: inv.args.positional(0)!, url: inv.args.positional(1)!)
+        } catch {
+            throw BundleApplying.afterApply(error)
+        }
         BundleUpdate.present(outcome, inv: inv, verb: "Subscribed to")
     }
 }

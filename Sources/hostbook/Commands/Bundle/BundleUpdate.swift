@@ -19,7 +19,7 @@ enum BundleUpdate {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = BundleSubscriber(database: try HostStoreAccess.openForWriting(inv), databasePath: inv.databasePath, git: git)
+        let subscriber = try BundleApplying.subscriber(inv, git: git)
         let subscriptions = try subscriber.subscriptions(named: inv.args.positional(0))
         if subscriptions.isEmpty, !inv.json {
             inv.print("No bundle is subscribed to. Subscribe with 'hostbook bundle subscribe NAME GIT-URL-OR-PATH'.")
@@ -27,20 +27,29 @@ enum BundleUpdate {
         }
         var results: [JSONValue] = []
         var firstFailure: ExitCode? = nil
+        // Whether any bundle was written: then a failure still refreshes the installed ssh
+        // configuration (FailedAfterChanges).
+        var changed = false
         for subscription in subscriptions {
             do {
                 let outcome = try subscriber.update(subscription)
+                if !outcome.intake.plan.changesNothing { changed = true }
                 if inv.json { results.append(json(outcome)) } else { present(outcome, inv: inv, verb: "Updated") }
             } catch {
+                let error = BundleApplying.afterApply(error)
+                if error is FailedAfterChanges { changed = true }
                 // A single bundle named: its error is the command's. Several: each reported, the rest go on.
                 if subscriptions.count == 1 { throw error }
-                let shown = error as? UserFacingError
-                Hostbook.report(message: shown?.message ?? "unexpected error: \(error)", hint: shown?.hint)
+                let underlying = (error as? FailedAfterChanges)?.underlying ?? error
+                let shown = underlying as? UserFacingError
+                Hostbook.report(message: shown?.message ?? "unexpected error: \(underlying)", hint: shown?.hint)
                 if firstFailure == nil { firstFailure = shown?.exitCode ?? .failure }
             }
         }
         // A failing command prints no JSON (docs/command-line.md, "JSON output").
-        if let firstFailure { throw ExitStatus(code: firstFailure) }
+        if let firstFailure {
+            throw changed ? FailedAfterChanges(underlying: ExitStatus(code: firstFailure)) : ExitStatus(code: firstFailure)
+        }
         if inv.json { inv.printJSON(.array(results)) }
     }
 

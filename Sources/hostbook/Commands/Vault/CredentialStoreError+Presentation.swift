@@ -37,6 +37,9 @@ extension CredentialStoreError: UserFacingError {
             return CLIError.failure("updated host '\(host.name)', but could not delete its old password from the vault: \(detail)", hint: leftover)
         case .deletePassword(let host):
             return CLIError.failure("removed host '\(host.name)', but could not delete its password from the vault: \(detail)", hint: leftover)
+        case .deleteBundlePasswords(let bundle, let hosts):
+            return CLIError.failure("applied bundle '\(bundle)', which removed \(hosts.map { "'\($0)'" }.joined(separator: ", ")), but could not delete their passwords from the vault: \(detail)",
+                                    hint: leftover)
         }
     }
 }

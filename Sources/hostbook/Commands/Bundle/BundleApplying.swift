@@ -1,0 +1,31 @@
+// How `bundle import`, `subscribe` and `update` write a plan: through CredentialStore
+// (applyBundle), which applies the rows and then deletes the vault passwords of the hosts the
+// bundle dropped, in the order every write across the two stores follows. A password left
+// over is reported after the bundle is applied, as a failure that still refreshes the
+// installed ssh configuration (FailedAfterChanges).
+import Credentials
+import HostStore
+import Sessions
+
+enum BundleApplying {
+    /// A subscriber on the database, writing through CredentialStore.
+    static func subscriber(_ inv: Invocation, git: BundleGit) throws -> BundleSubscriber {
+        let database = try HostStoreAccess.openForWriting(inv)
+        let credentials = CredentialStore(database: database)
+        return BundleSubscriber(database: database, databasePath: inv.databasePath, git: git,
+                                apply: { try credentials.applyBundle($0) })
+    }
+
+    /// Writes `plan` on `database`; a leftover password is thrown as FailedAfterChanges.
+    static func apply(_ plan: BundlePlan, database: HostDatabase) throws {
+        if let leftover = try CredentialStore(database: database).applyBundle(plan) {
+            throw FailedAfterChanges(underlying: leftover)
+        }
+    }
+
+    /// `error`, as FailedAfterChanges when the bundle was applied before it (a leftover
+    /// password: CredentialStoreError).
+    static func afterApply(_ error: any Error) -> any Error {
+        error is CredentialStoreError ? FailedAfterChanges(underlying: error) : error
+    }
+}
