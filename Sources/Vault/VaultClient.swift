@@ -24,7 +24,8 @@ public final class VaultClient: Sendable {
 
     /// The Secret Service is the one on the session bus ($DBUS_SESSION_BUS_ADDRESS, else
     /// $XDG_RUNTIME_DIR/bus), as for every libsecret program; with neither, hostbook's
-    /// headless keyring bus when one of this user runs (`pickSessionBus`).
+    /// headless keyring bus when one of this user ran at the program's start
+    /// (`pickSessionBusAtStartup`).
     public init(databaseID: String, timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) {
         self.databaseID = databaseID
         self.timeoutMilliseconds = timeoutMilliseconds
@@ -32,27 +33,33 @@ public final class VaultClient: Sendable {
 
     // MARK: The bus
 
-    /// Whether this process has taken the headless bus as its session bus.
-    private static let pickedHeadless = Lock(false)
+    /// Whether `pickSessionBusAtStartup` has run in this process.
+    private static let picked = Lock(false)
 
-    /// hostbook's one choice of session bus, made before every connection: with no
-    /// DBUS_SESSION_BUS_ADDRESS and no $XDG_RUNTIME_DIR/bus, hostbook's headless keyring bus
-    /// when one of this user listens (HeadlessBus: a socket of this user in hostbook's
-    /// private folder, no link followed). libsecret always uses the process's session bus,
-    /// so the choice is DBUS_SESSION_BUS_ADDRESS, set once for this process and the children
-    /// it starts (the standing agent reads its secrets through the same bus).
-    static func pickSessionBus() {
-        pickedHeadless.withLock { picked in
-            guard !picked, let address = HeadlessBus.addressForClients(environment: processEnvironment()) else { return }
-            setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+    /// hostbook's one choice of session bus, made once at the start of the program, before
+    /// any thread exists (Sources/hostbook/main.swift): with no DBUS_SESSION_BUS_ADDRESS and
+    /// no $XDG_RUNTIME_DIR/bus, hostbook's headless keyring bus when one of this user listens
+    /// (HeadlessBus: a socket of this user in hostbook's private folder, no link followed).
+    /// libsecret always uses the process's session bus, so the choice is
+    /// DBUS_SESSION_BUS_ADDRESS, for this process and the children it starts (the standing
+    /// agent reads its secrets through the same bus). setenv races with every getenv of
+    /// other threads (glibc), so it happens here only: later calls change nothing and
+    /// return false.
+    @discardableResult
+    public static func pickSessionBusAtStartup() -> Bool {
+        picked.withLock { picked in
+            guard !picked else { return false }
             picked = true
+            if let address = HeadlessBus.addressForClients(environment: processEnvironment()) {
+                setenv("DBUS_SESSION_BUS_ADDRESS", address, 1)
+            }
+            return true
         }
     }
 
     /// The headless bus's address when it is the session bus this process uses, else nil
     /// (for `hostbook vault status`).
     public static func headlessBusInUse() -> String? {
-        pickSessionBus()
         let environment = processEnvironment()
         guard let address = environment["DBUS_SESSION_BUS_ADDRESS"],
               HeadlessBus.isHeadless(address: address, environment: environment) else { return nil }

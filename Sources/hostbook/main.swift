@@ -4,8 +4,11 @@
 import Glibc
 #endif
 import SecureMemory
+import Vault
 
 // Before anything can hold a secret: no core dumps, not dumpable (SecureMemory/ProcessProtection).
 ProcessProtection.disableCoreDumps()
 signal(SIGPIPE, SIG_IGN)
+// The session bus, while this is the only thread (setenv: VaultClient.pickSessionBusAtStartup).
+VaultClient.pickSessionBusAtStartup()
 exit(Hostbook.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

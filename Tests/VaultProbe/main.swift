@@ -23,6 +23,8 @@ func fail(_ text: String, code: Int32) -> Never {
     exit(code)
 }
 
+// The session bus, as hostbook picks it at its start (before any thread).
+VaultClient.pickSessionBusAtStartup()
 let args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 3, let timeout = args[1] == "-" ? VaultTimeout.standardMilliseconds : Int(args[1]) else {
     fail("usage: vault-probe DB-ID TIMEOUT-MS status|store|lookup|delete [KIND OWNER]", code: 2)

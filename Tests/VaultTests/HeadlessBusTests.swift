@@ -38,6 +38,16 @@ final class HeadlessBusTests: XCTestCase {
         return socket
     }
 
+    /// The bus is picked (setenv) once per process, at the program's start; a later call
+    /// changes nothing, so no setenv can race with another thread's getenv.
+    func testTheBusIsPickedOnce() {
+        VaultClient.pickSessionBusAtStartup()
+        let before = getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }
+        XCTAssertFalse(VaultClient.pickSessionBusAtStartup())
+        XCTAssertFalse(VaultClient.pickSessionBusAtStartup())
+        XCTAssertEqual(getenv("DBUS_SESSION_BUS_ADDRESS").map { String(cString: $0) }, before)
+    }
+
     func testNoSocketNoBus() {
         XCTAssertNil(HeadlessBus.addressForClients(environment: environment))
         XCTAssertFalse(HeadlessBus.namesOtherBus(environment: environment))

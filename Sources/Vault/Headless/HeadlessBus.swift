@@ -1,7 +1,7 @@
 // Where hostbook's headless keyring listens: a private D-Bus session bus whose socket is
 // `bus` in hostbook's socket folder (PrivateSocketDirectory: `$XDG_RUNTIME_DIR/hostbook`,
 // else the recorded private folder in /tmp), and when a hostbook that has no session bus
-// of its own uses it (VaultClient.pickSessionBus).
+// of its own uses it (VaultClient.pickSessionBusAtStartup).
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -34,7 +34,6 @@ final class ServiceConnection {
     /// what is missing.
     init(deadline: Deadline) throws(VaultError) {
         self.deadline = deadline
-        VaultClient.pickSessionBus()
         var error: UnsafeMutablePointer<GError>?
         // Finding the address first tells "no bus at all" apart from "a bus that does not answer".
         guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
