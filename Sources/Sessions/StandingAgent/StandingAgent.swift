@@ -33,13 +33,18 @@ public final class StandingAgent: @unchecked Sendable {
     private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
-    /// The saved keys listed so far, by fingerprint (under `listedMutex`, not `mutex`, which
-    /// a vault read holds): what a key-status request names.
+    /// The saved keys listed so far, by fingerprint (under `listedMutex`): what a
+    /// key-status request names.
     private var listed: [String: StoredKey] = [:]
     private let listedMutex = Lock()
     /// Why reading a key's private half last failed, by fingerprint: the reason the log
     /// gives the refusal that follows (taken by `record`).
     private var readFailures: [String: String] = [:]
+    /// The keys whose private half is being read from the vault now (under `mutex`; the
+    /// read itself is not).
+    private var reading: Set<String> = []
+    /// How many times `wipe` has run.
+    private var wipes = 0
     private let agentLock = AgentLock()
     /// Confirm keys' prompts and grants (cleared when the agent is locked).
     public let approvals: AgentApprovals
@@ -70,9 +75,13 @@ public final class StandingAgent: @unchecked Sendable {
         return policy
     }
 
-    /// Forgets every private key read from the vault (secure memory is wiped on release).
+    /// Forgets every private key read from the vault (secure memory is wiped on release),
+    /// and any read in progress keeps none.
     public func wipe() {
-        mutex.locked { keys.removeAll() }
+        mutex.locked {
+            keys.removeAll()
+            wipes += 1
+        }
     }
 
     // MARK: The policy's parts
@@ -87,20 +96,45 @@ public final class StandingAgent: @unchecked Sendable {
     }
 
     /// `noting`: a failure's reason is kept for the refusal the log records next (a
-    /// signature's read); a key-status request's read keeps none.
+    /// signature's read); a key-status request's read keeps none. The vault is read without
+    /// `mutex` held (a slow vault stalls no other key's signature), at most one read per key
+    /// at a time: another request for that key waits for the read in progress, then takes
+    /// its key (or, when it failed, reads itself).
     private func privateKey(_ stored: StoredKey, noting: Bool = true) throws -> PrivateKey {
-        try mutex.locked {
-            if let held = keys[stored.fingerprint] { return held }
-            do {
-                let key = try readPrivateKey(stored)
-                keys[stored.fingerprint] = key
-                readFailures[stored.fingerprint] = nil
-                return key
-            } catch {
-                if noting { readFailures[stored.fingerprint] = AgentKeyUnavailable(error).reason }
-                throw error
+        let fingerprint = stored.fingerprint
+        let turn: ReadTurn = mutex.locked {
+            while true {
+                if let held = keys[fingerprint] { return .held(held) }
+                if reading.insert(fingerprint).inserted { return .read(wipes: wipes) }
+                mutex.wait()
             }
         }
+        let wipesBefore: Int
+        switch turn {
+        case .held(let held): return held
+        case .read(let wipes): wipesBefore = wipes
+        }
+        let result = Result { try readPrivateKey(stored) }
+        mutex.locked {
+            reading.remove(fingerprint)
+            switch result {
+            case .success(let key):
+                // A key read across a wipe (the agent was locked meanwhile) is not kept.
+                if wipes == wipesBefore { keys[fingerprint] = key }
+                readFailures[fingerprint] = nil
+            case .failure(let error):
+                if noting { readFailures[fingerprint] = AgentKeyUnavailable(error).reason }
+            }
+            mutex.broadcast()
+        }
+        return try result.get()
+    }
+
+    /// What `privateKey` does for a key: take the one held, or read it (no other read of
+    /// that key runs); `wipes` as the read began.
+    private enum ReadTurn {
+        case held(PrivateKey)
+        case read(wipes: Int)
     }
 
     /// Whether a listed key can sign: its private half is held, or is read now (as the
