@@ -73,8 +73,8 @@ public enum AgentKeyStatus: Sendable, Equatable {
         guard let fd = try? UnixSocket.connect(to: socket) else { return nil }
         defer { close(fd) }
         guard LengthPrefixedFrame.write(request(keyBlob: keyBlob), to: fd),
-              (try? Poll.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)) == true,
-              let body = LengthPrefixedFrame.read(from: fd, maxLength: AgentServer.maxFrame) else { return nil }
+              let body = LengthPrefixedFrame.read(from: fd, maxLength: AgentServer.maxFrame,
+                                                  timeoutMilliseconds: timeoutMilliseconds) else { return nil }
         return parse(reply: body)
     }
 }

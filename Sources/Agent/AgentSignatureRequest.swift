@@ -36,8 +36,8 @@ public enum AgentSignatureRequest {
         w.writeString(data)
         w.writeUInt32(flags)
         guard LengthPrefixedFrame.write(w.bytes, to: fd),
-              (try? Poll.wait(fd, events: Int16(POLLIN), timeoutMilliseconds: timeoutMilliseconds)) == true,
-              let body = LengthPrefixedFrame.read(from: fd, maxLength: AgentServer.maxFrame) else { return .noAnswer }
+              let body = LengthPrefixedFrame.read(from: fd, maxLength: AgentServer.maxFrame,
+                                                  timeoutMilliseconds: timeoutMilliseconds) else { return .noAnswer }
         var r = SSHReader(body)
         switch try? r.readByte() {
         case AgentMessageType.failure: return .refused
