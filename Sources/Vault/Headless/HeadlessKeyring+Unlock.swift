@@ -32,6 +32,9 @@ extension HeadlessKeyring {
             if state.isUnlocked { return HeadlessUnlock(keyring: state, startedDaemon: false, startedBus: false) }
             running = state
         }
+        // The daemon as it is before the prompt (which may take minutes): only that process
+        // is stopped after it, not one that took its pid meanwhile.
+        let oldDaemon = running?.daemonPID.flatMap { pid in ProcessState.startTime(pid).map { (pid, $0) } }
         // Asked before anything is stopped or started: a prompt that fails changes nothing.
         let secret = try passphrase()
         let busPID: pid_t
@@ -42,7 +45,7 @@ extension HeadlessKeyring {
             busPID = try HeadlessProcesses.startBus(socket: socket, environment: environment)
         }
         do {
-            if let old = running?.daemonPID { try stopDaemon(old, address: address) }
+            if let (old, startedAt) = oldDaemon { try stopDaemon(old, startedAt: startedAt, address: address) }
             let bus = try PrivateBusConnection(address: address)
             let daemon = try HeadlessProcesses.startKeyring(address: address, environment: environment, passphrase: secret)
             let state = try waitUntilReady(daemon, socket: socket, busPID: busPID, bus)
@@ -80,8 +83,8 @@ extension HeadlessKeyring {
     }
 
     /// Stops the daemon and waits until its bus name is free, so that the new one gets it.
-    static func stopDaemon(_ pid: pid_t, address: String) throws(VaultError) {
-        HeadlessProcesses.stop(pid, expecting: "gnome-keyring-daemon")
+    static func stopDaemon(_ pid: pid_t, startedAt: UInt64? = nil, address: String) throws(VaultError) {
+        HeadlessProcesses.stop(pid, expecting: "gnome-keyring-daemon", startedAt: startedAt)
         let bus = try PrivateBusConnection(address: address)
         for _ in 0..<HeadlessProcesses.readyPolls where bus.secretsHasOwner() == true { usleep(10_000) }
     }

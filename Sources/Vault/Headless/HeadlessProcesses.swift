@@ -83,19 +83,27 @@ enum HeadlessProcesses {
         return pid
     }
 
-    /// Ends `pid` (SIGTERM, then SIGKILL) when it is still the program named; waits until it
-    /// has ended. A process that is gone, or is another program now, is left alone.
-    static func stop(_ pid: pid_t, expecting name: String) {
-        guard pid > 1, let exe = ProcessChain.executable(of: pid), exe.split(separator: "/").last.map(String.init) == name
-        else { return }
+    /// Ends `pid` (SIGTERM, then SIGKILL) when it is still the program named and, when
+    /// `startedAt` is given, still the process that started then (ProcessState.startTime: a
+    /// pid can be another process's by now); waits until it has ended. Before each signal
+    /// the name and start time are checked again. A process that is gone, or is another
+    /// process now, is left alone.
+    static func stop(_ pid: pid_t, expecting name: String, startedAt: UInt64? = nil) {
+        guard pid > 1, let started = startedAt ?? ProcessState.startTime(pid) else { return }
         for signal in [SIGTERM, SIGKILL] {
-            guard kill(pid, signal) == 0 else { return }
+            guard isStill(pid, name: name, startedAt: started), kill(pid, signal) == 0 else { return }
             for _ in 0..<500 {
                 _ = WaitStatus.ifEnded(pid)
                 if !ProcessState.isRunning(pid) { return }
                 usleep(10_000)
             }
         }
+    }
+
+    /// True when `pid` runs the program named and started at `startedAt`.
+    static func isStill(_ pid: pid_t, name: String, startedAt: UInt64) -> Bool {
+        ProcessState.isRunning(pid) && ProcessState.startTime(pid) == startedAt
+            && ProcessChain.executable(of: pid)?.split(separator: "/").last.map(String.init) == name
     }
 
     private static func program(_ name: String, package: String, environment: [String: String]) throws(VaultError) -> String {

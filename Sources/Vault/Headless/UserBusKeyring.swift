@@ -51,17 +51,27 @@ public enum UserBusKeyring {
         let serial = try HeadlessKeyring.serialize(folder + "/" + recordName)
         defer { withExtendedLifetime(serial) {} }
         let bus = try PrivateBusConnection(address: address)
-        var owner: pid_t?
+        var owner: (pid: pid_t, startedAt: UInt64)?
         if bus.secretsHasOwner() == true, let pid = bus.secretsOwnerPID() {
             if bus.defaultCollectionPath().flatMap({ bus.isLocked(collection: $0) }) == false {
                 return (pid, false)
             }
-            guard isReplaceable(pid, folder: folder, environment: environment) else { return nil }
-            owner = pid
+            guard isReplaceable(pid, folder: folder, environment: environment),
+                  let startedAt = ProcessState.startTime(pid) else { return nil }
+            owner = (pid, startedAt)
         }
         // Asked before anything is stopped: a prompt that fails changes nothing.
         let secret = try passphrase()
-        if let owner { try HeadlessKeyring.stopDaemon(owner, address: address) }
+        if let owner {
+            // The prompt may have taken minutes: stop only the daemon checked before it, if
+            // it still owns the name (same pid, same start time, still replaceable).
+            guard bus.secretsOwnerPID() == owner.pid, ProcessState.startTime(owner.pid) == owner.startedAt,
+                  isReplaceable(owner.pid, folder: folder, environment: environment) else {
+                throw VaultError(.failed, "the keyring on the session bus changed while the passphrase was asked",
+                                 hint: "Run 'hostbook vault unlock' again.")
+            }
+            try HeadlessKeyring.stopDaemon(owner.pid, startedAt: owner.startedAt, address: address)
+        }
         let daemon = try HeadlessProcesses.startKeyring(address: address, environment: environment, passphrase: secret)
         do {
             try HeadlessKeyring.waitUntilOwned(daemon, bus)
