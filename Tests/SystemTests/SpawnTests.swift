@@ -11,6 +11,23 @@ final class SpawnTests: XCTestCase {
         WaitStatus.wait(try Spawn.start("/bin/sh", ["sh", "-c", script], options))
     }
 
+    /// inheritNothing reaches the highest descriptor the soft limit allows (close_range with
+    /// CLOSE_RANGE_CLOEXEC covers them all), and leaves the descriptor open in this process.
+    func testInheritNothingReachesTheHighestDescriptor() throws {
+        var limit = rlimit()
+        XCTAssertEqual(getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit), 0)
+        let high = Int32(clamping: min(limit.rlim_cur, 1 << 20) - 1)
+        XCTAssertEqual(dup2(STDERR_FILENO, high), high)
+        defer { close(high) }
+        var options = Spawn.Options()
+        options.inheritNothing = true
+        XCTAssertEqual(try run("test -e /proc/self/fd/\(high)", options), .exited(1), "the child had descriptor \(high)")
+        XCTAssertGreaterThanOrEqual(fcntl(high, F_GETFD), 0, "still open here")
+        // The same descriptor without inheritNothing is in the child: the test sees it.
+        _ = fcntl(high, F_SETFD, 0)
+        XCTAssertEqual(try run("test -e /proc/self/fd/\(high)"), .exited(0))
+    }
+
     func testExitStatusIsDecoded() throws {
         XCTAssertEqual(try run("exit 0"), .exited(0))
         XCTAssertEqual(try run("exit 3"), .exited(3))

@@ -47,9 +47,12 @@ public enum Spawn {
         }
     }
 
-    /// Sets FD_CLOEXEC on every open descriptor from `first` up to the soft limit (at most
-    /// 65,536): descriptors this process keeps using stay open here, only an exec drops them.
+    /// Sets FD_CLOEXEC on every open descriptor from `first` up: descriptors this process
+    /// keeps using stay open here, only an exec drops them. close_range(2) with
+    /// CLOSE_RANGE_CLOEXEC (Linux 5.11, glibc 2.34) covers every descriptor; without it, a
+    /// loop up to the soft limit (at most 65,536).
     static func markCloseOnExec(from first: Int32) {
+        if let closeRange = closeRange, closeRange(UInt32(first), UInt32.max, closeRangeCloseOnExec) == 0 { return }
         var limit = rlimit()
         let top = getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? Int32(clamping: min(limit.rlim_cur, 65_536)) : 1024
         guard first < top else { return }
@@ -58,6 +61,16 @@ public enum Spawn {
             if flags >= 0 && flags & FD_CLOEXEC == 0 { _ = fcntl(fd, F_SETFD, flags | FD_CLOEXEC) }
         }
     }
+
+    /// <linux/close_range.h>'s CLOSE_RANGE_CLOEXEC (not exported to Swift).
+    static let closeRangeCloseOnExec: Int32 = 1 << 2
+
+    /// glibc's close_range(3), when this glibc has it (not declared to Swift: looked up).
+    /// It fails (ENOSYS, EINVAL) on a kernel before 5.11; then the loop does the work.
+    static let closeRange: (@convention(c) (UInt32, UInt32, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "close_range") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UInt32, UInt32, Int32) -> Int32).self)
+    }()
 
     /// glibc's POSIX_SPAWN_SETSID (not exported to Swift).
     static let setSessionFlag: Int32 = 0x80
