@@ -57,8 +57,12 @@ public struct BundleGit: Sendable {
     /// not hold the command forever.
     static let networkTimeoutMilliseconds: Int64 = 600_000
 
-    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, or
-    /// a password in it (secrets never go into the database).
+    /// Schemes whose user part (`TOKEN@`) is a credential: refused in a URL.
+    static let schemesWithSecretUserinfo: Set<String> = ["http", "https", "git", "ftp", "ftps"]
+
+    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, a
+    /// remote helper, or a password or an http(s)/git user part (a token) in it (secrets
+    /// never go into the database).
     public static func problem(url: String) -> String? {
         if url.isEmpty { return "the git URL or path is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
@@ -70,11 +74,18 @@ public struct BundleGit: Sendable {
            url[..<helper.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-_".contains($0)) }) {
             return "the git URL '\(url.escapedForTerminal)' names a git remote helper ('\(String(url[..<helper.lowerBound]).escapedForTerminal)::'); only file, git, http(s) and ssh URLs and paths are cloned"
         }
-        // https://user:token@host/...: the password would be stored with the subscription.
+        // https://user:token@host/... or https://TOKEN@host/...: the secret would be stored
+        // with the subscription and shown. Over ssh (ssh://git@host/, git@host:path) the user
+        // part is a login name, no secret; a password there is refused all the same.
         if let scheme = url.firstRange(of: "://") {
             let authority = url[scheme.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
-                return "the git URL holds a password (user:password@); it would be stored with the subscription"
+            if let at = authority.lastIndex(of: "@") {
+                if authority[..<at].contains(":") {
+                    return "the git URL holds a password (user:password@); it would be stored with the subscription"
+                }
+                if Self.schemesWithSecretUserinfo.contains(url[..<scheme.lowerBound].lowercased()) {
+                    return "the git URL holds a user name or token before '@'; it would be stored with the subscription"
+                }
             }
         }
         return nil
