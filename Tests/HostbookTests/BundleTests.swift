@@ -341,6 +341,8 @@ final class BundleTests: XCTestCase, TestHostKeys {
     func testUnsafeNamesAndURLsAreRefused() throws {
         for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J"),
                            ("team", "https://me:s3cret-token@git.example.com/team.git"),
+                           ("team", "https://s3cret-token@github.com/team.git"), ("team", "HTTP://s3cret-token@git.example.com/team.git"),
+                           ("team", "git://s3cret-token@git.example.com/team.git"),
                            ("team", "ext::sh -c touch% \(fx.dir.file("pwned"))"), ("team", "fd::17")] {
             try onB("bundle", "trust", "team", "--signer", keyA)
             // `--` so that a URL starting with dashes reaches the command as the URL.
@@ -351,6 +353,11 @@ final class BundleTests: XCTestCase, TestHostKeys {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("pwned")), "ext:: ran nothing")
+        // Over ssh the user part is a login name: the URL is taken (git then finds nothing
+        // listening on port 1: exit 1, not a refusal).
+        let ssh = try fx.run(["--db", dbB, "bundle", "subscribe", "team", "ssh://git@127.0.0.1:1/team.git"])
+        XCTAssertEqual(ssh.status, 1, ssh.stderr)
+        XCTAssertTrue(ssh.stderr.contains("git could not clone"), ssh.stderr)
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
     }
 
@@ -443,7 +450,7 @@ final class BundleTests: XCTestCase, TestHostKeys {
         try sh("cd \"$DIR/pub\" && printf '* filter=lfs\\n' > .gitattributes")
         try push("serial 1")
         try sh("""
-            printf '[filter "lfs"]\\n\\tsmudge = touch %s/filter-ran; cat\\n\\trequired = true\\n' "$DIR" > "$DIR/gitconfig"
+            printf '[filter "lfs"]\\n\\tsmudge = touch %s/filter-ran; cat\\n\\tclean = cat\\n\\trequired = true\\n' "$DIR" > "$DIR/gitconfig"
             """)
         let userGit = ["GIT_CONFIG_GLOBAL": fx.dir.file("gitconfig")]
         XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
@@ -500,6 +507,46 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let resolved = try fx.tool("/usr/bin/ssh", ["-F", home + "/.ssh/config", "-G", "newhost"])
         XCTAssertEqual(resolved.status, 0, resolved.stderr)
         XCTAssertTrue(resolved.stdout.contains("\nhostname 10.1.1.1\n") && resolved.stdout.contains("\nport 2022\n"), resolved.stdout)
+    }
+
+    /// Export takes the serial of DIR/bundle.txt only from a bundle signed by a key of this
+    /// database (or a trusted signer of it): one anyone who can push committed, unsigned,
+    /// with a serial near the largest, is refused (exit 5) and nothing is written; a signed
+    /// one whose serial cannot be raised twice more is refused too.
+    func testExportTakesNoSerialFromAnUnsignedOrExhaustedBundle() throws {
+        try fx.ok("keys", "generate", "signer")
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        try startAgent()
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        let args = ["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder]
+        XCTAssertEqual(try fx.run(args).status, 0)
+        try fx.ok("edit", "web", "--port", "2200")
+        try sh("cd \"$DIR/out\" && sed -i 's/^serial 1$/serial 18446744073709551614/' bundle.txt && grep -q '^serial 18446744073709551614$' bundle.txt")
+        let planted = try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8)
+        let refused = try fx.run(args)
+        XCTAssertEqual(refused.status, 5, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is not signed by a trusted key"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8), planted, "nothing written")
+
+        // Signed by a key of this database, but at UInt64.max - 1: refused as well.
+        let keyFile = fx.dir.file("own-key")
+        XCTAssertEqual(try fx.tool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "own", "-f", keyFile]).status, 0)
+        try fx.ok("keys", "import", keyFile, "--name", "own")
+        try sh("rm \"$DIR/out/bundle.txt.sig\"")
+        let signed = try fx.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-f", keyFile, "-n", "hostbook-bundle", folder + "/bundle.txt"])
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        let exhausted = try fx.run(args)
+        XCTAssertEqual(exhausted.status, 5, exhausted.stdout + exhausted.stderr)
+        XCTAssertTrue(exhausted.stderr.contains("is too large to be raised"), exhausted.stderr)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8), planted, "nothing written")
+
+        // The publisher's own signed bundle: its serial is raised.
+        try sh("cd \"$DIR/out\" && sed -i 's/^serial 18446744073709551614$/serial 7/' bundle.txt && rm bundle.txt.sig")
+        XCTAssertEqual(try fx.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-f", keyFile, "-n", "hostbook-bundle", folder + "/bundle.txt"]).status, 0)
+        let raised = try fx.run(args)
+        XCTAssertEqual(raised.status, 0, raised.stderr)
+        XCTAssertTrue(raised.stdout.contains("serial 8"), raised.stdout)
     }
 
     /// After `bundle update` the installed ssh configuration shows the bundle's hosts, also
