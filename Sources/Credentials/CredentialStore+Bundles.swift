@@ -2,7 +2,7 @@
 // but a host it drops may have a password the user stored for it (`hostbook edit HOST
 // --password-stdin` on a bundle host). The order is removeHost's: the rows first (the whole
 // plan, one transaction: BundleStore.apply), then the password items of the hosts it removed
-// (BundlePlan.removedPasswords); an item that cannot be deleted then is an orphan `hostbook
+// or moved to another address (BundlePlan.removedPasswords); an item that cannot be deleted then is an orphan `hostbook
 // doctor` lists, never a row without its secret.
 public import HostStore
 import Vault

@@ -341,6 +341,8 @@ final class BundleTests: XCTestCase, TestHostKeys {
     func testUnsafeNamesAndURLsAreRefused() throws {
         for (name, url) in [("../escape", "/tmp/x"), (".hidden", "/tmp/x"), ("team", "--upload-pack=touch /tmp/pwned"), ("team", "/tmp/x\u{1b}[2J"),
                            ("team", "https://me:s3cret-token@git.example.com/team.git"),
+                           ("team", "https://s3cret-token@github.com/team.git"), ("team", "HTTP://s3cret-token@git.example.com/team.git"),
+                           ("team", "git://s3cret-token@git.example.com/team.git"),
                            ("team", "ext::sh -c touch% \(fx.dir.file("pwned"))"), ("team", "fd::17")] {
             try onB("bundle", "trust", "team", "--signer", keyA)
             // `--` so that a URL starting with dashes reaches the command as the URL.
@@ -351,6 +353,11 @@ final class BundleTests: XCTestCase, TestHostKeys {
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("b/bundles")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("pwned")), "ext:: ran nothing")
+        // Over ssh the user part is a login name: the URL is taken (git then finds nothing
+        // listening on port 1: exit 1, not a refusal).
+        let ssh = try fx.run(["--db", dbB, "bundle", "subscribe", "team", "ssh://git@127.0.0.1:1/team.git"])
+        XCTAssertEqual(ssh.status, 1, ssh.stderr)
+        XCTAssertTrue(ssh.stderr.contains("git could not clone"), ssh.stderr)
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
     }
 
@@ -379,6 +386,167 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let doctor = try onB("doctor")
         XCTAssertFalse(doctor.stdout.contains("the vault holds a password whose host no longer exists"), doctor.stdout)
         XCTAssertTrue(doctor.stdout.contains("Vault: ") && doctor.stdout.contains("each owned by a host or key"), "the vault was checked: \(doctor.stdout)")
+    }
+
+    /// A bundle host B gave a password: the update that moves the host to another hostname
+    /// takes the password out (auth and vault), so `hostbook ssh` never answers it to an
+    /// address the bundle chose; the output says how to set it again.
+    func testABundleThatMovesAHostTakesItsPasswordAway() throws {
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 1")
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        let subscribe = try onB("bundle", "subscribe", "team", fx.dir.file("origin.git"))
+        XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
+        let edit = try onB("edit", "db", "--password-stdin", stdin: "pw-B-db-777\n")
+        XCTAssertEqual(edit.status, 0, edit.stderr)
+        XCTAssertEqual(try hostsOnB()["db"]?["auth"] as? String, "password")
+
+        try fx.ok("edit", "db", "--hostname", "203.0.113.66")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 2")
+        let update = try onB("bundle", "update", "team")
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertTrue(update.stdout.contains("password of 'db' removed: the bundle changed its address; set it again with hostbook edit db --password-stdin"), update.stdout)
+        let db = try hostsOnB()["db"]
+        XCTAssertEqual(db?["hostname"] as? String, "203.0.113.66")
+        XCTAssertNotEqual(db?["auth"] as? String, "password")
+        let doctor = try onB("doctor")
+        XCTAssertFalse(doctor.stdout.contains("which does not use one"), "the vault item went: \(doctor.stdout)")
+        XCTAssertTrue(doctor.stdout.contains("each owned by a host or key"), "the vault was checked: \(doctor.stdout)")
+    }
+
+    /// A bundle whose plan changes nothing (its one host clashes with B's own) still has its
+    /// serial recorded: the older signed bundle is refused after it (exit 5).
+    func testASerialThatChangesNothingIsStillRecorded() throws {
+        let signerLine = try publisher()
+        try fx.ok("edit", "db", "--tag", "ops")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [fx.dir.file("v")]).status, 0)
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "ops", "--sign", "signer", "--tag", "ops", "-o", fx.dir.file("v")]).status, 0)
+        try sh("cp -r \"$DIR/v\" \"$DIR/old\"")
+        try fx.ok("edit", "db", "--note", "changed")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "ops", "--sign", "signer", "--tag", "ops", "-o", fx.dir.file("v")]).status, 0)
+        XCTAssertEqual(try onB("bundle", "trust", "ops", "--signer", signerLine).status, 0)
+        XCTAssertEqual(try onB("add", "db", "--hostname", "10.1.1.1").status, 0)
+        let first = try onB("bundle", "import", fx.dir.file("v"))
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertTrue(first.stdout.contains("serial 2") && first.stdout.contains("unchanged: nothing to apply"), first.stdout)
+        let before = try snapshotB()
+        let replay = try onB("bundle", "import", fx.dir.file("old"))
+        XCTAssertEqual(replay.status, 5, "\(replay.stdout) \(replay.stderr)")
+        XCTAssertTrue(replay.stderr.contains("lower than serial 2"), replay.stderr)
+        XCTAssertEqual(try snapshotB(), before)
+    }
+
+    /// The subscriber's clone gets no working tree: no file of the publisher's tree is
+    /// written and no filter runs (not even git-lfs's, which the user's own configuration
+    /// names and the repository's .gitattributes asks for); the commit applied is the ref
+    /// refs/hostbook/applied.
+    func testASubscriptionChecksOutNoFileAndRunsNoFilter() throws {
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try sh("cd \"$DIR/pub\" && printf '* filter=lfs\\n' > .gitattributes")
+        try push("serial 1")
+        try sh("""
+            printf '[filter "lfs"]\\n\\tsmudge = touch %s/filter-ran; cat\\n\\tclean = cat\\n\\trequired = true\\n' "$DIR" > "$DIR/gitconfig"
+            """)
+        let userGit = ["GIT_CONFIG_GLOBAL": fx.dir.file("gitconfig")]
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        var r = try fx.run(["--db", dbB, "bundle", "subscribe", "team", fx.dir.file("origin.git")], bytes: nil, environment: userGit)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        try fx.ok("edit", "db", "--note", "second")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 2")
+        r = try fx.run(["--db", dbB, "bundle", "update", "team"], bytes: nil, environment: userGit)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(try hostsOnB()["db"]?["note"] as? String, "second")
+        let clone = fx.dir.file("b/bundles/team")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: clone + "/bundle.txt"), "no file of the tree is checked out")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("filter-ran")), "no filter ran")
+        let applied = try fx.tool("/usr/bin/git", ["-C", clone, "rev-parse", "refs/hostbook/applied"])
+        let head = try fx.tool("/usr/bin/git", ["-C", fx.dir.file("pub"), "rev-parse", "HEAD"])
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        XCTAssertEqual(applied.stdout, head.stdout)
+        // The filter does run for git itself with that configuration (so the check above means something).
+        let probe = try fx.tool("/usr/bin/git", ["-C", fx.dir.file("pub"), "checkout", "-q", "HEAD~1", "--", "bundle.txt"], environment: userGit)
+        XCTAssertEqual(probe.status, 0, probe.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fx.dir.file("filter-ran")))
+    }
+
+    /// A subscription whose bookkeeping fails after the bundle was written (the clone's
+    /// folders cannot be written): the update fails, and the installed ssh configuration
+    /// still shows what the database holds now.
+    func testAFailureAfterTheApplyStillRefreshesTheInstalledSSHConfiguration() throws {
+        let home = fx.dir.file("home")
+        let homeB = ["HOME": home, "XDG_CONFIG_HOME": home + "/.config"]
+        func inHomeB(_ args: String...) throws -> HostbookResult { try fx.run(args + ["--db", dbB], bytes: nil, environment: homeB) }
+        try sh("mkdir -p \"$DIR/home/.ssh\" && chmod 700 \"$DIR/home/.ssh\"")
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 1")
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        var r = try inHomeB("bundle", "subscribe", "team", fx.dir.file("origin.git"))
+        XCTAssertEqual(r.status, 0, r.stderr)
+        r = try inHomeB("ssh-config", "--install")
+        XCTAssertEqual(r.status, 0, r.stderr)
+
+        try fx.ok("add", "newhost", "--hostname", "10.1.1.1", "--port", "2022", "--tag", "team")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 2")
+        // The clone's own folder and its ref folders are read-only: fetching works, recording
+        // what was applied does not.
+        let locked = "F=\"$DIR/b/bundles/team\"; for d in \"$F\" \"$F/.git/refs\" \"$F/.git/refs/hostbook\"; do [ -d \"$d\" ] && chmod"
+        try sh("\(locked) 500 \"$d\"; done; true")
+        defer { _ = try? shell("\(locked) 700 \"$d\"; done; true") }
+        r = try inHomeB("bundle", "update", "team")
+        XCTAssertNotEqual(r.status, 0, "recording the update failed: \(r.stdout)")
+        XCTAssertEqual(try hostsOnB()["newhost"]?["hostname"] as? String, "10.1.1.1", "the bundle was applied")
+        let resolved = try fx.tool("/usr/bin/ssh", ["-F", home + "/.ssh/config", "-G", "newhost"])
+        XCTAssertEqual(resolved.status, 0, resolved.stderr)
+        XCTAssertTrue(resolved.stdout.contains("\nhostname 10.1.1.1\n") && resolved.stdout.contains("\nport 2022\n"), resolved.stdout)
+    }
+
+    /// Export takes the serial of DIR/bundle.txt only from a bundle signed by a key of this
+    /// database (or a trusted signer of it): one anyone who can push committed, unsigned,
+    /// with a serial near the largest, is refused (exit 5) and nothing is written; a signed
+    /// one whose serial cannot be raised twice more is refused too.
+    func testExportTakesNoSerialFromAnUnsignedOrExhaustedBundle() throws {
+        try fx.ok("keys", "generate", "signer")
+        try fx.ok("add", "web", "--hostname", "10.0.0.5")
+        try startAgent()
+        let folder = fx.dir.file("out")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        let args = ["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder]
+        XCTAssertEqual(try fx.run(args).status, 0)
+        try fx.ok("edit", "web", "--port", "2200")
+        try sh("cd \"$DIR/out\" && sed -i 's/^serial 1$/serial 18446744073709551614/' bundle.txt && grep -q '^serial 18446744073709551614$' bundle.txt")
+        let planted = try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8)
+        let refused = try fx.run(args)
+        XCTAssertEqual(refused.status, 5, refused.stdout + refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("is not signed by a trusted key"), refused.stderr)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8), planted, "nothing written")
+
+        // Signed by a key of this database, but at UInt64.max - 1: refused as well.
+        let keyFile = fx.dir.file("own-key")
+        XCTAssertEqual(try fx.tool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", "own", "-f", keyFile]).status, 0)
+        try fx.ok("keys", "import", keyFile, "--name", "own")
+        try sh("rm \"$DIR/out/bundle.txt.sig\"")
+        let signed = try fx.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-f", keyFile, "-n", "hostbook-bundle", folder + "/bundle.txt"])
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        let exhausted = try fx.run(args)
+        XCTAssertEqual(exhausted.status, 5, exhausted.stdout + exhausted.stderr)
+        XCTAssertTrue(exhausted.stderr.contains("is too large to be raised"), exhausted.stderr)
+        XCTAssertEqual(try String(contentsOfFile: folder + "/bundle.txt", encoding: .utf8), planted, "nothing written")
+
+        // The publisher's own signed bundle: its serial is raised.
+        try sh("cd \"$DIR/out\" && sed -i 's/^serial 18446744073709551614$/serial 7/' bundle.txt && rm bundle.txt.sig")
+        XCTAssertEqual(try fx.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-f", keyFile, "-n", "hostbook-bundle", folder + "/bundle.txt"]).status, 0)
+        let raised = try fx.run(args)
+        XCTAssertEqual(raised.status, 0, raised.stderr)
+        XCTAssertTrue(raised.stdout.contains("serial 8"), raised.stdout)
     }
 
     /// After `bundle update` the installed ssh configuration shows the bundle's hosts, also

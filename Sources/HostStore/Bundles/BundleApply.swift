@@ -55,8 +55,10 @@ extension BundleStore {
             written.append((connection.lastInsertRowID, h))
         }
         for (old, h, keyID) in diff.updateHosts {
-            // A password the user stored for the host stays its way in.
-            let auth = old.auth == .password ? HostAuth.password : HostAuth.derived(hasPassword: false, hasKey: keyID != nil)
+            // A password the user stored for the host stays its way in while the host keeps
+            // its address; when the bundle moves it, the password goes (plan.removedPasswords).
+            let keepsPassword = old.auth == .password && !Self.addressChanged(old, h)
+            let auth = keepsPassword ? HostAuth.password : HostAuth.derived(hasPassword: false, hasKey: keyID != nil)
             try connection.run(HostSQL.updateFromBundle, [
                 .text(h.name), .text(h.hostname), .int(Int64(h.port)), h.user.map { .text($0) } ?? .null, .text(auth.rawValue),
                 keyID.map { .int($0) } ?? .null, h.note.map { .text($0) } ?? .null, .int(old.id)])

@@ -139,6 +139,9 @@ extension BundleStore {
                 if !Self.same(old, h) {
                     diff.updateHosts.append((old, h, keyID))
                     diff.plan.hostsToUpdate.append(h)
+                    if old.auth == .password, Self.addressChanged(old, h) {
+                        diff.plan.removedPasswords.append(.init(host: h.name, uuid: old.uuid, addressChanged: true))
+                    }
                 }
             } else {
                 diff.addHosts.append((h, keyID))
@@ -181,6 +184,12 @@ extension BundleStore {
 
     /// True when the stored host already holds what the bundle says (tags, aliases, key and
     /// jump names compared as the database compares them).
+    /// True when the bundle moves the host to another hostname, port or user: a password
+    /// stored for the old address must not be answered to the new one.
+    static func addressChanged(_ old: Host, _ h: BundleHost) -> Bool {
+        old.hostname != h.hostname || old.port != h.port || old.user != h.user
+    }
+
     static func same(_ old: Host, _ h: BundleHost) -> Bool {
         old.name == h.name && old.hostname == h.hostname && old.port == h.port && old.user == h.user && old.note == h.note
             && old.key?.lowercased() == h.key?.lowercased() && old.jump?.lowercased() == h.jump?.lowercased()

@@ -50,15 +50,20 @@ public struct BundlePlan: Sendable, Equatable {
         }
     }
 
-    /// A host the plan removes that has a password in the vault: the database row goes
-    /// with apply, the vault item (named by the host's uuid) is the caller's to remove.
+    /// A host the plan removes, or whose hostname, port or user it changes, that has a
+    /// password in the vault: apply removes the row or its password login, the vault item
+    /// (named by the host's uuid) is the caller's to remove. A password never follows a
+    /// host to an address the bundle chose.
     public struct RemovedPassword: Sendable, Equatable {
         public let host: String
         public let uuid: String
+        /// True when the host stays but its address changes.
+        public let addressChanged: Bool
 
-        public init(host: String, uuid: String) {
+        public init(host: String, uuid: String, addressChanged: Bool = false) {
             self.host = host
             self.uuid = uuid
+            self.addressChanged = addressChanged
         }
     }
 
@@ -90,7 +95,8 @@ public struct BundlePlan: Sendable, Equatable {
     public var clashes: [Clash] = []
     public var changedHostKeys: [ChangedHostKey] = []
     public var missingKeys: [MissingKey] = []
-    /// Hosts in `hostsToRemove` whose password is in the vault.
+    /// Hosts in `hostsToRemove`, and hosts in `hostsToUpdate` whose hostname, port or user
+    /// changes, whose password is in the vault.
     public var removedPasswords: [RemovedPassword] = []
 
     public init(bundle: String, serial: UInt64, previousSerial: UInt64?, digest: String, document: BundleDocument) {
@@ -100,6 +106,11 @@ public struct BundlePlan: Sendable, Equatable {
         self.digest = digest
         self.document = document
     }
+
+    /// True when applying writes nothing at all: it changes nothing and its serial is the
+    /// one applied already. A new serial that changes nothing is still applied, so its
+    /// serial is recorded and an older bundle is refused after it.
+    public var writesNothing: Bool { changesNothing && previousSerial == serial }
 
     /// True when applying changes no host, snippet or host key (reports aside).
     public var changesNothing: Bool {

@@ -3,7 +3,12 @@
 // BundleStore.document gives them, written as DIR/bundle.txt and DIR/bundle.txt.sig.
 // The serial: one more than that of the bundle.txt already in DIR when the content
 // changed (1 for a new folder); when nothing changed nothing is rewritten ("unchanged"),
-// unless the signature there is missing or not this key's, when only it is made again.
+// unless the signature there is another trusted key's, when only it is made again.
+// The serial there is taken only from a bundle.txt whose signature verifies with a key
+// this database holds or trusts for the bundle: anyone who can push to the bundle's
+// repository could otherwise commit a serial near the largest one, and no later bundle
+// could follow it. An unsigned or foreign one, or a serial of UInt64.max - 1 or more, is
+// refused.
 // The key is checked and the signature made (through the agent) before anything is written.
 #if canImport(Glibc)
 import Glibc
@@ -44,20 +49,43 @@ public enum BundleExporter {
         let store = BundleStore(database: database)
         let previous = existing?.document.serial ?? 0
         if let existing {
+            let signed = try trustedSigner(of: existing.bytes, folder: folder, name: name, database: database)
+            guard previous < UInt64.max - 1 else {
+                throw SessionError.rejected("the serial of \(folder.textPath.escapedForTerminal) (\(previous)) is too large to be raised",
+                                            hint: "Export bundle '\(name.escapedForTerminal)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
+            }
             let same = try store.document(name: name, tags: tags, serial: previous)
             if BundleText.render(same) == existing.bytes {
-                let signed = try? BundleSignature.signer(of: existing.bytes, signature: folder.readSignature(), shownAs: folder.textPath)
                 if signed == signerKey { return Outcome(document: same, change: .unchanged, folder: folder, signer: signerKey) }
                 let signature = try BundleSignature.sign(existing.bytes, keyName: keyName, database: database, socket: agentSocket)
                 try folder.write(text: existing.bytes, signature: signature.armored)
                 return Outcome(document: same, change: .resigned, folder: folder, signer: signerKey)
             }
         }
-        guard previous < UInt64.max else { throw SessionError.rejected("the serial of \(folder.textPath.escapedForTerminal) cannot be raised") }
         let document = try store.document(name: name, tags: tags, serial: previous + 1)
         let text = BundleText.render(document)
         let signature = try BundleSignature.sign(text, keyName: keyName, database: database, socket: agentSocket)
         try folder.write(text: text, signature: signature.armored)
         return Outcome(document: document, change: .written, folder: folder, signer: signerKey)
+    }
+
+    /// The key that signed `bytes` (DIR/bundle.txt), when DIR/bundle.txt.sig verifies for it
+    /// with a key saved in `database` or a signer it trusts for bundle `name`; otherwise
+    /// `.rejected` (exit 5): its serial is not the publisher's.
+    static func trustedSigner(of bytes: [UInt8], folder: BundleFolder, name: String, database: HostDatabase) throws -> PublicKey {
+        let hint = "Check who changed that folder (git log -p); restore the bundle.txt and bundle.txt.sig you exported, or export into a new folder with -o DIR."
+        let signed: PublicKey
+        do {
+            signed = try BundleSignature.signer(of: bytes, signature: try folder.readSignature(), shownAs: folder.textPath)
+        } catch {
+            throw SessionError.rejected("\(folder.textPath.escapedForTerminal) is not signed by a trusted key (\(error)); its serial is not taken", hint: hint)
+        }
+        let own = try KeyStore(database: database).find(fingerprint: signed.sha256Fingerprint).flatMap { try? PublicKey(blob: $0.publicKeyBlob) }
+        let trusted = try BundleStore(database: database).signers(bundle: name)
+        guard own == signed || trusted.contains(signed) else {
+            throw SessionError.rejected("\(folder.textPath.escapedForTerminal) is not signed by a trusted key (signed by \(signed.sha256Fingerprint), which is neither a key of this database nor a trusted signer of bundle '\(name.escapedForTerminal)'); its serial is not taken",
+                                        hint: hint)
+        }
+        return signed
     }
 }

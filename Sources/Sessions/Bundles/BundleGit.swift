@@ -1,14 +1,17 @@
 // The system `git` for bundle subscriptions: a clone into hostbook's data folder, a fetch,
-// the two files read from a commit (`git cat-file blob`, bounded) before the checkout
-// moves, and the checkout moved to what was applied. Run through System's CapturedProcess
+// the two files read from a commit (`git cat-file blob`, bounded), and the commit applied
+// recorded as the ref refs/hostbook/applied. No working tree is ever checked out: a hostile
+// tree could be huge (a compression bomb) or name filters (.gitattributes, git-lfs from the
+// user's configuration) that run programs. Run through System's CapturedProcess
 // (stdin /dev/null) with GIT_TERMINAL_PROMPT=0 (a URL that wants a password fails instead
 // of asking) and GIT_ALLOW_PROTOCOL limited to file, git, http(s) and ssh (no `ext::`
 // command transports; problem(url:) refuses a `HELPER::` URL before git sees it); `--`
 // before every URL or path from the user, so none is an option.
 // The repository is the publisher's, and may be hostile: every command runs with no hooks
 // (core.hooksPath=/dev/null), no fsmonitor, no submodules (submodule.recurse=false,
-// --no-recurse-submodules) and symbolic links checked out as plain files
-// (core.symlinks=false); the clone is --no-local (a path is read through git's transport,
+// --no-recurse-submodules), symbolic links as plain files (core.symlinks=false) and no
+// git-lfs filter (filter.lfs.* emptied, GIT_LFS_SKIP_SMUDGE=1); a clone or fetch is killed
+// after `networkTimeoutMilliseconds`; the clone is --no-local (a path is read through git's transport,
 // never hard-linked or copied as the folder holds it) and --no-checkout (no file of an
 // unverified commit is written); git's repository-location variables (GIT_DIR, ...) are
 // dropped from the environment so every command acts on the clone. The two files must be
@@ -32,6 +35,7 @@ public struct BundleGit: Sendable {
         var env = environment.filter { !Self.repositoryVariables.contains($0.key) }
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["GIT_ALLOW_PROTOCOL"] = "file:git:http:https:ssh"
+        env["GIT_LFS_SKIP_SMUDGE"] = "1"
         self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
     }
 
@@ -43,10 +47,22 @@ public struct BundleGit: Sendable {
 
     /// Given before every git command: nothing in or near the clone runs a program.
     static let safety = ["-c", "core.hooksPath=/dev/null", "-c", "core.fsmonitor=false", "-c", "submodule.recurse=false",
-                         "-c", "core.symlinks=false"]
+                         "-c", "core.symlinks=false",
+                         "-c", "filter.lfs.process=", "-c", "filter.lfs.smudge=", "-c", "filter.lfs.required=false"]
 
-    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, or
-    /// a password in it (secrets never go into the database).
+    /// The ref that names the commit last applied (the clone has no working tree).
+    public static let appliedRef = "refs/hostbook/applied"
+
+    /// How long a clone or fetch may take (10 minutes): a server that never answers does
+    /// not hold the command forever.
+    static let networkTimeoutMilliseconds: Int64 = 600_000
+
+    /// Schemes whose user part (`TOKEN@`) is a credential: refused in a URL.
+    static let schemesWithSecretUserinfo: Set<String> = ["http", "https", "git", "ftp", "ftps"]
+
+    /// Why `url` cannot be cloned from: empty, a control character, starting with `-`, a
+    /// remote helper, or a password or an http(s)/git user part (a token) in it (secrets
+    /// never go into the database).
     public static func problem(url: String) -> String? {
         if url.isEmpty { return "the git URL or path is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
@@ -58,11 +74,18 @@ public struct BundleGit: Sendable {
            url[..<helper.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-_".contains($0)) }) {
             return "the git URL '\(url.escapedForTerminal)' names a git remote helper ('\(String(url[..<helper.lowerBound]).escapedForTerminal)::'); only file, git, http(s) and ssh URLs and paths are cloned"
         }
-        // https://user:token@host/...: the password would be stored with the subscription.
+        // https://user:token@host/... or https://TOKEN@host/...: the secret would be stored
+        // with the subscription and shown. Over ssh (ssh://git@host/, git@host:path) the user
+        // part is a login name, no secret; a password there is refused all the same.
         if let scheme = url.firstRange(of: "://") {
             let authority = url[scheme.upperBound...].prefix { $0 != "/" }
-            if let at = authority.lastIndex(of: "@"), authority[..<at].contains(":") {
-                return "the git URL holds a password (user:password@); it would be stored with the subscription"
+            if let at = authority.lastIndex(of: "@") {
+                if authority[..<at].contains(":") {
+                    return "the git URL holds a password (user:password@); it would be stored with the subscription"
+                }
+                if Self.schemesWithSecretUserinfo.contains(url[..<scheme.lowerBound].lowercased()) {
+                    return "the git URL holds a user name or token before '@'; it would be stored with the subscription"
+                }
             }
         }
         return nil
@@ -71,7 +94,7 @@ public struct BundleGit: Sendable {
     /// `git clone --quiet --no-local --no-checkout --no-recurse-submodules -- URL DIR`.
     public func clone(_ url: String, into folder: String) throws {
         try run(["clone", "--quiet", "--no-local", "--no-checkout", "--no-recurse-submodules", "--", url, folder],
-                doing: "clone \(url.escapedForTerminal)")
+                doing: "clone \(url.escapedForTerminal)", timeoutMilliseconds: Self.networkTimeoutMilliseconds)
     }
 
     /// The URL the clone at `folder` was made from (nil: not a clone, or none recorded).
@@ -82,7 +105,8 @@ public struct BundleGit: Sendable {
 
     /// `git -C DIR fetch --quiet --no-recurse-submodules origin`; the fetched head's commit id.
     public func fetch(_ folder: String) throws -> String {
-        try run(["-C", folder, "fetch", "--quiet", "--no-recurse-submodules", "origin"], doing: "fetch into \(folder.escapedForTerminal)")
+        try run(["-C", folder, "fetch", "--quiet", "--no-recurse-submodules", "origin"], doing: "fetch into \(folder.escapedForTerminal)",
+                timeoutMilliseconds: Self.networkTimeoutMilliseconds)
         return try revision(folder, "FETCH_HEAD")
     }
 
@@ -98,9 +122,10 @@ public struct BundleGit: Sendable {
          try show(folder, rev, BundleFolder.signatureName, limit: SSHSignatureFile.maxLength))
     }
 
-    /// Moves the clone's checkout to `rev` (what was just applied).
-    public func checkout(_ folder: String, _ rev: String) throws {
-        try run(["-C", folder, "reset", "--quiet", "--hard", rev], doing: "check out \(rev) in \(folder.escapedForTerminal)")
+    /// Records `rev` (what was just applied) as `appliedRef` in the clone; no file of the
+    /// commit is written.
+    public func recordApplied(_ folder: String, _ rev: String) throws {
+        try run(["-C", folder, "update-ref", "-m", "hostbook: applied", Self.appliedRef, rev], doing: "record \(rev) as applied in \(folder.escapedForTerminal)")
     }
 
     /// `name` in commit `rev`: nil when the commit has none; refused when it is not a regular
@@ -132,12 +157,17 @@ public struct BundleGit: Sendable {
     }
 
     @discardableResult
-    private func run(_ args: [String], doing what: String, limit: Int = 1 << 16) throws -> [UInt8] {
+    private func run(_ args: [String], doing what: String, limit: Int = 1 << 16, timeoutMilliseconds: Int64? = nil) throws -> [UInt8] {
         let result: CapturedProcess.Result
         do {
-            result = try CapturedProcess.run(git, ["git"] + Self.safety + args, options: Spawn.Options(environment: environment), limit: limit)
+            result = try CapturedProcess.run(git, ["git"] + Self.safety + args, options: Spawn.Options(environment: environment), limit: limit,
+                                             timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
+        }
+        if result.timedOut {
+            throw SessionError.failed("git could not \(what): no answer within \(Self.networkTimeoutMilliseconds / 60_000) minutes",
+                                      hint: "Check the URL and your network, then run the command again.")
         }
         guard result.status.exitCode == 0 else {
             let said = String(decoding: result.stderr.prefix(400), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "exit \(result.status.exitCode)"

@@ -2,15 +2,17 @@
 // the bundle's git repository is cloned beside the database (FOLDER/bundles/NAME, where
 // FOLDER holds the database: $XDG_DATA_HOME/hostbook by default), and each update fetches
 // it. The two files are read from the fetched commit (BundleGit.files) and checked
-// (BundleIntake) before anything is written; the checkout is moved to that commit only
-// once it was applied, so the clone always shows what this database holds. A refused
+// (BundleIntake) before anything is written; the commit is recorded as applied
+// (refs/hostbook/applied; the clone has no working tree) only once it was applied, so the
+// clone always names what this database holds. A refused
 // bundle leaves the database as it was (the clone keeps what it fetched; the next update
 // fetches again). A subscribe refused after its clone leaves the clone, and a later
 // subscribe of the same NAME and URL uses it.
 // Applying is the caller's `apply` (the executable's: CredentialStore.applyBundle, which
 // also deletes the vault passwords of the hosts a bundle drops; Sessions reaches no vault).
 // An error it returns (the rows written, an item left over) is thrown once the subscription
-// is recorded and the checkout moved, so the clone still shows what the database holds.
+// and the commit are recorded, so the clone still names what the database holds; every
+// error after an apply is thrown as BundleFailedAfterApply.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -74,10 +76,11 @@ public struct BundleSubscriber {
             revision = try git.revision(folder, "HEAD")
         }
         let intake = try check(folder, revision, expectedName: name)
-        let leftover = intake.plan.changesNothing ? nil : try apply(intake.plan)
-        try store.subscribe(bundle: name, url: url)
-        try git.checkout(folder, revision)
-        if let leftover { throw leftover }
+        let leftover = intake.plan.writesNothing ? nil : try apply(intake.plan)
+        try afterApply(intake.plan, leftover) {
+            try store.subscribe(bundle: name, url: url)
+            try git.recordApplied(folder, revision)
+        }
         return Outcome(name: name, url: url, intake: intake, revision: revision, folder: folder)
     }
 
@@ -103,10 +106,20 @@ public struct BundleSubscriber {
             revision = try git.revision(folder, "HEAD")
         }
         let intake = try check(folder, revision, expectedName: subscription.name)
-        let leftover = intake.plan.changesNothing ? nil : try apply(intake.plan)
-        try git.checkout(folder, revision)
-        if let leftover { throw leftover }
+        let leftover = intake.plan.writesNothing ? nil : try apply(intake.plan)
+        try afterApply(intake.plan, leftover) { try git.recordApplied(folder, revision) }
         return Outcome(name: subscription.name, url: subscription.url, intake: intake, revision: revision, folder: folder)
+    }
+
+    /// Runs `rest` (what follows an apply), then throws `leftover`; once `plan` was written,
+    /// any error is thrown as BundleFailedAfterApply.
+    private func afterApply(_ plan: BundlePlan, _ leftover: (any Error)?, _ rest: () throws -> Void) throws {
+        do {
+            try rest()
+            if let leftover { throw leftover }
+        } catch {
+            throw plan.writesNothing ? error : BundleFailedAfterApply(underlying: error)
+        }
     }
 
     private func check(_ folder: String, _ revision: String, expectedName: String) throws -> BundleIntake {

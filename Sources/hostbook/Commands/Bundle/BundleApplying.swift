@@ -23,9 +23,10 @@ enum BundleApplying {
         }
     }
 
-    /// `error`, as FailedAfterChanges when the bundle was applied before it (a leftover
-    /// password: CredentialStoreError).
+    /// `error`, as FailedAfterChanges when the bundle was applied before it
+    /// (BundleFailedAfterApply: the subscription's or the applied commit's record, a leftover password).
     static func afterApply(_ error: any Error) -> any Error {
-        error is CredentialStoreError ? FailedAfterChanges(underlying: error) : error
+        if let failed = error as? BundleFailedAfterApply { return FailedAfterChanges(underlying: failed.underlying) }
+        return error is CredentialStoreError ? FailedAfterChanges(underlying: error) : error
     }
 }

@@ -33,7 +33,7 @@ enum BundleImport {
         let database = dryRun ? try HostStoreAccess.openForReading(inv) ?? HostDatabase.inMemory()
                               : try HostStoreAccess.openForWriting(inv)
         let intake = try BundleIntake.check(text: text, signature: signature, shownAs: folder.textPath, expectedName: nil, database: database)
-        if !dryRun, !intake.plan.changesNothing { try BundleApplying.apply(intake.plan, database: database) }
+        if !dryRun, !intake.plan.writesNothing { try BundleApplying.apply(intake.plan, database: database) }
         if inv.json {
             inv.printJSON(.object(BundlePlanPresentation.fields(intake, applied: !dryRun)))
         } else {

@@ -27,6 +27,7 @@ enum BundlePlanPresentation {
             ("host_keys_trusted", .strings(plan.hostKeysToTrust)),
             ("host_keys_revoked", .strings(plan.hostKeysToRevoke)),
             ("host_keys_removed", .strings(plan.hostKeysToRemove)),
+            ("passwords_removed", .strings(plan.removedPasswords.map(\.host))),
             ("clashes", .array(plan.clashes.map {
                 .object([("kind", .string($0.kind == .host ? "host" : "snippet")), ("name", .string($0.name)), ("owner", .string($0.owner))])
             })),
@@ -62,6 +63,9 @@ enum BundlePlanPresentation {
         for changed in plan.changedHostKeys {
             inv.print("  not changed: the bundle's host key for \(changed.host) (\(changed.offered)) differs from the one you trust (\(changed.trusted.joined(separator: ", ")))")
             inv.print("    review it with 'hostbook known-hosts list \(changed.host)'; it is replaced only by 'hostbook known-hosts approve HOST --key \"TYPE BASE64\" --replace'")
+        }
+        for removed in plan.removedPasswords where removed.addressChanged {
+            inv.print("  password of '\(removed.host)' \(raw: dryRun ? "to be removed" : "removed"): the bundle changed its address; set it again with hostbook edit \(removed.host) --password-stdin")
         }
         for missing in plan.missingKeys {
             inv.print("  host '\(missing.host)' expects key '\(missing.key)', which you do not have: saved without a key")
