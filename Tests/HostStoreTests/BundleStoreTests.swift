@@ -45,8 +45,8 @@ final class BundleStoreTests: DatabaseTestCase {
             snippets: [BundleSnippet(name: "logs", command: "journalctl -f", description: "follow")],
             hostKeys: ["bastion.example.com ssh-ed25519 \(Self.keyA)",
                        "[db1.example.com]:2222 ssh-ed25519 \(Self.keyA)",
-                       "@revoked old.example.com ssh-ed25519 \(Self.keyB)",
-                       "@cert-authority *.example.com ssh-ed25519 \(Self.keyB)"])
+                       "@revoked bastion.example.com ssh-ed25519 \(Self.keyB)",
+                       "@cert-authority [db1.example.com]:2222 ssh-ed25519 \(Self.keyB)"])
     }
 
     func status(_ host: String, port: Int = 22, _ key: String) throws -> HostKeyStatus {
@@ -62,8 +62,9 @@ final class BundleStoreTests: DatabaseTestCase {
         XCTAssertEqual(plan.missingKeys, [.init(host: "db1", key: "team-key")])
         XCTAssertEqual(plan.snippetsToAdd.map(\.name), ["logs"])
         XCTAssertEqual(plan.hostKeysToTrust.count, 3)
-        XCTAssertEqual(plan.hostKeysToRevoke, ["@revoked old.example.com ssh-ed25519 \(Self.keyB)"])
+        XCTAssertEqual(plan.hostKeysToRevoke, ["@revoked bastion.example.com ssh-ed25519 \(Self.keyB)"])
         XCTAssertTrue(plan.clashes.isEmpty && plan.changedHostKeys.isEmpty)
+        XCTAssertTrue(plan.refusedHosts.isEmpty && plan.refusedHostKeys.isEmpty, "\(plan.refusedHostKeys)")
         XCTAssertNil(plan.previousSerial)
         XCTAssertEqual(try counts()["hosts"], 0, "a plan writes nothing")
         try bundles.apply(plan)
@@ -78,7 +79,8 @@ final class BundleStoreTests: DatabaseTestCase {
         XCTAssertEqual(try db.snippet(named: "logs")?.command, "journalctl -f")
         XCTAssertEqual(try status("bastion.example.com", Self.keyA), .trusted)
         XCTAssertEqual(try status("db1.example.com", port: 2222, Self.keyA), .trusted)
-        XCTAssertEqual(try status("old.example.com", Self.keyB), .revoked)
+        XCTAssertEqual(try status("bastion.example.com", Self.keyB), .revoked)
+        XCTAssertTrue(try knownHosts.knownKeyTypes(HostLookupName(host: "db1.example.com", port: 2222)).certificateAuthority)
         XCTAssertEqual(try bundles.appliedSerial(bundle: "team"), 1)
         XCTAssertEqual(try bundles.appliedDigest(bundle: "team")?.count, 64)
 
@@ -98,10 +100,10 @@ final class BundleStoreTests: DatabaseTestCase {
         let bastionUUID = try XCTUnwrap(db.host(named: "bastion")).uuid
         // Serial 3: bastion, its key line, the revocation and the snippet dropped; db1 moved.
         var next = team(serial: 3)
-        next.hosts = [BundleHost(name: "db1", hostname: "db1.example.com", port: 2200, tags: ["db"], key: "team-key"),
+        next.hosts = [BundleHost(name: "db1", hostname: "db1.example.com", port: 2222, tags: ["db"], key: "team-key"),
                       BundleHost(name: "web", hostname: "web.example.com")]
         next.snippets = []
-        next.hostKeys = ["[db1.example.com]:2222 ssh-ed25519 \(Self.keyA)", "@cert-authority *.example.com ssh-ed25519 \(Self.keyB)"]
+        next.hostKeys = ["[db1.example.com]:2222 ssh-ed25519 \(Self.keyA)", "@cert-authority [db1.example.com]:2222 ssh-ed25519 \(Self.keyB)"]
         let update = try bundles.plan(next, bundle: "team")
         XCTAssertEqual(update.previousSerial, 1)
         XCTAssertEqual(update.hostsToAdd.map(\.name), ["web"])
@@ -109,18 +111,18 @@ final class BundleStoreTests: DatabaseTestCase {
         XCTAssertEqual(update.hostsToRemove, ["bastion"])
         XCTAssertEqual(update.removedPasswords, [.init(host: "bastion", uuid: bastionUUID)])
         XCTAssertEqual(update.snippetsToRemove, ["logs"])
-        XCTAssertEqual(Set(update.hostKeysToRemove), ["bastion.example.com ssh-ed25519 \(Self.keyA)", "@revoked old.example.com ssh-ed25519 \(Self.keyB)"])
+        XCTAssertEqual(Set(update.hostKeysToRemove), ["bastion.example.com ssh-ed25519 \(Self.keyA)", "@revoked bastion.example.com ssh-ed25519 \(Self.keyB)"])
         XCTAssertTrue(update.hostKeysToTrust.isEmpty)
         try bundles.apply(update)
         XCTAssertNil(try db.host(named: "bastion"))
         XCTAssertNil(try db.host(named: "database"), "the dropped alias went with the update")
         let moved = try XCTUnwrap(db.host(named: "db1"))
-        XCTAssertEqual([moved.port, moved.jump == nil ? 0 : 1], [2200, 0])
+        XCTAssertEqual([moved.port, moved.jump == nil ? 0 : 1], [2222, 0])
         XCTAssertEqual(moved.key, "team-key")
         XCTAssertEqual(moved.auth, .key)
         XCTAssertNil(try db.snippet(named: "logs"))
         XCTAssertEqual(try status("bastion.example.com", Self.keyA), .unknown)
-        XCTAssertEqual(try status("old.example.com", Self.keyB), .unknown, "the dropped @revoked line no longer revokes")
+        XCTAssertEqual(try status("bastion.example.com", Self.keyB), .unknown, "the dropped @revoked line no longer revokes")
         XCTAssertEqual(try status("mine.example", Self.keyA), .trusted, "the user's own entry stays")
         XCTAssertEqual(try knownHosts.all().filter { $0.source == "bundle:team" }.count, 2)
         XCTAssertEqual(try bundles.appliedSerial(bundle: "team"), 3)
@@ -199,12 +201,65 @@ final class BundleStoreTests: DatabaseTestCase {
     func testARevokedLineRevokesATrustedKey() throws {
         try knownHosts.approve(HostLookupName(host: "app.example"), key: Self.key(Self.keyB), source: "tofu")
         XCTAssertEqual(try status("app.example", Self.keyB), .trusted)
-        let doc = BundleDocument(name: "team", serial: 1, hostKeys: ["@revoked * ssh-ed25519 \(Self.keyB)"])
+        let doc = BundleDocument(name: "team", serial: 1, hosts: [BundleHost(name: "app", hostname: "app.example")],
+                                 hostKeys: ["@revoked app.example ssh-ed25519 \(Self.keyB)"])
         let plan = try bundles.plan(doc, bundle: "team")
         XCTAssertEqual(plan.hostKeysToRevoke, doc.hostKeys)
         try bundles.apply(plan)
         XCTAssertEqual(try status("app.example", Self.keyB), .revoked)
-        XCTAssertEqual(try knownHosts.events(forHost: "*").last?.event, "revoked")
+        XCTAssertEqual(try knownHosts.events(forHost: "app.example").last?.event, "revoked")
+    }
+
+    /// A rogue signer's bundle speaks only for its own hosts (docs/formats.md, "Team
+    /// bundles"): CA, revocation and plain lines for other names, and hosts named like DNS
+    /// names or like a saved host's hostname, are reported and not applied.
+    func testABundleSpeaksOnlyForItsOwnHosts() throws {
+        try db.addHost(NewHost(name: "prod", hostname: "prod.corp.example"))
+        try knownHosts.approve(HostLookupName(host: "prod.corp.example"), key: Self.key(Self.keyA), source: "tofu")
+        let hashedOwn = HashedHostName(hashing: "app.team.example", salt: Array(repeating: 3, count: 20)).text
+        let hashedOther = HashedHostName(hashing: "prod.corp.example", salt: Array(repeating: 4, count: 20)).text
+        let doc = BundleDocument(
+            name: "team", serial: 1,
+            hosts: [BundleHost(name: "app", hostname: "app.team.example"),
+                    BundleHost(name: "github.com", hostname: "evil.example"),
+                    BundleHost(name: "prod.corp.example", hostname: "prod.corp.example"),
+                    BundleHost(name: "sneaky", hostname: "x.example", aliases: ["other.example"])],
+            hostKeys: ["@cert-authority * ssh-ed25519 \(Self.keyB)",
+                       "@cert-authority *.team.example ssh-ed25519 \(Self.keyB)",
+                       "@revoked prod.corp.example ssh-ed25519 \(Self.keyA)",
+                       "@revoked * ssh-ed25519 \(Self.keyA)",
+                       "github.com ssh-ed25519 \(Self.keyB)",
+                       "app.team.example,github.com ssh-ed25519 \(Self.keyB)",
+                       "evil.example ssh-ed25519 \(Self.keyB)",
+                       "\(hashedOther) ssh-ed25519 \(Self.keyB)",
+                       "!other.example,app.team.example ssh-ed25519 \(Self.keyB)",
+                       // Its own: applied.
+                       "app.team.example ssh-ed25519 \(Self.keyB)",
+                       "\(hashedOwn) ssh-ed25519 \(Self.keyB)",
+                       "@cert-authority app.team.example,app ssh-ed25519 \(Self.keyA)"])
+        let plan = try bundles.plan(doc, bundle: "team")
+        XCTAssertEqual(plan.hostsToAdd.map(\.name), ["app"])
+        XCTAssertEqual(plan.refusedHosts.map(\.what), ["github.com", "prod.corp.example", "sneaky"])
+        XCTAssertEqual(plan.refusedHosts.map(\.reason), ["'github.com' looks like a DNS name but is not the host's hostname",
+                                                          "'prod.corp.example' is the hostname of a saved host",
+                                                          "'other.example' looks like a DNS name but is not the host's hostname"])
+        XCTAssertEqual(plan.refusedHostKeys.map(\.what), Array(doc.hostKeys.prefix(9)))
+        XCTAssertEqual(Set(plan.refusedHostKeys.map(\.reason)), [BundleStore.notOwnedReason])
+        XCTAssertEqual(plan.hostKeysToTrust, Array(doc.hostKeys.suffix(3)))
+        XCTAssertTrue(plan.hostKeysToRevoke.isEmpty)
+        try bundles.apply(plan)
+        XCTAssertNil(try db.host(named: "github.com"))
+        XCTAssertEqual(try db.hosts().map(\.name), ["app", "prod"])
+        // No CA is trusted for the user's host; its key is not revoked; github.com is not pre-trusted.
+        XCTAssertFalse(try knownHosts.knownKeyTypes(HostLookupName(host: "prod.corp.example")).certificateAuthority)
+        XCTAssertEqual(try status("prod.corp.example", Self.keyA), .trusted)
+        XCTAssertEqual(try status("github.com", Self.keyB), .unknown)
+        XCTAssertEqual(try status("evil.example", Self.keyB), .unknown)
+        // Its own host: the key and the CA line apply.
+        XCTAssertEqual(try status("app.team.example", Self.keyB), .trusted)
+        XCTAssertTrue(try knownHosts.knownKeyTypes(HostLookupName(host: "app.team.example")).certificateAuthority)
+        XCTAssertFalse(try knownHosts.knownKeyTypes(HostLookupName(host: "other.team.example")).certificateAuthority)
+        XCTAssertEqual(try knownHosts.all().filter { $0.source == "bundle:team" }.count, 4)
     }
 
     func testSerialRules() throws {
@@ -278,13 +333,16 @@ final class BundleStoreTests: DatabaseTestCase {
         try knownHosts.approve(HostLookupName(host: "web.example", port: 2200), key: Self.key(Self.keyA), source: "tofu")
         try knownHosts.approve(HostLookupName(host: "lab.example"), key: Self.key(Self.keyA), source: "tofu")
         try knownHosts.revoke(HostLookupName(host: "old.example"), key: Self.key(Self.keyB), source: "user")
+        try knownHosts.revoke(HostLookupName(host: "gate.example"), key: Self.key(Self.keyB), source: "user")
+        _ = try knownHosts.importKnownHosts(Array("@cert-authority *.example ssh-ed25519 \(Self.keyB)\n".utf8))
         let doc = try bundles.document(name: "team", tags: ["PROD"], serial: 9)
         XCTAssertEqual(doc.hosts.map(\.name).sorted(), ["gate", "web"], "web and the jump host it needs")
         let web = try XCTUnwrap(doc.hosts.first { $0.name == "web" })
         XCTAssertEqual(web, BundleHost(name: "web", hostname: "web.example", port: 2200, user: "www", tags: ["prod"], aliases: ["w"],
                                        jump: "gate", note: "say \"hi\"", key: "deploy"))
         XCTAssertEqual(doc.snippets, [BundleSnippet(name: "up", command: "uptime")])
-        XCTAssertEqual(Set(doc.hostKeys), ["[web.example]:2200 ssh-ed25519 \(Self.keyA)", "@revoked old.example ssh-ed25519 \(Self.keyB)"])
+        XCTAssertEqual(Set(doc.hostKeys), ["[web.example]:2200 ssh-ed25519 \(Self.keyA)", "@revoked gate.example ssh-ed25519 \(Self.keyB)"],
+                       "only lines naming nothing but the exported hosts")
         let text = BundleText.render(doc)
         XCTAssertEqual(try BundleText.parse(text), try BundleText.parse(BundleText.render(try BundleText.parse(text))))
         XCTAssertFalse(String(decoding: text, as: UTF8.self).contains("password"))
@@ -295,6 +353,7 @@ final class BundleStoreTests: DatabaseTestCase {
         let parsed = try BundleText.parse(text)
         let plan = try theirs.plan(parsed, bundle: "team")
         XCTAssertEqual(plan.missingKeys, [.init(host: "web", key: "deploy")])
+        XCTAssertTrue(plan.refusedHostKeys.isEmpty && plan.refusedHosts.isEmpty, "export → import refuses nothing")
         try theirs.apply(plan)
         XCTAssertEqual(try other.hosts().map { "\($0.name) \($0.source) \($0.auth.rawValue)" }, ["gate bundle:team agent", "web bundle:team agent"])
         XCTAssertEqual(try KnownHostsStore(database: other).check(HostLookupName(host: "web.example", port: 2200), presented: .plain(Self.key(Self.keyA))).decision.status, .trusted)

@@ -602,6 +602,59 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
     /// `bundle import --dry-run` creates no database: with none at --db it plans against an
     /// empty one (no signer trusted: refused) and leaves no file.
+    /// A bundle signed by a trusted but rogue signer (ssh-keygen -Y sign) speaks only for
+    /// its own hosts: its CA for `*`, its @revoked for the user's key, its github.com key and
+    /// its host named github.com are reported and not applied (docs/formats.md).
+    func testARogueSignersBundleCannotSpeakForOtherHosts() throws {
+        let folder = fx.dir.file("rogue")
+        XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
+        XCTAssertEqual(try fx.tool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", fx.dir.file("rogue-key")]).status, 0)
+        let text = """
+        hostbook-bundle 1
+        name "team"
+        serial 1
+
+        host "app"
+          hostname "app.team.example"
+          port 22
+
+        host "github.com"
+          hostname "evil.example"
+          port 22
+
+        host-key "@cert-authority * \(keyB)"
+        host-key "@revoked prod.corp.example \(keyA)"
+        host-key "app.team.example \(keyB)"
+        host-key "github.com \(keyB)"
+
+        """
+        XCTAssertEqual(try fx.tool("/bin/sh", ["-c", "cat > \"$0\"", folder + "/bundle.txt"], stdin: text).status, 0)
+        let sign = try fx.tool("/usr/bin/ssh-keygen", ["-Y", "sign", "-n", "hostbook-bundle", "-f", fx.dir.file("rogue-key"), folder + "/bundle.txt"])
+        XCTAssertEqual(sign.status, 0, sign.stderr)
+        let signer = try String(contentsOfFile: fx.dir.file("rogue-key.pub"), encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
+        try onB("add", "prod", "--hostname", "prod.corp.example")
+        XCTAssertEqual(try onB("known-hosts", "approve", "prod.corp.example", "--key", keyA, "--yes").status, 0)
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signer).status, 0)
+
+        let applied = try onB("bundle", "import", folder, "--json")
+        XCTAssertEqual(applied.status, 0, applied.stderr)
+        let plan = try JSONSerialization.jsonObject(with: applied.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(plan["hosts_added"] as? [String], ["app"])
+        XCTAssertEqual((plan["refused_hosts"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["github.com"])
+        let refusedLines = (plan["refused_host_keys"] as? [[String: Any]] ?? []).compactMap { $0["line"] as? String }
+        XCTAssertEqual(refusedLines, ["@cert-authority * \(keyB)", "@revoked prod.corp.example \(keyA)",
+                                      "github.com \(keyB)"])
+        XCTAssertEqual(plan["host_keys_trusted"] as? [String], ["app.team.example \(keyB)"])
+        XCTAssertEqual(try onB("known-hosts", "check", "prod.corp.example", "--key", keyA).status, 0, "the user's key is not revoked")
+        XCTAssertNotEqual(try onB("known-hosts", "check", "github.com", "--key", keyB).status, 0)
+        XCTAssertEqual(try onB("known-hosts", "check", "app.team.example", "--key", keyB).status, 0)
+        XCTAssertNil(try hostsOnB()["github.com"])
+        // The text report names what was refused, and why.
+        let again = try onB("bundle", "import", folder, "--dry-run")
+        XCTAssertTrue(again.stdout.contains("not applied: host 'github.com': 'github.com' looks like a DNS name"), again.stdout)
+        XCTAssertTrue(again.stdout.contains("not applied: host-key line '@cert-authority * ssh-ed25519 "), again.stdout)
+    }
+
     func testADryRunImportCreatesNoDatabase() throws {
         _ = try publisher()
         let folder = fx.dir.file("out")

@@ -18,6 +18,9 @@ struct BundleDiff {
     var removeSnippets: [Int64] = []
     var addEntries: [KnownHostsStore.BundleEntry] = []
     var removeEntries: [KnownHostRow] = []
+    /// The bundle's hosts the plan keeps (added, updated or unchanged): the names its
+    /// host-key lines may speak for.
+    var keptHosts: [BundleHost] = []
 }
 
 /// A host in the jump-chain walk of the state after apply.
@@ -117,10 +120,20 @@ extension BundleStore {
         for row in try connection.query("SELECT a.alias, h.source FROM host_aliases a JOIN hosts h ON h.id = a.host_id WHERE h.source != ?1", [.text(source)]) {
             if let n = row.text(0) { taken[n.lowercased()] = row.text(1) ?? "manual" }
         }
+        // Hostnames of hosts of any other source: a bundle host named like one would take
+        // over `ssh NAME` through the installed config.
+        var hostnames: Set<String> = []
+        for row in try connection.query("SELECT hostname FROM hosts WHERE source != ?1", [.text(source)]) {
+            if let n = row.text(0) { hostnames.insert(n.lowercased()) }
+        }
         var kept: [String: BundleHost] = [:]
         for var h in document.hosts.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             if let owner = ([h.name] + h.aliases).lazy.compactMap({ taken[$0.lowercased()] }).first {
                 diff.plan.clashes.append(.init(kind: .host, name: h.name, owner: owner))
+                continue
+            }
+            if let reason = Self.nameRefusal(h, savedHostnames: hostnames) {
+                diff.plan.refusedHosts.append(.init(h.name, reason: reason))
                 continue
             }
             var keyID: Int64?
@@ -134,6 +147,7 @@ extension BundleStore {
             h.tags = Array(Set(h.tags)).sorted()
             h.aliases = Array(Set(h.aliases)).sorted()
             kept[h.name.lowercased()] = h
+            diff.keptHosts.append(h)
             for a in h.aliases { kept[a.lowercased()] = h }
             if let old = ownByName[h.name.lowercased()] {
                 if !Self.same(old, h) {
@@ -180,6 +194,20 @@ extension BundleStore {
                                     hint: "Nothing was written. Add a host named '\(BundleText.escaped(jump))', or ask for a bundle that carries it.")
             }
         }
+    }
+
+    /// Why a bundle host may not take its name (nil: it may): a name or alias that is the
+    /// hostname of a saved host the bundle did not bring, or that looks like a DNS name
+    /// (has a dot) but is not the host's own hostname.
+    static func nameRefusal(_ h: BundleHost, savedHostnames: Set<String>) -> String? {
+        for n in [h.name] + h.aliases {
+            let lowered = n.lowercased()
+            if savedHostnames.contains(lowered) { return "'\(n)' is the hostname of a saved host" }
+            if lowered.contains(".") && lowered != h.hostname.lowercased() {
+                return "'\(n)' looks like a DNS name but is not the host's hostname"
+            }
+        }
+        return nil
     }
 
     /// True when the stored host already holds what the bundle says (tags, aliases, key and
@@ -233,22 +261,25 @@ extension BundleStore {
         let store = KnownHostsStore(database: database)
         let owned = try store.rows(source: source)
         var keptIDs: Set<Int64> = []
-        var candidates: [HostLookupName]?
-        let extra = document.hosts.flatMap { h in
-            ([h.hostname, h.name] + h.aliases).map { HostLookupName(host: HostPatternList.lowercased($0), port: h.port) }
-        }
+        // Only the hosts the plan keeps (not clashing, not refused) own names.
+        let own = Self.ownLookups(diff.keptHosts)
+        let ownSet = Set(own)
+        var budget = Self.hashedMatchBudget
         let now = StoreClock.nowSeconds()
         var planned: Set<String> = []
         var whole: KnownHostsStore.WholeEntries?
+        var changes: Set<BundlePlan.ChangedHostKey> = []
         for (line, lineEntries) in zip(document.hostKeys, entries) {
+            let ownership = Self.ownership(of: lineEntries, own: own, ownSet: ownSet, budget: &budget)
+            if let reason = ownership.refused {
+                diff.plan.refusedHostKeys.append(.init(line, reason: reason))
+                continue
+            }
             var adds = false
             for e in lineEntries {
                 let identity = "\(e.plain ? HostPatternList.lowercased(e.pattern) : e.pattern)\u{0}\(e.port)\u{0}\(e.marker.rawValue)\u{0}\(Base64.encode(e.entry.storedBlob))"
                 if planned.contains(identity) { continue }
-                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: {
-                    if candidates == nil { candidates = try store.lookupCandidates(extra: extra) }
-                    return candidates!
-                }, now: now)
+                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: { ownership.matched }, now: now)
                 switch verdict {
                 case .stored(let id, let isOwned):
                     if isOwned { keptIDs.insert(id) }
@@ -260,17 +291,18 @@ extension BundleStore {
                     adds = true
                 case .changed(let lookup, let trusted):
                     let change = BundlePlan.ChangedHostKey(host: lookup, line: line, offered: e.entry.key.sha256Fingerprint, trusted: trusted)
-                    if !diff.plan.changedHostKeys.contains(change) { diff.plan.changedHostKeys.append(change) }
+                    if changes.insert(change).inserted { diff.plan.changedHostKeys.append(change) }
                 }
             }
             if adds {
                 if lineEntries.first?.marker == .revoked { diff.plan.hostKeysToRevoke.append(line) } else { diff.plan.hostKeysToTrust.append(line) }
             }
         }
+        var removed: Set<String> = []
         for row in owned where !keptIDs.contains(row.id) {
             diff.removeEntries.append(row)
             let line = KnownHostsStore.line(of: row)
-            if !diff.plan.hostKeysToRemove.contains(line) { diff.plan.hostKeysToRemove.append(line) }
+            if removed.insert(line).inserted { diff.plan.hostKeysToRemove.append(line) }
         }
     }
 }

@@ -6,8 +6,9 @@ extension BundleStore {
     /// The bundle document of this database: hosts (all, or those with any of `tags`, plus
     /// the jump hosts they need) that did not come from a bundle, every snippet that did not
     /// come from a bundle, and the host keys of those hosts (their hostnames, names and
-    /// aliases at their ports, as ssh consults them) plus every `@cert-authority` and
-    /// `@revoked` entry, none that a bundle brought. Hosts name their key; never a password
+    /// aliases at their ports, as ssh consults them), `@cert-authority` and `@revoked`
+    /// entries included, none that a bundle brought; only lines naming nothing but those
+    /// hosts (BundleOwnNames.swift), so the import refuses none of them. Hosts name their key; never a password
     /// or key material.
     public func document(name: String, tags: [String] = [], serial: UInt64) throws -> BundleDocument {
         try Self.requireName(name)
@@ -44,10 +45,15 @@ extension BundleStore {
                 }
             }
             for r in try store.all() where r.marker != .none { rows[r.id] = r }
+            let own = Self.ownLookups(hosts)
+            let ownSet = Set(own)
+            var budget = Self.hashedMatchBudget
             var lines: Set<String> = []
             for r in rows.values where !r.source.hasPrefix("bundle:") {
                 let line = KnownHostsStore.line(of: r)
-                if (try? KnownHostsEntry.parse(line)) != nil { lines.insert(line) }
+                guard (try? KnownHostsEntry.parse(line)) != nil, let entries = try? KnownHostsStore.bundleEntries(of: line),
+                      Self.ownership(of: entries, own: own, ownSet: ownSet, budget: &budget).refused == nil else { continue }
+                lines.insert(line)
             }
             return BundleDocument(name: name, serial: serial, hosts: hosts, snippets: snippets, hostKeys: Array(lines))
         }

@@ -21,7 +21,7 @@ public struct BundlePlan: Sendable, Equatable {
 
     /// A bundle host-key line that disagrees with a key the user already trusts for that
     /// host: not applied.
-    public struct ChangedHostKey: Sendable, Equatable {
+    public struct ChangedHostKey: Sendable, Hashable {
         /// The host (and port) the line is for, as a lookup string (`name` or `[name]:port`).
         public let host: String
         /// The bundle's line.
@@ -36,6 +36,19 @@ public struct BundlePlan: Sendable, Equatable {
             self.line = line
             self.offered = offered
             self.trusted = trusted
+        }
+    }
+
+    /// A bundle host or host-key line that is not applied because the bundle may not
+    /// speak for that name (docs/formats.md, "Team bundles"), with the reason.
+    public struct Refused: Sendable, Equatable {
+        /// The host's name, or the host-key line.
+        public let what: String
+        public let reason: String
+
+        public init(_ what: String, reason: String) {
+            self.what = what
+            self.reason = reason
         }
     }
 
@@ -93,6 +106,11 @@ public struct BundlePlan: Sendable, Equatable {
     public var hostKeysToRemove: [String] = []
 
     public var clashes: [Clash] = []
+    /// Hosts named like a DNS name other than their own hostname, or like the hostname of
+    /// a saved host the bundle did not bring: not applied.
+    public var refusedHosts: [Refused] = []
+    /// Host-key lines naming anything but the bundle's own hosts: not applied.
+    public var refusedHostKeys: [Refused] = []
     public var changedHostKeys: [ChangedHostKey] = []
     public var missingKeys: [MissingKey] = []
     /// Hosts in `hostsToRemove`, and hosts in `hostsToUpdate` whose hostname, port or user

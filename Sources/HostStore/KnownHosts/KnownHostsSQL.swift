@@ -143,8 +143,6 @@ extension KnownHostsSQL {
         """
     /// Every hashed or pattern-list entry (port 0), read once per plan into a set.
     static let wholeEntryRows = "SELECT id, pattern, marker, key_blob, source FROM known_hosts WHERE port = 0 ORDER BY id"
-    /// Every plain name with a port (the names a hashed or pattern line may be tested on).
-    static let plainNames = "SELECT DISTINCT lower(pattern), port FROM known_hosts WHERE port != 0"
     /// An entry a bundle brings, trusted (or revoking) from the moment it is written.
     static let insertFromBundle = """
         INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, source, first_seen, approved_at)

@@ -63,24 +63,9 @@ extension KnownHostsStore {
         return rows
     }
 
-    /// The names a hashed or pattern-list line is tested on for a changed key: every plain
-    /// name of the store and of the saved hosts, with its port.
-    func lookupCandidates(extra: [HostLookupName]) throws -> [HostLookupName] {
-        var names = Set(extra)
-        for row in try connection.query(KnownHostsSQL.plainNames) {
-            if let p = row.text(0), let port = row.int(1) { names.insert(HostLookupName(host: p, port: Int(port))) }
-        }
-        for row in try connection.query(KnownHostsSQL.allSavedHosts) {
-            for n in [row.text(0), row.text(1)].compactMap({ $0 }) {
-                names.insert(HostLookupName(host: HostPatternList.lowercased(n), port: Int(row.int(2) ?? 22)))
-            }
-        }
-        return names.sorted { ($0.host, $0.port) < ($1.host, $1.port) }
-    }
-
     /// The verdict on `e` for bundle `source`. Only an unmarked plain key can be CHANGED:
-    /// for a plain name it is checked at that name; for a hashed name or a pattern list at
-    /// each of `candidates` the field matches. The bundle's own entries are left out of
+    /// for a plain name it is checked at that name; for a hashed name at each of
+    /// `candidates` (the bundle's own names it hashes) the field matches. The bundle's own entries are left out of
     /// the check: the bundle being applied restates them.
     func verdict(_ e: BundleEntry, source: String, whole: inout WholeEntries?, candidates: () throws -> [HostLookupName],
                  now: UInt64) throws -> BundleEntryVerdict {

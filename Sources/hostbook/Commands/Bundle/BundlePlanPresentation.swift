@@ -34,6 +34,8 @@ enum BundlePlanPresentation {
             ("changed_host_keys", .array(plan.changedHostKeys.map {
                 .object([("host", .string($0.host)), ("line", .string($0.line)), ("offered", .string($0.offered)), ("trusted", .strings($0.trusted))])
             })),
+            ("refused_hosts", .array(plan.refusedHosts.map { .object([("name", .string($0.what)), ("reason", .string($0.reason))]) })),
+            ("refused_host_keys", .array(plan.refusedHostKeys.map { .object([("line", .string($0.what)), ("reason", .string($0.reason))]) })),
             ("missing_keys", .array(plan.missingKeys.map { .object([("host", .string($0.host)), ("key", .string($0.key))]) })),
         ]
     }
@@ -59,6 +61,12 @@ enum BundlePlanPresentation {
             let kind = clash.kind == .host ? "host" : "snippet"
             let owner: TerminalText = clash.owner == "manual" ? "was made by you" : "came from \(clash.owner)"
             inv.print("  not changed: \(raw: kind) '\(clash.name)' \(owner)")
+        }
+        for refused in plan.refusedHosts {
+            inv.print("  not applied: host '\(refused.what)': \(refused.reason)")
+        }
+        for refused in plan.refusedHostKeys {
+            inv.print("  not applied: host-key line '\(refused.what)': \(refused.reason)")
         }
         for changed in plan.changedHostKeys {
             inv.print("  not changed: the bundle's host key for \(changed.host) (\(changed.offered)) differs from the one you trust (\(changed.trusted.joined(separator: ", ")))")
