@@ -257,26 +257,37 @@ final class ServiceConnection {
 
     /// Locks the default collection (org.freedesktop.Secret.Service.Lock).
     func lockDefaultCollection() throws(VaultError) {
-        var error: UnsafeMutablePointer<GError>?
-        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
-                                                                cancellable, &error) else {
-            if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
-            throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
-        }
-        defer { g_object_unref(collection) }
-        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
-        defer { g_list_free(objects) }
-        var locked: UnsafeMutablePointer<GList>?
-        let count = secret_service_lock_sync(service, objects, cancellable, &locked, &error)
-        g_list_free_full(locked, g_object_unref)
-        if count < 0 || error != nil || deadline.expired {
-            throw vaultError(from: error, deadline: deadline, doing: "lock the default keyring")
+        try withDefaultCollectionList { objects throws(VaultError) in
+            var error: UnsafeMutablePointer<GError>?
+            var locked: UnsafeMutablePointer<GList>?
+            let count = secret_service_lock_sync(service, objects, cancellable, &locked, &error)
+            g_list_free_full(locked, g_object_unref)
+            if count < 0 || error != nil || deadline.expired {
+                throw vaultError(from: error, deadline: deadline, doing: "lock the default keyring")
+            }
         }
     }
 
     /// Asks the service to unlock the default collection (it shows its own dialog); true
     /// when it is unlocked afterwards.
     private func requestUnlock() throws(VaultError) -> Bool {
+        try withDefaultCollectionList { objects throws(VaultError) in
+            var error: UnsafeMutablePointer<GError>?
+            var unlocked: UnsafeMutablePointer<GList>?
+            let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
+            g_list_free_full(unlocked, g_object_unref)
+            if count < 0 || error != nil || deadline.expired {
+                throw vaultError(from: error, deadline: deadline, doing: "unlock the default keyring")
+            }
+            return count > 0
+        }
+    }
+
+    /// The default collection as the one-element list that the service's Lock and Unlock
+    /// calls take, alive while `body` runs.
+    private func withDefaultCollectionList<T>(
+        _ body: (UnsafeMutablePointer<GList>?) throws(VaultError) -> T
+    ) throws(VaultError) -> T {
         var error: UnsafeMutablePointer<GError>?
         guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
                                                                 cancellable, &error) else {
@@ -286,13 +297,7 @@ final class ServiceConnection {
         defer { g_object_unref(collection) }
         let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
         defer { g_list_free(objects) }
-        var unlocked: UnsafeMutablePointer<GList>?
-        let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
-        g_list_free_full(unlocked, g_object_unref)
-        if count < 0 || error != nil || deadline.expired {
-            throw vaultError(from: error, deadline: deadline, doing: "unlock the default keyring")
-        }
-        return count > 0
+        return try body(objects)
     }
 }
 
