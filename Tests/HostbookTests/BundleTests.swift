@@ -668,6 +668,19 @@ final class BundleTests: XCTestCase, TestHostKeys {
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("none")))
     }
 
+    /// `bundle update` with no database yet: nothing is subscribed to, and no database is
+    /// created to say so (a NAME is not found, exit 4).
+    func testAnUpdateWithoutADatabaseCreatesNone() throws {
+        let missing = fx.dir.file("none/hostbook.db")
+        let all = try fx.run(["bundle", "update", "--db", missing])
+        XCTAssertEqual(all.status, 0, all.stderr)
+        XCTAssertTrue(all.stdout.contains("No bundle is subscribed to"), all.stdout)
+        let named = try fx.run(["bundle", "update", "team", "--db", missing])
+        XCTAssertEqual(named.status, 4, named.stderr)
+        XCTAssertTrue(named.stderr.contains("no subscription to a bundle named 'team'"), named.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("none")))
+    }
+
     /// `bundle export --socket PATH` signs through the agent at PATH, as `agent start --socket`.
     func testExportThroughAnAgentOnAnotherSocket() throws {
         try fx.ok("keys", "generate", "signer")

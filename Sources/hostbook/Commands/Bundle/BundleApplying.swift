@@ -16,6 +16,14 @@ enum BundleApplying {
                                 apply: { try credentials.applyBundle($0) })
     }
 
+    /// For `bundle update`: with no database yet nothing is subscribed to, and nothing is
+    /// created to say so (a subscriber on an empty in-memory database, which applies nothing).
+    static func subscriberIfSubscribed(_ inv: Invocation, git: BundleGit) throws -> BundleSubscriber {
+        guard try HostStoreAccess.openForReading(inv) == nil else { return try subscriber(inv, git: git) }
+        return BundleSubscriber(database: try HostDatabase.inMemory(), databasePath: inv.databasePath, git: git,
+                                apply: { _ in nil })
+    }
+
     /// Writes `plan` on `database`; a leftover password is thrown as FailedAfterChanges.
     static func apply(_ plan: BundlePlan, database: HostDatabase) throws {
         if let leftover = try CredentialStore(database: database).applyBundle(plan) {
