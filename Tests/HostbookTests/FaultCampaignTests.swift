@@ -190,7 +190,8 @@ final class FaultCampaignTests: XCTestCase {
         let grow = try ToolProcess.run(URL(fileURLWithPath: "/bin/mount"), ["-o", "remount,size=8m", data])
         XCTAssertEqual(grow.status, 0, grow.stderr)
         try hb.ok("add", "more", "--hostname", "more.example", "--note", note)
-        try hb.ok("remove", "fill0", "--yes")
+        try hb.ok("remove", "more", "--yes")
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name = 'first'"), "1")
         try hb.ok("doctor")
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
     }
