@@ -195,4 +195,83 @@ final class FaultCampaignTests: XCTestCase {
         try hb.ok("doctor")
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
     }
+
+    /// Ten processes of the real binary writing one database at once (adds with passwords,
+    /// tag edits of one shared host, key imports, bundle imports, adds and removes) while the
+    /// standing agent signs from it: every write lands (no lost update: the shared host
+    /// ends with every writer's tags), none fails, "database is locked" never reaches a user.
+    func testTenWritersAndTheSigningAgentAtOnce() throws {
+        let rounds = FaultCampaign.iterations(small: 4)
+        let dir = hb.dir.path
+        // The publisher's database P and the signing key, in both databases: the agent
+        // serves this database's copy, `bundle export --db P` signs through it.
+        let publisher = hb.dir.file("p/hostbook.db")
+        let signerFile = hb.dir.file("signer")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "signer", "-f", signerFile]).status, 0)
+        for w in 6...7 {
+            for j in 0..<rounds {
+                XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", hb.dir.file("key-\(w)-\(j)")]).status, 0)
+            }
+        }
+        try hb.ok("keys", "import", signerFile, "--name", "signer")
+        XCTAssertEqual(try hb.run(["keys", "import", signerFile, "--name", "signer", "--db", publisher]).status, 0)
+        try hb.ok("add", "shared", "--hostname", "shared.example")
+        let started = try hb.ok("agent", "start")
+        let socket = String((started.stdout.split(separator: "\n").first ?? "").dropFirst("SSH_AUTH_SOCK=".count).prefix { $0 != ";" })
+        let line = try hb.ok("keys", "public", "signer").stdout.split(separator: " ").prefix(2).joined(separator: " ")
+        try hb.ok("bundle", "trust", "team", "--signer", line)
+        for serial in 1...rounds {
+            XCTAssertEqual(try hb.run(["add", "team-\(serial)", "--hostname", "t\(serial).example", "--tag", "team", "--db", publisher]).status, 0)
+            // Each export to the same folder takes the next serial; a copy of each is kept.
+            if serial == 1 { XCTAssertEqual(try hb.tool("/bin/mkdir", [hb.dir.file("out")]).status, 0) }
+            let export = try hb.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", hb.dir.file("out"),
+                                     "--db", publisher, "--socket", socket])
+            XCTAssertEqual(export.status, 0, export.stderr)
+            XCTAssertEqual(try hb.tool("/bin/cp", ["-r", hb.dir.file("out"), hb.dir.file("bundle\(serial)")]).status, 0)
+        }
+        try ToolProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ssh-keygen -y -f \"$0\" > \"$0.pub\"", signerFile])
+        hb.account?.handOver()
+
+        let writers: [String] = [
+            // 0-2: adds with a password (both stores).
+            "j=0; while [ $j -lt $ROUNDS ]; do printf 'pw-%s-%s\\n' $W $j | \"$HB\" add w$W-$j --hostname w$W-$j.example --password-stdin || exit 1; j=$((j+1)); done",
+            // 3-5: tag edits of one host, and a password edit of it (read-modify-write of one row).
+            "j=0; while [ $j -lt $ROUNDS ]; do \"$HB\" edit shared --tag t$W-$j || exit 1; printf 'pw-%s\\n' $j | \"$HB\" edit shared --password-stdin || exit 1; j=$((j+1)); done",
+            // 6-7: key imports (both stores).
+            "j=0; while [ $j -lt $ROUNDS ]; do \"$HB\" keys import \"$DIR/key-$W-$j\" --name k$W-$j || exit 1; j=$((j+1)); done",
+            // 8: the bundles, in serial order.
+            "j=1; while [ $j -le $ROUNDS ]; do \"$HB\" bundle import \"$DIR/bundle$j\" || exit 1; j=$((j+1)); done",
+            // 9: adds and removes with a password.
+            "j=0; while [ $j -lt $ROUNDS ]; do printf 'pw\\n' | \"$HB\" add r$j --hostname r$j.example --password-stdin || exit 1; \"$HB\" remove r$j --yes || exit 1; j=$((j+1)); done",
+        ]
+        var processes: [(Process, String)] = []
+        for w in 0..<10 {
+            let script = writers[w < 3 ? 0 : w < 6 ? 1 : w < 8 ? 2 : w == 8 ? 3 : 4]
+            let env = hb.environment.merging(["W": String(w), "ROUNDS": String(rounds), "DIR": dir]) { $1 }
+            processes.append((try Shell.start(script + " >/dev/null", environment: env, dir: hb.dir, tag: "writer\(w)", account: hb.account), "writer\(w)"))
+        }
+        // The agent signs all the while: a signature per round of each writer, and more.
+        let signing = "i=0; echo data > \"$DIR/signed\"; while [ $i -lt $((ROUNDS * 5)) ]; do "
+            + "SSH_AUTH_SOCK=\"$SOCK\" ssh-keygen -q -Y sign -f \"$DIR/signer.pub\" -n file \"$DIR/signed\" || exit 1; rm -f \"$DIR/signed.sig\"; i=$((i+1)); done"
+        processes.append((try Shell.start(signing, environment: hb.environment.merging(["ROUNDS": String(rounds), "DIR": dir, "SOCK": socket]) { $1 },
+                                          dir: hb.dir, tag: "signer", account: hb.account), "signer"))
+        for (p, tag) in processes {
+            p.waitUntilExit()
+            let (_, err) = Shell.output(hb.dir, tag)
+            XCTAssertEqual(p.terminationStatus, 0, "\(tag): \(err)")
+            XCTAssertFalse(err.contains("locked") || err.contains("busy"), "\(tag): \(err)")
+        }
+        XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name LIKE 'w%'"), String(3 * rounds))
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name LIKE 'r%'"), "0")
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM keys WHERE name LIKE 'k%'"), String(2 * rounds))
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name LIKE 'team-%'"), String(rounds))
+        let tags = Set(try Shell.sql(hb.db, "SELECT tag FROM host_tags t JOIN hosts h ON h.id = t.host_id WHERE h.name = 'shared'")
+            .split(separator: "\n").map(String.init))
+        XCTAssertEqual(tags, Set((3...5).flatMap { w in (0..<rounds).map { "t\(w)-\($0)" } }), "every writer's tags on the shared host")
+        XCTAssertEqual(try campaign.passwords(ofHost: "shared").count, 1, "one password item for the shared host")
+        XCTAssertEqual(try campaign.findings().count, 0, "doctor is healthy")
+        FaultCampaign.report("concurrent-writers", ["writers": 10, "rounds": rounds, "signatures": rounds * 5,
+                                                    "failures": testRun?.failureCount ?? 0])
+    }
 }
