@@ -274,4 +274,69 @@ final class FaultCampaignTests: XCTestCase {
         FaultCampaign.report("concurrent-writers", ["writers": 10, "rounds": rounds, "signatures": rounds * 5,
                                                     "failures": testRun?.failureCount ?? 0])
     }
+
+    /// The keyring daemon killed while a write waits on it: the write fails with one line
+    /// (exit 1) and writes no row; with a keyring started again on the same bus, the next
+    /// write works.
+    func testTheKeyringKilledDuringAWrite() throws {
+        let account = try XCTUnwrap(hb.account, "needs the test account's own keyring (tests run as root)")
+        try hb.ok("add", "before", "--hostname", "before.example", "--password-stdin", stdin: "pw-before\n")
+        let daemons = TestAccount.processes(of: account.uid).filter {
+            (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("gnome-keyring-d") == true
+        }
+        let daemon = try XCTUnwrap(daemons.first, "the account's gnome-keyring-daemon")
+        XCTAssertEqual(daemons.count, 1)
+        // Stopped, the daemon takes the write's request and never answers; then it is killed.
+        // Nothing signals that the request has reached it: the write is given half a second
+        // (far inside its 5-second deadline) to send it.
+        kill(daemon, SIGSTOP)
+        let write = try Shell.start("printf 'pw-during\\n' | \"$HB\" add during --hostname during.example --password-stdin",
+                                    environment: hb.environment, dir: hb.dir, tag: "during", account: account)
+        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(write.isRunning, "the write waits on the stopped keyring")
+        kill(daemon, SIGKILL)
+        write.waitUntilExit()
+        let (out, err) = Shell.output(hb.dir, "during")
+        XCTAssertEqual(write.terminationStatus, 1, err)
+        XCTAssertEqual(out, "")
+        XCTAssertTrue(err.hasPrefix("hostbook: "), err)
+        XCTAssertLessThanOrEqual(err.split(separator: "\n").count, 2, "one line and a hint: \(err)")
+        XCTAssertFalse(err.contains("pw-during"))
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts WHERE name = 'during'"), "0", "no row without its secret")
+        XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
+
+        // A keyring again on the account's bus (a new, empty one: the killed one's password
+        // was with-keyring's), started as with-keyring starts it.
+        let restart = """
+            kr="$DIR/keyring2"; mkdir -p -m 700 "$kr/home" "$kr/data" "$kr/config" "$kr/runtime"
+            head -c 16 /dev/urandom | od -An -tx1 | tr -d ' \\n' > "$kr/pw"
+            HOME="$kr/home" XDG_DATA_HOME="$kr/data" XDG_CONFIG_HOME="$kr/config" XDG_RUNTIME_DIR="$kr/runtime" \\
+              exec gnome-keyring-daemon --unlock --components=secrets --foreground < "$kr/pw"
+            """
+        let keyring = try Shell.start(restart, environment: ["DIR": hb.dir.path], dir: hb.dir, tag: "keyring2", account: account)
+        defer {
+            kill(keyring.processIdentifier, SIGTERM)
+            keyring.waitUntilExit()
+        }
+        // Ready once it owns the name (asked of the bus, which starts nothing) and the
+        // default alias names its unlocked collection.
+        let ready = """
+            gdbus call --session --timeout 5 --dest org.freedesktop.DBus --object-path /org/freedesktop/DBus \\
+              --method org.freedesktop.DBus.NameHasOwner org.freedesktop.secrets | grep -q true || exit 1
+            gdbus call --session --timeout 5 --dest org.freedesktop.secrets --object-path /org/freedesktop/secrets \\
+              --method org.freedesktop.Secret.Service.ReadAlias default | grep -qv "'/'"
+            """
+        var isReady = false
+        for _ in 0..<200 where keyring.isRunning {
+            if try Shell.run(ready, account: account).status == 0 { isReady = true; break }
+            usleep(50_000)
+        }
+        XCTAssertTrue(isReady, Shell.output(hb.dir, "keyring2").1)
+        try hb.ok("add", "after", "--hostname", "after.example", "--password-stdin", stdin: "pw-after\n")
+        XCTAssertEqual(try campaign.passwords(ofHost: "after"), ["pw-after"])
+        // The killed keyring took `before`'s password with it: doctor says so, with the fix.
+        let missing = try campaign.findings()
+        XCTAssertEqual(missing.map { $0["check"] }, ["vault.missing"], "\(missing)")
+        XCTAssertTrue(missing.first?["fix"]?.contains("hostbook edit before --password-stdin") == true, "\(missing)")
+    }
 }
