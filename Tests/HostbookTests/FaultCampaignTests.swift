@@ -88,6 +88,55 @@ final class FaultCampaignTests: XCTestCase {
         FaultCampaign.report("named-steps", ["steps": stepsHit.count, "kills": 11, "failures": testRun?.failureCount ?? 0])
     }
 
+    // MARK: a publisher of team bundles
+
+    /// A publisher's database P (`--db`) and a signing key in both databases: the standing
+    /// agent, started here, serves this database's copy, and `bundle export --db P` signs
+    /// through it. This database trusts the key for bundle `team`; the key's .pub file is
+    /// DIR/signer.pub.
+    private func startPublisher() throws -> (socket: String, db: String) {
+        let db = hb.dir.file("p/hostbook.db")
+        let signerFile = hb.dir.file("signer")
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "signer", "-f", signerFile]).status, 0)
+        try hb.ok("keys", "import", signerFile, "--name", "signer")
+        XCTAssertEqual(try hb.run(["keys", "import", signerFile, "--name", "signer", "--db", db]).status, 0)
+        let started = try hb.ok("agent", "start")
+        let socket = String((started.stdout.split(separator: "\n").first ?? "").dropFirst("SSH_AUTH_SOCK=".count).prefix { $0 != ";" })
+        let line = try hb.ok("keys", "public", "signer").stdout.split(separator: " ").prefix(2).joined(separator: " ")
+        try hb.ok("bundle", "trust", "team", "--signer", line)
+        XCTAssertEqual(try hb.tool("/bin/mkdir", [hb.dir.file("out")]).status, 0)
+        return (socket, db)
+    }
+
+    /// Exports P's hosts tagged `team` (the next serial) and keeps a copy as DIR/bundleN.
+    private func exportBundle(_ serial: Int, _ publisher: (socket: String, db: String)) throws {
+        let export = try hb.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", hb.dir.file("out"),
+                                 "--db", publisher.db, "--socket", publisher.socket])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertEqual(try hb.tool("/bin/cp", ["-r", hb.dir.file("out"), hb.dir.file("bundle\(serial)")]).status, 0)
+    }
+
+    /// SIGKILL at the bundle apply's step: the rows of a bundle that drops a host are
+    /// committed, its password not yet deleted: a leftover item, which doctor names.
+    func testSIGKILLAfterABundlesRowsAreSaved() throws {
+        let c = campaign
+        let publisher = try startPublisher()
+        try hb.ok("add", "p0", "--hostname", "p0.example", "--password-stdin", stdin: "pw-0\n")
+        for host in ["team-a", "team-b"] {
+            XCTAssertEqual(try hb.run(["add", host, "--hostname", "\(host).example", "--tag", "team", "--db", publisher.db]).status, 0)
+        }
+        try exportBundle(1, publisher)
+        try hb.ok("bundle", "import", hb.dir.file("bundle1"))
+        try hb.ok("edit", "team-b", "--password-stdin", stdin: "pw-b\n")
+        XCTAssertEqual(try hb.run(["remove", "team-b", "--yes", "--db", publisher.db]).status, 0)
+        try exportBundle(2, publisher)
+
+        try c.killedAt("bundle.rows-saved", ["bundle", "import", hb.dir.file("bundle2")])
+        XCTAssertEqual(try Shell.sql(hb.db, "SELECT group_concat(name) FROM hosts WHERE name LIKE 'team-%'"), "team-a")
+        try c.check(after: "bundle.rows-saved", orphans: 1, passwords: ["p0": ["pw-0"]], keys: ["signer"])
+        FaultCampaign.report("bundle-step", ["kills": 1, "failures": testRun?.failureCount ?? 0])
+    }
+
     /// SIGKILL at a random moment of a random two-store write (add or edit with a password,
     /// keys generate, remove, keys remove), HOSTBOOK_FAULT_ITERATIONS times (6 in the test
     /// suite). The seed is printed; HOSTBOOK_TEST_SEED replays a run.
@@ -203,33 +252,18 @@ final class FaultCampaignTests: XCTestCase {
     func testTenWritersAndTheSigningAgentAtOnce() throws {
         let rounds = FaultCampaign.iterations(small: 4)
         let dir = hb.dir.path
-        // The publisher's database P and the signing key, in both databases: the agent
-        // serves this database's copy, `bundle export --db P` signs through it.
-        let publisher = hb.dir.file("p/hostbook.db")
-        let signerFile = hb.dir.file("signer")
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", "signer", "-f", signerFile]).status, 0)
+        let publisher = try startPublisher()
+        let socket = publisher.socket
         for w in 6...7 {
             for j in 0..<rounds {
                 XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", hb.dir.file("key-\(w)-\(j)")]).status, 0)
             }
         }
-        try hb.ok("keys", "import", signerFile, "--name", "signer")
-        XCTAssertEqual(try hb.run(["keys", "import", signerFile, "--name", "signer", "--db", publisher]).status, 0)
         try hb.ok("add", "shared", "--hostname", "shared.example")
-        let started = try hb.ok("agent", "start")
-        let socket = String((started.stdout.split(separator: "\n").first ?? "").dropFirst("SSH_AUTH_SOCK=".count).prefix { $0 != ";" })
-        let line = try hb.ok("keys", "public", "signer").stdout.split(separator: " ").prefix(2).joined(separator: " ")
-        try hb.ok("bundle", "trust", "team", "--signer", line)
         for serial in 1...rounds {
-            XCTAssertEqual(try hb.run(["add", "team-\(serial)", "--hostname", "t\(serial).example", "--tag", "team", "--db", publisher]).status, 0)
-            // Each export to the same folder takes the next serial; a copy of each is kept.
-            if serial == 1 { XCTAssertEqual(try hb.tool("/bin/mkdir", [hb.dir.file("out")]).status, 0) }
-            let export = try hb.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", hb.dir.file("out"),
-                                     "--db", publisher, "--socket", socket])
-            XCTAssertEqual(export.status, 0, export.stderr)
-            XCTAssertEqual(try hb.tool("/bin/cp", ["-r", hb.dir.file("out"), hb.dir.file("bundle\(serial)")]).status, 0)
+            XCTAssertEqual(try hb.run(["add", "team-\(serial)", "--hostname", "t\(serial).example", "--tag", "team", "--db", publisher.db]).status, 0)
+            try exportBundle(serial, publisher)
         }
-        try ToolProcess.run(URL(fileURLWithPath: "/bin/sh"), ["-c", "ssh-keygen -y -f \"$0\" > \"$0.pub\"", signerFile])
         hb.account?.handOver()
 
         let writers: [String] = [
