@@ -137,6 +137,37 @@ final class FaultCampaignTests: XCTestCase {
         FaultCampaign.report("bundle-step", ["kills": 1, "failures": testRun?.failureCount ?? 0])
     }
 
+    /// SIGKILL at each step of `vault unlock` where no session bus is (hostbook's headless
+    /// keyring): the next unlock works, with what the kill left running, and every password
+    /// stored before is still there; `vault lock` then stops everything.
+    func testSIGKILLAtEveryStepOfVaultUnlock() throws {
+        let c = campaign
+        let account = try XCTUnwrap(hb.account, "needs the test account (tests run as root)")
+        _ = try hb.run(["vault", "status"])   // the account's own session: the baseline
+        let before = Set(TestAccount.processes(of: account.uid))
+        defer { for pid in Set(TestAccount.processes(of: account.uid)).subtracting(before) { kill(pid, SIGKILL) } }
+        hb.environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        for (round, step) in ["unlock.bus-started", "unlock.daemon-started"].enumerated() {
+            try c.killedAt(step, ["vault", "unlock", "--passphrase-stdin"], stdin: "open sesame")
+            let unlock = try hb.run(["vault", "unlock", "--passphrase-stdin"], stdin: "open sesame")
+            XCTAssertEqual(unlock.status, 0, "after \(step): \(unlock.stderr)")
+            try hb.ok("add", "h\(round)", "--hostname", "h\(round).example", "--password-stdin", stdin: "pw-\(round)\n")
+            // doctor sees every saved host's password (h0's from before the second kill) in the
+            // headless keyring, and nothing left over.
+            XCTAssertEqual(try c.findings().count, 0, "after \(step)")
+            try hb.ok("vault", "lock")
+        }
+        // What still runs (a stopped process whose parent went is a zombie until PID 1 reaps it).
+        let left = Set(TestAccount.processes(of: account.uid)).subtracting(before).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let close = stat.lastIndex(of: ")") else { return false }
+            return !stat[stat.index(close, offsetBy: 2)...].hasPrefix("Z")
+        }.map { pid in
+            "\(pid) " + ((try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? "").replacingOccurrences(of: "\u{0}", with: " ")
+        }
+        XCTAssertEqual(left, [], "vault lock stopped what the kills left")
+        FaultCampaign.report("unlock-steps", ["steps": 2, "kills": 2, "failures": testRun?.failureCount ?? 0])
+    }
+
     /// SIGKILL at a random moment of a random two-store write (add or edit with a password,
     /// keys generate, remove, keys remove), HOSTBOOK_FAULT_ITERATIONS times (6 in the test
     /// suite). The seed is printed; HOSTBOOK_TEST_SEED replays a run.
