@@ -142,7 +142,7 @@ final class FaultCampaignTests: XCTestCase {
     /// stored before is still there; `vault lock` then stops everything.
     func testSIGKILLAtEveryStepOfVaultUnlock() throws {
         let c = campaign
-        let account = try XCTUnwrap(hb.account, "needs the test account (tests run as root)")
+        guard let account = hb.account else { throw XCTSkip("needs root, for a throwaway account whose keyrings these are (as CI runs)") }
         _ = try hb.run(["vault", "status"])   // the account's own session: the baseline
         let before = Set(TestAccount.processes(of: account.uid))
         defer { for pid in Set(TestAccount.processes(of: account.uid)).subtracting(before) { kill(pid, SIGKILL) } }
@@ -213,7 +213,7 @@ final class FaultCampaignTests: XCTestCase {
             let p = try Shell.start("printf '%s\\n' \"$PW\" | \"$HB\" \(command) >/dev/null & echo $! > \"$PIDFILE\"; wait $!",
                                     environment: hb.environment.merging(["PW": password, "PIDFILE": pidFile]) { $1 },
                                     dir: hb.dir, tag: "random\(i)", account: hb.account)
-            Thread.sleep(forTimeInterval: Double.random(in: 0...(whole * 1.2), using: &random))
+            Thread.sleep(forTimeInterval: Double.random(in: 0...(whole * 0.9), using: &random))
             if let pid = pid_t((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""),
                kill(pid, SIGKILL) == 0 {
                 kills += 1
@@ -344,7 +344,7 @@ final class FaultCampaignTests: XCTestCase {
     /// (exit 1) and writes no row; with a keyring started again on the same bus, the next
     /// write works.
     func testTheKeyringKilledDuringAWrite() throws {
-        let account = try XCTUnwrap(hb.account, "needs the test account's own keyring (tests run as root)")
+        guard let account = hb.account else { throw XCTSkip("needs root, for a throwaway account whose keyring this kills (as CI runs)") }
         try hb.ok("add", "before", "--hostname", "before.example", "--password-stdin", stdin: "pw-before\n")
         let daemons = TestAccount.processes(of: account.uid).filter {
             (try? String(contentsOfFile: "/proc/\($0)/comm", encoding: .utf8))?.hasPrefix("gnome-keyring-d") == true
