@@ -199,6 +199,15 @@ public struct TrustAuthority {
     /// The user's: every entry allowed (their approvals, their known_hosts import).
     public static var user: TrustAuthority { TrustAuthority(origin: .user, scope: .everything, claims: TrustClaims(), trustHeld: { _ in [] }) }
 
+    /// The authority of a writer that has no hosts of its own to speak for — an approval,
+    /// a replacement, a revocation, a known_hosts import — by the `source` it stores: only
+    /// the user's writes through one (throws `.rejected` for any other origin).
+    public static func requireDirect(source: String) throws {
+        guard TrustOrigin(source: source) == .user else {
+            throw HostStoreError(.rejected, "trust from '\(PrintableText.quoted(source))' is written only through its own plan (a bundle, a Tailscale import)")
+        }
+    }
+
     /// The lookups `hosts` point at and own: hostname, name and aliases at the host's port.
     public static func lookups(of hosts: [(name: String, hostname: String, port: Int, aliases: [String])]) -> [HostLookupName] {
         hosts.flatMap { h in ([h.hostname, h.name] + h.aliases).map { HostLookupName(host: $0, port: h.port) } }
@@ -249,6 +258,11 @@ public struct TrustAuthority {
         return try refusal([Target(lookup)], matched: &matched)
     }
 
+    /// `refusal` for a caller whose `trustHeld` cannot fail (a planner's rows in memory).
+    mutating func refusalIgnoringErrors(_ lookup: HostLookupName) -> TrustRefusal? {
+        (try? refusal(lookup)) ?? nil
+    }
+
     private var ownWords: String {
         switch origin {
         case .tailscale: "the tailnet's names"
@@ -278,6 +292,12 @@ public struct TrustAuthority {
         }
     }
 
+    /// Whether a Tailscale document may speak for `name` (port 22) at all: a MagicDNS name
+    /// of the tailnet or a Tailscale address (what a planner needs to look up).
+    static func tailnetSpeaks(for name: String, _ tailnet: TailscaleTailnet) -> Bool {
+        tailnet.whyNotTrusted(name) == nil
+    }
+
     /// Refused when a host or the trust of another origin covers `lookup`.
     private func overlap(_ lookup: HostLookupName) throws -> TrustRefusal? {
         if let other = claims.otherHost(covering: lookup, besides: origin) {
@@ -287,7 +307,8 @@ public struct TrustAuthority {
             return TrustRefusal(kind: .hostOfAnotherOrigin(host: other.name, origin: other.origin, address: address),
                                 reason: "\(PrintableText.quoted(address)) is the address of \(whose)")
         }
-        let held = try trustHeld(lookup).map { TrustOrigin(source: $0.source) }.filter { $0 != origin }
+        // Trust: a key or a CA (a revocation alone trusts nothing).
+        let held = try trustHeld(lookup).filter { $0.marker != .revoked }.map { TrustOrigin(source: $0.source) }.filter { $0 != origin }
         if let holder = held.first(where: { $0 == .user }) ?? held.first {
             let who = holder == .user ? "you trust a key for" : "\(holder) holds trust for"
             return TrustRefusal(kind: .trustedByAnotherOrigin(origin: holder, address: lookup.text),
