@@ -6,9 +6,10 @@
 // MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the only
 // owner of trust decisions.
 //
-// A document speaks only for its tailnet (TailscaleTailnet): a key is never trusted for a
-// name outside the tailnet's MagicDNS names or an address outside Tailscale's ranges (each
-// such name is reported instead), and a device is dialled at its MagicDNS name only when
+// Whether the document may pin a key for a name at all is TrustAuthority's (origin
+// Tailscale): only the tailnet's MagicDNS names and Tailscale's addresses, never one a host
+// of another origin points at (each such name is reported instead); a device whose short
+// name this machine resolves itself is skipped or renamed. A device is dialled at its MagicDNS name only when
 // that name is the tailnet's, else at its Tailscale IP, else not imported.
 //
 // Devices are planned in order, each against the snapshot and what the plan already holds
