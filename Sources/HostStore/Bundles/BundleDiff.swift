@@ -318,13 +318,6 @@ extension BundleStore {
                     continue
                 }
                 refusedReason = refusal.reason
-                matched = []
-                for e in lineEntries {
-                    if let hashed = e.hashed {
-                        matched += diff.keptHosts.flatMap { h in ([h.hostname, h.name] + h.aliases).map { HostLookupName(host: $0, port: h.port) } }
-                            .filter { hashed.matches($0.text) }
-                    }
-                }
             }
             var adds = false
             for e in lineEntries {

@@ -196,9 +196,6 @@ public struct TrustAuthority {
         }
     }
 
-    /// The user's: every entry allowed (their approvals, their known_hosts import).
-    public static var user: TrustAuthority { TrustAuthority(origin: .user, scope: .everything, claims: TrustClaims(), trustHeld: { _ in [] }) }
-
     /// The authority of a writer that has no hosts of its own to speak for — an approval,
     /// a replacement, a revocation, a known_hosts import — by the `source` it stores: only
     /// the user's writes through one (throws `.rejected` for any other origin).
@@ -217,10 +214,12 @@ public struct TrustAuthority {
 
     /// Whether the origin may write an entry (of any kind: plain, hashed, `@cert-authority`,
     /// `@revoked`) for `targets`, the names of one line: nil when it may, else the reason
-    /// of the first name it may not speak for. `matched` gets the lookups a hashed name
-    /// was found to be.
+    /// of the first name it may not speak for (`.trustedByAnotherOrigin` only when that is
+    /// all that stands against it, after every name was checked). `matched` gets the
+    /// lookups a hashed name was found to be.
     public mutating func refusal(_ targets: [Target], matched: inout [HostLookupName]) throws -> TrustRefusal? {
         if origin == .user { return nil }
+        var trusted: TrustRefusal?
         for t in targets {
             if granted.contains(t.pattern) { continue }
             let lookups: [HostLookupName]
@@ -246,10 +245,12 @@ public struct TrustAuthority {
                 return TrustRefusal(kind: .widerPattern, reason: "a pattern wider than \(ownWords), which you did not grant")
             }
             for lookup in lookups {
-                if let refused = try overlap(lookup) { return refused }
+                guard let refused = try overlap(lookup) else { continue }
+                guard case .trustedByAnotherOrigin = refused.kind else { return refused }
+                if trusted == nil { trusted = refused }
             }
         }
-        return nil
+        return trusted
     }
 
     /// `refusal` for one literal name at a port.
