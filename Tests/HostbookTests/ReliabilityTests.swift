@@ -229,12 +229,11 @@ final class ReliabilityTests: XCTestCase {
 
     /// Key material too: a passphrase-protected key imported with `keys import` leaves
     /// neither its passphrase nor its private scalar in any file of the data folder.
-    /// (OpenSSH's test key and its known scalar, from ../shared/testdata.)
+    /// (A PEM key and its private scalar, from testkeys/sshkey: testkeys/make-sshkey-set.sh.)
     func testNoPassphraseOrPrivateKeyReachesTheDataFolder() throws {
         guard HostbookFixture.vaultAvailable else { return XCTFail("needs a Secret Service: run inside scripts/with-keyring") }
-        let dir = PackageRootPath.path + "/../shared/testdata/openssh-sshkey"
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: dir + "/ecdsa_1_pw"), "OpenSSH test keys not present")
-        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let dir = PackageRootPath.path + "/testkeys/sshkey"
+        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var scalarHex = try String(contentsOfFile: dir + "/ecdsa_1.param.priv", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         while scalarHex.hasPrefix("00") { scalarHex.removeFirst(2) }
         var scalar = [UInt8]()
