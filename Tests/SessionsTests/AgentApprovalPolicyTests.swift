@@ -255,14 +255,15 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertNil(AskpassApprover(environment: ["PATH": "/usr/bin"]), "no SSH_ASKPASS: no approver")
         let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
         let plain = try XCTUnwrap(KeyStore(database: database).find(name: "plain-key"))
-        let request = ApprovalRequest(key: key, destination: .none, chain: [], forwardedThrough: [])
+        let request = ApprovalRequest(key: key, destination: .none, subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: [])
         XCTAssertEqual(approver.ask(request, timeoutSeconds: 60), .allowForGrant)
-        XCTAssertEqual(approver.ask(ApprovalRequest(key: plain, destination: .none, chain: [], forwardedThrough: []), timeoutSeconds: 60), .deny)
-        let other = ApprovalRequest(key: key, destination: .unknownServer(hostKeyFingerprint: "SHA256:x"), chain: [], forwardedThrough: ["a\u{1b}[2Jb"])
+        XCTAssertEqual(approver.ask(ApprovalRequest(key: plain, destination: .none, subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: []), timeoutSeconds: 60), .deny)
+        let other = ApprovalRequest(key: key, destination: .unknownServer(hostKeyFingerprint: "SHA256:x"), subject: .unidentified, dataDigest: "SHA256:d",
+                                    program: nil, chain: [], forwardedThrough: ["a\u{1b}[2Jb"])
         // The prompt names web-key, so make one that does not: a renamed copy.
         try KeyStore(database: database).update(name: "web-key", KeyChanges(rename: "slow"))
         let slow = ApprovalRequest(key: try XCTUnwrap(KeyStore(database: database).find(name: "slow")), destination: other.destination,
-                                   chain: [], forwardedThrough: other.forwardedThrough)
+                                   subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: other.forwardedThrough)
         XCTAssertEqual(approver.ask(slow, timeoutSeconds: 1), .timeout)
         let asked = try String(contentsOfFile: record, encoding: .utf8)
         XCTAssertTrue(asked.hasPrefix("confirm|Allow a signature with key web-key?\n"), asked)
