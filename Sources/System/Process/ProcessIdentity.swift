@@ -104,8 +104,10 @@ public final class ProcessIdentity: @unchecked Sendable {
     }
 
     /// The script an interpreter's command line names: the first word after argv[0] that
-    /// is not an option; nil when an option takes the program text (`-c`, `-e`, `-m` ...)
-    /// or ends the options without a script (`-`).
+    /// is not an option; nil when an option may take the program text (`-c`, `-e`, `-m` ...,
+    /// whichever interpreter gives it that meaning) or ends the options without a script
+    /// (`-`). An option with a value of its own (`-W ignore`) makes the value the "script",
+    /// which then does not resolve: no program, no grant, never a wrong one.
     public static func scriptArgument(_ arguments: [String]) -> String? {
         let programOptions: Set<String> = ["-c", "-e", "-E", "-m", "-r", "-p", "--eval", "--print", "-", "--command"]
         for word in arguments.dropFirst() {
