@@ -155,7 +155,7 @@ public final class StandingAgent: @unchecked Sendable {
         let reason = mutex.locked { readFailures.removeValue(forKey: fingerprint) }
         var use = AgentUse(signed: outcome.signed, keyFingerprint: fingerprint, hostKeyBlob: hostKey?.blob,
                            hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                           clientPID: Int(state.peer.pid), clientExecutable: state.peer.process?.current()?.executable,
+                           clientPID: Int(state.peer.pid), clientExecutable: state.peer.process?.verifiedExecutable,
                            reason: outcome.signed ? nil : reason)
         use.decision = outcome.how
         use.processChain = ApprovalRequest.logText(chain)

@@ -53,7 +53,13 @@ public final class ProcessIdentity: @unchecked Sendable {
     /// The identity of the process on the other end of the connected Unix socket `fd`,
     /// whose SO_PEERCRED pid is `pid`.
     public convenience init(socket fd: Int32, pid: Int32) {
-        self.init(pid: pid, pidfd: Self.peerPidfd(fd) ?? Self.pidfdOpen(pid))
+        switch Self.peerPidfd(fd) {
+        case .success(let pidfd): self.init(pid: pid, pidfd: pidfd)
+        // A kernel before 6.5: the pid, as close to the accept as can be.
+        case .failure(let error) where error.code == ENOPROTOOPT: self.init(pid: pid, pidfd: Self.pidfdOpen(pid))
+        // The peer is gone already (ESRCH): its pid may be another's; nobody.
+        case .failure: self.init(pid: pid, pidfd: nil)
+        }
     }
 
     /// The identity of process `pid` as it is now (a pidfd_open of it).
@@ -85,6 +91,10 @@ public final class ProcessIdentity: @unchecked Sendable {
         let exe = Self.executable(of: pid)
         return Self.running(pidfd) && start == startTime && exe == executable
     }
+
+    /// The executable while the process is unchanged (nil otherwise): what the agent's log
+    /// records, script or not.
+    public var verifiedExecutable: String? { isUnchanged ? executable : nil }
 
     /// The program now: nil when it cannot be identified (see the file's comment).
     public func current() -> Program? {
@@ -163,13 +173,15 @@ public final class ProcessIdentity: @unchecked Sendable {
         (try? Poll.wait(pidfd, events: Int16(POLLIN), timeoutMilliseconds: 0)) == false
     }
 
-    /// SO_PEERPIDFD (asm-generic/socket.h: 77; Linux 6.5): the connecting process's pidfd.
-    private static func peerPidfd(_ socket: Int32) -> Int32? {
+    /// SO_PEERPIDFD (asm-generic/socket.h: 77; Linux 6.5): the connecting process's pidfd
+    /// (ENOPROTOOPT before 6.5, ESRCH when that process is gone).
+    private static func peerPidfd(_ socket: Int32) -> Result<Int32, Errno> {
         var fd: Int32 = -1
         var length = socklen_t(MemoryLayout<Int32>.size)
-        guard getsockopt(socket, SOL_SOCKET, 77, &fd, &length) == 0, fd >= 0 else { return nil }
+        guard getsockopt(socket, SOL_SOCKET, 77, &fd, &length) == 0 else { return .failure(Errno.current) }
+        guard fd >= 0 else { return .failure(Errno(ESRCH)) }
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        return fd
+        return .success(fd)
     }
 
     private typealias PidfdOpen = @convention(c) (pid_t, UInt32) -> Int32
