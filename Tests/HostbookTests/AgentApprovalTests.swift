@@ -4,7 +4,9 @@
 // signature, as ssh-agent does for `ssh-add -c`. Denied (no signature, ssh fails), allowed
 // once, a grant (ten connections, one prompt), a forwarded request asking every time, and
 // no approver (refused, the reason in the log); the prompt names the saved host, its host
-// key's fingerprint and the chain ssh ← its shell.
+// key's fingerprint and the chain ssh ← its shell. Two logins, or two `ssh-keygen -Y sign`
+// (git, file), asking at once are each shown and decided by their own answer (issue 28,
+// hole 4), and only one `agent approve` answers at a time.
 import Foundation
 import XCTest
 #if canImport(Glibc)
