@@ -104,7 +104,9 @@ public struct AgentConversation: Sendable {
             }
             if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return (AgentReply.failure, nil) }
         }
-        let decision = policy.maySign(state, identity, signed)
+        var deciding = state
+        deciding.signingDigest = "SHA256:" + Base64.encode(Digest.sha256(data), padded: false)
+        let decision = policy.maySign(deciding, identity, signed)
         guard decision.allowed else { return (AgentReply.failure, decision.how) }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
         guard let signature = try? identity.sign(data, rsaHash: hash) else { return (AgentReply.failure, decision.how) }

@@ -4,6 +4,7 @@
 // asks the policy.
 public import KeyFormats
 public import SecureMemory
+public import System
 
 /// A key the agent can serve: its public half, the comment `ssh-add -l` shows, and how
 /// it signs: with a private key already in secure memory, or with a signer the caller
@@ -35,21 +36,40 @@ private final class HeldKey: @unchecked Sendable {
     init(_ key: PrivateKey) { self.key = key }
 }
 
-/// The process on the other end of a connection (SO_PEERCRED).
+/// The process on the other end of a connection (SO_PEERCRED), and which program it is,
+/// pinned by a pidfd taken when the connection was accepted (nil: none could be taken).
 public struct AgentPeer: Sendable, Equatable {
     public let pid: Int32
     public let uid: UInt32
     public let gid: UInt32
+    public let process: ProcessIdentity?
+
+    public init(pid: Int32, uid: UInt32, gid: UInt32, process: ProcessIdentity? = nil) {
+        self.pid = pid
+        self.uid = uid
+        self.gid = gid
+        self.process = process
+    }
+
+    public static func == (a: AgentPeer, b: AgentPeer) -> Bool {
+        a.pid == b.pid && a.uid == b.uid && a.gid == b.gid && a.process === b.process
+    }
 }
 
 /// What the policy knows about a connection when it decides.
 public struct AgentConnectionState: Sendable {
     public let peer: AgentPeer
+
+    public init(peer: AgentPeer) { self.peer = peer }
     /// Verified session-bind@openssh.com bindings, oldest first.
     public internal(set) var bindings: [SessionBinding] = []
     /// True once a session-bind did not verify (malformed, a host key that does not
     /// parse, a bad signature); the conversation then refuses the connection everything.
     public internal(set) var bindFailed = false
+    /// While `maySign` decides a signature: `SHA256:` and the unpadded base64 of SHA-256
+    /// of the data to be signed, so an approval names the very request it answers (nil
+    /// otherwise).
+    public internal(set) var signingDigest: String?
 
     /// True when a binding says the agent was forwarded to a remote machine (the remote
     /// side's own binding for its destination comes after the forwarding one).

@@ -1,7 +1,8 @@
 // The ssh-agent server: a private Unix socket whose every connection is an
 // `AgentConversation` under the caller's policy. Frames above 256 KiB (or empty) close
 // the connection without a reply, as ssh-agent does. How many clients are served at once
-// is bounded (ConnectionLimits, UnixSocketServer).
+// is bounded (ConnectionLimits, UnixSocketServer), and a client that sends no whole request
+// within the idle timeout is closed (the time taken to answer a request is not counted).
 
 public final class AgentServer: Sendable {
     /// ssh-agent's limit on one message (ssh-agent.c AGENT_MAX_LEN).
@@ -16,9 +17,10 @@ public final class AgentServer: Sendable {
 
     /// Creates the socket at `socketPath` and starts serving.
     public init(socketPath: String, policy: AgentPolicy, limits: ConnectionLimits = .forThisProcess()) throws {
+        let idle = limits.idleTimeoutMilliseconds
         server = try UnixSocketServer(path: socketPath, limits: limits) { connection in
             var conversation = AgentConversation(peer: connection.peer, policy: policy)
-            while let frame = connection.readFrame(maxLength: AgentServer.maxFrame) {
+            while let frame = connection.readFrame(maxLength: AgentServer.maxFrame, timeoutMilliseconds: idle) {
                 guard connection.writeFrame(conversation.reply(to: frame)) else { return }
             }
         }

@@ -31,6 +31,11 @@ public final class UnixConnection: @unchecked Sendable {
         LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: maxLength)
     }
 
+    /// `readFrame`, the whole frame within `timeoutMilliseconds` (nil when it did not come).
+    public func readFrame(maxLength: Int, timeoutMilliseconds: Int32) -> [UInt8]? {
+        LengthPrefixedFrame.read(from: fd, minLength: 1, maxLength: maxLength, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
     /// Writes one frame; false when the peer went away.
     public func writeFrame(_ body: [UInt8]) -> Bool {
         LengthPrefixedFrame.write(body, to: fd)
@@ -139,7 +144,7 @@ public final class UnixSocketServer: @unchecked Sendable {
         while true {
             // The listener is polled only while a client more can be held.
             let (pollListener, heldAny): (Bool, Bool) = lock.locked {
-                let pause = outOfResources || clients.count >= limits.descriptorBudget
+                let pause = outOfResources || limits.atDescriptorBudget(clients.count)
                 waitingForClient = pause
                 return (!pause, !clients.isEmpty)
             }
@@ -167,10 +172,15 @@ public final class UnixSocketServer: @unchecked Sendable {
                 outOfResources = outOfDescriptors
                 continue
             }
-            guard let peer = Self.peer(of: client), peer.uid == getuid() || peer.uid == 0 else {
+            guard let credentials = UnixSocket.peerCredentials(client),
+                  credentials.uid == getuid() || credentials.uid == 0 else {
                 close(client)
                 continue
             }
+            // Which program connected, pinned now (a pidfd): what it execs or whether it
+            // exits later cannot make it another.
+            let peer = AgentPeer(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid,
+                                 process: ProcessIdentity(socket: client, pid: credentials.pid))
             enum Admission { case served, overLimit, stopped }
             let admission: Admission = lock.locked {
                 if stopped { return .stopped }
@@ -216,10 +226,5 @@ public final class UnixSocketServer: @unchecked Sendable {
             }
         }
         close(client)
-    }
-
-    /// The peer's pid, uid and gid (SO_PEERCRED).
-    static func peer(of fd: Int32) -> AgentPeer? {
-        UnixSocket.peerCredentials(fd).map { AgentPeer(pid: $0.pid, uid: $0.uid, gid: $0.gid) }
     }
 }

@@ -6,6 +6,7 @@ import Foundation
 import XCTest
 @testable import Agent
 import KeyFormats
+import System
 
 final class AgentConnectionLimitTests: XCTestCase {
     var folder: URL!
@@ -144,7 +145,7 @@ final class AgentConnectionLimitTests: XCTestCase {
     /// the backlog (neither served nor closed) and accept is not called again until a client
     /// goes away; then the next one is accepted and served.
     func testAtTheDescriptorBudgetAcceptingWaitsForAClientToLeave() throws {
-        let (server, _) = try server(ConnectionLimits(maxClients: 100, maxClientsPerPeer: 100, descriptorBudget: 5))
+        let (server, _) = try server(ConnectionLimits(maxClients: 100, maxClientsPerPeer: 100, descriptorBudget: 5 * ConnectionLimits.descriptorsPerClient))
         defer { server.stop() }
         var flood: [Int32] = []
         defer { flood.forEach { close($0) } }
@@ -209,6 +210,72 @@ final class AgentConnectionLimitTests: XCTestCase {
         close(held)
         for fd in waiting { XCTAssertEqual(Self.ask(fd), .answered) }
         XCTAssertEqual(server.counters.acceptCalls, calls + 3)
+    }
+
+    /// Idle connections (connected, no whole request) hold every slot: a new client is
+    /// closed at once. The server closes them at the idle timeout, and a new client is
+    /// served. Counted, not timed: the test waits for the server's books.
+    func testIdleClientsAreClosedSoTheyCannotHoldEverySlot() throws {
+        let limits = ConnectionLimits(maxClients: 4, maxClientsPerPeer: 4, descriptorBudget: 1_000, idleTimeoutMilliseconds: 2_000)
+        let (server, _) = try server(limits)
+        defer { server.stop() }
+        var idle: [Int32] = []
+        defer { idle.forEach { close($0) } }
+        for _ in 0..<limits.maxClients { idle.append(try Self.connected(to: server.socketPath)) }
+        // Half a request on one: still idle (no whole request).
+        let half: [UInt8] = [0, 0, 0, 5, AgentMessageType.requestIdentities]
+        XCTAssertEqual(half.withUnsafeBytes { send(idle[0], $0.baseAddress, 5, Int32(MSG_NOSIGNAL)) }, 5)
+        Self.waitFor(server) { $0.active == limits.maxClients }
+        let refused = try Self.connected(to: server.socketPath)
+        XCTAssertEqual(Self.ask(refused), .closed, "every slot held")
+        close(refused)
+        Self.waitFor(server) { $0.active == 0 }
+        for fd in idle {
+            var byte: UInt8 = 0
+            XCTAssertLessThanOrEqual(read(fd, &byte, 1), 0, "closed by the server (end of file, or a reset for the half request)")
+        }
+        let served = try Self.connected(to: server.socketPath)
+        defer { close(served) }
+        XCTAssertEqual(Self.ask(served), .answered)
+        XCTAssertEqual(server.counters.closedOverLimit, 1)
+    }
+
+    /// A client whose request is being decided (a confirm key waiting for the user) is not
+    /// idle: an idle client connected beside it is closed at the timeout, and it still gets
+    /// its signature once the decision comes.
+    func testAClientWaitingForItsAnswerIsNotIdle() throws {
+        let key = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "k")
+        let identity = AgentIdentity(key: key, comment: "k")
+        let decide = DispatchSemaphore(value: 0)
+        let deciding = DispatchSemaphore(value: 0)
+        let policy = AgentPolicy(identities: { _ in [identity] }, maySign: { _, _, _ in
+            deciding.signal()
+            decide.wait()
+            return true
+        })
+        let server = try AgentServer(socketPath: folder.appendingPathComponent("agent.sock").path, policy: policy,
+                                     limits: ConnectionLimits(maxClients: 8, maxClientsPerPeer: 8, descriptorBudget: 1_000,
+                                                              idleTimeoutMilliseconds: 200))
+        defer { server.stop() }
+        let waiting = try Self.connected(to: server.socketPath)
+        defer { close(waiting) }
+        var w = SSHWriter()
+        w.writeByte(AgentMessageType.signRequest)
+        w.writeString(key.publicKey.blob)
+        w.writeString([1, 2, 3])
+        w.writeUInt32(0)
+        let frame = LengthPrefixedFrame.encode(w.bytes)
+        XCTAssertEqual(frame.withUnsafeBytes { send(waiting, $0.baseAddress, frame.count, Int32(MSG_NOSIGNAL)) }, frame.count)
+        deciding.wait()
+        let idle = try Self.connected(to: server.socketPath)
+        defer { close(idle) }
+        Self.waitFor(server) { $0.active == 2 }
+        Self.waitFor(server) { $0.active == 1 }
+        var byte: UInt8 = 0
+        XCTAssertEqual(read(idle, &byte, 1), 0, "the idle one was closed")
+        decide.signal()
+        let reply = LengthPrefixedFrame.read(from: waiting, maxLength: 1 << 16)
+        XCTAssertEqual(reply?.first, AgentMessageType.signResponse, "the waiting one got its signature")
     }
 
     /// The limits under this process's RLIMIT_NOFILE: one peer never gets more than half.

@@ -198,9 +198,8 @@ final class BundleStoreTests: DatabaseTestCase {
         XCTAssertEqual(try status("db1.example.com", port: 2222, Self.keyA), .trusted)
     }
 
-    func testARevokedLineRevokesATrustedKey() throws {
-        try knownHosts.approve(HostLookupName(host: "app.example"), key: Self.key(Self.keyB), source: "tofu")
-        XCTAssertEqual(try status("app.example", Self.keyB), .trusted)
+    /// A bundle revokes keys for its own hosts; never one the user trusts (TrustAuthority).
+    func testARevokedLineRevokesOnlyWhereTheUserTrustsNothing() throws {
         let doc = BundleDocument(name: "team", serial: 1, hosts: [BundleHost(name: "app", hostname: "app.example")],
                                  hostKeys: ["@revoked app.example ssh-ed25519 \(Self.keyB)"])
         let plan = try bundles.plan(doc, bundle: "team")
@@ -208,6 +207,15 @@ final class BundleStoreTests: DatabaseTestCase {
         try bundles.apply(plan)
         XCTAssertEqual(try status("app.example", Self.keyB), .revoked)
         XCTAssertEqual(try knownHosts.events(forHost: "app.example").last?.event, "revoked")
+
+        try knownHosts.approve(HostLookupName(host: "app2.example"), key: Self.key(Self.keyB), source: "tofu")
+        let doc2 = BundleDocument(name: "team", serial: 2, hosts: [BundleHost(name: "app2", hostname: "app2.example")],
+                                  hostKeys: ["@revoked app2.example ssh-ed25519 \(Self.keyB)"])
+        let plan2 = try bundles.plan(doc2, bundle: "team")
+        XCTAssertTrue(plan2.hostKeysToRevoke.isEmpty)
+        XCTAssertEqual(plan2.refusedHostKeys, [.init(doc2.hostKeys[0], reason: "you trust a key for app2.example")])
+        try bundles.apply(plan2)
+        XCTAssertEqual(try status("app2.example", Self.keyB), .trusted)
     }
 
     /// A rogue signer's bundle speaks only for its own hosts (docs/formats.md, "Team
@@ -244,7 +252,9 @@ final class BundleStoreTests: DatabaseTestCase {
                                                           "'prod.corp.example' is the hostname of a saved host",
                                                           "'other.example' looks like a DNS name but is not the host's hostname"])
         XCTAssertEqual(plan.refusedHostKeys.map(\.what), Array(doc.hostKeys.prefix(9)))
-        XCTAssertEqual(Set(plan.refusedHostKeys.map(\.reason)), [BundleStore.notOwnedReason])
+        let wider = "a pattern wider than the bundle's hosts, which you did not grant"
+        XCTAssertEqual(plan.refusedHostKeys.map(\.reason), [wider, wider, BundleStore.notOwnedReason, wider, BundleStore.notOwnedReason,
+                                                            BundleStore.notOwnedReason, BundleStore.notOwnedReason, BundleStore.notOwnedReason, wider])
         XCTAssertEqual(plan.hostKeysToTrust, Array(doc.hostKeys.suffix(3)))
         XCTAssertTrue(plan.hostKeysToRevoke.isEmpty)
         try bundles.apply(plan)
@@ -294,13 +304,18 @@ final class BundleStoreTests: DatabaseTestCase {
         refused(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", aliases: ["b"]), BundleHost(name: "B", hostname: "y")]), "used twice")
         refused(BundleDocument(name: "t", serial: 1, snippets: [BundleSnippet(name: "s", command: "a\u{7}")]), "control character")
         refused(BundleDocument(name: "t", serial: 1, hostKeys: ["x ssh-ed25519 AAAA"]), "host-key line")
-        refused(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", jump: "nowhere")]), "neither a host of the bundle")
+        refused(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", jump: "nowhere")]), "is not a host of the bundle")
         refused(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", jump: "b"), BundleHost(name: "b", hostname: "y", jump: "a")]), "loop")
         XCTAssertEqual(try counts()["hosts"], 0)
-        // A jump host that is a host here (of any source) resolves.
+        // A jump host of another origin (here the user's) is not the bundle's: the host is
+        // refused, the rest applies.
         try db.addHost(NewHost(name: "gate", hostname: "gate.example"))
-        try bundles.apply(try bundles.plan(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", jump: "gate")]), bundle: "t"))
-        XCTAssertEqual(try db.host(named: "a")?.jump, "gate")
+        let plan = try bundles.plan(BundleDocument(name: "t", serial: 1, hosts: [BundleHost(name: "a", hostname: "x", jump: "gate"),
+                                                                                BundleHost(name: "b", hostname: "y")]), bundle: "t")
+        XCTAssertEqual(plan.refusedHosts, [.init("a", reason: "its jump host 'gate' is not the bundle's: it is your host")])
+        try bundles.apply(plan)
+        XCTAssertNil(try db.host(named: "a"))
+        XCTAssertEqual(try db.host(named: "b")?.hostname, "y")
     }
 
     /// A write that fails half way (a trigger refuses the snippet, written after the hosts)

@@ -7,7 +7,7 @@ import TestSupport
 
 final class TailscaleHostMappingTests: XCTestCase {
     func testUnicodeHostnames() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-unicode-hostname.json"))
+        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("status-unicode-names.json"))
         let peers = doc.nodes.filter { $0.exclusion == nil }
         XCTAssertEqual(Set(peers.map { TailscaleHostMapping($0).alias }), ["xn--bcher-nas-q9a", "zos-build-box", "xn---01-2f1nx7p", "rd-lab"])
         XCTAssertEqual(Set(peers.map(\.hostName)), ["bücher-nas", "🚀 Zoë's build box 🚀", "서버-01", "R&D <lab>"])

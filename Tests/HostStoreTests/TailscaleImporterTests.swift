@@ -20,7 +20,7 @@ final class TailscaleImporterTests: XCTestCase {
 
     func testStatusSmall() throws {
         let db = try TemporaryDatabase()
-        let report = try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")))
+        let report = try db.importAll(try TailscaleFixtures.document(TailscaleFixtures.own("status-four-peers.json")))
         XCTAssertEqual([report.count(.added), report.count(.updated), report.count(.unchanged), report.count(.skipped)], [3, 0, 0, 2])
         XCTAssertEqual(report.entriesTrusted, 18)
         XCTAssertEqual(try db.strings("SELECT name || ' ' || hostname || ' ' || source || ' ' || source_id FROM hosts ORDER BY name"), [
@@ -34,9 +34,9 @@ final class TailscaleImporterTests: XCTestCase {
         // Each key for the FQDN and both Tailscale IPs (docs/formats.md, "From a device to a
         // host").
         let web = try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = 'web01.tail4f21c8.ts.net' ORDER BY id")
-        XCTAssertEqual(web, ["SHA256:TTg3yFvGwAFaa3xMjZ/ofzTt59votGZJHuWt/ovkHyo", "SHA256:L7hnfY30pR0mxOAtYX8r/L4wC/vJCJczYoVlj7wDmbg",
-                             "SHA256:lFsEjNtNKbw+r1DIFJl9etcmz69O6fMe56T8lcE/j+s"])
-        XCTAssertEqual(try db.strings("SELECT DISTINCT pattern FROM known_hosts WHERE fingerprint = 'SHA256:Di+LqX04s6aHAA4dO7/YSn45LY9EgtMaLlmRkMAiIbk' ORDER BY pattern"),
+        XCTAssertEqual(web, ["SHA256:yi8mIVGo1JRe7dIS9wFZgkH5zL/Bw5HTsyp42FJb37Q", "SHA256:VCJOAmUdPwUMSFBhqgzbve6qzdSzGesS5o1QkfiBgQs",
+                             "SHA256:uxH/ugFVSm+a3rqwjcKq64YKz9aitMfePgOZrE2VUJM"])
+        XCTAssertEqual(try db.strings("SELECT DISTINCT pattern FROM known_hosts WHERE fingerprint = 'SHA256:IDlAfbh6KQQKSFykpTcFR3LlBetPvuUCqrK94xKwOVg' ORDER BY pattern"),
                        ["100.88.14.3", "db-prod-1.tail4f21c8.ts.net", "fd7a:115c:a1e0:ab12:4843:cd96:6258:e03"])
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE source = 'tailscale' AND port = 22 AND marker = '' AND approved_at IS NOT NULL"), 18)
         XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'imported' AND source = 'tailscale'"), 18)
@@ -44,14 +44,14 @@ final class TailscaleImporterTests: XCTestCase {
 
     func testDuplicateHostnamesAndUnicodeSamples() throws {
         let db = try TemporaryDatabase()
-        try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-duplicate-hostnames.json")))
-        try db.importAll(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-unicode-hostname.json")))
+        try db.importAll(try TailscaleFixtures.document(TailscaleFixtures.own("status-same-hostname.json")))
+        try db.importAll(try TailscaleFixtures.document(TailscaleFixtures.own("status-unicode-names.json")))
         XCTAssertEqual(try db.strings("SELECT name FROM hosts ORDER BY name"),
                        ["raspberrypi", "raspberrypi-1", "rd-lab", "xn---01-2f1nx7p", "xn--bcher-nas-q9a", "zos-build-box"])
         let pins: [(String, String)] = [
-            ("raspberrypi.tail4f21c8.ts.net", "SHA256:0WxSQBkjBmgdohPhrgRH4MDvfJJGRxuYesI/T1U6zzk"),
-            ("raspberrypi-1.tail4f21c8.ts.net", "SHA256:1yI/4TGakNdDdZfRwHTxCmKngOLCaBkktu3TIT4P8ro"),
-            ("xn--bcher-nas-q9a.tail4f21c8.ts.net", "SHA256:HARq4VypGPJotQRz/HujIIfJ0WWxwZ3wXQo4nDTaAU0"),
+            ("raspberrypi.tail4f21c8.ts.net", "SHA256:t2JOg2IBtGexKLgFb5cLNwnl9oWIKT/UjbC+xpNKz5A"),
+            ("raspberrypi-1.tail4f21c8.ts.net", "SHA256:+ekFrZUhj3TA03u6FKTT7QCnuje2ZHG5oxEsIQ+b0Kw"),
+            ("xn--bcher-nas-q9a.tail4f21c8.ts.net", "SHA256:/0pblHj5I9W7zJCwcsjrGwDbuvlLWV2SIzj/XQreDH4"),
         ]
         for (pattern, fp) in pins {
             XCTAssertEqual(try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = ?", [.text(pattern)]), [fp], pattern)

@@ -4,7 +4,9 @@
 // signature, as ssh-agent does for `ssh-add -c`. Denied (no signature, ssh fails), allowed
 // once, a grant (ten connections, one prompt), a forwarded request asking every time, and
 // no approver (refused, the reason in the log); the prompt names the saved host, its host
-// key's fingerprint and the chain ssh ← its shell.
+// key's fingerprint and the chain ssh ← its shell. Two logins, or two `ssh-keygen -Y sign`
+// (git, file), asking at once are each shown and decided by their own answer (issue 28,
+// hole 4), and only one `agent approve` answers at a time.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -47,8 +49,8 @@ final class AgentApprovalTests: XCTestCase {
         return Bed(bed: bed, sshd: sshd, askpass: askpass, record: record, answer: answer, options: options)
     }
 
-    private func startAgent(_ b: Bed, askpass: Bool = true) throws -> String {
-        let r = try b.bed.fx.run(["agent", "start"], bytes: nil, environment: askpass ? ["SSH_ASKPASS": b.askpass] : [:])
+    private func startAgent(_ b: Bed, askpass: Bool = true, program: String? = nil) throws -> String {
+        let r = try b.bed.fx.run(["agent", "start"], bytes: nil, environment: askpass ? ["SSH_ASKPASS": program ?? b.askpass] : [:])
         XCTAssertEqual(r.status, 0, r.stderr)
         let first = r.stdout.split(separator: "\n").first.map(String.init) ?? ""
         return String(first.dropFirst("SSH_AUTH_SOCK=".count).dropLast("; export SSH_AUTH_SOCK;".count))
@@ -222,6 +224,115 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertEqual(entries.filter { $0["forwarded_through"] as? String == "web" }.count, 2, "\(entries)")
     }
 
+    /// An askpass that leaves each prompt in `prompt.PID` and answers with the exit status
+    /// the test writes to `answer.PID`: several prompts can be open at once, each answered
+    /// on its own.
+    private func waitingAskpass(_ b: Bed) throws -> String {
+        let dir = b.bed.fx.dir.path
+        let path = b.bed.fx.dir.file("askpass-waits.sh")
+        try Data("""
+            #!/bin/sh
+            printf '%s\\n' "$1" > "\(dir)/prompt.$$.tmp" && mv "\(dir)/prompt.$$.tmp" "\(dir)/prompt.$$"
+            while [ ! -e "\(dir)/answer.$$" ]; do sleep 0.05; done
+            exit "$(cat "\(dir)/answer.$$")"
+
+            """.utf8).write(to: URL(fileURLWithPath: path))
+        chmod(path, 0o755)
+        return path
+    }
+
+    /// The open prompt (its askpass's pid and text) that contains `text` and is not one of
+    /// `seen`, waited for at most `seconds` (a guard against a hang: nil when it never came).
+    private func openPrompt(_ b: Bed, containing text: String = "", notOneOf seen: [String] = [], seconds: Double = 60) -> (pid: String, text: String)? {
+        let deadline = Date().addingTimeInterval(seconds)
+        repeat {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: b.bed.fx.dir.path)) ?? []
+            for name in names where name.hasPrefix("prompt.") && !name.hasSuffix(".tmp") && !seen.contains(String(name.dropFirst("prompt.".count))) {
+                if let prompt = try? String(contentsOfFile: b.bed.fx.dir.file(name), encoding: .utf8), text.isEmpty || prompt.contains(text) {
+                    return (String(name.dropFirst("prompt.".count)), prompt)
+                }
+            }
+            usleep(20_000)
+        } while Date() < deadline
+        return nil
+    }
+
+    private func answer(_ b: Bed, prompt pid: String, _ status: Int) throws {
+        let path = b.bed.fx.dir.file("answer.\(pid)")
+        try Data("\(status)\n".utf8).write(to: URL(fileURLWithPath: path + ".tmp"))
+        XCTAssertEqual(rename(path + ".tmp", path), 0)
+    }
+
+    /// Issue 28, hole 4, with ssh logins: while the first login's prompt is open, a second
+    /// login with the same key to the same server from the same program asks too. It must
+    /// be shown on its own and decided by its own answer: "yes" to the first, "no" to the
+    /// second leaves the second without a signature (before, it waited for the first's
+    /// answer and ran its command on the server unseen).
+    func testTwoConcurrentLoginsAreEachShownAndAnswered() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        let socket = try startAgent(b, program: try waitingAskpass(b))
+        defer { try? stopAgent(b) }
+
+        let first = Background { try? self.ssh(b, socket, "echo first") }
+        // (The prompt shows ssh's command line cut at 200 characters: the remote command is
+        // past that, so the prompts are told apart by their order.)
+        let firstPrompt = try XCTUnwrap(openPrompt(b), "the first login asks")
+        let second = Background { try? self.ssh(b, socket, "echo second") }
+        let secondPrompt = openPrompt(b, notOneOf: [firstPrompt.pid], seconds: 30)
+        try answer(b, prompt: firstPrompt.pid, 0)
+        if let secondPrompt { try answer(b, prompt: secondPrompt.pid, 1) }
+        let allowed = first.wait()
+        let other = second.wait()
+
+        XCTAssertNotNil(secondPrompt, "the second login was never shown")
+        XCTAssertEqual(allowed?.status, 0, allowed?.stderr ?? "")
+        XCTAssertEqual(allowed?.stdout, "first\n")
+        XCTAssertNotEqual(other?.status, 0, "the second login was signed by the first one's answer")
+        XCTAssertFalse(other?.stdout.contains("second") ?? true, other?.stdout ?? "")
+        XCTAssertTrue(firstPrompt.text.contains("signs:       a login as root"), firstPrompt.text)
+        XCTAssertTrue(firstPrompt.text.contains("program:     /usr/bin/ssh\n"), firstPrompt.text)
+        XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }.sorted(), ["denied", "prompt"])
+    }
+
+    /// Issue 28, hole 4, with SSHSIG: `ssh-keygen -Y sign -n git` waits for its prompt while
+    /// `-n file` asks; each is shown with its namespace, and "yes" to git signs git alone.
+    func testTwoConcurrentSSHSIGSignaturesAreEachShownAndAnswered() throws {
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        let socket = try startAgent(b, program: try waitingAskpass(b))
+        defer { try? stopAgent(b) }
+        let fx = b.bed.fx
+        for name in ["data-git", "data-file"] {
+            try Data("\(name)\n".utf8).write(to: URL(fileURLWithPath: fx.dir.file(name)))
+            chmod(fx.dir.file(name), 0o644)
+        }
+        var environment = fx.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let sign = { (namespace: String) -> Shell.Result? in
+            try? Shell.run("ssh-keygen -Y sign -n \(namespace) -f '\(fx.dir.file("ck-key.pub"))' '\(fx.dir.file("data-" + namespace))'",
+                           environment: environment, account: fx.account)
+        }
+        let git = Background { sign("git") }
+        let gitPrompt = try XCTUnwrap(openPrompt(b, containing: "-n git"), "git's signature asks")
+        let file = Background { sign("file") }
+        let filePrompt = openPrompt(b, containing: "-n file", seconds: 30)
+        try answer(b, prompt: gitPrompt.pid, 0)
+        if let filePrompt { try answer(b, prompt: filePrompt.pid, 1) }
+        let signedGit = git.wait()
+        let signedFile = file.wait()
+
+        XCTAssertNotNil(filePrompt, "the file signature was never shown")
+        XCTAssertEqual(signedGit?.status, 0, signedGit?.stderr ?? "")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: fx.dir.file("data-git.sig")))
+        XCTAssertNotEqual(signedFile?.status, 0, "the file signature was made by git's answer")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("data-file.sig")))
+        XCTAssertTrue(gitPrompt.text.contains("signs:       an SSHSIG signature in namespace git"), gitPrompt.text)
+        XCTAssertTrue(filePrompt?.text.contains("signs:       an SSHSIG signature in namespace file") == true, filePrompt?.text ?? "")
+    }
+
     /// `hostbook agent approve` on a pseudo-terminal answers the agent started without an
     /// askpass: n refuses, a allows and starts the key's grant (the next connection is not
     /// asked), and it ends when the agent stops.
@@ -235,6 +346,13 @@ final class AgentApprovalTests: XCTestCase {
         let approve = try PseudoTerminalProcess(["agent", "approve"], environment: b.bed.fx.environment, account: b.bed.fx.account)
         defer { approve.terminate() }
         try approve.waitFor("Ctrl-D or Ctrl-C stops.")
+        // Only one answers: a second is refused with one line, and the first says so.
+        let another = try PseudoTerminalProcess(["agent", "approve"], environment: b.bed.fx.environment, account: b.bed.fx.account)
+        try another.waitFor("answers the agent's requests")
+        XCTAssertEqual(another.waitForExit(), 1)
+        XCTAssertTrue(another.screen.hasPrefix("hostbook: another 'hostbook agent approve' (pid "), another.screen)
+        another.terminate()
+        try approve.waitFor("tried to answer the agent's requests; it was refused.")
 
         let first = Background { try? self.ssh(b, socket) }
         try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ")

@@ -67,8 +67,18 @@ final class AtomicWriteTests: XCTestCase {
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(useconds_t(2_000 * attempt * attempt / 2 + 1_000))
-            kill(p.processIdentifier, SIGKILL)
+            // Killed at one of four moments, each seen, not timed: as soon as hostbook runs, once
+            // it has the database open, once its temporary file is there, once the target is.
+            let pid = p.processIdentifier
+            let stage: () -> Bool = switch attempt % 4 {
+            case 0: { (try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8)) == "hostbook\n" }
+            case 1: { ProcFS.openFiles(of: pid).contains { $0.hasSuffix("/hostbook.db") } }
+            case 2: { ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { $0.hasPrefix(".id_\(attempt).") } }
+            default: { FileManager.default.fileExists(atPath: out) }
+            }
+            var polls = 0
+            while p.isRunning, !stage(), polls < 100_000 { polls += 1; usleep(50) }
+            kill(pid, SIGKILL)
             p.waitUntilExit()
             if FileManager.default.fileExists(atPath: out) {
                 XCTAssertEqual(try ToolProcess.sshKeygen(["-y", "-P", Self.passphrase, "-f", out]).stdout, try expectedPublic, "attempt \(attempt)")
@@ -77,7 +87,7 @@ final class AtomicWriteTests: XCTestCase {
                 absent += 1
             }
         }
-        // The spread of delays covers both outcomes (the last ones run to the end).
+        // The moments cover both outcomes (the last one comes after the target is in place).
         XCTAssertGreaterThan(complete, 0)
         XCTAssertGreaterThan(absent, 0)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder)

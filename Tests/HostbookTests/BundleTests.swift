@@ -222,7 +222,8 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let signerLine = try publisher()
         let folder = fx.dir.file("out")
         XCTAssertEqual(try fx.tool("/bin/mkdir", [folder]).status, 0)
-        // A key revoked on A: the bundle's @revoked line revokes it on B too.
+        // A key revoked on A: the bundle's @revoked line is refused on B, which trusts that
+        // key (only the user revokes a key they trust: TrustAuthority).
         try fx.ok("known-hosts", "revoke", "10.0.0.6", "--key", keyB)
         let export = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "-o", folder, "--json"])
         XCTAssertEqual(export.status, 0, export.stderr)
@@ -246,7 +247,9 @@ final class BundleTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(plan["applied"] as? Bool, true)
         XCTAssertEqual(Set(plan["hosts_added"] as? [String] ?? []), ["web", "db", "private"])
         XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
-        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.6", "--key", keyB).status, 12, "revoked by the bundle")
+        XCTAssertEqual(try onB("known-hosts", "check", "10.0.0.6", "--key", keyB).status, 0, "not revoked by the bundle")
+        let refused = (plan["refused_host_keys"] as? [[String: Any]] ?? []).compactMap { $0["reason"] as? String }
+        XCTAssertEqual(refused, ["you trust a key for 10.0.0.6"])
         // The password stayed on A: B's web has none.
         XCTAssertNotEqual(try hostsOnB()["web"]?["auth"] as? String, "password")
 
@@ -256,9 +259,9 @@ final class BundleTests: XCTestCase, TestHostKeys {
         sig[at] = sig[at] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
         try fx.tool("/bin/sh", ["-c", "cat > \"$0\"", folder + "/bundle.txt.sig"], stdin: String(decoding: sig, as: UTF8.self))
         let snapshot = try snapshotB()
-        let refused = try onB("bundle", "import", folder)
-        XCTAssertEqual(refused.status, 5, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("signature is not valid"), refused.stderr)
+        let badSignature = try onB("bundle", "import", folder)
+        XCTAssertEqual(badSignature.status, 5, badSignature.stderr)
+        XCTAssertTrue(badSignature.stderr.contains("signature is not valid"), badSignature.stderr)
         XCTAssertEqual(try snapshotB(), snapshot)
     }
 

@@ -1,6 +1,6 @@
-// End-to-end tests of `hostbook import-tailscale` with the real binary: every sample in
-// ../shared/testdata/tailscale (skipped when absent), our own fixtures in testdata/tailscale,
-// re-import, rotation, refusals that change nothing, selection, and the tailscale command.
+// End-to-end tests of `hostbook import-tailscale` with the real binary: every fixture in
+// testdata/tailscale (written by hand; its README says what each holds), re-import,
+// rotation, refusals that change nothing, selection, and the tailscale command.
 import Foundation
 import XCTest
 
@@ -8,12 +8,6 @@ final class ImportTailscaleTests: XCTestCase {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     func own(_ name: String) -> String { Self.packageRoot.appendingPathComponent("testdata/tailscale/\(name)").path }
-
-    func shared(_ name: String) throws -> String {
-        let path = Self.packageRoot.appendingPathComponent("../shared/testdata/tailscale/\(name)").standardizedFileURL.path
-        guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("\(path) is not present") }
-        return path
-    }
 
     var tmp: TemporaryDirectory!
     var db: String { tmp.file("hostbook.db") }
@@ -33,10 +27,10 @@ final class ImportTailscaleTests: XCTestCase {
         XCTAssertEqual(r.status, status, "exit status of \(args)", file: file, line: line)
     }
 
-    // MARK: The team's samples (../shared/testdata/tailscale, skipped when absent)
+    // MARK: The samples of each kind of input (testdata/tailscale)
 
     func testStatusSmall() throws {
-        try assertRun(["import-tailscale", try shared("status-small.json"), "--all"], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("status-four-peers.json"), "--all"], status: 0, stdout: """
             ACTION   NAME                HOSTNAME                              DETAILS
             skipped  alice-workstation   alice-workstation.tail4f21c8.ts.net   this machine
             added    alices-macbook-air  alices-macbook-air.tail4f21c8.ts.net  macOS, offline
@@ -47,7 +41,7 @@ final class ImportTailscaleTests: XCTestCase {
 
             """)
         // Idempotent: the same input again changes nothing.
-        try assertRun(["import-tailscale", try shared("status-small.json"), "--all"], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("status-four-peers.json"), "--all"], status: 0, stdout: """
             ACTION     NAME                HOSTNAME                              DETAILS
             skipped    alice-workstation   alice-workstation.tail4f21c8.ts.net   this machine
             unchanged  alices-macbook-air  alices-macbook-air.tail4f21c8.ts.net  macOS, offline
@@ -60,7 +54,7 @@ final class ImportTailscaleTests: XCTestCase {
     }
 
     func testDeviceList() throws {
-        try assertRun(["import-tailscale", try shared("api-devices-small.json"), "--all"], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("devices-five.json"), "--all"], status: 0, stdout: """
             ACTION   NAME                HOSTNAME                              DETAILS
             added    web01               web01.tail4f21c8.ts.net               linux, online
             skipped  alices-macbook-air  alices-macbook-air.tail4f21c8.ts.net  blocks incoming connections
@@ -75,8 +69,8 @@ final class ImportTailscaleTests: XCTestCase {
     /// The API list and the status describe the same nodes (same IDs): importing one after
     /// the other updates instead of duplicating.
     func testStatusThenDeviceListMatchesByNodeID() throws {
-        _ = try hostbook(["import-tailscale", try shared("status-small.json"), "--all"])
-        let r = try hostbook(["import-tailscale", try shared("api-devices-small.json"), "--all", "--json"])
+        _ = try hostbook(["import-tailscale", own("status-four-peers.json"), "--all"])
+        let r = try hostbook(["import-tailscale", own("devices-five.json"), "--all", "--json"])
         XCTAssertEqual(r.status, 0)
         let json = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
         XCTAssertEqual(json["format"] as? String, "devices")
@@ -87,7 +81,7 @@ final class ImportTailscaleTests: XCTestCase {
     }
 
     func testDuplicateHostnames() throws {
-        try assertRun(["import-tailscale", try shared("status-duplicate-hostnames.json"), "--all"], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("status-same-hostname.json"), "--all"], status: 0, stdout: """
             ACTION   NAME               HOSTNAME                             DETAILS
             skipped  alice-workstation  alice-workstation.tail4f21c8.ts.net  this machine
             added    raspberrypi        raspberrypi.tail4f21c8.ts.net        linux, online, 1 host key
@@ -98,7 +92,7 @@ final class ImportTailscaleTests: XCTestCase {
     }
 
     func testUnicodeHostnames() throws {
-        try assertRun(["import-tailscale", try shared("status-unicode-hostname.json"), "--all"], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("status-unicode-names.json"), "--all"], status: 0, stdout: """
             ACTION   NAME               HOSTNAME                             DETAILS
             skipped  alice-workstation  alice-workstation.tail4f21c8.ts.net  this machine
             added    rd-lab             rd-lab.tail4f21c8.ts.net             linux, online, tag:lab
@@ -112,7 +106,7 @@ final class ImportTailscaleTests: XCTestCase {
 
     func testEmptyPeersImportsNothingWithoutError() throws {
         // No device to choose from, so no --all is needed even without a terminal.
-        try assertRun(["import-tailscale", try shared("status-empty-peers.json")], status: 0, stdout: """
+        try assertRun(["import-tailscale", own("status-no-peers.json")], status: 0, stdout: """
             ACTION   NAME               HOSTNAME                             DETAILS
             skipped  alice-workstation  alice-workstation.tail4f21c8.ts.net  this machine
             0 added, 0 updated, 0 unchanged, 1 skipped; 0 host-key entries trusted.
@@ -124,12 +118,12 @@ final class ImportTailscaleTests: XCTestCase {
 
     func testRefusalsChangeNothing() throws {
         let cases: [(input: String, stderr: String)] = [
-            (try shared("malformed-truncated.json"), """
-                hostbook: the input is not valid JSON: it ends early, at line 160 (the input looks cut off)
+            (own("status-cut-off.json"), """
+                hostbook: the input is not valid JSON: it ends early, at line 91 (the input looks cut off)
                 Export it again in full: tailscale status --json > status.json
 
                 """),
-            (try shared("not-tailscale.json"), """
+            (own("inventory-not-tailscale.json"), """
                 hostbook: the input is JSON but not a Tailscale status or device list
                 Pass the output of 'tailscale status --json' or the body of GET /api/v2/tailnet/-/devices.
 
@@ -335,7 +329,7 @@ final class ImportTailscaleTests: XCTestCase {
     }
 
     func testNameClashSkippedThenRenamed() throws {
-        _ = try hostbook(["import-tailscale", try shared("status-small.json"), "--only", "web01"])
+        _ = try hostbook(["import-tailscale", own("status-four-peers.json"), "--only", "web01"])
         try assertRun(["import-tailscale", own("status-clash-web01.json"), "--all"], status: 0, stdout: """
             ACTION   NAME    HOSTNAME                  DETAILS
             skipped  laptop  laptop.tail7c3e90.ts.net  this machine
@@ -382,7 +376,7 @@ final class ImportTailscaleTests: XCTestCase {
     // MARK: Selection
 
     func testSelectionFlags() throws {
-        let small = try shared("status-small.json")
+        let small = own("status-four-peers.json")
         try assertRun(["import-tailscale", small, "--all", "--tag", "prod", "--online", "--dry-run"], status: 0, stdout: """
             ACTION  NAME       HOSTNAME                     DETAILS
             added   db-prod-1  db-prod-1.tail4f21c8.ts.net  linux, online, tag:db tag:prod, 3 host keys
@@ -458,7 +452,7 @@ final class ImportTailscaleTests: XCTestCase {
     /// On a terminal (a pseudo-terminal from script(1)), a numbered list and a question.
     func testInteractiveChoiceOnATerminal() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else { throw XCTSkip("script(1) is not installed") }
-        let command = "'\(HostbookProcess.binaryURL.path)' --db '\(db)' import-tailscale '\(try shared("status-small.json"))'"
+        let command = "'\(HostbookProcess.binaryURL.path)' --db '\(db)' import-tailscale '\(own("status-four-peers.json"))'"
         let p = Process()
         try TestAccount.prepare(p, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: [:], removing: [],
                                 account: TestAccount.shared, terminal: nil)

@@ -293,23 +293,20 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertEqual(try hb(["keys", "export", "k", "--no-passphrase"]).status, 0)
     }
 
-    // MARK: Security keys (upstream test data)
+    // MARK: Security keys (testkeys/sshkey, made by testkeys/make-sshkey-set.sh)
 
     func testSecurityKeyImportIsMarked() throws {
         try requireVault()
-        let shared = Self.root.appendingPathComponent("../shared/testdata/openssh-sshkey").standardizedFileURL
-        guard FileManager.default.fileExists(atPath: shared.appendingPathComponent("ed25519_sk1").path) else {
-            throw XCTSkip("shared test data not found")
-        }
-        let r = try hb(["keys", "import", shared.appendingPathComponent("ed25519_sk1_pw").path, "--name", "sk",
-                        "--passphrase-file", shared.appendingPathComponent("PASSPHRASE.txt").path])
+        let set = Self.root.appendingPathComponent("testkeys/sshkey")
+        let r = try hb(["keys", "import", set.appendingPathComponent("ed25519_sk1_pw").path, "--name", "sk",
+                        "--passphrase-file", set.appendingPathComponent("PASSPHRASE").path])
         XCTAssertEqual(r.status, 0, r.stderr)
         XCTAssertEqual(r.stderr, "This key lives on a FIDO security key: signing needs the authenticator.\n")
         let o = try XCTUnwrap(try json(try hb(["keys", "show", "sk", "--json"])) as? [String: Any])
         XCTAssertEqual(o["type"] as? String, "sk-ssh-ed25519@openssh.com")
         XCTAssertEqual(o["security_key"] as? Bool, true)
         XCTAssertEqual(o["fingerprint"] as? String,
-                       try String(contentsOf: shared.appendingPathComponent("ed25519_sk1.fp"), encoding: .utf8).trimmingCharacters(in: .newlines))
+                       try String(contentsOf: set.appendingPathComponent("ed25519_sk1.fp"), encoding: .utf8).trimmingCharacters(in: .newlines))
     }
 
     func keygen(_ args: [String]) throws -> (status: Int32, stdout: String) {

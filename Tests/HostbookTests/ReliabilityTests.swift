@@ -74,16 +74,41 @@ final class ReliabilityTests: XCTestCase {
             done
             """
         var start = 0
-        for (round, delay) in [0.15, 0.4, 0.23, 0.6, 0.31, 0.5].enumerated() {
+        // Each round kills during its n-th add (n ≥ 2: the database exists), at a moment seen
+        // rather than timed: as the add starts, once it has the database open, or once its
+        // write has reached the WAL.
+        for (round, n) in [2, 4, 2, 6, 3, 5].enumerated() {
             let pidFile = hb.dir.file("child.pid")
+            try? FileManager.default.removeItem(atPath: pidFile)
             let p = try Shell.start(loop, environment: hb.environment.merging(["START": String(start), "PIDFILE": pidFile]) { $1 },
                                     dir: hb.dir, tag: "kill\(round)", account: hb.account)
-            Thread.sleep(forTimeInterval: delay)
-            let child = Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            func current() -> Int32 {
+                Int32((try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? 0
+            }
+            var seen: [Int32] = []
+            var polls = 0
+            while seen.count < n, p.isRunning, polls < 200_000 {
+                let c = current()
+                if c > 0, c != seen.last { seen.append(c) } else { usleep(100) }
+                polls += 1
+            }
+            let child = seen.last ?? 0
+            let name = URL(fileURLWithPath: hb.db).lastPathComponent
+            let wal = hb.db + "-wal"
+            let walBefore = (try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0
+            let moment: () -> Bool = switch round % 3 {
+            case 0: { true }
+            case 1: { ProcFS.openFiles(of: child).contains { $0.hasSuffix("/" + name) } }
+            default: { ((try? FileManager.default.attributesOfItem(atPath: wal)[.size] as? Int) ?? 0) != walBefore }
+            }
+            polls = 0
+            while !moment(), ProcFS.isAlive(child), polls < 100_000 { polls += 1; usleep(50) }
             kill(p.processIdentifier, SIGKILL)
             if child > 0 { kill(child, SIGKILL) }
             p.waitUntilExit()
-            Thread.sleep(forTimeInterval: 0.05)
+            // The add (the shell's child, not ours) is gone before the database is read.
+            polls = 0
+            while child > 0, ProcFS.isAlive(child), polls < 10_000 { polls += 1; usleep(1_000) }
 
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok", "round \(round)")
             let hosts = Int(try Shell.sql(hb.db, "SELECT count(*) FROM hosts")) ?? -1
@@ -114,20 +139,24 @@ final class ReliabilityTests: XCTestCase {
         let rows = try Shell.sql(big, "SELECT (SELECT count(*) FROM hosts) || '/' || (SELECT count(*) FROM host_tags)")
         XCTAssertEqual(rows, "150003/150004")
 
-        // How long a whole migration takes, to kill at fractions of it.
-        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(atPath: big, toPath: hb.db)
-        let t0 = Date()
-        try hb.ok("add", "z", "--hostname", "z.example")
-        let whole = Date().timeIntervalSince(t0)
+        // Killed at moments seen, not timed: once the migration has written a given part of
+        // the database's size beside it (its backup copy, then the new indexes in the WAL).
+        let size = (try FileManager.default.attributesOfItem(atPath: big)[.size] as? Int) ?? 0
+        let name = URL(fileURLWithPath: hb.db).lastPathComponent
+        func writtenBeside() -> Int {
+            hb.files().filter { $0 != name && !$0.hasSuffix("-shm") }.reduce(0) { total, f in
+                total + ((try? FileManager.default.attributesOfItem(atPath: self.hb.dir.file("data/" + f))[.size] as? Int) ?? 0)
+            }
+        }
 
         var outcomes = Set<String>()
-        for fraction in [0.3, 0.5, 0.65, 0.8, 0.9, 0.97] {
+        for fraction in [0.3, 0.5, 0.65, 0.8, 0.9, 1.1] {
             try? FileManager.default.removeItem(atPath: hb.dir.file("data"))
             try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
             try FileManager.default.copyItem(atPath: big, toPath: hb.db)
             let p = try Shell.start("exec \"$HB\" add z --hostname z.example", environment: hb.environment, dir: hb.dir, tag: "migrate", account: hb.account)
-            Thread.sleep(forTimeInterval: whole * fraction)
+            var polls = 0
+            while p.isRunning, Double(writtenBeside()) < Double(size) * fraction, polls < 200_000 { polls += 1; usleep(200) }
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
 
@@ -153,7 +182,7 @@ final class ReliabilityTests: XCTestCase {
             try hb.ok("add", "after", "--hostname", "after.example")
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "6")
         }
-        XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(whole) s)")
+        XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(outcomes))")
     }
 
     /// A bulk import (`import-tailscale`, one transaction of 30,000 hosts) killed with
@@ -229,12 +258,11 @@ final class ReliabilityTests: XCTestCase {
 
     /// Key material too: a passphrase-protected key imported with `keys import` leaves
     /// neither its passphrase nor its private scalar in any file of the data folder.
-    /// (OpenSSH's test key and its known scalar, from ../shared/testdata.)
+    /// (A PEM key and its private scalar, from testkeys/sshkey: testkeys/make-sshkey-set.sh.)
     func testNoPassphraseOrPrivateKeyReachesTheDataFolder() throws {
         guard HostbookFixture.vaultAvailable else { return XCTFail("needs a Secret Service: run inside scripts/with-keyring") }
-        let dir = PackageRootPath.path + "/../shared/testdata/openssh-sshkey"
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: dir + "/ecdsa_1_pw"), "OpenSSH test keys not present")
-        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE.txt", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let dir = PackageRootPath.path + "/testkeys/sshkey"
+        let passphrase = try String(contentsOfFile: dir + "/PASSPHRASE", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         var scalarHex = try String(contentsOfFile: dir + "/ecdsa_1.param.priv", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         while scalarHex.hasPrefix("00") { scalarHex.removeFirst(2) }
         var scalar = [UInt8]()

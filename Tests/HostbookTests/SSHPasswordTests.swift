@@ -42,7 +42,6 @@ final class SSHPasswordTests: XCTestCase {
 
         // A wrong stored password: one attempt, then ssh gives up (no second prompt answered).
         try bed.fx.ok("edit", "pw", "--password-stdin", stdin: "wrong password")
-        let started = Date()
         let wrong = try bed.ssh(["pw", "echo must-not-run"])
         XCTAssertEqual(wrong.status, 255, wrong.stderr)
         XCTAssertEqual(wrong.stdout, "")
@@ -51,7 +50,7 @@ final class SSHPasswordTests: XCTestCase {
         XCTAssertTrue(wrong.stderr.contains("Permission denied"), wrong.stderr)
         XCTAssertTrue(wrong.stderr.hasSuffix("hostbook: ssh failed after hostbook gave it the stored password of 'pw'; if ssh said 'Permission denied', that password is wrong\n"
                                              + "Store the right one with 'hostbook edit pw --password-stdin'.\n"), wrong.stderr)
-        XCTAssertLessThan(Date().timeIntervalSince(started), 20)
+        // One attempt, counted in sshd's log: no second prompt left waiting for an answer.
         XCTAssertEqual(sshd.log.components(separatedBy: "Failed password for \(Self.user)").count - 1, 1, sshd.log)
         try bed.assertNothingLeft()
     }

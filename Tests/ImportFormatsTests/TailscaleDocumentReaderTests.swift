@@ -1,12 +1,12 @@
-// Reading both Tailscale formats into devices: on the project's samples
-// (../shared/testdata/tailscale, skipped when absent) and on our own fixtures.
+// Reading both Tailscale formats into devices, on the fixtures in testdata/tailscale and
+// on inline inputs.
 @testable import ImportFormats
 import XCTest
 import TestSupport
 
 final class TailscaleDocumentReaderTests: XCTestCase {
     func testStatusSmall() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json"))
+        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("status-four-peers.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.backendState, "Running")
         XCTAssertEqual(doc.nodes.map(\.dnsShortName), ["alice-workstation", "alices-macbook-air", "db-prod-1", "web01", "carol-desktop"])
@@ -27,7 +27,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     }
 
     func testDeviceList() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json"))
+        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("devices-five.json"))
         XCTAssertEqual(doc.format, .devices)
         XCTAssertNil(doc.backendState)
         XCTAssertEqual(doc.nodes.map(\.nodeID), ["nK4pRz7YwCNTRL", "nV2dG8sLqCNTRL", "nB6tX3hMeCNTRL", "nP3w9QxZkCNTRL", "nH9cN4vJuCNTRL"])
@@ -40,7 +40,7 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     }
 
     func testEmptyPeers() throws {
-        let doc = try TailscaleFixtures.document(try TailscaleFixtures.shared("status-empty-peers.json"))
+        let doc = try TailscaleFixtures.document(TailscaleFixtures.own("status-no-peers.json"))
         XCTAssertEqual(doc.format, .status)
         XCTAssertEqual(doc.nodes.count, 1)
         XCTAssertEqual(doc.nodes[0].exclusion, .thisMachine)
@@ -48,11 +48,11 @@ final class TailscaleDocumentReaderTests: XCTestCase {
 
     func testRefusals() throws {
         let cases: [(String, String)] = [
-            ("not-tailscale.json", "the input is JSON but not a Tailscale status or device list"),
-            ("malformed-truncated.json", "the input is not valid JSON: it ends early, at line 160 (the input looks cut off)"),
+            ("inventory-not-tailscale.json", "the input is JSON but not a Tailscale status or device list"),
+            ("status-cut-off.json", "the input is not valid JSON: it ends early, at line 91 (the input looks cut off)"),
         ]
         for (name, expected) in cases {
-            let url = try TailscaleFixtures.shared(name)
+            let url = TailscaleFixtures.own(name)
             XCTAssertThrowsError(try TailscaleFixtures.document(url), name) { XCTAssertEqual(($0 as? TailscaleInputError)?.message, expected, name) }
         }
     }
@@ -102,8 +102,8 @@ final class TailscaleDocumentReaderTests: XCTestCase {
     /// else Self's domain (before 1.20); for a device list, the domain all its own (not
     /// external) devices share.
     func testMagicDNSSuffix() throws {
-        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("status-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
-        XCTAssertEqual(try TailscaleFixtures.document(try TailscaleFixtures.shared("api-devices-small.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-four-peers.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
+        XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("devices-five.json")).tailnet.magicDNSSuffix, "tail4f21c8.ts.net")
         XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-old-format.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
         XCTAssertEqual(try TailscaleFixtures.document(TailscaleFixtures.own("status-two-tailnets.json")).tailnet.magicDNSSuffix, "tail7c3e90.ts.net")
         func suffix(_ json: String) throws -> String? {

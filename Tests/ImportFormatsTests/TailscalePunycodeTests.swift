@@ -3,8 +3,8 @@ import ImportFormats
 import XCTest
 
 final class TailscalePunycodeTests: XCTestCase {
-    // RFC 3492 §7.1 sample strings (a selection) and the labels of the team's sample
-    // status-unicode-hostname.json (../shared/testdata/tailscale).
+    // RFC 3492 §7.1 sample strings (a selection) and the labels of
+    // testdata/tailscale/status-unicode-names.json.
     let vectors: [(unicode: String, punycode: String)] = [
         ("bücher-nas", "bcher-nas-q9a"),
         ("서버-01", "-01-2f1nx7p"),

@@ -89,8 +89,7 @@ final class CertificateTests: XCTestCase {
     }
 
     func testOpenSSHTestCertificates() throws {
-        try Fixtures.skipUnlessShared()
-        let dir = Fixtures.sharedSSHKeys
+        let dir = Fixtures.sshkeySet
         let files = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasSuffix("-cert.pub") && !$0.hasPrefix("mldsa") }.sorted()
         XCTAssertGreaterThanOrEqual(files.count, 6)
         for file in files {

@@ -110,7 +110,7 @@ final class OpenSSHWriterTests: XCTestCase {
     }
 
     func testSecurityKeysAreWrittenSoSSHKeygenReadsThem() throws {
-        let dir = try Fixtures.requireSharedData()
+        let dir = Fixtures.sshkeySet
         guard let keygen = Tool.sshKeygen else { throw XCTSkip("ssh-keygen not installed") }
         let tmp = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-sk-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: tmp, withIntermediateDirectories: true)

@@ -158,11 +158,10 @@ final class PEMPrivateKeyTests: XCTestCase {
         }
     }
 
-    /// OpenSSH's own PEM test keys (regress/unittests/sshkey/testdata).
+    /// The PEM keys of the sshkey set (testkeys/make-sshkey-set.sh), as ssh-keygen -m PEM writes them.
     func testOpenSSHTestKeys() throws {
-        try Fixtures.skipUnlessShared()
-        let dir = Fixtures.sharedSSHKeys
-        let pass = try Fixtures.passphrase(dir.appendingPathComponent("PASSPHRASE.txt"))
+        let dir = Fixtures.sshkeySet
+        let pass = try Fixtures.passphrase(dir.appendingPathComponent("PASSPHRASE"))
         let cases: [(file: String, fp: String, format: PrivateKeyFormat, cipher: String?)] = [
             ("rsa_1", "rsa_1.fp", .pemPKCS1, nil), ("rsa_1_pw", "rsa_1.fp", .pemPKCS1, "AES-128-CBC"),
             ("rsa_2", "rsa_2.fp", .pemPKCS1, nil), ("ecdsa_1", "ecdsa_1.fp", .pemSEC1, nil),

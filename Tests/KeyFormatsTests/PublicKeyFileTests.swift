@@ -101,8 +101,7 @@ final class PublicKeyFileTests: XCTestCase {
     }
 
     func testSharedPubFilesMatchTheirFingerprints() throws {
-        try Fixtures.skipUnlessShared()
-        let dir = Fixtures.sharedSSHKeys
+        let dir = Fixtures.sshkeySet
         for file in try FileManager.default.contentsOfDirectory(atPath: dir.path) where file.hasSuffix(".pub") && !file.hasPrefix("mldsa") && !file.contains("-cert") {
             let fp = dir.appendingPathComponent(file.replacingOccurrences(of: ".pub", with: ".fp"))
             guard FileManager.default.fileExists(atPath: fp.path) else { continue }

@@ -1,7 +1,7 @@
-// OpenSSH's own sshkey unit-test files (regress/unittests/sshkey/testdata, read from
-// ../shared/testdata/openssh-sshkey when present):
+// One key set in every form OpenSSH writes (testkeys/sshkey, made by
+// testkeys/make-sshkey-set.sh, laid out as OpenSSH's regress/unittests/sshkey/testdata):
 // every openssh-key-v1 private key that OpenSSH 9.2 reads loads, with and without its
-// passphrase as appropriate, and matches the upstream `.fp` (SHA-256) and `.fp.bb`
+// passphrase as appropriate, and matches ssh-keygen's `.fp` (SHA-256) and `.fp.bb`
 // (Bubble Babble) files. PEM files belong to the PEM parser's tests.
 import Foundation
 import XCTest
@@ -12,9 +12,9 @@ import TestSupport
 final class UpstreamSSHKeyTests: XCTestCase {
     /// (private key file, fingerprint base name, comment, needs a security key)
     static let keys: [(String, String, String, Bool)] = [
-        ("ed25519_1", "ed25519_1", "ED25519 test key #1", false),
-        ("ed25519_1_pw", "ed25519_1", "ED25519 test key #1", false),
-        ("ed25519_2", "ed25519_2", "ED25519 test key #1", false),   // upstream quirk, as in its .pub
+        ("ed25519_1", "ed25519_1", "hostbook sshkey ed25519 #1", false),
+        ("ed25519_1_pw", "ed25519_1", "hostbook sshkey ed25519 #1", false),
+        ("ed25519_2", "ed25519_2", "hostbook sshkey ed25519 #2", false),
         ("rsa_n", "rsa_1", "", false),
         ("rsa_n_pw", "rsa_1", "", false),
         ("ecdsa_n", "ecdsa_1", "", false),
@@ -28,8 +28,8 @@ final class UpstreamSSHKeyTests: XCTestCase {
     ]
 
     func testPrivateKeysMatchUpstreamFingerprints() throws {
-        let dir = try Fixtures.requireSharedData()
-        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = Fixtures.sshkeySet
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE")))
         for (file, base, _, sk) in Self.keys {
             let bytes = try Fixtures.bytes(dir.appendingPathComponent(file))
             let encrypted = file.hasSuffix("_pw")
@@ -53,8 +53,8 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testCommentsAndCiphers() throws {
-        let dir = try Fixtures.requireSharedData()
-        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = Fixtures.sshkeySet
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE")))
         let expectedCipher = ["ed25519_1_pw": "aes256-ctr", "rsa_n_pw": "aes256-cbc", "ecdsa_n_pw": "aes256-cbc",
                               "ecdsa_sk1_pw": "aes256-ctr", "ed25519_sk1_pw": "aes256-ctr"]
         for (file, _, comment, _) in Self.keys {
@@ -66,7 +66,7 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testEveryBubbleBabbleFileMatchesItsPublicKey() throws {
-        let dir = try Fixtures.requireSharedData()
+        let dir = Fixtures.sshkeySet
         let bases = ["rsa_1", "rsa_2", "ecdsa_1", "ecdsa_2", "ed25519_1", "ed25519_2",
                      "ecdsa_sk1", "ecdsa_sk2", "ed25519_sk1", "ed25519_sk2"]
         for base in bases {
@@ -84,8 +84,8 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testMLDSAKeysAreUnsupportedNotCrashes() throws {
-        let dir = try Fixtures.requireSharedData()
-        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = Fixtures.sshkeySet
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE")))
         for file in ["mldsa44_ed25519_1", "mldsa44_ed25519_1_pw", "mldsa44_ed25519_2"] {
             XCTAssertThrowsError(try OpenSSHPrivateKey.parse(try Fixtures.bytes(dir.appendingPathComponent(file)), passphrase: pass)) {
                 XCTAssertEqual(($0 as? KeyFormatError)?.kind, .unsupported, file)
@@ -95,7 +95,7 @@ final class UpstreamSSHKeyTests: XCTestCase {
     }
 
     func testRandomartOfEveryUpstreamPublicKeyMatchesSSHKeygen() throws {
-        let dir = try Fixtures.requireSharedData()
+        let dir = Fixtures.sshkeySet
         let keygen = try XCTUnwrap(Tool.sshKeygen, "ssh-keygen (openssh-client) is a test dependency")
         // Includes the security-key types, whose titles ([ED25519-SK 256], 16 characters)
         // are the longest a plain key has.
@@ -114,8 +114,8 @@ final class UpstreamSSHKeyTests: XCTestCase {
 
     /// The PEM files go through the PEM parser: the fingerprints ssh-keygen gives.
     func testPEMPrivateKeysMatchUpstreamFingerprints() throws {
-        let dir = try Fixtures.requireSharedData()
-        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE.txt")))
+        let dir = Fixtures.sshkeySet
+        let pass = SecretBytes(copying: try Fixtures.bytes(dir.appendingPathComponent("PASSPHRASE")))
         let files = [("rsa_1", "rsa_1"), ("rsa_1_pw", "rsa_1"), ("rsa_1_sha1", "rsa_1"), ("rsa_1_sha512", "rsa_1"),
                      ("rsa_2", "rsa_2"), ("ecdsa_1", "ecdsa_1"), ("ecdsa_1_pw", "ecdsa_1"), ("ecdsa_2", "ecdsa_2")]
         for (file, base) in files {

@@ -2,9 +2,12 @@
 // (AgentAccessPolicy.decideSigning): driven in-process through the Agent library's
 // conversation against a real SQLite database, with an approver the test injects (as the
 // agent injects AskpassApprover). What each prompt shows (key, destination, process chain,
-// forwarding hosts), how each signature was decided (the log's word), grants scoped to key ×
-// destination × program, forwarded requests asking every time, one prompt for identical
-// requests asked at once, and the askpass program itself (a script) timing out.
+// forwarding hosts, what is signed and its digest, the verified program), how each signature
+// was decided (the log's word), grants scoped to key × destination × program (an
+// interpreter's script) × namespace, forwarded requests and unidentified programs asking
+// every time, an answer covering only the request it showed (identical requests asked at
+// once are each asked, unless a grant covers them), and the askpass program itself (a
+// script) timing out.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -15,6 +18,7 @@ import Glibc
 import HostStore
 import KeyFormats
 import SecureMemory
+import System
 
 /// Answers from a list (the last one repeated), records every request it is asked about;
 /// `gate` (when set) holds each answer until the test signals it.
@@ -36,6 +40,29 @@ private final class ScriptedApprover: AgentApprover, @unchecked Sendable {
         return answer
     }
     var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return asked.map(\.prompt) }
+}
+
+/// Answers by what the prompt shows; records every prompt.
+private final class PromptedApprover: AgentApprover, @unchecked Sendable {
+    let mutex = NSLock()
+    var shown: [String] = []
+    let decide: @Sendable (String) -> ApprovalAnswer
+    init(_ decide: @escaping @Sendable (String) -> ApprovalAnswer) { self.decide = decide }
+    func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
+        mutex.lock()
+        shown.append(request.prompt)
+        mutex.unlock()
+        return decide(request.prompt)
+    }
+    var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return shown }
+}
+
+/// Replies by name, from several threads.
+private final class Replies: @unchecked Sendable {
+    let mutex = NSLock()
+    var byName: [String: [UInt8]] = [:]
+    func set(_ name: String, _ reply: [UInt8]) { mutex.lock(); byName[name] = reply; mutex.unlock() }
+    func get(_ name: String) -> [UInt8]? { mutex.lock(); defer { mutex.unlock() }; return byName[name] }
 }
 
 /// The outcomes the policy reports, in order.
@@ -87,8 +114,10 @@ final class AgentApprovalPolicyTests: XCTestCase {
                                   outcome: { _, _, o in outcomes.add(o) })
     }
 
-    /// This test process is the client: its chain is real.
-    private static var peer: AgentPeer { AgentPeer(pid: getpid(), uid: getuid(), gid: getgid()) }
+    /// This test process is the client: its chain is real, and its program identified by a pidfd.
+    private static var peer: AgentPeer {
+        AgentPeer(pid: getpid(), uid: getuid(), gid: getgid(), process: ProcessIdentity(pid: getpid()))
+    }
 
     func testAKeyWithoutConfirmSignsWithoutAskingAndAConfirmKeyWithoutApproverIsRefused() throws {
         let outcomes = Outcomes()
@@ -216,29 +245,138 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertEqual(approver.asked.count, 4)
     }
 
-    func testIdenticalRequestsAskedAtOnceShareOnePrompt() throws {
+    /// Three identical requests at once (same key, destination, program, data): a "yes,
+    /// this once" answers the request it showed and no other; each of the others is asked
+    /// in turn with its own prompt (hole 4 of issue 28: one approval signed two requests).
+    func testAnAnswerForOneOfIdenticalRequestsAskedAtOnceCoversNoOther() throws {
         let gate = DispatchSemaphore(value: 0)
-        let approver = ScriptedApprover([.allowOnce], gate: gate)
+        let approver = ScriptedApprover([.allowOnce, .deny, .allowOnce], gate: gate)
         let approvals = AgentApprovals(approver: approver)
         let outcomes = Outcomes()
-        let policy = self.policy(approvals, outcomes)
-        let bindMessage = bind("web")
-        let request = signRequest("web-key", bound: "web")
-        let group = DispatchGroup()
-        for _ in 0..<3 {
-            DispatchQueue.global().async(group: group) {
-                var c = AgentConversation(peer: Self.peer, policy: policy)
-                _ = c.reply(to: bindMessage)
-                _ = c.reply(to: request)
-            }
-        }
-        // The first asks; the other two wait for its answer.
+        let group = concurrentSignatures(3, approvals, outcomes)
+        // The first asks; the other two wait for its answer (it might have made a grant).
         while approvals.requestsWaiting < 2 || approver.asked.count < 1 { usleep(1_000) }
         XCTAssertEqual(approver.asked.count, 1)
         gate.signal()
+        while approvals.requestsWaiting < 1 || approver.asked.count < 2 { usleep(1_000) }
+        XCTAssertEqual(approver.asked.count, 2, "the once-answer covered no other request: the second is asked")
+        gate.signal()
+        gate.signal()
+        group.wait()
+        XCTAssertEqual(approver.asked.count, 3, "three requests, three prompts")
+        XCTAssertEqual(outcomes.hows.sorted { ($0 ?? "") < ($1 ?? "") }, ["denied", "prompt", "prompt"])
+        XCTAssertEqual(outcomes.list.filter(\.signed).count, 2, "the one refused is not signed")
+    }
+
+    /// "Allow for the grant" for one of three identical requests: the two that waited are
+    /// covered by the grant it made (one prompt, no storm).
+    func testAGrantMadeForOneOfIdenticalRequestsCoversTheOthers() throws {
+        let gate = DispatchSemaphore(value: 0)
+        let approver = ScriptedApprover([.allowForGrant], gate: gate)
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        let group = concurrentSignatures(3, approvals, outcomes)
+        while approvals.requestsWaiting < 2 || approver.asked.count < 1 { usleep(1_000) }
+        gate.signal()
         group.wait()
         XCTAssertEqual(approver.asked.count, 1, "one prompt for three identical requests")
-        XCTAssertEqual(outcomes.hows, ["prompt", "prompt", "prompt"])
+        // (In whichever order the three threads report.)
+        XCTAssertEqual(outcomes.hows.map { $0 ?? "-" }.sorted(), ["grant", "grant", "prompt"])
+    }
+
+    /// Two SSHSIG requests of one client at once, in namespaces git and file: each prompt
+    /// shows its own namespace and data digest, and each answer decides its own request.
+    func testEachSSHSIGRequestIsShownAndAnsweredWithItsNamespaceAndData() throws {
+        try KeyStore(database: database).update(name: "web-key", KeyChanges(grantSeconds: 0))
+        let approver = PromptedApprover { $0.contains("namespace git") ? .allowOnce : .deny }
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        let policy = self.policy(approvals, outcomes)
+        let git = try sshsigRequest("web-key", namespace: "git", message: Array("commit".utf8))
+        let file = try sshsigRequest("web-key", namespace: "file", message: Array("evil".utf8))
+        let replies = Replies()
+        let group = DispatchGroup()
+        for (name, request) in [("git", git), ("file", file)] {
+            DispatchQueue.global().async(group: group) {
+                var c = AgentConversation(peer: Self.peer, policy: policy)
+                replies.set(name, c.reply(to: request))
+            }
+        }
+        group.wait()
+        XCTAssertEqual(replies.get("git")?.first, 14, "git: allowed")
+        XCTAssertEqual(replies.get("file")?.first, 5, "file: refused, whatever git's answer")
+        let prompts = approver.prompts.sorted()
+        XCTAssertEqual(prompts.count, 2)
+        let filePrompt = prompts.first { $0.contains("namespace file") } ?? ""
+        let gitPrompt = prompts.first { $0.contains("namespace git") } ?? ""
+        XCTAssertTrue(filePrompt.contains("signs:       an SSHSIG signature in namespace file"), filePrompt)
+        XCTAssertTrue(gitPrompt.contains("  data:        SHA256:"), gitPrompt)
+        let digest = { (p: String) in p.split(separator: "\n").first { $0.hasPrefix("  data:") } }
+        XCTAssertNotEqual(digest(filePrompt), digest(gitPrompt), "each prompt names its own data")
+    }
+
+    /// A grant is scoped to the namespace: git's grant does not cover file.
+    func testAGrantCoversOnlyItsNamespace() throws {
+        let approver = ScriptedApprover([.allowForGrant, .deny])
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        var c = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
+        XCTAssertEqual(c.reply(to: try sshsigRequest("web-key", namespace: "git", message: [1])).first, 14)
+        XCTAssertEqual(c.reply(to: try sshsigRequest("web-key", namespace: "git", message: [2])).first, 14)
+        XCTAssertEqual(c.reply(to: try sshsigRequest("web-key", namespace: "file", message: [3])).first, 5)
+        XCTAssertEqual(outcomes.hows, ["prompt", "grant", "denied"])
+        XCTAssertTrue(approver.prompts[0].contains("Allowing covers this key, destination, program, namespace for 10m."), approver.prompts[0])
+    }
+
+    /// A client whose program cannot be identified (no pidfd, or it exec'd, exited, is not
+    /// dumpable) is shown as "unknown program" and gets no grant: each request asks.
+    func testAnUnidentifiedProgramIsShownSoAndGetsNoGrant() throws {
+        let approver = ScriptedApprover([.allowForGrant])
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        let unknown = AgentPeer(pid: getpid(), uid: getuid(), gid: getgid(), process: nil)
+        for _ in 0..<2 {
+            var c = AgentConversation(peer: unknown, policy: policy(approvals, outcomes))
+            XCTAssertEqual(c.reply(to: bind("web")), [6])
+            XCTAssertTrue(signs(&c, "web-key", bound: "web"), "a once-answer is still given")
+        }
+        XCTAssertEqual(approver.asked.count, 2, "no grant for an unknown program")
+        XCTAssertEqual(outcomes.hows, ["prompt", "prompt"])
+        let prompt = approver.prompts[0]
+        XCTAssertTrue(prompt.contains("  program:     unknown program"), prompt)
+        XCTAssertTrue(prompt.contains("requested by: pid \(getpid()) unknown program: "), prompt)
+        XCTAssertTrue(prompt.contains("An unknown program asks every time."), prompt)
+        XCTAssertFalse(prompt.contains("Allowing covers"), prompt)
+    }
+
+    /// A grant for a script's interpreter names the script: `sh first.sh`'s grant does not
+    /// cover `sh other.sh` (the same /proc/PID/exe).
+    func testAGrantForAnInterpreterNamesTheScript() throws {
+        for name in ["first.sh", "other.sh"] {
+            XCTAssertTrue(FileManager.default.createFile(atPath: folder + "/" + name, contents: Data("sleep 30; :\n".utf8)))
+        }
+        var children: [pid_t] = []
+        defer { for pid in children { kill(pid, SIGKILL); _ = WaitStatus.wait(pid) } }
+        func peer(_ script: String) throws -> AgentPeer {
+            let pid = try Spawn.start("/bin/sh", ["sh", folder + "/" + script])
+            children.append(pid)
+            var tries = 0
+            while ProcessChain.commandLine(of: pid) != ["sh", folder + "/" + script] && tries < 6_000 { usleep(5_000); tries += 1 }
+            return AgentPeer(pid: pid, uid: getuid(), gid: getgid(), process: ProcessIdentity(pid: pid))
+        }
+        let first = try peer("first.sh"), other = try peer("other.sh")
+        let approver = ScriptedApprover([.allowForGrant])
+        let approvals = AgentApprovals(approver: approver)
+        let outcomes = Outcomes()
+        for p in [first, first, other] {
+            var c = AgentConversation(peer: p, policy: policy(approvals, outcomes))
+            XCTAssertEqual(c.reply(to: bind("web")), [6])
+            XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        }
+        XCTAssertEqual(outcomes.hows, ["prompt", "grant", "prompt"], "another script is another program")
+        XCTAssertTrue(approver.prompts[0].contains(" running "), approver.prompts[0])
+        XCTAssertTrue(approver.prompts[0].contains("first.sh"), approver.prompts[0])
+        XCTAssertTrue(approver.prompts[1].contains("other.sh"), approver.prompts[1])
     }
 
     func testAnAskpassProgramDecidesByItsExitStatusAndIsStoppedAtTheTimeout() throws {
@@ -255,14 +393,15 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertNil(AskpassApprover(environment: ["PATH": "/usr/bin"]), "no SSH_ASKPASS: no approver")
         let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
         let plain = try XCTUnwrap(KeyStore(database: database).find(name: "plain-key"))
-        let request = ApprovalRequest(key: key, destination: .none, chain: [], forwardedThrough: [])
+        let request = ApprovalRequest(key: key, destination: .none, subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: [])
         XCTAssertEqual(approver.ask(request, timeoutSeconds: 60), .allowForGrant)
-        XCTAssertEqual(approver.ask(ApprovalRequest(key: plain, destination: .none, chain: [], forwardedThrough: []), timeoutSeconds: 60), .deny)
-        let other = ApprovalRequest(key: key, destination: .unknownServer(hostKeyFingerprint: "SHA256:x"), chain: [], forwardedThrough: ["a\u{1b}[2Jb"])
+        XCTAssertEqual(approver.ask(ApprovalRequest(key: plain, destination: .none, subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: []), timeoutSeconds: 60), .deny)
+        let other = ApprovalRequest(key: key, destination: .unknownServer(hostKeyFingerprint: "SHA256:x"), subject: .unidentified, dataDigest: "SHA256:d",
+                                    program: nil, chain: [], forwardedThrough: ["a\u{1b}[2Jb"])
         // The prompt names web-key, so make one that does not: a renamed copy.
         try KeyStore(database: database).update(name: "web-key", KeyChanges(rename: "slow"))
         let slow = ApprovalRequest(key: try XCTUnwrap(KeyStore(database: database).find(name: "slow")), destination: other.destination,
-                                   chain: [], forwardedThrough: other.forwardedThrough)
+                                   subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: other.forwardedThrough)
         XCTAssertEqual(approver.ask(slow, timeoutSeconds: 1), .timeout)
         let asked = try String(contentsOfFile: record, encoding: .utf8)
         XCTAssertTrue(asked.hasPrefix("confirm|Allow a signature with key web-key?\n"), asked)
@@ -272,6 +411,27 @@ final class AgentApprovalPolicyTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    /// `count` connections at once, each binding to web and asking for the same signature.
+    private func concurrentSignatures(_ count: Int, _ approvals: AgentApprovals, _ outcomes: Outcomes) -> DispatchGroup {
+        let policy = self.policy(approvals, outcomes)
+        let bindMessage = bind("web")
+        let request = signRequest("web-key", bound: "web")
+        let group = DispatchGroup()
+        for _ in 0..<count {
+            DispatchQueue.global().async(group: group) {
+                var c = AgentConversation(peer: Self.peer, policy: policy)
+                _ = c.reply(to: bindMessage)
+                _ = c.reply(to: request)
+            }
+        }
+        return group
+    }
+
+    /// What `ssh-keygen -Y sign -n NAMESPACE` hands the agent for `message`.
+    private func sshsigRequest(_ name: String, namespace: String, message: [UInt8]) throws -> [UInt8] {
+        signRequest(name, data: try SSHSIGRequest(namespace: namespace, message: message).bytes)
+    }
 
     private final class Clock: @unchecked Sendable {
         var now: Double = 0

@@ -60,7 +60,7 @@ final class StandingAgentVaultReadTests: XCTestCase {
                 record.withLock { r in while !r.slowReadMayEnd { record.wait() } }
             }
             return keys[stored.name]!
-        }, clientExecutable: { _ in nil })
+        })
 
         let slowBlob = userKeys["slow-key"]!.publicKey.blob
         // Connection 1: key-status of the slow key, whose read waits.

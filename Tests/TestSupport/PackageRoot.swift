@@ -1,5 +1,6 @@
 // Where the repository's committed test data is: the package root, found from this file's
-// path (Tests/TestSupport/PackageRoot.swift), and the project's shared samples beside it.
+// path (Tests/TestSupport/PackageRoot.swift). Every fixture a test reads is in the clone
+// (testkeys/, testdata/, fuzz/), made by the scripts beside it or written by hand there.
 import Foundation
 
 public enum PackageRoot {
@@ -11,9 +12,4 @@ public enum PackageRoot {
 
     /// `relative` below the package root, e.g. "testkeys/openssh" or "fuzz/corpus".
     public static func file(_ relative: String) -> URL { url.appendingPathComponent(relative) }
-
-    /// `relative` below ../shared/testdata (the project's samples, which may be absent).
-    public static func sharedTestData(_ relative: String) -> URL {
-        url.appendingPathComponent("../shared/testdata/\(relative)").standardizedFileURL
-    }
 }

@@ -2,8 +2,8 @@
 // deleted, so no Secret Service is ever asked to change an item. KeePassXC trusts a process
 // only with the items it created and asks the user ("Access Request") about any other, even
 // with ConfirmAccessItem=false; every hostbook run is a new process. So the writes here run
-// in processes of their own (vault-probe), as separate hostbook runs do, and each must finish
-// far inside its deadline: a dialog would hold it to the deadline.
+// in processes of their own (vault-probe), as separate hostbook runs do, each with a short
+// deadline: a dialog would hold the call to it, and the call would fail (timed out).
 import Foundation
 import SecureMemory
 @testable import Vault
@@ -12,9 +12,9 @@ import XCTest
 final class VaultReplaceTests: XCTestCase {
     let database = "test-" + UUID().uuidString
     var client: VaultClient!
-    /// Each probe call gets this deadline; a replace must take a small part of it.
-    let deadline = 10_000
-    let bound = 2.5
+    /// Each probe call gets this deadline (ms): a call that waited for a dialog fails with
+    /// timedOut instead of succeeding.
+    let deadline = 2_500
 
     override func setUpWithError() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
@@ -34,12 +34,11 @@ final class VaultReplaceTests: XCTestCase {
     func bytes(_ secret: SecretBytes?) -> [UInt8]? { secret?.withUnsafeBytes { Array($0) } }
     func hex(_ text: String) -> String { text.utf8.map { String(format: "%02x", $0) }.joined() + "\n" }
 
-    /// One probe call in a new process, which must succeed well inside the deadline.
+    /// One probe call in a new process, which must succeed inside the short deadline.
     @discardableResult
     func probe(_ arguments: [String], stdin: String = "") throws -> String {
         let result = try VaultProbe.run(arguments, database: database, timeoutMilliseconds: deadline, stdin: Data(stdin.utf8))
-        XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr)")
-        XCTAssertLessThan(result.seconds, bound, "\(arguments) took \(result.seconds) s: did the service show a dialog?")
+        XCTAssertEqual(result.status, 0, "\(arguments): \(result.stderr) (a timeout: did the service show a dialog?)")
         return result.stdout
     }
 

@@ -46,6 +46,12 @@ extension BundleStore {
             try connection.run(HostSQL.deleteAliasesOfHost, [.int(h.id)])
         }
         for h in diff.removeHosts { try connection.run(HostSQL.delete, [.int(h.id)]) }
+        // Hosts whose pinned keys change lose their password login (plan.removedPasswords).
+        let keyChanged = Set(diff.plan.removedPasswords.filter(\.keyChanged).map(\.uuid))
+        for (old, _) in diff.passwordHosts where keyChanged.contains(old.uuid) {
+            try connection.run("UPDATE hosts SET auth = ? WHERE id = ?",
+                               [.text(HostAuth.derived(hasPassword: false, hasKey: old.key != nil).rawValue), .int(old.id)])
+        }
         var written: [(id: Int64, host: BundleHost)] = []
         for (h, keyID) in diff.addHosts {
             try connection.run(HostSQL.insertFromBundle, [
@@ -57,7 +63,7 @@ extension BundleStore {
         for (old, h, keyID) in diff.updateHosts {
             // A password the user stored for the host stays its way in while the host keeps
             // its address; when the bundle moves it, the password goes (plan.removedPasswords).
-            let keepsPassword = old.auth == .password && !Self.addressChanged(old, h)
+            let keepsPassword = old.auth == .password && !Self.addressChanged(old, h) && !keyChanged.contains(old.uuid)
             let auth = keepsPassword ? HostAuth.password : HostAuth.derived(hasPassword: false, hasKey: keyID != nil)
             try connection.run(HostSQL.updateFromBundle, [
                 .text(h.name), .text(h.hostname), .int(Int64(h.port)), h.user.map { .text($0) } ?? .null, .text(auth.rawValue),

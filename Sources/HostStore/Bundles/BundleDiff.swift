@@ -6,6 +6,7 @@
 // that another source made (a clash, or a changed host key, is reported instead).
 import ImportFormats
 import KeyFormats
+import System
 
 struct BundleDiff {
     var plan: BundlePlan
@@ -21,6 +22,9 @@ struct BundleDiff {
     /// The bundle's hosts the plan keeps (added, updated or unchanged): the names its
     /// host-key lines may speak for.
     var keptHosts: [BundleHost] = []
+    /// The bundle's hosts with a stored password that keep their address: the password
+    /// goes when the plan changes their pinned host keys.
+    var passwordHosts: [(old: Host, host: BundleHost)] = []
 }
 
 /// A host in the jump-chain walk of the state after apply.
@@ -126,13 +130,15 @@ extension BundleStore {
         for row in try connection.query("SELECT hostname FROM hosts WHERE source != ?1", [.text(source)]) {
             if let n = row.text(0) { hostnames.insert(n.lowercased()) }
         }
+        let localNames = self.localNames ?? LocalHostNames.current()
         var kept: [String: BundleHost] = [:]
+        var candidates: [(host: BundleHost, keyID: Int64?)] = []
         for var h in document.hosts.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
             if let owner = ([h.name] + h.aliases).lazy.compactMap({ taken[$0.lowercased()] }).first {
                 diff.plan.clashes.append(.init(kind: .host, name: h.name, owner: owner))
                 continue
             }
-            if let reason = Self.nameRefusal(h, savedHostnames: hostnames) {
+            if let reason = Self.nameRefusal(h, bundle: name, savedHostnames: hostnames, localNames: localNames) {
                 diff.plan.refusedHosts.append(.init(h.name, reason: reason))
                 continue
             }
@@ -146,15 +152,47 @@ extension BundleStore {
             }
             h.tags = Array(Set(h.tags)).sorted()
             h.aliases = Array(Set(h.aliases)).sorted()
+            candidates.append((h, keyID))
             kept[h.name.lowercased()] = h
-            diff.keptHosts.append(h)
             for a in h.aliases { kept[a.lowercased()] = h }
+        }
+        // Jump hosts resolve within the bundle: a host whose jump host is another origin's,
+        // or one of the bundle's that is not applied, is not applied either (until no more
+        // changes: a chain through a refused host).
+        let documentNames = Set(document.hosts.flatMap { [$0.name] + $0.aliases }.map { $0.lowercased() })
+        var refusedByJump: Set<String> = []
+        var changed = true
+        while changed {
+            changed = false
+            for (h, _) in candidates where !refusedByJump.contains(h.name.lowercased()) {
+                guard let jump = h.jump, kept[jump.lowercased()] == nil else { continue }
+                let reason: String
+                if let other = try database.findHost(jump), other.source != source {
+                    let origin = TrustOrigin(source: other.source)
+                    reason = "its jump host '\(BundleText.escaped(jump))' is not the bundle's: it is \(origin == .user ? "your host" : "a host from \(origin)")"
+                } else if documentNames.contains(jump.lowercased()) {
+                    reason = "its jump host '\(BundleText.escaped(jump))' is not applied"
+                } else {
+                    continue   // named nowhere: refused below with the whole bundle
+                }
+                refusedByJump.insert(h.name.lowercased())
+                for n in [h.name] + h.aliases { kept[n.lowercased()] = nil }
+                diff.plan.refusedHosts.append(.init(h.name, reason: reason))
+                changed = true
+            }
+        }
+        for (h, keyID) in candidates where !refusedByJump.contains(h.name.lowercased()) {
+            diff.keptHosts.append(h)
             if let old = ownByName[h.name.lowercased()] {
                 if !Self.same(old, h) {
                     diff.updateHosts.append((old, h, keyID))
                     diff.plan.hostsToUpdate.append(h)
-                    if old.auth == .password, Self.addressChanged(old, h) {
+                }
+                if old.auth == .password {
+                    if Self.addressChanged(old, h) {
                         diff.plan.removedPasswords.append(.init(host: h.name, uuid: old.uuid, addressChanged: true))
+                    } else {
+                        diff.passwordHosts.append((old, h))
                     }
                 }
             } else {
@@ -176,9 +214,7 @@ extension BundleStore {
         }
         // Every jump host resolves after apply, within JumpChain's rules.
         let find: (String) throws -> JumpNode? = { jumpName in
-            if let h = kept[jumpName.lowercased()] { return JumpNode(name: h.name, jump: h.jump) }
-            guard let other = try self.database.findHost(jumpName), other.source != source else { return nil }
-            return JumpNode(name: other.name, jump: other.jump)
+            kept[jumpName.lowercased()].map { JumpNode(name: $0.name, jump: $0.jump) }
         }
         for h in document.hosts where h.jump != nil {
             guard let start = kept[h.name.lowercased()] else { continue }
@@ -190,22 +226,24 @@ extension BundleStore {
             case .tooLong:
                 throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': \(JumpChain.tooLongMessage(h.name))", hint: "Nothing was written.")
             case .missing(let jump, let of):
-                throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': the jump host '\(BundleText.escaped(jump))' of '\(of)' is neither a host of the bundle nor a host here",
-                                    hint: "Nothing was written. Add a host named '\(BundleText.escaped(jump))', or ask for a bundle that carries it.")
+                throw BundleRefusal(.invalidContent, bundle: name, "bundle '\(name)': the jump host '\(BundleText.escaped(jump))' of '\(of)' is not a host of the bundle",
+                                    hint: "Nothing was written. A bundle's jump hosts must be its own hosts: ask for a bundle that carries '\(BundleText.escaped(jump))'.")
             }
         }
     }
 
     /// Why a bundle host may not take its name (nil: it may): a name or alias that is the
-    /// hostname of a saved host the bundle did not bring, or that looks like a DNS name
-    /// (has a dot) but is not the host's own hostname.
-    static func nameRefusal(_ h: BundleHost, savedHostnames: Set<String>) -> String? {
+    /// hostname of a saved host the bundle did not bring, that looks like a DNS name (has a
+    /// dot) but is not the host's own hostname, or that this machine resolves itself
+    /// (TrustAuthority.nameRefusal: localhost, /etc/hosts, its own hostname).
+    static func nameRefusal(_ h: BundleHost, bundle: String, savedHostnames: Set<String>, localNames: LocalHostNames) -> String? {
         for n in [h.name] + h.aliases {
             let lowered = n.lowercased()
             if savedHostnames.contains(lowered) { return "'\(n)' is the hostname of a saved host" }
             if lowered.contains(".") && lowered != h.hostname.lowercased() {
                 return "'\(n)' looks like a DNS name but is not the host's hostname"
             }
+            if let refusal = TrustAuthority.nameRefusal(n, origin: .bundle(bundle), localNames: localNames) { return refusal.reason }
         }
         return nil
     }
@@ -261,31 +299,42 @@ extension BundleStore {
         let store = KnownHostsStore(database: database)
         let owned = try store.rows(source: source)
         var keptIDs: Set<Int64> = []
-        // Only the hosts the plan keeps (not clashing, not refused) own names.
-        let own = Self.ownLookups(diff.keptHosts)
-        let ownSet = Set(own)
-        var budget = Self.hashedMatchBudget
+        // Only the hosts the plan keeps (not clashing, not refused) own names; TrustAuthority
+        // decides every line.
+        var authority = try authority(bundle: name, hosts: diff.keptHosts, store: store)
         let now = StoreClock.nowSeconds()
         var planned: Set<String> = []
         var whole: KnownHostsStore.WholeEntries?
         var changes: Set<BundlePlan.ChangedHostKey> = []
         for (line, lineEntries) in zip(document.hostKeys, entries) {
-            let ownership = Self.ownership(of: lineEntries, own: own, ownSet: ownSet, budget: &budget)
-            if let reason = ownership.refused {
-                diff.plan.refusedHostKeys.append(.init(line, reason: reason))
-                continue
+            var matched: [HostLookupName] = []
+            var refusedReason: String?
+            if let refusal = try authority.refusal(Self.targets(lineEntries), matched: &matched) {
+                // A plain key where the user trusts one: the key decision below reports it
+                // (CHANGED, or agreement) and writes nothing.
+                guard case .trustedByAnotherOrigin = refusal.kind,
+                      lineEntries.allSatisfy({ $0.marker == .none && $0.entry.certificate == nil }) else {
+                    diff.plan.refusedHostKeys.append(.init(line, reason: refusal.reason))
+                    continue
+                }
+                refusedReason = refusal.reason
             }
             var adds = false
             for e in lineEntries {
                 let identity = "\(e.plain ? HostPatternList.lowercased(e.pattern) : e.pattern)\u{0}\(e.port)\u{0}\(e.marker.rawValue)\u{0}\(Base64.encode(e.entry.storedBlob))"
                 if planned.contains(identity) { continue }
-                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: { ownership.matched }, now: now)
+                let candidates = matched
+                let verdict = try store.verdict(e, source: source, whole: &whole, candidates: { candidates }, now: now)
                 switch verdict {
                 case .stored(let id, let isOwned):
-                    if isOwned { keptIDs.insert(id) }
+                    if isOwned && refusedReason == nil { keptIDs.insert(id) }
                 case .trustedElsewhere:
                     continue
                 case .add:
+                    if let reason = refusedReason {
+                        if diff.plan.refusedHostKeys.last?.what != line { diff.plan.refusedHostKeys.append(.init(line, reason: reason)) }
+                        continue
+                    }
                     planned.insert(identity)
                     diff.addEntries.append(e)
                     adds = true
@@ -304,5 +353,26 @@ extension BundleStore {
             let line = KnownHostsStore.line(of: row)
             if removed.insert(line).inserted { diff.plan.hostKeysToRemove.append(line) }
         }
+        // A host whose pinned keys change loses its password, as one whose address changes:
+        // a password never follows a host to a key the bundle chose.
+        for (old, h) in diff.passwordHosts {
+            let lookup = HostLookupName(host: h.hostname, port: h.port)
+            let before = Self.pins(owned.map { ($0.marker, KnownHostsStore.line(of: $0), $0.keyBlob) }, for: lookup)
+            let after = Self.pins(owned.filter { keptIDs.contains($0.id) }.map { ($0.marker, KnownHostsStore.line(of: $0), $0.keyBlob) }
+                                  + diff.addEntries.map { ($0.marker, $0.line, $0.entry.storedBlob) }, for: lookup)
+            if before != after {
+                diff.plan.removedPasswords.append(.init(host: h.name, uuid: old.uuid, keyChanged: true))
+            }
+        }
+    }
+
+    /// The pinned entries (marker and key) among `lines` that decide for `lookup`.
+    private static func pins(_ lines: [(marker: KnownHostsLine.Marker, line: String, blob: [UInt8])], for lookup: HostLookupName) -> Set<String> {
+        var out: Set<String> = []
+        for l in lines {
+            guard let entry = try? KnownHostsEntry.parse(l.line), entry.line.matches(lookup: lookup.text) else { continue }
+            out.insert(l.marker.rawValue + " " + Base64.encode(l.blob))
+        }
+        return out
     }
 }

@@ -8,7 +8,7 @@ extension BundleStore {
     /// come from a bundle, and the host keys of those hosts (their hostnames, names and
     /// aliases at their ports, as ssh consults them), `@cert-authority` and `@revoked`
     /// entries included, none that a bundle brought; only lines naming nothing but those
-    /// hosts (BundleOwnNames.swift), so the import refuses none of them. Hosts name their key; never a password
+    /// hosts (TrustAuthority), so the import refuses none of them. Hosts name their key; never a password
     /// or key material.
     public func document(name: String, tags: [String] = [], serial: UInt64) throws -> BundleDocument {
         try Self.requireName(name)
@@ -45,14 +45,16 @@ extension BundleStore {
                 }
             }
             for r in try store.all() where r.marker != .none { rows[r.id] = r }
-            let own = Self.ownLookups(hosts)
-            let ownSet = Set(own)
-            var budget = Self.hashedMatchBudget
+            // The names the bundle's hosts own (TrustAuthority's scope for a bundle), as a
+            // database without these hosts' owners would check them.
+            var authority = TrustAuthority(origin: .bundle(name), scope: .hosts(TrustAuthority.lookups(of: hosts.map { ($0.name, $0.hostname, $0.port, $0.aliases) })),
+                                           claims: TrustClaims(), trustHeld: { _ in [] })
             var lines: Set<String> = []
             for r in rows.values where !r.source.hasPrefix("bundle:") {
                 let line = KnownHostsStore.line(of: r)
+                var matched: [HostLookupName] = []
                 guard (try? KnownHostsEntry.parse(line)) != nil, let entries = try? KnownHostsStore.bundleEntries(of: line),
-                      Self.ownership(of: entries, own: own, ownSet: ownSet, budget: &budget).refused == nil else { continue }
+                      try authority.refusal(Self.targets(entries), matched: &matched) == nil else { continue }
                 lines.insert(line)
             }
             return BundleDocument(name: name, serial: serial, hosts: hosts, snippets: snippets, hostKeys: Array(lines))

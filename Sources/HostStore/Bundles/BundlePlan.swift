@@ -63,8 +63,8 @@ public struct BundlePlan: Sendable, Equatable {
         }
     }
 
-    /// A host the plan removes, or whose hostname, port or user it changes, that has a
-    /// password in the vault: apply removes the row or its password login, the vault item
+    /// A host the plan removes, or whose hostname, port, user or pinned host keys it
+    /// changes, that has a password in the vault: apply removes the row or its password login, the vault item
     /// (named by the host's uuid) is the caller's to remove. A password never follows a
     /// host to an address the bundle chose.
     public struct RemovedPassword: Sendable, Equatable {
@@ -72,11 +72,15 @@ public struct BundlePlan: Sendable, Equatable {
         public let uuid: String
         /// True when the host stays but its address changes.
         public let addressChanged: Bool
+        /// True when the host keeps its address but the bundle changes the host keys it
+        /// pins for it (its plain, `@cert-authority` or `@revoked` lines for that address).
+        public let keyChanged: Bool
 
-        public init(host: String, uuid: String, addressChanged: Bool = false) {
+        public init(host: String, uuid: String, addressChanged: Bool = false, keyChanged: Bool = false) {
             self.host = host
             self.uuid = uuid
             self.addressChanged = addressChanged
+            self.keyChanged = keyChanged
         }
     }
 
@@ -106,10 +110,12 @@ public struct BundlePlan: Sendable, Equatable {
     public var hostKeysToRemove: [String] = []
 
     public var clashes: [Clash] = []
-    /// Hosts named like a DNS name other than their own hostname, or like the hostname of
-    /// a saved host the bundle did not bring: not applied.
+    /// Hosts named like a DNS name other than their own hostname, like the hostname of a
+    /// saved host the bundle did not bring, or like a name this machine resolves itself, and
+    /// hosts whose jump host is not one of the bundle's: not applied.
     public var refusedHosts: [Refused] = []
-    /// Host-key lines naming anything but the bundle's own hosts: not applied.
+    /// Host-key lines the bundle may not write (TrustAuthority: a name that is not one of
+    /// its hosts, a wider pattern, another origin's host or trust): not applied.
     public var refusedHostKeys: [Refused] = []
     public var changedHostKeys: [ChangedHostKey] = []
     public var missingKeys: [MissingKey] = []

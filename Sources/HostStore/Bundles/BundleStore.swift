@@ -5,13 +5,19 @@
 // program's.
 import ImportFormats
 import KeyFormats
+import System
 
 /// The bundles of one database.
 public final class BundleStore {
     public let database: HostDatabase
     var connection: SQLiteConnection { database.connection }
 
-    public init(database: HostDatabase) {
+    /// The names this machine resolves itself, which no bundle host may take; nil: read
+    /// from the machine (LocalHostNames.current) when a plan needs them.
+    public let localNames: LocalHostNames?
+
+    public init(database: HostDatabase, localNames: LocalHostNames? = nil) {
         self.database = database
+        self.localNames = localNames
     }
 }

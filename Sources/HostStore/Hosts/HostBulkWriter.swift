@@ -46,6 +46,7 @@ final class HostBulkWriter {
         let sourceID: String?
         let hasUser: Bool
         let hostname: String
+        let port: Int
         let node: TailscaleNodeRow?
     }
 
@@ -63,11 +64,11 @@ final class HostBulkWriter {
         let withNodes = try TailscaleSchema.isPresent(connection)
         let s = try connection.prepare(withNodes ? """
             SELECT h.id, h.name, h.source, h.source_id, h.user IS NOT NULL, h.hostname,
-                   t.host_id, t.dns_name, t.os, t.online, t.last_seen, t.owner, t.tags
+                   t.host_id, t.dns_name, t.os, t.online, t.last_seen, t.owner, t.tags, h.port
             FROM hosts h LEFT JOIN tailscale_nodes t ON t.host_id = h.id
             """ : """
             SELECT id, name, source, source_id, user IS NOT NULL, hostname,
-                   NULL, NULL, NULL, NULL, NULL, NULL, NULL
+                   NULL, NULL, NULL, NULL, NULL, NULL, NULL, port
             FROM hosts
             """)
         while try s.step() {
@@ -79,7 +80,7 @@ final class HostBulkWriter {
                                         tags: TailscaleNodeRow.splitTags(s.text(at: 12) ?? ""))
             }
             try body(TailscaleCandidate(id: id, name: name, source: s.text(at: 2) ?? "", sourceID: s.text(at: 3),
-                                        hasUser: s.int(at: 4) == 1, hostname: s.text(at: 5) ?? "", node: node))
+                                        hasUser: s.int(at: 4) == 1, hostname: s.text(at: 5) ?? "", port: Int(s.int(at: 13) ?? 22), node: node))
         }
     }
 

@@ -96,6 +96,8 @@ extension KnownHostsStore {
     /// bytes in all) every 4096 lines and once at the end; the caller throttles drawing.
     public func importKnownHosts(_ bytes: [UInt8], source: String = "import",
                                  progress: ((_ lines: Int, _ bytesDone: Int, _ bytesTotal: Int) -> Void)? = nil) throws -> KnownHostsImportReport {
+        // The user's own act: every entry of the file is theirs to write (TrustAuthority).
+        try TrustAuthority.requireDirect(source: source)
         var report = KnownHostsImportReport()
         // A large file touches every page of the lookup indexes, and the events are copied
         // from the rows at the end: a page cache (for this connection only) that holds what

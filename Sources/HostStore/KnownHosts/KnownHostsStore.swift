@@ -271,7 +271,8 @@ public final class KnownHostsStore {
     /// change.
     @discardableResult
     public func approve(_ lookup: HostLookupName, key: PublicKey, source: String, alongside: [PublicKey] = []) throws -> Bool {
-        try connection.transaction(immediate: true) {
+        try TrustAuthority.requireDirect(source: source)
+        return try connection.transaction(immediate: true) {
             let current = try check(lookup, presented: .plain(key))
             let ours = Set(alongside.map(\.blob))
             switch current.decision.status {
@@ -299,7 +300,8 @@ public final class KnownHostsStore {
     /// Returns the removed entries.
     @discardableResult
     public func replace(_ lookup: HostLookupName, with key: PublicKey, expected: [Int64]? = nil, source: String) throws -> [KnownHostRow] {
-        try connection.transaction(immediate: true) {
+        try TrustAuthority.requireDirect(source: source)
+        return try connection.transaction(immediate: true) {
             let current = try check(lookup, presented: .plain(key))
             guard current.decision.status == .changed, expected.map({ Set($0) == Set(current.entries.map(\.id)) }) ?? true else {
                 throw Self.changedMeanwhile(lookup, current)
@@ -324,7 +326,8 @@ public final class KnownHostsStore {
     /// Adds an `@revoked` entry for `key` at `lookup`. Returns false when it already existed.
     @discardableResult
     public func revoke(_ lookup: HostLookupName, key: PublicKey, source: String) throws -> Bool {
-        try connection.transaction {
+        try TrustAuthority.requireDirect(source: source)
+        return try connection.transaction {
             let now = StoreClock.timestamp()
             let added = try insertPlain(lookup, key: key, marker: .revoked, source: source, now: now)
             try insertEvent(.revoked, host: lookup.host, port: lookup.port, key: key, oldFingerprint: nil, source: source, at: now)

@@ -1,20 +1,22 @@
 // The one escaping rule for text that came from outside (files, key blobs, JSON, the
 // network, the command line) wherever hostbook prints it: never a terminal escape, a line
-// break or a bidirectional override (which can make text read differently). `quoted` shows
+// break, a bidirectional override or any other invisible formatting character (which can
+// make text read differently, or two texts look the same). `quoted` shows
 // such characters as `\u{...}`; the program reaches it through TerminalText's interpolation
 // (hostbook/CLI/TerminalText.swift), so every table cell, message, prompt and banner that
 // shows outside text is escaped by it. `clean` removes them instead, for the few fields an
 // importer stores (Tailscale host names, OS names, logins).
 
 public enum PrintableText {
-    /// True for C0 and C1 controls, DEL, and Unicode bidirectional marks, embeddings,
-    /// overrides and isolates (U+061C, U+200E–U+200F, U+202A–U+202E, U+2066–U+2069), plus
-    /// the line and paragraph separators.
+    /// True for C0 and C1 controls, DEL, the line and paragraph separators, and every
+    /// invisible formatting character (Unicode general category Cf: the bidirectional marks,
+    /// embeddings, overrides and isolates U+061C, U+200E–U+200F, U+202A–U+202E,
+    /// U+2066–U+2069, the zero-width U+200B–U+200D and U+2060, U+FEFF, the soft hyphen
+    /// U+00AD, tags ...), which show nothing and can make two texts look alike.
     public static func isUnsafe(_ s: Unicode.Scalar) -> Bool {
         let v = s.value
-        return v < 0x20 || (0x7f...0x9f).contains(v) || (0x202a...0x202e).contains(v)
-            || (0x2066...0x2069).contains(v) || v == 0x2028 || v == 0x2029
-            || v == 0x061c || v == 0x200e || v == 0x200f
+        if v < 0x20 || (0x7f...0x9f).contains(v) || v == 0x2028 || v == 0x2029 { return true }
+        return v >= 0xa0 && s.properties.generalCategory == .format
     }
 
     /// Whether `text` holds an unsafe scalar. Printable ASCII is decided byte by byte (a

@@ -10,7 +10,8 @@
 // namespaces a restricted key keeps); a refusal by rule 6 alone is told apart, so the log
 // can say `namespace`. For a key that needs approval the decision goes to the injected
 // AgentApprovals (a grant, else its approver), with the request as the prompt shows it
-// (ApprovalRequest: key, destination, process chain, forwarding hosts). Asking happens
+// (ApprovalRequest: key, destination, what is signed and its digest, the verified program,
+// process chain, forwarding hosts). Asking happens
 // outside this policy's mutex, so a prompt left open holds up only the connection that
 // waits for it.
 public import Agent
@@ -151,14 +152,21 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         case .refusedOutsideNamespaces: return .refused(Self.namespaceRefusal)
         case .permitted: return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
         case .needsApproval(let stored):
-            let decision = approvals.decide(approvalRequest(stored, on: connection))
+            let decision = approvals.decide(approvalRequest(stored, signing: data, on: connection))
             return AgentSignDecision(allowed: decision.allows, how: decision.rawValue)
         }
     }
 
-    /// What the prompt shows for a signature with `key` on `connection`.
-    public func approvalRequest(_ key: StoredKey, on connection: AgentConnectionState) -> ApprovalRequest {
+    /// What the prompt shows for a signature of `data` with `key` on `connection`: the
+    /// program is the one the connection's pidfd verifies (none without one).
+    public func approvalRequest(_ key: StoredKey, signing data: SignedData, on connection: AgentConnectionState) -> ApprovalRequest {
+        let program = connection.peer.process?.current()
         let chain = ProcessChain.chain(from: connection.peer.pid, ancestors: ApprovalRequest.ancestorsShown)
+        let subject: ApprovalSubject = switch data {
+        case .userAuthentication(let auth): .userAuthentication(user: auth.user)
+        case .sshsig(let request): .sshsig(namespace: request.namespace)
+        case .unidentified: .unidentified
+        }
         return mutex.locked {
             let database = try? database()
             var destination = ApprovalDestination.none
@@ -172,7 +180,8 @@ public final class AgentAccessPolicy: @unchecked Sendable {
                 let names = (try? database.map { try KnownHostsStore(database: $0).hostNames(trusting: hop.hostKey) }) ?? nil
                 return names.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") } ?? "host key \(hop.hostKey.plainKey.sha256Fingerprint)"
             }
-            return ApprovalRequest(key: key, destination: destination, chain: chain, forwardedThrough: through)
+            return ApprovalRequest(key: key, destination: destination, subject: subject, dataDigest: connection.signingDigest ?? "?",
+                                   program: program, chain: chain, forwardedThrough: through)
         }
     }
 

@@ -1,11 +1,17 @@
 // What a confirm key's signature waits on (`hostbook keys edit NAME --confirm`): a grant
-// still running, else the approver's answer. Grants live only in this agent's memory: an
-// approval "for the grant's duration" covers the same key × destination (host key) ×
-// requesting program (the client's executable) for the key's `--grant`, and `clear()` (the
-// agent locked) forgets them all. A forwarded request asks every time and makes no grant: its
-// program is on another machine. One prompt per key × destination × program at a time: an
-// identical request arriving while one is asked waits for that answer (no prompt storm), and
-// every request waits at most `timeoutSeconds`.
+// still running, else the approver's answer to this request's own prompt. One decision per
+// request, as ssh-agent.c decides each signature (identity_permitted, then confirm_key): an
+// answer applies to exactly the request it showed (key, destination host key, what is
+// signed and the digest of its data, the program), never to another that was not shown,
+// however alike. Only "allow for the grant" reaches further: for the key's `--grant` it
+// covers the request's grant scope (ApprovalRequest.GrantScope: key × destination × program,
+// with an interpreter's script, × SSHSIG namespace). Grants live only in this agent's memory,
+// and `clear()` (the agent locked) forgets them all. A forwarded request, or one from a
+// program that cannot be identified, makes no grant and is covered by none.
+//
+// No prompt storm for a granting key: while one request of a grant scope is asked, the
+// others of that scope wait for its answer; if it made a grant they are covered by it, if
+// not, each is asked in turn with its own prompt. Every prompt waits at most `timeoutSeconds`.
 import System
 
 public final class AgentApprovals: @unchecked Sendable {
@@ -19,25 +25,15 @@ public final class AgentApprovals: @unchecked Sendable {
     /// ssh-agent gives no limit; a request left unanswered ties up its client, so 60 s.
     public static let defaultTimeoutSeconds = 60
 
-    private struct Scope: Hashable {
-        let keyFingerprint: String
-        let hostKeyFingerprint: String?
-        let program: String
-    }
-
-    /// One question being asked; identical requests wait for its answer.
-    private final class Pending {
-        var answer: ApprovalAnswer?
-    }
-
     public let approver: (any AgentApprover)?
     public let timeoutSeconds: Int
     private let clock: @Sendable () -> Double
     /// Broadcast when a pending answer arrives.
     private let lock = Lock()
     /// When each running grant was approved (monotonic seconds).
-    private var grants: [Scope: Double] = [:]
-    private var pending: [Scope: Pending] = [:]
+    private var grants: [ApprovalRequest.GrantScope: Double] = [:]
+    /// The grant scopes a request is being asked for now.
+    private var asking: Set<ApprovalRequest.GrantScope> = []
     private var asked = 0
     private var waiting = 0
 
@@ -52,7 +48,7 @@ public final class AgentApprovals: @unchecked Sendable {
     /// How many times the approver was asked.
     public var promptsAsked: Int { lock.locked { asked } }
 
-    /// How many requests wait now for an identical one's answer.
+    /// How many requests wait now for the answer to another of their grant scope.
     public var requestsWaiting: Int { lock.locked { waiting } }
 
     /// Forgets every grant (the agent was locked).
@@ -62,49 +58,36 @@ public final class AgentApprovals: @unchecked Sendable {
     public func decide(_ request: ApprovalRequest) -> Decision {
         guard request.key.confirm else { return .noConfirm }
         guard let approver else { return .noApprover }
-        let scope = Scope(keyFingerprint: request.key.fingerprint, hostKeyFingerprint: request.destination.hostKeyFingerprint,
-                          program: request.program)
-        let forwarded = request.isForwarded
-        enum Role { case granted, asker(Pending), waiter(Pending) }
-        let role: Role = lock.locked {
-            let now = clock()
-            // When it was approved, against the key's grant as saved now: a grant shortened
-            // or taken away (`keys edit --grant`, `--no-grant`) shortens those running.
-            if !forwarded, let approvedAt = grants[scope] {
-                if now < approvedAt + Double(request.key.grantSeconds) { return .granted }
-                grants[scope] = nil
-            }
-            if !forwarded, let question = pending[scope] { return .waiter(question) }
-            let question = Pending()
-            if !forwarded { pending[scope] = question }
-            asked += 1
-            return .asker(question)
-        }
-        switch role {
-        case .granted:
-            return .grant
-        case .waiter(let question):
-            let answer: ApprovalAnswer? = lock.locked {
-                waiting += 1
-                while question.answer == nil { lock.wait() }
-                waiting -= 1
-                return question.answer
-            }
-            return Self.decision(answer ?? .timeout)
-        case .asker(let question):
-            let answer = approver.ask(request, timeoutSeconds: timeoutSeconds)
-            lock.locked {
-                question.answer = answer
-                if !forwarded {
-                    pending[scope] = nil
-                    if answer == .allowForGrant, request.key.grantSeconds > 0 {
-                        grants[scope] = clock()
-                    }
+        let scope = request.grantScope
+        let granting = request.mayGrant
+        let granted: Bool = lock.locked {
+            guard let scope else { asked += 1; return false }
+            while true {
+                // When it was approved, against the key's grant as saved now: a grant shortened
+                // or taken away (`keys edit --grant`, `--no-grant`) shortens those running.
+                if let approvedAt = grants[scope] {
+                    if clock() < approvedAt + Double(request.key.grantSeconds) { return true }
+                    grants[scope] = nil
                 }
+                guard granting, asking.contains(scope) else { break }
+                waiting += 1
+                lock.wait()
+                waiting -= 1
+            }
+            if granting { asking.insert(scope) }
+            asked += 1
+            return false
+        }
+        if granted { return .grant }
+        let answer = approver.ask(request, timeoutSeconds: timeoutSeconds)
+        if let scope, granting {
+            lock.locked {
+                asking.remove(scope)
+                if answer == .allowForGrant { grants[scope] = clock() }
                 lock.broadcast()
             }
-            return Self.decision(answer)
         }
+        return Self.decision(answer)
     }
 
     private static func decision(_ answer: ApprovalAnswer) -> Decision {

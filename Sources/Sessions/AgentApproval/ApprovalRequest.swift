@@ -1,7 +1,10 @@
 // One signature a confirm key (`hostbook keys edit NAME --confirm`) waits on: the key, where
-// the signature goes, who asks and through which hosts, and the prompt that shows them. Every
-// field from outside (names, comments, command lines) is escaped where the prompt is built,
-// so a field cannot draw a line of its own.
+// the signature goes, what it signs (user authentication, or an SSHSIG signature and its
+// namespace, and a digest of the very data), which program asks (verified: ProcessIdentity)
+// and through which hosts, and the prompt that shows them. An answer is for this request
+// alone; only a grant reaches further, and only as far as `grantScope`. Every field from
+// outside (names, comments, command lines) is escaped where the prompt is built, so a field
+// cannot draw a line of its own (PrintableText).
 public import HostStore
 public import System
 import KeyFormats
@@ -41,26 +44,68 @@ public struct SavedDestination: Sendable, Equatable {
     public var address: String { (user.map { "\($0)@" } ?? "") + "\(hostname):\(port)" }
 }
 
+/// What a signature is over, as the agent told the data apart (SignedData).
+public enum ApprovalSubject: Sendable, Equatable, Hashable {
+    /// Logging in to a server as `user`.
+    case userAuthentication(user: String)
+    /// An SSHSIG signature (`ssh-keygen -Y sign`, git) in `namespace`.
+    case sshsig(namespace: String)
+    /// Data the agent cannot tell apart.
+    case unidentified
+
+    /// The SSHSIG namespace (nil for anything else).
+    public var namespace: String? { if case .sshsig(let namespace) = self { namespace } else { nil } }
+}
+
 public struct ApprovalRequest: Sendable, Equatable {
     public let key: StoredKey
     public let destination: ApprovalDestination
-    /// The client (SO_PEERCRED) and up to 3 of its ancestors, the client first.
+    /// What is signed.
+    public let subject: ApprovalSubject
+    /// `SHA256:` and the base64 of SHA-256 of the data to be signed.
+    public let dataDigest: String
+    /// The client's program, verified by its pidfd (nil: it could not be identified: it
+    /// exited, exec'd another program, is not dumpable, or is an interpreter whose script
+    /// cannot be told).
+    public let program: ProcessIdentity.Program?
+    /// The client (SO_PEERCRED) and up to 3 of its ancestors, the client first: what the
+    /// prompt shows of them (read when the request came; only `program` is verified).
     public let chain: [RunningProcess]
     /// The saved hosts (or host-key fingerprints, for hosts hostbook does not know) the
     /// agent was forwarded through; empty for a local client.
     public let forwardedThrough: [String]
 
-    public init(key: StoredKey, destination: ApprovalDestination, chain: [RunningProcess], forwardedThrough: [String]) {
+    public init(key: StoredKey, destination: ApprovalDestination, subject: ApprovalSubject, dataDigest: String,
+                program: ProcessIdentity.Program?, chain: [RunningProcess], forwardedThrough: [String]) {
         self.key = key
         self.destination = destination
+        self.subject = subject
+        self.dataDigest = dataDigest
+        self.program = program
         self.chain = chain
         self.forwardedThrough = forwardedThrough
     }
 
     public var isForwarded: Bool { !forwardedThrough.isEmpty }
 
-    /// The requesting program: the client's executable ("" when unknown).
-    public var program: String { chain.first?.executable ?? "" }
+    /// What a grant for this request covers: key × destination host key × program (and
+    /// script) × SSHSIG namespace. nil when no grant can be made: a forwarded request (its
+    /// program is on another machine) or an unidentified program.
+    public struct GrantScope: Sendable, Hashable {
+        public let keyFingerprint: String
+        public let hostKeyFingerprint: String?
+        public let program: ProcessIdentity.Program
+        public let namespace: String?
+    }
+
+    public var grantScope: GrantScope? {
+        guard !isForwarded, let program else { return nil }
+        return GrantScope(keyFingerprint: key.fingerprint, hostKeyFingerprint: destination.hostKeyFingerprint,
+                          program: program, namespace: subject.namespace)
+    }
+
+    /// Whether an answer for the key's grant can make one.
+    public var mayGrant: Bool { key.grantSeconds > 0 && grantScope != nil }
 
     /// How many ancestors of the client a request shows.
     public static let ancestorsShown = 3
@@ -80,17 +125,27 @@ public struct ApprovalRequest: Sendable, Equatable {
         case .none:
             lines.append("  destination: none (the client did not say which server the signature is for)")
         }
+        switch subject {
+        case .userAuthentication(let user): lines.append("  signs:       a login as \(user.escapedForTerminal)")
+        case .sshsig(let namespace): lines.append("  signs:       an SSHSIG signature in namespace \(namespace.escapedForTerminal)")
+        case .unidentified: lines.append("  signs:       data that is neither a login nor an SSHSIG signature")
+        }
+        lines.append("  data:        \(dataDigest.escapedForTerminal)")
         if !forwardedThrough.isEmpty {
             lines.append("  forwarded through \(forwardedThrough.map(\.escapedForTerminal).joined(separator: ", "))")
         }
+        lines.append("  program:     \(programText)")
         if chain.isEmpty { lines.append("  requested by: an unknown process") }
         for (i, process) in chain.enumerated() {
-            lines.append("  \(i == 0 ? "requested by:" : "        from:") \(Self.describe(process))")
+            lines.append("  \(i == 0 ? "requested by:" : "        from:") \(Self.describe(process, verified: i == 0 ? .some(program) : nil))")
         }
-        if key.grantSeconds > 0 && !isForwarded {
-            lines.append("Allowing covers this key, destination and program for \(Self.durationText(key.grantSeconds)).")
-        } else if isForwarded {
+        if isForwarded {
             lines.append("A forwarded request asks every time.")
+        } else if program == nil {
+            lines.append("An unknown program asks every time.")
+        } else if key.grantSeconds > 0 {
+            let namespace = subject.namespace == nil ? "" : ", namespace"
+            lines.append("Allowing covers this key, destination, program\(namespace) for \(Self.durationText(key.grantSeconds)).")
         }
         return lines
     }
@@ -105,15 +160,28 @@ public struct ApprovalRequest: Sendable, Equatable {
     /// The whole prompt, one field a line.
     public var prompt: String { promptLines.joined(separator: "\n") }
 
+    /// The verified program: its executable, and the script of an interpreter.
+    var programText: String {
+        guard let program else { return "unknown program (not identified: no grant is made for it)" }
+        return program.executable.escapedForTerminal + (program.script.map { " running \($0.escapedForTerminal)" } ?? "")
+    }
+
     /// `PID EXECUTABLE: COMMAND LINE`, escaped, the command line shortened to 200 characters.
-    public static func describe(_ p: RunningProcess) -> String {
+    /// `verified`: for the client, its verified program (`.some(nil)`: unknown program),
+    /// shown instead of what /proc says now.
+    public static func describe(_ p: RunningProcess, verified: ProcessIdentity.Program?? = nil) -> String {
         var command = p.arguments.joined(separator: " ")
         if command.count > 200 { command = String(command.prefix(200)) + "…" }
-        return "pid \(p.pid) \((p.executable ?? "?").escapedForTerminal): \(command.escapedForTerminal)"
+        let executable: String = switch verified {
+        case .some(.some(let program)): program.executable
+        case .some(.none): "unknown program"
+        case .none: p.executable ?? "?"
+        }
+        return "pid \(p.pid) \(executable.escapedForTerminal): \(command.escapedForTerminal)"
     }
 
     /// A chain as the log keeps it: one process a line, as `describe` shows it.
     public static func logText(_ chain: [RunningProcess]) -> String? {
-        chain.isEmpty ? nil : chain.map(describe).joined(separator: "\n")
+        chain.isEmpty ? nil : chain.map { describe($0) }.joined(separator: "\n")
     }
 }

@@ -6,8 +6,9 @@
 // (refs/hostbook/applied; the clone has no working tree) only once it was applied, so the
 // clone always names what this database holds. A refused
 // bundle leaves the database as it was (the clone keeps what it fetched; the next update
-// fetches again). A subscribe refused after its clone leaves the clone, and a later
-// subscribe of the same NAME and URL uses it.
+// fetches again). A subscribe that fails before its bundle is applied (git, a bad
+// signature, a refused bundle) removes the clone it made and records no subscription; a
+// clone that was there before (of the same URL) is fetched and kept.
 // Applying is the caller's `apply` (the executable's: CredentialStore.applyBundle, which
 // also deletes the vault passwords of the hosts a bundle drops; Sessions reaches no vault).
 // An error it returns (the rows written, an item left over) is thrown once the subscription
@@ -64,19 +65,28 @@ public struct BundleSubscriber {
         }
         let folder = folder(of: name)
         let revision: String
-        if AtomicFile.exists(folder) {
-            guard git.origin(folder) == url else {
-                throw SessionError.rejected("\(folder.escapedForTerminal) exists and is not a clone of \(url.escapedForTerminal)",
-                                            hint: "Remove that folder, then subscribe again.")
+        let intake: BundleIntake
+        let leftover: (any Error)?
+        let madeFolder = !AtomicFile.exists(folder)
+        do {
+            if !madeFolder {
+                guard git.origin(folder) == url else {
+                    throw SessionError.rejected("\(folder.escapedForTerminal) exists and is not a clone of \(url.escapedForTerminal)",
+                                                hint: "Remove that folder, then subscribe again.")
+                }
+                revision = try git.fetch(folder)
+            } else {
+                try Self.makeFolder(bundlesFolder)
+                try git.clone(url, into: folder)
+                revision = try git.revision(folder, "HEAD")
             }
-            revision = try git.fetch(folder)
-        } else {
-            try Self.makeFolder(bundlesFolder)
-            try git.clone(url, into: folder)
-            revision = try git.revision(folder, "HEAD")
+            intake = try check(folder, revision, expectedName: name)
+            leftover = intake.plan.writesNothing ? nil : try apply(intake.plan)
+        } catch {
+            // Nothing was applied: the clone this subscribe made goes with it.
+            if madeFolder { FolderTree.remove(folder) }
+            throw error
         }
-        let intake = try check(folder, revision, expectedName: name)
-        let leftover = intake.plan.writesNothing ? nil : try apply(intake.plan)
         try afterApply(intake.plan, leftover) {
             try store.subscribe(bundle: name, url: url)
             try git.recordApplied(folder, revision)

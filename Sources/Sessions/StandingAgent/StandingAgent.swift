@@ -2,8 +2,8 @@
 // run`). The parts: the Agent library speaks the protocol, AgentAccessPolicy decides which
 // keys a connection may list and sign with (the same decision as the session agent's, with
 // the standing rules: AgentAccessRules.standing), HostStore keeps the log, and the
-// executable reads the private keys from the vault (`readPrivateKey`) and names a client's
-// program (`clientExecutable`).
+// executable reads the private keys from the vault (`readPrivateKey`). A client's program is
+// the one its connection's pidfd verifies (ProcessIdentity), as its approvals take it.
 //
 // * Keys: every saved key; its private half is read from the vault when it first signs
 //   and kept in secure memory until the agent stops, is locked, or finds the vault locked
@@ -30,7 +30,6 @@ public final class StandingAgent: @unchecked Sendable {
     private let database: HostDatabase
     private let log: AgentLogWriter
     private let readPrivateKey: @Sendable (StoredKey) throws -> PrivateKey
-    private let clientExecutable: @Sendable (Int32) -> String?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     /// The saved keys listed so far, by fingerprint (under `listedMutex`): what a
@@ -51,17 +50,15 @@ public final class StandingAgent: @unchecked Sendable {
 
     /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
     /// until `wipe`; its error refuses the signature (an AgentKeyUnavailable's reason is
-    /// what the log says). `clientExecutable`: the program of a client's pid, for the log.
+    /// what the log says).
     /// `approver`: who answers for a confirm key (nil: such a key is refused).
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
-                clientExecutable: @escaping @Sendable (Int32) -> String?,
                 approver: (any AgentApprover)? = nil) {
         self.approvals = AgentApprovals(approver: approver)
         self.database = database
         self.log = log
         self.readPrivateKey = readPrivateKey
-        self.clientExecutable = clientExecutable
     }
 
     public var policy: AgentPolicy {
@@ -158,7 +155,7 @@ public final class StandingAgent: @unchecked Sendable {
         let reason = mutex.locked { readFailures.removeValue(forKey: fingerprint) }
         var use = AgentUse(signed: outcome.signed, keyFingerprint: fingerprint, hostKeyBlob: hostKey?.blob,
                            hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
-                           clientPID: Int(state.peer.pid), clientExecutable: chain.first?.executable ?? clientExecutable(state.peer.pid),
+                           clientPID: Int(state.peer.pid), clientExecutable: state.peer.process?.verifiedExecutable,
                            reason: outcome.signed ? nil : reason)
         use.decision = outcome.how
         use.processChain = ApprovalRequest.logText(chain)

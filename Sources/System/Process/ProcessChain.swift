@@ -9,7 +9,8 @@ import Glibc
 /// One process of a chain.
 public struct RunningProcess: Sendable, Equatable {
     public let pid: Int32
-    /// The executable's path; nil when neither /proc/PID/exe nor the command line names it.
+    /// The executable's path (/proc/PID/exe); nil when it cannot be read (the process is
+    /// gone or not dumpable). Never the command line's first word: a process names itself.
     public let executable: String?
     /// The command line's words (empty for a kernel thread or a process that is gone).
     public let arguments: [String]
@@ -32,7 +33,7 @@ public enum ProcessChain {
         var current = pid
         while current > 0 {
             let arguments = commandLine(of: current)
-            let executable = executable(of: current, arguments: arguments)
+            let executable = ProcessIdentity.executable(of: current)
             if arguments.isEmpty && executable == nil { break }
             result.append(RunningProcess(pid: current, executable: executable, arguments: arguments))
             guard result.count <= ancestors, let next = parent(of: current), next > 1 else { break }
@@ -54,10 +55,14 @@ public enum ProcessChain {
     }
 
     /// The executable of a process (`/proc/PID/exe`); for a process that made itself
-    /// non-dumpable (ssh-agent, KeePassXC, hostbook), whose exe link only root may read, the
-    /// first word of its command line, which everyone may read.
+    /// non-dumpable (gnome-keyring-daemon, KeePassXC, hostbook), whose exe link only root may
+    /// read, the first word of its command line, which everyone may read. A name for the
+    /// vault's checks of its own daemons, never an identity: what the process says of itself
+    /// (the agent's approvals take ProcessIdentity, and `chain` shows /proc/PID/exe only).
     public static func executable(of pid: Int32) -> String? {
-        executable(of: pid, arguments: nil)
+        if let exe = ProcessIdentity.executable(of: pid) { return exe }
+        let first = commandLine(of: pid).first ?? ""
+        return first.isEmpty ? nil : first
     }
 
     /// The words of `/proc/PID/cmdline` (NUL-separated), up to `commandLineLimit` bytes.
@@ -77,14 +82,6 @@ public enum ProcessChain {
             if let equals = entry.firstIndex(of: UInt8(ascii: "=")) { names.insert(String(decoding: entry[..<equals], as: UTF8.self)) }
         }
         return names
-    }
-
-    private static func executable(of pid: Int32, arguments: [String]?) -> String? {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        if n > 0 { return String(decoding: buffer.prefix(n).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
-        let first = (arguments ?? commandLine(of: pid)).first ?? ""
-        return first.isEmpty ? nil : first
     }
 
     private static func read(_ path: String, limit: Int) -> [UInt8]? {

@@ -112,6 +112,35 @@ final class PrivateSSHD: @unchecked Sendable {
     /// What sshd logged so far (`-e`: its log goes to stderr, kept in a file).
     var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
+    /// Waits until sshd has logged `text` `count` times (LogLevel VERBOSE: "Accepted publickey",
+    /// "Starting session: shell", "Connection from" ...), checking every 20 ms, at most
+    /// `attempts` times; true once it has.
+    @discardableResult
+    func waitForLog(_ text: String, count: Int = 1, attempts: Int = 1500) -> Bool {
+        for _ in 0..<attempts {
+            if log.components(separatedBy: text).count - 1 >= count { return true }
+            usleep(20_000)
+        }
+        return log.components(separatedBy: text).count - 1 >= count
+    }
+
+    /// Opens and closes one TCP connection and waits until sshd has logged it: every
+    /// connection made before this one has been logged by then too (sshd logs them in the
+    /// order it accepts them), so a count of "Connection from" taken afterwards is final.
+    func logMarkerConnection() -> Bool {
+        let before = log.components(separatedBy: "Connection from").count - 1
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        close(fd)
+        return connected == 0 && waitForLog("Connection from", count: before + 1)
+    }
+
     /// Stops sshd by its PID and waits for it. Safe to call more than once.
     func stop() {
         guard running else { return }

@@ -10,6 +10,8 @@ final class ScriptedTerminal: @unchecked Sendable {
     private let lock = NSLock()
     private var buffer = Data()
     private var consumed = 0
+    /// Signalled once the output reaches its end (every holder of the terminal is gone).
+    private let ended = DispatchSemaphore(value: 0)
 
     static var available: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/script") }
 
@@ -32,7 +34,12 @@ final class ScriptedTerminal: @unchecked Sendable {
         process.standardError = output
         output.fileHandleForReading.readabilityHandler = { [weak self] handle in
             let data = handle.availableData
-            guard let self, !data.isEmpty else { return }
+            guard let self else { return }
+            guard !data.isEmpty else {
+                handle.readabilityHandler = nil
+                self.ended.signal()
+                return
+            }
             self.lock.lock(); self.buffer.append(data); self.lock.unlock()
         }
         try process.run()
@@ -55,10 +62,10 @@ final class ScriptedTerminal: @unchecked Sendable {
         XCTFail("timed out waiting for '\(text)'; output so far: \(transcript)", file: file, line: line)
     }
 
-    /// Types a line (the prompt is up, so the terminal will not flush it away).
+    /// Types a line, once `expect` has seen its prompt: hostbook turns echo off (flushing the
+    /// terminal) before it prints a secret prompt, and flushes nothing after printing any
+    /// prompt, so a line typed then is read, not thrown away.
     func send(_ line: String) {
-        // hostbook prints a secret prompt only after echo is off; a short pause covers the y/N prompt.
-        Thread.sleep(forTimeInterval: 0.05)
         input.fileHandleForWriting.write(Data((line + "\n").utf8))
     }
 
@@ -68,7 +75,8 @@ final class ScriptedTerminal: @unchecked Sendable {
         while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.02) }
         if process.isRunning { process.terminate() }
         process.waitUntilExit()
-        Thread.sleep(forTimeInterval: 0.1)
+        // Everything it printed has been read once the output reaches its end.
+        _ = ended.wait(timeout: .now() + 10)
         output.fileHandleForReading.readabilityHandler = nil
         try? input.fileHandleForWriting.close()
         return process.terminationStatus

@@ -1,5 +1,4 @@
-// Paths to the committed fixtures (testkeys/) and to the shared OpenSSH test data
-// (../shared/testdata, optional: tests that need it skip when it is absent), found from
+// Paths to the committed fixtures (testkeys/, made by the scripts there), found from
 // TestSupport's PackageRoot.
 import Foundation
 import XCTest
@@ -12,7 +11,9 @@ enum Fixtures {
 
     static var opensshFixtures: URL { testkeys("openssh") }
 
-    static let sharedSSHKeys = PackageRoot.sharedTestData("openssh-sshkey")
+    /// One key set in every form the upstream-style tests read (testkeys/make-sshkey-set.sh):
+    /// openssh-key-v1, PEM, security keys, an unknown type, certificates, `.fp` and `.fp.bb`.
+    static var sshkeySet: URL { testkeys("sshkey") }
 
     static func bytes(_ url: URL) throws -> [UInt8] { Array(try Data(contentsOf: url)) }
 
@@ -38,18 +39,6 @@ enum Fixtures {
     }
 
     static func secret(_ text: String) -> SecretBytes { SecretBytes(copying: Array(text.utf8)) }
-
-    static func skipUnlessShared() throws {
-        try XCTSkipUnless(FileManager.default.fileExists(atPath: sharedSSHKeys.path), "../shared/testdata is absent")
-    }
-
-    /// The shared OpenSSH key data, or XCTSkip when it (its INDEX.md) is not on this machine.
-    static func requireSharedData() throws -> URL {
-        guard FileManager.default.fileExists(atPath: sharedSSHKeys.appendingPathComponent("INDEX.md").path) else {
-            throw XCTSkip("shared OpenSSH test data not found at \(sharedSSHKeys.path)")
-        }
-        return sharedSSHKeys
-    }
 }
 
 /// Asserts `body` throws a KeyFormatError of `kind`; returns it for further checks.

@@ -1,14 +1,12 @@
-// Shared helpers for the known_hosts tests: fixed keys and the upstream test data folder.
+// Shared helpers for the known_hosts tests: fixed keys and the host-key folder
+// (testkeys/hostkeys, made by testkeys/make-known-hosts.sh).
 import Foundation
 import KeyFormats
 import TestSupport
 
 enum KnownHostsFixtures {
-    /// ../shared/testdata relative to the package root; nil when absent (tests skip).
-    static var hostkeysFolder: URL? {
-        let dir = PackageRoot.sharedTestData("openssh-hostkeys")
-        return FileManager.default.fileExists(atPath: dir.path) ? dir : nil
-    }
+    /// Host keys and a known_hosts file with every kind of line (see the script's header).
+    static var hostkeysFolder: URL { PackageRoot.file("testkeys/hostkeys") }
 
     static func ed25519(_ seed: UInt8) -> PublicKey {
         PublicKey(.ed25519(publicKey: (0..<32).map { UInt8(truncatingIfNeeded: Int($0) &* 7 &+ Int(seed)) }))

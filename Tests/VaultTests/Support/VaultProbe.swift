@@ -7,7 +7,66 @@ struct ProbeResult {
     let status: Int32
     let stdout: String
     let stderr: String
-    let seconds: Double
+}
+
+/// A vault-probe run started in the background: what it prints is collected as it comes,
+/// so a test can wait for a line (a readiness signal) and see which of several runs ended first.
+final class RunningProbe: @unchecked Sendable {
+    let process: Process
+    private let lock = NSLock()
+    private var out = Data(), err = Data()
+    private let drained = DispatchGroup()
+
+    fileprivate init(_ process: Process, stdin: Data) throws {
+        self.process = process
+        let input = Pipe(), output = Pipe(), errors = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        for (pipe, isOut) in [(output, true), (errors, false)] {
+            drained.enter()
+            DispatchQueue.global().async { [self] in
+                while true {
+                    let chunk = pipe.fileHandleForReading.availableData
+                    if chunk.isEmpty { break }
+                    lock.lock()
+                    if isOut { out.append(chunk) } else { err.append(chunk) }
+                    lock.unlock()
+                }
+                drained.leave()
+            }
+        }
+        input.fileHandleForWriting.write(stdin)
+        try input.fileHandleForWriting.close()
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    /// What it printed on stdout so far.
+    var stdoutSoFar: String {
+        lock.lock(); defer { lock.unlock() }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Waits until stdout holds `text`, checking every 20 ms at most `attempts` times.
+    func waitForOutput(_ text: String, attempts: Int = 1500) -> Bool {
+        for _ in 0..<attempts {
+            if stdoutSoFar.contains(text) { return true }
+            if !isRunning { break }
+            usleep(20_000)
+        }
+        return stdoutSoFar.contains(text)
+    }
+
+    /// Waits for the run to end and for all it printed.
+    func wait() -> ProbeResult {
+        process.waitUntilExit()
+        drained.wait()
+        lock.lock(); defer { lock.unlock() }
+        return ProbeResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+                           stderr: String(decoding: err, as: UTF8.self))
+    }
 }
 
 enum VaultProbe {
@@ -31,6 +90,14 @@ enum VaultProbe {
     static func run(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
                     stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = [],
                     launcher: [String] = [], withoutProbe: Bool = false) throws -> ProbeResult {
+        try start(arguments, database: database, timeoutMilliseconds: timeoutMilliseconds, stdin: stdin,
+                  environment: environment, removing: removing, launcher: launcher, withoutProbe: withoutProbe).wait()
+    }
+
+    /// `run`, started in the background.
+    static func start(_ arguments: [String], database: String, timeoutMilliseconds: Int = 5000,
+                      stdin: Data = Data(), environment: [String: String] = [:], removing: [String] = [],
+                      launcher: [String] = [], withoutProbe: Bool = false) throws -> RunningProbe {
         let process = Process()
         let probe = [database, timeoutMilliseconds < 0 ? "-" : String(timeoutMilliseconds)] + arguments
         if let first = launcher.first {
@@ -44,20 +111,24 @@ enum VaultProbe {
         for name in removing { env.removeValue(forKey: name) }
         for (name, value) in environment { env[name] = value }
         process.environment = env
-        let input = Pipe(), output = Pipe(), errors = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = errors
-        let start = Date()
-        try process.run()
-        input.fileHandleForWriting.write(stdin)
-        try input.fileHandleForWriting.close()
-        // Small outputs: reading one pipe after the other cannot block the child.
-        let out = output.fileHandleForReading.readDataToEndOfFile()
-        let err = errors.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ProbeResult(status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-                           stderr: String(decoding: err, as: UTF8.self), seconds: Date().timeIntervalSince(start))
+        return try RunningProbe(process, stdin: stdin)
+    }
+
+    /// The order in which `probes` end, as their indexes: whichever exits first comes first.
+    static func endingOrder(_ probes: [RunningProbe]) -> [Int] {
+        let lock = NSLock()
+        nonisolated(unsafe) var order: [Int] = []
+        let group = DispatchGroup()
+        for (i, probe) in probes.enumerated() {
+            group.enter()
+            DispatchQueue.global().async {
+                probe.process.waitUntilExit()
+                lock.lock(); order.append(i); lock.unlock()
+                group.leave()
+            }
+        }
+        group.wait()
+        return order
     }
 }
 
@@ -73,9 +144,15 @@ extension VaultProbe {
     /// arrive in `stdout`, with CR LF line ends.
     static func onATerminal(_ arguments: [String], database: String, environment: [String: String] = [:],
                             removing: [String] = []) throws -> ProbeResult {
+        try startOnATerminal(arguments, database: database, environment: environment, removing: removing).wait()
+    }
+
+    /// `onATerminal`, started in the background.
+    static func startOnATerminal(_ arguments: [String], database: String, environment: [String: String] = [:],
+                                 removing: [String] = []) throws -> RunningProbe {
         let command = ([binaryURL.path, database, "-"] + arguments).map { "'\($0)'" }.joined(separator: " ")
-        return try run([], database: database, environment: environment, removing: removing,
-                       launcher: ["/usr/bin/script", "-qec", command, "/dev/null"], withoutProbe: true)
+        return try start([], database: database, environment: environment, removing: removing,
+                         launcher: ["/usr/bin/script", "-qec", command, "/dev/null"], withoutProbe: true)
     }
 }
 

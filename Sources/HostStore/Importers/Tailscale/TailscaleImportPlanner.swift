@@ -6,9 +6,10 @@
 // MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the only
 // owner of trust decisions.
 //
-// A document speaks only for its tailnet (TailscaleTailnet): a key is never trusted for a
-// name outside the tailnet's MagicDNS names or an address outside Tailscale's ranges (each
-// such name is reported instead), and a device is dialled at its MagicDNS name only when
+// Whether the document may pin a key for a name at all is TrustAuthority's (origin
+// Tailscale): only the tailnet's MagicDNS names and Tailscale's addresses, never one a host
+// of another origin points at (each such name is reported instead); a device whose short
+// name this machine resolves itself is skipped or renamed. A device is dialled at its MagicDNS name only when
 // that name is the tailnet's, else at its Tailscale IP, else not imported.
 //
 // Devices are planned in order, each against the snapshot and what the plan already holds
@@ -18,6 +19,7 @@
 // bounded by the devices, and a dry run writes nothing.
 import ImportFormats
 import KeyFormats
+import System
 
 struct TailscaleImportPlanner {
     let options: TailscaleImportOptions
@@ -26,6 +28,10 @@ struct TailscaleImportPlanner {
     private(set) var notes: [String] = []
 
     private var takenNames: Set<String>
+    /// Names this machine resolves itself: no imported host takes one (TrustAuthority).
+    private let localNames: LocalHostNames
+    /// The saved hosts of other origins, which TrustAuthority compares each name with.
+    private let claims: TrustClaims
     private let hostsByNodeID: [String: TailscaleImportSnapshot.ExistingHost]
     private var seenNodeIDs: Set<String> = []
     /// For --rename-clashes: the next suffix to try for each lower-cased alias.
@@ -49,6 +55,8 @@ struct TailscaleImportPlanner {
         self.options = options
         self.tailnet = tailnet
         takenNames = snapshot.takenNames
+        localNames = options.localNames ?? LocalHostNames.current()
+        claims = snapshot.claims
         hostsByNodeID = snapshot.hostsByNodeID
         var namesToTest = 0
         var seen: Set<Int> = []
@@ -101,8 +109,8 @@ struct TailscaleImportPlanner {
     /// planner holds the others).
     func namesToLookUp(_ node: TailscaleNode, mapping: TailscaleHostMapping? = nil) -> [String] {
         guard options.trustHostKeys, !node.sshHostKeys.isEmpty else { return [] }
-        // A name `plan` will refuse is looked up all the same: nothing is decided from its rows.
-        let patterns = (mapping ?? TailscaleHostMapping(node)).patterns.filter { tailnet.whyNotTrusted($0) == nil }
+        // Only the names TrustAuthority lets the tailnet speak for at all.
+        let patterns = (mapping ?? TailscaleHostMapping(node)).patterns.filter { TrustAuthority.tailnetSpeaks(for: $0, tailnet) }
         return held.isEmpty ? patterns : patterns.filter { held[$0] == nil }
     }
 
@@ -160,7 +168,14 @@ struct TailscaleImportPlanner {
             }
         } else {
             var name = alias
-            if takenNames.contains(name.lowercased()) {
+            if let refusal = TrustAuthority.nameRefusal(name, origin: .tailscale, localNames: localNames) {
+                guard options.renameClashes else { return skip(refusal.reason + "; use --rename-clashes to import it under another name") }
+                var n = nextClashSuffix[alias.lowercased()] ?? 2
+                while takenNames.contains("\(alias)-\(n)".lowercased()) { n += 1 }
+                nextClashSuffix[alias.lowercased()] = n + 1
+                name = "\(alias)-\(n)"
+                remark = ["renamed: \(refusal.reason)", remark].compactMap { $0 }.joined(separator: "; ")
+            } else if takenNames.contains(name.lowercased()) {
                 guard options.renameClashes else {
                     return skip("a host named '\(name)' already exists (not this Tailscale node); use --rename-clashes to import it under another name")
                 }
@@ -242,15 +257,24 @@ struct TailscaleImportPlanner {
                                                          fingerprint: "", reason: "not a host name: \(why)"))
                 continue
             }
-            if let why = tailnet.whyNotTrusted(pattern) {
-                plan.problems.append(TailscaleKeyProblem(host: hostName, pattern: pattern, keyType: "", fingerprint: "", reason: why))
-                continue
-            }
             let shared = !sharedNames.isEmpty && sharedNames.contains(pattern)
             let plain = (shared ? held[pattern] : nil) ?? entries[pattern] ?? []
             // Every key is decided against the entries as they were before this device.
             let special = specialEntries(matching: pattern)
             let current = special.isEmpty ? plain : plain + special
+            // Whether Tailscale may write trust for the name at all (TrustAuthority): the
+            // tailnet's names only, never one a host of another origin points at. Where
+            // another origin trusts a key, the decisions below report agreement or a
+            // conflict, and a key that would be written is refused.
+            var authority = TrustAuthority(origin: .tailscale, scope: .tailnet(tailnet), claims: claims, trustHeld: { _ in current })
+            var writeRefusal: String?
+            if let refusal = authority.refusalIgnoringErrors(HostLookupName(host: pattern)) {
+                guard case .trustedByAnotherOrigin = refusal.kind else {
+                    plan.problems.append(TailscaleKeyProblem(host: hostName, pattern: pattern, keyType: "", fingerprint: "", reason: refusal.reason))
+                    continue
+                }
+                writeRefusal = refusal.reason
+            }
             var replaced: Set<Int64> = []
             var replacedTypes: Set<String> = []
             var planned: [KnownHostRow] = []
@@ -268,7 +292,7 @@ struct TailscaleImportPlanner {
                         host: hostName, pattern: pattern, keyType: key.type, fingerprint: fingerprint,
                         reason: "another key (\(other)) is trusted from \(PrintableText.quoted(source)); decide with 'hostbook known-hosts approve --replace'"))
                 case .rotated(let oldIDs, let oldFingerprint):
-                    if rotations[k] == nil {
+                    if rotations[k] == nil && writeRefusal == nil {
                         rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)
                     }
                     // The first key of a type replaces that type's entries; a later key of the
@@ -281,6 +305,10 @@ struct TailscaleImportPlanner {
                     }
                 }
                 var step = TailscaleTrustStep(pattern: pattern, key: key, fingerprint: fingerprint, decision: decision, plannedID: nil)
+                if let writeRefusal, step.writes {
+                    plan.problems.append(TailscaleKeyProblem(host: hostName, pattern: pattern, keyType: key.type, fingerprint: fingerprint, reason: writeRefusal))
+                    continue
+                }
                 if shared && step.writes {
                     step = TailscaleTrustStep(pattern: pattern, key: key, fingerprint: fingerprint, decision: decision, plannedID: nextPlannedID)
                     planned.append(KnownHostRow(plannedID: nextPlannedID, pattern: pattern, key: key, fingerprint: fingerprint,

@@ -24,9 +24,13 @@ struct TailscaleImportSnapshot {
     var specialEntries: [KnownHostRow] = []
     /// True when the known-hosts store holds no entry at all: no name has entries to look up.
     var knownHostsEmpty = true
+    /// The saved hosts of every other origin, for TrustAuthority (read when host keys are
+    /// trusted).
+    var claims = TrustClaims()
 
     init(takenNames: Set<String> = [], hostsByNodeID: [String: ExistingHost] = [:],
-         specialEntries: [KnownHostRow] = [], knownHostsEmpty: Bool = true) {
+         specialEntries: [KnownHostRow] = [], knownHostsEmpty: Bool = true, claims: TrustClaims = TrustClaims()) {
+        self.claims = claims
         self.takenNames = takenNames
         self.hostsByNodeID = hostsByNodeID
         self.specialEntries = specialEntries
@@ -38,6 +42,9 @@ struct TailscaleImportSnapshot {
         var snapshot = Self()
         try hosts.forEachHostForTailscale { host in
             snapshot.takenNames.insert(host.name.lowercased())
+            if trustHostKeys && host.source != TailscaleImporter.source {
+                snapshot.claims.add(name: host.name, hostname: host.hostname, port: host.port, source: host.source)
+            }
             guard host.source == TailscaleImporter.source, let nodeID = host.sourceID, !nodeID.isEmpty else { return }
             snapshot.hostsByNodeID[nodeID] = ExistingHost(id: host.id, name: host.name, hasUser: host.hasUser,
                                                           signature: host.node?.signature(hostname: host.hostname) ?? 0,

@@ -8,6 +8,7 @@
 // devices themselves, not by everything the import writes.
 import ImportFormats
 import KeyFormats
+import System
 
 public struct TailscaleImportOptions: Sendable {
     /// The SSH user for added hosts (and existing ones that have none).
@@ -24,6 +25,9 @@ public struct TailscaleImportOptions: Sendable {
     /// Most HMAC-SHA1 tests (~0.3 µs each) of imported names against hashed known_hosts
     /// entries; beyond it hashed entries are not compared and the report says so.
     public var hashedTestBudget = 3_000_000
+    /// The names this machine resolves itself, which no imported host may take
+    /// (TrustAuthority.nameRefusal); nil: read from the machine (LocalHostNames.current).
+    public var localNames: LocalHostNames?
 
     public init() {}
 }

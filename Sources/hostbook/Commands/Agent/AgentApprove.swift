@@ -1,8 +1,11 @@
 // `hostbook agent approve`: answers the standing agent's approval requests in a terminal
 // (a key saved with `keys edit NAME --confirm`), for a session without a desktop askpass.
 // It connects to the agent's private approval socket (TerminalApprover: the agent's socket's
-// path and `.approve`), shows each request as the agent describes it and sends back y, n, or a (yes for
-// the key's grant). It runs until the agent stops, end of input, or Ctrl-C.
+// path and `.approve`, checked as the agent's socket is: a socket of this user in a folder
+// no one else can write, and answered by a process of this user), shows each request as the
+// agent describes it and sends back y, n, or a (yes for the key's grant). Only one answers
+// at a time: a second is refused with one line, and the first says that it tried. It runs
+// until the agent stops, end of input, or Ctrl-C.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -16,8 +19,9 @@ enum AgentApprove {
         Shows each signature the agent is asked for with a key saved with 'keys edit NAME \
         --confirm' (the key, the destination, the requesting processes) and takes y (allow this \
         one), n (refuse it) or a (allow, and let the key's --grant cover the same key, \
-        destination and program). While it runs, the agent asks here before it tries \
-        $SSH_ASKPASS. Runs until the agent stops, end of input (Ctrl-D) or Ctrl-C.
+        destination, program and namespace). Each answer is for the one request shown. While \
+        it runs, the agent asks here before it tries $SSH_ASKPASS. One runs at a time: another \
+        is refused (exit 1). Runs until the agent stops, end of input (Ctrl-D) or Ctrl-C.
         """,
         options: [AgentCommands.socketOption],
         run: run)
@@ -26,16 +30,33 @@ enum AgentApprove {
         let agentPath = try AgentSocket.path(inv)
         try inv.requirePrompt(for: "a terminal to answer on", alternative: "$SSH_ASKPASS in the agent's environment")
         let path = TerminalApprover.socketPath(forAgentAt: agentPath)
-        guard AgentSocket.runningAgent(at: agentPath) != nil, let fd = try? UnixSocket.connect(to: path) else {
+        guard AgentSocket.runningAgent(at: agentPath) != nil else {
             throw CLIError.failure("no agent is running at \(agentPath.escapedForTerminal)", hint: "Start it with 'eval \"$(hostbook agent start)\"'.")
         }
+        guard let fd = try? UnixSocket.connect(to: path) else {
+            throw CLIError.failure("the agent at \(agentPath.escapedForTerminal) takes no approvals", hint: "Restart it with 'hostbook agent stop' and 'eval \"$(hostbook agent start)\"'.")
+        }
         defer { close(fd) }
+        try AgentSocket.checkPrivate(path)
         guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
             throw CLIError.failure("'\(path.escapedForTerminal)' is not this user's agent", hint: "Remove it, or choose another socket with --socket.")
         }
+        switch LengthPrefixedFrame.read(from: fd, maxLength: ApprovalWire.maxFrame, timeoutMilliseconds: 10_000).flatMap(ApprovalWire.message) {
+        case .ready?: break
+        case .busy(let pid)?:
+            throw CLIError.failure("another 'hostbook agent approve' (pid \(pid)) answers the agent's requests",
+                                   hint: "Answer there, or stop it first.")
+        default:
+            throw CLIError.failure("the agent at \(agentPath.escapedForTerminal) did not take this approver", hint: "Try again.")
+        }
         inv.note("Answering the approval requests of the agent at \(agentPath.escapedForTerminal). Ctrl-D or Ctrl-C stops.")
         while let frame = LengthPrefixedFrame.read(from: fd, maxLength: ApprovalWire.maxFrame) {
-            guard case .question(let id, let grant, let prompt)? = ApprovalWire.message(frame) else { continue }
+            let message = ApprovalWire.message(frame)
+            if case .another(let pid)? = message {
+                inv.note("Another 'hostbook agent approve' (pid \(pid)) tried to answer the agent's requests; it was refused.")
+                continue
+            }
+            guard case .question(let id, let grant, let prompt)? = message else { continue }
             var shown: TerminalText = "\n"
             for line in prompt.split(separator: "\n", omittingEmptySubsequences: false) { shown += "\(String(line))\n" }
             Output.write(shown, to: STDERR_FILENO)
@@ -43,7 +64,7 @@ enum AgentApprove {
             do { answer = try read(grant: grant) } catch { return }   // end of input
             guard LengthPrefixedFrame.write(ApprovalWire.answer(id: id, answer), to: fd) else { break }
             switch answer {
-            case .allowForGrant: inv.note(grant.map { "Allowed; the same key, destination and program are allowed for \($0)." } ?? "Allowed.")
+            case .allowForGrant: inv.note(grant.map { "Allowed; the same key, destination, program and namespace are allowed for \($0)." } ?? "Allowed.")
             case .allowOnce: inv.note("Allowed once.")
             default: inv.note("Refused.")
             }

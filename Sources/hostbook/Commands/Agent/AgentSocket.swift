@@ -48,6 +48,17 @@ enum AgentSocket {
         _ = unlink(path)
     }
 
-    /// The executable of a process (ProcessChain.executable).
-    static func executable(of pid: Int32) -> String? { ProcessChain.executable(of: pid) }
+    /// A socket hostbook connects to and trusts with answers (the approval socket): a socket
+    /// of this user, in a folder of this user that no one else can write (so no one else
+    /// can have put it there, or put it there again).
+    static func checkPrivate(_ path: String) throws {
+        let folder = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        var socket = stat(), dir = stat()
+        guard lstat(path, &socket) == 0, socket.st_mode & S_IFMT == S_IFSOCK, socket.st_uid == getuid(),
+              lstat(folder.isEmpty ? "/" : folder, &dir) == 0, dir.st_mode & S_IFMT == S_IFDIR, dir.st_uid == getuid(),
+              dir.st_mode & 0o022 == 0 else {
+            throw CLIError.failure("'\(path.escapedForTerminal)' is not a socket of this user in a private folder",
+                                   hint: "Start the agent in its own folder (the default), or choose another socket with --socket.")
+        }
+    }
 }

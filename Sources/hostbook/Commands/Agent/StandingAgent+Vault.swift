@@ -1,8 +1,7 @@
 // The standing agent (Sessions' StandingAgent) as `hostbook agent run` starts it: private
-// keys from the vault of the database (VaultPrivateKey), a client's program from /proc
-// (AgentSocket.executable), and a confirm key asked about in a running `hostbook agent
-// approve` (`terminal`), else through $SSH_ASKPASS of the agent's environment
-// (AskpassApprover); with neither, such a key is refused.
+// keys from the vault of the database (VaultPrivateKey), and a confirm key asked about in
+// the running `hostbook agent approve` (`terminal`), else through $SSH_ASKPASS of the
+// agent's environment (AskpassApprover); with neither, such a key is refused.
 import HostStore
 import Sessions
 import Vault
@@ -17,7 +16,6 @@ extension StandingAgent {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
-                  clientExecutable: { AgentSocket.executable(of: $0) },
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }))
     }
 }

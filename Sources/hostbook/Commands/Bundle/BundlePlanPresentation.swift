@@ -72,8 +72,9 @@ enum BundlePlanPresentation {
             inv.print("  not changed: the bundle's host key for \(changed.host) (\(changed.offered)) differs from the one you trust (\(changed.trusted.joined(separator: ", ")))")
             inv.print("    review it with 'hostbook known-hosts list \(changed.host)'; it is replaced only by 'hostbook known-hosts approve HOST --key \"TYPE BASE64\" --replace'")
         }
-        for removed in plan.removedPasswords where removed.addressChanged {
-            inv.print("  password of '\(removed.host)' \(raw: dryRun ? "to be removed" : "removed"): the bundle changed its address; set it again with hostbook edit \(removed.host) --password-stdin")
+        for removed in plan.removedPasswords where removed.addressChanged || removed.keyChanged {
+            let why: TerminalText = removed.addressChanged ? "the bundle changed its address" : "the bundle changed its host key"
+            inv.print("  password of '\(removed.host)' \(raw: dryRun ? "to be removed" : "removed"): \(why); set it again with hostbook edit \(removed.host) --password-stdin")
         }
         for missing in plan.missingKeys {
             inv.print("  host '\(missing.host)' expects key '\(missing.key)', which you do not have: saved without a key")

@@ -11,7 +11,7 @@ enum KeyEditOptions {
         .value("comment", "TEXT", "A new comment ('' clears it)"),
         .flag("confirm", "Ask before every signature the agents make with this key"),
         .flag("no-confirm", "Sign without asking (the default)"),
-        .value("grant", "DURATION", "One approval covers the same key, destination and program this long: 30s, 10m, 1h (at most 24h)"),
+        .value("grant", "DURATION", "One approval covers the same key, destination, program and namespace this long: 30s, 10m, 1h (at most 24h)"),
         .flag("no-grant", "Every signature asks (the default)"),
     ]
 

@@ -40,7 +40,7 @@ enum KeyPresentation {
             "security key: \(pub.needsSecurityKey ? "yes (needs the FIDO authenticator to sign)" : "no")",
             "created:      \(key.createdAt)",
             "confirm:      \(key.confirm ? "yes (every signature asks)" : "no")",
-            "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination and program)" : "none")",
+            "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination, program and namespace)" : "none")",
             use.namespaces.isEmpty ? "namespaces:   any (not restricted)"
                 : "namespaces:   \(use.namespaces.joined(separator: ", ")) (SSHSIG signatures only; not offered to servers)",
         ]

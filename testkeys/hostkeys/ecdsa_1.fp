@@ -1,0 +1,1 @@
+SHA256:B9X4XjoYqB9rcty79Viac5HftYam2ntwLmjIOLHCQjA

@@ -1,0 +1,1 @@
+SHA256:uH3rCqj63XxR9V1f3NtMkqlcshlYYjtrhKSXvwMTOtg

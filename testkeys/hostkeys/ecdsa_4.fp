@@ -1,0 +1,1 @@
+SHA256:Gk+x9jG0q8m/Xof/Cr4ef4CkNooqe4sdUbv7caC9o3U

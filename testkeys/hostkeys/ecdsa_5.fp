@@ -1,0 +1,1 @@
+SHA256:ioSuE/iDNl8JIY2kJfcn2yT37hKAWmLD7k4gaZ3tkzQ

@@ -1,0 +1,1 @@
+SHA256:wR0Qo40Bsyin+diQ3s5hsof26/ZnXuP93o4eTnMrJdU

@@ -1,0 +1,1 @@
+SHA256:fJj8Dp81eM21FNfLplRX0+/twgyzATGEp8Q0NicdtXY

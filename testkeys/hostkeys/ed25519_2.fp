@@ -1,0 +1,1 @@
+SHA256:u3VnhIbygiCb3A9BfPIOBupdS/k6LBhrU5w/kUsBYeQ

@@ -1,0 +1,1 @@
+SHA256:V6sDfLuedIopMZTrjneb4oEcwdFpsAbOixMZAHSW1TI

@@ -1,0 +1,1 @@
+SHA256:0BkJAGmRT90rmcty3Wxs3/8o0He/el/4okcafUYkQdo

@@ -1,0 +1,1 @@
+xebal-norar-tyges-hunep-rasut-notip-gurod-reryr-vapig-mehit-saxix

@@ -1,0 +1,1 @@
+xucad-senuz-helic-cyroh-nanad-hozaf-nypar-ruvym-tegub-rabip-kaxox

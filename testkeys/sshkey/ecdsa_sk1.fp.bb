@@ -1,0 +1,1 @@
+xofem-vekok-babed-tesyb-marak-vylin-pyhot-fyrop-kabec-rapyp-dixyx

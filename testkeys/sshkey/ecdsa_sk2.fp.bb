@@ -1,0 +1,1 @@
+xedab-cifen-befug-zozig-zidub-haguf-nohil-zivyp-zigas-tozum-taxax

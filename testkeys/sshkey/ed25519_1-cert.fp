@@ -1,0 +1,1 @@
+SHA256:bOy+yWt2XQyU8/MhTlZiYtBwwYWZO6ySRZmioDrmEFI

@@ -1,0 +1,1 @@
+xudik-gicem-pehep-facug-repyc-sucas-fimif-pypor-nison-nynol-guxux

@@ -1,0 +1,1 @@
+SHA256:tXKFs6G6oVb0affBIQWNFpbmbaZ5naK7p8hhvLKAj6Y

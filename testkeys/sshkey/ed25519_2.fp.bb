@@ -1,0 +1,1 @@
+xemom-dirup-benak-vefog-benes-gydid-nilom-tylek-ducov-henuf-huxax

@@ -1,0 +1,1 @@
+SHA256:f0GombDGKUnyP3gFxgPzxVqZwsqVUqD0gpNviysiqC4

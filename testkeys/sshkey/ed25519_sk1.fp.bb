@@ -1,0 +1,1 @@
+xisep-tamyg-rosit-kotif-kitab-zezol-rydan-suduk-dibip-lugun-koxex

@@ -1,0 +1,1 @@
+xurol-zyzel-safid-purez-kerip-sycyf-kolem-kegod-zibyc-luhiv-mixox

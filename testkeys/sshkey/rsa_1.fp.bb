@@ -1,0 +1,1 @@
+xehiz-zacar-dazud-fulib-kical-gevyg-zalov-livid-kemuf-gepyv-rixax

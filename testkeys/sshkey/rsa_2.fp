@@ -1,0 +1,1 @@
+SHA256:viSJWHP0EvJfYx3wLHSxrBPbvvupbrYyWOJ2m5UPpxU

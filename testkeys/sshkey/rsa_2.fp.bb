@@ -1,0 +1,1 @@
+xenes-pyhac-bulak-ladaf-kapip-puben-pahid-kapef-bydyr-sogon-sixax
