@@ -88,6 +88,15 @@ final class FaultCampaignTests: XCTestCase {
         FaultCampaign.report("named-steps", ["steps": stepsHit.count, "kills": 9, "failures": testRun?.failureCount ?? 0])
     }
 
+    /// Polls `condition` every 10 ms, for at most 30 s; whether it became true.
+    private func waitFor(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<3000 {
+            if condition() { return true }
+            usleep(10_000)
+        }
+        return false
+    }
+
     // MARK: a publisher of team bundles
 
     /// A publisher's database P (`--db`) and a signing key in both databases: the standing
@@ -352,12 +361,20 @@ final class FaultCampaignTests: XCTestCase {
         let daemon = try XCTUnwrap(daemons.first, "the account's gnome-keyring-daemon")
         XCTAssertEqual(daemons.count, 1)
         // Stopped, the daemon takes the write's request and never answers; then it is killed.
-        // Nothing signals that the request has reached it: the write is given half a second
-        // (far inside its 5-second deadline) to send it.
+        // The evidence that the request went out: dbus-monitor (as the account, on its bus)
+        // shows a method call to something other than the bus itself.
+        let monitor = try Shell.start("exec dbus-monitor --session \"type='method_call'\"", dir: hb.dir, tag: "monitor", account: account)
+        defer {
+            kill(monitor.processIdentifier, SIGTERM)
+            monitor.waitUntilExit()
+        }
+        func monitored() -> [Substring] { Shell.output(hb.dir, "monitor").0.split(separator: "\n") }
+        XCTAssertTrue(waitFor { monitored().contains { $0.hasPrefix("signal ") && $0.hasSuffix("member=NameLost") } }, "dbus-monitor is monitoring")
         kill(daemon, SIGSTOP)
         let write = try Shell.start("printf 'pw-during\\n' | \"$HB\" add during --hostname during.example --password-stdin",
                                     environment: hb.environment, dir: hb.dir, tag: "during", account: account)
-        Thread.sleep(forTimeInterval: 0.5)
+        XCTAssertTrue(waitFor { monitored().contains { $0.hasPrefix("method call ") && !$0.contains("-> destination=org.freedesktop.DBus ") } },
+                      "the write's call to the keyring: \(monitored())")
         XCTAssertTrue(write.isRunning, "the write waits on the stopped keyring")
         kill(daemon, SIGKILL)
         write.waitUntilExit()
