@@ -92,7 +92,7 @@ let package = Package(
         .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig"]),
         // Keys and passwords across the two stores: the one owner of the order of every write
         // that touches both the database and the vault (the only module importing both).
-        .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory"],
+        .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory", "System"],
                 swiftSettings: libsecretHeaders),
         // The command-line program.
         .executableTarget(name: "hostbook",

@@ -5,6 +5,7 @@
 // or moved to another address (BundlePlan.removedPasswords); an item that cannot be deleted then is an orphan `hostbook
 // doctor` lists, never a row without its secret.
 public import HostStore
+import System
 import Vault
 
 extension CredentialStore {
@@ -16,6 +17,7 @@ extension CredentialStore {
     /// every item went.
     public func applyBundle(_ plan: BundlePlan) throws -> CredentialStoreError? {
         try BundleStore(database: database).apply(plan)
+        FaultStep.bundleRowsSaved.reached()
         var leftover: [String] = []
         var firstError: Error?
         for removed in plan.removedPasswords {

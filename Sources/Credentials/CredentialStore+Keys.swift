@@ -6,6 +6,7 @@
 public import HostStore
 public import KeyFormats
 import SecureMemory
+import System
 import Vault
 
 extension CredentialStore {
@@ -70,9 +71,12 @@ extension CredentialStore {
             } catch {
                 throw CredentialStoreError(.storeKeyItem, error)
             }
+            FaultStep.keyItemStored.reached()
             do {
-                return .added(try keys.insert(NewKey(uuid: uuid, name: name, publicKey: key.publicKey,
-                                                     comment: key.comment, format: format)))
+                let added = try keys.insert(NewKey(uuid: uuid, name: name, publicKey: key.publicKey,
+                                                   comment: key.comment, format: format))
+                FaultStep.keyRowSaved.reached()
+                return .added(added)
             } catch {
                 _ = try? vault.delete(id)
                 if let e = error as? HostStoreError, e.kind != .database { throw e }
@@ -93,6 +97,7 @@ extension CredentialStore {
             throw CredentialStoreError(.removeKeyRow(name: name), error)
         }
         guard let removed else { return nil }
+        FaultStep.keyRowRemoved.reached()
         do {
             try vault.delete(Self.itemID(of: removed))
         } catch {

@@ -2,6 +2,7 @@
 // password, owner host uuid), the row's `auth = password`.
 public import HostStore
 public import SecureMemory
+import System
 import Vault
 
 extension CredentialStore {
@@ -12,7 +13,7 @@ extension CredentialStore {
         new.hasPassword = password != nil
         var storedID: VaultItemID?
         do {
-            return try database.addHost(new) { host in
+            let host = try database.addHost(new) { host in
                 guard let password else { return }
                 let id = Self.passwordItemID(of: host)
                 do {
@@ -21,7 +22,10 @@ extension CredentialStore {
                     throw CredentialStoreError(.storePasswordItem, error)
                 }
                 storedID = id
+                FaultStep.passwordItemStored.reached()
             }
+            if password != nil { FaultStep.passwordRowSaved.reached() }
+            return host
         } catch {
             if let storedID { _ = try? vault.delete(storedID) }
             throw error
@@ -46,6 +50,7 @@ extension CredentialStore {
                 } catch {
                     throw CredentialStoreError(.storePasswordItem, error)
                 }
+                FaultStep.passwordStaged.reached()
             }
         } catch {
             if let staged { try? vault.discard(staged) }
@@ -53,6 +58,7 @@ extension CredentialStore {
         }
         let old = before!
         if let staged {
+            FaultStep.passwordEditSaved.reached()
             // The new password is saved and is the one read from now on; an old item that
             // cannot be deleted now is deleted by the next write (and never read again).
             try? vault.commit(staged)
@@ -71,6 +77,7 @@ extension CredentialStore {
     public func removeHost(_ name: String) throws -> Host {
         let host = try database.removeHost(name)
         if host.auth == .password {
+            FaultStep.hostRowRemoved.reached()
             do {
                 _ = try vault.delete(Self.passwordItemID(of: host))
             } catch {

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import SecureMemory
+import System
 import Vault
 
 // Before anything can hold a secret: no core dumps, not dumpable (SecureMemory/ProcessProtection).
@@ -11,4 +12,8 @@ ProcessProtection.disableCoreDumps()
 signal(SIGPIPE, SIG_IGN)
 // The session bus, while this is the only thread (setenv: VaultClient.pickSessionBusAtStartup).
 VaultClient.pickSessionBusAtStartup()
+#if DEBUG
+// The fault campaign's hook (System/FaultStep.swift): debug builds only, read once here.
+FaultStep.armFromEnvironment()
+#endif
 exit(Hostbook.main(Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current()))

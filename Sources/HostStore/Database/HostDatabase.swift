@@ -171,6 +171,10 @@ extension SQLiteConnection {
                 throw HostStoreError(.failed, "'\(path)' is not a usable hostbook database: \(e.message)",
                                      hint: "Run 'hostbook doctor', or restore a backup (\(path).vN.bak).")
             }
+            if e.sqliteCode & 0xff == 13 { // SQLITE_FULL: the write was rolled back, nothing is half-written
+                throw HostStoreError(.failed, "the disk holding the database '\(path)' is full; nothing was written",
+                                     hint: "Free some space on it, then try again.")
+            }
             if e.sqliteCode & 0xff == 8 { // SQLITE_READONLY
                 throw HostStoreError(.failed, "the database '\(path)' is read-only: \(e.message)",
                                      hint: "Check the permissions of the file and its folder.")

@@ -43,11 +43,13 @@ extension HeadlessKeyring {
         } else {
             try removeStaleSocket(socket)
             busPID = try HeadlessProcesses.startBus(socket: socket, environment: environment)
+            FaultStep.unlockBusStarted.reached()
         }
         do {
             if let (old, startedAt) = oldDaemon { try stopDaemon(old, startedAt: startedAt, address: address) }
             let bus = try PrivateBusConnection(address: address)
             let daemon = try HeadlessProcesses.startKeyring(address: address, environment: environment, passphrase: secret)
+            FaultStep.unlockDaemonStarted.reached()
             let state = try waitUntilReady(daemon, socket: socket, busPID: busPID, bus)
             guard state.locked == false else { throw VaultError.wrongPassphrase() }
             return HeadlessUnlock(keyring: state, startedDaemon: true, startedBus: running == nil)
