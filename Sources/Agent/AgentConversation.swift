@@ -1,6 +1,6 @@
 // One client connection's conversation: each request frame in, one reply frame out.
-// Read-only: adding, removing, smartcard and constrained requests are refused; lock and
-// unlock go to the policy (refused when it has none, as in a per-session agent, and on a
+// Read-only: adding, removing, smartcard and constrained requests are refused; lock,
+// unlock and drop-keys (AgentDropKeys) go to the policy (refused when it has none, as in a per-session agent, and on a
 // forwarded connection, whose far end is not the user at this machine). A connection whose
 // session-bind fails is refused everything after it, whatever the policy: it said it was
 // ssh talking to a server and could not show which, so it is no local client either
@@ -48,6 +48,11 @@ public struct AgentConversation: Sendable {
                   let identity = policy.identities(state).first(where: { $0.publicKey.blob == blob }),
                   let answer = status(state, identity) else { return AgentReply.failure }
             return answer.reply
+        case .dropKeys:
+            // Like lock: never through a forwarded agent.
+            guard !state.isForwarded, let drop = policy.dropKeys else { return AgentReply.failure }
+            drop()
+            return AgentReply.success
         case .otherExtension, .modifies, .unknown:
             return AgentReply.failure
         }

@@ -41,6 +41,8 @@ public enum AgentRequest: @unchecked Sendable {
     case malformedSessionBind
     /// `key-status@hostbook.io` (AgentKeyStatus): can the agent sign with this key.
     case keyStatus(keyBlob: [UInt8])
+    /// `drop-keys@hostbook.io` (AgentDropKeys): forget the private keys read so far.
+    case dropKeys
     /// Any other extension, by name.
     case otherExtension(name: String)
     /// 22 / 23: the passphrase, in secure memory.
@@ -84,6 +86,10 @@ extension AgentRequest {
                     let blob = try r.readString()
                     try r.expectEnd("key status")
                     return .keyStatus(keyBlob: blob)
+                }
+                if name == AgentDropKeys.extensionName {
+                    try r.expectEnd("drop keys")
+                    return .dropKeys
                 }
                 return .otherExtension(name: name)
             case AgentMessageType.lock, AgentMessageType.unlock:

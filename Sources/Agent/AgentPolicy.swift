@@ -129,6 +129,9 @@ public struct AgentPolicy: Sendable {
     /// request. It may take its time (reading the vault): only this connection waits, and
     /// the client bounds its own wait.
     public var keyStatus: (@Sendable (AgentConnectionState, AgentIdentity) -> AgentKeyStatus?)?
+    /// `drop-keys@hostbook.io` (AgentDropKeys): forget every private key and grant held, at
+    /// once; nil refuses the request. Never asked for a forwarded connection.
+    public var dropKeys: (@Sendable () -> Void)?
 
     public init(identities: @escaping @Sendable (AgentConnectionState) -> [AgentIdentity],
                 maySign: @escaping @Sendable (AgentConnectionState, AgentIdentity, SignedData) -> AgentSignDecision = { state, _, _ in AgentSignDecision(allowed: !state.isForwarded) },

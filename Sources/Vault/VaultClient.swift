@@ -91,6 +91,12 @@ public final class VaultClient: Sendable {
                                collection: collection.name, label: collection.label,
                                error: collection.locked ? .locked(connection.program) : nil)
         } catch {
+            // hostbook's own keyring, stopped by `vault lock`: the shell still names its bus
+            // (from `eval "$(hostbook vault unlock)"`), where nothing answers now. The login
+            // keyring is on disk, encrypted: locked, not a bus to fix.
+            if error.kind == .noSessionBus, headlessBusInUse() != nil {
+                return VaultHealth(status: .locked, service: nil, collection: nil, label: nil, error: .headlessKeyringStopped())
+            }
             // The program is known as soon as the bus has said who owns the name, even if it
             // then never answered.
             return VaultHealth(status: VaultStatus(error.kind), service: deadline.service?.name, collection: nil, label: nil,

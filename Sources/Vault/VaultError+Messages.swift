@@ -27,6 +27,13 @@ extension VaultError {
                    hint: withKeyringHint)
     }
 
+    /// hostbook's headless keyring is not running (`vault lock` stopped it) while the
+    /// environment still names its bus.
+    static func headlessKeyringStopped() -> VaultError {
+        VaultError(.locked, "hostbook's keyring is locked (not running: 'hostbook vault lock' stopped it)",
+                   hint: "Run 'eval \"$(hostbook vault unlock)\"' to unlock it with your login keyring's passphrase.")
+    }
+
     static func noService() -> VaultError {
         VaultError(.noService, "no Secret Service on the D-Bus session bus (nothing provides org.freedesktop.secrets)",
                    hint: "Install and start GNOME Keyring (apt-get install gnome-keyring), or in KeePassXC turn on "

@@ -73,4 +73,21 @@ final class AgentPolicyHooksTests: XCTestCase {
         var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
         XCTAssertEqual(plain.reply(to: AgentKeyStatus.request(keyBlob: identity.publicKey.blob)), [5])
     }
+
+    /// drop-keys@hostbook.io (`vault lock`): answered SUCCESS once the policy's hook has run;
+    /// refused with trailing bytes and without the hook (a session agent, any other agent).
+    func testDropKeysRunsThePolicysHook() throws {
+        let identity = AgentIdentity(key: try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "k"), comment: "k")
+        let r = Recorder()
+        var policy = AgentPolicy(identities: { _ in [identity] })
+        policy.dropKeys = { r.mutex.locked { r.outcomes.append(true) } }
+        var conversation = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: policy)
+        XCTAssertEqual(conversation.reply(to: AgentDropKeys.request), [6])
+        XCTAssertEqual(r.mutex.locked { r.outcomes }, [true])
+        XCTAssertEqual(conversation.reply(to: AgentDropKeys.request + [0]), [5], "trailing bytes")
+        XCTAssertEqual(r.mutex.locked { r.outcomes }, [true])
+        var plain = AgentConversation(peer: AgentPeer(pid: 1, uid: 0, gid: 0), policy: AgentPolicy(identities: { _ in [identity] }))
+        XCTAssertEqual(plain.reply(to: AgentDropKeys.request), [5])
+    }
 }
+

@@ -210,4 +210,73 @@ final class GitSigningTests: XCTestCase {
         let key = try JSONSerialization.jsonObject(with: edited.stdoutBytes) as? [String: Any] ?? [:]
         XCTAssertEqual(key["namespaces"] as? [String], ["file", "git"])
     }
+
+    private func namespaces(_ bed: SSHTestBed, _ key: String) throws -> [String]? {
+        (try bed.fx.json("keys", "show", key) as? [String: Any])?["namespaces"] as? [String]
+    }
+
+    private func namespaceFindings(_ bed: SSHTestBed) throws -> [[String: Any]] {
+        let doctor = try bed.fx.run(["doctor", "--json"])
+        let report = try JSONSerialization.jsonObject(with: doctor.stdoutBytes) as? [String: Any] ?? [:]
+        return (report["findings"] as? [[String: Any]] ?? []).filter { $0["check"] as? String == "keys.namespace" }
+    }
+
+    func testSetupNeverNarrowsAKeySavedHostsLogInWithAndDoctorReportsOneThatIs() throws {
+        let bed = try bed()
+        let login = try generate(bed, "login")
+        try bed.fx.ok("add", "api", "--hostname", "127.0.0.1", "--key", "login")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/repo\" && git init -q \"$DIR/bare\"").status, 0)
+        let repo = bed.fx.dir.file("repo")
+
+        // Without a terminal: set up as it is, unrestricted, and told how to get a signing-only key.
+        let setup = try bed.fx.run(["git", "setup", "login", "--repo", repo, "--email", "dev@example.com"])
+        XCTAssertEqual(setup.status, 0, setup.stderr)
+        XCTAssertTrue(setup.stdout.contains("Key 'login' was left unrestricted: saved hosts log in with it (api), so it signs ssh logins and git signatures alike.\n"), setup.stdout)
+        XCTAssertTrue(setup.stdout.contains("'hostbook git setup --new-key git-signing --repo \(repo)'"), setup.stdout)
+        XCTAssertEqual(try namespaces(bed, "login"), [])
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get user.signingkey").stdout, "key::\(login.line)\n")
+        XCTAssertEqual(try namespaceFindings(bed).count, 0)
+
+        // Restricted by hand, doctor names the key, the hosts it cuts off and the fix.
+        try bed.fx.ok("keys", "edit", "login", "--namespace", "git")
+        let findings = try namespaceFindings(bed)
+        XCTAssertEqual(findings.map { $0["message"] as? String ?? "" },
+                       ["key 'login' signs only in namespace git, but saved hosts log in with it (ssh to them is refused): api"])
+        XCTAssertEqual(findings.first?["severity"] as? String, "error")
+        let doctor = try bed.fx.run(["doctor"])
+        XCTAssertEqual(doctor.status, 1)
+        XCTAssertTrue(doctor.stdout.contains("  fix: Run: hostbook keys edit login --no-namespace (for git signing, make a dedicated key: hostbook git setup --new-key git-signing)\n"), doctor.stdout)
+        try bed.fx.ok("keys", "edit", "login", "--no-namespace")
+        XCTAssertEqual(try namespaceFindings(bed).count, 0)
+
+        // --new-key: a new key, restricted to git, set up; checks come before the key is made.
+        let noEmail = try bed.fx.run(["git", "setup", "--new-key", "other", "--repo", bed.fx.dir.file("bare")])
+        XCTAssertEqual(noEmail.status, 5, noEmail.stderr)
+        XCTAssertEqual(try bed.fx.run(["keys", "show", "other"]).status, 4, "nothing generated")
+        XCTAssertEqual(try bed.fx.run(["git", "setup", "login", "--new-key", "x", "--repo", repo]).status, 2)
+        XCTAssertEqual(try bed.fx.run(["git", "setup", "--repo", repo]).status, 2)
+        let fresh = try bed.fx.run(["git", "setup", "--new-key", "signer", "--repo", repo, "--email", "dev@example.com", "--json"])
+        XCTAssertEqual(fresh.status, 0, fresh.stderr)
+        let outcome = try JSONSerialization.jsonObject(with: fresh.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(outcome["key"] as? String, "signer")
+        XCTAssertEqual(outcome["key_created"] as? Bool, true)
+        XCTAssertEqual(outcome["left_unrestricted"] as? Bool, false)
+        XCTAssertEqual(try namespaces(bed, "signer"), ["git"])
+        XCTAssertEqual(try namespaces(bed, "login"), [])
+        let signer = try bed.fx.json("keys", "show", "signer") as? [String: Any] ?? [:]
+        let signerLine = (signer["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get user.signingkey").stdout, "key::\(signerLine)\n")
+
+        // On a terminal, a login key brings the offer of a dedicated key; yes makes and sets it up.
+        try XCTSkipUnless(ScriptedTerminal.available, "needs script(1) for a terminal")
+        let terminal = try ScriptedTerminal(["--db", bed.fx.db, "git", "setup", "login", "--repo", repo, "--email", "dev@example.com"], fixture: bed.fx)
+        terminal.expect("Key 'login' logs in to saved hosts (api): restricting it to git signatures would cut them off.")
+        terminal.expect("Make a dedicated signing key 'git-signing' (ed25519, namespace git) and set that up instead? [y/N] ")
+        terminal.send("y")
+        terminal.expect("git (\(repo)) now signs commits and tags with key 'git-signing' as dev@example.com.")
+        XCTAssertEqual(terminal.finish(), 0, terminal.transcript)
+        XCTAssertEqual(try namespaces(bed, "git-signing"), ["git"])
+        XCTAssertEqual(try namespaces(bed, "login"), [])
+        XCTAssertEqual(try namespaceFindings(bed).count, 0)
+    }
 }

@@ -141,8 +141,20 @@ final class HeadlessKeyringTests: XCTestCase {
         let lock = try logins.login("hostbook vault lock")
         XCTAssertEqual(lock.status, 0, lock.stderr)
         XCTAssertEqual(started, agents, "left running after vault lock (the agent stays)")
+        // The agent was told to drop the key at once: it no longer signs, without waiting
+        // for its next look at the vault.
+        XCTAssertTrue(lock.stdout.hasSuffix("The standing agent (pid \(agents.first ?? 0)) dropped the keys it held.\n"), lock.stdout)
+        let afterLock = try logins.login(throughAgent)
+        XCTAssertEqual(afterLock.status, 255, afterLock.stdout + afterLock.stderr)
+        XCTAssertFalse(afterLock.stdout.contains("through-the-agent"))
         let locked = try logins.login("hostbook vault status")
         XCTAssertEqual(locked.status, 1)
+        // A shell that ran eval "$(hostbook vault unlock)" still names the stopped bus: locked.
+        let busLine = unlock.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        let namedBus = try logins.login(busLine + " hostbook vault status --json")
+        XCTAssertEqual(namedBus.status, 1)
+        XCTAssertTrue(namedBus.stdout.contains("\"status\": \"locked\""), namedBus.stdout)
+        XCTAssertTrue(namedBus.stderr.hasPrefix("hostbook: hostbook's keyring is locked (not running: 'hostbook vault lock' stopped it)\n"), namedBus.stderr)
         // ssh-add -x / -X makes the agent forget the key it has read: it must read it again,
         // through the keyring started next.
         let askpass = fx.dir.file("agent-lock-askpass")
@@ -181,9 +193,22 @@ final class HeadlessKeyringTests: XCTestCase {
         XCTAssertEqual(agentAgain.status, 0, agentAgain.stderr + target.log)
         XCTAssertEqual(agentAgain.stdout, "through-the-agent\n")
         XCTAssertEqual(keyringProcesses(uid, names: ["hostbook"]).subtracting(before), agents, "the same agent")
-        XCTAssertEqual(try logins.login("hostbook agent stop").status, 0)
+        // vault lock --json says the agent dropped its keys.
+        let lockJSON = try logins.login("hostbook vault lock --json")
+        XCTAssertEqual(lockJSON.status, 0, lockJSON.stderr)
+        let lockObject = try JSONSerialization.jsonObject(with: lockJSON.stdoutBytes) as? [String: Any]
+        XCTAssertEqual(lockObject?["agent_dropped_keys"] as? Bool, true, lockJSON.stdout)
+        XCTAssertEqual((lockObject?["agent_pid"] as? Int).map { pid_t($0) }, agents.first)
+        // agent stop says what it stopped; a second finds none.
+        let stop = try logins.login("hostbook agent stop")
+        XCTAssertEqual(stop.status, 0, stop.stderr)
+        XCTAssertTrue(stop.stdout.hasPrefix("Stopped the agent (pid \(agents.first ?? 0)) at /tmp/hostbook-"), stop.stdout)
+        XCTAssertTrue(stop.stdout.hasSuffix("/agent.sock\n") && stop.stdout.split(separator: "\n").count == 1, stop.stdout)
+        let none = try logins.login("hostbook agent stop --json")
+        XCTAssertEqual(none.status, 0, none.stderr)
+        XCTAssertEqual((try JSONSerialization.jsonObject(with: none.stdoutBytes) as? [String: Any])?["stopped"] as? Bool, false)
 
-        // agent stop (above) and the last lock leave nothing hostbook started.
+        // agent stop (above) and the locks leave nothing hostbook started.
         XCTAssertEqual(try logins.login("hostbook vault lock").status, 0)
         XCTAssertEqual(started, [], "left running at the end")
     }
@@ -250,4 +275,69 @@ final class HeadlessKeyringTests: XCTestCase {
         XCTAssertEqual(try fx.run(["vault", "lock"]).status, 0)
         XCTAssertEqual(keyringProcesses(uid).subtracting(before), [], "left running")
     }
+
+    /// After `vault lock`, a shell that still names the stopped keyring's bus is told it is
+    /// locked; on a terminal a wrong passphrase is asked again (3 tries), and the last
+    /// refusal's hint fits the keyring: made by `vault unlock`, or by a desktop session.
+    func testAWrongPassphraseIsAskedAgainWithTheHintForItsKeyring() throws {
+        let fx = try HostbookFixture()
+        guard let account = fx.account else { throw XCTSkip("needs root, for a throwaway account whose keyrings and logins these are (as CI runs)") }
+        _ = try fx.run(["vault", "status"])
+        let before = keyringProcesses(account.uid)
+        defer { for pid in keyringProcesses(account.uid).subtracting(before) { kill(pid, SIGKILL) } }
+        fx.environment["DBUS_SESSION_BUS_ADDRESS"] = ""
+        let runtime = try XCTUnwrap(fx.environment["XDG_RUNTIME_DIR"])
+
+        let made = try fx.run(["vault", "unlock", "--passphrase-stdin"], stdin: "right words")
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let note = account.home + "/.local/share/keyrings/.login.keyring.made-by-hostbook"
+        XCTAssertTrue(FileManager.default.fileExists(atPath: note), "vault unlock made the keyring and noted it")
+        XCTAssertEqual(try fx.run(["vault", "lock"]).status, 0)
+
+        // The shell that ran eval "$(hostbook vault unlock)" still names the bus: locked.
+        let status = try fx.run(["vault", "status", "--json"], bytes: nil,
+                                environment: ["DBUS_SESSION_BUS_ADDRESS": "unix:path=\(runtime)/hostbook/bus"])
+        XCTAssertEqual(status.status, 1)
+        XCTAssertTrue(status.stdout.contains("\"status\": \"locked\""), status.stdout)
+        XCTAssertEqual(status.stderr, "hostbook: hostbook's keyring is locked (not running: 'hostbook vault lock' stopped it)\n"
+                       + "Run 'eval \"$(hostbook vault unlock)\"' to unlock it with your login keyring's passphrase.\n")
+
+        // Two wrong, then the right one: unlocked.
+        let retried = try ScriptedTerminal(["vault", "unlock"], fixture: fx)
+        retried.expect("Passphrase for the login keyring: ")
+        retried.send("wrong one")
+        retried.expect("hostbook: wrong passphrase for the login keyring; try again (2 more)")
+        retried.expect("Passphrase for the login keyring: ")
+        retried.send("wrong two")
+        retried.expect("hostbook: wrong passphrase for the login keyring; try again (1 more)")
+        retried.expect("Passphrase for the login keyring: ")
+        retried.send("right words")
+        XCTAssertEqual(retried.finish(), 0, retried.transcript)
+        XCTAssertEqual((try fx.json("vault", "status") as? [String: Any])?["status"] as? String, "ok")
+        XCTAssertEqual(try fx.run(["vault", "lock"]).status, 0)
+
+        // Three wrong: exit 6, and the hint names the passphrase given to hostbook.
+        func threeWrong() throws -> (Int32, String) {
+            let t = try ScriptedTerminal(["vault", "unlock"], fixture: fx)
+            for word in ["wrong one", "wrong two", "wrong three"] {
+                t.expect("Passphrase for the login keyring: ")
+                t.send(word)
+            }
+            let status = t.finish()
+            return (status, t.transcript)
+        }
+        let (ours, oursText) = try threeWrong()
+        XCTAssertEqual(ours, 6, oursText)
+        XCTAssertTrue(oursText.contains("hostbook: wrong passphrase for the login keyring\n"
+                                        + "Type the passphrase you gave the first 'hostbook vault unlock', which made this login keyring; nothing was left running.\n"), oursText)
+        XCTAssertFalse(oursText.contains("try again (0 more)"), oursText)
+        // A login keyring a desktop session made: its hint says so, and names no hostbook unlock.
+        try FileManager.default.removeItem(atPath: note)
+        let (desktop, desktopText) = try threeWrong()
+        XCTAssertEqual(desktop, 6, desktopText)
+        XCTAssertTrue(desktopText.contains("This login keyring was made by a desktop session, not by hostbook"), desktopText)
+        XCTAssertFalse(desktopText.contains("you gave the first 'hostbook vault unlock'"), desktopText)
+        XCTAssertEqual(keyringProcesses(account.uid).subtracting(before), [], "left running")
+    }
 }
+

@@ -158,4 +158,42 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertTrue(install.contains("\n  --binary FILE   install that hostbook executable instead of building the release one\n"), install)
         XCTAssertTrue(install.contains("\n  --prefix DIR    install under DIR (default ~/.local)\n"), install)
     }
+
+    /// The default prefix puts the manifest in hostbook's data folder: made 0700 there, so the
+    /// first database is private and the first doctor finds nothing to fix about modes.
+    func testTheDataFolderIsPrivateWhenTheManifestGoesThere() throws {
+        let dir = try TemporaryDirectory()
+        let home = dir.file("home")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let env = ["HOME": home]
+        let unset = ["XDG_DATA_HOME", "HOSTBOOK_DB", "XDG_CONFIG_HOME"]
+        let prefix = home + "/.local"
+        let installed = try ToolProcess.run(Self.root.appendingPathComponent("scripts/install"),
+                                            ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path],
+                                            environment: env, removing: unset)
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let data = home + "/.local/share/hostbook"
+        XCTAssertEqual(try tree(home + "/.local/share").filter { $0.hasPrefix("hostbook") },
+                       ["hostbook dir 700", "hostbook/install-manifest file 644"])
+        let bin = URL(fileURLWithPath: prefix + "/bin/hostbook")
+        let added = try ToolProcess.run(bin, ["add", "web", "--hostname", "web.example.com"], environment: env, removing: unset)
+        XCTAssertEqual(added.status, 0, added.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/hostbook.db"))
+        let doctor = try ToolProcess.run(bin, ["doctor", "--json"], environment: env, removing: unset)
+        let report = try JSONSerialization.jsonObject(with: Data(doctor.stdout.utf8)) as? [String: Any] ?? [:]
+        let findings = (report["findings"] as? [[String: Any]] ?? []).filter { $0["check"] as? String == "database.permissions" }
+        XCTAssertEqual(findings.count, 0, "\(findings)")
+
+        // A folder an older install left 0755 is made private by the next install.
+        XCTAssertEqual(chmod(data, 0o755), 0)
+        XCTAssertEqual(try ToolProcess.run(Self.root.appendingPathComponent("scripts/install"),
+                                           ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path],
+                                           environment: env, removing: unset).status, 0)
+        XCTAssertTrue(try tree(home + "/.local/share").contains("hostbook dir 700"))
+        // Uninstalling leaves the data folder and the database.
+        XCTAssertEqual(try ToolProcess.run(Self.root.appendingPathComponent("scripts/uninstall"), ["--prefix", prefix],
+                                           environment: env, removing: unset).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: data + "/hostbook.db"))
+    }
 }
+

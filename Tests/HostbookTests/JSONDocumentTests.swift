@@ -229,8 +229,10 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "team"]).status, 0)
         try run("bundle", "subscribe", "team", published)
         try run("bundle", "update")
-        // Last: it locks the fixture's keyring (the agent signs nothing after it).
-        try run("vault", "lock")
+        // Last: it locks the fixture's keyring (the agent signs nothing after it), and tells
+        // the agent, which is stopped then.
+        XCTAssertEqual(field(try run("vault", "lock"), "agent_dropped_keys"), .bool(true))
+        XCTAssertEqual(field(try run("agent", "stop"), "stopped"), .bool(true))
 
         for (command, type) in doc.commands where type != nil {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")

@@ -1,5 +1,5 @@
 // The known-hosts commands read a saved host's name one way (`scan`, `check`, `list`,
-// `approve`): its hostname and port, said on stderr; literal host names keep working, and
+// `history`, `approve`): its hostname and port, said on stderr; literal host names keep working, and
 // `list` takes [HOST]:PORT and --port like `check`, hashed entries on another port included.
 // Hashed and pattern entries show no port in `history`, as in `list`.
 import Foundation
@@ -78,4 +78,44 @@ final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(events.count, 1)
         XCTAssertTrue(events[0]["port"] is NSNull, "\(events)")
     }
+
+    /// history takes what check and list take (a saved name, [HOST]:PORT, --port) and then
+    /// shows that port's events only; scan takes [HOST]:PORT; a bad bracket is refused by all
+    /// four in the same words, naming what was given.
+    func testHistoryAndScanTakeASavedNameBracketsAndPortLikeCheckAndList() throws {
+        let fx = try HostbookFixture()
+        try fx.ok("add", "gitbox", "--hostname", "127.0.0.1", "--port", "22203")
+        try fx.ok("known-hosts", "approve", "127.0.0.1", "--port", "22203", "--key", keyA, "--yes")
+        try fx.ok("known-hosts", "approve", "127.0.0.1", "--key", keyB, "--yes")
+
+        for args in [["gitbox"], ["[127.0.0.1]:22203"], ["127.0.0.1", "--port", "22203"]] {
+            let r = try fx.run(["known-hosts", "history"] + args + ["--json"])
+            XCTAssertEqual(r.status, 0, "\(args): \(r.stderr)")
+            let events = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]])
+            XCTAssertEqual(events.map { "\($0["port"] as? Int ?? 0) \($0["fingerprint"] as? String ?? "?")" }, ["22203 \(fpA)"], "\(args)")
+        }
+        XCTAssertEqual(try fx.run(["known-hosts", "history", "gitbox"]).stderr,
+                       "hostbook: 'gitbox' is a saved host: using '127.0.0.1' port 22203\n")
+        // A plain name alone: every port, as before.
+        let plain = try XCTUnwrap(try fx.json("known-hosts", "history", "127.0.0.1") as? [[String: Any]])
+        XCTAssertEqual(plain.map { $0["fingerprint"] as? String }, [fpA, fpB])
+        try fx.fails(["known-hosts", "history", "[127.0.0.1]:2"], status: 4,
+                     stderr: "hostbook: nothing was ever decided about '127.0.0.1' port 2\nRun 'hostbook known-hosts history' to see every host's events.\n")
+        XCTAssertEqual(try fx.run(["known-hosts", "history", "--port", "22"]).status, 2, "--port needs HOST")
+
+        // One parser: the same refusal, naming what it got, from every command that takes HOST.
+        for command in [["history"], ["list"], ["check", "--key", keyA], ["scan"]] {
+            for (bad, why) in [("[127.0.0.1]x", "brackets are allowed only as [host]:port"),
+                               ("a[b]", "brackets are allowed only around the whole host, as [host]:port")] {
+                let r = try fx.run(["known-hosts", command[0], bad] + command.dropFirst())
+                XCTAssertEqual(r.status, 2, "\(command) \(bad): \(r.stderr)")
+                XCTAssertTrue(r.stderr.hasPrefix("hostbook: '\(bad)' is not a host name: \(why)\n"), "\(command) \(bad): \(r.stderr)")
+            }
+        }
+        // scan takes [HOST]:PORT: nothing listens on port 1, which is a failure to scan, not a usage error.
+        let scan = try fx.run(["known-hosts", "scan", "[127.0.0.1]:1", "--timeout", "2"])
+        XCTAssertEqual(scan.status, 1, scan.stderr)
+        XCTAssertTrue(scan.stderr.hasPrefix("hostbook: cannot scan '127.0.0.1' port 1: "), scan.stderr)
+    }
 }
+

@@ -43,18 +43,23 @@ public struct GitSigningKeys {
         case restrictedToGit
         /// It had other namespaces: `git` was added to them.
         case gitAdded
+        /// It had no namespace and was left so (`narrow` was false): it signs git's
+        /// signatures and ssh logins alike.
+        case leftUnrestricted
     }
 
     /// Records `email` for `key`, replacing the one it had, and makes sure the key may sign
-    /// in namespace `git` while staying restricted (in the same transaction).
+    /// in namespace `git` while staying restricted (in the same transaction). A key with no
+    /// namespace is restricted to `git` only when `narrow` is true.
     @discardableResult
-    public func set(email: String, for key: StoredKey) throws -> NamespaceChange {
+    public func set(email: String, for key: StoredKey, narrow: Bool = true) throws -> NamespaceChange {
         if let problem = Self.problem(email) { throw HostStoreError(.rejected, problem) }
         return try connection.transaction {
             _ = try connection.run("INSERT INTO key_git_identities (key_id, email) VALUES (?, ?) ON CONFLICT(key_id) DO UPDATE SET email = excluded.email",
                                    [.int(key.id), .text(email)])
             let namespaces = try connection.query("SELECT namespace FROM key_namespaces WHERE key_id = ?", [.int(key.id)]).compactMap { $0.text(0) }
             if namespaces.contains("git") { return .none }
+            if namespaces.isEmpty && !narrow { return .leftUnrestricted }
             _ = try connection.run("INSERT INTO key_namespaces (key_id, namespace) VALUES (?, 'git')", [.int(key.id)])
             return namespaces.isEmpty ? .restrictedToGit : .gitAdded
         }

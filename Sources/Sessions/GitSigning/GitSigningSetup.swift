@@ -6,7 +6,9 @@
 // AllowedSigners' file, which it rewrites. It records the email the key signs as (--email,
 // else git's user.email as that scope sees it; user.email is set there only when it had
 // none), and restricts the key to the SSHSIG namespace `git` when it had no namespace
-// (GitSigningKeys), so it signs git's signatures and nothing else. Order: every check first
+// (GitSigningKeys), so it signs git's signatures and nothing else, unless a saved host logs
+// in with it: such a key is never narrowed (that would cut those hosts off), it is left
+// unrestricted and the outcome names the hosts. Order: every check first
 // (key, git, repository, email), then the database, the allowed signers file, and git's
 // configuration last, so git never points at a file that is not there.
 #if canImport(Glibc)
@@ -34,6 +36,8 @@ public struct GitSigningSetup: Sendable {
         /// True when user.email was not set in the scope and is now `email`.
         public let setUserEmail: Bool
         public let namespaceChange: GitSigningKeys.NamespaceChange
+        /// The saved hosts that log in with the key (why it was left unrestricted).
+        public let hostsUsingKey: [String]
         /// user.signingkey as written.
         public let signingKey: String
         public let allowedSignersFile: String
@@ -60,25 +64,10 @@ public struct GitSigningSetup: Sendable {
             throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
         }
         let publicKey = try key.publicKey
-        if case .repository(let path) = scope {
-            guard try git(["-C", path, "rev-parse", "--git-dir"]).status.exitCode == 0 else {
-                throw SessionError.failed("\(path.escapedForTerminal) is not a git repository",
-                                          hint: "Give the folder of a repository with --repo (make one with 'git init'), or use --global.")
-            }
-        } else if scope == .currentRepository, try git(["rev-parse", "--git-dir"]).status.exitCode != 0 {
-            throw SessionError.failed("the current folder is not in a git repository",
-                                      hint: "Run this inside a repository, or give one with --repo PATH, or use --global.")
-        }
-        let configured = try configuredEmail(scope)
-        guard let email = email ?? configured else {
-            throw SessionError.rejected("no email to sign as: git's user.email is not set \(scope == .global ? "globally" : "for this repository")",
-                                        hint: "Give it with --email E (it is also set as user.email there).")
-        }
-        if let problem = GitSigningKeys.problem(email) {
-            throw SessionError.rejected("\(problem): \(email.escapedForTerminal)", hint: "Give another email with --email E.")
-        }
+        let (email, configured) = try resolveEmail(scope: scope, email: email)
 
-        let change = try GitSigningKeys(database: database).set(email: email, for: key)
+        let users = try database.hostsLoggingIn(withKey: key.name)
+        let change = try GitSigningKeys(database: database).set(email: email, for: key, narrow: users.isEmpty)
         let file = AllowedSigners.path(home: home, environment: environment)
         try AllowedSigners.write(AllowedSigners.render(try GitSigningKeys(database: database).all()), to: file)
 
@@ -96,7 +85,36 @@ public struct GitSigningSetup: Sendable {
             }
         }
         return Outcome(key: key, email: email, setUserEmail: configured == nil, namespaceChange: change,
-                       signingKey: signingKey, allowedSignersFile: file, settings: settings)
+                       hostsUsingKey: users, signingKey: signingKey, allowedSignersFile: file, settings: settings)
+    }
+
+    /// Every check `run` makes before it writes anything (the repository, the email), for a
+    /// caller that makes something first (`git setup --new-key` generates the key after it).
+    public func check(scope: Scope, email: String?) throws {
+        _ = try resolveEmail(scope: scope, email: email)
+    }
+
+    /// Checks that the repository of `scope` is one; returns the email to sign as (`email`,
+    /// else user.email as the scope sees it) and user.email as configured there (nil: unset).
+    private func resolveEmail(scope: Scope, email: String?) throws -> (email: String, configured: String?) {
+        if case .repository(let path) = scope {
+            guard try git(["-C", path, "rev-parse", "--git-dir"]).status.exitCode == 0 else {
+                throw SessionError.failed("\(path.escapedForTerminal) is not a git repository",
+                                          hint: "Give the folder of a repository with --repo (make one with 'git init'), or use --global.")
+            }
+        } else if scope == .currentRepository, try git(["rev-parse", "--git-dir"]).status.exitCode != 0 {
+            throw SessionError.failed("the current folder is not in a git repository",
+                                      hint: "Run this inside a repository, or give one with --repo PATH, or use --global.")
+        }
+        let configured = try configuredEmail(scope)
+        guard let email = email ?? configured else {
+            throw SessionError.rejected("no email to sign as: git's user.email is not set \(scope == .global ? "globally" : "for this repository")",
+                                        hint: "Give it with --email E (it is also set as user.email there).")
+        }
+        if let problem = GitSigningKeys.problem(email) {
+            throw SessionError.rejected("\(problem): \(email.escapedForTerminal)", hint: "Give another email with --email E.")
+        }
+        return (email, configured)
     }
 
     // MARK: git

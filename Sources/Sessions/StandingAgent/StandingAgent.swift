@@ -8,6 +8,8 @@
 // * Keys: every saved key; its private half is read from the vault when it first signs
 //   and kept in secure memory until the agent stops, is locked, or finds the vault locked
 //   (`wipe`).
+// * `drop-keys@hostbook.io` (AgentDropKeys, sent by `hostbook vault lock`): the keys and
+//   grants are dropped at once, the agent stays unlocked.
 // * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
 //   AgentLock keeps only a salted hash of the passphrase and delays failed unlocks. A
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
@@ -69,6 +71,7 @@ public final class StandingAgent: @unchecked Sendable {
                                         lock: { [self] in lock($0) },
                                         unlock: { [self] in unlock($0) })
         policy.keyStatus = { [self] _, identity in status(identity) }
+        policy.dropKeys = { [self] in dropKeys() }
         return policy
     }
 
@@ -171,6 +174,13 @@ public final class StandingAgent: @unchecked Sendable {
     }
 
     private func unlock(_ passphrase: SecretBytes) -> Bool { agentLock.unlock(passphrase) }
+
+    /// `drop-keys@hostbook.io` (`hostbook vault lock`): what locking does to the keys and
+    /// grants, without locking the agent.
+    public func dropKeys() {
+        approvals.clear()
+        wipe()
+    }
 }
 
 /// Why a key's private half cannot be had, as the agent log records it: what happened and

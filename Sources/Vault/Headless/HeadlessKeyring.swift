@@ -68,15 +68,37 @@ extension HeadlessKeyring {
     /// (`$XDG_DATA_HOME/keyrings/login.keyring`, default ~/.local/share): the first
     /// `vault unlock` creates it with the passphrase it is given.
     public static func loginKeyringExists(environment: [String: String]) -> Bool {
-        let data: String
-        if let given = environment["XDG_DATA_HOME"], given.hasPrefix("/") {
-            data = given
-        } else if let home = environment["HOME"], home.hasPrefix("/") {
-            data = home + "/.local/share"
-        } else {
-            return false
-        }
+        guard let folder = keyringsFolder(environment) else { return false }
         var info = stat()
-        return stat(data + "/keyrings/login.keyring", &info) == 0
+        return stat(folder + "/login.keyring", &info) == 0
+    }
+
+    /// The note beside the login keyring that `vault unlock` made it (so the passphrase is
+    /// the one given to hostbook, not the desktop's login password); gnome-keyring reads only
+    /// `*.keyring` files there.
+    static let madeByHostbookNote = ".login.keyring.made-by-hostbook"
+
+    /// True when the login keyring was made by `hostbook vault unlock` (`recordLoginKeyringMade`),
+    /// false when something else made it (a desktop session, with the login password).
+    public static func loginKeyringMadeByHostbook(environment: [String: String]) -> Bool {
+        guard let folder = keyringsFolder(environment) else { return false }
+        var info = stat()
+        return lstat(folder + "/" + madeByHostbookNote, &info) == 0
+    }
+
+    /// Notes that `vault unlock` has just made the login keyring (best effort: without the
+    /// note, a wrong passphrase's hint speaks of a desktop's keyring).
+    public static func recordLoginKeyringMade(environment: [String: String]) {
+        guard let folder = keyringsFolder(environment) else { return }
+        try? AtomicFile.write(folder + "/" + madeByHostbookNote, bytes: Array("made by 'hostbook vault unlock'\n".utf8),
+                              mode: 0o600, replace: true)
+    }
+
+    /// `$XDG_DATA_HOME/keyrings` (default ~/.local/share/keyrings), where gnome-keyring keeps
+    /// its keyrings; nil without HOME.
+    private static func keyringsFolder(_ environment: [String: String]) -> String? {
+        if let given = environment["XDG_DATA_HOME"], given.hasPrefix("/") { return given + "/keyrings" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return home + "/.local/share/keyrings" }
+        return nil
     }
 }

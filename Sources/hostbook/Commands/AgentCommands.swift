@@ -79,10 +79,12 @@ enum AgentCommands {
 
     static let stop = CommandSpec(
         ["agent", "stop"], summary: "Stop the standing agent (its keys are wiped from memory)",
+        discussion: "Prints 'Stopped the agent (pid N) at SOCKET'; with no agent running, says so and exits 0.",
         options: [socketOption]
     ) { inv in
         let path = try AgentSocket.path(inv)
         guard let pid = AgentSocket.runningAgent(at: path) else {
+            if inv.json { inv.printJSON(.object([("stopped", .bool(false)), ("pid", .null), ("socket", .string(path))])) }
             inv.note("hostbook: no agent is running at \(path)")
             return
         }
@@ -92,6 +94,11 @@ enum AgentCommands {
         for _ in 0..<500 {
             if access(path, F_OK) != 0 && kill(pid, 0) != 0 { break }
             usleep(10_000)
+        }
+        if inv.json {
+            inv.printJSON(.object([("stopped", .bool(true)), ("pid", .int(Int(pid))), ("socket", .string(path))]))
+        } else {
+            inv.print("Stopped the agent (pid \(pid)) at \(path)")
         }
     }
 

@@ -10,7 +10,8 @@ enum DoctorCommand {
         ["doctor"], summary: "Check the database and the vault, and say how to fix problems",
         discussion: """
         Checks the database (SQLite integrity, schema version, foreign keys, file modes) and
-        the vault (items with no database row, and hosts or keys whose secret is missing).
+        the vault (items with no database row, and hosts or keys whose secret is missing), and
+        keys restricted to namespaces (SSHSIG only) that saved hosts still log in with.
         Changes nothing. Exit 0 when healthy, 1 when something is wrong.
         """,
         run: run)

@@ -37,6 +37,20 @@ enum AgentSocket {
         return peer.pid
     }
 
+    /// Tells the standing agent to drop the private keys and grants it holds now
+    /// (AgentDropKeys), at the default socket (without creating its folder) and at
+    /// $SSH_AUTH_SOCK when that is another socket of this user. The pid of each agent that
+    /// said it did, in that order.
+    static func dropKeys(environment: [String: String]) -> [pid_t] {
+        var sockets: [String] = []
+        if let folder = PrivateSocketDirectory.existing(environment: environment) { sockets.append(folder + "/agent.sock") }
+        if let auth = environment["SSH_AUTH_SOCK"], auth.hasPrefix("/"), !sockets.contains(auth) { sockets.append(auth) }
+        return sockets.compactMap { socket in
+            guard let pid = runningAgent(at: socket), AgentDropKeys.send(socket: socket) else { return nil }
+            return pid
+        }
+    }
+
     /// A socket file nobody answers on (an agent that was killed): removed, so a new
     /// agent can listen there. Anything that is not a socket of this user is left alone.
     static func removeStale(_ path: String) throws {

@@ -33,7 +33,7 @@ protocol DoctorCheck: Sendable {
 }
 
 enum DoctorChecks {
-    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), SSHClientCheck(), InstalledSSHConfigCheck()]
+    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), RestrictedKeyCheck(), SSHClientCheck(), InstalledSSHConfigCheck()]
 }
 
 /// The database file: modes, schema version, integrity, foreign keys.

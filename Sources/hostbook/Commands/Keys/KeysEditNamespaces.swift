@@ -43,8 +43,7 @@ enum KeysEditNamespaces {
     /// The saved hosts that log in with a key now restricted to namespaces: they will be
     /// refused (nil when there are none, or the key is not restricted).
     static func hostsWarning(_ namespaces: Set<String>, key: StoredKey, _ ctx: KeysContext) -> TerminalText? {
-        guard !namespaces.isEmpty, let hosts = try? ctx.database.hosts() else { return nil }
-        let users = hosts.filter { $0.key?.lowercased() == key.name.lowercased() }.map(\.name)
+        guard !namespaces.isEmpty, let users = try? ctx.database.hostsLoggingIn(withKey: key.name) else { return nil }
         guard !users.isEmpty else { return nil }
         return "saved hosts log in with key '\(key.name)', which no longer signs ssh logins: \(users.joined(separator: ", "))"
     }

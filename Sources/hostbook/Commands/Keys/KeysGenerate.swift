@@ -1,4 +1,5 @@
 // `hostbook keys generate NAME [--type ed25519|ecdsa|rsa] [--bits N] [--comment C]`
+import HostStore
 import KeyFormats
 
 enum KeysGenerate {
@@ -40,7 +41,19 @@ enum KeysGenerate {
         let comment = inv.args.value("comment") ?? name
         if comment.contains("\n") || comment.contains("\r") { throw CLIError.usage("--comment must be one line") }
 
-        let ctx = try KeysContext.open(inv)
+        let stored = try generate(KeysContext.open(inv), name: name, type: type, bits: bits, comment: comment)
+        if inv.json {
+            inv.printJSON(try KeyPresentation.json(stored))
+        } else {
+            inv.note("Generated key '\(stored.name)': \(try KeyPresentation.summary(stored))")
+            inv.print("\(try stored.publicKey.line(comment: stored.comment))")
+        }
+    }
+
+    /// Generates a key and stores it under `name` (the vault item, then the row); also what
+    /// `git setup --new-key` makes its signing key with.
+    static func generate(_ ctx: KeysContext, name: String, type: KeyGenerationType = .ed25519, bits: Int? = nil,
+                         comment: String) throws -> StoredKey {
         _ = try ctx.credentials.admission(name: name, publicKey: nil)
         let key: PrivateKey
         do {
@@ -48,12 +61,6 @@ enum KeysGenerate {
         } catch let e as KeyFormatError {
             throw CLIError.failure("cannot generate the key: \(e.reason)")
         }
-        let stored = try ctx.credentials.store(key, name: name, format: "generated").key
-        if inv.json {
-            inv.printJSON(try KeyPresentation.json(stored))
-        } else {
-            inv.note("Generated key '\(stored.name)': \(try KeyPresentation.summary(stored))")
-            inv.print("\(try stored.publicKey.line(comment: stored.comment))")
-        }
+        return try ctx.credentials.store(key, name: name, format: "generated").key
     }
 }

@@ -40,24 +40,36 @@ enum KnownHostsAccess {
     }
 
     /// HOST as every known-hosts command that takes one reads it (`scan`, `check`, `list`,
-    /// `approve`): the name of a saved host stands for its hostname and port (`--port` still
-    /// wins), and a note on stderr says which host and port were used; anything else is a
-    /// host name or address, or `[host]:port`, with `--port` (`lookup`).
+    /// `history`, `approve`): the name of a saved host stands for its hostname and port
+    /// (`--port` still wins), and a note on stderr says which host and port were used;
+    /// anything else is a host name or address, or `[host]:port`, with `--port` (`lookup`).
     static func resolve(_ inv: Invocation, host given: String) throws -> HostLookupName {
         try resolving(inv, host: given).lookup
     }
 
-    /// `resolve`, and whether HOST named a saved host.
-    static func resolving(_ inv: Invocation, host given: String) throws -> (lookup: HostLookupName, saved: Bool) {
+    /// HOST as `resolving` read it.
+    struct HostArgument {
+        let lookup: HostLookupName
+        /// HOST named a saved host.
+        let saved: Bool
+        /// A port was named: `--port`, `[host]:port`, or a saved host's (`list` and `history`
+        /// then show that port only; a plain name alone means any port).
+        let portNamed: Bool
+    }
+
+    /// The one parser of HOST for the known-hosts commands (`resolve`): the lookup name, and
+    /// whether it came from a saved host and named a port.
+    static func resolving(_ inv: Invocation, host given: String) throws -> HostArgument {
         let explicitPort = try inv.args.int("port", in: 1...65535)
         if !given.hasPrefix("["),
            let saved = try mappingErrors({ try HostStoreAccess.openForReading(inv)?.host(named: given) }) {
             try validateHost(saved.hostname)
             let lookup = try HostNameRule.lookup(saved.hostname, port: explicitPort ?? saved.port)
             inv.note("hostbook: '\(PrintableText.quoted(saved.name))' is a saved host: using \(describeWithPort(lookup))")
-            return (lookup, true)
+            return HostArgument(lookup: lookup, saved: true, portNamed: true)
         }
-        return (try self.lookup(inv, host: given), false)
+        return HostArgument(lookup: try self.lookup(inv, host: given), saved: false,
+                            portNamed: explicitPort != nil || given.hasPrefix("["))
     }
 
     /// `'host' port N`, the port always said (for the saved-host note).

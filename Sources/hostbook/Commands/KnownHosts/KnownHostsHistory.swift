@@ -1,4 +1,4 @@
-// `hostbook known-hosts history [HOST]`: the audit trail of host-key decisions (approved,
+// `hostbook known-hosts history [HOST [--port N]]`: the audit trail of host-key decisions (approved,
 // rejected, replaced, revoked, imported, removed), oldest first, for every host or one.
 import HostStore
 import KeyFormats
@@ -10,24 +10,29 @@ enum KnownHostsHistory {
         Every decision is recorded: approved, rejected, replaced (old -> new fingerprint), revoked, \
         imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale, or ssh for a changed key plain \
         ssh refused). \
-        With HOST, only the events for that name (any port). --json prints an array of events \
+        With HOST, only the events for that name (any port); HOST may be [HOST]:PORT or take \
+        --port, and a saved host's name stands for its hostname and port (as for check, list and \
+        scan): then only the events for that port. --json prints an array of events \
         (created_at, event, host, port, type, fingerprint, old_fingerprint, source); port is null, and \
         '-' in the table, for hashed and pattern entries, as in 'known-hosts list'.
         """,
-        positionals: [.optional("HOST", "Show only the events for this host", completes: .hosts)],
-        options: [Table.wideOption],
+        positionals: [.optional("HOST", "Show only the events for this host ([HOST]:PORT, or a saved host's name)", completes: .hosts)],
+        options: [KnownHostsAccess.portOption, Table.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
-        if let host { try KnownHostsAccess.validateHost(host) }
+        if host == nil, inv.args.value("port") != nil { throw CLIError.usage("--port needs HOST") }
+        let resolved = try host.map { try KnownHostsAccess.resolving(inv, host: $0) }
         let events = try KnownHostsAccess.withExistingStore(inv) { store -> [HostKeyEvent] in
             guard let store else { return [] }
-            guard let host else { return try store.allEvents() }
-            return try store.events(forHost: host)
+            guard let resolved else { return try store.allEvents() }
+            let events = try store.events(forHost: resolved.lookup.host)
+            return resolved.portNamed ? events.filter { $0.port == resolved.lookup.port } : events
         }
-        if let host, events.isEmpty {
-            throw CLIError.notFound("nothing was ever decided about '\(PrintableText.quoted(host))'",
+        if let resolved, events.isEmpty {
+            let name = resolved.portNamed ? KnownHostsAccess.describeWithPort(resolved.lookup) : "'\(PrintableText.quoted(resolved.lookup.host))'"
+            throw CLIError.notFound("nothing was ever decided about \(name)",
                                     hint: "Run 'hostbook known-hosts history' to see every host's events.")
         }
         if inv.json {

@@ -26,7 +26,7 @@ enum KnownHostsList {
         // plain name alone lists its plain entries at any port and what matches it on 22.
         let lookup = try host.map { given -> HostLookupName? in
             let resolved = try KnownHostsAccess.resolving(inv, host: given)
-            return resolved.saved || given.hasPrefix("[") || inv.args.value("port") != nil ? resolved.lookup : nil
+            return resolved.portNamed ? resolved.lookup : nil
         }
         let rows = try KnownHostsAccess.withExistingStore(inv) { store -> [KnownHostRow] in
             guard let store else { return [] }

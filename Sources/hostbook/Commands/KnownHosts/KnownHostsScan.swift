@@ -24,7 +24,6 @@ enum KnownHostsScan {
 
     static func run(_ inv: Invocation) throws {
         let given = inv.args.positional(0) ?? ""
-        try KnownHostsAccess.validateHost(given)
         let timeout = try inv.args.int("timeout", in: 1...600) ?? Keyscan.defaultTimeout
         let lookup = try KnownHostsAccess.resolve(inv, host: given)
         let host = lookup.host, port = lookup.port

@@ -13,14 +13,33 @@ enum VaultLock {
         again). A gnome-keyring-daemon it started on your session bus (a login without a desktop) \
         is stopped the same way. Where a desktop's Secret Service answers instead, locks its \
         default keyring. \
-        A standing agent keeps running, and drops the keys it has read when it next finds the \
-        vault locked (within 15 s).
+        A standing agent keeps running and is told to drop the keys it has read, and its \
+        approval grants, at once (it reads them from the vault again when it next signs, so \
+        it signs nothing until the vault is unlocked); an agent it cannot reach drops them \
+        when it next finds the vault locked (within 15 s).
         """
     ) { inv in
+        // Whatever was locked, the standing agent forgets the keys it read from the vault now
+        // (with --json, `json` tells it and says so).
+        try lock(inv)
+        guard !inv.json else { return }
+        for pid in AgentSocket.dropKeys(environment: inv.environment) {
+            inv.print("The standing agent (pid \(pid)) dropped the keys it held.")
+        }
+    }
+
+    /// The --json object of `lock`, with what the standing agent did.
+    private static func json(_ inv: Invocation, _ fields: [(String, JSONValue)]) {
+        let agents = AgentSocket.dropKeys(environment: inv.environment)
+        inv.printJSON(.object(fields + [("agent_dropped_keys", .bool(!agents.isEmpty)),
+                                        ("agent_pid", .optional(agents.first.map { Int($0) }))]))
+    }
+
+    private static func lock(_ inv: Invocation) throws {
         if let stopped = HeadlessKeyring.lock(environment: inv.environment) {
             if inv.json {
-                inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("private")), ("bus_pid", .int(Int(stopped.busPID))),
-                                       ("daemon_pid", .optional(stopped.daemonPID.map { Int($0) })), ("locked", .bool(true))]))
+                json(inv, [("headless", .bool(true)), ("bus", .string("private")), ("bus_pid", .int(Int(stopped.busPID))),
+                           ("daemon_pid", .optional(stopped.daemonPID.map { Int($0) })), ("locked", .bool(true))])
             } else {
                 let daemon = stopped.daemonPID.map { "gnome-keyring-daemon (pid \($0)) and " } ?? ""
                 inv.print("locked: stopped \(daemon)its bus (pid \(stopped.busPID))")
@@ -29,8 +48,8 @@ enum VaultLock {
         }
         if let stopped = UserBusKeyring.lock(environment: inv.environment) {
             if inv.json {
-                inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("bus_pid", .null),
-                                       ("daemon_pid", .int(Int(stopped))), ("locked", .bool(true))]))
+                json(inv, [("headless", .bool(true)), ("bus", .string("session")), ("bus_pid", .null),
+                           ("daemon_pid", .int(Int(stopped))), ("locked", .bool(true))])
             } else {
                 inv.print("locked: stopped gnome-keyring-daemon (pid \(stopped)) on your session bus")
             }
@@ -38,14 +57,14 @@ enum VaultLock {
         }
         guard HeadlessBus.namesOtherBus(environment: inv.environment) else {
             if inv.json {
-                inv.printJSON(.object([("headless", .bool(true)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
+                json(inv, [("headless", .bool(true)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))])
             }
             inv.note("hostbook: hostbook's keyring is not running; nothing to lock")
             return
         }
         try VaultClient.lockDefaultCollection()
         if inv.json {
-            inv.printJSON(.object([("headless", .bool(false)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))]))
+            json(inv, [("headless", .bool(false)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))])
         } else {
             inv.print("locked: the default keyring of this session's Secret Service")
         }

@@ -20,10 +20,42 @@ enum VaultUnlock {
         started, so later logins on that bus find it. A keyring that runs unlocked already is \
         used as it is. In a graphical session, says to unlock its keyring there and starts \
         nothing. A wrong passphrase exits 6 and leaves \
-        nothing running. 'hostbook vault lock' stops it.
+        nothing running; on a terminal the passphrase is asked again, 3 tries in all. \
+        'hostbook vault lock' stops it.
         """,
         options: [PassphraseInput.options[0]]
     ) { inv in
+        // On a terminal, a wrong passphrase is asked again (nothing is left running between
+        // tries); --passphrase-stdin gets one.
+        let tries = inv.args.flag("passphrase-stdin") ? 1 : maxTries
+        let creating = !HeadlessKeyring.loginKeyringExists(environment: inv.environment)
+        for attempt in 1...tries {
+            do {
+                try unlock(inv)
+                if creating, HeadlessKeyring.loginKeyringExists(environment: inv.environment) {
+                    HeadlessKeyring.recordLoginKeyringMade(environment: inv.environment)
+                }
+                return
+            } catch let e as VaultError where e.kind == .wrongPassphrase {
+                guard attempt < tries else { throw wrongPassphrase(e, inv) }
+                inv.note("hostbook: wrong passphrase for the login keyring; try again (\(tries - attempt) more)")
+            }
+        }
+    }
+
+    /// How many passphrases a terminal may type.
+    static let maxTries = 3
+
+    /// The wrong-passphrase error with the hint for the keyring in use: one `vault unlock`
+    /// made takes the passphrase given to it; one a desktop session made, its login password.
+    private static func wrongPassphrase(_ e: VaultError, _ inv: Invocation) -> VaultError {
+        let hint = HeadlessKeyring.loginKeyringMadeByHostbook(environment: inv.environment)
+            ? "Type the passphrase you gave the first 'hostbook vault unlock', which made this login keyring; nothing was left running."
+            : "This login keyring was made by a desktop session, not by hostbook: its passphrase is the password you logged in to that desktop with when it was made (or the one you changed it to there); nothing was left running."
+        return VaultError(e.kind, e.message, hint: hint)
+    }
+
+    private static func unlock(_ inv: Invocation) throws {
         if HeadlessBus.namesOtherBus(environment: inv.environment) {
             let health = VaultClient.health()
             let graphical = GraphicalSession.isPresent(environment: inv.environment)
