@@ -53,12 +53,12 @@ enum SSHConfigCommand {
             let wasInstalled = installed.isInstalled
             let rendered = try installed.writeGenerated(inv)
             for w in rendered.warnings { inv.warn("\(w)") }
-            if let takeOver = SSHConfigTakeOverFiles.hint(rendered.clashes) { inv.warn(takeOver) }
             let added: Bool
             do { added = try installed.addInclude() } catch {
                 if !wasInstalled { installed.removeGenerated() }
                 throw error
             }
+            for hint in SSHConfigTakeOverFiles(installed: installed).hints(leftOut: rendered.clashes.map(\.host)) { inv.warn(hint) }
             // What was done is the command's output (stdout); warnings and errors go to stderr.
             if added {
                 inv.print("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")

@@ -33,20 +33,34 @@ struct SSHConfigTakeOverFiles {
         let hasBackup: Bool
     }
 
-    /// What `ssh-config --install` says after the hosts it left to the user's own Host blocks:
-    /// the exact lines, and the command that hands them over. Nil when none was left.
-    static func hint(_ clashes: [StandingSSHConfig.Clash]) -> TerminalText? {
-        guard !clashes.isEmpty else { return nil }
-        var files: [String] = []
-        var lines: [String: Set<Int>] = [:]
-        for clash in clashes {
-            if lines[clash.definition.file] == nil { files.append(clash.definition.file) }
-            lines[clash.definition.file, default: []].insert(clash.definition.line)
+    /// What `ssh-config --install` says, once the Include line is in place, about the saved
+    /// hosts it left to the user's own Host blocks (`leftOut`): the exact lines a take-over
+    /// comments out, with the command, and the blocks it would leave, with why.
+    func hints(leftOut: [String]) -> [TerminalText] {
+        guard !leftOut.isEmpty, let changes = try? plan(files: userConfigFiles(), imported: Set(leftOut), date: Self.today(), checking: false) else { return [] }
+        var out: [TerminalText] = []
+        let taking = changes.filter { !$0.plan.taken.isEmpty }
+        if !taking.isEmpty {
+            let places = taking.map { "'\($0.path.escapedForTerminal)' \(SSHConfigImportTakeOver.linesText($0.plan.taken.map(\.line)))" }
+            out.append("your own Host blocks at \(raw: places.joined(separator: ", ")) keep hostbook's configuration from serving their hosts; "
+                       + "'hostbook import-ssh-config --take-over' comments them out (keeping a backup; 'hostbook ssh-config --uninstall --restore' undoes it)")
         }
-        let places = files.map { "'\($0.escapedForTerminal)' \(SSHConfigImportTakeOver.linesText(lines[$0, default: []].sorted()))" }
-        let n = clashes.count
-        return "\(n) saved host\(n == 1 ? " is" : "s are") left to your own Host blocks at \(raw: places.joined(separator: ", ")); "
-            + "'hostbook import-ssh-config --take-over' comments those blocks out (keeping a backup; 'hostbook ssh-config --uninstall --restore' undoes it) so that hostbook's configuration serves them"
+        for change in changes {
+            for left in change.plan.left {
+                out.append("your Host block at '\(change.path)' line \(left.line) keeps its hosts from hostbook's configuration and is one to edit by hand: \(raw: left.reason)")
+            }
+        }
+        return out
+    }
+
+    /// ~/.ssh/config and the files it includes, in ssh's order (hostbook's own left out).
+    func userConfigFiles() -> [String] {
+        var files = [installed.userConfig]
+        let reader = SSHConfigFiles(installation: installed.layout, rules: .definedHosts)
+        if let config = try? SSHConfigLoader.load(installed.userConfig, access: reader.access) {
+            files += config.files.filter { $0 != installed.userConfig && !reader.excluded.contains($0) }
+        }
+        return files
     }
 
     /// Today (UTC), as the marker names it: YYYY-MM-DD.
@@ -59,7 +73,8 @@ struct SSHConfigTakeOverFiles {
     }
 
     /// The take-over of every file in `files` (ssh's reading order) for the names `imported`.
-    func plan(files: [String], imported: Set<String>, date: String) throws -> [FileChange] {
+    /// `checking`: whether a file's backup and folder are checked (false for a hint).
+    func plan(files: [String], imported: Set<String>, date: String, checking: Bool = true) throws -> [FileChange] {
         var out: [FileChange] = []
         for path in files {
             let target = try Self.target(path)
@@ -70,14 +85,14 @@ struct SSHConfigTakeOverFiles {
                                        hint: "ssh refuses this file too; fix the line. Nothing was commented out.")
             }
             guard !plan.taken.isEmpty || !plan.left.isEmpty else { continue }
-            let backup = try InstalledSSHConfig.read(Self.backup(of: path))
+            let backup = checking ? try InstalledSSHConfig.read(Self.backup(of: path)) : nil
             if let backup, !plan.taken.isEmpty, try normalized(SSHConfigTakeOver.undo(current), path) != normalized(backup, path) {
                 throw CLIError.failure("'\(PrintableText.quoted(path))' changed since hostbook took over Host blocks of it, and '\(PrintableText.quoted(Self.backup(of: path)))' no longer matches it",
                                        hint: "Compare the two, keep what you want, then remove the backup and take over again. Nothing was commented out.")
             }
             out.append(FileChange(path: path, target: target, plan: plan, current: current, hasBackup: backup != nil))
         }
-        for change in out where !change.plan.taken.isEmpty {
+        for change in out where checking && !change.plan.taken.isEmpty {
             try Self.checkWritable(change.target, named: change.path)
             try Self.checkWritable(Self.backup(of: change.path), named: change.path)
         }
@@ -105,13 +120,8 @@ struct SSHConfigTakeOverFiles {
     /// The files of the user's configuration that have a take-over backup, each checked:
     /// refused, before anything is written, when one changed since.
     func restores() throws -> [Restore] {
-        var files = [installed.userConfig]
-        let reader = SSHConfigFiles(installation: installed.layout, rules: .definedHosts)
-        if let config = try? SSHConfigLoader.load(installed.userConfig, access: reader.access) {
-            files += config.files.filter { $0 != installed.userConfig && !reader.excluded.contains($0) }
-        }
         var out: [Restore] = []
-        for path in files {
+        for path in userConfigFiles() {
             guard let backup = try InstalledSSHConfig.read(Self.backup(of: path)) else { continue }
             let target = try Self.target(path)
             let current = try InstalledSSHConfig.read(target) ?? []
