@@ -79,7 +79,7 @@ enum ImportSSHConfigCommand {
         } else {
             inv.write(SSHConfigImportOutput.text(report, color: inv.useColor))
         }
-        try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: config.files.filter { !files.excluded.contains($0) },
+        try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: config.files.filter { file in !files.excluded.contains(file) && !files.notRegular.contains { $0.path == file } },
                                         requested: inv.args.flag("take-over"))
     }
 

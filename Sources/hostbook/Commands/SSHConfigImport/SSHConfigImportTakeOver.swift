@@ -30,7 +30,9 @@ enum SSHConfigImportTakeOver {
             return
         }
         let takeOver = SSHConfigTakeOverFiles(installed: installed)
-        let changes = try takeOver.plan(files: files, imported: importedNames(report), date: SSHConfigTakeOverFiles.today())
+        // Unasked, a file that cannot be taken over only goes without the offer: the import succeeded.
+        let plan = { try takeOver.plan(files: files, imported: importedNames(report), date: SSHConfigTakeOverFiles.today()) }
+        guard let changes = requested ? try plan() : try? plan() else { return }
         for change in changes {
             for left in change.plan.left {
                 inv.warn("left your Host block at '\(change.path)' line \(left.line) as it is: \(left.reason)")
