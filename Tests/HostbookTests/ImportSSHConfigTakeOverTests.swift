@@ -127,5 +127,12 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         XCTAssertEqual(terminal.finish(), 0, terminal.transcript)
         XCTAssertTrue(text(h.dotfile).contains("#hostbook# Host db\r\n"), text(h.dotfile))
         XCTAssertEqual(bytes(h.userConfig + ".hostbook-takeover"), Array(original.utf8))
+        // Uninstalling without --restore leaves the blocks commented out, and says how to get them back.
+        let uninstall = try h.fx.run(["ssh-config", "--uninstall"])
+        XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
+        XCTAssertTrue(uninstall.stderr.contains("'hostbook ssh-config --uninstall --restore' gives them back"), uninstall.stderr)
+        XCTAssertTrue(text(h.dotfile).contains("#hostbook# Host db\r\n"))
+        XCTAssertEqual(try h.fx.run(["ssh-config", "--uninstall", "--restore"]).status, 0)
+        XCTAssertEqual(bytes(h.dotfile), Array(original.utf8))
     }
 }

@@ -44,6 +44,9 @@ enum SSHConfigCommand {
             try takeOver.restore(restores)
             for r in restores { inv.print("Gave back your Host blocks in \(r.path) (from \(SSHConfigTakeOverFiles.backup(of: r.path))).") }
             if inv.args.flag("restore") && restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
+            if !inv.args.flag("restore"), takeOver.hasBackups {
+                inv.note("Your Host blocks taken over by 'import-ssh-config --take-over' stay commented out; 'hostbook ssh-config --uninstall --restore' gives them back.")
+            }
             return
         }
         if inv.args.flag("install") {

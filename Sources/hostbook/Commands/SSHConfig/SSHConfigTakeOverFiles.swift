@@ -136,6 +136,9 @@ struct SSHConfigTakeOverFiles {
         return out
     }
 
+    /// Whether a file of the user's configuration has a take-over backup.
+    var hasBackups: Bool { userConfigFiles().contains { AtomicFile.exists(Self.backup(of: $0)) } }
+
     /// Writes each file's original text back and removes its backup.
     func restore(_ restores: [Restore]) throws {
         for r in restores {

@@ -39,7 +39,10 @@ enum SSHConfigImportTakeOver {
             }
         }
         let taking = changes.filter { !$0.plan.taken.isEmpty }
-        guard !taking.isEmpty else { return }
+        guard !taking.isEmpty else {
+            if requested { inv.note("No Host block of yours can be taken over: none names only imported hosts. Nothing was changed.") }
+            return
+        }
         let places = taking.map { "'\($0.path)' \(linesText($0.plan.taken.map(\.line)))" }.joined(separator: ", ")
         if report.dryRun {
             inv.note("Would comment out your Host blocks for the imported hosts: \(places).")
