@@ -21,6 +21,7 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         let userConfig: String
         let dotfile: String
         let generated: String
+        var backup: String { (userConfig as NSString).deletingLastPathComponent + "/.config.hostbook-takeover" }
     }
 
     /// A home whose ~/.ssh/config is a link to dotfiles/ssh_config (CR LF, 0640).
@@ -83,7 +84,7 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         XCTAssertTrue(after.contains("#hostbook# Host db\r\n#hostbook#   HostName 10.0.0.7\r\n#hostbook#   User root\r\n\r\nHost web staging-*\r\n"), after)
         XCTAssertTrue(isLink(h.userConfig), "the link stays a link")
         XCTAssertEqual(mode(h.dotfile), 0o640)
-        XCTAssertEqual(bytes(h.userConfig + ".hostbook-takeover"), Array(("Include \(h.generated)\n" + original).utf8))
+        XCTAssertEqual(bytes(h.backup), Array(("Include \(h.generated)\n" + original).utf8))
         // The import rewrote the installed file: db is hostbook's now, through plain ssh's own reading.
         XCTAssertTrue(text(h.generated).contains("Host db\n"), text(h.generated))
         let db = try resolve(h, "db")
@@ -96,14 +97,14 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         XCTAssertEqual(bytes(h.dotfile), Array(original.utf8))
         XCTAssertTrue(isLink(h.userConfig))
         XCTAssertEqual(mode(h.dotfile), 0o640)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.userConfig + ".hostbook-takeover"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.backup))
         XCTAssertTrue(restore.stdout.contains("Gave back your Host blocks in \(h.userConfig)"), restore.stdout)
     }
 
     func testRestoreRefusesAFileEditedSinceAndChangesNothing() throws {
         let h = try makeHome()
         XCTAssertEqual(try h.fx.run(["import-ssh-config", "--take-over"]).status, 0)
-        XCTAssertEqual(bytes(h.userConfig + ".hostbook-takeover"), Array(original.utf8))
+        XCTAssertEqual(bytes(h.backup), Array(original.utf8))
         XCTAssertEqual(try h.fx.run(["ssh-config", "--install"]).status, 0)
         let edited = text(h.dotfile) + "Host new\r\n  HostName new.example\r\n"
         try Data(edited.utf8).write(to: URL(fileURLWithPath: h.dotfile))
@@ -112,9 +113,36 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("changed since hostbook took over Host blocks of it; nothing was restored or uninstalled"), refused.stderr)
         XCTAssertEqual(text(h.dotfile), edited, "nothing changed")
         XCTAssertTrue(FileManager.default.fileExists(atPath: h.generated))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: h.userConfig + ".hostbook-takeover"))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: h.backup))
         // --restore alone is a usage error.
         XCTAssertEqual(try h.fx.run(["ssh-config", "--restore"]).status, 2)
+    }
+
+    /// A block in an included file is taken over in that file; its backup is hidden, so the
+    /// Include's glob does not read the old block back (ssh itself resolves the host through
+    /// hostbook's configuration), and restoring gives both files back.
+    func testABlockOfAnIncludedFileIsTakenOverWithABackupTheGlobDoesNotRead() throws {
+        let h = try makeHome()
+        let home = (h.dotfile as NSString).deletingLastPathComponent.replacingOccurrences(of: "/dotfiles", with: "")
+        let folder = home + "/.ssh/conf.d"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let main = "Include \(folder)/*\n\nHost keep\n  HostName keep.example\n"
+        let work = "Host build01\n  HostName 10.1.1.1\n"
+        try Data(main.utf8).write(to: URL(fileURLWithPath: h.dotfile))
+        try Data(work.utf8).write(to: URL(fileURLWithPath: folder + "/work"))
+        let r = try h.fx.run(["import-ssh-config", "--take-over"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stderr.contains("Commented out 1 Host block in '\(folder)/work' (line 1 before); its text from before is in '\(folder)/.work.hostbook-takeover'"), r.stderr)
+        XCTAssertTrue(text(folder + "/work").hasPrefix("# hostbook took over the Host block below on "))
+        XCTAssertEqual(text(folder + "/.work.hostbook-takeover"), work)
+        XCTAssertEqual(text(h.backup), main)
+        XCTAssertEqual(try h.fx.run(["ssh-config", "--install"]).status, 0)
+        let build = try resolve(h, "build01")
+        XCTAssertTrue(build.contains("knownhostscommand ") && build.contains("hostname 10.1.1.1"), build)
+        XCTAssertEqual(try h.fx.run(["ssh-config", "--uninstall", "--restore"]).status, 0)
+        XCTAssertEqual(text(folder + "/work"), work)
+        XCTAssertEqual(text(h.dotfile), main)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/.work.hostbook-takeover"))
     }
 
     func testAYesOnATerminalAfterThePlainImportTakesOver() throws {
@@ -126,7 +154,7 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         terminal.send("y")
         XCTAssertEqual(terminal.finish(), 0, terminal.transcript)
         XCTAssertTrue(text(h.dotfile).contains("#hostbook# Host db\r\n"), text(h.dotfile))
-        XCTAssertEqual(bytes(h.userConfig + ".hostbook-takeover"), Array(original.utf8))
+        XCTAssertEqual(bytes(h.backup), Array(original.utf8))
         // Uninstalling without --restore leaves the blocks commented out, and says how to get them back.
         let uninstall = try h.fx.run(["ssh-config", "--uninstall"])
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)

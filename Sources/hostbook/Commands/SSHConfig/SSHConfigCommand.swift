@@ -22,7 +22,10 @@ enum SSHConfigCommand {
         added/ beside it that the file includes) and puts one Include line for it at the top of \
         ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup; \
         a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
-        --uninstall removes exactly that line and the generated file; with --restore it also gives         back the Host blocks 'import-ssh-config --take-over' commented out (each file from its         FILE.hostbook-takeover backup, byte for byte; refused, with nothing changed, when the file         was edited since).
+        --uninstall removes exactly that line and the generated file; with --restore it also gives \
+        back the Host blocks 'import-ssh-config --take-over' commented out (each file from its \
+        hidden .FILE.hostbook-takeover backup, byte for byte; refused, with nothing changed, when \
+        the file was edited since).
         """,
         options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
                   .flag("uninstall", "Remove the Include line and the generated file"),

@@ -1,7 +1,7 @@
 // The files of a take-over (`import-ssh-config --take-over`; what is commented out:
 // Sessions' SSHConfigTakeOver) and of its undoing (`ssh-config --uninstall --restore`).
 //
-// - Each file changed keeps its text from before the first take-over as FILE.hostbook-takeover
+// - Each file changed keeps its text from before the first take-over as .FILE.hostbook-takeover
 //   beside it (0600); a later take-over of the same file keeps that backup, and is refused
 //   when the file no longer matches it less the blocks taken over (the user edited it since).
 // - A file that is a symbolic link stays one: the end of its chain is rewritten
@@ -22,7 +22,12 @@ import System
 struct SSHConfigTakeOverFiles {
     let installed: InstalledSSHConfig
 
-    static func backup(of path: String) -> String { path + ".hostbook-takeover" }
+    /// `.NAME.hostbook-takeover` in the file's folder: hidden, so that no `Include conf.d/*`
+    /// (glob(3) matches a leading dot only when the pattern has one) reads the old blocks back.
+    static func backup(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." + path + ".hostbook-takeover" }
+        return String(path[...slash]) + "." + path[path.index(after: slash)...] + ".hostbook-takeover"
+    }
 
     /// One file to rewrite: as named (`path`), the file written (`target`, the end of its links).
     struct FileChange {
