@@ -28,8 +28,9 @@ enum ImportSSHConfigCommand {
             includes, your own Host blocks whose every name was imported, so that the installed
             configuration (ssh-config --install) serves those hosts: each block is marked with a
             comment naming hostbook and the date, the file's text from before is kept beside it as
-            a hidden .FILE.hostbook-takeover, and 'hostbook ssh-config --uninstall --restore' gives it back.
-            A block that also names a pattern or another host, or holds an Include, is reported and left.
+            a hidden .FILE.hostbook-takeover, and 'hostbook ssh-config --uninstall --restore' gives
+            it back. A block that also names a pattern or another host, or holds an Include, is
+            reported and left.
             """,
             positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
             options: [.flag("dry-run", "Show what would change; write nothing"),
