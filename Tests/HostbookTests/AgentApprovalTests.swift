@@ -384,6 +384,42 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["denied", "prompt", "grant"])
     }
 
+    /// The person who asked learns what happens (issue 34, item 4): plain ssh on a pseudo
+    /// terminal (script(1) makes it ssh's controlling terminal) sees one line when its
+    /// signature is refused for want of an approver, and one while it waits for `agent
+    /// approve`; the question itself is asked only in `agent approve`.
+    func testTheRequestersOwnTerminalIsToldWhatHappens() throws {
+        guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        let socket = try startAgent(b, askpass: false)
+        var stopped = false
+        defer { if !stopped { try? stopAgent(b) } }
+        let argv = ["/usr/bin/ssh"] + b.options.split(separator: " ").map(String.init) + ["root@127.0.0.1", "echo reached"]
+
+        let refused = try ScriptedTerminal(running: argv, fixture: b.bed.fx, environment: ["SSH_AUTH_SOCK": socket])
+        refused.expect("hostbook: refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS")
+        XCTAssertNotEqual(refused.finish(), 0)
+        XCTAssertFalse(refused.transcript.contains("\nreached"), refused.transcript)
+
+        let approve = try PseudoTerminalProcess(["agent", "approve"], environment: b.bed.fx.environment, account: b.bed.fx.account)
+        defer { approve.terminate() }
+        try approve.waitFor("Ctrl-D or Ctrl-C stops.")
+        let waiting = try ScriptedTerminal(running: argv, fixture: b.bed.fx, environment: ["SSH_AUTH_SOCK": socket])
+        try approve.waitFor("Allow? [y]es, [n]o: ")
+        waiting.expect("hostbook: waiting for approval of 'ck' → web in 'hostbook agent approve'")
+        approve.type("y\n")
+        waiting.expect("reached")
+        XCTAssertEqual(waiting.finish(), 0, waiting.transcript)
+        XCTAssertFalse(waiting.transcript.contains("Allow"), "never a question on the requester's terminal: \(waiting.transcript)")
+        XCTAssertEqual(waiting.transcript.components(separatedBy: "hostbook:").count - 1, 1, waiting.transcript)
+
+        try stopAgent(b)
+        stopped = true
+        XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["no-approver", "prompt"])
+    }
+
     /// The per-session agent of `hostbook ssh` asks on the session's own terminal: n
     /// refuses (ssh fails), y connects; without a terminal the key is refused.
     func testHostbookSSHAsksOnItsOwnTerminal() throws {

@@ -181,7 +181,7 @@ public final class AgentAccessPolicy: @unchecked Sendable {
                 return names.flatMap { $0.isEmpty ? nil : $0.joined(separator: ", ") } ?? "host key \(hop.hostKey.plainKey.sha256Fingerprint)"
             }
             return ApprovalRequest(key: key, destination: destination, subject: subject, dataDigest: connection.signingDigest ?? "?",
-                                   program: program, chain: chain, forwardedThrough: through)
+                                   program: program, chain: chain, forwardedThrough: through, requester: connection.peer.process)
         }
     }
 

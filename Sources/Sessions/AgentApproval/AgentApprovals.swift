@@ -12,6 +12,11 @@
 // No prompt storm for a granting key: while one request of a grant scope is asked, the
 // others of that scope wait for its answer; if it made a grant they are covered by it, if
 // not, each is asked in turn with its own prompt. Every prompt waits at most `timeoutSeconds`.
+//
+// The standing agent's approvals tell the requester (`tellsRequester`): a request refused
+// because nobody could be asked puts one line on the requesting program's own terminal
+// (ApprovalRequest.tellRequester); an approver that puts the question to someone says so
+// there itself (TerminalApprover, AskpassApprover).
 import System
 
 public final class AgentApprovals: @unchecked Sendable {
@@ -27,6 +32,8 @@ public final class AgentApprovals: @unchecked Sendable {
 
     public let approver: (any AgentApprover)?
     public let timeoutSeconds: Int
+    /// Whether a request refused for want of an approver tells its requester's terminal.
+    public let tellsRequester: Bool
     private let clock: @Sendable () -> Double
     /// Broadcast when a pending answer arrives.
     private let lock = Lock()
@@ -38,9 +45,10 @@ public final class AgentApprovals: @unchecked Sendable {
     private var waiting = 0
 
     /// `approver` nil: nobody can be asked, every confirm key is refused. `clock`: seconds, monotonic.
-    public init(approver: (any AgentApprover)?, timeoutSeconds: Int = defaultTimeoutSeconds,
+    public init(approver: (any AgentApprover)?, timeoutSeconds: Int = defaultTimeoutSeconds, tellsRequester: Bool = false,
                 clock: @escaping @Sendable () -> Double = { Monotonic.seconds() }) {
         self.approver = approver
+        self.tellsRequester = tellsRequester
         self.timeoutSeconds = timeoutSeconds
         self.clock = clock
     }
@@ -56,6 +64,12 @@ public final class AgentApprovals: @unchecked Sendable {
 
     /// The decision for a signature with `request.key`.
     public func decide(_ request: ApprovalRequest) -> Decision {
+        let decision = decideUntold(request)
+        if decision == .noApprover && tellsRequester { request.tellRequester(ApprovalRequest.noApproverNotice) }
+        return decision
+    }
+
+    private func decideUntold(_ request: ApprovalRequest) -> Decision {
         guard request.key.confirm else { return .noConfirm }
         guard let approver else { return .noApprover }
         let scope = request.grantScope

@@ -59,6 +59,9 @@ public enum ApprovalSubject: Sendable, Equatable, Hashable {
 
 public struct ApprovalRequest: Sendable, Equatable {
     public let key: StoredKey
+    /// The client as its connection's pidfd pins it: whose controlling terminal is told
+    /// what happens to the request (`tellRequester`). nil: nobody is told.
+    public let requester: ProcessIdentity?
     public let destination: ApprovalDestination
     /// What is signed.
     public let subject: ApprovalSubject
@@ -76,8 +79,10 @@ public struct ApprovalRequest: Sendable, Equatable {
     public let forwardedThrough: [String]
 
     public init(key: StoredKey, destination: ApprovalDestination, subject: ApprovalSubject, dataDigest: String,
-                program: ProcessIdentity.Program?, chain: [RunningProcess], forwardedThrough: [String]) {
+                program: ProcessIdentity.Program?, chain: [RunningProcess], forwardedThrough: [String],
+                requester: ProcessIdentity? = nil) {
         self.key = key
+        self.requester = requester
         self.destination = destination
         self.subject = subject
         self.dataDigest = dataDigest
@@ -87,6 +92,40 @@ public struct ApprovalRequest: Sendable, Equatable {
     }
 
     public var isForwarded: Bool { !forwardedThrough.isEmpty }
+
+    public static func == (a: ApprovalRequest, b: ApprovalRequest) -> Bool {
+        a.key == b.key && a.destination == b.destination && a.subject == b.subject && a.dataDigest == b.dataDigest
+            && a.program == b.program && a.chain == b.chain && a.forwardedThrough == b.forwardedThrough
+            && a.requester === b.requester
+    }
+
+    // MARK: What the requester's terminal is told
+
+    /// Tells the requester's own terminal (when it has one of this user) one line; never a
+    /// question: answers come only from an approver the user started.
+    public func tellRequester(_ line: String) {
+        requester?.tellTerminal(line)
+    }
+
+    /// "hostbook: waiting for approval of 'KEY' → DESTINATION in APPROVER" (`approver` is
+    /// already escaped).
+    public func waitingNotice(in approver: String) -> String {
+        "hostbook: waiting for approval of '\(key.name.escapedForTerminal)' → \(noticeDestination) in \(approver)"
+    }
+
+    /// What the requester is told when no approver could be asked.
+    public static let noApproverNotice = "hostbook: refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS"
+
+    /// Where the signature goes, in a few words.
+    var noticeDestination: String {
+        switch destination {
+        case .savedHosts(let hosts, _): return hosts.map(\.name.escapedForTerminal).joined(separator: ", ")
+        case .unknownServer: return "a server hostbook does not know"
+        case .none:
+            if let namespace = subject.namespace { return "namespace \(namespace.escapedForTerminal)" }
+            return "no named server"
+        }
+    }
 
     /// What a grant for this request covers: key × destination host key × program (and
     /// script) × SSHSIG namespace. nil when no grant can be made: a forwarded request (its

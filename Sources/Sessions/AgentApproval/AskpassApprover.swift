@@ -4,10 +4,12 @@
 // only argument; it allows when it exits 0 and prints nothing, or "yes" (ask_permission's
 // test), and its "yes" counts for the key's grant (`--grant`), when it has one. Unlike ssh, no DISPLAY is required: whoever set SSH_ASKPASS for the agent chose it.
 // The agent's environment is passed on (the askpass needs DISPLAY, WAYLAND_DISPLAY and the
-// D-Bus session of the desktop).
+// D-Bus session of the desktop). The requester's own terminal is told that the request waits
+// for the askpass.
 #if canImport(Glibc)
 import Glibc
 #endif
+import KeyFormats
 import System
 
 public struct AskpassApprover: AgentApprover {
@@ -29,6 +31,7 @@ public struct AskpassApprover: AgentApprover {
 
     public func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
         guard let path = ExecutablePath.find(program, searchPath: searchPath) else { return .unavailable }
+        request.tellRequester(request.waitingNotice(in: "SSH_ASKPASS (\(program.escapedForTerminal))"))
         let options = Spawn.Options(defaultSignals: [SIGPIPE], environment: environment)
         guard let result = try? CapturedProcess.run(path, [program, request.prompt], options: options, limit: 256,
                                                     timeoutMilliseconds: Int64(timeoutSeconds) * 1000) else { return .unavailable }

@@ -7,7 +7,8 @@
 // tried to take the questions over. Each question has its own id and its answer (y, n, or
 // a: yes for the key's grant) comes back on the same connection with that id: an answer is
 // for its question alone. When none is connected the answer is `unavailable`, so the next
-// approver (the askpass) is tried. ApprovalWire holds the messages.
+// approver (the askpass) is tried. ApprovalWire holds the messages. Once a question is
+// put, the requester's own terminal is told that it waits, and where.
 import Agent
 import System
 
@@ -63,6 +64,7 @@ public final class TerminalApprover: AgentApprover, @unchecked Sendable {
         guard client.write(ApprovalWire.question(id: id, grant: grant, prompt: request.prompt)) else {
             return lock.locked { client.answers[id] = nil; return .unavailable }
         }
+        request.tellRequester(request.waitingNotice(in: "'hostbook agent approve'"))
         let deadline = Monotonic.seconds() + Double(timeoutSeconds)
         let answer: ApprovalAnswer = lock.locked {
             while true {

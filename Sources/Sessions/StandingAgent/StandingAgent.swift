@@ -53,11 +53,12 @@ public final class StandingAgent: @unchecked Sendable {
     /// `readPrivateKey`: a saved key's private half (from the vault), called once per key
     /// until `wipe`; its error refuses the signature (an AgentKeyUnavailable's reason is
     /// what the log says).
-    /// `approver`: who answers for a confirm key (nil: such a key is refused).
+    /// `approver`: who answers for a confirm key (nil: such a key is refused, and the
+    /// requester's terminal is told so).
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
                 approver: (any AgentApprover)? = nil) {
-        self.approvals = AgentApprovals(approver: approver)
+        self.approvals = AgentApprovals(approver: approver, tellsRequester: true)
         self.database = database
         self.log = log
         self.readPrivateKey = readPrivateKey

@@ -1,6 +1,7 @@
 // `hostbook import-ssh-config`: hosts from an OpenSSH client configuration, read with
 // ssh's rules (SSHConfig) and resolved for each concrete Host alias as `ssh -G` would
-// (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed.
+// (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed, unless
+// the user's Host blocks are handed over to hostbook (SSHConfigImportTakeOver).
 import HostStore
 import KeyFormats
 import Sessions
@@ -11,7 +12,7 @@ enum ImportSSHConfigCommand {
         CommandSpec(
             ["import-ssh-config"], changesHostsOrKeys: true,
             summary: "Import hosts from an OpenSSH client configuration (~/.ssh/config)",
-            usage: "[FILE] [--dry-run]",
+            usage: "[FILE] [--dry-run] [--take-over]",
             discussion: """
             Reads FILE (default ~/.ssh/config) as ssh does: Include (relative paths are taken from
             ~/.ssh, globs allowed), Host lists and patterns, Match, key=value and quoted values, the
@@ -23,9 +24,17 @@ enum ImportSSHConfigCommand {
             does not know, an IdentityFile with no imported key) is listed. A host reached through
             a ProxyCommand is skipped with the reason: hostbook does not run proxy commands and
             would connect to it directly.
+            --take-over (or a yes on a terminal) then comments out, in ~/.ssh/config and the files it
+            includes, your own Host blocks whose every name was imported, so that the installed
+            configuration (ssh-config --install) serves those hosts: each block is marked with a
+            comment naming hostbook and the date, the file's text from before is kept beside it as
+            a hidden .FILE.hostbook-takeover, and 'hostbook ssh-config --uninstall --restore' gives
+            it back. A block that also names a pattern or another host, or holds an Include, is
+            reported and left.
             """,
             positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
-            options: [.flag("dry-run", "Show what would change; write nothing")],
+            options: [.flag("dry-run", "Show what would change; write nothing"),
+                      .flag("take-over", "Comment out your own Host blocks for the imported hosts (a backup is kept)")],
             run: run),
     ]
 
@@ -71,6 +80,8 @@ enum ImportSSHConfigCommand {
         } else {
             inv.write(SSHConfigImportOutput.text(report, color: inv.useColor))
         }
+        try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: config.files.filter { file in !files.excluded.contains(file) && !files.notRegular.contains { $0.path == file } },
+                                        requested: inv.args.flag("take-over"))
     }
 
     static func failure(_ error: SSHConfigError, root: String) -> CLIError {

@@ -17,10 +17,17 @@ final class ScriptedTerminal: @unchecked Sendable {
 
     /// Starts `hostbook ARGS` on a terminal; the inherited environment keeps the D-Bus session.
     /// With `fixture`, it runs as the fixture's account with the fixture's environment.
-    init(_ arguments: [String], fixture: HostbookFixture? = nil) throws {
-        let command = ([HostbookProcess.binaryURL.path] + arguments).map(Self.shellQuote).joined(separator: " ")
+    convenience init(_ arguments: [String], fixture: HostbookFixture? = nil) throws {
+        try self.init(running: [HostbookProcess.binaryURL.path] + arguments, fixture: fixture)
+    }
+
+    /// Starts any program (`argv`, its path first) on a terminal, as the fixture's account
+    /// with the fixture's environment and `environment` over it.
+    init(running argv: [String], fixture: HostbookFixture? = nil, environment: [String: String] = [:]) throws {
+        let command = argv.map(Self.shellQuote).joined(separator: " ")
         if let fixture {
-            try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: fixture.environment,
+            try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"],
+                                    environment: fixture.environment.merging(environment) { $1 },
                                     removing: ["COLUMNS"], account: fixture.account, terminal: nil)
         } else if let account = TestAccount.shared {
             try TestAccount.prepare(process, ["/usr/bin/script", "-qec", command, "/dev/null"], environment: [:],

@@ -22,19 +22,34 @@ enum SSHConfigCommand {
         added/ beside it that the file includes) and puts one Include line for it at the top of \
         ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup; \
         a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
-        --uninstall removes exactly that line and the generated file.
+        --uninstall removes exactly that line and the generated file; with --restore it also gives \
+        back the Host blocks 'import-ssh-config --take-over' commented out (each file from its \
+        hidden .FILE.hostbook-takeover backup, byte for byte; refused, with nothing changed, when \
+        the file was edited since).
         """,
         options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
-                  .flag("uninstall", "Remove the Include line and the generated file")]
+                  .flag("uninstall", "Remove the Include line and the generated file"),
+                  .flag("restore", "With --uninstall: give back the Host blocks taken over by import-ssh-config --take-over")]
     ) { inv in
         try inv.args.exclusive("install", "uninstall")
         let installed = InstalledSSHConfig(inv)
+        if inv.args.flag("restore") && !inv.args.flag("uninstall") {
+            throw CLIError.usage("--restore goes with --uninstall", hint: "Run 'hostbook ssh-config --uninstall --restore'.")
+        }
         if inv.args.flag("uninstall") {
+            let takeOver = SSHConfigTakeOverFiles(installed: installed)
+            let restores = inv.args.flag("restore") ? try takeOver.restores() : []
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
             inv.print(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
                                         : "hostbook's ssh configuration was not installed.")
+            try takeOver.restore(restores)
+            for r in restores { inv.print("Gave back your Host blocks in \(r.path) (from \(SSHConfigTakeOverFiles.backup(of: r.path))).") }
+            if inv.args.flag("restore") && restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
+            if !inv.args.flag("restore"), takeOver.hasBackups {
+                inv.note("Your Host blocks taken over by 'import-ssh-config --take-over' stay commented out; 'hostbook ssh-config --uninstall --restore' gives them back.")
+            }
             return
         }
         if inv.args.flag("install") {
@@ -49,6 +64,7 @@ enum SSHConfigCommand {
                 if !wasInstalled { installed.removeGenerated() }
                 throw error
             }
+            for hint in SSHConfigTakeOverFiles(installed: installed).hints(leftOut: rendered.clashes.map(\.host)) { inv.warn(hint) }
             // What was done is the command's output (stdout); warnings and errors go to stderr.
             if added {
                 inv.print("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")
