@@ -12,7 +12,7 @@ import Sessions
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec]
 
-    static let socketOption = OptionSpec.value("socket", "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
+    static let socketOption = OptionSpec.value(.socket, "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
 
     static let start = CommandSpec(
         ["agent", "start"], summary: "Start the standing agent in the background and print its environment",
@@ -170,10 +170,10 @@ enum AgentCommands {
         namespace (a key restricted to SSHSIG namespaces asked to sign anything else); "-" for \
         any other refusal by the access rules.
         """,
-        options: [.value("limit", "N", "Only the last N entries")]
+        options: [.value(.limit, "N", "Only the last N entries")]
     ) { inv in
         var limit: Int?
-        if let text = inv.args.value("limit") {
+        if let text = inv.args.value(.limit) {
             guard let n = Int(text), n > 0 else { throw CLIError.usage("--limit needs a positive number") }
             limit = n
         }

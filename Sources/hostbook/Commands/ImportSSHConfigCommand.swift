@@ -25,12 +25,12 @@ enum ImportSSHConfigCommand {
             would connect to it directly.
             """,
             positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
-            options: [.flag("dry-run", "Show what would change; write nothing")],
+            options: [.flag(.dryRun, "Show what would change; write nothing")],
             run: run),
     ]
 
     static func run(_ inv: Invocation) throws {
-        let dryRun = inv.args.flag("dry-run")
+        let dryRun = inv.args.flag(.dryRun)
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
         // hostbook's own installed file (included by ~/.ssh/config) is left out and named once
         // in the notes.

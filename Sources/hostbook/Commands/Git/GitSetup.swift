@@ -19,23 +19,23 @@ enum GitSetup {
             """,
         positionals: [.required("KEY", "The key to sign with", completes: .keys)],
         options: [
-            .flag("global", "Configure git for every repository of this user (~/.gitconfig)"),
-            .value("repo", "PATH", "Configure the repository at PATH instead of the current one"),
-            .value("email", "E", "The email to sign as (default: git's user.email)"),
+            .flag(.global, "Configure git for every repository of this user (~/.gitconfig)"),
+            .value(.repo, "PATH", "Configure the repository at PATH instead of the current one"),
+            .value(.email, "E", "The email to sign as (default: git's user.email)"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        try inv.args.exclusive("global", "repo")
-        let scope: GitSigningSetup.Scope = inv.args.flag("global") ? .global
-            : inv.args.value("repo").map { .repository($0) } ?? .currentRepository
+        try inv.args.exclusive(.global, .repo)
+        let scope: GitSigningSetup.Scope = inv.args.flag(.global) ? .global
+            : inv.args.value(.repo).map { .repository($0) } ?? .currentRepository
         let setup = try GitSigningSetup.findGit(environment: inv.environment)
         // A key that does not exist is reported as the keys commands report it, without
         // creating a database.
         _ = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let ctx = try KeysContext.open(inv)
         let outcome = try setup.run(database: ctx.database, keyName: inv.args.positional(0)!, scope: scope,
-                                    email: inv.args.value("email"), home: inv.homeDirectory, environment: inv.environment)
+                                    email: inv.args.value(.email), home: inv.homeDirectory, environment: inv.environment)
         if inv.json {
             inv.printJSON(.object([
                 ("key", .string(outcome.key.name)),

@@ -20,13 +20,13 @@ enum KnownHostsList {
 
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
-        if host == nil, inv.args.value("port") != nil { throw CLIError.usage("--port needs HOST") }
+        if host == nil, inv.args.value(.port) != nil { throw CLIError.usage("--port needs HOST") }
         // A port (--port, [HOST]:PORT, or a saved host's) lists what 'check' would consult:
         // the entries for [HOST]:PORT and, for another port than 22, those for HOST. A
         // plain name alone lists its plain entries at any port and what matches it on 22.
         let lookup = try host.map { given -> HostLookupName? in
             let resolved = try KnownHostsAccess.resolving(inv, host: given)
-            return resolved.saved || given.hasPrefix("[") || inv.args.value("port") != nil ? resolved.lookup : nil
+            return resolved.saved || given.hasPrefix("[") || inv.args.value(.port) != nil ? resolved.lookup : nil
         }
         let rows = try KnownHostsAccess.withExistingStore(inv) { store -> [KnownHostRow] in
             guard let store else { return [] }

@@ -231,7 +231,7 @@ struct InstalledSSHConfig {
     /// hosts or keys (its spec says so). A failure here is a warning; the command itself
     /// succeeded.
     static func refreshIfInstalled(after spec: CommandSpec, _ inv: Invocation) {
-        guard spec.changesHostsOrKeys, !inv.args.flag("dry-run") else { return }
+        guard spec.changesHostsOrKeys, !inv.args.sharedFlag(.dryRun) else { return }
         let installed = InstalledSSHConfig(inv)
         guard installed.isInstalled else { return }
         do {

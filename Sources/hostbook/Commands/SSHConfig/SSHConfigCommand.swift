@@ -24,12 +24,12 @@ enum SSHConfigCommand {
         a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
         --uninstall removes exactly that line and the generated file.
         """,
-        options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
-                  .flag("uninstall", "Remove the Include line and the generated file")]
+        options: [.flag(.install, "Write the file and include it from ~/.ssh/config"),
+                  .flag(.uninstall, "Remove the Include line and the generated file")]
     ) { inv in
-        try inv.args.exclusive("install", "uninstall")
+        try inv.args.exclusive(.install, .uninstall)
         let installed = InstalledSSHConfig(inv)
-        if inv.args.flag("uninstall") {
+        if inv.args.flag(.uninstall) {
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
@@ -37,7 +37,7 @@ enum SSHConfigCommand {
                                         : "hostbook's ssh configuration was not installed.")
             return
         }
-        if inv.args.flag("install") {
+        if inv.args.flag(.install) {
             // A ~/.ssh/config hostbook cannot write (through its link) is refused before
             // anything is written; a later failure takes back a generated file it made.
             _ = try installed.userConfigTarget()

@@ -94,7 +94,7 @@ enum VaultUnlock {
     /// keyring is made now). gnome-keyring makes no usable keyring with an empty one.
     private static func passphrase(_ inv: Invocation) throws -> SecretBytes {
         let secret: SecretBytes
-        if inv.args.flag("passphrase-stdin") {
+        if inv.args.flag(.passphraseStdin) {
             secret = try Terminal.readSecretFromStdin(what: "the passphrase")
         } else {
             try inv.requirePrompt(for: "the login keyring's passphrase", alternative: "--passphrase-stdin")
