@@ -8,6 +8,7 @@ import Agent
 import HostStore
 import Vault
 import Sessions
+import KeyFormats
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec]
@@ -70,12 +71,8 @@ enum AgentCommands {
         inv.print("echo Agent pid \(pid);")
     }
 
-    /// A path as one shell word: bare when it holds only safe characters, else in single quotes.
-    static func shellQuoted(_ s: String) -> String {
-        let safe = s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:@%".unicodeScalars.contains($0) }
-        if safe && !s.isEmpty { return s }
-        return "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
+    /// A path as one shell word (ShellWord, the one quoting rule).
+    static func shellQuoted(_ s: String) -> String { ShellWord.quoted(s) }
 
     static let stop = CommandSpec(
         ["agent", "stop"], summary: "Stop the standing agent (its keys are wiped from memory)",
