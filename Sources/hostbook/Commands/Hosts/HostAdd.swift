@@ -2,6 +2,7 @@
 import Credentials
 import HostStore
 import SecureMemory
+import System
 
 enum HostAdd {
     static let spec = CommandSpec(
@@ -36,7 +37,7 @@ enum HostAdd {
             throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
         }
         var new = NewHost(name: name, hostname: hostname)
-        if let p = try a.int(.port, in: 1...65535) { new.port = p }
+        if let p = try a.int(.port, in: TCPPort.range) { new.port = p }
         new.user = a.value(.user)
         new.tags = a.values(.tag)
         new.aliases = a.values(.alias)

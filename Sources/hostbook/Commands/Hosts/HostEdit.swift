@@ -2,6 +2,7 @@
 import Credentials
 import HostStore
 import SecureMemory
+import System
 
 enum HostEdit {
     static let spec = CommandSpec(
@@ -45,7 +46,7 @@ enum HostEdit {
         var c = HostChanges()
         c.rename = a.value(.rename)
         c.hostname = a.value(.hostname)
-        if let p = try a.int(.port, in: 1...65535) { c.port = p }
+        if let p = try a.int(.port, in: TCPPort.range) { c.port = p }
         c.user = a.value(.user)
         c.clearUser = a.flag(.noUser)
         c.addTags = a.values(.tag)

@@ -2,6 +2,7 @@
 // turning library errors into one-line messages, and the JSON shape of an entry.
 import HostStore
 import KeyFormats
+import System
 
 enum KnownHostsAccess {
     static let portOption = OptionSpec.value(.port, "N", "SSH port (default 22)")
@@ -23,14 +24,14 @@ enum KnownHostsAccess {
     }
 
     static func port(_ inv: Invocation) throws -> Int {
-        try inv.args.int(.port, in: 1...65535) ?? HostLookupName.defaultPort
+        try inv.args.int(.port, in: TCPPort.range) ?? HostLookupName.defaultPort
     }
 
     /// HOST and --port as a lookup name, through the known-hosts name validator (HostNameRule): a
     /// plain host name or address, or `[host]:port` as ssh writes it. Patterns, lists,
     /// negation, whitespace, control characters and NUL are refused (exit 2, with the reason).
     static func lookup(_ inv: Invocation, host: String) throws -> HostLookupName {
-        let port = try inv.args.int(.port, in: 1...65535)
+        let port = try inv.args.int(.port, in: TCPPort.range)
         do {
             return try HostNameRule.lookup(host, port: port)
         } catch let e as KeyFormatError {
@@ -49,7 +50,7 @@ enum KnownHostsAccess {
 
     /// `resolve`, and whether HOST named a saved host.
     static func resolving(_ inv: Invocation, host given: String) throws -> (lookup: HostLookupName, saved: Bool) {
-        let explicitPort = try inv.args.int(.port, in: 1...65535)
+        let explicitPort = try inv.args.int(.port, in: TCPPort.range)
         if !given.hasPrefix("["),
            let saved = try mappingErrors({ try HostStoreAccess.openForReading(inv)?.host(named: given) }) {
             try validateHost(saved.hostname)
