@@ -69,7 +69,7 @@ let package = Package(
         // Pure parsing/encoding of SSH key formats. No I/O. Like every target it has no
         // optimisation flag of its own: release builds are -O with all bounds and overflow
         // checks (the bcrypt loop is fast with them on: KDF/Eksblowfish.swift).
-        .target(name: "KeyFormats", dependencies: ["SecureMemory", "CSodium", "COpenSSL"]),
+        .target(name: "KeyFormats", dependencies: ["System", "SecureMemory", "CSodium", "COpenSSL"]),
         // Secret Service through libsecret (KeyFormats for its one escaping rule, PrintableText).
         .target(name: "Vault", dependencies: ["System", "SecureMemory", "KeyFormats", "CLibSecret"], swiftSettings: libsecretHeaders),
         // Pure readers of documents from outside (the streaming JSON reader, Tailscale's status
@@ -79,7 +79,7 @@ let package = Package(
         // SQLite: hosts, snippets, key metadata, known hosts, importers.
         .target(name: "HostStore", dependencies: ["System", "KeyFormats", "ImportFormats", "CSQLite3"]),
         // Pure ssh_config reading (Include, Host/Match, first value wins) and writing. No I/O.
-        .target(name: "SSHConfig"),
+        .target(name: "SSHConfig", dependencies: ["System"]),
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
         // which keys a connection sees. Never imports HostStore or Vault.
         .target(name: "Agent", dependencies: ["System", "KeyFormats", "SecureMemory"]),

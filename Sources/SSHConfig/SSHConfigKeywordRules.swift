@@ -2,6 +2,7 @@
 // refuses the whole file when one fails, in an active block or not): one argument for
 // HostName, User, IdentityFile and Port, a port from 1 to 65535, a ProxyJump of
 // `[user@]host[:port]` hops or `none`. Other keywords are kept as written.
+import System
 
 enum SSHConfigKeywordRules {
     static let singleArgument: Set<String> = ["hostname", "user", "identityfile", "port"]
@@ -38,7 +39,7 @@ public enum SSHConfigValues {
         while let f = digits.first, f == " " || f == "\t" { digits = digits.dropFirst() }
         if digits.first == "+" { digits = digits.dropFirst() }
         guard !digits.isEmpty, digits.utf8.count <= 12, digits.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
-              let n = Int(digits), (1...65535).contains(n) else { return nil }
+              let n = Int(digits), TCPPort.isValid(n) else { return nil }
         return n
     }
 

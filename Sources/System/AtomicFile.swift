@@ -31,7 +31,7 @@ public enum AtomicFile {
     /// `path` is never touched (`Failure.exists`).
     public static func write(_ path: String, mode: mode_t, replace: Bool = false, _ body: (Int32) -> Bool) throws(Failure) {
         if !replace && exists(path) { throw Failure.exists }
-        let folder = folder(of: path)
+        let folder = ParentFolder.of(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
         var temp = ""
         var fd: Int32 = -1
@@ -109,7 +109,7 @@ public enum AtomicFile {
                 guard let target = String(validating: buffer[0..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) else {
                     throw Failure.io("the symbolic link '\(current)' points to a name that is not UTF-8")
                 }
-                current = target.hasPrefix("/") ? target : folder(of: current) + "/" + target
+                current = target.hasPrefix("/") ? target : ParentFolder.of(current) + "/" + target
             default:
                 let what = (st.st_mode & S_IFMT) == S_IFDIR ? "a folder" : "not a regular file"
                 throw Failure.io(current == path ? "'\(path)' is \(what)" : "'\(path)' is a symbolic link to '\(current)', which is \(what)")
@@ -124,11 +124,5 @@ public enum AtomicFile {
         guard fd >= 0 else { return }
         _ = fsync(fd)
         close(fd)
-    }
-
-    public static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
     }
 }

@@ -21,7 +21,7 @@ public enum PrivateSocketDirectory {
         let uid = getuid()
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/"), isOwnedFolder(runtime, uid: uid) {
             let folder = (runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime) + "/hostbook"
-            if mkdir(folder, 0o700) != 0 && Glibc.errno != EEXIST { throw SocketError.errno("cannot create the folder \(folder)") }
+            do { try PrivateFolder.make(folder) } catch { throw SocketError("cannot create the folder \(error.path): \(error.errno)") }
             try checkPrivate(folder, uid: uid)
             return folder
         }
@@ -58,7 +58,7 @@ public enum PrivateSocketDirectory {
     private static func recordedFolder(environment: [String: String], uid: uid_t) throws -> String {
         let record = try recordPath(environment: environment)
         if let folder = readRecord(record), (try? checkPrivate(folder, uid: uid)) != nil { return folder }
-        try makeFolders(forFile: record)
+        do { try PrivateFolder.make(ParentFolder.of(record)) } catch { throw SocketError("cannot create the folder \(error.path): \(error.errno)") }
         var template = Array("/tmp/hostbook-XXXXXXXX".utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
             throw SocketError.errno("cannot create a private folder in /tmp")
@@ -90,15 +90,6 @@ public enum PrivateSocketDirectory {
         let path = String(decoding: buffer[0..<(n - 1)], as: UTF8.self)
         guard path.hasPrefix("/tmp/hostbook-"), !path.contains("/.."), path.utf8.count < 64 else { return nil }
         return path
-    }
-
-    /// Creates the folders above `file` that are missing, 0700.
-    private static func makeFolders(forFile file: String) throws {
-        var path = ""
-        for part in file.split(separator: "/").dropLast() {
-            path += "/" + part
-            if mkdir(path, 0o700) != 0 && Glibc.errno != EEXIST { throw SocketError.errno("cannot create the folder \(path)") }
-        }
     }
 
     /// A real folder (not a link) of this user, closed to others (made so if it is not).

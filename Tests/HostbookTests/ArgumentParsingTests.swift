@@ -167,7 +167,7 @@ final class ArgumentParsingTests: XCTestCase {
     static let passing = CommandSpec(
         ["ssh"], summary: "Connect", usage: "[--snippet NAME] HOST [SSH-ARGS...]",
         positionals: [.required("HOST", "The host")],
-        options: [.value("snippet", "NAME", "Run a snippet"), .flag("print-config", "Print the configuration")],
+        options: [.value(.snippet, "NAME", "Run a snippet"), .flag(.printConfig, "Print the configuration")],
         passesArgumentsAfterFirstPositional: true, run: { _ in })
 
     private func parse(_ argv: [String]) throws -> (ParsedArguments, GlobalOptions) {
@@ -181,7 +181,7 @@ final class ArgumentParsingTests: XCTestCase {
     func testEverythingAfterTheFirstPositionalIsPassedThroughUnchanged() throws {
         let (a, g) = try parse(["--db", "d.db", "ssh", "--json", "--snippet", "up", "web", "-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
         XCTAssertEqual(a.positionals, ["web"])
-        XCTAssertEqual(a.value("snippet"), "up")
+        XCTAssertEqual(a.value(.snippet), "up")
         XCTAssertEqual(a.trailing, ["-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
         XCTAssertEqual(g.dbPath, "d.db")
         XCTAssertTrue(g.json, "--json before HOST is hostbook's")

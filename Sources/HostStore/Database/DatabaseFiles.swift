@@ -3,15 +3,9 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 public enum DatabaseFiles {
-    /// The folder holding `path` ("" when `path` has no slash).
-    public static func folder(of path: String) -> String {
-        guard let slash = path.lastIndex(of: "/") else { return "" }
-        if slash == path.startIndex { return "/" }
-        return String(path[..<slash])
-    }
-
     public static func exists(_ path: String) -> Bool {
         var st = stat()
         return stat(path, &st) == 0
@@ -35,16 +29,16 @@ public enum DatabaseFiles {
     /// backups made before migrations, and unfinished backups (`.partial`).
     public static func companions(of path: String) -> [String] {
         var out = [path, path + "-wal", path + "-shm", path + "-journal"].filter(exists)
-        let dir = folder(of: path)
+        let dir = ParentFolder.of(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
-        if let d = opendir(dir.isEmpty ? "." : dir) {
+        if let d = opendir(dir) {
             defer { closedir(d) }
             while let entry = readdir(d) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                     String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                 }
                 if name.hasPrefix(base + ".v") && (name.hasSuffix(".bak") || name.hasSuffix(".partial")) {
-                    out.append(dir.isEmpty ? name : (dir == "/" ? "/" + name : dir + "/" + name))
+                    out.append(!path.contains("/") ? name : (dir == "/" ? "/" + name : dir + "/" + name))
                 }
             }
         }
@@ -54,20 +48,13 @@ public enum DatabaseFiles {
     /// Creates the folder of `path` (and missing parents): the database's own folder 0700,
     /// parents with the usual 0755. An existing folder keeps its mode (`doctor` reports it).
     static func prepareFolder(for path: String) throws {
-        let dir = folder(of: path)
-        guard !dir.isEmpty, !exists(dir) else { return }
-        var missing: [String] = []
-        var cursor = dir
-        while !cursor.isEmpty, cursor != "/", !exists(cursor) {
-            missing.append(cursor)
-            cursor = folder(of: cursor)
-        }
-        for (i, d) in missing.reversed().enumerated() {
-            let isLast = i == missing.count - 1
-            if mkdir(d, isLast ? 0o700 : 0o755) != 0 && errno != EEXIST {
-                throw HostStoreError(.failed, "cannot create the folder '\(d)': \(String(cString: strerror(errno)))",
-                                     hint: "Check the permissions of its parent, or choose another path with --db.")
-            }
+        let dir = ParentFolder.of(path)
+        guard !exists(dir) else { return }
+        do {
+            try PrivateFolder.make(dir, parentMode: 0o755)
+        } catch {
+            throw HostStoreError(.failed, "cannot create the folder '\(error.path)': \(error.errno)",
+                                 hint: "Check the permissions of its parent, or choose another path with --db.")
         }
     }
 

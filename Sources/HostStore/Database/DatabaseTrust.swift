@@ -10,6 +10,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 /// One reason not to trust a database: what is wrong and how to fix it.
 public struct DatabaseTrustProblem: Sendable, Equatable {
@@ -45,8 +46,7 @@ public enum DatabaseTrust {
     /// A missing file is only checked for its folder.
     public static func problems(_ path: String) -> [DatabaseTrustProblem] {
         var out: [DatabaseTrustProblem] = []
-        let folder = DatabaseFiles.folder(of: path)
-        let folderForStat = folder.isEmpty ? "." : folder
+        let folderForStat = ParentFolder.of(path)
         var dir = stat()
         if stat(folderForStat, &dir) == 0 {
             if let p = ownerProblem(dir, path: folderForStat, what: "its folder '\(folderForStat)'", database: path) { out.append(p) }
@@ -145,8 +145,8 @@ public enum DatabaseTrust {
     /// A relative link target, as the path it names from the link's folder.
     private static func resolve(_ target: String, beside link: String) -> String {
         if target.hasPrefix("/") { return target }
-        let folder = DatabaseFiles.folder(of: link)
-        return folder.isEmpty ? target : (folder == "/" ? "/" + target : folder + "/" + target)
+        let folder = ParentFolder.of(link)
+        return !link.contains("/") ? target : (folder == "/" ? "/" + target : folder + "/" + target)
     }
 
     static func octal(_ mode: mode_t) -> String {

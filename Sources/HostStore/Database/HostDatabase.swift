@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 public final class HostDatabase {
     let connection: SQLiteConnection
@@ -92,8 +93,8 @@ public final class HostDatabase {
     /// -shm there yet) the file is read as it is (`immutable`), which is exact when no -wal
     /// holds changes not yet copied into it, and refused otherwise.
     static func connectForReading(path: String) throws -> SQLiteConnection {
-        let folder = DatabaseFiles.folder(of: path)
-        let folderWritable = faccessat(AT_FDCWD, folder.isEmpty ? "." : folder, W_OK, AT_EACCESS) == 0
+        let folder = ParentFolder.of(path)
+        let folderWritable = faccessat(AT_FDCWD, folder, W_OK, AT_EACCESS) == 0
         if folderWritable || DatabaseFiles.exists(path + "-shm") {
             return try connect(path: path, readOnly: true)
         }

@@ -6,6 +6,7 @@
 import Glibc
 #endif
 import KeyFormats
+import System
 
 public struct Migration: Sendable {
     public let version: Int
@@ -111,7 +112,7 @@ public enum Schema {
             }
         }
         _ = unlink(partial)
-        DatabaseFiles.sync(DatabaseFiles.folder(of: path).isEmpty ? "." : DatabaseFiles.folder(of: path))
+        DatabaseFiles.sync(ParentFolder.of(path))
     }
 }
 

@@ -1,5 +1,6 @@
 // The database's own health, checked without changing anything: file modes, the schema
 // version, SQLite's integrity and foreign-key checks.
+import System
 
 public struct DatabaseReport: Sendable {
     public var exists = false
@@ -80,8 +81,9 @@ public enum DatabaseChecks {
     /// The folder should be 0700 and every database file 0600: nobody else may read them.
     static func modes(path: String) -> [DoctorFinding] {
         var out: [DoctorFinding] = []
-        let folder = DatabaseFiles.folder(of: path)
-        if !folder.isEmpty, let m = DatabaseFiles.mode(of: folder), m & 0o077 != 0 {
+        // A bare file name (the current folder) is not the database's own folder: not checked.
+        let folder = ParentFolder.of(path)
+        if path.contains("/"), let m = DatabaseFiles.mode(of: folder), m & 0o077 != 0 {
             out.append(DoctorFinding(check: "database.permissions", severity: .warning,
                                      message: "the folder '\(folder)' can be read by other users (mode \(octal(m)))",
                                      fix: "Run: chmod 700 '\(folder)'"))

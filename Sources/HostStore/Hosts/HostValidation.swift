@@ -1,6 +1,7 @@
 // The rules for what a host may hold. Each failure is a `.rejected` error (exit 5) whose
 // message names the value and says what is allowed.
 import KeyFormats
+import System
 
 public enum HostValidation {
     public static let maxNoteBytes = 4096
@@ -24,19 +25,19 @@ public enum HostValidation {
     }
 
     public static func port(_ n: Int) throws {
-        guard (1...65535).contains(n) else { throw portError(String(n)) }
+        guard TCPPort.isValid(n) else { throw portError(String(n)) }
     }
 
     /// Reads `--port` text: a malformed or out-of-range value is rejected the same way.
     public static func port(text: String) throws -> Int {
-        guard text.utf8.count <= 6, text.utf8.allSatisfy(isDigit), let n = Int(text), (1...65535).contains(n) else {
+        guard text.utf8.count <= 6, text.utf8.allSatisfy(isDigit), let n = Int(text), TCPPort.isValid(n) else {
             throw portError(text)
         }
         return n
     }
 
     static func portError(_ text: String) -> HostStoreError {
-        HostStoreError.rejected("invalid port '\(text)': use a whole number from 1 to 65535")
+        HostStoreError.rejected("invalid port '\(text)': use a whole number from \(TCPPort.range.lowerBound) to \(TCPPort.range.upperBound)")
     }
 
     /// A login name: 1–64 letters, digits, `.`, `_`, `-`, `@`, not starting with `-` (which

@@ -1,6 +1,7 @@
 // The name ssh looks up in known_hosts for a host and port (misc.c put_host_port;
 // docs/formats.md, "Lookup names"): the lower-cased host name for port 22 (or 0), `[name]:port`
 // otherwise — also for IPv6 addresses (`[2001:db8::1]:2222`).
+import System
 
 public struct HostLookupName: Hashable, Sendable {
     /// The lower-cased host name, without brackets or port.
@@ -31,7 +32,7 @@ public struct HostLookupName: Hashable, Sendable {
         let digits = b[(close + 2)...]
         guard digits.count <= 5, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.first != 0x30 else { return nil }
         let port = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-        guard port >= 1, port <= 65535, port != defaultPort else { return nil }
+        guard TCPPort.isValid(port), port != defaultPort else { return nil }
         let host = String(decoding: b[1..<close], as: UTF8.self)
         guard !host.utf8.contains(UInt8(ascii: "[")), !host.utf8.contains(UInt8(ascii: "]")) else { return nil }
         let parsed = HostLookupName(host: host, port: port)

@@ -21,6 +21,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 public enum HostNameRule {
     /// DNS's limit for a whole name (RFC 1035 §2.3.4, without the trailing dot).
@@ -65,8 +66,8 @@ public enum HostNameRule {
             if let why = problem(inner) { throw KeyFormatError.invalid(why) }
             let digits = b[(close + 2)...]
             guard !digits.isEmpty, digits.count <= 5, digits.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), digits.first != 0x30,
-                  let value = Int(String(decoding: digits, as: UTF8.self)), (1...65535).contains(value) else {
-                throw KeyFormatError.invalid("the port after [host]: must be a number from 1 to 65535")
+                  let value = Int(String(decoding: digits, as: UTF8.self)), TCPPort.isValid(value) else {
+                throw KeyFormatError.invalid("the port after [host]: must be a number from \(TCPPort.range.lowerBound) to \(TCPPort.range.upperBound)")
             }
             if let port, port != value { throw KeyFormatError.invalid("it names port \(value) but --port says \(port)") }
             return HostLookupName(host: inner, port: value)

@@ -45,7 +45,7 @@ public struct BundleSubscriber {
     public init(database: HostDatabase, databasePath: String, git: BundleGit, apply: @escaping Apply) {
         self.database = database
         self.git = git
-        self.bundlesFolder = AtomicFile.folder(of: databasePath) + "/bundles"
+        self.bundlesFolder = ParentFolder.of(databasePath) + "/bundles"
         self.apply = apply
     }
 
@@ -144,10 +144,10 @@ public struct BundleSubscriber {
 
     /// Creates `path` and its missing parents, 0700.
     static func makeFolder(_ path: String) throws {
-        if path.isEmpty || path == "/" || AtomicFile.exists(path) { return }
-        try makeFolder(AtomicFile.folder(of: path))
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw SessionError.failed("cannot create \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        do {
+            try PrivateFolder.make(path)
+        } catch {
+            throw SessionError.failed("cannot create \(error.path.escapedForTerminal): \(error.errno)")
         }
     }
 }

@@ -39,7 +39,7 @@ public enum AllowedSigners {
     /// Writes `bytes` to `path` whole or not at all (a symbolic link is written through, so
     /// it stays a link), creating its folder 0700; the file is 0644, public keys only.
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        let folder = AtomicFile.folder(of: path)
+        let folder = ParentFolder.of(path)
         try makeFolder(folder)
         do {
             let target = try AtomicFile.linkTarget(of: path) ?? path
@@ -74,10 +74,10 @@ public enum AllowedSigners {
     }
 
     private static func makeFolder(_ path: String) throws {
-        if path.isEmpty || path == "/" || AtomicFile.exists(path) { return }
-        try makeFolder(AtomicFile.folder(of: path))
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw SessionError.failed("cannot create \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        do {
+            try PrivateFolder.make(path)
+        } catch {
+            throw SessionError.failed("cannot create \(error.path.escapedForTerminal): \(error.errno)")
         }
     }
 }

@@ -11,8 +11,10 @@
 // The decision stays the trust core's: the keys were each put to SSHHostKeyDecision.decide
 // when the session started (SSHHostKeyDecision.acceptedKeys), and a key it would not accept
 // then is not in the script. ssh's tokens arrive as separate arguments (sshconnect.c
-// expands them after splitting the command), and every value the script holds is in
-// single quotes.
+// expands them after splitting the command), and every value the script holds is one
+// shell word (ShellWord).
+import KeyFormats
+
 public struct SSHKnownHostsScript: Sendable {
     /// The program ssh runs the script with.
     public static let shell = "/bin/sh"
@@ -50,12 +52,6 @@ public struct SSHKnownHostsScript: Sendable {
         return s
     }
 
-    /// One shell word: single-quoted, a `'` inside closed, escaped and reopened.
-    static func quoted(_ value: String) -> String {
-        var out = "'"
-        for c in value {
-            if c == "'" { out += "'\\''" } else { out.append(c) }
-        }
-        return out + "'"
-    }
+    /// One shell word (ShellWord, the one quoting rule).
+    static func quoted(_ value: String) -> String { ShellWord.quoted(value) }
 }

@@ -32,11 +32,11 @@ struct ArgumentParser {
     let commands: [CommandSpec]
 
     static let globalOptions: [OptionSpec] = [
-        .value("db", "PATH", "Database file (default $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db)"),
-        .flag("json", "Print machine-readable JSON"),
-        .flag("no-input", "Never prompt; fail with exit 3 when input would be needed"),
-        .flag("help", "Show help for the command"),
-        .flag("version", "Print the version"),
+        .value(.db, "PATH", "Database file (default $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db)"),
+        .flag(.json, "Print machine-readable JSON"),
+        .flag(.noInput, "Never prompt; fail with exit 3 when input would be needed"),
+        .flag(.help, "Show help for the command"),
+        .flag(.version, "Print the version"),
     ]
 
     /// The word that asks for help on the words after it.
@@ -228,6 +228,7 @@ private struct ParseState {
     mutating func settle(_ command: CommandSpec) {
         spec = command
         parsed.commandLine = command.commandLine
+        parsed.declared = Set(command.options.map(\.name))
     }
 
     mutating func finish() throws -> ParseOutcome {

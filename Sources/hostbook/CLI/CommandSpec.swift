@@ -12,12 +12,12 @@ struct OptionSpec: Sendable {
     /// whose options mirror another program's, such as ssh's `-l`); nil for most options.
     var short: Character? = nil
 
-    static func flag(_ name: String, _ help: String) -> OptionSpec {
-        OptionSpec(name: name, valueName: nil, repeatable: false, help: help)
+    static func flag(_ name: OptionName, _ help: String) -> OptionSpec {
+        OptionSpec(name: name.rawValue, valueName: nil, repeatable: false, help: help)
     }
 
-    static func value(_ name: String, _ valueName: String, _ help: String, repeatable: Bool = false, short: Character? = nil) -> OptionSpec {
-        OptionSpec(name: name, valueName: valueName, repeatable: repeatable, help: help, short: short)
+    static func value(_ name: OptionName, _ valueName: String, _ help: String, repeatable: Bool = false, short: Character? = nil) -> OptionSpec {
+        OptionSpec(name: name.rawValue, valueName: valueName, repeatable: repeatable, help: help, short: short)
     }
 
     /// How help and the man page name it: `--name`, or `-s, --name` with a short spelling.

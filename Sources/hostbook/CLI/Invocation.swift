@@ -30,7 +30,7 @@ final class Invocation {
     var useColor: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
 
     /// How wide a table may be: nil with --wide or on a pipe without $COLUMNS (TerminalSize).
-    var tableWidth: Int? { args.flag("wide") ? nil : TerminalSize.columns(environment: environment) }
+    var tableWidth: Int? { args.sharedFlag(.wide) ? nil : TerminalSize.columns(environment: environment) }
 
     /// Progress on stderr only when it is a terminal and neither --json nor --no-input was given.
     var showsProgress: Bool { stderrIsTerminal && !globals.json && !globals.noInput }
@@ -98,7 +98,7 @@ final class Invocation {
     /// For `remove`-style commands: unless `--yes` was given, asks `question` on the terminal
     /// (exit 3 without one); a "no" prints "Nothing removed." and exits 1.
     func confirmUnlessYes(_ question: TerminalText) throws {
-        if args.flag("yes") { return }
+        if args.sharedFlag(.yes) { return }
         guard try confirm(question, alternative: "--yes") else {
             note("Nothing removed.")
             throw ExitStatus(code: .failure)

@@ -49,7 +49,7 @@ struct Table {
     private var rowEnds: [Int] = []
 
     /// `--wide` on the commands that print a table.
-    static let wideOption = OptionSpec.flag("wide", "Show every column in full, however wide the terminal")
+    static let wideOption = OptionSpec.flag(.wide, "Show every column in full, however wide the terminal")
 
     static func column(_ header: String, shrinks: Bool = true, minimum: Int = 6) -> Column {
         Column(header: header, shrinks: shrinks, minimum: minimum)

@@ -8,11 +8,12 @@ import Agent
 import HostStore
 import Vault
 import Sessions
+import KeyFormats
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec]
 
-    static let socketOption = OptionSpec.value("socket", "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
+    static let socketOption = OptionSpec.value(.socket, "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
 
     static let start = CommandSpec(
         ["agent", "start"], summary: "Start the standing agent in the background and print its environment",
@@ -70,12 +71,8 @@ enum AgentCommands {
         inv.print("echo Agent pid \(pid);")
     }
 
-    /// A path as one shell word: bare when it holds only safe characters, else in single quotes.
-    static func shellQuoted(_ s: String) -> String {
-        let safe = s.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "/._-+:@%".unicodeScalars.contains($0) }
-        if safe && !s.isEmpty { return s }
-        return "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'"
-    }
+    /// A path as one shell word (ShellWord, the one quoting rule).
+    static func shellQuoted(_ s: String) -> String { ShellWord.quoted(s) }
 
     static let stop = CommandSpec(
         ["agent", "stop"], summary: "Stop the standing agent (its keys are wiped from memory)",
@@ -177,10 +174,10 @@ enum AgentCommands {
         namespace (a key restricted to SSHSIG namespaces asked to sign anything else); "-" for \
         any other refusal by the access rules.
         """,
-        options: [.value("limit", "N", "Only the last N entries")]
+        options: [.value(.limit, "N", "Only the last N entries")]
     ) { inv in
         var limit: Int?
-        if let text = inv.args.value("limit") {
+        if let text = inv.args.value(.limit) {
             guard let n = Int(text), n > 0 else { throw CLIError.usage("--limit needs a positive number") }
             limit = n
         }

@@ -33,13 +33,13 @@ enum ImportSSHConfigCommand {
             reported and left.
             """,
             positionals: [.optional("FILE", "The configuration file (default ~/.ssh/config)", completes: .files)],
-            options: [.flag("dry-run", "Show what would change; write nothing"),
-                      .flag("take-over", "Comment out your own Host blocks for the imported hosts (a backup is kept)")],
+            options: [.flag(.dryRun, "Show what would change; write nothing"),
+                      .flag(.takeOver, "Comment out your own Host blocks for the imported hosts (a backup is kept)")],
             run: run),
     ]
 
     static func run(_ inv: Invocation) throws {
-        let dryRun = inv.args.flag("dry-run")
+        let dryRun = inv.args.flag(.dryRun)
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
         // hostbook's own installed file (included by ~/.ssh/config) is left out and named once
         // in the notes.
@@ -81,7 +81,7 @@ enum ImportSSHConfigCommand {
             inv.write(SSHConfigImportOutput.text(report, color: inv.useColor))
         }
         try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: config.files.filter { file in !files.excluded.contains(file) && !files.notRegular.contains { $0.path == file } },
-                                        requested: inv.args.flag("take-over"))
+                                        requested: inv.args.flag(.takeOver))
     }
 
     static func failure(_ error: SSHConfigError, root: String) -> CLIError {

@@ -23,15 +23,15 @@ enum ImportTailscaleCommand {
             """,
             positionals: [.optional("FILE", "A status or device-list JSON file, or - for standard input", completes: .files)],
             options: [
-                .flag("all", "Import every device"),
-                .value("only", "NAME,...", "Import only these devices (alias, MagicDNS name or node ID)"),
-                .value("tag", "T", "Only devices with this Tailscale tag (tag:T or T); repeatable", repeatable: true),
-                .flag("online", "Only devices that are online"),
-                .value("user", "U", "SSH user for the imported hosts (kept where a host already has one)"),
-                .flag("dry-run", "Show what would be done; write nothing"),
-                .flag("no-host-keys", "Do not trust the devices' SSH host keys"),
-                .flag("rename-clashes", "Import a device whose name is taken as NAME-2, NAME-3, ..."),
-                .flag("include-skipped", "Also import devices skipped by default (shared-in, exit nodes, ...)"),
+                .flag(.all, "Import every device"),
+                .value(.only, "NAME,...", "Import only these devices (alias, MagicDNS name or node ID)"),
+                .value(.tag, "T", "Only devices with this Tailscale tag (tag:T or T); repeatable", repeatable: true),
+                .flag(.online, "Only devices that are online"),
+                .value(.user, "U", "SSH user for the imported hosts (kept where a host already has one)"),
+                .flag(.dryRun, "Show what would be done; write nothing"),
+                .flag(.noHostKeys, "Do not trust the devices' SSH host keys"),
+                .flag(.renameClashes, "Import a device whose name is taken as NAME-2, NAME-3, ..."),
+                .flag(.includeSkipped, "Also import devices skipped by default (shared-in, exit nodes, ...)"),
             ],
             run: run),
     ]
@@ -41,13 +41,13 @@ enum ImportTailscaleCommand {
         let choice = try TailscaleDeviceChoice(args)
         var options = TailscaleImportOptions()
         options.selection = choice.selection
-        if let user = args.value("user") {
+        if let user = args.value(.user) {
             try HostValidation.user(user)
             options.sshUser = user
         }
-        options.dryRun = args.flag("dry-run")
-        options.trustHostKeys = !args.flag("no-host-keys")
-        options.renameClashes = args.flag("rename-clashes")
+        options.dryRun = args.flag(.dryRun)
+        options.trustHostKeys = !args.flag(.noHostKeys)
+        options.renameClashes = args.flag(.renameClashes)
 
         var document = try TailscaleInput.read(args.positional(0), environment: inv.environment)
         if let state = document.backendState, state != "Running" {

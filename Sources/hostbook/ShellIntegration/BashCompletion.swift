@@ -2,6 +2,8 @@
 // Command words, then options (with --db and the other global options everywhere), then
 // what each positional or option value takes: saved names from `hostbook __complete KIND`
 // (one SELECT, no database created), file names, or nothing.
+import KeyFormats
+
 
 enum BashCompletion {
     static func script(_ tree: CommandTree = CommandTree()) -> String {
@@ -119,5 +121,5 @@ enum BashCompletion {
     }
 
     /// A bash word in single quotes.
-    static func quote(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }
+    static func quote(_ s: String) -> String { ShellWord.quoted(s) }
 }

@@ -1,6 +1,8 @@
 // `hostbook completions zsh`: a zsh completion function (`_hostbook`, for a folder on
 // $fpath such as share/zsh/site-functions) generated from the command tree, with each
 // command's and option's one-line help as its description.
+import KeyFormats
+
 
 enum ZshCompletion {
     static func script(_ tree: CommandTree = CommandTree()) -> String {
@@ -118,5 +120,5 @@ enum ZshCompletion {
     private static func escapeColon(_ s: String) -> String { s.replacing(":", with: "\\:") }
 
     /// A zsh word in single quotes.
-    static func quote(_ s: String) -> String { "'" + s.replacing("'", with: "'\\''") + "'" }
+    static func quote(_ s: String) -> String { ShellWord.quoted(s) }
 }

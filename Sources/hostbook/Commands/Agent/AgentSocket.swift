@@ -10,7 +10,7 @@ enum AgentSocket {
     /// `--socket PATH`, else `$XDG_RUNTIME_DIR/hostbook/agent.sock` (or the private
     /// per-uid folder without `$XDG_RUNTIME_DIR`), the folder created 0700 or checked.
     static func path(_ inv: Invocation) throws -> String {
-        if let given = inv.args.value("socket") {
+        if let given = inv.args.value(.socket) {
             guard !given.isEmpty else { throw CLIError.usage("--socket needs a path") }
             let path = SSHPaths.absolute(given)
             guard path.utf8.count <= PrivateSocketDirectory.maxSocketPath else {

@@ -20,22 +20,22 @@ enum BundleExport {
             'agent start --socket' does.
             """,
         options: [
-            .value("name", "NAME", "The bundle's name (its hosts get source bundle:NAME where imported)"),
-            .value("sign", "KEY", "The saved key that signs it (through the agent)"),
-            .value("tag", "T", "Only hosts with this tag (repeatable)", repeatable: true),
-            .value("output", "DIR", "The folder to write into (default: the current folder)", short: "o"),
+            .value(.name, "NAME", "The bundle's name (its hosts get source bundle:NAME where imported)"),
+            .value(.sign, "KEY", "The saved key that signs it (through the agent)"),
+            .value(.tag, "T", "Only hosts with this tag (repeatable)", repeatable: true),
+            .value(.output, "DIR", "The folder to write into (default: the current folder)", short: "o"),
             AgentCommands.socketOption,
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        guard let name = inv.args.value("name") else { throw CLIError.usage("bundle export needs --name NAME") }
-        guard let keyName = inv.args.value("sign") else { throw CLIError.usage("bundle export needs --sign KEY", hint: "Name the saved key that signs the bundle ('hostbook keys list').") }
-        let dir = inv.args.value("output").map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
+        guard let name = inv.args.value(.name) else { throw CLIError.usage("bundle export needs --name NAME") }
+        guard let keyName = inv.args.value(.sign) else { throw CLIError.usage("bundle export needs --sign KEY", hint: "Name the saved key that signs the bundle ('hostbook keys list').") }
+        let dir = inv.args.value(.output).map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
         _ = try KeysContext.existingKey(inv, named: keyName)
         let database = try HostStoreAccess.openForWriting(inv)
         let socket = try AgentSocket.path(inv)
-        let outcome = try BundleExporter.run(database: database, name: name, tags: inv.args.values("tag"), keyName: keyName,
+        let outcome = try BundleExporter.run(database: database, name: name, tags: inv.args.values(.tag), keyName: keyName,
                                              folder: BundleFolder(path: dir), agentSocket: socket)
         let doc = outcome.document
         if inv.json {

@@ -18,7 +18,7 @@ enum BundleImport {
             disagrees with one you trust is reported as changed and not applied.
             """,
         positionals: [.required("DIR", "The bundle folder", completes: .files)],
-        options: [.flag("dry-run", "Print what would change; write nothing")],
+        options: [.flag(.dryRun, "Print what would change; write nothing")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -27,7 +27,7 @@ enum BundleImport {
             throw CLIError.notFound("no \(BundleFolder.textName) in \(folder.path)", hint: "Give the folder 'hostbook bundle export' wrote into.")
         }
         let signature = try folder.readSignature()
-        let dryRun = inv.args.flag("dry-run")
+        let dryRun = inv.args.flag(.dryRun)
         // A dry run creates no database: it reads the one there is, or plans against an
         // empty one in memory (which trusts no signer, so it is refused).
         let database = dryRun ? try HostStoreAccess.openForReading(inv) ?? HostDatabase.inMemory()

@@ -15,13 +15,13 @@ enum BundleTrust {
             authorized_keys options or an allowed_signers principal before it are ignored.
             """,
         positionals: [.required("NAME", "The bundle's name")],
-        options: [.value("signer", "KEY", "A public key line: TYPE BASE64 [COMMENT] (repeatable)", repeatable: true)],
+        options: [.value(.signer, "KEY", "A public key line: TYPE BASE64 [COMMENT] (repeatable)", repeatable: true)],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
         if let problem = BundleName.problem(name) { throw CLIError.rejected(problem) }
-        let lines = inv.args.values("signer")
+        let lines = inv.args.values(.signer)
         guard !lines.isEmpty else {
             throw CLIError.usage("bundle trust needs --signer \"TYPE BASE64\"", hint: "The publisher prints their key with 'hostbook keys public KEY'.")
         }

@@ -66,7 +66,7 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             let probe = current && installed.generatedPassesSSHPermissionCheck
                 ? userConfig.flatMap { config in rendered?.blocks.first.flatMap { try? installed.layout.probeConfig(userConfig: config, block: $0) } } : nil
             let resolved = probe.flatMap { Self.sshG(probe: $0, name: name, environment: inv.environment) }
-                ?? Self.sshG(config: installed.userConfig, name: name)
+                ?? Self.sshG(config: installed.userConfig, name: name, environment: inv.environment)
             if resolved.contains("\nknownhostscommand \(exe) ") || resolved.hasPrefix("knownhostscommand \(exe) ") {
                 r.notes.append("ssh-config: 'ssh -G \(name.escapedForTerminal)' resolves to hostbook's settings.")
             } else {
@@ -94,18 +94,11 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         return String(decoding: result.stdout, as: UTF8.self)
     }
 
-    /// `ssh -F CONFIG -G NAME`'s output (empty when ssh fails).
-    static func sshG(config: String, name: String) -> String {
-        func quoted(_ s: String) -> String { "'" + s.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "'\\''") + "'" }
-        guard let pipe = popen("ssh -F \(quoted(config)) -G -- \(quoted(name)) 2>/dev/null </dev/null", "r") else { return "" }
-        var out: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&buffer, 1, buffer.count, pipe)
-            if n <= 0 { break }
-            out += buffer[0..<n]
-        }
-        pclose(pipe)
-        return String(decoding: out, as: UTF8.self)
+    /// `ssh -F CONFIG -G NAME`'s output (empty when ssh cannot be run; what it wrote when
+    /// it fails), ssh found on `environment`'s PATH.
+    static func sshG(config: String, name: String, environment: [String: String]) -> String {
+        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]),
+              let result = try? CapturedProcess.run(ssh, ["ssh", "-F", config, "-G", "--", name], limit: 1 << 20) else { return "" }
+        return String(decoding: result.stdout, as: UTF8.self)
     }
 }

@@ -5,7 +5,7 @@ import Sessions
 
 enum AllowedSignersRefresh {
     static func after(_ spec: CommandSpec, _ inv: Invocation) {
-        guard spec.changesHostsOrKeys, !inv.args.flag("dry-run") else { return }
+        guard spec.changesHostsOrKeys, !inv.args.sharedFlag(.dryRun) else { return }
         let path = AllowedSigners.path(home: inv.homeDirectory, environment: inv.environment)
         do {
             try AllowedSigners.refreshIfPresent(path, databasePath: inv.databasePath)

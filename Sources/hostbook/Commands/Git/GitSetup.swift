@@ -23,10 +23,10 @@ enum GitSetup {
             """,
         positionals: [.optional("KEY", "The key to sign with", completes: .keys)],
         options: [
-            .value("new-key", "NAME", "Generate a new key NAME for git signing only (namespace git) and set it up"),
-            .flag("global", "Configure git for every repository of this user (~/.gitconfig)"),
-            .value("repo", "PATH", "Configure the repository at PATH instead of the current one"),
-            .value("email", "E", "The email to sign as (default: git's user.email)"),
+            .value(.newKey, "NAME", "Generate a new key NAME for git signing only (namespace git) and set it up"),
+            .flag(.global, "Configure git for every repository of this user (~/.gitconfig)"),
+            .value(.repo, "PATH", "Configure the repository at PATH instead of the current one"),
+            .value(.email, "E", "The email to sign as (default: git's user.email)"),
         ],
         run: run)
 
@@ -34,11 +34,11 @@ enum GitSetup {
     static let offeredKeyName = "git-signing"
 
     static func run(_ inv: Invocation) throws {
-        try inv.args.exclusive("global", "repo")
-        let scope: GitSigningSetup.Scope = inv.args.flag("global") ? .global
-            : inv.args.value("repo").map { .repository($0) } ?? .currentRepository
-        let email = inv.args.value("email")
-        let newKey = inv.args.value("new-key")
+        try inv.args.exclusive(.global, .repo)
+        let scope: GitSigningSetup.Scope = inv.args.flag(.global) ? .global
+            : inv.args.value(.repo).map { .repository($0) } ?? .currentRepository
+        let email = inv.args.value(.email)
+        let newKey = inv.args.value(.newKey)
         let keyName: String
         var created = false
         switch (inv.args.positional(0), newKey) {

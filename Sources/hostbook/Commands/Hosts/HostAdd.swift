@@ -2,6 +2,7 @@
 import Credentials
 import HostStore
 import SecureMemory
+import System
 
 enum HostAdd {
     static let spec = CommandSpec(
@@ -17,35 +18,35 @@ enum HostAdd {
         """,
         positionals: [.required("NAME", "The host's name in hostbook")],
         options: [
-            .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),
-            .value("port", "N", "SSH port (default 22)"),
-            .value("user", "U", "Login name"),
-            .value("tag", "T", "A tag (repeatable)", repeatable: true),
-            .value("alias", "A", "Another name for the host (repeatable)", repeatable: true),
-            .value("key", "KEY", "Name of a key from 'hostbook keys list'"),
-            .value("jump", "HOST", "Name of the host to jump through"),
-            .value("note", "TEXT", "A one-line note"),
-            .flag("password-stdin", "Read a password from stdin (prompts without echo on a terminal)"),
+            .value(.hostname, "H", "DNS name, IPv4 or IPv6 address"),
+            .value(.port, "N", "SSH port (default 22)"),
+            .value(.user, "U", "Login name"),
+            .value(.tag, "T", "A tag (repeatable)", repeatable: true),
+            .value(.alias, "A", "Another name for the host (repeatable)", repeatable: true),
+            .value(.key, "KEY", "Name of a key from 'hostbook keys list'"),
+            .value(.jump, "HOST", "Name of the host to jump through"),
+            .value(.note, "TEXT", "A one-line note"),
+            .flag(.passwordStdin, "Read a password from stdin (prompts without echo on a terminal)"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let a = inv.args
         let name = a.positional(0)!
-        guard let hostname = a.value("hostname") else {
+        guard let hostname = a.value(.hostname) else {
             throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
         }
         var new = NewHost(name: name, hostname: hostname)
-        if let p = try a.int("port", in: 1...65535) { new.port = p }
-        new.user = a.value("user")
-        new.tags = a.values("tag")
-        new.aliases = a.values("alias")
-        new.key = a.value("key")
-        new.jump = a.value("jump")
-        new.note = a.value("note")
+        if let p = try a.int(.port, in: TCPPort.range) { new.port = p }
+        new.user = a.value(.user)
+        new.tags = a.values(.tag)
+        new.aliases = a.values(.alias)
+        new.key = a.value(.key)
+        new.jump = a.value(.jump)
+        new.note = a.value(.note)
         // Validate before asking for a password, so a typo does not cost a prompt.
         try HostDatabase.validate(new)
-        let password: SecretBytes? = a.flag("password-stdin") ? try HostPasswords.read(inv, hostName: name) : nil
+        let password: SecretBytes? = a.flag(.passwordStdin) ? try HostPasswords.read(inv, hostName: name) : nil
 
         let db = try HostStoreAccess.openForWriting(inv)
         let host = try CredentialStore(database: db).addHost(new, password: password)

@@ -2,6 +2,7 @@
 import Credentials
 import HostStore
 import SecureMemory
+import System
 
 enum HostEdit {
     static let spec = CommandSpec(
@@ -13,53 +14,53 @@ enum HostEdit {
         """,
         positionals: [.required("NAME", "The host to change", completes: .hosts)],
         options: [
-            .value("rename", "NEW", "A new name"),
-            .value("hostname", "H", "DNS name, IPv4 or IPv6 address"),
-            .value("port", "N", "SSH port"),
-            .value("user", "U", "Login name"),
-            .flag("no-user", "Remove the login name (ssh's default user applies)"),
-            .value("tag", "T", "Add a tag (repeatable)", repeatable: true),
-            .value("untag", "T", "Remove a tag (repeatable)", repeatable: true),
-            .value("alias", "A", "Add another name for the host (repeatable)", repeatable: true),
-            .value("no-alias", "A", "Remove one of the host's aliases (repeatable)", repeatable: true),
-            .value("key", "KEY", "Use this key"),
-            .flag("no-key", "Use no key"),
-            .value("jump", "HOST", "Jump through this host"),
-            .flag("no-jump", "Connect directly"),
-            .value("note", "TEXT", "A one-line note ('' clears it)"),
-            .flag("password-stdin", "Replace the password, read from stdin"),
-            .flag("no-password", "Delete the stored password"),
-            .flag("allow-agent-forwarding", "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
-            .flag("no-agent-forwarding", "Refuse signatures through an agent forwarded to this host (the default)"),
+            .value(.rename, "NEW", "A new name"),
+            .value(.hostname, "H", "DNS name, IPv4 or IPv6 address"),
+            .value(.port, "N", "SSH port"),
+            .value(.user, "U", "Login name"),
+            .flag(.noUser, "Remove the login name (ssh's default user applies)"),
+            .value(.tag, "T", "Add a tag (repeatable)", repeatable: true),
+            .value(.untag, "T", "Remove a tag (repeatable)", repeatable: true),
+            .value(.alias, "A", "Add another name for the host (repeatable)", repeatable: true),
+            .value(.noAlias, "A", "Remove one of the host's aliases (repeatable)", repeatable: true),
+            .value(.key, "KEY", "Use this key"),
+            .flag(.noKey, "Use no key"),
+            .value(.jump, "HOST", "Jump through this host"),
+            .flag(.noJump, "Connect directly"),
+            .value(.note, "TEXT", "A one-line note ('' clears it)"),
+            .flag(.passwordStdin, "Replace the password, read from stdin"),
+            .flag(.noPassword, "Delete the stored password"),
+            .flag(.allowAgentForwarding, "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
+            .flag(.noAgentForwarding, "Refuse signatures through an agent forwarded to this host (the default)"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let a = inv.args
-        try a.exclusive("key", "no-key")
-        try a.exclusive("jump", "no-jump")
-        try a.exclusive("password-stdin", "no-password")
-        try a.exclusive("user", "no-user")
-        try a.exclusive("allow-agent-forwarding", "no-agent-forwarding")
+        try a.exclusive(.key, .noKey)
+        try a.exclusive(.jump, .noJump)
+        try a.exclusive(.passwordStdin, .noPassword)
+        try a.exclusive(.user, .noUser)
+        try a.exclusive(.allowAgentForwarding, .noAgentForwarding)
         let name = a.positional(0)!
         var c = HostChanges()
-        c.rename = a.value("rename")
-        c.hostname = a.value("hostname")
-        if let p = try a.int("port", in: 1...65535) { c.port = p }
-        c.user = a.value("user")
-        c.clearUser = a.flag("no-user")
-        c.addTags = a.values("tag")
-        c.removeTags = a.values("untag")
-        c.addAliases = a.values("alias")
-        c.removeAliases = a.values("no-alias")
+        c.rename = a.value(.rename)
+        c.hostname = a.value(.hostname)
+        if let p = try a.int(.port, in: TCPPort.range) { c.port = p }
+        c.user = a.value(.user)
+        c.clearUser = a.flag(.noUser)
+        c.addTags = a.values(.tag)
+        c.removeTags = a.values(.untag)
+        c.addAliases = a.values(.alias)
+        c.removeAliases = a.values(.noAlias)
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
             throw CLIError.usage("--tag \(both) and --untag \(both) cannot be used together", hint: "Run 'hostbook edit --help' for usage.")
         }
-        if let k = a.value("key") { c.key = .set(k) } else if a.flag("no-key") { c.key = .clear }
-        if let j = a.value("jump") { c.jump = .set(j) } else if a.flag("no-jump") { c.jump = .clear }
-        if let n = a.value("note") { c.note = n }
-        if a.flag("password-stdin") { c.password = .set } else if a.flag("no-password") { c.password = .clear }
-        if a.flag("allow-agent-forwarding") { c.agentForwarding = true } else if a.flag("no-agent-forwarding") { c.agentForwarding = false }
+        if let k = a.value(.key) { c.key = .set(k) } else if a.flag(.noKey) { c.key = .clear }
+        if let j = a.value(.jump) { c.jump = .set(j) } else if a.flag(.noJump) { c.jump = .clear }
+        if let n = a.value(.note) { c.note = n }
+        if a.flag(.passwordStdin) { c.password = .set } else if a.flag(.noPassword) { c.password = .clear }
+        if a.flag(.allowAgentForwarding) { c.agentForwarding = true } else if a.flag(.noAgentForwarding) { c.agentForwarding = false }
         if c.isEmpty {
             throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
         }

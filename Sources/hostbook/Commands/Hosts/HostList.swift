@@ -14,8 +14,8 @@ enum HostList {
         (or with $COLUMNS) the table fits the width, long fields cut with '…'; --wide shows them whole.
         """,
         options: [
-            .value("tag", "T", "Only hosts with this tag (repeatable)", repeatable: true),
-            .value("source", "S", "Only hosts from this source (manual, tailscale, ...)"),
+            .value(.tag, "T", "Only hosts with this tag (repeatable)", repeatable: true),
+            .value(.source, "S", "Only hosts from this source (manual, tailscale, ...)"),
             Table.wideOption,
         ],
         run: run)
@@ -23,7 +23,7 @@ enum HostList {
     static func run(_ inv: Invocation) throws {
         let db = try HostStoreAccess.openForReading(inv)
         if inv.json {
-            try HostListJSON.write(db, tags: inv.args.values("tag"), source: inv.args.value("source"), to: 1)
+            try HostListJSON.write(db, tags: inv.args.values(.tag), source: inv.args.value(.source), to: 1)
             return
         }
         var table = Table(columns: [
@@ -33,7 +33,7 @@ enum HostList {
         ])
         // Straight from SQLite into the table's bytes (no `Host` per row), the cells as
         // `Host` would give them: NULL name and hostname empty, NULL source `manual`.
-        try db?.forEachHost(tags: inv.args.values("tag"), source: inv.args.value("source")) { row in
+        try db?.forEachHost(tags: inv.args.values(.tag), source: inv.args.value(.source)) { row in
             row.withUTF8(.name) { table.cell(utf8: $0, null: "") }
             row.withUTF8(.hostname) { table.cell(utf8: $0, null: "") }
             table.cell(String(row.port))

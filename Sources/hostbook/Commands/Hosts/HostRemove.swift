@@ -7,7 +7,7 @@ enum HostRemove {
         ["remove"], changesHostsOrKeys: true, summary: "Remove a host and its stored password",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
         positionals: [.required("NAME", "The host to remove", completes: .hosts)],
-        options: [.flag("yes", "Do not ask for confirmation")],
+        options: [.flag(.yes, "Do not ask for confirmation")],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -1,7 +1,9 @@
-// JSON rendered straight into bytes, character for character the same as
-// `JSONValue.rendered()` (two-space indentation, the same escapes), for outputs that can be
-// large: `list --json` with 10,000 hosts spends most of its time building Strings
-// otherwise (benchmarks/README.md, "hosts").
+// The one JSON writer: values rendered straight into bytes (two-space indentation) and the
+// one rule for escaping a JSON string (`escaped`: `"`, `\`, C0 controls, DEL, C1 controls,
+// U+2028/U+2029; everything else, characters outside the BMP included, as UTF-8).
+// `JSONValue.rendered()` and `StreamedJSONObject` go through it; outputs that can be large
+// write with it directly: `list --json` with 10,000 hosts spends most of its time building
+// Strings otherwise (benchmarks/README.md, "hosts").
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -107,7 +109,7 @@ struct JSONBytes {
         for _ in 0..<(indent * 2) { buffer.append(0x20) }
     }
 
-    /// RFC 8259 §7 string, escaping what JSONValue escapes: `"`, `\`, C0 controls, DEL, C1
+    /// RFC 8259 §7 string, escaping `"`, `\`, C0 controls, DEL, C1
     /// controls (UTF-8 C2 80–C2 9F) and U+2028/U+2029 (E2 80 A8/A9).
     mutating func string(_ s: String) {
         var s = s

@@ -7,12 +7,12 @@ enum KeyEditOptions {
     static let usage = "NAME [--rename NEW] [--comment TEXT] [--confirm | --no-confirm] [--grant DURATION | --no-grant]"
 
     static let options: [OptionSpec] = [
-        .value("rename", "NEW", "A new name"),
-        .value("comment", "TEXT", "A new comment ('' clears it)"),
-        .flag("confirm", "Ask before every signature the agents make with this key"),
-        .flag("no-confirm", "Sign without asking (the default)"),
-        .value("grant", "DURATION", "One approval covers the same key, destination, program and namespace this long: 30s, 10m, 1h (at most 24h)"),
-        .flag("no-grant", "Every signature asks (the default)"),
+        .value(.rename, "NEW", "A new name"),
+        .value(.comment, "TEXT", "A new comment ('' clears it)"),
+        .flag(.confirm, "Ask before every signature the agents make with this key"),
+        .flag(.noConfirm, "Sign without asking (the default)"),
+        .value(.grant, "DURATION", "One approval covers the same key, destination, program and namespace this long: 30s, 10m, 1h (at most 24h)"),
+        .flag(.noGrant, "Every signature asks (the default)"),
     ]
 
     /// The longest grant: a day.
@@ -21,21 +21,21 @@ enum KeyEditOptions {
     /// The changes the options ask for; usage errors (exit 2) for conflicting or malformed
     /// ones, exit 5 for an unusable new name.
     static func changes(_ a: ParsedArguments) throws -> KeyChanges {
-        try a.exclusive("confirm", "no-confirm")
-        try a.exclusive("grant", "no-grant")
+        try a.exclusive(.confirm, .noConfirm)
+        try a.exclusive(.grant, .noGrant)
         var c = KeyChanges()
-        if let name = a.value("rename") {
+        if let name = a.value(.rename) {
             try KeyName.validate(name, option: "--rename")
             c.rename = name
         }
-        if let comment = a.value("comment") {
+        if let comment = a.value(.comment) {
             guard !comment.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7f }) else {
                 throw CLIError.rejected("the comment contains a control character", hint: "Give --comment one line of printable text.")
             }
             c.comment = comment
         }
-        if a.flag("confirm") { c.confirm = true } else if a.flag("no-confirm") { c.confirm = false }
-        if let text = a.value("grant") { c.grantSeconds = try grantSeconds(text) } else if a.flag("no-grant") { c.grantSeconds = 0 }
+        if a.flag(.confirm) { c.confirm = true } else if a.flag(.noConfirm) { c.confirm = false }
+        if let text = a.value(.grant) { c.grantSeconds = try grantSeconds(text) } else if a.flag(.noGrant) { c.grantSeconds = 0 }
         return c
     }
 

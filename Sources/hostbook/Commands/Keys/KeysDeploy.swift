@@ -32,12 +32,12 @@ enum KeysDeploy {
         """,
         positionals: [.required("KEY", "The key to install", completes: .keys),
                       .required("HOST", "The saved host to install it on", completes: .hosts)],
-        options: [.flag("keep-password", "Keep the host's stored password after the key login works")],
+        options: [.flag(.keepPassword, "Keep the host's stored password after the key login works")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let keyName = inv.args.positional(0)!, hostName = inv.args.positional(1)!
-        let keepPassword = inv.args.flag("keep-password")
+        let keepPassword = inv.args.flag(.keepPassword)
         let (ctx, key) = try KeysContext.existingKey(inv, named: keyName)
         // A key kept for SSHSIG namespaces never logs in (the agents refuse it): refused
         // before anything is sent to the server.

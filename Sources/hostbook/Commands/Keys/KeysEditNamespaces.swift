@@ -7,20 +7,20 @@ import HostStore
 
 enum KeysEditNamespaces {
     static let options: [OptionSpec] = [
-        .value("namespace", "NS", "Sign only SSHSIG signatures in namespace NS (e.g. git); never ssh logins. Repeatable", repeatable: true),
-        .flag("no-namespace", "Lift the namespace restriction: the key signs ssh logins again"),
+        .value(.namespace, "NS", "Sign only SSHSIG signatures in namespace NS (e.g. git); never ssh logins. Repeatable", repeatable: true),
+        .flag(.noNamespace, "Lift the namespace restriction: the key signs ssh logins again"),
     ]
 
     /// True when the command line asks for a change of namespaces.
-    static func given(_ inv: Invocation) -> Bool { inv.args.has("namespace") || inv.args.flag("no-namespace") }
+    static func given(_ inv: Invocation) -> Bool { inv.args.has(.namespace) || inv.args.flag(.noNamespace) }
 
     /// The namespaces asked for (empty: lifted), checked before anything is written; nil
     /// when none of these options was given.
     static func requested(_ inv: Invocation) throws -> Set<String>? {
         guard given(inv) else { return nil }
-        try inv.args.exclusive("namespace", "no-namespace")
-        if inv.args.flag("no-namespace") { return [] }
-        let names = inv.args.values("namespace")
+        try inv.args.exclusive(.namespace, .noNamespace)
+        if inv.args.flag(.noNamespace) { return [] }
+        let names = inv.args.values(.namespace)
         for name in names {
             if let problem = KeyNamespaces.problem(name) {
                 throw CLIError.rejected("\(problem): \(name)", hint: "Give a namespace such as 'git' or 'file' with --namespace.")

@@ -28,25 +28,25 @@ enum KeysExport {
         """,
         positionals: [.required("NAME", "The key", completes: .keys)],
         options: PassphraseInput.options + [
-            .flag("no-passphrase", "Export without encryption (cipher none)"),
-            .value("output", "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),
-            .value("rounds", "N", "bcrypt rounds (default \(defaultRounds))"),
+            .flag(.noPassphrase, "Export without encryption (cipher none)"),
+            .value(.output, "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),
+            .value(.rounds, "N", "bcrypt rounds (default \(defaultRounds))"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        try inv.args.exclusive("passphrase-stdin", "passphrase-file", "no-passphrase")
-        let rounds = try inv.args.int("rounds", in: 1...OpenSSHPrivateKey.maxBcryptRounds) ?? defaultRounds
-        if inv.args.flag("no-passphrase") && inv.args.value("rounds") != nil {
+        try inv.args.exclusive(.passphraseStdin, .passphraseFile, .noPassphrase)
+        let rounds = try inv.args.int(.rounds, in: 1...OpenSSHPrivateKey.maxBcryptRounds) ?? defaultRounds
+        if inv.args.flag(.noPassphrase) && inv.args.value(.rounds) != nil {
             throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
         }
-        if inv.args.flag("no-passphrase") && inv.args.value("output") == nil && inv.stdoutIsTerminal {
+        if inv.args.flag(.noPassphrase) && inv.args.value(.output) == nil && inv.stdoutIsTerminal {
             // On screen the key would sit in the terminal's scrollback (and any session log).
             throw CLIError.rejected("refusing to write an unencrypted private key to the terminal",
                                     hint: "Use --output FILE, or redirect standard output to a file.")
         }
         let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
-        if let output = inv.args.value("output") { try KeyFiles.refuseExisting(output) }
+        if let output = inv.args.value(.output) { try KeyFiles.refuseExisting(output) }
         let passphrase = try newPassphrase(inv)
 
         let payload: SecretBytes?
@@ -55,7 +55,7 @@ enum KeysExport {
         }
         let key = try VaultPrivateKey.parse(payload, of: stored)
         let file = try OpenSSHPrivateKey.encode(key, passphrase: passphrase, rounds: rounds)
-        if let output = inv.args.value("output") {
+        if let output = inv.args.value(.output) {
             try KeyFiles.writeNew(output, file)
             inv.note("Wrote the private key of '\(stored.name)' to '\(output)'\(passphrase == nil ? " (unencrypted)" : "").")
         } else {
@@ -67,7 +67,7 @@ enum KeysExport {
 
     /// The export passphrase: nil only with --no-passphrase; an empty one is refused.
     private static func newPassphrase(_ inv: Invocation) throws -> SecretBytes? {
-        if inv.args.flag("no-passphrase") { return nil }
+        if inv.args.flag(.noPassphrase) { return nil }
         let passphrase: SecretBytes
         if let given = try PassphraseInput.given(inv) {
             passphrase = given

@@ -14,20 +14,20 @@ enum KeysGenerate {
         """,
         positionals: [.required("NAME", "Name to store the key under")],
         options: [
-            .value("type", "TYPE", "ed25519 (default), ecdsa or rsa"),
-            .value("bits", "N", "Key size for ecdsa or rsa"),
-            .value("comment", "C", "Comment (default: NAME)"),
+            .value(.type, "TYPE", "ed25519 (default), ecdsa or rsa"),
+            .value(.bits, "N", "Key size for ecdsa or rsa"),
+            .value(.comment, "C", "Comment (default: NAME)"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
         try KeyName.validate(name)
-        let typeName = inv.args.value("type") ?? "ed25519"
+        let typeName = inv.args.value(.type) ?? "ed25519"
         guard let type = KeyGenerationType(rawValue: typeName) else {
             throw CLIError.usage("--type must be ed25519, ecdsa or rsa, not '\(typeName)'")
         }
-        let bits = try inv.args.int("bits", in: 1...16384)
+        let bits = try inv.args.int(.bits, in: 1...16384)
         if let bits {
             switch type {
             case .ed25519: throw CLIError.usage("--bits does not apply to ed25519 keys")
@@ -38,7 +38,7 @@ enum KeysGenerate {
             default: break
             }
         }
-        let comment = inv.args.value("comment") ?? name
+        let comment = inv.args.value(.comment) ?? name
         if comment.contains("\n") || comment.contains("\r") { throw CLIError.usage("--comment must be one line") }
 
         let stored = try generate(KeysContext.open(inv), name: name, type: type, bits: bits, comment: comment)

@@ -19,19 +19,19 @@ enum KeysImport {
         that file holds the same key.
         """,
         positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
-        options: [.value("name", "NAME", "Name to store the key under")] + PassphraseInput.options,
+        options: [.value(.name, "NAME", "Name to store the key under")] + PassphraseInput.options,
         run: run)
 
     static let maxPromptAttempts = 3
 
     static func run(_ inv: Invocation) throws {
         let path = inv.args.positional(0)!
-        try inv.args.exclusive("passphrase-stdin", "passphrase-file")
-        if path == "-" && inv.args.flag("passphrase-stdin") {
+        try inv.args.exclusive(.passphraseStdin, .passphraseFile)
+        if path == "-" && inv.args.flag(.passphraseStdin) {
             throw CLIError.usage("the key and the passphrase cannot both come from standard input",
                                  hint: "Use --passphrase-file for the passphrase.")
         }
-        guard let name = inv.args.value("name") ?? (path == "-" ? nil : KeyFiles.defaultName(for: path)) else {
+        guard let name = inv.args.value(.name) ?? (path == "-" ? nil : KeyFiles.defaultName(for: path)) else {
             throw CLIError.usage("--name is needed when the key comes from standard input")
         }
         try KeyName.validate(name)

@@ -9,7 +9,7 @@ enum KeysRemove {
         usage: "NAME [--yes]",
         discussion: "Asks for confirmation on a terminal; without one, --yes is required.",
         positionals: [.required("NAME", "The key", completes: .keys)],
-        options: [.flag("yes", "Remove without asking")],
+        options: [.flag(.yes, "Remove without asking")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -17,7 +17,7 @@ enum KeysRemove {
         _ = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
         let ctx = try KeysContext.open(inv)
         let key = try ctx.key(named: inv.args.positional(0)!)
-        if !inv.args.flag("yes") {
+        if !inv.args.flag(.yes) {
             try inv.requirePrompt(for: "confirmation to remove key '\(key.name)'", alternative: "--yes")
             guard try inv.confirm("Remove key '\(key.name)' (\(key.fingerprint)) and its private key?", alternative: "--yes") else {
                 throw CLIError.failure("cancelled; key '\(key.name)' was not removed")

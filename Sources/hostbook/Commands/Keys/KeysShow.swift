@@ -5,12 +5,12 @@ enum KeysShow {
         summary: "Show a key's type, fingerprints and public key",
         usage: "NAME [--randomart]",
         positionals: [.required("NAME", "The key", completes: .keys)],
-        options: [.flag("randomart", "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
+        options: [.flag(.randomart, "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let (ctx, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
-        let randomart = inv.args.flag("randomart")
+        let randomart = inv.args.flag(.randomart)
         let use = try KeySigningUse.load(ctx.database, key)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(key, randomart: randomart, use: use))

@@ -4,21 +4,21 @@ import SecureMemory
 
 enum PassphraseInput {
     static let options: [OptionSpec] = [
-        .flag("passphrase-stdin", "Read the passphrase from standard input (one trailing newline is removed)"),
-        .value("passphrase-file", "FILE", "Read the passphrase from FILE (one trailing newline is removed)"),
+        .flag(.passphraseStdin, "Read the passphrase from standard input (one trailing newline is removed)"),
+        .value(.passphraseFile, "FILE", "Read the passphrase from FILE (one trailing newline is removed)"),
     ]
     static let alternative = "--passphrase-stdin or --passphrase-file"
 
     /// True when the passphrase is given on stdin or in a file (so no prompt, no retry).
     static func isGiven(_ inv: Invocation) -> Bool {
-        inv.args.flag("passphrase-stdin") || inv.args.value("passphrase-file") != nil
+        inv.args.flag(.passphraseStdin) || inv.args.value(.passphraseFile) != nil
     }
 
     /// The passphrase from stdin or the file, or nil when neither flag was given.
     static func given(_ inv: Invocation) throws -> SecretBytes? {
-        try inv.args.exclusive("passphrase-stdin", "passphrase-file")
-        if inv.args.flag("passphrase-stdin") { return try Terminal.readSecretFromStdin(what: "the passphrase") }
-        if let file = inv.args.value("passphrase-file") { return try Terminal.readSecretFile(file, what: "passphrase") }
+        try inv.args.exclusive(.passphraseStdin, .passphraseFile)
+        if inv.args.flag(.passphraseStdin) { return try Terminal.readSecretFromStdin(what: "the passphrase") }
+        if let file = inv.args.value(.passphraseFile) { return try Terminal.readSecretFile(file, what: "passphrase") }
         return nil
     }
 

@@ -2,10 +2,11 @@
 // turning library errors into one-line messages, and the JSON shape of an entry.
 import HostStore
 import KeyFormats
+import System
 
 enum KnownHostsAccess {
-    static let portOption = OptionSpec.value("port", "N", "SSH port (default 22)")
-    static let keyOption = OptionSpec.value("key", "\"TYPE BASE64\"", "The host key: a .pub line, or an ssh-keyscan line (HOST TYPE BASE64)")
+    static let portOption = OptionSpec.value(.port, "N", "SSH port (default 22)")
+    static let keyOption = OptionSpec.value(.key, "\"TYPE BASE64\"", "The host key: a .pub line, or an ssh-keyscan line (HOST TYPE BASE64)")
 
     /// Runs `body` with the store (created when missing), mapping database failures to exit 1.
     static func withStore<R>(_ inv: Invocation, _ body: (KnownHostsStore) throws -> R) throws -> R {
@@ -23,14 +24,14 @@ enum KnownHostsAccess {
     }
 
     static func port(_ inv: Invocation) throws -> Int {
-        try inv.args.int("port", in: 1...65535) ?? HostLookupName.defaultPort
+        try inv.args.int(.port, in: TCPPort.range) ?? HostLookupName.defaultPort
     }
 
     /// HOST and --port as a lookup name, through the known-hosts name validator (HostNameRule): a
     /// plain host name or address, or `[host]:port` as ssh writes it. Patterns, lists,
     /// negation, whitespace, control characters and NUL are refused (exit 2, with the reason).
     static func lookup(_ inv: Invocation, host: String) throws -> HostLookupName {
-        let port = try inv.args.int("port", in: 1...65535)
+        let port = try inv.args.int(.port, in: TCPPort.range)
         do {
             return try HostNameRule.lookup(host, port: port)
         } catch let e as KeyFormatError {
@@ -60,7 +61,7 @@ enum KnownHostsAccess {
     /// The one parser of HOST for the known-hosts commands (`resolve`): the lookup name, and
     /// whether it came from a saved host and named a port.
     static func resolving(_ inv: Invocation, host given: String) throws -> HostArgument {
-        let explicitPort = try inv.args.int("port", in: 1...65535)
+        let explicitPort = try inv.args.int(.port, in: TCPPort.range)
         if !given.hasPrefix("["),
            let saved = try mappingErrors({ try HostStoreAccess.openForReading(inv)?.host(named: given) }) {
             try validateHost(saved.hostname)
@@ -88,7 +89,7 @@ enum KnownHostsAccess {
     /// Parses `--key` as pasted (a `.pub` line, or an ssh-keyscan line for `lookup`; exit 2
     /// when missing, malformed or for another host). PastedHostKey has the forms.
     static func presentedKey(_ inv: Invocation, for lookup: HostLookupName) throws -> PresentedHostKey {
-        guard let text = inv.args.value("key") else {
+        guard let text = inv.args.value(.key) else {
             throw CLIError.usage("--key is required", hint: PastedHostKey.hint)
         }
         return try PastedHostKey.parse(text, for: lookup)

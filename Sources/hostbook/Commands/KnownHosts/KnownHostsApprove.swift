@@ -18,9 +18,9 @@ enum KnownHostsApprove {
         """,
         positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption,
-                  .value("fingerprint", "SHA256:...", "Approve only if the key has this fingerprint"),
-                  .flag("yes", "Approve an unknown key without asking"),
-                  .flag("replace", "Replace a changed key (needs --fingerprint of the new key)")],
+                  .value(.fingerprint, "SHA256:...", "Approve only if the key has this fingerprint"),
+                  .flag(.yes, "Approve an unknown key without asking"),
+                  .flag(.replace, "Replace a changed key (needs --fingerprint of the new key)")],
         run: run)
 
     struct Options {
@@ -33,8 +33,8 @@ enum KnownHostsApprove {
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.resolve(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
-        let options = Options(yes: inv.args.flag("yes"), fingerprint: inv.args.value("fingerprint"),
-                              replace: inv.args.flag("replace"))
+        let options = Options(yes: inv.args.flag(.yes), fingerprint: inv.args.value(.fingerprint),
+                              replace: inv.args.flag(.replace))
         let key = presented.plainKey
         if let f = options.fingerprint, f != key.sha256Fingerprint {
             throw CLIError.rejected("the fingerprint \(f) does not match the key (\(key.sha256Fingerprint))",

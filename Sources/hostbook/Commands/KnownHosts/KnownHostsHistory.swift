@@ -22,7 +22,7 @@ enum KnownHostsHistory {
 
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
-        if host == nil, inv.args.value("port") != nil { throw CLIError.usage("--port needs HOST") }
+        if host == nil, inv.args.value(.port) != nil { throw CLIError.usage("--port needs HOST") }
         let resolved = try host.map { try KnownHostsAccess.resolving(inv, host: $0) }
         let events = try KnownHostsAccess.withExistingStore(inv) { store -> [HostKeyEvent] in
             guard let store else { return [] }

@@ -52,12 +52,12 @@ enum KnownHostsExport {
         Prints a file that ssh accepts as UserKnownHostsFile and 'ssh-keygen -F' reads. With --hashed \
         each plain name is hashed like 'ssh-keygen -H' (patterns and marker lines stay readable).
         """,
-        options: [.flag("hashed", "Hash each plain host name (|1|salt|hash)")],
+        options: [.flag(.hashed, "Hash each plain host name (|1|salt|hash)")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let text = try KnownHostsAccess.withExistingStore(inv) {
-            try $0?.exportKnownHosts(hashed: inv.args.flag("hashed")) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
+            try $0?.exportKnownHosts(hashed: inv.args.flag(.hashed)) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
         }
         // Each line escaped like any printed text (a comment from an imported file could
         // hold ESC); the line breaks between them are the file's own.

@@ -20,7 +20,7 @@ enum KnownHostsList {
 
     static func run(_ inv: Invocation) throws {
         let host = inv.args.positional(0)
-        if host == nil, inv.args.value("port") != nil { throw CLIError.usage("--port needs HOST") }
+        if host == nil, inv.args.value(.port) != nil { throw CLIError.usage("--port needs HOST") }
         // A port (--port, [HOST]:PORT, or a saved host's) lists what 'check' would consult:
         // the entries for [HOST]:PORT and, for another port than 22, those for HOST. A
         // plain name alone lists its plain entries at any port and what matches it on 22.

@@ -19,12 +19,12 @@ enum KnownHostsScan {
         """,
         positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption,
-                  .value("timeout", "SECONDS", "How long to wait for the host (default \(Keyscan.defaultTimeout), as ssh-keyscan -T)")],
+                  .value(.timeout, "SECONDS", "How long to wait for the host (default \(Keyscan.defaultTimeout), as ssh-keyscan -T)")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         let given = inv.args.positional(0) ?? ""
-        let timeout = try inv.args.int("timeout", in: 1...600) ?? Keyscan.defaultTimeout
+        let timeout = try inv.args.int(.timeout, in: 1...600) ?? Keyscan.defaultTimeout
         let lookup = try KnownHostsAccess.resolve(inv, host: given)
         let host = lookup.host, port = lookup.port
         try KnownHostsAccess.withStore(inv) { store in

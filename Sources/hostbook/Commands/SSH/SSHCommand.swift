@@ -46,9 +46,9 @@ enum SSHCommand {
         or with --no-input, a missing HOST is a usage error (exit 2).
         """,
         positionals: [.optional("HOST", "A saved host's name, or USER@NAME; without it, on a terminal, the host picker opens", completes: .hosts), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
-        options: [.value("snippet", "NAME", "Run the saved snippet on the host, exactly as stored"),
-                  .value("user", "USER", "Log in as USER instead of the saved user (this connection only)", short: "l"),
-                  .flag("print-config", "Print the generated ssh configuration (no secrets) and exit")],
+        options: [.value(.snippet, "NAME", "Run the saved snippet on the host, exactly as stored"),
+                  .value(.user, "USER", "Log in as USER instead of the saved user (this connection only)", short: "l"),
+                  .flag(.printConfig, "Print the generated ssh configuration (no secrets) and exit")],
         passesArgumentsAfterFirstPositional: true,
         run: run)
 
@@ -56,14 +56,14 @@ enum SSHCommand {
         // No HOST: the picker (before anything else starts), then the same path as with one.
         let (name, user) = try SSHHostChoice.destination(inv)
         // `ssh -V` runs while the database is read.
-        var probe = inv.args.flag("print-config") ? nil : try SSHClient.startProbe(environment: inv.environment)
+        var probe = inv.args.flag(.printConfig) ? nil : try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
         let plan = try HostStoreErrorPresentation.mapping {
-            try SSHPlan.load(databasePath: inv.databasePath, name: name, user: user, snippetName: inv.args.value("snippet"))
+            try SSHPlan.load(databasePath: inv.databasePath, name: name, user: user, snippetName: inv.args.value(.snippet))
         }
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
-        if inv.args.flag("print-config") {
+        if inv.args.flag(.printConfig) {
             var paths = SSHSessionConfig.Paths()
             if plan.needsAgent {
                 paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"

@@ -17,7 +17,7 @@ enum SSHHostChoice {
     /// own user only in the session configuration, which the command line overrides.
     static func destination(_ inv: Invocation) throws -> (name: String, user: String?) {
         var name = try self.name(inv)
-        var user = inv.args.value("user")
+        var user = inv.args.value(.user)
         if let at = name.lastIndex(of: "@") {
             let given = String(name[..<at])
             name = String(name[name.index(after: at)...])

@@ -19,6 +19,7 @@ import Glibc
 import HostStore
 import KeyFormats
 import Sessions
+import System
 
 enum SSHHostKeyLookup {
     static let spec = CommandSpec(
@@ -38,7 +39,7 @@ enum SSHHostKeyLookup {
     static func run(_ inv: Invocation) throws {
         let a = inv.args.positionals
         let phase = a[0], name = a[1], host = a[2]
-        guard let port = Int(a[3]), (1...65535).contains(port) else { throw CLIError.usage("PORT must be a number from 1 to 65535") }
+        guard let port = Int(a[3]), TCPPort.isValid(port) else { throw CLIError.usage("PORT must be a number from \(TCPPort.range.lowerBound) to \(TCPPort.range.upperBound)") }
         guard !name.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { throw CLIError.usage("NAME must be one word") }
         let alias = a.count > 6 ? a[6] : host
         let lookup = HostLookupName(host: host, port: port)

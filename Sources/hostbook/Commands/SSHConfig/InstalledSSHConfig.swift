@@ -178,7 +178,7 @@ struct InstalledSSHConfig {
                 throw CLIError.failure("cannot write '\(userConfig.escapedForTerminal)'")
             }
         }
-        let folder = target.map(AtomicFile.folder(of:)) ?? FolderOfPath(path: userConfig).parent
+        let folder = ParentFolder.of(target ?? userConfig)
         if access(folder, F_OK) == 0, access(folder, W_OK | X_OK) != 0 {
             let what = target.map { $0 == userConfig ? "" : " (a link to '\($0.escapedForTerminal)')" } ?? ""
             throw CLIError.failure("cannot write '\(userConfig.escapedForTerminal)'\(what): the folder '\(folder.escapedForTerminal)' is not writable",
@@ -192,7 +192,7 @@ struct InstalledSSHConfig {
     func addInclude() throws -> Bool {
         let line = Array(try includeLine().utf8)
         guard let target = try userConfigTarget(), let old = try Self.read(target) else {
-            try Self.makeFolder(FolderOfPath(path: userConfig).parent)
+            try Self.makeFolder(ParentFolder.of(userConfig))
             try Self.writeAtomically(userConfig, line, mode: 0o600)
             return true
         }
@@ -231,7 +231,7 @@ struct InstalledSSHConfig {
     /// hosts or keys (its spec says so). A failure here is a warning; the command itself
     /// succeeded.
     static func refreshIfInstalled(after spec: CommandSpec, _ inv: Invocation) {
-        guard spec.changesHostsOrKeys, !inv.args.flag("dry-run") else { return }
+        guard spec.changesHostsOrKeys, !inv.args.sharedFlag(.dryRun) else { return }
         let installed = InstalledSSHConfig(inv)
         guard installed.isInstalled else { return }
         do {
@@ -304,10 +304,10 @@ struct InstalledSSHConfig {
 
     /// Creates the folder (and missing parents) 0700.
     static func makeFolder(_ path: String) throws {
-        let parent = FolderOfPath(path: path).parent
-        if parent != path, parent != "/", access(parent, F_OK) != 0 { try makeFolder(parent) }
-        if mkdir(path, 0o700) != 0 && errno != EEXIST {
-            throw CLIError.failure("cannot create \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+        do {
+            try PrivateFolder.make(path)
+        } catch {
+            throw CLIError.failure("cannot create \(error.path.escapedForTerminal): \(error.errno)")
         }
     }
 
@@ -325,14 +325,5 @@ struct InstalledSSHConfig {
             if name != "." && name != ".." { names.append(name) }
         }
         return names
-    }
-}
-
-/// The folder part of a path.
-private struct FolderOfPath {
-    let path: String
-    var parent: String {
-        guard let slash = path.lastIndex(of: "/") else { return "." }
-        return slash == path.startIndex ? "/" : String(path[..<slash])
     }
 }

@@ -27,18 +27,18 @@ enum SSHConfigCommand {
         hidden .FILE.hostbook-takeover backup, byte for byte; refused, with nothing changed, when \
         the file was edited since).
         """,
-        options: [.flag("install", "Write the file and include it from ~/.ssh/config"),
-                  .flag("uninstall", "Remove the Include line and the generated file"),
-                  .flag("restore", "With --uninstall: give back the Host blocks taken over by import-ssh-config --take-over")]
+        options: [.flag(.install, "Write the file and include it from ~/.ssh/config"),
+                  .flag(.uninstall, "Remove the Include line and the generated file"),
+                  .flag(.restore, "With --uninstall: give back the Host blocks taken over by import-ssh-config --take-over")]
     ) { inv in
-        try inv.args.exclusive("install", "uninstall")
+        try inv.args.exclusive(.install, .uninstall)
         let installed = InstalledSSHConfig(inv)
-        if inv.args.flag("restore") && !inv.args.flag("uninstall") {
+        if inv.args.flag(.restore) && !inv.args.flag(.uninstall) {
             throw CLIError.usage("--restore goes with --uninstall", hint: "Run 'hostbook ssh-config --uninstall --restore'.")
         }
-        if inv.args.flag("uninstall") {
+        if inv.args.flag(.uninstall) {
             let takeOver = SSHConfigTakeOverFiles(installed: installed)
-            let restores = inv.args.flag("restore") ? try takeOver.restores() : []
+            let restores = inv.args.flag(.restore) ? try takeOver.restores() : []
             let removed = try installed.removeInclude()
             let hadFile = installed.isInstalled
             installed.removeGenerated()
@@ -46,13 +46,13 @@ enum SSHConfigCommand {
                                         : "hostbook's ssh configuration was not installed.")
             try takeOver.restore(restores)
             for r in restores { inv.print("Gave back your Host blocks in \(r.path) (from \(SSHConfigTakeOverFiles.backup(of: r.path))).") }
-            if inv.args.flag("restore") && restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
-            if !inv.args.flag("restore"), takeOver.hasBackups {
+            if inv.args.flag(.restore) && restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
+            if !inv.args.flag(.restore), takeOver.hasBackups {
                 inv.note("Your Host blocks taken over by 'import-ssh-config --take-over' stay commented out; 'hostbook ssh-config --uninstall --restore' gives them back.")
             }
             return
         }
-        if inv.args.flag("install") {
+        if inv.args.flag(.install) {
             // A ~/.ssh/config hostbook cannot write (through its link) is refused before
             // anything is written; a later failure takes back a generated file it made.
             _ = try installed.userConfigTarget()

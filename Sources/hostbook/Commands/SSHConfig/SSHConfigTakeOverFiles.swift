@@ -176,7 +176,7 @@ struct SSHConfigTakeOverFiles {
 
     /// Refused unless `path`'s folder takes a new file (AtomicFile writes one beside it).
     private static func checkWritable(_ path: String, named name: String) throws {
-        let folder = AtomicFile.folder(of: path)
+        let folder = ParentFolder.of(path)
         if access(folder, W_OK | X_OK) != 0 {
             throw CLIError.failure("cannot write '\(name.escapedForTerminal)': the folder '\(folder.escapedForTerminal)' is not writable",
                                    hint: "Make it writable, or comment the Host blocks out yourself; nothing was changed.")

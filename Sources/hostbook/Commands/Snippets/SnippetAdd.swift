@@ -14,9 +14,9 @@ enum SnippetAdd {
         """,
         positionals: [.required("NAME", "The snippet's name")],
         options: [
-            .value("command", "TEXT", "The command line"),
-            .flag("command-stdin", "Read the command line from stdin"),
-            .value("description", "D", "What it does"),
+            .value(.command, "TEXT", "The command line"),
+            .flag(.commandStdin, "Read the command line from stdin"),
+            .value(.description, "D", "What it does"),
         ],
         run: run)
 
@@ -28,7 +28,7 @@ enum SnippetAdd {
                                  hint: "Run 'hostbook snippets add --help' for usage.")
         }
         let db = try HostStoreAccess.openForWriting(inv)
-        let s = try db.addSnippet(name: name, command: command, description: inv.args.value("description"))
+        let s = try db.addSnippet(name: name, command: command, description: inv.args.value(.description))
         if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Added snippet '\(s.name)'.") }
     }
 }

@@ -11,11 +11,11 @@ import HostStore
 enum SnippetInput {
     /// The command given to this invocation, validated; nil when neither flag was given.
     static func command(_ inv: Invocation) throws -> String? {
-        try inv.args.exclusive("command", "command-stdin")
+        try inv.args.exclusive(.command, .commandStdin)
         let bytes: [UInt8]
-        if let text = inv.args.value("command") {
+        if let text = inv.args.value(.command) {
             bytes = rawArgument(for: "command") ?? Array(text.utf8)
-        } else if inv.args.flag("command-stdin") {
+        } else if inv.args.flag(.commandStdin) {
             bytes = try readStdin()
         } else {
             return nil

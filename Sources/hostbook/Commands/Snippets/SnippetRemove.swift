@@ -6,7 +6,7 @@ enum SnippetRemove {
         ["snippets", "remove"], summary: "Remove a saved command line",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
         positionals: [.required("NAME", "The snippet to remove", completes: .snippets)],
-        options: [.flag("yes", "Do not ask for confirmation")],
+        options: [.flag(.yes, "Do not ask for confirmation")],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -11,18 +11,18 @@ struct TailscaleDeviceChoice {
     let all: Bool
 
     init(_ args: ParsedArguments) throws {
-        try args.exclusive("all", "only")
-        let tags = args.values("tag").map { $0.hasPrefix("tag:") ? $0 : "tag:" + $0 }
+        try args.exclusive(.all, .only)
+        let tags = args.values(.tag).map { $0.hasPrefix("tag:") ? $0 : "tag:" + $0 }
         if tags.contains("tag:") { throw CLIError.usage("--tag needs a tag name, e.g. --tag prod or --tag tag:prod") }
         var only: [String]?
-        if let list = args.value("only") {
+        if let list = args.value(.only) {
             let names = list.split(separator: ",").map { String($0).trimmingCharacters(in: " \t") }.filter { !$0.isEmpty }
             guard !names.isEmpty else { throw CLIError.usage("--only needs one or more device names separated by commas") }
             only = names
         }
-        all = args.flag("all")
-        selection = TailscaleSelection(only: only, tags: tags, onlineOnly: args.flag("online"),
-                                       includeSkipped: args.flag("include-skipped"))
+        all = args.flag(.all)
+        selection = TailscaleSelection(only: only, tags: tags, onlineOnly: args.flag(.online),
+                                       includeSkipped: args.flag(.includeSkipped))
     }
 
     /// The devices to hand to the importer (it applies `selection` to them), or nil when the

@@ -27,7 +27,7 @@ enum VaultUnlock {
     ) { inv in
         // On a terminal, a wrong passphrase is asked again (nothing is left running between
         // tries); --passphrase-stdin gets one.
-        let tries = inv.args.flag("passphrase-stdin") ? 1 : maxTries
+        let tries = inv.args.flag(.passphraseStdin) ? 1 : maxTries
         let creating = !HeadlessKeyring.loginKeyringExists(environment: inv.environment)
         for attempt in 1...tries {
             do {
@@ -126,7 +126,7 @@ enum VaultUnlock {
     /// keyring is made now). gnome-keyring makes no usable keyring with an empty one.
     private static func passphrase(_ inv: Invocation) throws -> SecretBytes {
         let secret: SecretBytes
-        if inv.args.flag("passphrase-stdin") {
+        if inv.args.flag(.passphraseStdin) {
             secret = try Terminal.readSecretFromStdin(what: "the passphrase")
         } else {
             try inv.requirePrompt(for: "the login keyring's passphrase", alternative: "--passphrase-stdin")

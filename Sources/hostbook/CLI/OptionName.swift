@@ -1,0 +1,81 @@
+// Every option name hostbook knows, spelled once. The command table declares its options
+// by these (`OptionSpec.flag(.dryRun, ...)`) and a command reads what was parsed by them
+// (`inv.args.flag(.dryRun)`, `.value(.port)`, `.int(.port, in: range)`), so a
+// misspelled option name fails the build instead of reading as absent. ParsedArguments
+// also knows which options the running command declared, and a read of one it does not
+// declare stops a debug build (the tests) at that line; OptionNameTests checks that every
+// name here is declared by some command.
+
+enum OptionName: String, Sendable, CaseIterable {
+    case alias
+    case all
+    case allowAgentForwarding = "allow-agent-forwarding"
+    case bits
+    case command
+    case commandStdin = "command-stdin"
+    case comment
+    case confirm
+    case db
+    case description
+    case dryRun = "dry-run"
+    case email
+    case fingerprint
+    case global
+    case grant
+    case hashed
+    case help
+    case hostname
+    case includeSkipped = "include-skipped"
+    case install
+    case json
+    case jump
+    case keepPassword = "keep-password"
+    case key
+    case limit
+    case name
+    case namespace
+    case newKey = "new-key"
+    case noAgentForwarding = "no-agent-forwarding"
+    case noAlias = "no-alias"
+    case noConfirm = "no-confirm"
+    case noGrant = "no-grant"
+    case noHostKeys = "no-host-keys"
+    case noInput = "no-input"
+    case noJump = "no-jump"
+    case noKey = "no-key"
+    case noNamespace = "no-namespace"
+    case noPassphrase = "no-passphrase"
+    case noPassword = "no-password"
+    case noUser = "no-user"
+    case note
+    case online
+    case only
+    case output
+    case passphraseFile = "passphrase-file"
+    case passphraseStdin = "passphrase-stdin"
+    case passwordStdin = "password-stdin"
+    case port
+    case printConfig = "print-config"
+    case randomart
+    case rename
+    case renameClashes = "rename-clashes"
+    case replace
+    case restore
+    case repo
+    case rounds
+    case sign
+    case signer
+    case snippet
+    case socket
+    case source
+    case tag
+    case takeOver = "take-over"
+    case timeout
+    case type
+    case uninstall
+    case untag
+    case user
+    case version
+    case wide
+    case yes
+}
