@@ -33,12 +33,13 @@ enum GitSSHKeygenProgram {
         }
     }
 
-    /// The standing agent's socket (when its folder exists), then $SSH_AUTH_SOCK.
+    /// The standing agent's socket (when its folder exists: nothing is created here), then
+    /// $SSH_AUTH_SOCK; neither: the default socket's name, for the error that nothing answers.
     static func sockets(_ environment: [String: String]) -> [String] {
         var sockets: [String] = []
         if let folder = PrivateSocketDirectory.existing(environment: environment) { sockets.append(folder + "/agent.sock") }
         if let auth = environment["SSH_AUTH_SOCK"], auth.hasPrefix("/"), !sockets.contains(auth) { sockets.append(auth) }
-        if sockets.isEmpty { sockets.append((try? AgentSocket.defaultPath(environment: environment)) ?? "$XDG_RUNTIME_DIR/hostbook/agent.sock") }
+        if sockets.isEmpty { sockets.append("$XDG_RUNTIME_DIR/hostbook/agent.sock") }
         return sockets
     }
 
