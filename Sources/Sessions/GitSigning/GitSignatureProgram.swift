@@ -78,7 +78,7 @@ public enum GitSignatureProgram {
         let name = key.comment.isEmpty ? key.key.sha256Fingerprint : key.comment
         func signature(_ message: [UInt8]) throws -> [UInt8] {
             try AgentSSHSIGSigner.sign(message, by: key.key, keyName: name, namespace: request.namespace,
-                                       sockets: sockets, purpose: "git's signatures", hashAlgorithm: request.hashAlgorithm).armored
+                                       sockets: sockets, purpose: "git commits and tags", hashAlgorithm: request.hashAlgorithm).armored
         }
         if request.files.isEmpty || request.files == ["-"] {
             let message: [UInt8]

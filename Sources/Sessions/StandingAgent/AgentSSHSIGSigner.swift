@@ -11,7 +11,7 @@ public enum AgentSSHSIGSigner {
     /// Signs `message` in `namespace` with `publicKey` through the first agent of `sockets`
     /// that listens (a later one is tried only when nothing answers at the one before).
     /// `keyName` names the key in errors; `purpose` says what is signed through the agent
-    /// ("bundles", "git's signatures"). Failures are `.failed` SessionErrors with the fix.
+    /// ("bundles", "git commits and tags"). Failures are `.failed` SessionErrors with the fix.
     public static func sign(_ message: [UInt8], by publicKey: PublicKey, keyName: String, namespace: String,
                             sockets: [String], purpose: String,
                             hashAlgorithm: String = SSHSIGRequest.defaultHashAlgorithm) throws -> SSHSignatureFile {
