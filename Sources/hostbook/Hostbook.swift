@@ -12,6 +12,8 @@ enum Hostbook {
         if argv.count == 1, environment[SSHAskpass.sessionVariable] != nil {
             return SSHAskpass.answer(prompt: argv[0], environment: environment)
         }
+        // git runs hostbook as its gpg.ssh.program (`hostbook -Y sign ...`, GitSSHKeygenProgram).
+        if argv.first == GitSSHKeygenProgram.word { return GitSSHKeygenProgram.main(argv, environment: environment) }
         // Shell completion asks on every Tab: answered before any parsing (CompleteFastPath).
         if argv.first == CompleteFastPath.word { return CompleteFastPath.run(argv, environment: environment) }
         let parser = ArgumentParser(commands: CommandTable.all)

@@ -37,6 +37,20 @@ final class GitSigningTests: XCTestCase {
         return (line, key["fingerprint"] as? String ?? "")
     }
 
+    /// The contents of the public key file git's user.signingkey names in `scope`
+    /// (`--local` of `repo`, or `--global`): a file, never a literal `key::`.
+    private func signingKeyFile(_ bed: SSHTestBed, _ scope: String, repo: String? = nil) throws -> String {
+        let r = try shell(bed, "git \(repo.map { "-C '\($0)' " } ?? "")config \(scope) --get user.signingkey")
+        let path = r.stdout.trimmingCharacters(in: .newlines)
+        XCTAssertTrue(path.hasPrefix("/") && path.hasSuffix(".pub"), "user.signingkey is \(path)")
+        return try String(contentsOfFile: path, encoding: .utf8)
+    }
+
+    /// The hostbook binary's resolved path: what `git setup` sets as gpg.ssh.program.
+    private func hostbookPath(_ bed: SSHTestBed) throws -> String {
+        try shell(bed, "readlink -f \"$HB\"").stdout.trimmingCharacters(in: .newlines)
+    }
+
     /// Every file under `folder` that holds a private key's armour.
     private func privateKeyFiles(_ folder: String) -> [String] {
         guard let e = FileManager.default.enumerator(atPath: folder) else { return [] }
@@ -67,7 +81,8 @@ final class GitSigningTests: XCTestCase {
 
         // git's configuration as set up.
         let config = try shell(bed, "cd \"$DIR/repo\" && git config --local --list")
-        for expected in ["gpg.format=ssh", "user.signingkey=key::\(line)", "commit.gpgsign=true", "tag.gpgsign=true",
+        XCTAssertEqual(try signingKeyFile(bed, "--local", repo: repo), line + " signer\n")
+        for expected in ["gpg.format=ssh", "gpg.ssh.program=\(try hostbookPath(bed))", "commit.gpgsign=true", "tag.gpgsign=true",
                          "gpg.ssh.allowedsignersfile=\(bed.home)/conf/hostbook/allowed_signers", "user.email=dev@example.com"] {
             XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
         }
@@ -115,11 +130,79 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
         let entries = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
         let keygen = entries.filter { ($0["client_executable"] as? String ?? "").hasSuffix("ssh-keygen") }
-        XCTAssertEqual(keygen.map { "\($0["outcome"] ?? "?") \($0["decision"] ?? "?")" }, ["signed no-confirm", "refused namespace", "signed no-confirm"], "\(entries)")
+        XCTAssertEqual(keygen.map { "\($0["outcome"] ?? "?") \($0["decision"] ?? "?")" }, ["refused namespace", "signed no-confirm"], "\(entries)")
+        // git's commit was signed by hostbook, git's gpg.ssh.program, run by git.
+        let byHostbook = entries.filter { ($0["process_chain"] as? String ?? "").contains("hostbook -Y sign -n git -f ") }
+        XCTAssertEqual(byHostbook.map { "\($0["outcome"] ?? "?") \($0["decision"] ?? "?")" }, ["signed no-confirm"], "\(entries)")
         XCTAssertTrue(try bed.fx.ok("agent", "log").stdout.contains("refused  namespace"))
 
         XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
         XCTAssertEqual(privateKeyFiles(bed.home), [])
+    }
+
+    /// The bug of issue 34: git signing failed in any shell without SSH_AUTH_SOCK (git ran
+    /// ssh-keygen, which found no agent) and left a `.git_signing_key_tmp*` file in the
+    /// temporary folder for the literal `key::` signing key. With hostbook as gpg.ssh.program
+    /// and a public key file as user.signingkey, neither happens.
+    func testGitSignsInAShellWithoutSSHAuthSockAndLeavesNoTemporaryKeyFile() throws {
+        let bed = try bed()
+        let (_, fingerprint) = try generate(bed, "signer")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/repo\" && mkdir \"$DIR/tmp\"").status, 0)
+        try bed.fx.ok("git", "setup", "signer", "--repo", bed.fx.dir.file("repo"), "--email", "dev@example.com")
+        _ = try startAgent(bed)
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        // git's temporary files go to $DIR/tmp (TMPDIR), so none of them can hide among others'.
+        let env = ["TMPDIR": bed.fx.dir.file("tmp")]
+        let inRepo = "unset SSH_AUTH_SOCK; cd \"$DIR/repo\" && "
+        let commit = try shell(bed, inRepo + "git commit -q -S --allow-empty -m signed", env)
+        XCTAssertEqual(commit.status, 0, commit.stderr)
+        let log = try shell(bed, inRepo + "git log --show-signature -1", env)
+        XCTAssertEqual(log.status, 0, log.stderr)
+        XCTAssertTrue(log.stdout.contains("Good \"git\" signature for dev@example.com with ED25519 key \(fingerprint)"), log.stdout + log.stderr)
+        // A tag too (tag.gpgsign), verified by `git tag -v` through ssh-keygen.
+        XCTAssertEqual(try shell(bed, inRepo + "git tag -m v1 v1", env).status, 0)
+        let tag = try shell(bed, inRepo + "git tag -v v1", env)
+        XCTAssertEqual(tag.status, 0, tag.stderr)
+        XCTAssertTrue(tag.stderr.contains("Good \"git\" signature for dev@example.com"), tag.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bed.fx.dir.file("tmp")), [],
+                       "git left temporary files behind")
+
+        // Without the agent: refused, with the fix, and still nothing left behind.
+        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
+        let stopped = try shell(bed, inRepo + "git commit -q -S --allow-empty -m again", env)
+        XCTAssertNotEqual(stopped.status, 0)
+        XCTAssertTrue(stopped.stderr.contains("hostbook: hostbook's agent is not running"), stopped.stderr)
+        XCTAssertTrue(stopped.stderr.contains("hostbook agent start"), stopped.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: bed.fx.dir.file("tmp")), [])
+        XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
+    }
+
+    /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
+    /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong.
+    func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {
+        let bed = try bed()
+        let (line, _) = try generate(bed, "signer")
+        try Data((line + " signer\n").utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("signer.pub")))
+        try Data("dev@example.com \(line)\n".utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("allowed")))
+        _ = try startAgent(bed)
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        let script = """
+            unset SSH_AUTH_SOCK; cd "$DIR" && printf data > msg && \\
+            "$HB" -Y sign -n file -f signer.pub < msg > stdin.sig && "$HB" -Y sign -n file -f signer.pub -U msg && \\
+            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s stdin.sig < msg && \\
+            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
+            "$HB" -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
+            "$HB" -Y find-principals -f allowed -s msg.sig
+            """
+        let r = try shell(bed, script)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("dev@example.com\n"), r.stdout)
+        XCTAssertEqual(r.stdout.components(separatedBy: "Good \"file\" signature for dev@example.com").count, 4, r.stdout + r.stderr)
+        // The wrong namespace does not verify (the delegated ssh-keygen's status is hostbook's).
+        XCTAssertNotEqual(try shell(bed, "cd \"$DIR\" && \"$HB\" -Y verify -f allowed -I dev@example.com -n git -s msg.sig < msg").status, 0)
+        let bad = try shell(bed, "cd \"$DIR\" && \"$HB\" -Y sign -f signer.pub msg")
+        XCTAssertEqual(bad.status, 5, bad.stderr)
+        XCTAssertTrue(bad.stderr.hasPrefix("hostbook: ssh-keygen -Y sign: -n NAMESPACE is missing\n"), bad.stderr)
     }
 
     func testAllowedSignersIsSortedAndRewrittenWhenKeysChange() throws {
@@ -162,14 +245,15 @@ final class GitSigningTests: XCTestCase {
         // Without --repo: the repository of the current folder; with --global: ~/.gitconfig.
         let here = try shell(bed, "cd \"$DIR/r2\" && \"$HB\" git setup plain --email pat@example.com")
         XCTAssertEqual(here.status, 0, here.stderr)
-        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.signingkey").stdout, "key::\(p.line)\n")
+        XCTAssertEqual(try signingKeyFile(bed, "--local", repo: bed.fx.dir.file("r2")), p.line + " plain\n")
         XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.email").stdout, "zed@example.com\n",
                        "a user.email already set is left as it is")
         let global = try bed.fx.run(["git", "setup", "plain", "--global", "--email", "pat@example.com"])
         XCTAssertEqual(global.status, 0, global.stderr)
         XCTAssertTrue(global.stdout.contains("git's user.email was not set: set to pat@example.com."), global.stdout)
         let config = try shell(bed, "git config --global --list")
-        for expected in ["gpg.format=ssh", "user.signingkey=key::\(p.line)", "commit.gpgsign=true", "tag.gpgsign=true",
+        XCTAssertEqual(try signingKeyFile(bed, "--global"), p.line + " plain\n")
+        for expected in ["gpg.format=ssh", "gpg.ssh.program=\(try hostbookPath(bed))", "commit.gpgsign=true", "tag.gpgsign=true",
                          "gpg.ssh.allowedsignersfile=\(path)", "user.email=pat@example.com"] {
             XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
         }
@@ -234,7 +318,7 @@ final class GitSigningTests: XCTestCase {
         XCTAssertTrue(setup.stdout.contains("Key 'login' was left unrestricted: saved hosts log in with it (api), so it signs ssh logins and git signatures alike.\n"), setup.stdout)
         XCTAssertTrue(setup.stdout.contains("'hostbook git setup --new-key git-signing --repo \(repo)'"), setup.stdout)
         XCTAssertEqual(try namespaces(bed, "login"), [])
-        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get user.signingkey").stdout, "key::\(login.line)\n")
+        XCTAssertEqual(try signingKeyFile(bed, "--local", repo: repo), login.line + " login\n")
         XCTAssertEqual(try namespaceFindings(bed).count, 0)
 
         // Restricted by hand, doctor names the key, the hosts it cuts off and the fix.
@@ -265,7 +349,7 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(try namespaces(bed, "login"), [])
         let signer = try bed.fx.json("keys", "show", "signer") as? [String: Any] ?? [:]
         let signerLine = (signer["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
-        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get user.signingkey").stdout, "key::\(signerLine)\n")
+        XCTAssertEqual(try signingKeyFile(bed, "--local", repo: repo), signerLine + " signer\n")
 
         // On a terminal, a login key brings the offer of a dedicated key; yes makes and sets it up.
         try XCTSkipUnless(ScriptedTerminal.available, "needs script(1) for a terminal")

@@ -1,14 +1,13 @@
 // The signature of a team bundle: `bundle.txt.sig`, an SSHSIG signature file
 // (KeyFormats' SSHSignatureFile) in namespace `hostbook-bundle` over exactly the bytes of
 // `bundle.txt`, which `ssh-keygen -Y verify -n hostbook-bundle` accepts.
-// * Signing goes through the standing agent (AgentSignatureRequest), as `ssh-keygen -Y sign`
+// * Signing goes through the standing agent (AgentSSHSIGSigner), as `ssh-keygen -Y sign`
 //   would: hostbook holds no private key itself. The agent's policy (AgentAccessPolicy rule 6)
 //   signs an SSHSIG request in `hostbook-bundle` with an unrestricted key, or a key restricted
 //   to namespaces that include it; a key restricted to others (`git`) is refused here first,
 //   with the command that lifts it, since the agent can only answer "failure".
 // * Verifying returns the key that signed; whether it is a trusted signer of the bundle is
 //   BundleIntake's question.
-import Agent
 public import HostStore
 public import KeyFormats
 
@@ -33,28 +32,8 @@ public enum BundleSignature {
         if publicKey.needsSecurityKey || { if case .dsa = publicKey.algorithm { return true } else { return false } }() {
             throw SessionError.rejected("key '\(key.name.escapedForTerminal)' (\(publicKey.type)) cannot sign bundles here", hint: "Sign with an Ed25519, ECDSA or RSA key.")
         }
-        let data = try SSHSignatureFile.signedData(namespace: namespace, message: message)
-        let flags: UInt32 = { if case .rsa = publicKey.algorithm { return AgentSignFlags.rsaSHA512 } else { return 0 } }()
-        let start = "Start it with 'eval \"$(hostbook agent start)\"', then run this again."
-        switch AgentSignatureRequest.sign(at: socket, keyBlob: key.publicKeyBlob, data: data, flags: flags) {
-        case .notRunning:
-            throw SessionError.failed("hostbook's agent is not running (nothing answers at \(socket.escapedForTerminal)); bundles are signed through it", hint: start)
-        case .noAnswer:
-            throw SessionError.failed("the agent at \(socket.escapedForTerminal) did not answer the signature request", hint: "Restart it: 'hostbook agent stop', then 'eval \"$(hostbook agent start)\"'.")
-        case .refused:
-            if case .keys(let listed) = AgentKeyListing.keys(at: socket), listed.isEmpty {
-                throw SessionError.failed("the agent at \(socket.escapedForTerminal) is locked (it offers no keys)",
-                                          hint: "Unlock it with 'SSH_AUTH_SOCK=\(socket.escapedForTerminal) ssh-add -X', then run this again.")
-            }
-            throw SessionError.failed("the agent refused to sign with key '\(key.name.escapedForTerminal)'",
-                                      hint: "See why with 'hostbook agent log' (a locked vault, a declined approval), then run this again.")
-        case .signature(let blob):
-            let file = SSHSignatureFile.wrap(signature: blob, by: publicKey, namespace: namespace)
-            do { _ = try file.verify(message: message, namespace: namespace) } catch {
-                throw SessionError.failed("the agent's signature with key '\(key.name.escapedForTerminal)' does not verify: \(error)")
-            }
-            return file
-        }
+        return try AgentSSHSIGSigner.sign(message, by: publicKey, keyName: key.name, namespace: namespace,
+                                          sockets: [socket], purpose: "bundles")
     }
 
     /// The key that signed `message`, when `signature` (the `.sig` file's bytes) is a valid

@@ -1,16 +1,19 @@
 // `hostbook git setup KEY [--global | --repo PATH] [--email E]`: git signs commits and tags
-// with a saved key through the agent (git runs `ssh-keygen -Y sign`, which finds the key in
-// the agent at SSH_AUTH_SOCK: no key file on disk). In the chosen scope of git's
-// configuration it sets gpg.format ssh, user.signingkey `key::TYPE BASE64` (git's literal
-// public key form), commit.gpgsign and tag.gpgsign true, and gpg.ssh.allowedSignersFile to
-// AllowedSigners' file, which it rewrites. It records the email the key signs as (--email,
+// with a saved key through hostbook's standing agent. In the chosen scope of git's
+// configuration it sets gpg.format ssh; gpg.ssh.program to hostbook itself (`program`: git
+// then runs `hostbook -Y sign`, which finds the standing agent at its own socket, so signing
+// needs no SSH_AUTH_SOCK: GitSignatureProgram); user.signingkey to the key's public key file
+// `KEYFOLDER/FINGERPRINT.pub`, which it writes (a file, not git's literal `key::` form, for which
+// git 2.39 writes a temporary key file to /tmp and leaves it there); commit.gpgsign and
+// tag.gpgsign true; and gpg.ssh.allowedSignersFile to AllowedSigners' file, which it
+// rewrites. It records the email the key signs as (--email,
 // else git's user.email as that scope sees it; user.email is set there only when it had
 // none), and restricts the key to the SSHSIG namespace `git` when it had no namespace
 // (GitSigningKeys), so it signs git's signatures and nothing else, unless a saved host logs
 // in with it: such a key is never narrowed (that would cut those hosts off), it is left
 // unrestricted and the outcome names the hosts. Order: every check first
-// (key, git, repository, email), then the database, the allowed signers file, and git's
-// configuration last, so git never points at a file that is not there.
+// (key, git, repository, email), then the database, the allowed signers file, the public
+// key file, and git's configuration last, so git never points at a file that is not there.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -38,8 +41,10 @@ public struct GitSigningSetup: Sendable {
         public let namespaceChange: GitSigningKeys.NamespaceChange
         /// The saved hosts that log in with the key (why it was left unrestricted).
         public let hostsUsingKey: [String]
-        /// user.signingkey as written.
+        /// user.signingkey as written: the public key file.
         public let signingKey: String
+        /// gpg.ssh.program as written: hostbook.
+        public let program: String
         public let allowedSignersFile: String
         /// Each git configuration value written, in order.
         public let settings: [(String, String)]
@@ -58,8 +63,10 @@ public struct GitSigningSetup: Sendable {
         return GitSigningSetup(git: git)
     }
 
+    /// `program`: hostbook's own path (gpg.ssh.program); `keyFolder`: where the public key
+    /// file is written (created 0700 when missing).
     public func run(database: HostDatabase, keyName: String, scope: Scope, email: String?,
-                    home: String, environment: [String: String]) throws -> Outcome {
+                    home: String, environment: [String: String], program: String, keyFolder: String) throws -> Outcome {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
             throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
         }
@@ -71,9 +78,10 @@ public struct GitSigningSetup: Sendable {
         let file = AllowedSigners.path(home: home, environment: environment)
         try AllowedSigners.write(AllowedSigners.render(try GitSigningKeys(database: database).all()), to: file)
 
-        let signingKey = "key::" + publicKey.line(comment: "")
+        let signingKey = Self.publicKeyFile(publicKey, folder: keyFolder)
+        try AllowedSigners.write(Array((publicKey.line(comment: key.name) + "\n").utf8), to: signingKey)
         var settings: [(String, String)] = [
-            ("gpg.format", "ssh"), ("user.signingkey", signingKey), ("commit.gpgsign", "true"),
+            ("gpg.format", "ssh"), ("gpg.ssh.program", program), ("user.signingkey", signingKey), ("commit.gpgsign", "true"),
             ("tag.gpgsign", "true"), ("gpg.ssh.allowedSignersFile", file),
         ]
         if configured == nil { settings.append(("user.email", email)) }
@@ -85,7 +93,15 @@ public struct GitSigningSetup: Sendable {
             }
         }
         return Outcome(key: key, email: email, setUserEmail: configured == nil, namespaceChange: change,
-                       hostsUsingKey: users, signingKey: signingKey, allowedSignersFile: file, settings: settings)
+                       hostsUsingKey: users, signingKey: signingKey, program: program, allowedSignersFile: file, settings: settings)
+    }
+
+    /// The public key file that user.signingkey names: named for the key's SHA-256
+    /// fingerprint (a key name may hold any character, and may be renamed), its base64 made
+    /// safe for a file name (`/` as `_`, `+` as `-`).
+    public static func publicKeyFile(_ key: PublicKey, folder: String) -> String {
+        let digest = key.sha256Fingerprint.split(separator: ":", maxSplits: 1).last.map(String.init) ?? ""
+        return folder + "/" + String(digest.map { $0 == "/" ? "_" : $0 == "+" ? "-" : $0 }) + ".pub"
     }
 
     /// Every check `run` makes before it writes anything (the repository, the email), for a

@@ -84,6 +84,13 @@ enum ManPage {
         .TP
         .B ssh
         Once \\fBhostbook ssh\\fR has started \\fBssh\\fR, ssh's own status (255 for ssh's errors).
+        .SH GIT'S SIGNING PROGRAM
+        \\fBgit setup\\fR makes hostbook git's \\fBgpg.ssh.program\\fR: git runs
+        \\fBhostbook \\-Y sign \\-n\\fR \\fINAMESPACE\\fR \\fB\\-f\\fR \\fIKEYFILE\\fR [\\fIFILE\\fR ...],
+        which signs each \\fIFILE\\fR to \\fIFILE\\fR.sig (standard input to standard output without one)
+        through hostbook's standing agent at its own socket, then \\fB$SSH_AUTH_SOCK\\fR: signing needs
+        no \\fBSSH_AUTH_SOCK\\fR. \\fB\\-Y verify\\fR, \\fB\\-Y find\\-principals\\fR and
+        \\fB\\-Y check\\-novalidate\\fR run \\fBssh\\-keygen\\fR with the same arguments.
         .SH ENVIRONMENT
         .TP
         .B HOSTBOOK_DB
@@ -115,6 +122,9 @@ enum ManPage {
         .TP
         .I ~/.config/hostbook/allowed_signers
         git's allowed signers file (\\fB$XDG_CONFIG_HOME\\fR), written by \\fBgit setup\\fR.
+        .TP
+        .I ~/.local/share/hostbook/git\\-signing/FINGERPRINT.pub
+        The public key file git's \\fBuser.signingkey\\fR names, written by \\fBgit setup\\fR, beside the database.
         .TP
         .I $XDG_RUNTIME_DIR/hostbook/bus
         The bus of the keyring \\fBvault unlock\\fR starts where there is no desktop (without

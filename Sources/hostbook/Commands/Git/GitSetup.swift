@@ -10,7 +10,8 @@ enum GitSetup {
         usage: "KEY | --new-key NAME [--global | --repo PATH] [--email E]",
         discussion: """
             Sets, in the current repository (or --repo PATH, or --global): gpg.format ssh, \
-            user.signingkey key::TYPE BASE64, commit.gpgsign true, tag.gpgsign true and \
+            gpg.ssh.program to hostbook itself, user.signingkey to the key's public key file (written \
+            to git-signing/ in the data folder), commit.gpgsign true, tag.gpgsign true and \
             gpg.ssh.allowedSignersFile $XDG_CONFIG_HOME/hostbook/allowed_signers, which it writes. \
             The email is --email, else git's user.email; user.email is set only where it had none. \
             A key with no namespace that no saved host logs in with is restricted to namespace git: \
@@ -19,7 +20,9 @@ enum GitSetup {
             restricted: on a terminal hostbook offers to make a dedicated signing key instead; \
             otherwise the key is set up unrestricted and the output says how to restrict it. \
             --new-key NAME generates a new ed25519 key NAME, restricted to namespace git, and sets it up. \
-            git signs through the agent at SSH_AUTH_SOCK: run 'eval "$(hostbook agent start)"' first.
+            git then runs 'hostbook -Y sign', which signs through hostbook's standing agent at its own \
+            socket (then SSH_AUTH_SOCK), so it works in any shell of this user once 'hostbook agent start' \
+            has run (start it from the shell's profile or the desktop's autostart); verification runs ssh-keygen.
             """,
         positionals: [.optional("KEY", "The key to sign with", completes: .keys)],
         options: [
@@ -62,7 +65,8 @@ enum GitSetup {
         let setup = try GitSigningSetup.findGit(environment: inv.environment)
         let ctx = try KeysContext.open(inv)
         let outcome = try setup.run(database: ctx.database, keyName: keyName, scope: scope,
-                                    email: email, home: inv.homeDirectory, environment: inv.environment)
+                                    email: email, home: inv.homeDirectory, environment: inv.environment,
+                                    program: try SSHPaths.executable(), keyFolder: keyFolder(inv))
         if inv.json {
             inv.printJSON(.object([
                 ("key", .string(outcome.key.name)),
@@ -70,6 +74,7 @@ enum GitSetup {
                 ("email", .string(outcome.email)),
                 ("scope", .string(scopeName(scope))),
                 ("signing_key", .string(outcome.signingKey)),
+                ("program", .string(outcome.program)),
                 ("allowed_signers", .string(outcome.allowedSignersFile)),
                 ("namespaces_changed", .bool(outcome.namespaceChange != .none && outcome.namespaceChange != .leftUnrestricted)),
                 ("left_unrestricted", .bool(outcome.namespaceChange == .leftUnrestricted)),
@@ -96,6 +101,10 @@ enum GitSetup {
         if outcome.setUserEmail { inv.print("git's user.email was not set: set to \(outcome.email).") }
         inv.print("git (\(scopeName(scope))) now signs commits and tags with key '\(name)' as \(outcome.email).")
         inv.print("Allowed signers: \(outcome.allowedSignersFile)")
+        inv.print("Public key file (user.signingkey): \(outcome.signingKey)")
+        if !GitSSHKeygenProgram.sockets(inv.environment).contains(where: { AgentSocket.runningAgent(at: $0) != nil }) {
+            inv.print("git signs through hostbook's agent, which is not running: start it with 'hostbook agent start' (in the shell's profile, for every session).")
+        }
     }
 
     /// On a terminal, for an unrestricted key that saved hosts log in with: offers to make a
@@ -116,6 +125,13 @@ enum GitSetup {
         try GitSigningSetup.findGit(environment: inv.environment).check(scope: scope, email: email)
         _ = try KeysGenerate.generate(KeysContext.open(inv), name: name, comment: name)
         return name
+    }
+
+    /// Where the signing keys' public key files are written: `git-signing` in the data
+    /// folder (the database's folder).
+    static func keyFolder(_ inv: Invocation) -> String {
+        let db = SSHPaths.absolute(inv.databasePath)
+        return String(db[..<(db.lastIndex(of: "/") ?? db.startIndex)]) + "/git-signing"
     }
 
     /// The scope as options of a suggested command.
