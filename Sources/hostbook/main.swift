@@ -8,7 +8,13 @@ import System
 import Vault
 
 // Before anything can hold a secret: no core dumps, not dumpable (SecureMemory/ProcessProtection).
-ProcessProtection.disableCoreDumps()
+// git's signing program (`hostbook -Y ...`, GitSSHKeygenProgram) holds no secret: the agent
+// signs, and a private key file goes to ssh-keygen. It stays dumpable so that the agent can
+// read its /proc/PID/exe and name it in approvals, grants and the log (an unidentified
+// requester gets no grant).
+if CommandLine.arguments.dropFirst().first != "-Y" {
+    ProcessProtection.disableCoreDumps()
+}
 signal(SIGPIPE, SIG_IGN)
 // The session bus, while this is the only thread (setenv: VaultClient.pickSessionBusAtStartup).
 VaultClient.pickSessionBusAtStartup()

@@ -134,6 +134,8 @@ final class GitSigningTests: XCTestCase {
         // git's commit was signed by hostbook, git's gpg.ssh.program, run by git.
         let byHostbook = entries.filter { ($0["process_chain"] as? String ?? "").contains("hostbook -Y sign -n git -f ") }
         XCTAssertEqual(byHostbook.map { "\($0["outcome"] ?? "?") \($0["decision"] ?? "?")" }, ["signed no-confirm"], "\(entries)")
+        // ... and identified by its executable (hostbook -Y stays dumpable: it holds no secret).
+        XCTAssertEqual(byHostbook.map { ($0["client_executable"] as? String).map { URL(fileURLWithPath: $0).lastPathComponent } }, ["hostbook"], "\(entries)")
         XCTAssertTrue(try bed.fx.ok("agent", "log").stdout.contains("refused  namespace"))
 
         XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
