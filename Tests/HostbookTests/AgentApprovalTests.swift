@@ -329,8 +329,9 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: fx.dir.file("data-git.sig")))
         XCTAssertNotEqual(signedFile?.status, 0, "the file signature was made by git's answer")
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("data-file.sig")))
-        XCTAssertTrue(gitPrompt.text.contains("signs:       an SSHSIG signature in namespace git"), gitPrompt.text)
-        XCTAssertTrue(filePrompt?.text.contains("signs:       an SSHSIG signature in namespace file") == true, filePrompt?.text ?? "")
+        XCTAssertTrue(gitPrompt.text.contains("namespace:   git"), gitPrompt.text)
+        XCTAssertFalse(gitPrompt.text.contains("destination"), "an SSHSIG signature names its namespace, not a destination: \(gitPrompt.text)")
+        XCTAssertTrue(filePrompt?.text.contains("namespace:   file") == true, filePrompt?.text ?? "")
     }
 
     /// `hostbook agent approve` on a pseudo-terminal answers the agent started without an
@@ -360,13 +361,21 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(screen.contains("Allow a signature with key ck?"), screen)
         XCTAssertTrue(screen.contains("destination: web (root@127.0.0.1:\(b.sshd.port))"), screen)
         XCTAssertTrue(screen.contains("/usr/bin/ssh: ssh -F none"), screen)
+        // The grant's sentence comes with the grant choice, just above it, and names its scope;
+        // a bad answer is told what to answer, then asked again (issue 34).
+        XCTAssertTrue(screen.contains("\n[a] also allows, for 10m and without asking, every signature with key ck to web (host key SHA256:"), screen)
+        XCTAssertTrue(screen.contains(") by /usr/bin/ssh.\nAllow? [y]es once, [a]llow for 10m, [n]o: "), screen)
+        XCTAssertFalse(screen.contains("Allowing covers"), screen)
+        approve.type("maybe\n")
+        try approve.waitFor("answer y, a or n")
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 2)
         approve.type("n\n")
         try approve.waitFor("Refused.")
         let refused = first.wait()
         XCTAssertNotEqual(refused?.status, 0)
 
         let second = Background { try? self.ssh(b, socket) }
-        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 2)
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 3)
         approve.type("a\n")
         try approve.waitFor("allowed for 10m.")
         let allowed = second.wait()
@@ -375,7 +384,7 @@ final class AgentApprovalTests: XCTestCase {
         // Covered by the grant: no question.
         let granted = try ssh(b, socket)
         XCTAssertEqual(granted.status, 0, granted.stderr)
-        XCTAssertEqual(approve.screen.components(separatedBy: "Allow? [y]es").count - 1, 2)
+        XCTAssertEqual(approve.screen.components(separatedBy: "Allow? [y]es").count - 1, 3, "two requests, one asked twice")
 
         try stopAgent(b)
         stopped = true
@@ -437,6 +446,9 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(screen.contains("requested by: pid "), screen)
         XCTAssertTrue(screen.contains(" /usr/bin/ssh: /usr/bin/ssh -F "), screen)
         XCTAssertTrue(screen.contains("/hostbook --db \(b.bed.fx.db) ssh web -o BatchMode=yes echo reached"), screen)
+        denied.send("x")
+        denied.expect("answer y or n")
+        denied.expect("Allow? [y]es, [n]o: ")
         denied.send("n")
         XCTAssertNotEqual(denied.finish(), 0)
         XCTAssertFalse(denied.transcript.contains("\nreached"), denied.transcript)
