@@ -19,7 +19,9 @@ enum AgentApprove {
         Shows each signature the agent is asked for with a key saved with 'keys edit NAME \
         --confirm' (the key, the destination, the requesting processes) and takes y (allow this \
         one), n (refuse it) or a (allow, and let the key's --grant cover the same key, \
-        destination, program and namespace). Each answer is for the one request shown. While \
+        destination, program and namespace; offered only when a grant can be made, with what it \
+        covers just above). Any other answer is told the choices and asked again. Each answer \
+        is for the one request shown. While \
         it runs, the agent asks here before it tries $SSH_ASKPASS. One runs at a time: another \
         is refused (exit 1). Runs until the agent stops, end of input (Ctrl-D) or Ctrl-C.
         """,
