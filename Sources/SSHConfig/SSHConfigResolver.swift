@@ -12,6 +12,11 @@ public struct SSHConfigApplied: Sendable, Equatable {
     public let value: String
     public let file: String
     public let line: Int
+    /// Whether it came from a block that applies to more than the host's own names: one
+    /// reached through a Host pattern or negation (`Host *`), a Match line, or before any
+    /// Host line. Such a block stays in effect for the host when its own Host blocks go (an
+    /// import, a take-over), so the setting still reaches ssh from the user's file.
+    public var fromSharedBlock: Bool = false
 }
 
 public struct SSHResolvedHost: Sendable, Equatable {
@@ -98,6 +103,9 @@ public struct SSHConfigResolver {
                 if !applies { break }
             }
             guard applies else { continue }
+            let shared = !section.conditions.allSatisfy {
+                if case .host(let patterns, _, _) = $0 { patterns.allSatisfy(HostPatternMatch.isConcrete) } else { false }
+            } || section.conditions.isEmpty
             for d in section.directives {
                 switch d.keyword {
                 case "hostname":
@@ -121,7 +129,8 @@ public struct SSHConfigResolver {
                     if r.proxyCommand == nil && r.proxyJump == nil { r.proxyCommand = Self.commandText(d.line.rest) }
                 default:
                     if Self.accumulating.contains(d.keyword) || seenOther.insert(d.keyword).inserted {
-                        r.otherOptions.append(SSHConfigApplied(keyword: d.keyword, value: d.line.rest, file: d.file, line: d.lineNumber))
+                        r.otherOptions.append(SSHConfigApplied(keyword: d.keyword, value: d.line.rest, file: d.file, line: d.lineNumber,
+                                                               fromSharedBlock: shared))
                     }
                 }
             }

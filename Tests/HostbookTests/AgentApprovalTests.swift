@@ -49,6 +49,28 @@ final class AgentApprovalTests: XCTestCase {
         return Bed(bed: bed, sshd: sshd, askpass: askpass, record: record, answer: answer, options: options)
     }
 
+    struct JumpBed { let fx: HostbookFixture; let gate: PrivateSSHD; let inner: PrivateSSHD; let bed: SSHTestBed }
+
+    func makeBedForJump(sameKey: Bool = false) throws -> JumpBed {
+        let bed = try SSHTestBed()
+        var publics: [String] = []
+        for name in ["ck", "ik"] {
+            let path = bed.fx.dir.file(name + "-key")
+            XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path]).status, 0)
+            XCTAssertEqual(try bed.fx.run(["keys", "import", path, "--name", name]).status, 0)
+            try FileManager.default.removeItem(atPath: path)
+            publics.append(try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        let gate = try PrivateSSHD(authorizedKeys: [publics[0]])
+        let inner = try PrivateSSHD(hostKeyTypes: ["ecdsa"], authorizedKeys: [publics[sameKey ? 0 : 1]])
+        try bed.fx.ok("add", "gate", "--hostname", "127.0.0.1", "--port", String(gate.port), "--user", "root", "--key", "ck")
+        try bed.fx.ok("add", "inner", "--hostname", "127.0.0.1", "--port", String(inner.port), "--user", "root", "--key", sameKey ? "ck" : "ik", "--jump", "gate")
+        try bed.trust(gate)
+        try bed.fx.ok("known-hosts", "approve", "127.0.0.1", "--port", String(inner.port), "--key", try inner.publicKeyTypeAndBlob("ecdsa"), "--yes")
+        try bed.fx.ok("keys", "edit", "ck", "--confirm")
+        return JumpBed(fx: bed.fx, gate: gate, inner: inner, bed: bed)
+    }
+
     private func startAgent(_ b: Bed, askpass: Bool = true, program: String? = nil) throws -> String {
         let r = try b.bed.fx.run(["agent", "start"], bytes: nil, environment: askpass ? ["SSH_ASKPASS": program ?? b.askpass] : [:])
         XCTAssertEqual(r.status, 0, r.stderr)
@@ -329,8 +351,9 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: fx.dir.file("data-git.sig")))
         XCTAssertNotEqual(signedFile?.status, 0, "the file signature was made by git's answer")
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("data-file.sig")))
-        XCTAssertTrue(gitPrompt.text.contains("signs:       an SSHSIG signature in namespace git"), gitPrompt.text)
-        XCTAssertTrue(filePrompt?.text.contains("signs:       an SSHSIG signature in namespace file") == true, filePrompt?.text ?? "")
+        XCTAssertTrue(gitPrompt.text.contains("namespace:   git"), gitPrompt.text)
+        XCTAssertFalse(gitPrompt.text.contains("destination"), "an SSHSIG signature names its namespace, not a destination: \(gitPrompt.text)")
+        XCTAssertTrue(filePrompt?.text.contains("namespace:   file") == true, filePrompt?.text ?? "")
     }
 
     /// `hostbook agent approve` on a pseudo-terminal answers the agent started without an
@@ -360,13 +383,21 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(screen.contains("Allow a signature with key ck?"), screen)
         XCTAssertTrue(screen.contains("destination: web (root@127.0.0.1:\(b.sshd.port))"), screen)
         XCTAssertTrue(screen.contains("/usr/bin/ssh: ssh -F none"), screen)
+        // The grant's sentence comes with the grant choice, just above it, and names its scope;
+        // a bad answer is told what to answer, then asked again (issue 34).
+        XCTAssertTrue(screen.contains("\n[a] also allows, for 10m and without asking, every signature with key ck to web (host key SHA256:"), screen)
+        XCTAssertTrue(screen.contains(") by /usr/bin/ssh.\nAllow? [y]es once, [a]llow for 10m, [n]o: "), screen)
+        XCTAssertFalse(screen.contains("Allowing covers"), screen)
+        approve.type("maybe\n")
+        try approve.waitFor("answer y, a or n")
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 2)
         approve.type("n\n")
         try approve.waitFor("Refused.")
         let refused = first.wait()
         XCTAssertNotEqual(refused?.status, 0)
 
         let second = Background { try? self.ssh(b, socket) }
-        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 2)
+        try approve.waitFor("Allow? [y]es once, [a]llow for 10m, [n]o: ", occurrence: 3)
         approve.type("a\n")
         try approve.waitFor("allowed for 10m.")
         let allowed = second.wait()
@@ -375,7 +406,7 @@ final class AgentApprovalTests: XCTestCase {
         // Covered by the grant: no question.
         let granted = try ssh(b, socket)
         XCTAssertEqual(granted.status, 0, granted.stderr)
-        XCTAssertEqual(approve.screen.components(separatedBy: "Allow? [y]es").count - 1, 2)
+        XCTAssertEqual(approve.screen.components(separatedBy: "Allow? [y]es").count - 1, 3, "two requests, one asked twice")
 
         try stopAgent(b)
         stopped = true
@@ -437,6 +468,9 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertTrue(screen.contains("requested by: pid "), screen)
         XCTAssertTrue(screen.contains(" /usr/bin/ssh: /usr/bin/ssh -F "), screen)
         XCTAssertTrue(screen.contains("/hostbook --db \(b.bed.fx.db) ssh web -o BatchMode=yes echo reached"), screen)
+        denied.send("x")
+        denied.expect("answer y or n")
+        denied.expect("Allow? [y]es, [n]o: ")
         denied.send("n")
         XCTAssertNotEqual(denied.finish(), 0)
         XCTAssertFalse(denied.transcript.contains("\nreached"), denied.transcript)
@@ -451,6 +485,56 @@ final class AgentApprovalTests: XCTestCase {
         let batch = try b.bed.ssh(["web", "-o", "BatchMode=yes", "echo reached"])
         XCTAssertNotEqual(batch.status, 0)
         XCTAssertFalse(batch.stdout.contains("reached"))
+    }
+}
+
+extension AgentApprovalTests {
+    /// A connection through a jump host asks once per hop it signs for (issue 34): with one
+    /// confirm key on both hops, `hostbook ssh inner` asks twice, first for the jump host
+    /// (its own connection, the `ssh -W` child), then for inner, each naming its own
+    /// destination; no hop is asked twice.
+    func testAJumpConnectionAsksOncePerHop() throws {
+        guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }
+        let b = try makeBedForJump(sameKey: true)
+        defer { b.gate.stop(); b.inner.stop() }
+        let t = try ScriptedTerminal(["--db", b.fx.db, "ssh", "inner", "echo reached"], fixture: b.fx)
+        t.expect("destination: gate (")
+        t.expect("Allow? [y]es, [n]o: ")
+        t.send("y")
+        t.expect("destination: inner (")
+        t.expect("Allow? [y]es, [n]o: ")
+        t.send("y")
+        t.expect("reached")
+        XCTAssertEqual(t.finish(), 0, t.transcript)
+        XCTAssertEqual(t.transcript.components(separatedBy: "Allow a signature").count - 1, 2, t.transcript)
+    }
+
+    /// Through the installed configuration and the standing agent, plain ssh: the jump host's
+    /// confirm key asks once (its askpass runs once), the other hop's key not at all.
+    func testAJumpHostAsksOnceThroughTheStandingAgent() throws {
+        let b = try makeBedForJump()
+        defer { b.gate.stop(); b.inner.stop() }
+        let record = b.fx.dir.file("asked")
+        let askpass = b.fx.dir.file("askpass.sh")
+        try Data("#!/bin/sh\n{ printf '%s\\n' \"$1\"; echo ----; } >> \"\(record)\"\nexit 0\n".utf8).write(to: URL(fileURLWithPath: askpass))
+        chmod(askpass, 0o755)
+        XCTAssertEqual(try b.fx.run(["ssh-config", "--install"]).status, 0)
+        let started = try b.fx.run(["agent", "start"], bytes: nil, environment: ["SSH_ASKPASS": askpass])
+        XCTAssertEqual(started.status, 0, started.stderr)
+        var stopped = false
+        defer { if !stopped { _ = try? b.fx.run(["agent", "stop"]) } }
+        var env = b.fx.environment
+        env["CFG"] = b.bed.home + "/.ssh/config"
+        let r = try Shell.run("unset SSH_AUTH_SOCK; ssh -F \"$CFG\" -o BatchMode=yes inner echo reached", environment: env, account: b.fx.account)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "reached\n")
+        let asked = (try? String(contentsOfFile: record, encoding: .utf8)) ?? ""
+        XCTAssertEqual(asked.components(separatedBy: "----").count - 1, 1, asked)
+        XCTAssertTrue(asked.contains("destination: gate ("), asked)
+        XCTAssertEqual(try b.fx.run(["agent", "stop"]).status, 0)
+        stopped = true
+        let log = try b.fx.json("agent", "log") as? [[String: Any]] ?? []
+        XCTAssertEqual(log.map { "\($0["key"] ?? "")→\($0["destination"] ?? "")" }.sorted(), ["ck→gate", "ik→inner"], "\(log)")
     }
 }
 

@@ -82,6 +82,8 @@ final class DebianPackageTests: XCTestCase {
             XCTAssertTrue(depends.contains(package), "Depends lacks \(package): \(depends)")
         }
         XCTAssertFalse(depends.contains { $0.contains("swift") }, "\(depends)")
+        // What 'vault unlock' (a bus and gnome-keyring-daemon) and 'bundle' (git) run.
+        XCTAssertEqual(field("Recommends"), "dbus-daemon, gnome-keyring, git")
 
         // Unpacked: what each file holds is what the binary generates, and the binary needs
         // no Swift library (none is in the package, and a machine without Swift has none).

@@ -10,7 +10,7 @@ final class HostPickerTests: XCTestCase {
     static let entries: [HostPicker.Entry] = [
         .init(name: "web1", user: "root", hostname: "10.0.0.1", port: 22, tags: ["prod"]),
         .init(name: "web2", user: "deploy", hostname: "10.0.0.2", port: 2222, tags: ["staging"]),
-        .init(name: "db", user: nil, hostname: "DB.example.com", port: 5432, tags: ["prod", "Postgres"]),
+        .init(name: "db", user: nil, hostname: "DB.example.com", port: 5432, tags: ["prod", "Postgres"], aliases: ["Primary", "pg"]),
         .init(name: "v6", user: "me", hostname: "::1", port: 22, tags: []),
     ]
 
@@ -24,6 +24,8 @@ final class HostPickerTests: XCTestCase {
             ([.text("WEB")], ["web1", "web2"], "web1", .stay),                 // case-insensitive, over the name
             ([.text("prod")], ["web1", "db"], "web1", .stay),                  // over the tags
             ([.text("postgres")], ["db"], "db", .stay),
+            ([.text("primary")], ["db"], "db", .stay),                        // over the aliases
+            ([.text("pg prod")], ["db"], "db", .stay),
             ([.text("2222")], ["web2"], "web2", .stay),                        // over user@hostname:port
             ([.text("deploy@")], ["web2"], "web2", .stay),
             ([.text("example.com:5432")], ["db"], "db", .stay),

@@ -178,6 +178,8 @@ final class ImportSSHConfigTests: XCTestCase {
             Host *.pattern
               Port 2
             Include nothing/*.conf
+            Host *
+              ServerAliveInterval 30
 
             """
         let file = try write("config", text)
@@ -187,6 +189,8 @@ final class ImportSSHConfigTests: XCTestCase {
         XCTAssertTrue(a.contains { $0.hasPrefix("forwardagent yes (\(file) line 2)") }, "\(a)")
         XCTAssertTrue(a.contains("IdentityFile ~/.ssh/absent_key: the file does not exist"), "\(a)")
         XCTAssertTrue(a.contains { $0.hasPrefix("Match exec (\(file) line 8)") }, "\(a)")
+        // The user's own `Host *` still gives it ServerAliveInterval: not lost (issue 34).
+        XCTAssertFalse(h.values.contains { ($0["not_imported"] as? [String] ?? []).contains { $0.contains("serveraliveinterval") } }, "\(h)")
         XCTAssertTrue((h["b"]?["not_imported"] as? [String] ?? []).contains { $0.contains("no saved or imported host is named 'nowhere'") })
         XCTAssertTrue((h["c"]?["not_imported"] as? [String] ?? []).contains { $0.contains("a chain of 2 jump hosts") })
         XCTAssertNil(h["c"]?["jump"] as? String)

@@ -133,6 +133,31 @@ final class InstallScriptTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: bin))
     }
 
+    /// An ssh configuration installed before any host was saved names no hostbook program;
+    /// uninstalling hostbook removes it and its Include line all the same (issue 34).
+    func testUninstallRemovesAnInstalledSSHConfigurationWithoutHosts() throws {
+        let fx = try HostbookFixture()
+        let prefix = fx.dir.file("prefix")
+        let installed = try fx.tool(Self.root.appendingPathComponent("scripts/install").path,
+                                    ["--prefix", prefix, "--binary", HostbookProcess.binaryURL.path])
+        XCTAssertEqual(installed.status, 0, installed.stderr)
+        let bin = prefix + "/bin/hostbook"
+        let configured = try fx.tool(bin, ["ssh-config", "--install"])
+        XCTAssertEqual(configured.status, 0, configured.stderr)
+        let home = fx.environment["HOME"] ?? fx.dir.path
+        let userConfig = home + "/.ssh/config"
+        let generated = home + "/.config/hostbook/ssh_config"
+        XCTAssertFalse(try String(contentsOfFile: generated, encoding: .utf8).contains("KnownHostsCommand"))
+        XCTAssertTrue(try String(contentsOfFile: userConfig, encoding: .utf8).contains("Include"))
+
+        let removed = try fx.tool(Self.root.appendingPathComponent("scripts/uninstall").path, ["--prefix", prefix])
+        XCTAssertEqual(removed.status, 0, removed.stderr)
+        XCTAssertTrue(removed.stdout.contains("\nuninstalled the ssh configuration (\(bin) ssh-config --uninstall)\n"), removed.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: generated))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: userConfig), "hostbook made it, holding only the Include line")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: bin))
+    }
+
     func testBadArgumentsAreUsageErrors() throws {
         let r = try script("install", ["--frobnicate"])
         XCTAssertEqual(r.status, 2)

@@ -198,6 +198,29 @@ final class SSHConfigOracleTests: XCTestCase {
         XCTAssertEqual(r.port, 2001)
     }
 
+    /// Each other option says whether it came from a block beyond the host's own names
+    /// (`Host *`, a pattern, Match, before any Host line), which stays in effect for it.
+    func testOtherOptionsSayWhetherTheirBlockIsShared() throws {
+        let folder = try ConfigFolder()
+        let file = try folder.write("config", """
+            Compression yes
+            Host a b
+              ForwardAgent yes
+            Host *.example a*
+              TCPKeepAlive no
+            Match all
+              ConnectTimeout 5
+            Host *
+              ServerAliveInterval 30
+              ForwardAgent no
+
+            """)
+        let r = SSHConfigResolver(configuration: try folder.load(file), localUser: "me").resolve("a")
+        let shared = Dictionary(uniqueKeysWithValues: r.otherOptions.map { ($0.keyword, $0.fromSharedBlock) })
+        XCTAssertEqual(shared, ["compression": true, "forwardagent": false, "tcpkeepalive": true,
+                                "connecttimeout": true, "serveraliveinterval": true])
+    }
+
     func testUndecidedMatchIsReported() throws {
         let folder = try ConfigFolder()
         let file = try folder.write("config", "Match exec \"true\"\n  User fromExec\nHost a\n  User mine\n")

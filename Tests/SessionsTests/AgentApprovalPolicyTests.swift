@@ -187,6 +187,11 @@ final class AgentApprovalPolicyTests: XCTestCase {
             XCTAssertTrue(signs(&c, "web-key", bound: "web"))
         }
         XCTAssertEqual(approver.asked.count, 1, "one prompt for ten connections")
+        // The grant's sentence names the scope: key × destination (host key) × program.
+        let first = approver.asked[0]
+        XCTAssertFalse(first.prompt.contains("10m"), "the prompt above the choices says nothing of the grant: \(first.prompt)")
+        XCTAssertEqual(first.grantSentence(choice: "[a]"),
+                       "[a] also allows, for 10m and without asking, every signature with key web-key to web (host key \(hostKeys["web"]!.publicKey.sha256Fingerprint)) by \(first.program?.executable ?? "?").")
         XCTAssertEqual(outcomes.hows, ["prompt"] + Array(repeating: "grant", count: 9))
         // Another destination is another scope.
         var other = AgentConversation(peer: Self.peer, policy: policy(approvals, outcomes))
@@ -288,7 +293,7 @@ final class AgentApprovalPolicyTests: XCTestCase {
     /// shows its own namespace and data digest, and each answer decides its own request.
     func testEachSSHSIGRequestIsShownAndAnsweredWithItsNamespaceAndData() throws {
         try KeyStore(database: database).update(name: "web-key", KeyChanges(grantSeconds: 0))
-        let approver = PromptedApprover { $0.contains("namespace git") ? .allowOnce : .deny }
+        let approver = PromptedApprover { $0.contains("namespace:   git\n") ? .allowOnce : .deny }
         let approvals = AgentApprovals(approver: approver)
         let outcomes = Outcomes()
         let policy = self.policy(approvals, outcomes)
@@ -307,9 +312,9 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertEqual(replies.get("file")?.first, 5, "file: refused, whatever git's answer")
         let prompts = approver.prompts.sorted()
         XCTAssertEqual(prompts.count, 2)
-        let filePrompt = prompts.first { $0.contains("namespace file") } ?? ""
-        let gitPrompt = prompts.first { $0.contains("namespace git") } ?? ""
-        XCTAssertTrue(filePrompt.contains("signs:       an SSHSIG signature in namespace file"), filePrompt)
+        let filePrompt = prompts.first { $0.contains("namespace:   file\n") } ?? ""
+        let gitPrompt = prompts.first { $0.contains("namespace:   git\n") } ?? ""
+        XCTAssertTrue(filePrompt.contains("namespace:   file"), filePrompt)
         XCTAssertTrue(gitPrompt.contains("  data:        SHA256:"), gitPrompt)
         let digest = { (p: String) in p.split(separator: "\n").first { $0.hasPrefix("  data:") } }
         XCTAssertNotEqual(digest(filePrompt), digest(gitPrompt), "each prompt names its own data")
@@ -325,7 +330,15 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertEqual(c.reply(to: try sshsigRequest("web-key", namespace: "git", message: [2])).first, 14)
         XCTAssertEqual(c.reply(to: try sshsigRequest("web-key", namespace: "file", message: [3])).first, 5)
         XCTAssertEqual(outcomes.hows, ["prompt", "grant", "denied"])
-        XCTAssertTrue(approver.prompts[0].contains("Allowing covers this key, destination, program, namespace for 10m."), approver.prompts[0])
+        // The prompt names the namespace where a login names its destination (issue 34), and
+        // says nothing of a grant: that sentence goes with the grant choice alone.
+        let prompt = approver.prompts[0]
+        XCTAssertTrue(prompt.contains("\n  namespace:   git\n"), prompt)
+        XCTAssertFalse(prompt.contains("destination"), prompt)
+        XCTAssertFalse(prompt.contains("10m"), prompt)
+        let program = try XCTUnwrap(approver.asked[0].program?.executable)
+        XCTAssertEqual(approver.asked[0].grantSentence(choice: "[a]"),
+                       "[a] also allows, for 10m and without asking, every signature with key web-key in namespace git by \(program).")
     }
 
     /// A client whose program cannot be identified (no pidfd, or it exec'd, exited, is not
@@ -346,7 +359,8 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertTrue(prompt.contains("  program:     unknown program"), prompt)
         XCTAssertTrue(prompt.contains("requested by: pid \(getpid()) unknown program: "), prompt)
         XCTAssertTrue(prompt.contains("An unknown program asks every time."), prompt)
-        XCTAssertFalse(prompt.contains("Allowing covers"), prompt)
+        XCTAssertFalse(prompt.contains("allows, for"), prompt)
+        XCTAssertNil(approver.asked[0].grantSentence(choice: "[a]"), "no grant, so no grant sentence")
     }
 
     /// A grant for a script's interpreter names the script: `sh first.sh`'s grant does not

@@ -162,11 +162,17 @@ public struct ApprovalRequest: Sendable, Equatable {
         case .unknownServer(let fingerprint):
             lines.append("  destination: a server hostbook does not know (host key \(fingerprint.escapedForTerminal))")
         case .none:
-            lines.append("  destination: none (the client did not say which server the signature is for)")
+            // An SSHSIG signature (git, ssh-keygen -Y sign) goes to no server: its namespace
+            // says what it is for.
+            if subject.namespace == nil {
+                lines.append("  destination: none (the client did not say which server the signature is for)")
+            }
         }
         switch subject {
         case .userAuthentication(let user): lines.append("  signs:       a login as \(user.escapedForTerminal)")
-        case .sshsig(let namespace): lines.append("  signs:       an SSHSIG signature in namespace \(namespace.escapedForTerminal)")
+        case .sshsig(let namespace):
+            lines.append("  namespace:   \(namespace.escapedForTerminal)")
+            lines.append("  signs:       an SSHSIG signature (ssh-keygen -Y sign, git commit -S)")
         case .unidentified: lines.append("  signs:       data that is neither a login nor an SSHSIG signature")
         }
         lines.append("  data:        \(dataDigest.escapedForTerminal)")
@@ -182,11 +188,32 @@ public struct ApprovalRequest: Sendable, Equatable {
             lines.append("A forwarded request asks every time.")
         } else if program == nil {
             lines.append("An unknown program asks every time.")
-        } else if key.grantSeconds > 0 {
-            let namespace = subject.namespace == nil ? "" : ", namespace"
-            lines.append("Allowing covers this key, destination, program\(namespace) for \(Self.durationText(key.grantSeconds)).")
         }
         return lines
+    }
+
+    /// The sentence that goes with the grant choice (`choice`: how the approver names it,
+    /// `[a]` or `Yes`): what a grant made by this answer covers, and for how long. nil when
+    /// no grant can be made.
+    public func grantSentence(choice: String) -> String? {
+        guard mayGrant, let grantCoverage else { return nil }
+        return "\(choice) also allows, for \(Self.durationText(key.grantSeconds)) and without asking, every signature \(grantCoverage)."
+    }
+
+    /// What a grant for this request covers, in words (the grant scope: key × destination ×
+    /// program, with its script, × namespace), escaped; nil when no grant can be made.
+    public var grantCoverage: String? {
+        guard grantScope != nil else { return nil }
+        var words = ["with key \(key.name.escapedForTerminal)"]
+        switch destination {
+        case .savedHosts(let hosts, let fingerprint):
+            words.append("to \(hosts.map(\.name.escapedForTerminal).joined(separator: ", ")) (host key \(fingerprint.escapedForTerminal))")
+        case .unknownServer(let fingerprint): words.append("to the server of host key \(fingerprint.escapedForTerminal)")
+        case .none: if subject.namespace == nil { words.append("bound to no server") }
+        }
+        if let namespace = subject.namespace { words.append("in namespace \(namespace.escapedForTerminal)") }
+        words.append("by \(programText)")
+        return words.joined(separator: " ")
     }
 
     /// A duration as `keys edit --grant` takes it: `1h`, `10m`, `90s`.

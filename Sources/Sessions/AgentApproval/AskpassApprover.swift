@@ -33,7 +33,9 @@ public struct AskpassApprover: AgentApprover {
         guard let path = ExecutablePath.find(program, searchPath: searchPath) else { return .unavailable }
         request.tellRequester(request.waitingNotice(in: "SSH_ASKPASS (\(program.escapedForTerminal))"))
         let options = Spawn.Options(defaultSignals: [SIGPIPE], environment: environment)
-        guard let result = try? CapturedProcess.run(path, [program, request.prompt], options: options, limit: 256,
+        // Its yes is also the grant's: the prompt says what that covers.
+        let prompt = request.prompt + (request.grantSentence(choice: "Yes").map { "\n" + $0 } ?? "")
+        guard let result = try? CapturedProcess.run(path, [program, prompt], options: options, limit: 256,
                                                     timeoutMilliseconds: Int64(timeoutSeconds) * 1000) else { return .unavailable }
         if result.timedOut { return .timeout }
         guard result.status == .exited(0) else { return .deny }

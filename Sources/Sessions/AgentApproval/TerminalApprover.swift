@@ -60,8 +60,10 @@ public final class TerminalApprover: AgentApprover, @unchecked Sendable {
             return (client, id)
         }
         guard let (client, id) = asked else { return .unavailable }
-        let grant = request.key.grantSeconds > 0 && !request.isForwarded ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
-        guard client.write(ApprovalWire.question(id: id, grant: grant, prompt: request.prompt)) else {
+        let grant = request.mayGrant ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
+        // The grant's sentence goes last, just above the question that offers it.
+        let prompt = request.prompt + (request.grantSentence(choice: "[a]").map { "\n" + $0 } ?? "")
+        guard client.write(ApprovalWire.question(id: id, grant: grant, prompt: prompt)) else {
             return lock.locked { client.answers[id] = nil; return .unavailable }
         }
         request.tellRequester(request.waitingNotice(in: "'hostbook agent approve'"))

@@ -12,19 +12,22 @@ struct HostPicker {
         /// `user@hostname:port` (`hostname:port` without a user; an IPv6 address in brackets).
         let target: String
         let tags: [String]
-        /// What the filter is matched against: name, target and tags, lowercased.
+        /// Its other names (`hostbook alias`): matched as its name is, not drawn.
+        let aliases: [String]
+        /// What the filter is matched against: name, aliases, target and tags, lowercased.
         let haystack: String
 
-        init(name: String, target: String, tags: [String]) {
+        init(name: String, target: String, tags: [String], aliases: [String] = []) {
             self.name = name
             self.target = target
             self.tags = tags
-            self.haystack = ([name, target] + tags).joined(separator: " ").lowercased()
+            self.aliases = aliases
+            self.haystack = ([name] + aliases + [target] + tags).joined(separator: " ").lowercased()
         }
 
-        init(name: String, user: String?, hostname: String, port: Int, tags: [String]) {
+        init(name: String, user: String?, hostname: String, port: Int, tags: [String], aliases: [String] = []) {
             let host = hostname.contains(":") ? "[" + hostname + "]" : hostname
-            self.init(name: name, target: (user.map { $0 + "@" } ?? "") + host + ":" + String(port), tags: tags)
+            self.init(name: name, target: (user.map { $0 + "@" } ?? "") + host + ":" + String(port), tags: tags, aliases: aliases)
         }
     }
 
@@ -55,7 +58,7 @@ struct HostPicker {
     var selection: Entry? { matches.isEmpty ? nil : entries[matches[selected]] }
 
     /// Whether `entry` matches `filter`: every word of the filter (split at spaces) occurs
-    /// in its name, target or tags, ignoring case. An empty filter matches everything.
+    /// in its name, an alias, its target or tags, ignoring case. An empty filter matches everything.
     static func matches(_ entry: Entry, filter: String) -> Bool {
         for word in filter.lowercased().split(separator: " ") where !entry.haystack.contains(word) { return false }
         return true

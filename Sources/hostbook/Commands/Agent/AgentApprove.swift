@@ -19,7 +19,9 @@ enum AgentApprove {
         Shows each signature the agent is asked for with a key saved with 'keys edit NAME \
         --confirm' (the key, the destination, the requesting processes) and takes y (allow this \
         one), n (refuse it) or a (allow, and let the key's --grant cover the same key, \
-        destination, program and namespace). Each answer is for the one request shown. While \
+        destination, program and namespace; offered only when a grant can be made, with what it \
+        covers just above). Any other answer is told the choices and asked again. Each answer \
+        is for the one request shown. While \
         it runs, the agent asks here before it tries $SSH_ASKPASS. One runs at a time: another \
         is refused (exit 1). Runs until the agent stops, end of input (Ctrl-D) or Ctrl-C.
         """,
@@ -61,7 +63,7 @@ enum AgentApprove {
             for line in prompt.split(separator: "\n", omittingEmptySubsequences: false) { shown += "\(String(line))\n" }
             Output.write(shown, to: STDERR_FILENO)
             let answer: ApprovalAnswer
-            do { answer = try read(grant: grant) } catch { return }   // end of input
+            do { answer = try read(ApprovalChoices(grant: grant)) } catch { return }   // end of input
             guard LengthPrefixedFrame.write(ApprovalWire.answer(id: id, answer), to: fd) else { break }
             switch answer {
             case .allowForGrant: inv.note(grant.map { "Allowed; the same key, destination, program and namespace are allowed for \($0)." } ?? "Allowed.")
@@ -72,16 +74,12 @@ enum AgentApprove {
         inv.note("The agent stopped.")
     }
 
-    /// y, n, or a (only when the key has a grant); asked again until one is given.
-    private static func read(grant: String?) throws -> ApprovalAnswer {
-        let question: TerminalText = grant.map { "Allow? [y]es once, [a]llow for \($0), [n]o: " } ?? "Allow? [y]es, [n]o: "
+    /// y, n, or a (only when the key has a grant); a bad answer is told what to answer and
+    /// asked again.
+    private static func read(_ choices: ApprovalChoices) throws -> ApprovalAnswer {
         while true {
-            switch try Terminal.readLine(prompt: question).lowercased() {
-            case "y", "yes": return .allowOnce
-            case "a" where grant != nil: return .allowForGrant
-            case "n", "no": return .deny
-            default: continue
-            }
+            if let answer = choices.answer(try Terminal.readLine(prompt: choices.question)) { return answer }
+            Output.write(choices.badAnswer + "\n", to: STDERR_FILENO)
         }
     }
 }

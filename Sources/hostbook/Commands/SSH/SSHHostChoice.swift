@@ -40,7 +40,7 @@ enum SSHHostChoice {
         guard !hosts.isEmpty else {
             throw CLIError.notFound("no saved hosts to pick from; add one with 'hostbook add NAME --hostname H'")
         }
-        let entries = hosts.map { HostPicker.Entry(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port, tags: $0.tags) }
+        let entries = hosts.map { HostPicker.Entry(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port, tags: $0.tags, aliases: $0.aliases) }
         return try HostPickerPrompt.choose(from: entries, color: inv.useColor)
     }
 }

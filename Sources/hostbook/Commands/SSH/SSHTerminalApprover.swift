@@ -22,23 +22,19 @@ final class SSHTerminalApprover: AgentApprover, @unchecked Sendable {
             let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
             guard tty >= 0 else { return .unavailable }
             defer { close(tty) }
-            let grant = request.key.grantSeconds > 0 && !request.isForwarded ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
+            let choices = ApprovalChoices(grant: request.mayGrant ? ApprovalRequest.durationText(request.key.grantSeconds) : nil)
             var text: TerminalText = "\r\nhostbook: "
             for line in request.promptLines { text += "\(line)\r\n" }
-            text += grant.map { "Allow? [y]es once, [a]llow for \($0), [n]o: " } ?? "Allow? [y]es, [n]o: "
-            guard Output.write(text, to: tty) else { return .unavailable }
+            if let sentence = request.grantSentence(choice: "[a]") { text += "\(sentence)\r\n" }
+            guard Output.write(text + choices.question, to: tty) else { return .unavailable }
             let deadline = Monotonic.milliseconds() + Int64(timeoutSeconds) * 1000
             while true {
                 guard let line = Self.readLine(tty, deadline: deadline) else {
                     _ = Output.write("\r\nhostbook: no answer; refused.\r\n", to: tty)
                     return .timeout
                 }
-                switch line.lowercased() {
-                case "y", "yes": return .allowOnce
-                case "a" where grant != nil: return .allowForGrant
-                case "n", "no": return .deny
-                default: _ = Output.write("Allow? [y]es, [n]o\(grant.map { ", [a]llow for \($0)" } ?? ""): ", to: tty)
-                }
+                if let answer = choices.answer(line) { return answer }
+                _ = Output.write(choices.badAnswer + "\r\n" + choices.question, to: tty)
             }
         }
     }

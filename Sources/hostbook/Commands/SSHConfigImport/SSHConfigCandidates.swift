@@ -1,7 +1,7 @@
 // From a resolved configuration to what the importer takes: for each concrete Host alias,
 // the settings `ssh -G` would give, the IdentityFiles with their public halves, and one line
-// for everything hostbook does not keep (other options, undecided Match blocks, a ProxyJump
-// chain); a host reached through a ProxyCommand is skipped, with the reason. File-wide notes say what a Host pattern or a Match line
+// for everything hostbook does not keep and the user's own file no longer gives it (other
+// options of the host's own blocks, undecided Match blocks, a ProxyJump chain); a host reached through a ProxyCommand is skipped, with the reason. File-wide notes say what a Host pattern or a Match line
 // means for the import.
 #if canImport(Glibc)
 import Glibc
@@ -74,7 +74,9 @@ struct SSHConfigCandidates {
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: nil, problem: why.text))
             }
         }
-        for o in r.otherOptions {
+        // A setting the user's own `Host *` (or another block not the host's own) supplies
+        // still reaches ssh from their file, whatever hostbook keeps: nothing is lost.
+        for o in r.otherOptions where !o.fromSharedBlock {
             c.notImported.append("\(o.keyword) \(o.value) (\(o.file) line \(o.line)): hostbook does not keep this option")
         }
         for m in r.undecidedMatches {
@@ -143,7 +145,7 @@ struct SSHConfigCandidates {
             where !patterns.allSatisfy(HostPatternMatch.isConcrete) && !section.directives.isEmpty {
                 let key = "\(file):\(line)"
                 guard seen.insert(key).inserted else { continue }
-                notes.append("Host \(patterns.joined(separator: " ")) (\(file) line \(line)): a pattern, not a host; its settings were imported into the hosts it matches")
+                notes.append("Host \(patterns.joined(separator: " ")) (\(file) line \(line)): a pattern, not a host; what hostbook keeps of its settings was imported into the hosts it matches, and the rest still applies from your file")
             }
         }
         for m in config.matchLines {
