@@ -50,4 +50,24 @@ final class PrintableTextTests: XCTestCase {
         // Visible text outside ASCII is left alone.
         for text in ["ünïcödé", "名前", "🔑", "a\u{A0}b", "ß"] { XCTAssertEqual(PrintableText.quoted(text), text) }
     }
+
+    /// A zero-width joiner is left alone only inside an emoji sequence, which terminals draw
+    /// as one picture; next to anything else it is escaped like every Cf character.
+    func testAJoinerIsKeptOnlyBetweenEmoji() {
+        let family = "\u{1F468}\u{200D}\u{1F469}\u{200D}\u{1F467}"
+        XCTAssertEqual(PrintableText.quoted("trip " + family), "trip " + family)
+        XCTAssertEqual(PrintableText.clean(family), family)
+        // After a variation selector or a skin tone, before an emoji: kept.
+        for kept in ["\u{2764}\u{FE0F}\u{200D}\u{1F525}", "\u{1F469}\u{1F3FD}\u{200D}\u{1F4BB}"] {
+            XCTAssertEqual(PrintableText.quoted(kept), kept)
+        }
+        // Between letters, after an ASCII digit (Unicode's emoji property covers 0-9), at
+        // either end, or doubled: escaped.
+        XCTAssertEqual(PrintableText.quoted("s\u{200D}sh"), #"s\u{200d}sh"#)
+        XCTAssertEqual(PrintableText.quoted("1\u{200D}\u{1F469}"), "1\\u{200d}\u{1F469}")
+        XCTAssertEqual(PrintableText.quoted("\u{200D}\u{1F469}"), "\\u{200d}\u{1F469}")
+        XCTAssertEqual(PrintableText.quoted("\u{1F469}\u{200D}"), "\u{1F469}\\u{200d}")
+        XCTAssertEqual(PrintableText.quoted("\u{1F469}\u{200D}\u{200D}\u{1F469}"), "\u{1F469}\\u{200d}\\u{200d}\u{1F469}")
+        XCTAssertEqual(PrintableText.clean("s\u{200D}sh"), "ssh")
+    }
 }

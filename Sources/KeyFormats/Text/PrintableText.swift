@@ -19,6 +19,24 @@ public enum PrintableText {
         return v >= 0xa0 && s.properties.generalCategory == .format
     }
 
+    /// Whether the scalar at `i` of `scalars` is unsafe where it stands: `isUnsafe`, except
+    /// a zero-width joiner inside an emoji sequence (an emoji, or an emoji's variation
+    /// selector or skin-tone modifier, before it; an emoji after it: man, ZWJ, woman, ZWJ, girl), which terminals
+    /// draw as one visible picture. Everywhere else U+200D is escaped like any Cf.
+    static func isUnsafe(at i: Int, in scalars: [Unicode.Scalar]) -> Bool {
+        let s = scalars[i]
+        guard isUnsafe(s) else { return false }
+        guard s.value == 0x200D, i > 0, i + 1 < scalars.count else { return true }
+        let before = scalars[i - 1], after = scalars[i + 1]
+        let joinsAfter = isEmoji(before) || before.value == 0xFE0F || (0x1F3FB...0x1F3FF).contains(before.value)
+        return !(joinsAfter && isEmoji(after))
+    }
+
+    /// An emoji picture (not the ASCII digits, `#` and `*` Unicode also marks as emoji).
+    private static func isEmoji(_ s: Unicode.Scalar) -> Bool {
+        s.value >= 0xA9 && s.properties.isEmoji
+    }
+
     /// Whether `text` holds an unsafe scalar. Printable ASCII is decided byte by byte (a
     /// listing escapes tens of thousands of cells, nearly all plain ASCII).
     static func hasUnsafe(_ text: String) -> Bool {
@@ -27,14 +45,17 @@ public enum PrintableText {
             if b < 0x20 || b == 0x7F { return true }
             if b >= 0x80 { ascii = false; break }
         }
-        return !ascii && text.unicodeScalars.contains(where: isUnsafe)
+        guard !ascii else { return false }
+        let scalars = Array(text.unicodeScalars)
+        return scalars.indices.contains { isUnsafe(at: $0, in: scalars) }
     }
 
     /// `text` with every unsafe scalar removed.
     public static func clean(_ text: String) -> String {
         guard hasUnsafe(text) else { return text }
+        let scalars = Array(text.unicodeScalars)
         var out = String.UnicodeScalarView()
-        for s in text.unicodeScalars where !isUnsafe(s) { out.append(s) }
+        for i in scalars.indices where !isUnsafe(at: i, in: scalars) { out.append(scalars[i]) }
         return String(out)
     }
 
@@ -42,9 +63,14 @@ public enum PrintableText {
     /// goes through.
     public static func quoted(_ text: String) -> String {
         guard hasUnsafe(text) else { return text }
+        let scalars = Array(text.unicodeScalars)
         var out = ""
-        for s in text.unicodeScalars {
-            if isUnsafe(s) { out += "\\u{" + String(s.value, radix: 16) + "}" } else { out.unicodeScalars.append(s) }
+        for i in scalars.indices {
+            if isUnsafe(at: i, in: scalars) {
+                out += "\\u{" + String(scalars[i].value, radix: 16) + "}"
+            } else {
+                out.unicodeScalars.append(scalars[i])
+            }
         }
         return out
     }
