@@ -125,13 +125,12 @@ extension KnownHostsStore {
                     storedWhole.insert(WholeIdentity(pattern: pattern, marker: marker, blob: blob))
                 }
             }
-            // The values that are the same for every row are SQL literals (bound values cost
-            // a copy each); the event is copied from the row just written.
-            let constants = "\(KnownHostsSQL.literal(source)), \(KnownHostsSQL.literal(now))"
-            let insert = try connection.prepare(KnownHostsSQL.importInsert(constants: constants))
-            // Rows get ids above every stored one (INTEGER PRIMARY KEY, nothing is deleted
-            // here): their `imported` events are copied from them in one statement at the end.
-            let lastStoredID = try connection.query(KnownHostsSQL.maxID).first?.int(0) ?? 0
+            // Time and source are stored once, in the import's row (schema v7); each entry
+            // names it (an SQL literal: the same for every row), and its `imported` event is
+            // derived from the two instead of written.
+            try connection.run(KnownHostsSQL.insertImport, [.text(now), .text(source)])
+            let importID = connection.lastInsertRowID
+            let insert = try connection.prepare(KnownHostsSQL.importInsert(importID: importID))
             // Sized for the file up front (lines are rarely under 64 bytes).
             var written = WrittenIdentities(capacity: min(bytes.count / 64, 1 << 22))
             let writtenRow = try connection.prepare(KnownHostsSQL.importIdentityOfID)
@@ -179,6 +178,9 @@ extension KnownHostsStore {
                 }
                 previous = (entry, fingerprint)
                 let storedBlob = entry.storedBlob
+                // The fingerprint is the stored blob's (NULL: derived) unless the line holds a
+                // certificate, whose fingerprint is its embedded key's.
+                let storedFingerprint: SQLValue = entry.certificate == nil ? .null : .text(fingerprint)
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import (only when there were any) by the name index, or for
@@ -200,7 +202,7 @@ extension KnownHostsStore {
                         if try exists.step() { report.duplicates += 1; continue }
                     }
                     try insert.run(borrowing: [.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.storedType),
-                                               .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0.salt + $0.mac) } ?? .null,
+                                               .blob(storedBlob), storedFingerprint,
                                                entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     written.insert(hash, id: connection.lastInsertRowID, plain: n.plain)
                     if let hashed = n.hashed {
@@ -211,7 +213,7 @@ extension KnownHostsStore {
                 }
             }
             progress?(lineNumber, count, count)
-            if report.imported > 0 { try connection.run(KnownHostsSQL.importEvents, [.int(lastStoredID)]) }
+            if report.imported == 0 { try connection.run(KnownHostsSQL.deleteImport, [.int(importID)]) }
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }

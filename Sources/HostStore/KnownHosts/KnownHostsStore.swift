@@ -112,8 +112,8 @@ public final class KnownHostsStore {
                   let hashed = HashedHostName(field: field), HashedNamePack.matches(hashed, name: name) else { continue }
             ids.append(id)
         }
-        // Rows others wrote since, without `hashed` (an index probe).
-        for row in try connection.query(KnownHostsSQL.hashedWithoutColumn) {
+        // Hashed rows others wrote since the pack was built (a rowid range, normally empty).
+        for row in try connection.query(KnownHostsSQL.unpacked) {
             if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), HashedNamePack.matches(h, name: name) {
                 ids.append(id)
             }
@@ -121,42 +121,16 @@ public final class KnownHostsStore {
         return Set(ids).sorted()
     }
 
-    /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
-    /// `onlyNull` keeps to the NULL range of the index (a probe, not a scan); the full scan
-    /// also takes malformed values.
-    func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
-        var ids: [Int64] = []
-        for row in try connection.query(onlyNull ? KnownHostsSQL.hashedWithoutColumn : KnownHostsSQL.hashedUnusable) {
-            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
-        }
-        return ids
-    }
-
-    /// Tests every hashed entry against `name` (one HMAC-SHA1 each). The 40-byte
-    /// salt ‖ mac values come out of the table as one concatenated blob (one
-    /// SQLite row instead of one per entry); the few hits are mapped back to rows by
-    /// their `hashed` value.
+    /// Tests every hashed entry against `name` while the pack is not current (one
+    /// HMAC-SHA1 each, salt and mac decoded from the pattern: schema v7 keeps no copy).
     func scanHashed(_ name: String) throws -> [Int64] {
         let matcher = HashedNameMatcher(lookup: name)
-        var hits: [[UInt8]] = []
-        let packed = try connection.query(KnownHostsSQL.hashedConcatenated).first?.blob(0) ?? []
-        packed.withUnsafeBytes { raw in
-            var i = 0
-            while i + 40 <= raw.count {
-                if matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[i..<(i + 20)]),
-                                   mac: UnsafeRawBufferPointer(rebasing: raw[(i + 20)..<(i + 40)])) {
-                    hits.append(Array(raw[i..<(i + 40)]))
-                }
-                i += 40
-            }
-        }
+        let rows = try connection.prepare(KnownHostsSQL.hashedInOrder)
         var ids: [Int64] = []
-        for hit in Set(hits) {
-            ids += try connection.query(KnownHostsSQL.idsOfHashed, [.blob(hit)])
-                .compactMap { $0.int(0) }
+        while try rows.step() {
+            if let id = rows.int(at: 0), let field = rows.text(at: 1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
         }
-        ids += try scanUnpacked(matcher)
-        return ids.sorted()
+        return ids
     }
 
     /// The result of checking one presented key.
@@ -308,7 +282,7 @@ public final class KnownHostsStore {
             }
             let now = StoreClock.timestamp()
             let old = try entries(matching: lookup).filter { $0.marker == .none }
-            for row in old { try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)]) }
+            for row in old { try deleteEntry(row.id) }
             try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
             let oldFingerprints = old.map(\.fingerprint).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             try insertEvent(.replaced, host: lookup.host, port: lookup.port, key: key,
@@ -342,7 +316,7 @@ public final class KnownHostsStore {
             let now = StoreClock.timestamp()
             let rows = try entries(matching: lookup).filter { $0.marker == .none }
             for row in rows {
-                try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)])
+                try deleteEntry(row.id)
                 try connection.run(KnownHostsSQL.insertEvent, [.text(now), .text(HostKeyEvent.Kind.removed.rawValue), .text(lookup.host),
                                                                .int(Int64(lookup.port)), .text(row.keyType), .null, .text(row.fingerprint), .text(source)])
             }
@@ -351,6 +325,13 @@ public final class KnownHostsStore {
     }
 
     // MARK: Internals
+
+    /// Deletes entry `id`; an imported entry's derived event is stored first, where it
+    /// stood in the history (KnownHostsSQL.keepImportedEvent).
+    func deleteEntry(_ id: Int64) throws {
+        try connection.run(KnownHostsSQL.keepImportedEvent, [.int(id)])
+        try connection.run(KnownHostsSQL.deleteByID, [.int(id)])
+    }
 
     @discardableResult
     func insertPlain(_ lookup: HostLookupName, key: PublicKey, marker: KnownHostsLine.Marker, source: String, now: String) throws -> Bool {
