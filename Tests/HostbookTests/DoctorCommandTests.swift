@@ -112,7 +112,7 @@ final class DoctorCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
         chmod(hb.db, 0o600)
         let r = try hb.run("doctor")
-        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 6, after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to 7, after a backup), integrity ok, private file modes.\n"), r.stdout)
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
         XCTAssertEqual(hb.files(), ["hostbook.db"])
     }
