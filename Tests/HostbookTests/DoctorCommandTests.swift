@@ -78,7 +78,7 @@ final class DoctorCommandTests: XCTestCase {
         try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
         r = try doctor()
         XCTAssertEqual(r.checks, ["database.schema"])
-        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (6)"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (7)"])
     }
 
     func testDamagedPagesFailTheIntegrityCheck() throws {

@@ -25,14 +25,15 @@ import KeyFormats
 ///   computes both once and writes `known_hosts_hash_pack`: per entry inner state ‖ outer
 ///   state ‖ mac ‖ row id (68 bytes), 4,096 entries per row. A first check reads those few
 ///   blobs (no per-entry SQLite row) and tests each entry with two SHA-1 compressions
-///   (OpenSSL's SHA1_Update/Final on a SHA_CTX set to the stored state; `HashedNamePack`),
+///   (OpenSSL's SHA1_Transform on a SHA_CTX set to the stored state, both padded blocks
+///   made once per check; `HashedNamePack`),
 ///   half of each blob on each core: ≈ 4–5 ms for 100,000 entries instead of ≈ 50 ms with
 ///   a re-keyed HMAC per entry. A hit is re-checked against its row. The pack is used only
-///   while `pack_generation` equals `hashed_generation` (the import rebuilds it in the
-///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
-///   column (salt ‖ mac, 40 bytes) read from the table (since schema v4 no index holds it:
-///   only the import writes hashed rows, and it always leaves the pack current) through
-///   one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
+///   while `pack_generation` equals `hashed_generation` (the import and bundles rebuild it in
+///   the transaction that bumps the generation); hashed rows written since by anyone else
+///   (ids above `packed_through`, through the partial index `known_hosts_hashed_ids`) are
+///   tested one by one. Otherwise every hashed row's pattern is decoded and tested through
+///   one re-keyed OpenSSL HMAC context (`HashedNameMatcher`); schema v7 keeps no decoded copy.
 ///   A check remembers nothing (schema v3): it only reads, so no name it was asked about
 ///   is ever written down — the point of hashed known_hosts files. Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way

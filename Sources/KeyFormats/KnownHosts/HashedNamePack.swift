@@ -57,7 +57,53 @@ public enum HashedNamePack {
         return shared.found.flatMap { $0 }
     }
 
+    /// Longest name whose inner message (name, 0x80, 64-bit length) fits one block.
+    static let oneBlockName = blockLength - 9
+
     static func scan(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
+        name.count <= oneBlockName ? scanByBlocks(name: name, pack: pack, range: range) : scanByUpdate(name: name, pack: pack, range: range)
+    }
+
+    /// The scan at its floor: exactly two SHA-1 compressions per record (SHA1_Transform),
+    /// nothing else. After the ipad block the inner message is the name alone, the same for
+    /// every record, so its padded block is made once; the outer message is the 20-byte
+    /// inner digest, so its padded block is made once and only its first five words change.
+    /// The digest is compared as words with the stored mac (big-endian), never serialized.
+    static func scanByBlocks(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
+        var ids: [Int64] = []
+        func block(_ message: [UInt8], after bytes: Int) -> [UInt8] {
+            var b = message + [0x80] + [UInt8](repeating: 0, count: blockLength - 8 - message.count - 1)
+            withUnsafeBytes(of: (UInt64(bytes + message.count) * 8).bigEndian) { b.append(contentsOf: $0) }
+            return b
+        }
+        let inner = block(name, after: blockLength)
+        var outer = block([UInt8](repeating: 0, count: 20), after: blockLength)
+        var context = SHA_CTX()
+        inner.withUnsafeBufferPointer { i in
+            outer.withUnsafeMutableBytes { o in
+                for r in range {
+                    let record = pack.baseAddress! + r * recordLength
+                    resume(&context, from: record)
+                    SHA1_Transform(&context, i.baseAddress)
+                    o.storeBytes(of: context.h0.bigEndian, toByteOffset: 0, as: UInt32.self)
+                    o.storeBytes(of: context.h1.bigEndian, toByteOffset: 4, as: UInt32.self)
+                    o.storeBytes(of: context.h2.bigEndian, toByteOffset: 8, as: UInt32.self)
+                    o.storeBytes(of: context.h3.bigEndian, toByteOffset: 12, as: UInt32.self)
+                    o.storeBytes(of: context.h4.bigEndian, toByteOffset: 16, as: UInt32.self)
+                    resume(&context, from: record + 20)
+                    SHA1_Transform(&context, o.baseAddress)
+                    func mac(_ k: Int) -> UInt32 { UInt32(bigEndian: record.loadUnaligned(fromByteOffset: 40 + 4 * k, as: UInt32.self)) }
+                    if context.h0 == mac(0) && context.h1 == mac(1) && context.h2 == mac(2) && context.h3 == mac(3) && context.h4 == mac(4) {
+                        ids.append(Int64(littleEndian: record.loadUnaligned(fromByteOffset: 60, as: Int64.self)))
+                    }
+                }
+            }
+        }
+        return ids
+    }
+
+    /// Names longer than one block: SHA1_Update and SHA1_Final from the midstates.
+    static func scanByUpdate(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
         var ids: [Int64] = []
         var inner = [UInt8](repeating: 0, count: 20)
         var outer = [UInt8](repeating: 0, count: 20)
