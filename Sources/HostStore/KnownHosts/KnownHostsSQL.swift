@@ -98,7 +98,10 @@ enum KnownHostsSQL {
         AND (?5 = 1 OR pattern = ?1) LIMIT 1
         """
     /// What the import compares to find a line it already wrote (by row id).
-    static let importIdentityOfID = "SELECT pattern, port, marker, \(fingerprint) FROM known_hosts WHERE id = ?1"
+    static let importIdentityOfID = "SELECT pattern, port, marker, key_blob, fingerprint FROM known_hosts WHERE id = ?1"
+    /// The journal of a bulk import into a store without entries, and back (KnownHostsImport).
+    static let rollbackJournal = "PRAGMA journal_mode = DELETE"
+    static let writeAheadLog = "PRAGMA journal_mode = WAL"
     /// Hashed and pattern-list entries (port 0) as a duplicate test needs them.
     static let wholeEntries = "SELECT pattern, marker, key_blob FROM known_hosts WHERE port = 0"
     /// One entry of a file import: time and source are its import's (`importID`, an
