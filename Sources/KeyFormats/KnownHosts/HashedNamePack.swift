@@ -17,19 +17,28 @@ public enum HashedNamePack {
 
     /// Appends the record of `hashed` (whose row id is `id`) to `pack`.
     public static func append(_ hashed: HashedHostName, id: Int64, to pack: inout [UInt8]) {
-        // Two blocks on the stack (no allocation per record: an import appends 100,000s).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockLength) { block in
-            for pad: UInt8 in [0x36, 0x5c] {
+        // The pad block and the record on the stack, the record appended in one piece (an
+        // import appends 100,000s).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockLength + recordLength) { buffer in
+            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<blockLength])
+            let record = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[blockLength...]))
+            func midstate(pad: UInt8, at offset: Int) {
                 for i in 0..<blockLength { block[i] = (i < hashed.salt.count ? hashed.salt[i] : 0) ^ pad }
                 var context = SHA_CTX()
                 SHA1_Init(&context)
-                SHA1_Update(&context, block.baseAddress, blockLength)
-                func put(_ word: UInt32) { withUnsafeBytes(of: word.bigEndian) { pack.append(contentsOf: $0) } }
-                put(context.h0); put(context.h1); put(context.h2); put(context.h3); put(context.h4)
+                SHA1_Transform(&context, block.baseAddress)
+                record.storeBytes(of: context.h0.bigEndian, toByteOffset: offset, as: UInt32.self)
+                record.storeBytes(of: context.h1.bigEndian, toByteOffset: offset + 4, as: UInt32.self)
+                record.storeBytes(of: context.h2.bigEndian, toByteOffset: offset + 8, as: UInt32.self)
+                record.storeBytes(of: context.h3.bigEndian, toByteOffset: offset + 12, as: UInt32.self)
+                record.storeBytes(of: context.h4.bigEndian, toByteOffset: offset + 16, as: UInt32.self)
             }
+            midstate(pad: 0x36, at: 0)
+            midstate(pad: 0x5c, at: 20)
+            for i in 0..<20 { record[40 + i] = i < hashed.mac.count ? hashed.mac[i] : 0 }
+            record.storeBytes(of: id.littleEndian, toByteOffset: 60, as: Int64.self)
+            pack.append(contentsOf: UnsafeRawBufferPointer(record))
         }
-        pack.append(contentsOf: hashed.mac)
-        withUnsafeBytes(of: id.littleEndian) { pack.append(contentsOf: $0) }
     }
 
     /// True when `hashed` is the hash of `name`: the same answer as HMAC-SHA1, through the
