@@ -100,9 +100,13 @@ echo "== the HMAC-SHA1 floor (issue 35): SHA-1 compressions per second on both c
 # A check of a hashed name costs two SHA-1 compressions per entry from the stored midstates
 # (HashedNamePack); OpenSSL's throughput on long messages, both cores at once, is the rate of
 # compressions alone. The floor for N entries is 2N at that rate.
+# openssl speed counts CPU time, so each rate is what a core gives when it runs, whatever
+# else runs on the machine; on two hyperthreads of one core "both" is far from twice one.
 sha1_bytes=$(openssl speed -seconds 3 -bytes 8192 -multi 2 -mr sha1 2>/dev/null | sed -n 's/^+F:[0-9]*:sha1:\([0-9.]*\)$/\1/p' | tail -1)
+sha1_one=$(openssl speed -seconds 3 -bytes 8192 -mr sha1 2>/dev/null | sed -n 's/^+F:[0-9]*:sha1:\([0-9.]*\)$/\1/p' | tail -1)
 compressions=$(python3 -c "print(int(float('$sha1_bytes') / 64))")
-echo "SHA-1 compressions per second, both cores: $compressions (load average $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "${out:-/dev/null}"
+compressions_one=$(python3 -c "print(int(float('$sha1_one') / 64))")
+echo "SHA-1 compressions per second: both cores $compressions, one core $compressions_one (load average $(cut -d' ' -f1-3 /proc/loadavg))" | tee -a "${out:-/dev/null}"
 
 echo "== check in a 1,000,000-line hashed store (ssh-keygen -H of the 1M file) beside start-up (issue 35: goal <= 1.3x floor + start-up)"
 cp "$work/lines1m" "$work/hashed1m"
@@ -113,15 +117,17 @@ rm -f "$work/hashed1m.old"
   -n "hostbook check (1M hashed entries)" "$hb --db $work/hashed1m.db known-hosts check $name --key '$key1m'" \
   -n "hostbook start-up (--version)" "$hb --version"
 append check1mhashed "check in a 1,000,000-line hashed store (load average $(cut -d' ' -f1-3 /proc/loadavg))"
-python3 - "$work/check1mhashed.json" "$compressions" <<'PY' | tee -a "${out:-/dev/null}" "$work/summary"
+python3 - "$work/check1mhashed.json" "$compressions" "$compressions_one" <<'PY' | tee -a "${out:-/dev/null}" "$work/summary"
 import json, sys
 r = {x["command"].split(" (")[0]: x for x in json.load(open(sys.argv[1]))["results"]}
 check, start = r["hostbook check"], r["hostbook start-up"]
-floor = 2 * 1_000_000 / int(sys.argv[2])
-print(f"\ncheck at 1,000,000 hashed lines / (HMAC-SHA1 floor {floor * 1000:.1f} ms + start-up): "
-      f"{check['mean'] / (floor + start['mean']):.2f} on wall means ({check['mean'] * 1000:.1f} ms, start-up {start['mean'] * 1000:.1f} ms), "
-      f"{check['min'] / (floor + start['min']):.2f} on minima; CPU {(check['user'] + check['system']) * 1000:.1f} ms against "
-      f"{(2 * floor + start['user'] + start['system']) * 1000:.1f} ms (floor on one core + start-up) (goal <= 1.3)")
+cpu = lambda x: x["user"] + x["system"]
+floor = 2 * 1_000_000 / int(sys.argv[2])        # wall, both cores
+floor_cpu = 2 * 1_000_000 / int(sys.argv[3])    # CPU time of the same compressions
+print(f"\ncheck at 1,000,000 hashed lines / (HMAC-SHA1 floor + start-up): "
+      f"{check['mean'] / (floor + start['mean']):.2f} on wall means ({check['mean'] * 1000:.1f} ms against floor {floor * 1000:.1f} ms "
+      f"+ start-up {start['mean'] * 1000:.1f} ms), {check['min'] / (floor + start['min']):.2f} on minima; "
+      f"{cpu(check) / (floor_cpu + cpu(start)):.2f} on CPU ({cpu(check) * 1000:.1f} ms against {floor_cpu * 1000:.1f} + {cpu(start) * 1000:.1f} ms) (goal <= 1.3)")
 PY
 rm -f "$work/hashed1m" "$work/hashed1m.db"*
 
