@@ -119,12 +119,12 @@ extension KnownHostsStore {
         try connection.transaction {
             let now = StoreClock.timestamp()
             let storeHadRows = !(try connection.query(KnownHostsSQL.any)).isEmpty
-            // A large file into an empty store: build the name index once at the end (a sort)
-            // instead of inserting into it row by row (KnownHostsSchema.rebuiltAfterBulkImport).
-            // Inside this transaction, so a failure restores it with everything else.
+            // A large file into an empty store: build the indexes once at the end (a sort)
+            // instead of inserting into each of them row by row. Inside this transaction, so
+            // a failure restores them with everything else.
             let bulk = !storeHadRows && bytes.count >= Self.bulkImportBytes
             if bulk {
-                for index in KnownHostsSchema.rebuiltAfterBulkImport { try connection.execute(KnownHostsSQL.dropIndex(index.name)) }
+                for index in KnownHostsSchema.indexes { try connection.execute(KnownHostsSQL.dropIndex(index.name)) }
             }
             let exists = try connection.prepare(KnownHostsSQL.importExists)
             var storedWhole = Set<WholeIdentity>()
@@ -226,7 +226,7 @@ extension KnownHostsStore {
             progress?(lineNumber, count, count)
             if report.imported == 0 { try connection.run(KnownHostsSQL.deleteImport, [.int(importID)]) }
             if bulk {
-                for index in KnownHostsSchema.rebuiltAfterBulkImport { try connection.execute(index.sql) }
+                for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }
             // New hashed entries make the midstate pack stale: it is rebuilt here.
             if insertedHashed {

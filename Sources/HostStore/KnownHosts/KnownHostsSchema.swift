@@ -57,13 +57,6 @@ enum KnownHostsSchema {
         return out.filter { !dropped.contains($0.name) }
     }()
 
-    /// The indexes a bulk import into an empty store drops and builds at the end: only the
-    /// name index, whose entries come in random order. The others are kept and written row
-    /// by row: the hashed ids arrive in ascending order (appended at the B-tree's edge), and
-    /// pattern lists and bundle entries are few or none; building each of them at the end
-    /// costs a scan of the whole table (0.07 s each for 200,000 hashed lines).
-    static let rebuiltAfterBulkImport = indexes.filter { $0.name == "known_hosts_name" }
-
     /// Indexes of v1 that later versions dropped.
     static let dropped: Set<String> = ["known_hosts_learned", "known_hosts_hashed", "known_hosts_unhashed"]
 
