@@ -55,20 +55,22 @@ final class KnownHostsHashPackTests: KnownHostsStoreTestCase {
         XCTAssertEqual(try ids("gone.pack.test"), [2])
         XCTAssertEqual(try store.remove(HostLookupName(host: "gone.pack.test"), source: "test").map(\.id), [2])
         XCTAssertEqual(try ids("gone.pack.test"), [])
-        // Row id 2 is free again: SQLite hands it to the next row, here a hashed one for
-        // another name (written by another writer) and then a plain one.
+        // Row id 2 is never handed out again (schema v7, AUTOINCREMENT): the next row, here
+        // a hashed one for another name (written by another writer), is above the pack and
+        // tested on every check; then a plain one.
         let other = HashedHostName(hashing: "other.pack.test", salt: [UInt8](repeating: 2, count: 20))
         try db.connection.run("""
             INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
             VALUES (?, 0, '', 'ssh-ed25519', ?, ?, 'other', 'x')
             """, [.text(other.text), .blob(b.blob), .text(b.sha256Fingerprint)])
-        XCTAssertEqual(try db.connection.query("SELECT max(id) FROM known_hosts").first?.int(0), 2)
+        XCTAssertEqual(try db.connection.query("SELECT max(id) FROM known_hosts").first?.int(0), 3)
         XCTAssertEqual(try ids("gone.pack.test"), [])
-        XCTAssertEqual(try ids("other.pack.test"), [2])
-        try db.connection.run("DELETE FROM known_hosts WHERE id = 2")
+        XCTAssertEqual(try ids("other.pack.test"), [3])
+        try db.connection.run("DELETE FROM known_hosts WHERE id = 3")
         XCTAssertEqual(try store.approve(HostLookupName(host: "new.pack.test"), key: b, source: "test"), true)
         XCTAssertEqual(try ids("gone.pack.test"), [])
-        XCTAssertEqual(try ids("new.pack.test"), [2])
+        XCTAssertEqual(try ids("other.pack.test"), [])
+        XCTAssertEqual(try ids("new.pack.test"), [4])
     }
 
     /// A pack that is not current (the generation moved without a rebuild, or a store made
@@ -78,13 +80,13 @@ final class KnownHostsHashPackTests: KnownHostsStoreTestCase {
         let h1 = HashedHostName(hashing: "one.pack.test", salt: [UInt8](repeating: 1, count: 20))
         _ = try store.importKnownHosts(Array("\(h1.text) ssh-ed25519 \(a.base64)\n".utf8))
         XCTAssertEqual(try ids("one.pack.test"), [1])
-        // Another writer adds a hashed row with `hashed` filled in and bumps the generation
+        // Another writer adds a hashed row and bumps the generation
         // (a rule-abiding writer that does not know the pack).
         let h2 = HashedHostName(hashing: "one.pack.test", salt: [UInt8](repeating: 2, count: 20))
         try db.connection.run("""
-            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, hashed)
-            VALUES (?, 0, '', 'ssh-ed25519', ?, ?, 'other', 'x', ?)
-            """, [.text(h2.text), .blob(a.blob), .text(a.sha256Fingerprint), .blob(h2.salt + h2.mac)])
+            INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen)
+            VALUES (?, 0, '', 'ssh-ed25519', ?, ?, 'other', 'x')
+            """, [.text(h2.text), .blob(a.blob), .text(a.sha256Fingerprint)])
         try db.connection.run("UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1")
         XCTAssertEqual(try ids("one.pack.test"), [1, 2])
         // The next import rebuilds it, and it is used again.

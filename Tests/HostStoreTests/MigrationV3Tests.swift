@@ -54,7 +54,8 @@ final class MigrationV3Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "key_namespaces"), [])
         XCTAssertEqual(after.removeValue(forKey: "key_git_identities"), [])
         // Version 6: the empty team-bundle tables.
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"] {
+        // Version 7: the file imports (none: the old entries keep their own time and source).
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })
@@ -71,29 +72,33 @@ final class MigrationV3Tests: XCTestCase {
 
         let indexes = try db.connection.query("SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'known_hosts' ORDER BY name")
             .map { ($0.text(0) ?? "", $0.text(1) ?? "") }
-        XCTAssertEqual(indexes.map(\.0), ["known_hosts_bundle_source", "known_hosts_name", "known_hosts_unhashed", "known_hosts_wildcards"])
+        // Version 7 drops known_hosts_unhashed with the `hashed` column (KnownHostsSQL.unpacked
+        // reads the ids of hashed rows above the pack instead).
+        XCTAssertEqual(indexes.map(\.0), ["known_hosts_bundle_source", "known_hosts_hashed_ids", "known_hosts_name", "known_hosts_wildcards"])
         XCTAssertEqual(indexes.map(\.0), KnownHostsSchema.indexes.map(\.name).sorted())
-        XCTAssertTrue(indexes[1].1.hasSuffix("WHERE port != 0"), indexes[1].1)
+        XCTAssertTrue(indexes[2].1.hasSuffix("WHERE port != 0"), indexes[2].1)
         let probe: [SQLValue] = [.text("x"), .int(22), .text(""), .blob([0]), .int(0)]
         for (sql, index, values) in [(KnownHostsSQL.plainAtPort, "known_hosts_name", 2), (KnownHostsSQL.plainExists, "known_hosts_name", 4),
                                      (KnownHostsSQL.importExists, "known_hosts_name", 5), (KnownHostsSQL.byName, "known_hosts_name", 1),
                                      (KnownHostsSQL.wildcards, "known_hosts_wildcards", 0),
-                                     (KnownHostsSQL.hashedWithoutColumn, "known_hosts_unhashed", 0),
                                      (KnownHostsSQL.sameEntry, "known_hosts_name", 5), (KnownHostsSQL.bySource, "known_hosts_bundle_source", 1)] {
             let p = try db.connection.query("EXPLAIN QUERY PLAN " + sql, Array(probe.prefix(values))).compactMap { $0.text(3) }.joined(separator: "; ")
             XCTAssertTrue(p.contains("INDEX \(index)"), "\(sql): \(p)")
         }
-        // Only rows with a port are in the name index; only the row without `hashed` in
-        // known_hosts_unhashed; only the pattern list in known_hosts_wildcards.
+        // Only rows with a port are in the name index; only the pattern list in
+        // known_hosts_wildcards.
         func count(_ index: String) throws -> Int64? {
             try db.connection.query("SELECT count(*) FROM known_hosts INDEXED BY \(index) WHERE " + [
                 "known_hosts_name": "pattern > '' COLLATE NOCASE AND port != 0",
-                "known_hosts_unhashed": "substr(pattern, 1, 1) = '|' AND hashed IS NULL",
                 "known_hosts_wildcards": KnownHostsSQL.patternList,
             ][index]!).first?.int(0)
         }
         XCTAssertEqual(try count("known_hosts_name"), 3)
-        XCTAssertEqual(try count("known_hosts_unhashed"), 1)
+        // The hashed row written without `hashed` (id 7) is above `packed_through`: every
+        // check tests it (a range of known_hosts_hashed_ids).
+        XCTAssertEqual(try db.connection.query(KnownHostsSQL.unpacked).compactMap { $0.int(0) }, [7])
+        let unpackedPlan = try db.connection.query("EXPLAIN QUERY PLAN " + KnownHostsSQL.unpacked).compactMap { $0.text(3) }.joined(separator: "; ")
+        XCTAssertTrue(unpackedPlan.contains("INDEX known_hosts_hashed_ids (id>?)"), unpackedPlan)
         XCTAssertEqual(try count("known_hosts_wildcards"), 1)
     }
 

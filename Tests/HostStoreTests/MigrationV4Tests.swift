@@ -58,7 +58,8 @@ final class MigrationV4Tests: XCTestCase {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         // Version 6: the empty team-bundle tables.
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets"] {
+        // Version 7: the file imports (none: the old entries keep their own time and source).
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })

@@ -153,4 +153,46 @@ final class QuadraticInputTests: XCTestCase {
         XCTAssertEqual(small.work, 4_000)
         XCTAssertLessThanOrEqual(Double(large.work) / Double(small.work), 2.5)
     }
+
+    /// SQLite work for `lines` known_hosts lines in the compact layout (schema v7): half
+    /// hashed names, half plain, every fourth with its own key. Imported into an empty store
+    /// (the bulk path: indexes built at the end), then `lines` more into that store (the
+    /// indexed duplicate test), then the whole history read (imported events derived from
+    /// the rows); and the store's size in pages.
+    private func knownHostsWork(_ lines: Int) throws -> (empty: Int, more: Int, history: Int, pages: Int64) {
+        let db = try TemporaryDatabase()
+        let store = KnownHostsStore(database: db.database)
+        func file(_ range: Range<Int>) -> [UInt8] {
+            var text = ""
+            for i in range {
+                let key = KnownHostsStoreTests.ed25519(UInt8(truncatingIfNeeded: i / 4))
+                let name = "h\(i).quadratic.test"
+                let field = i % 2 == 0 ? name : HashedHostName(hashing: name, salt: (0..<20).map { UInt8(truncatingIfNeeded: $0 &+ i) }).text
+                text += "\(field) ssh-ed25519 \(key.base64)\n"
+            }
+            return Array(text.utf8)
+        }
+        let first = file(0..<lines), second = file(lines..<(2 * lines))
+        XCTAssertGreaterThanOrEqual(first.count, KnownHostsStore.bulkImportBytes)
+        let (r1, empty) = try db.connection.countingInstructions { try store.importKnownHosts(first) }
+        let pages = try db.count("PRAGMA page_count")
+        let (r2, more) = try db.connection.countingInstructions { try store.importKnownHosts(second) }
+        XCTAssertEqual(r1.imported + r2.imported, 2 * lines)
+        let (events, history) = try db.connection.countingInstructions { try store.allEvents() }
+        XCTAssertEqual(events.count, 2 * lines)
+        return (empty, more, history, pages)
+    }
+
+    func testTwiceTheKnownHostsLinesCostTwiceTheSQLiteWorkAndSpace() throws {
+        // Issue 35: the compact layout keeps import, history and size linear. Building the
+        // indexes at the end is a sort (n log n), hence 2.3 rather than 2.
+        let small = try knownHostsWork(12_000)
+        let large = try knownHostsWork(24_000)
+        print("known-hosts SQLite instructions, 12,000 → 24,000 lines: import \(small.empty) → \(large.empty), "
+              + "import into the store \(small.more) → \(large.more), history \(small.history) → \(large.history); pages \(small.pages) → \(large.pages)")
+        XCTAssertLessThanOrEqual(Double(large.empty) / Double(small.empty), 2.3, "import into an empty store: \(small.empty) → \(large.empty)")
+        XCTAssertLessThanOrEqual(Double(large.more) / Double(small.more), 2.3, "import into a store: \(small.more) → \(large.more)")
+        XCTAssertLessThanOrEqual(Double(large.history) / Double(small.history), 2.3, "history: \(small.history) → \(large.history)")
+        XCTAssertLessThanOrEqual(Double(large.pages) / Double(small.pages), 2.2, "size: \(small.pages) → \(large.pages) pages")
+    }
 }

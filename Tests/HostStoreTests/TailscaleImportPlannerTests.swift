@@ -240,7 +240,7 @@ final class TailscaleImportPlannerTests: XCTestCase {
         var nodes = [Self.device("n1", dns: "a.tail1.ts.net", keys: [Self.ed25519(1)]), Self.device("n2", dns: "b.tail1.ts.net", keys: [Self.ed25519(2)])]
         let report = try TailscaleImporter(connection: db.connection).run(format: .status, tailnet: Self.tailnet, nodes: &nodes, options: TailscaleImportOptions())
         XCTAssertEqual(report.entriesTrusted, 4)
-        XCTAssertEqual(try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = ?", [.text(Self.ip)]), [Self.ed25519(2).sha256Fingerprint])
+        XCTAssertEqual(try db.strings("SELECT \(KnownHostsSQL.fingerprint) FROM known_hosts WHERE pattern = ?", [.text(Self.ip)]), [Self.ed25519(2).sha256Fingerprint])
         XCTAssertEqual(try db.strings("SELECT event FROM host_key_events WHERE host = ? ORDER BY id", [.text(Self.ip)]), ["imported", "replaced"])
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts"), 3)
     }

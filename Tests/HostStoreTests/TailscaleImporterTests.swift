@@ -33,10 +33,10 @@ final class TailscaleImporterTests: XCTestCase {
                        ["macOS 0 2026-11-27T18:42:10Z", "linux 1 -", "linux 1 -"])
         // Each key for the FQDN and both Tailscale IPs (docs/formats.md, "From a device to a
         // host").
-        let web = try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = 'web01.tail4f21c8.ts.net' ORDER BY id")
+        let web = try db.strings("SELECT \(KnownHostsSQL.fingerprint) FROM known_hosts WHERE pattern = 'web01.tail4f21c8.ts.net' ORDER BY id")
         XCTAssertEqual(web, ["SHA256:yi8mIVGo1JRe7dIS9wFZgkH5zL/Bw5HTsyp42FJb37Q", "SHA256:VCJOAmUdPwUMSFBhqgzbve6qzdSzGesS5o1QkfiBgQs",
                              "SHA256:uxH/ugFVSm+a3rqwjcKq64YKz9aitMfePgOZrE2VUJM"])
-        XCTAssertEqual(try db.strings("SELECT DISTINCT pattern FROM known_hosts WHERE fingerprint = 'SHA256:IDlAfbh6KQQKSFykpTcFR3LlBetPvuUCqrK94xKwOVg' ORDER BY pattern"),
+        XCTAssertEqual(try db.strings("SELECT DISTINCT pattern FROM known_hosts WHERE \(KnownHostsSQL.fingerprint) = 'SHA256:IDlAfbh6KQQKSFykpTcFR3LlBetPvuUCqrK94xKwOVg' ORDER BY pattern"),
                        ["100.88.14.3", "db-prod-1.tail4f21c8.ts.net", "fd7a:115c:a1e0:ab12:4843:cd96:6258:e03"])
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE source = 'tailscale' AND port = 22 AND marker = '' AND approved_at IS NOT NULL"), 18)
         XCTAssertEqual(try db.count("SELECT count(*) FROM host_key_events WHERE event = 'imported' AND source = 'tailscale'"), 18)
@@ -54,7 +54,7 @@ final class TailscaleImporterTests: XCTestCase {
             ("xn--bcher-nas-q9a.tail4f21c8.ts.net", "SHA256:/0pblHj5I9W7zJCwcsjrGwDbuvlLWV2SIzj/XQreDH4"),
         ]
         for (pattern, fp) in pins {
-            XCTAssertEqual(try db.strings("SELECT fingerprint FROM known_hosts WHERE pattern = ?", [.text(pattern)]), [fp], pattern)
+            XCTAssertEqual(try db.strings("SELECT \(KnownHostsSQL.fingerprint) FROM known_hosts WHERE pattern = ?", [.text(pattern)]), [fp], pattern)
         }
     }
 
@@ -109,8 +109,8 @@ final class TailscaleImporterTests: XCTestCase {
             SELECT host || ' ' || key_type || ' ' || old_fingerprint || ' ' || fingerprint || ' ' || source
             FROM host_key_events WHERE event = 'replaced' ORDER BY id
             """), ["build01.tail7c3e90.ts.net", "100.80.1.1", "fd7a:115c:a1e0::5001:101"].map { "\($0) ssh-ed25519 \(old) \(new) tailscale" })
-        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE fingerprint = ?", [.text(old)]), 0)
-        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE fingerprint = ?", [.text(new)]), 3)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE \(KnownHostsSQL.fingerprint) = ?", [.text(old)]), 0)
+        XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE \(KnownHostsSQL.fingerprint) = ?", [.text(new)]), 3)
         // The ECDSA key did not change and is still trusted once per name.
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE key_type = 'ecdsa-sha2-nistp256'"), 3)
     }

@@ -48,6 +48,7 @@ final class SQLiteConnection {
         self.handle = db
         self.path = path
         sqlite3_extended_result_codes(db, 1)
+        SQLiteFingerprintFunction.register(on: db)
     }
 
     deinit { sqlite3_close_v2(handle) }

@@ -33,6 +33,9 @@ public enum Schema {
                                    + KeysSchema.v5Approval + AgentLogSchema.v5Decision),
         // Version 6: team bundles (signers, subscriptions, applied serials, their snippets).
         Migration(version: 6, sql: BundleSchema.v6 + KnownHostsSchema.v6BundleSource),
+        // Version 7: the compact known-hosts layout (fingerprints, import metadata, `hashed`
+        // and imported events derived instead of stored).
+        Migration(version: 7, sql: KnownHostsSchema.v7),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -65,7 +65,10 @@ public struct KnownHostRow: Sendable, Equatable {
                        keyBase64: Base64.encode(keyBlob), comment: comment ?? "").text
     }
 
-    static let columns = "id, pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at, comment"
+    /// The columns `init(statement:)` reads; fingerprint, source and first-seen time are
+    /// derived where the row does not store them (schema v7, KnownHostsSchema).
+    static let columns = "id, pattern, port, marker, key_type, key_blob, \(KnownHostsSQL.fingerprint), \(KnownHostsSQL.source), "
+        + "\(KnownHostsSQL.firstSeen), approved_at, comment"
 
     init(statement s: Statement) {
         func text(_ i: Int32) -> String? { if case .text(let t) = s.column(i) { return t }; return nil }

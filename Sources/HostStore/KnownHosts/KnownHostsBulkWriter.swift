@@ -8,6 +8,7 @@ extension KnownHostsStore {
     final class BulkWriter {
         let connection: SQLiteConnection
         private let findPlain: Statement
+        private let keepImportedEvent: Statement
         private let deleteEntry: Statement
         private let insertEntry: Statement
         private let insertEvent: Statement
@@ -17,6 +18,7 @@ extension KnownHostsStore {
         init(connection: SQLiteConnection) throws {
             self.connection = connection
             findPlain = try connection.prepare(KnownHostsSQL.plainAtPort)
+            keepImportedEvent = try connection.prepare(KnownHostsSQL.keepImportedEvent)
             deleteEntry = try connection.prepare(KnownHostsSQL.deleteByID)
             insertEntry = try connection.prepare(KnownHostsSQL.insertPlain)
             insertEvent = try connection.prepare(KnownHostsSQL.insertEvent)
@@ -65,7 +67,11 @@ extension KnownHostsStore {
         @discardableResult
         func trust(_ host: String, port: Int, key: PublicKey, fingerprint: String, replacing: [Int64] = [],
                    oldFingerprint: String? = nil, source: String, at now: String) throws -> Int64 {
-            for id in replacing { try run(deleteEntry, [.int(id)]) }
+            for id in replacing {
+                // An imported entry's derived event is stored first (KnownHostsStore.deleteEntry).
+                try run(keepImportedEvent, [.int(id)])
+                try run(deleteEntry, [.int(id)])
+            }
             try run(insertEntry, [.text(host), .int(Int64(port)), .text(KnownHostsLine.Marker.none.rawValue), .text(key.type),
                                   .blob(key.blob), .text(fingerprint), .text(source), .text(now), .text(now)])
             let id = connection.lastInsertRowID

@@ -36,8 +36,9 @@ extension KnownHostsStore {
         let plain: Bool
     }
 
-    /// Same name, port, marker and key (the SHA-256 fingerprint stands for the key: it is
-    /// already computed and hashes far faster than the blob): the rows this import wrote,
+    /// Same name, port, marker and key (the plain key's blob: a certificate stands for its
+    /// embedded key, as its fingerprint does; no fingerprint is computed for a line that
+    /// holds no certificate): the rows this import wrote,
     /// by a 64-bit hash of that identity. A hash seen before is only a candidate: the row
     /// it names is read back and compared field by field, and rows whose different
     /// identities share a hash are all kept, so the answer is exactly a set's. It holds no
@@ -51,15 +52,15 @@ extension KnownHostsStore {
 
         init(capacity: Int) { first.reserveCapacity(capacity) }
 
-        static func hash(pattern: String, port: Int, marker: String, fingerprint: String) -> UInt64 {
+        static func hash(pattern: String, port: Int, marker: String, key: [UInt8]) -> UInt64 {
             var h = Hasher()
-            var pattern = pattern, marker = marker, fingerprint = fingerprint
+            var pattern = pattern, marker = marker
             pattern.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
             h.combine(UInt8(0xff))  // not a byte of UTF-8 text: ends the pattern
             h.combine(port)
             marker.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
             h.combine(UInt8(0xff))
-            fingerprint.withUTF8 { h.combine(bytes: UnsafeRawBufferPointer($0)) }
+            key.withUnsafeBytes { h.combine(bytes: $0) }
             return UInt64(bitPattern: Int64(h.finalize()))
         }
 
@@ -106,6 +107,15 @@ extension KnownHostsStore {
         // only as pages are used (the 28 MB hashed file: 185 MB resident instead of 144).
         let cacheKiB = min(max(bytes.count / 1024 * 4, 65536), 131072)
         try connection.execute("PRAGMA cache_size = -\(cacheKiB)")
+        // A large file into a store without entries writes nearly every byte of the store:
+        // through the WAL that is each byte twice (the log, then the checkpoint). SQLite's
+        // rollback journal for this one transaction writes the new pages once (pages past
+        // the old end of the file need no journal) and keeps the all-or-nothing commit.
+        // The switch needs the only connection to the file: when another process has it
+        // open, the import stays in WAL mode. WAL is set again after (and on every open).
+        let emptyStore = bytes.count >= Self.bulkImportBytes ? try connection.query(KnownHostsSQL.any).isEmpty : false
+        let rollbackJournal = emptyStore && (try? connection.query(KnownHostsSQL.rollbackJournal).first?.text(0)?.lowercased()) == "delete"
+        defer { if rollbackJournal { _ = try? connection.query(KnownHostsSQL.writeAheadLog) } }
         try connection.transaction {
             let now = StoreClock.timestamp()
             let storeHadRows = !(try connection.query(KnownHostsSQL.any)).isEmpty
@@ -125,32 +135,38 @@ extension KnownHostsStore {
                     storedWhole.insert(WholeIdentity(pattern: pattern, marker: marker, blob: blob))
                 }
             }
-            // The values that are the same for every row are SQL literals (bound values cost
-            // a copy each); the event is copied from the row just written.
-            let constants = "\(KnownHostsSQL.literal(source)), \(KnownHostsSQL.literal(now))"
-            let insert = try connection.prepare(KnownHostsSQL.importInsert(constants: constants))
-            // Rows get ids above every stored one (INTEGER PRIMARY KEY, nothing is deleted
-            // here): their `imported` events are copied from them in one statement at the end.
-            let lastStoredID = try connection.query(KnownHostsSQL.maxID).first?.int(0) ?? 0
+            // Time and source are stored once, in the import's row (schema v7); each entry
+            // names it (an SQL literal: the same for every row), and its `imported` event is
+            // derived from the two instead of written.
+            try connection.run(KnownHostsSQL.insertImport, [.text(now), .text(source)])
+            let importID = connection.lastInsertRowID
+            let insert = try connection.prepare(KnownHostsSQL.importInsert(importID: importID))
             // Sized for the file up front (lines are rarely under 64 bytes).
             var written = WrittenIdentities(capacity: min(bytes.count / 64, 1 << 22))
             let writtenRow = try connection.prepare(KnownHostsSQL.importIdentityOfID)
-            /// True when the row `candidate` (row id × 2 + plain bit) has this identity.
-            func same(_ candidate: Int64, pattern: String, port: Int, marker: String, fingerprint: String) throws -> Bool {
+            /// True when the row `candidate` (row id × 2 + plain bit) has this identity. A row
+            /// this import wrote stores a fingerprint only for a certificate (its embedded
+            /// key's); otherwise its blob is the plain key.
+            func same(_ candidate: Int64, pattern: String, port: Int, marker: String, entry: KnownHostsEntry) throws -> Bool {
                 writtenRow.reset()
                 try writtenRow.bind([.int(candidate >> 1)])
                 guard try writtenRow.step(), let stored = writtenRow.text(at: 0), let storedPort = writtenRow.int(at: 1),
-                      let storedMarker = writtenRow.text(at: 2), let storedFingerprint = writtenRow.text(at: 3) else { return false }
+                      let storedMarker = writtenRow.text(at: 2), case .blob(let storedBlob) = writtenRow.column(3) else { return false }
                 let storedPattern = candidate & 1 == 1 ? HostPatternList.lowercased(stored) : stored
-                return storedPattern == pattern && storedPort == Int64(port) && storedMarker == marker && storedFingerprint == fingerprint
+                guard storedPattern == pattern && storedPort == Int64(port) && storedMarker == marker else { return false }
+                if let storedFingerprint = writtenRow.text(at: 4) { return storedFingerprint == entry.key.sha256Fingerprint }
+                return storedBlob == entry.key.blob
             }
             var insertedHashed = false
             // Into a store with no entries the pack is exactly the hashed rows written here,
             // in row order: their records are made as they are written, from the names
             // already decoded, instead of reading and decoding every row again at the end.
             var pack: [UInt8]? = storeHadRows ? nil : []
-            // The previous line's entry and fingerprint, reused for a line with the same key.
-            var previous: (entry: KnownHostsEntry, fingerprint: String)?
+            // Room for a hashed file's records up front (68 bytes for a line of at least 140):
+            // growing by copies cost a twentieth of a large import. Untouched room costs nothing.
+            pack?.reserveCapacity(bytes.count / 2)
+            // The previous line's entry, reused for a line with the same key.
+            var previous: KnownHostsEntry?
             var lineNumber = 0
             var start = 0
             let count = bytes.count
@@ -165,29 +181,26 @@ extension KnownHostsStore {
                 let names: [ImportedName]
                 do {
                     guard case .entry(let line) = try KnownHostsLine.parse(bytes: slice) else { continue }
-                    entry = try KnownHostsEntry(line: line, reusing: previous?.entry)
+                    entry = try KnownHostsEntry(line: line, reusing: previous)
                     names = try Self.names(of: line.hosts)
                 } catch let e as KeyFormatError {
                     report.skipped.append(.init(line: lineNumber, reason: e.reason))
                     continue
                 }
-                let fingerprint: String
-                if let previous, previous.entry.key == entry.key {
-                    fingerprint = previous.fingerprint
-                } else {
-                    fingerprint = entry.key.sha256Fingerprint
-                }
-                previous = (entry, fingerprint)
+                previous = entry
                 let storedBlob = entry.storedBlob
+                // The fingerprint is the stored blob's (NULL: derived) unless the line holds a
+                // certificate, whose fingerprint is its embedded key's.
+                let storedFingerprint: SQLValue = entry.certificate == nil ? .null : .text(entry.key.sha256Fingerprint)
                 for n in names {
                     // Duplicates within this file are found in memory; rows stored before
                     // the import (only when there were any) by the name index, or for
                     // hashed names and lists in the set read at the start.
                     let identityPattern = n.plain ? HostPatternList.lowercased(n.pattern) : n.pattern
                     let marker = entry.marker.rawValue
-                    let hash = WrittenIdentities.hash(pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint)
+                    let hash = WrittenIdentities.hash(pattern: identityPattern, port: n.port, marker: marker, key: entry.key.blob)
                     let candidates = written.candidates(hash)
-                    if try candidates.contains(where: { try same($0, pattern: identityPattern, port: n.port, marker: marker, fingerprint: fingerprint) }) {
+                    if try candidates.contains(where: { try same($0, pattern: identityPattern, port: n.port, marker: marker, entry: entry) }) {
                         report.duplicates += 1; continue
                     }
                     if storeHadRows && n.port == 0 {
@@ -200,7 +213,7 @@ extension KnownHostsStore {
                         if try exists.step() { report.duplicates += 1; continue }
                     }
                     try insert.run(borrowing: [.text(n.pattern), .int(Int64(n.port)), .text(entry.marker.rawValue), .text(entry.storedType),
-                                               .blob(storedBlob), .text(fingerprint), n.hashed.map { .blob($0.salt + $0.mac) } ?? .null,
+                                               .blob(storedBlob), storedFingerprint,
                                                entry.line.comment.isEmpty ? .null : .text(entry.line.comment)])
                     written.insert(hash, id: connection.lastInsertRowID, plain: n.plain)
                     if let hashed = n.hashed {
@@ -211,7 +224,7 @@ extension KnownHostsStore {
                 }
             }
             progress?(lineNumber, count, count)
-            if report.imported > 0 { try connection.run(KnownHostsSQL.importEvents, [.int(lastStoredID)]) }
+            if report.imported == 0 { try connection.run(KnownHostsSQL.deleteImport, [.int(importID)]) }
             if bulk {
                 for index in KnownHostsSchema.indexes { try connection.execute(index.sql) }
             }

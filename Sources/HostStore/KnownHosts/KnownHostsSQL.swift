@@ -1,5 +1,5 @@
 // Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
-// `known_hosts_state`, `known_hosts_hash_pack`). The tables themselves are created in
+// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`). The tables themselves are created in
 // KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
 // bulk writer, for importers) use it, and HostStore's fuzz entry, which empties the tables
 // between inputs (emptyForFuzzing).
@@ -25,8 +25,23 @@ enum KnownHostsSQL {
     static let all = "SELECT \(KnownHostRow.columns) FROM known_hosts ORDER BY id"
     static let any = "SELECT 1 FROM known_hosts LIMIT 1"
     static let patternOfID = "SELECT pattern FROM known_hosts WHERE id = ?1"
-    static let unmarkedByFingerprint = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE fingerprint = ?1 AND marker = '' ORDER BY id"
+    static let unmarkedByFingerprint = "SELECT \(KnownHostRow.columns) FROM known_hosts WHERE \(fingerprint) = ?1 AND marker = '' ORDER BY id"
     static let deleteByID = "DELETE FROM known_hosts WHERE id = ?"
+    /// Before an imported entry is deleted: its derived `imported` event (schema v7) is
+    /// stored, at the position it had (after the import's `after_event`, in row order).
+    static let keepImportedEvent = """
+        INSERT INTO host_key_events (at, event, host, port, key_type, fingerprint, source, after_event, entry)
+        SELECT i.at, 'imported', k.pattern, k.port, k.key_type, coalesce(k.fingerprint, hostbook_fingerprint(k.key_blob)), i.source, i.after_event, k.id
+        FROM known_hosts k JOIN known_hosts_imports i ON i.id = k.import_id WHERE k.id = ?1
+        """
+
+    // MARK: Derived columns (schema v7)
+
+    /// A row's fingerprint: stored only where it is not the SHA-256 of its blob.
+    static let fingerprint = "coalesce(fingerprint, hostbook_fingerprint(key_blob))"
+    /// A row's source and first-seen time: an imported row's are its import's.
+    static let source = "coalesce(source, (SELECT i.source FROM known_hosts_imports i WHERE i.id = known_hosts.import_id))"
+    static let firstSeen = "coalesce(first_seen, (SELECT i.at FROM known_hosts_imports i WHERE i.id = known_hosts.import_id))"
 
     // MARK: Saved hosts behind a host key (the standing agent's question)
 
@@ -48,7 +63,7 @@ enum KnownHostsSQL {
     /// One plain entry as approve, revoke, replace and the Tailscale import write it.
     static let insertPlain = """
         INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+        VALUES (?1, ?2, ?3, ?4, ?5, nullif(?6, hostbook_fingerprint(?5)), ?7, ?8, ?9)
         """
     static let plainExists = """
         SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4 LIMIT 1
@@ -59,24 +74,20 @@ enum KnownHostsSQL {
     static let hashedGeneration = "SELECT hashed_generation FROM known_hosts_state WHERE id = 1"
     static let packGeneration = "SELECT pack_generation FROM known_hosts_state WHERE id = 1"
     static let packChunks = "SELECT records FROM known_hosts_hash_pack ORDER BY chunk"
-    /// Hashed rows written without `hashed` (a probe of the partial index
-    /// `known_hosts_unhashed`, which holds only those).
-    static let hashedWithoutColumn = "SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL"
-    /// The same, plus rows whose `hashed` is malformed.
-    static let hashedUnusable = """
-        SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND (hashed IS NULL OR length(hashed) != 40)
+    /// Hashed rows written after the pack was built (by anyone else than the import and
+    /// bundles, which rebuild it): the ids above `packed_through` in the partial index
+    /// `known_hosts_hashed_ids`, normally none.
+    static let unpacked = """
+        SELECT id, pattern FROM known_hosts INDEXED BY known_hosts_hashed_ids
+        WHERE substr(pattern, 1, 1) = '|' AND id > (SELECT packed_through FROM known_hosts_state WHERE id = 1)
         """
-    /// Every salt ‖ mac as one blob (a table scan: only while the pack is stale).
-    static let hashedConcatenated = """
-        SELECT CAST(group_concat(hashed, '') AS BLOB) FROM known_hosts
-        WHERE substr(pattern, 1, 1) = '|' AND length(hashed) = 40
-        """
-    static let idsOfHashed = "SELECT id FROM known_hosts WHERE hashed = ?1 AND substr(pattern, 1, 1) = '|'"
     static let hashedInOrder = "SELECT id, pattern FROM known_hosts WHERE substr(pattern, 1, 1) = '|' ORDER BY id"
     static let bumpHashedGeneration = "UPDATE known_hosts_state SET hashed_generation = hashed_generation + 1 WHERE id = 1"
     static let clearPack = "DELETE FROM known_hosts_hash_pack"
     static let insertPackChunk = "INSERT INTO known_hosts_hash_pack (chunk, records) VALUES (?, ?)"
-    static let markPackCurrent = "UPDATE known_hosts_state SET pack_generation = hashed_generation WHERE id = 1"
+    static let markPackCurrent = """
+        UPDATE known_hosts_state SET pack_generation = hashed_generation, packed_through = (SELECT coalesce(max(id), 0) FROM known_hosts) WHERE id = 1
+        """
 
     // MARK: File import
 
@@ -87,27 +98,26 @@ enum KnownHostsSQL {
         AND (?5 = 1 OR pattern = ?1) LIMIT 1
         """
     /// What the import compares to find a line it already wrote (by row id).
-    static let importIdentityOfID = "SELECT pattern, port, marker, fingerprint FROM known_hosts WHERE id = ?1"
+    static let importIdentityOfID = "SELECT pattern, port, marker, key_blob, fingerprint FROM known_hosts WHERE id = ?1"
+    /// The journal of a bulk import into a store without entries, and back (KnownHostsImport).
+    static let rollbackJournal = "PRAGMA journal_mode = DELETE"
+    static let writeAheadLog = "PRAGMA journal_mode = WAL"
     /// Hashed and pattern-list entries (port 0) as a duplicate test needs them.
     static let wholeEntries = "SELECT pattern, marker, key_blob FROM known_hosts WHERE port = 0"
-    /// `constants` are the SQL literals for source and time, the same for every row.
-    static func importInsert(constants: String) -> String {
+    /// One entry of a file import: time and source are its import's (`importID`, an
+    /// integer literal), the fingerprint NULL where it is the blob's (the caller knows).
+    static func importInsert(importID: Int64) -> String {
         """
-        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, comment, source, first_seen)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, \(constants))
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, comment, import_id)
+        VALUES (?, ?, ?, ?, ?, ?, ?, \(importID))
         """
     }
-    /// The highest row id stored (0 for none): every row an import writes is above it.
-    static let maxID = "SELECT coalesce(max(id), 0) FROM known_hosts"
-    /// The `imported` events of every row written after `?1` (the import's rows), copied
-    /// from them in row order: one statement for the whole file instead of one per row.
-    /// `OR FAIL` stops at a failing row without undoing the rows before it, so SQLite needs
-    /// no statement journal (32 MB of temporary file for 200,000 events); the import's
-    /// transaction is rolled back on any error, so nothing is half-written either way.
-    static let importEvents = """
-        INSERT OR FAIL INTO host_key_events (at, event, host, port, key_type, fingerprint, source)
-        SELECT first_seen, 'imported', pattern, port, key_type, fingerprint, source FROM known_hosts WHERE id > ?1 ORDER BY id
+    /// One file import: its time and source, and the last event before it (its entries'
+    /// `imported` events are derived from them and sort right after that event).
+    static let insertImport = """
+        INSERT INTO known_hosts_imports (at, source, after_event) VALUES (?1, ?2, (SELECT coalesce(max(id), 0) FROM host_key_events))
         """
+    static let deleteImport = "DELETE FROM known_hosts_imports WHERE id = ?1"
 
     /// A string as an SQL literal ('' doubles a quote).
     static func literal(_ text: String) -> String {
@@ -120,13 +130,31 @@ enum KnownHostsSQL {
 
     static let eventColumns = "at, event, host, port, key_type, fingerprint, old_fingerprint, source"
     static let insertEvent = "INSERT INTO host_key_events (\(eventColumns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
-    static let eventsForHost = "SELECT \(eventColumns) FROM host_key_events WHERE host = ?1 COLLATE NOCASE ORDER BY id"
-    static let allEvents = "SELECT \(eventColumns) FROM host_key_events ORDER BY id"
+    static let eventsForHost = events(where: "host = ?1 COLLATE NOCASE", derivedWhere: "k.pattern = ?1 COLLATE NOCASE")
+    static let allEvents = events(where: "1", derivedWhere: "1")
+
+    /// The stored events and those derived from imported rows (schema v7), in history
+    /// order: a stored event at its id, or where `after_event`/`entry` put it (an imported
+    /// entry's event kept when the entry was deleted); a derived one after its import's
+    /// `after_event`, in row order.
+    static func events(where stored: String, derivedWhere derived: String) -> String {
+        """
+        SELECT at, event, host, port, key_type, fingerprint, old_fingerprint, source,
+               coalesce(after_event, id) AS anchor, coalesce(entry, 0) AS rank, id AS tie
+        FROM host_key_events WHERE \(stored)
+        UNION ALL
+        SELECT i.at, 'imported', k.pattern, k.port, k.key_type, coalesce(k.fingerprint, hostbook_fingerprint(k.key_blob)), NULL, i.source,
+               i.after_event, k.id, 0
+        FROM known_hosts k JOIN known_hosts_imports i ON i.id = k.import_id WHERE \(derived)
+        ORDER BY anchor, rank, tie
+        """
+    }
 
     // MARK: Fuzzing
 
     /// Empties the store's scratch database between two fuzz inputs.
-    static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack"]
+    static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack",
+                                  "DELETE FROM known_hosts_imports"]
 }
 
 extension KnownHostsSQL {
@@ -145,7 +173,7 @@ extension KnownHostsSQL {
     static let wholeEntryRows = "SELECT id, pattern, marker, key_blob, source FROM known_hosts WHERE port = 0 ORDER BY id"
     /// An entry a bundle brings, trusted (or revoking) from the moment it is written.
     static let insertFromBundle = """
-        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, hashed, source, first_seen, approved_at)
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+        INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
+        VALUES (?1, ?2, ?3, ?4, ?5, nullif(?6, hostbook_fingerprint(?5)), ?7, ?8, ?9)
         """
 }

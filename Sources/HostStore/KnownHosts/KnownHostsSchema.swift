@@ -24,6 +24,22 @@
 // was asked about, which undoes what hashed known_hosts files exist for. Version 3 drops
 // both; a check only reads. Rows written by anyone else with a `|1|` pattern and no
 // `hashed` are tested on every check.
+//
+// Version 7 is the compact layout (benchmarks/README.md, "known-hosts", issue 35): a stored
+// entry keeps only what cannot be derived.
+//   fingerprint  NULL when it is the SHA-256 fingerprint of key_blob (readers compute it
+//            with the SQL function hostbook_fingerprint); text only where it differs (a
+//            certificate on an unmarked line is fingerprinted by its embedded key).
+//   import_id  for an entry a file import wrote: its known_hosts_imports row, which holds
+//            the import's time and source once (source and first_seen are NULL), and the
+//            entry's `imported` event is derived from the row and that import instead of
+//            stored: it sorts right after event `after_event`, entries in row order. Before
+//            such a row is deleted its event is copied into host_key_events with the same
+//            position (after_event, entry), so the history keeps it.
+//   hashed   dropped: salt ‖ mac is decoded from the pattern. Hashed rows not in the pack
+//            are those above known_hosts_state.packed_through, found through the partial
+//            index known_hosts_hashed_ids (the ids of hashed rows only: a probe, even in a
+//            store of plain rows whose pack was never built).
 
 enum KnownHostsSchema {
     /// The indexes this part owns, as the current version defines them: every `CREATE
@@ -33,7 +49,7 @@ enum KnownHostsSchema {
     /// them once at the end (KnownHostsImport).
     static let indexes: [(name: String, sql: String)] = {
         var out: [(name: String, sql: String)] = []
-        for line in (v1 + v4 + v6BundleSource).split(separator: "\n") where line.hasPrefix("CREATE INDEX ") {
+        for line in (v1 + v4 + v6BundleSource + v7).split(separator: "\n") where line.hasPrefix("CREATE INDEX ") {
             let name = String(line.split(separator: " ")[2])
             out.removeAll { $0.name == name }
             out.append((name, String(line)))
@@ -42,7 +58,7 @@ enum KnownHostsSchema {
     }()
 
     /// Indexes of v1 that later versions dropped.
-    static let dropped: Set<String> = ["known_hosts_learned", "known_hosts_hashed"]
+    static let dropped: Set<String> = ["known_hosts_learned", "known_hosts_hashed", "known_hosts_unhashed"]
 
     static let v1 = """
     CREATE TABLE known_hosts (
@@ -135,6 +151,52 @@ enum KnownHostsSchema {
     /// their source (KnownHostsStore+Bundles); no other row is in this index.
     static let v6BundleSource = """
     CREATE INDEX known_hosts_bundle_source ON known_hosts(source) WHERE substr(source, 1, 7) = 'bundle:';
+
+    """
+
+    /// Version 7: the compact layout (see above). The table is rebuilt (SQLite cannot drop
+    /// NOT NULL); ids stay, so the hash pack and every reference stay valid, and from now on
+    /// an id is never handed out twice (AUTOINCREMENT): a row above `packed_through` is
+    /// exactly a row written after the pack, and an event's `entry` names one row. The pack covers
+    /// every hashed row up to the first one written without `hashed` (a row someone else
+    /// wrote after the pack was built), which is where `packed_through` is set.
+    static let v7 = """
+    ALTER TABLE known_hosts_state ADD COLUMN packed_through INTEGER NOT NULL DEFAULT 0;
+    UPDATE known_hosts_state SET packed_through = coalesce(
+        (SELECT min(id) - 1 FROM known_hosts WHERE substr(pattern, 1, 1) = '|' AND hashed IS NULL),
+        (SELECT max(id) FROM known_hosts), 0);
+    CREATE TABLE known_hosts_imports (
+        id          INTEGER PRIMARY KEY,
+        at          TEXT NOT NULL,
+        source      TEXT NOT NULL,
+        after_event INTEGER NOT NULL
+    );
+    CREATE TABLE known_hosts_v7 (
+        id          INTEGER PRIMARY KEY AUTOINCREMENT,
+        pattern     TEXT NOT NULL,
+        port        INTEGER NOT NULL DEFAULT 22,
+        marker      TEXT NOT NULL DEFAULT '' CHECK (marker = '' OR marker = 'cert-authority' OR marker = 'revoked'),
+        key_type    TEXT NOT NULL,
+        key_blob    BLOB NOT NULL,
+        import_id   INTEGER,
+        comment     TEXT,
+        fingerprint TEXT,
+        source      TEXT,
+        first_seen  TEXT,
+        approved_at TEXT,
+        CHECK ((import_id IS NULL) = (source IS NOT NULL AND first_seen IS NOT NULL))
+    );
+    INSERT INTO known_hosts_v7 (id, pattern, port, marker, key_type, key_blob, comment, fingerprint, source, first_seen, approved_at)
+        SELECT id, pattern, port, marker, key_type, key_blob, comment, nullif(fingerprint, hostbook_fingerprint(key_blob)), source, first_seen, approved_at
+        FROM known_hosts ORDER BY id;
+    DROP TABLE known_hosts;
+    ALTER TABLE known_hosts_v7 RENAME TO known_hosts;
+    CREATE INDEX known_hosts_name ON known_hosts(pattern COLLATE NOCASE, port) WHERE port != 0;
+    CREATE INDEX known_hosts_wildcards ON known_hosts(pattern) WHERE instr(pattern, '*') OR instr(pattern, '?') OR instr(pattern, '!') OR instr(pattern, ',');
+    CREATE INDEX known_hosts_bundle_source ON known_hosts(source) WHERE substr(source, 1, 7) = 'bundle:';
+    CREATE INDEX known_hosts_hashed_ids ON known_hosts(id) WHERE substr(pattern, 1, 1) = '|';
+    ALTER TABLE host_key_events ADD COLUMN after_event INTEGER;
+    ALTER TABLE host_key_events ADD COLUMN entry INTEGER;
 
     """
 }

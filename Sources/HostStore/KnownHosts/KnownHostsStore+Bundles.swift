@@ -113,14 +113,14 @@ extension KnownHostsStore {
         }
         try connection.run(KnownHostsSQL.insertFromBundle, [
             .text(e.pattern), .int(Int64(e.port)), .text(e.marker.rawValue), .text(e.entry.storedType), .blob(e.entry.storedBlob),
-            .text(e.entry.key.sha256Fingerprint), e.hashed.map { .blob($0.salt + $0.mac) } ?? .null, .text(source), .text(now), .text(now)])
+            .text(e.entry.key.sha256Fingerprint), .text(source), .text(now), .text(now)])
         try insertEvent(e.marker == .revoked ? .revoked : .approved, host: e.pattern, port: e.port, key: e.entry.key,
                         oldFingerprint: nil, source: source, at: now)
     }
 
     /// Deletes an entry bundle `source` brought (its audit event: removed).
     func deleteBundleEntry(_ row: KnownHostRow, source: String, now: String) throws {
-        try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)])
+        try deleteEntry(row.id)
         try connection.run(KnownHostsSQL.insertEvent, [.text(now), .text(HostKeyEvent.Kind.removed.rawValue), .text(row.pattern),
                                                        .int(Int64(row.port)), .text(row.keyType), .null, .text(row.fingerprint), .text(source)])
     }

@@ -25,14 +25,15 @@ import KeyFormats
 ///   computes both once and writes `known_hosts_hash_pack`: per entry inner state ‖ outer
 ///   state ‖ mac ‖ row id (68 bytes), 4,096 entries per row. A first check reads those few
 ///   blobs (no per-entry SQLite row) and tests each entry with two SHA-1 compressions
-///   (OpenSSL's SHA1_Update/Final on a SHA_CTX set to the stored state; `HashedNamePack`),
+///   (OpenSSL's SHA1_Transform on a SHA_CTX set to the stored state, both padded blocks
+///   made once per check; `HashedNamePack`),
 ///   half of each blob on each core: ≈ 4–5 ms for 100,000 entries instead of ≈ 50 ms with
 ///   a re-keyed HMAC per entry. A hit is re-checked against its row. The pack is used only
-///   while `pack_generation` equals `hashed_generation` (the import rebuilds it in the
-///   transaction that bumps the generation); otherwise the old path runs: the `hashed`
-///   column (salt ‖ mac, 40 bytes) read from the table (since schema v4 no index holds it:
-///   only the import writes hashed rows, and it always leaves the pack current) through
-///   one re-keyed OpenSSL HMAC context (`HashedNameMatcher`).
+///   while `pack_generation` equals `hashed_generation` (the import and bundles rebuild it in
+///   the transaction that bumps the generation); hashed rows written since by anyone else
+///   (ids above `packed_through`, through the partial index `known_hosts_hashed_ids`) are
+///   tested one by one. Otherwise every hashed row's pattern is decoded and tested through
+///   one re-keyed OpenSSL HMAC context (`HashedNameMatcher`); schema v7 keeps no decoded copy.
 ///   A check remembers nothing (schema v3): it only reads, so no name it was asked about
 ///   is ever written down — the point of hashed known_hosts files. Names hostbook itself
 ///   learns (approve, scan) are stored plain; `export --hashed` hashes them on the way
@@ -112,8 +113,8 @@ public final class KnownHostsStore {
                   let hashed = HashedHostName(field: field), HashedNamePack.matches(hashed, name: name) else { continue }
             ids.append(id)
         }
-        // Rows others wrote since, without `hashed` (an index probe).
-        for row in try connection.query(KnownHostsSQL.hashedWithoutColumn) {
+        // Hashed rows others wrote since the pack was built (a rowid range, normally empty).
+        for row in try connection.query(KnownHostsSQL.unpacked) {
             if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), HashedNamePack.matches(h, name: name) {
                 ids.append(id)
             }
@@ -121,42 +122,16 @@ public final class KnownHostsStore {
         return Set(ids).sorted()
     }
 
-    /// Hashed rows someone else wrote without `hashed`: decoded and tested on every check.
-    /// `onlyNull` keeps to the NULL range of the index (a probe, not a scan); the full scan
-    /// also takes malformed values.
-    func scanUnpacked(_ matcher: HashedNameMatcher, onlyNull: Bool = false) throws -> [Int64] {
-        var ids: [Int64] = []
-        for row in try connection.query(onlyNull ? KnownHostsSQL.hashedWithoutColumn : KnownHostsSQL.hashedUnusable) {
-            if let id = row.int(0), let field = row.text(1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
-        }
-        return ids
-    }
-
-    /// Tests every hashed entry against `name` (one HMAC-SHA1 each). The 40-byte
-    /// salt ‖ mac values come out of the table as one concatenated blob (one
-    /// SQLite row instead of one per entry); the few hits are mapped back to rows by
-    /// their `hashed` value.
+    /// Tests every hashed entry against `name` while the pack is not current (one
+    /// HMAC-SHA1 each, salt and mac decoded from the pattern: schema v7 keeps no copy).
     func scanHashed(_ name: String) throws -> [Int64] {
         let matcher = HashedNameMatcher(lookup: name)
-        var hits: [[UInt8]] = []
-        let packed = try connection.query(KnownHostsSQL.hashedConcatenated).first?.blob(0) ?? []
-        packed.withUnsafeBytes { raw in
-            var i = 0
-            while i + 40 <= raw.count {
-                if matcher.matches(salt: UnsafeRawBufferPointer(rebasing: raw[i..<(i + 20)]),
-                                   mac: UnsafeRawBufferPointer(rebasing: raw[(i + 20)..<(i + 40)])) {
-                    hits.append(Array(raw[i..<(i + 40)]))
-                }
-                i += 40
-            }
-        }
+        let rows = try connection.prepare(KnownHostsSQL.hashedInOrder)
         var ids: [Int64] = []
-        for hit in Set(hits) {
-            ids += try connection.query(KnownHostsSQL.idsOfHashed, [.blob(hit)])
-                .compactMap { $0.int(0) }
+        while try rows.step() {
+            if let id = rows.int(at: 0), let field = rows.text(at: 1), let h = HashedHostName(field: field), matcher.matches(h) { ids.append(id) }
         }
-        ids += try scanUnpacked(matcher)
-        return ids.sorted()
+        return ids
     }
 
     /// The result of checking one presented key.
@@ -308,7 +283,7 @@ public final class KnownHostsStore {
             }
             let now = StoreClock.timestamp()
             let old = try entries(matching: lookup).filter { $0.marker == .none }
-            for row in old { try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)]) }
+            for row in old { try deleteEntry(row.id) }
             try insertPlain(lookup, key: key, marker: .none, source: source, now: now)
             let oldFingerprints = old.map(\.fingerprint).reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }
             try insertEvent(.replaced, host: lookup.host, port: lookup.port, key: key,
@@ -342,7 +317,7 @@ public final class KnownHostsStore {
             let now = StoreClock.timestamp()
             let rows = try entries(matching: lookup).filter { $0.marker == .none }
             for row in rows {
-                try connection.run(KnownHostsSQL.deleteByID, [.int(row.id)])
+                try deleteEntry(row.id)
                 try connection.run(KnownHostsSQL.insertEvent, [.text(now), .text(HostKeyEvent.Kind.removed.rawValue), .text(lookup.host),
                                                                .int(Int64(lookup.port)), .text(row.keyType), .null, .text(row.fingerprint), .text(source)])
             }
@@ -351,6 +326,13 @@ public final class KnownHostsStore {
     }
 
     // MARK: Internals
+
+    /// Deletes entry `id`; an imported entry's derived event is stored first, where it
+    /// stood in the history (KnownHostsSQL.keepImportedEvent).
+    func deleteEntry(_ id: Int64) throws {
+        try connection.run(KnownHostsSQL.keepImportedEvent, [.int(id)])
+        try connection.run(KnownHostsSQL.deleteByID, [.int(id)])
+    }
 
     @discardableResult
     func insertPlain(_ lookup: HostLookupName, key: PublicKey, marker: KnownHostsLine.Marker, source: String, now: String) throws -> Bool {

@@ -17,19 +17,28 @@ public enum HashedNamePack {
 
     /// Appends the record of `hashed` (whose row id is `id`) to `pack`.
     public static func append(_ hashed: HashedHostName, id: Int64, to pack: inout [UInt8]) {
-        // Two blocks on the stack (no allocation per record: an import appends 100,000s).
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockLength) { block in
-            for pad: UInt8 in [0x36, 0x5c] {
+        // The pad block and the record on the stack, the record appended in one piece (an
+        // import appends 100,000s).
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: blockLength + recordLength) { buffer in
+            let block = UnsafeMutableBufferPointer(rebasing: buffer[0..<blockLength])
+            let record = UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: buffer[blockLength...]))
+            func midstate(pad: UInt8, at offset: Int) {
                 for i in 0..<blockLength { block[i] = (i < hashed.salt.count ? hashed.salt[i] : 0) ^ pad }
                 var context = SHA_CTX()
                 SHA1_Init(&context)
-                SHA1_Update(&context, block.baseAddress, blockLength)
-                func put(_ word: UInt32) { withUnsafeBytes(of: word.bigEndian) { pack.append(contentsOf: $0) } }
-                put(context.h0); put(context.h1); put(context.h2); put(context.h3); put(context.h4)
+                SHA1_Transform(&context, block.baseAddress)
+                record.storeBytes(of: context.h0.bigEndian, toByteOffset: offset, as: UInt32.self)
+                record.storeBytes(of: context.h1.bigEndian, toByteOffset: offset + 4, as: UInt32.self)
+                record.storeBytes(of: context.h2.bigEndian, toByteOffset: offset + 8, as: UInt32.self)
+                record.storeBytes(of: context.h3.bigEndian, toByteOffset: offset + 12, as: UInt32.self)
+                record.storeBytes(of: context.h4.bigEndian, toByteOffset: offset + 16, as: UInt32.self)
             }
+            midstate(pad: 0x36, at: 0)
+            midstate(pad: 0x5c, at: 20)
+            for i in 0..<20 { record[40 + i] = i < hashed.mac.count ? hashed.mac[i] : 0 }
+            record.storeBytes(of: id.littleEndian, toByteOffset: 60, as: Int64.self)
+            pack.append(contentsOf: UnsafeRawBufferPointer(record))
         }
-        pack.append(contentsOf: hashed.mac)
-        withUnsafeBytes(of: id.littleEndian) { pack.append(contentsOf: $0) }
     }
 
     /// True when `hashed` is the hash of `name`: the same answer as HMAC-SHA1, through the
@@ -57,7 +66,53 @@ public enum HashedNamePack {
         return shared.found.flatMap { $0 }
     }
 
+    /// Longest name whose inner message (name, 0x80, 64-bit length) fits one block.
+    static let oneBlockName = blockLength - 9
+
     static func scan(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
+        name.count <= oneBlockName ? scanByBlocks(name: name, pack: pack, range: range) : scanByUpdate(name: name, pack: pack, range: range)
+    }
+
+    /// The scan at its floor: exactly two SHA-1 compressions per record (SHA1_Transform),
+    /// nothing else. After the ipad block the inner message is the name alone, the same for
+    /// every record, so its padded block is made once; the outer message is the 20-byte
+    /// inner digest, so its padded block is made once and only its first five words change.
+    /// The digest is compared as words with the stored mac (big-endian), never serialized.
+    static func scanByBlocks(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
+        var ids: [Int64] = []
+        func block(_ message: [UInt8], after bytes: Int) -> [UInt8] {
+            var b = message + [0x80] + [UInt8](repeating: 0, count: blockLength - 8 - message.count - 1)
+            withUnsafeBytes(of: (UInt64(bytes + message.count) * 8).bigEndian) { b.append(contentsOf: $0) }
+            return b
+        }
+        let inner = block(name, after: blockLength)
+        var outer = block([UInt8](repeating: 0, count: 20), after: blockLength)
+        var context = SHA_CTX()
+        inner.withUnsafeBufferPointer { i in
+            outer.withUnsafeMutableBytes { o in
+                for r in range {
+                    let record = pack.baseAddress! + r * recordLength
+                    resume(&context, from: record)
+                    SHA1_Transform(&context, i.baseAddress)
+                    o.storeBytes(of: context.h0.bigEndian, toByteOffset: 0, as: UInt32.self)
+                    o.storeBytes(of: context.h1.bigEndian, toByteOffset: 4, as: UInt32.self)
+                    o.storeBytes(of: context.h2.bigEndian, toByteOffset: 8, as: UInt32.self)
+                    o.storeBytes(of: context.h3.bigEndian, toByteOffset: 12, as: UInt32.self)
+                    o.storeBytes(of: context.h4.bigEndian, toByteOffset: 16, as: UInt32.self)
+                    resume(&context, from: record + 20)
+                    SHA1_Transform(&context, o.baseAddress)
+                    func mac(_ k: Int) -> UInt32 { UInt32(bigEndian: record.loadUnaligned(fromByteOffset: 40 + 4 * k, as: UInt32.self)) }
+                    if context.h0 == mac(0) && context.h1 == mac(1) && context.h2 == mac(2) && context.h3 == mac(3) && context.h4 == mac(4) {
+                        ids.append(Int64(littleEndian: record.loadUnaligned(fromByteOffset: 60, as: Int64.self)))
+                    }
+                }
+            }
+        }
+        return ids
+    }
+
+    /// Names longer than one block: SHA1_Update and SHA1_Final from the midstates.
+    static func scanByUpdate(name: [UInt8], pack: UnsafeRawBufferPointer, range: Range<Int>) -> [Int64] {
         var ids: [Int64] = []
         var inner = [UInt8](repeating: 0, count: 20)
         var outer = [UInt8](repeating: 0, count: 20)
