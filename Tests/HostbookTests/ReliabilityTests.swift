@@ -52,7 +52,7 @@ final class ReliabilityTests: XCTestCase {
             b.waitUntilExit()
             XCTAssertEqual(a.terminationStatus, 0, Shell.output(hb.dir, "m1").1)
             XCTAssertEqual(b.terminationStatus, 0, Shell.output(hb.dir, "m2").1)
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "6", "round \(round)")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "7", "round \(round)")
             XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM hosts"), "4")
             XCTAssertEqual(try Shell.sql(hb.db, "SELECT count(*) FROM snippets"), "2")
             XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA integrity_check"), "ok")
@@ -180,7 +180,7 @@ final class ReliabilityTests: XCTestCase {
             }
             // hostbook finishes the job afterwards.
             try hb.ok("add", "after", "--hostname", "after.example")
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "6")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "7")
         }
         XCTAssertTrue(outcomes.contains("1"), "at least one kill landed before the migration committed (\(outcomes))")
     }
