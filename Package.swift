@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // hostbook — SSH host and credential manager for Linux. Dependencies are the Swift toolchain
-// and four Debian C libraries only (see README.md, "Development").
+// and four Debian C libraries only (see docs/development.md).
 import PackageDescription
 import Foundation
 

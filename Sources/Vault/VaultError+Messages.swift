@@ -6,7 +6,7 @@
 extension VaultError {
     static let withKeyringHint =
         "Run hostbook inside a desktop session, or start hostbook's own keyring with "
-        + "'eval \"$(hostbook vault unlock)\"' (see the README, \"hostbook over SSH\")."
+        + "'eval \"$(hostbook vault unlock)\"' (see docs/vault.md, \"hostbook over SSH\")."
 
     /// KeePassXC's switch for the Secret Service, in its own menu words.
     static let keepassxcIntegration =

@@ -1,5 +1,5 @@
 // Every released schema version keeps a fixture database and a test that migrates it
-// (README.md, "The database"). testdata/hoststore/hostbook-v1.db is made by make-v1-fixture.sh.
+// (docs/hosts.md, "The database"). testdata/hoststore/hostbook-v1.db is made by make-v1-fixture.sh.
 import Foundation
 @testable import HostStore
 import XCTest

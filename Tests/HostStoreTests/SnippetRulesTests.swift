@@ -1,4 +1,4 @@
-// The snippet rules of README.md, "Snippets", byte for byte.
+// The snippet rules of docs/snippets.md, byte for byte.
 @testable import HostStore
 import XCTest
 

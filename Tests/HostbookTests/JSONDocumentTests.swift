@@ -1,4 +1,4 @@
-// The README's "JSON output" section is the contract of every `--json`: this test reads it
+// docs/json.md ("JSON output") is the contract of every `--json`: this test reads it
 // (the `json-commands` block and one `json-object NAME` block per object), runs every
 // command of the command table with --json on the real binary, and holds each output to it:
 // exactly the documented fields, in the documented order, with the documented types. A
@@ -38,10 +38,13 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         }
     }
 
+    /// Where the JSON output is documented (moved out of the README, issue 34).
+    static let pagePath = PackageRootPath.path + "/docs/json.md"
+
     static func readDocument() throws -> Document {
-        let readme = try String(contentsOfFile: PackageRootPath.path + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "<!-- section: json -->") else { throw XCTSkip("README.md has no JSON section") }
-        let rest = readme[start.upperBound...]
+        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
+        let start = try XCTUnwrap(page.range(of: "<!-- section: json -->"), "docs/json.md has no '<!-- section: json -->' line")
+        let rest = page[start.upperBound...]
         let section = rest[..<(rest.range(of: "<!-- section:")?.lowerBound ?? rest.endIndex)]
         var doc = Document()
         var block: String?
@@ -82,16 +85,16 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         let table = try fixture.ok("__complete", "commands").stdout.split(separator: "\n")
             .map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }.filter { $0 != "-" }
         XCTAssertGreaterThan(table.count, 25)
-        for c in table { XCTAssertTrue(doc.commands.keys.contains(c), "README 'JSON output' does not list '\(c)'") }
-        for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "README 'JSON output' lists '\(c)', which is no command") }
+        for c in table { XCTAssertTrue(doc.commands.keys.contains(c), "docs/json.md does not list '\(c)'") }
+        for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "docs/json.md lists '\(c)', which is no command") }
     }
 
-    /// The `source` of a host is one of the values the README's host object lists: a host
+    /// The `source` of a host is one of the values docs/json.md's host object lists: a host
     /// of each kind (added, from Tailscale, from an ssh_config) is made and shown (issue 23:
     /// `ssh-config` was missing).
     func testEveryHostSourceIsDocumented() throws {
-        let readme = try String(contentsOfFile: PackageRootPath.path + "/README.md", encoding: .utf8)
-        let block = try XCTUnwrap(readme.components(separatedBy: "```text json-object host\n").dropFirst().first)
+        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
+        let block = try XCTUnwrap(page.components(separatedBy: "```text json-object host\n").dropFirst().first)
         let line = try XCTUnwrap(block.split(separator: "\n").first { $0.hasPrefix("source ") })
         let documented = Set(line.split(separator: " ").dropFirst(2).filter { $0 != "|" }.map(String.init))
 
@@ -105,7 +108,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         let hosts = try XCTUnwrap(try fx.json("list") as? [[String: Any]])
         let sources = Set(hosts.compactMap { $0["source"] as? String })
         XCTAssertEqual(sources, ["manual", "tailscale", "ssh-config"])
-        for source in sources { XCTAssertTrue(documented.contains(source), "README's host.source does not list '\(source)': \(line)") }
+        for source in sources { XCTAssertTrue(documented.contains(source), "docs/json.md's host.source does not list '\(source)': \(line)") }
     }
 
     // MARK: the program against it
@@ -246,7 +249,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(r.status, 0, "hostbook \(args.joined(separator: " ")) --json: \(r.stderr)", file: file, line: line)
         let words = commandWords(args)
         guard let documented = doc.commands[words] else {
-            XCTFail("README 'JSON output' does not list '\(words)'", file: file, line: line)
+            XCTFail("docs/json.md does not list '\(words)'", file: file, line: line)
             return .null
         }
         guard let type = documented else { return .null }
@@ -271,7 +274,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
 
     func holds(_ v: JSON, to type: FieldType, nullable: Bool, at path: String, file: StaticString, line: UInt) {
         if v == .null {
-            XCTAssertTrue(nullable, "\(path) is null, which the README does not allow", file: file, line: line)
+            XCTAssertTrue(nullable, "\(path) is null, which docs/json.md does not allow", file: file, line: line)
             return
         }
         switch (type, v) {
@@ -285,13 +288,13 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
             for (i, item) in items.enumerated() { holds(item, to: element, nullable: false, at: "\(path)[\(i)]", file: file, line: line) }
         case (.object(let name), .object(let fields)):
             guard let spec = doc.objects[name] else { return XCTFail("\(path): no json-object block '\(name)'", file: file, line: line) }
-            XCTAssertEqual(fields.map(\.0), spec.map(\.name), "\(path) (\(name)): the fields differ from the README", file: file, line: line)
+            XCTAssertEqual(fields.map(\.0), spec.map(\.name), "\(path) (\(name)): the fields differ from docs/json.md", file: file, line: line)
             for f in spec {
                 guard let value = fields.first(where: { $0.0 == f.name })?.1 else { continue }
                 holds(value, to: f.type, nullable: f.nullable, at: "\(path).\(f.name)", file: file, line: line)
             }
         default:
-            XCTFail("\(path) is \(v), not \(type) as the README says", file: file, line: line)
+            XCTFail("\(path) is \(v), not \(type) as docs/json.md says", file: file, line: line)
         }
     }
 

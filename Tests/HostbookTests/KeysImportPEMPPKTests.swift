@@ -27,7 +27,7 @@ final class KeysImportPEMPPKTests: XCTestCase {
 
     func testImportPEMAndPPKShowsFormatAndFingerprint() throws {
         try requireVault()
-        // PEM files carry no comment: `comment` is null (README "JSON output").
+        // PEM files carry no comment: `comment` is null (docs/json.md).
         let cases: [(file: String, fp: String, format: String, comment: String?)] = [
             ("pem/rsa.aes256", "pem/rsa.fp", "pem-pkcs1", nil),
             ("pem/ecdsa384.aes192", "pem/ecdsa384.fp", "pem-sec1", nil),

@@ -2,7 +2,7 @@
 // prompt for an unknown key is up, a second hostbook stores a different key for the same
 // host, and then the user answers yes. The approval decides again inside its write
 // transaction, finds the key changed, writes nothing, and asks again about the new state
-// (the changed-key warning showing the key the other process stored), as the README says.
+// (the changed-key warning showing the key the other process stored), as docs/known-hosts.md says.
 import Foundation
 import XCTest
 

@@ -9,7 +9,7 @@ final class VaultStatusTests: XCTestCase {
     let noSession = ["DBUS_SESSION_BUS_ADDRESS", "DISPLAY", "XDG_RUNTIME_DIR"]
     let noSessionMessage = "hostbook: no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)\n"
         + "Run hostbook inside a desktop session, or start hostbook's own keyring with "
-        + "'eval \"$(hostbook vault unlock)\"' (see the README, \"hostbook over SSH\").\n"
+        + "'eval \"$(hostbook vault unlock)\"' (see docs/vault.md, \"hostbook over SSH\").\n"
 
     func testWithoutASessionBusItSaysWhatToDo() throws {
         let r = try HostbookProcess.run(["vault", "status"], removing: noSession)
@@ -29,7 +29,7 @@ final class VaultStatusTests: XCTestCase {
           "service": null,
           "collection": null,
           "message": "no D-Bus session bus, so the keyring cannot be reached (Cannot autolaunch D-Bus without X11 $DISPLAY)",
-          "fix": "Run hostbook inside a desktop session, or start hostbook's own keyring with 'eval \\"$(hostbook vault unlock)\\"' (see the README, \\"hostbook over SSH\\")."
+          "fix": "Run hostbook inside a desktop session, or start hostbook's own keyring with 'eval \\"$(hostbook vault unlock)\\"' (see docs/vault.md, \\"hostbook over SSH\\")."
         }
 
         """)

@@ -1,4 +1,4 @@
-// The hostbook database: path, file modes, pragmas and migrations (README.md, "The database").
+// The hostbook database: path, file modes, pragmas and migrations (docs/hosts.md, "The database").
 //
 // Two ways in:
 // - `open(path:)` for commands that write: creates the folder (0700) and file (0600) when

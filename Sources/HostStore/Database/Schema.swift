@@ -1,4 +1,4 @@
-// Schema versions (`PRAGMA user_version`) and the migrations between them (README.md,
+// Schema versions (`PRAGMA user_version`) and the migrations between them (docs/hosts.md,
 // "The database"). Each migration runs in one transaction, after a backup copy of the file when an
 // existing database is migrated. Tables are declared beside the code that owns them
 // (CoreSchema, KeysSchema, KnownHostsSchema, TailscaleSchema, SSHConfigSchema) and assembled here.

@@ -1,4 +1,4 @@
-// A host as stored: where to connect, as whom, how to authenticate (README.md, "Hosts").
+// A host as stored: where to connect, as whom, how to authenticate (docs/hosts.md).
 
 /// How hostbook authenticates to a host. Derived, never set directly: `password` when a
 /// password is stored in the vault, `key` when a key is attached, else `agent`.

@@ -1,5 +1,5 @@
-// The audit trail of host-key decisions (README.md, "Known hosts"; the `host-key-event`
-// object of README.md, "JSON output").
+// The audit trail of host-key decisions (docs/known-hosts.md; the `host-key-event`
+// object of docs/json.md).
 #if canImport(Glibc)
 import Glibc
 #endif

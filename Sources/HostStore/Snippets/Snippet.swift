@@ -1,4 +1,4 @@
-// A saved command line, kept exactly as typed (README.md, "Snippets").
+// A saved command line, kept exactly as typed (docs/snippets.md).
 
 public struct Snippet: Sendable, Equatable {
     public var id: Int64

@@ -1,4 +1,4 @@
-// What a snippet's command may be (README.md, "Snippets"). The command is checked as the
+// What a snippet's command may be (docs/snippets.md). The command is checked as the
 // bytes it arrived as, so invalid UTF-8 is caught rather than repaired, and it is never
 // trimmed or rewritten: what is accepted is stored byte for byte.
 

@@ -1,5 +1,5 @@
-// Characters that may not appear in one-line text a user reads back and runs (README.md,
-// "Snippets"): line breaks and other control characters, and Unicode bidirectional
+// Characters that may not appear in one-line text a user reads back and runs
+// (docs/snippets.md): line breaks and other control characters, and Unicode bidirectional
 // overrides and isolates, which can make text read differently from what runs.
 
 public enum TextRules {

@@ -4,7 +4,7 @@
 // `hostbook vault lock`. What runs is found from the bus itself (the socket's peer and the
 // owner of org.freedesktop.secrets), never from a pid file that could go stale.
 //
-// The lifecycle (one design, documented in README "hostbook over SSH (no desktop)"):
+// The lifecycle (one design, documented in docs/vault.md, "hostbook over SSH (no desktop)"):
 // - `unlock` starts the bus if none answers, then gnome-keyring-daemon with the passphrase
 //   on its stdin (HeadlessProcesses); a keyring that runs unlocked is used as it is, with
 //   no passphrase asked. gnome-keyring 42 offers no way to unlock a running daemon's login

@@ -1,4 +1,4 @@
-// JSON output with stable, ordered field names (a contract with scripts; README.md, "JSON output").
+// JSON output with stable, ordered field names (a contract with scripts; docs/json.md).
 // The text itself, escapes included, is written by JSONBytes alone.
 
 enum JSONValue: Sendable, Equatable {

@@ -1,6 +1,6 @@
 // `hostbook import-ssh-config`: hosts from an OpenSSH client configuration, read with
 // ssh's rules (SSHConfig) and resolved for each concrete Host alias as `ssh -G` would
-// (README, "Import hosts from ~/.ssh/config"). The file is only read, never changed, unless
+// (docs/import-ssh-config.md). The file is only read, never changed, unless
 // the user's Host blocks are handed over to hostbook (SSHConfigImportTakeOver).
 import HostStore
 import KeyFormats

@@ -1,5 +1,5 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
-// API device list (docs/formats.md, "Tailscale JSON"; README.md, "Tailscale").
+// API device list (docs/formats.md, "Tailscale JSON"; docs/tailscale.md).
 import HostStore
 import ImportFormats
 

@@ -1,4 +1,4 @@
-// `hostbook snippets ...`: saved command lines (README.md, "Snippets"). Each command
+// `hostbook snippets ...`: saved command lines (docs/snippets.md). Each command
 // lives in Commands/Snippets/.
 
 enum SnippetsCommands {

@@ -1,7 +1,7 @@
 // The Tailscale import's decisions, made without touching the database: devices and the current
 // rows (a TailscaleImportSnapshot, and the plain known_hosts entries of each device's names)
-// in, a TailscaleDevicePlan per device out (README.md, "Tailscale: import hosts and their SSH
-// host keys"). Hosts are matched by node ID, so a re-import updates instead of duplicating; new
+// in, a TailscaleDevicePlan per device out (docs/tailscale.md).
+// Hosts are matched by node ID, so a re-import updates instead of duplicating; new
 // hosts whose name is taken are skipped or renamed; each `sshHostKeys` entry is decided for the
 // MagicDNS name and each Tailscale IP by HostKeyPolicy (through TailscaleKeyPlanner), the only
 // owner of trust decisions.

@@ -3,7 +3,7 @@
 // what becomes of each device: TailscaleImportPlanner, through `decide`. A device is left
 // out (not in the report) when it does not pass the filters or is not named by --only; a
 // device Tailscale marks as skipped by default (TailscaleExclusion) is reported as skipped
-// unless --only names it or --include-skipped is given (README.md, "Tailscale").
+// unless --only names it or --include-skipped is given (docs/tailscale.md).
 import ImportFormats
 
 public struct TailscaleSelection: Sendable, Equatable {

@@ -1,5 +1,5 @@
 // How a stored key is shown: the JSON object of `keys show --json` / `keys list --json`
-// (the `key` object of README.md, "JSON output") and the text of `keys show`.
+// (the `key` object of docs/json.md) and the text of `keys show`.
 import HostStore
 import KeyFormats
 

@@ -1,5 +1,5 @@
 // The JSON objects of the known-hosts commands, in the one vocabulary every `--json` uses
-// (README, "JSON output"): `created_at` for when a row was written, `null` for what is
+// (docs/json.md): `created_at` for when a row was written, `null` for what is
 // absent (an entry without a marker, a pattern entry's port).
 import HostStore
 
