@@ -215,6 +215,25 @@ final class GitSigningTests: XCTestCase {
         XCTAssertTrue(stopped.stdout.hasPrefix("Stopped the agent (pid "), stopped.stdout)
     }
 
+    /// The agent git started cannot sign when the vault cannot give the key (here its item
+    /// is gone; a locked vault takes the same path): one line saying so, with the fix.
+    func testAnAgentStartedForGitThatCannotSignSaysWhy() throws {
+        let bed = try bed()
+        _ = try generate(bed, "signer")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/auto\"").status, 0)
+        try bed.fx.ok("git", "setup", "signer", "--repo", bed.fx.dir.file("auto"), "--email", "dev@example.com", "--start-agent")
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        let dbid = try Shell.sql(bed.fx.db, "SELECT value FROM meta WHERE key = 'database_id'")
+        let uuid = try Shell.sql(bed.fx.db, "SELECT uuid FROM keys WHERE name = 'signer'")
+        try Shell.run("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid], account: bed.fx.account)
+        let commit = try shell(bed, "unset SSH_AUTH_SOCK; cd \"$DIR/auto\" && git commit -q -S --allow-empty -m signed")
+        XCTAssertNotEqual(commit.status, 0)
+        let ours = commit.stderr.split(separator: "\n").filter { $0.contains("hostbook: ") }
+        XCTAssertEqual(ours, ["error: hostbook: the agent started for git cannot sign with this key: the private key of 'signer' is not in the vault"], commit.stderr)
+        XCTAssertTrue(commit.stderr.contains("\nRun 'hostbook doctor' to check the vault, or import the key again.\n"), commit.stderr)
+        XCTAssertEqual(try bed.fx.run(["agent", "status"]).status, 0, "the agent git started runs")
+    }
+
     /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
     /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong.
     func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {
