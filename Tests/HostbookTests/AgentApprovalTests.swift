@@ -451,6 +451,56 @@ final class AgentApprovalTests: XCTestCase {
         XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["no-approver", "prompt"])
     }
 
+    /// Issue 34, item 4's optional part: where a desktop notification service answers on the
+    /// user's session bus (dunst on a private Xvfb display), a signature refused for want of
+    /// an approver is also a notification: dbus-monitor on that bus sees the standing agent's
+    /// Notify with the notice.
+    func testARefusalForWantOfAnApproverIsAlsoADesktopNotification() throws {
+        let tools = ["Xvfb", "dunst", "dbus-monitor", "gdbus"]
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        for tool in tools where !path.contains(where: { FileManager.default.isExecutableFile(atPath: "\($0)/\(tool)") }) {
+            throw XCTSkip("\(tool) is missing (scripts/setup)")
+        }
+        let b = try makeBed()
+        defer { b.sshd.stop() }
+        try b.bed.fx.ok("keys", "edit", "ck", "--confirm")
+        let account = b.bed.fx.account
+        let dir = b.bed.fx.dir
+        // A private display: Xvfb writes its number once it is ready (-ac: the account may draw).
+        let xvfb = try Shell.start("exec Xvfb -displayfd 1 -ac -nolisten tcp -screen 0 640x480x24", dir: dir, tag: "xvfb")
+        defer { kill(xvfb.processIdentifier, SIGTERM); xvfb.waitUntilExit() }
+        var display = ""
+        for _ in 0..<1000 where display.isEmpty {
+            display = Shell.output(dir, "xvfb").0.hasSuffix("\n") ? Shell.output(dir, "xvfb").0.trimmingCharacters(in: .newlines) : ""
+            if display.isEmpty { usleep(10_000) }
+        }
+        XCTAssertFalse(display.isEmpty, "Xvfb gave no display")
+        let dunst = try Shell.start("exec dunst", environment: ["DISPLAY": ":" + display], dir: dir, tag: "dunst", account: account)
+        defer { kill(dunst.processIdentifier, SIGTERM); dunst.waitUntilExit() }
+        let owned = try Shell.run("gdbus wait --session --timeout 10 org.freedesktop.Notifications", account: account)
+        XCTAssertEqual(owned.status, 0, "dunst did not take org.freedesktop.Notifications: \(Shell.output(dir, "dunst").1)")
+        let monitor = try Shell.start("exec dbus-monitor --session \"type='signal',member='NameLost'\" \"type='method_call',member='Notify'\"",
+                                      dir: dir, tag: "monitor", account: account)
+        defer { kill(monitor.processIdentifier, SIGTERM); monitor.waitUntilExit() }
+        func monitored() -> String { Shell.output(dir, "monitor").0 }
+        func waitFor(_ text: String) -> Bool {
+            for _ in 0..<1000 { if monitored().contains(text) { return true }; usleep(10_000) }
+            return false
+        }
+        XCTAssertTrue(waitFor("member=NameLost"), "dbus-monitor is monitoring")
+
+        let socket = try startAgent(b, askpass: false)
+        defer { try? stopAgent(b) }
+        var environment = b.bed.fx.environment
+        environment["SSH_AUTH_SOCK"] = socket
+        let sign = try Shell.run("cd \"$D\" && printf data | ssh-keygen -Y sign -n file -f ck-key.pub",
+                                 environment: environment.merging(["D": dir.path]) { $1 }, account: account)
+        XCTAssertNotEqual(sign.status, 0, sign.stdout)
+        XCTAssertTrue(waitFor("refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS"), monitored())
+        XCTAssertTrue(monitored().contains("member=Notify"), monitored())
+        XCTAssertEqual(try log(b).map { $0["decision"] as? String ?? "-" }, ["no-approver"])
+    }
+
     /// The per-session agent of `hostbook ssh` asks on the session's own terminal: n
     /// refuses (ssh fails), y connects; without a terminal the key is refused.
     func testHostbookSSHAsksOnItsOwnTerminal() throws {

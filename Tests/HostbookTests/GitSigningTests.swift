@@ -179,6 +179,61 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(privateKeyFiles(bed.fx.dir.path), [])
     }
 
+    /// Issue 34, item 2's last clause: with `git setup --start-agent` (git's
+    /// hostbook.startAgent), a commit in a shell without SSH_AUTH_SOCK and with no agent
+    /// running starts the standing agent and is signed; without the setting it fails with the
+    /// one-line error that says what to run, and starts nothing.
+    func testSigningStartsTheAgentWhenGitsConfigurationAsks() throws {
+        let bed = try bed()
+        let (_, fingerprint) = try generate(bed, "signer")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/auto\" && git init -q \"$DIR/plain\"").status, 0)
+        try bed.fx.ok("git", "setup", "signer", "--repo", bed.fx.dir.file("auto"), "--email", "dev@example.com", "--start-agent")
+        try bed.fx.ok("git", "setup", "signer", "--repo", bed.fx.dir.file("plain"), "--email", "dev@example.com")
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        XCTAssertEqual(try shell(bed, "git -C \"$DIR/auto\" config --get hostbook.startAgent").stdout, "true\n")
+        XCTAssertNotEqual(try bed.fx.run(["agent", "status"]).status, 0, "an agent runs before the test")
+
+        // Without the setting: the one-line error with the command to run; no agent started.
+        let plain = try shell(bed, "unset SSH_AUTH_SOCK; cd \"$DIR/plain\" && git commit -q -S --allow-empty -m unsigned")
+        XCTAssertNotEqual(plain.status, 0)
+        // git puts "error: " before the program's first line.
+        let ours = plain.stderr.split(separator: "\n").filter { $0.contains("hostbook: ") }
+        XCTAssertEqual(ours.count, 1, plain.stderr)
+        XCTAssertTrue(ours.first?.hasPrefix("error: hostbook: hostbook's agent is not running") == true, plain.stderr)
+        XCTAssertTrue(plain.stderr.contains("hostbook agent start"), plain.stderr)
+        XCTAssertNotEqual(try bed.fx.run(["agent", "status"]).status, 0, "signing without the setting started an agent")
+
+        // With it: signed, Good, and the agent now runs.
+        let inRepo = "unset SSH_AUTH_SOCK; cd \"$DIR/auto\" && "
+        let commit = try shell(bed, inRepo + "git commit -q -S --allow-empty -m signed")
+        XCTAssertEqual(commit.status, 0, commit.stderr)
+        let log = try shell(bed, inRepo + "git log --show-signature -1")
+        XCTAssertTrue(log.stdout.contains("Good \"git\" signature for dev@example.com with ED25519 key \(fingerprint)"), log.stdout + log.stderr)
+        XCTAssertEqual(try bed.fx.run(["agent", "status"]).status, 0, "no agent runs after signing")
+        let stopped = try bed.fx.run(["agent", "stop"])
+        XCTAssertEqual(stopped.status, 0, stopped.stderr)
+        XCTAssertTrue(stopped.stdout.hasPrefix("Stopped the agent (pid "), stopped.stdout)
+    }
+
+    /// The agent git started cannot sign when the vault cannot give the key (here its item
+    /// is gone; a locked vault takes the same path): one line saying so, with the fix.
+    func testAnAgentStartedForGitThatCannotSignSaysWhy() throws {
+        let bed = try bed()
+        _ = try generate(bed, "signer")
+        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/auto\"").status, 0)
+        try bed.fx.ok("git", "setup", "signer", "--repo", bed.fx.dir.file("auto"), "--email", "dev@example.com", "--start-agent")
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }
+        let dbid = try Shell.sql(bed.fx.db, "SELECT value FROM meta WHERE key = 'database_id'")
+        let uuid = try Shell.sql(bed.fx.db, "SELECT uuid FROM keys WHERE name = 'signer'")
+        try Shell.run("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid], account: bed.fx.account)
+        let commit = try shell(bed, "unset SSH_AUTH_SOCK; cd \"$DIR/auto\" && git commit -q -S --allow-empty -m signed")
+        XCTAssertNotEqual(commit.status, 0)
+        let ours = commit.stderr.split(separator: "\n").filter { $0.contains("hostbook: ") }
+        XCTAssertEqual(ours, ["error: hostbook: the agent started for git cannot sign with this key: the private key of 'signer' is not in the vault"], commit.stderr)
+        XCTAssertTrue(commit.stderr.contains("\nRun 'hostbook doctor' to check the vault, or import the key again.\n"), commit.stderr)
+        XCTAssertEqual(try bed.fx.run(["agent", "status"]).status, 0, "the agent git started runs")
+    }
+
     /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
     /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong.
     func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {

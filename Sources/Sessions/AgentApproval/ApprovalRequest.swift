@@ -101,10 +101,13 @@ public struct ApprovalRequest: Sendable, Equatable {
 
     // MARK: What the requester's terminal is told
 
-    /// Tells the requester's own terminal (when it has one of this user) one line; never a
+    /// Tells the requester's own terminal (when it has one of this user) one line, and the
+    /// desktop (DesktopNotification, where a notification service answers); never a
     /// question: answers come only from an approver the user started.
     public func tellRequester(_ line: String) {
-        requester?.tellTerminal(line)
+        guard let requester else { return }
+        requester.tellTerminal(line)
+        DesktopNotification.post(line)
     }
 
     /// "hostbook: waiting for approval of 'KEY' → DESTINATION in APPROVER" (`approver` is

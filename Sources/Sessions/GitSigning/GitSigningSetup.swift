@@ -1,11 +1,11 @@
-// `hostbook git setup KEY [--global | --repo PATH] [--email E]`: git signs commits and tags
-// with a saved key through hostbook's standing agent. In the chosen scope of git's
-// configuration it sets gpg.format ssh; gpg.ssh.program to hostbook itself (`program`: git
+// `hostbook git setup KEY [--global | --repo PATH] [--email E] [--start-agent]`: git signs
+// commits and tags with a saved key through hostbook's standing agent. In the chosen scope of
+// git's configuration it sets gpg.format ssh; gpg.ssh.program to hostbook itself (`program`: git
 // then runs `hostbook -Y sign`, which finds the standing agent at its own socket, so signing
 // needs no SSH_AUTH_SOCK: GitSignatureProgram); user.signingkey to the key's public key file
 // `KEYFOLDER/FINGERPRINT.pub`, which it writes (a file, not git's literal `key::` form, for which
 // git 2.39 writes a temporary key file to /tmp and leaves it there); commit.gpgsign and
-// tag.gpgsign true; and gpg.ssh.allowedSignersFile to AllowedSigners' file, which it
+// tag.gpgsign true; hostbook.startAgent true with --start-agent (GitAgentAutostart); and gpg.ssh.allowedSignersFile to AllowedSigners' file, which it
 // rewrites. It records the email the key signs as (--email,
 // else git's user.email as that scope sees it; user.email is set there only when it had
 // none), and restricts the key to the SSHSIG namespace `git` when it had no namespace
@@ -64,9 +64,11 @@ public struct GitSigningSetup: Sendable {
     }
 
     /// `program`: hostbook's own path (gpg.ssh.program); `keyFolder`: where the public key
-    /// file is written (created 0700 when missing).
+    /// file is written (created 0700 when missing); `startAgent`: also set
+    /// hostbook.startAgent true (GitAgentAutostart: signing starts the agent when none runs).
     public func run(database: HostDatabase, keyName: String, scope: Scope, email: String?,
-                    home: String, environment: [String: String], program: String, keyFolder: String) throws -> Outcome {
+                    home: String, environment: [String: String], program: String, keyFolder: String,
+                    startAgent: Bool = false) throws -> Outcome {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
             throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
         }
@@ -84,6 +86,7 @@ public struct GitSigningSetup: Sendable {
             ("gpg.format", "ssh"), ("gpg.ssh.program", program), ("user.signingkey", signingKey), ("commit.gpgsign", "true"),
             ("tag.gpgsign", "true"), ("gpg.ssh.allowedSignersFile", file),
         ]
+        if startAgent { settings.append((GitAgentAutostart.key, "true")) }
         if configured == nil { settings.append(("user.email", email)) }
         for (name, value) in settings {
             let r = try git(writeArguments(scope) + [name, value])

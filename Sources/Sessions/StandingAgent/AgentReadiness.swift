@@ -22,14 +22,20 @@ public enum AgentReadiness: Sendable, Equatable {
 
     /// The readiness of the agent at `socket` to sign with `key`.
     public static func check(socket: String, key: StoredKey) -> AgentReadiness {
+        check(socket: socket, keyBlob: key.publicKeyBlob)
+    }
+
+    /// The readiness of the agent at `socket` to sign with the key of `keyBlob` (its wire
+    /// form): `hostbook -Y sign` knows the key by its public key file only.
+    public static func check(socket: String, keyBlob: [UInt8]) -> AgentReadiness {
         switch AgentKeyListing.keys(at: socket) {
         case .notRunning: return .notRunning(socket: socket)
         case .noAnswer: return .undetermined
         case .keys(let blobs):
-            if blobs.contains(key.publicKeyBlob) {
+            if blobs.contains(keyBlob) {
                 // One more request, answered at once when the key is held; any other
                 // agent refuses it, and no answer in time says nothing.
-                if case .unavailable(let message, let hint) = AgentKeyStatus.query(socket: socket, keyBlob: key.publicKeyBlob) {
+                if case .unavailable(let message, let hint) = AgentKeyStatus.query(socket: socket, keyBlob: keyBlob) {
                     return .cannotSign(socket: socket, message: message, hint: hint)
                 }
                 return .ready

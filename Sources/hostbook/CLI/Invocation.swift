@@ -42,14 +42,20 @@ final class Invocation {
 
     /// The database path: --db, else $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db,
     /// else ~/.local/share/hostbook/hostbook.db.
-    var databasePath: String {
-        if let p = globals.dbPath { return p }
+    var databasePath: String { globals.dbPath ?? Self.databasePath(environment: environment) }
+
+    /// The database path without --db (git's `hostbook -Y sign` has no options of hostbook's).
+    static func databasePath(environment: [String: String]) -> String {
         if let p = environment["HOSTBOOK_DB"], !p.isEmpty { return p }
         if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { return x + "/hostbook/hostbook.db" }
-        return homeDirectory + "/.local/share/hostbook/hostbook.db"
+        return homeDirectory(environment: environment) + "/.local/share/hostbook/hostbook.db"
     }
 
-    var homeDirectory: String { environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root" }
+    var homeDirectory: String { Self.homeDirectory(environment: environment) }
+
+    static func homeDirectory(environment: [String: String]) -> String {
+        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root"
+    }
 
     // MARK: Output
     // Everything printed is TerminalText: values interpolated into it are escaped unless the

@@ -68,6 +68,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case snippet
     case socket
     case source
+    case startAgent = "start-agent"
     case tag
     case takeOver = "take-over"
     case timeout

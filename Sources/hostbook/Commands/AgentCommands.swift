@@ -30,34 +30,8 @@ enum AgentCommands {
             printEnvironment(path: path, pid: pid, inv)
             return
         }
-        try AgentSocket.removeStale(path)
-        let exe = try SSHPaths.executable()
-        // Nothing else of ours: a pipe the caller reads to its end must not stay open in the
-        // agent (this process ends right after, so marking every descriptor is harmless).
-        for fd in 3..<Int32(1024) where fcntl(fd, F_GETFD) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        // Its own session, so the terminal's hangup does not reach it.
-        let options = Spawn.Options(fileActions: Spawn.Options.nullInput(output: true) + [.open(STDERR_FILENO, path: "/dev/null", flags: O_WRONLY)],
-                                    newSession: true)
-        let pid: pid_t
-        do {
-            pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(inv.databasePath), "agent", "run", "--socket", path], options)
-        } catch {
-            throw CLIError.failure("cannot run \(exe): \(error)")
-        }
-        // Ready when it answers; an agent that exits first failed to start.
-        for _ in 0..<1000 {
-            if let answering = AgentSocket.runningAgent(at: path), answering == pid {
-                printEnvironment(path: path, pid: pid, inv)
-                return
-            }
-            if let ended = WaitStatus.ifEnded(pid) {
-                throw CLIError.failure("the agent did not start (status \(ended.exitCode))",
-                                       hint: "Run 'hostbook agent run' to see why.")
-            }
-            usleep(10_000)
-        }
-        kill(pid, SIGTERM)
-        throw CLIError.failure("the agent did not answer within 10 seconds", hint: "Run 'hostbook agent run' to see why.")
+        let pid = try AgentLaunch.start(databasePath: inv.databasePath, socket: path)
+        printEnvironment(path: path, pid: pid, inv)
     }
 
     private static func printEnvironment(path: String, pid: pid_t, _ inv: Invocation) {

@@ -7,7 +7,7 @@ enum GitSetup {
     static let spec = CommandSpec(
         ["git", "setup"], changesHostsOrKeys: true,
         summary: "Make git sign commits and tags with a saved key, through the agent",
-        usage: "KEY | --new-key NAME [--global | --repo PATH] [--email E]",
+        usage: "KEY | --new-key NAME [--global | --repo PATH] [--email E] [--start-agent]",
         discussion: """
             Sets, in the current repository (or --repo PATH, or --global): gpg.format ssh, \
             gpg.ssh.program to hostbook itself, user.signingkey to the key's public key file (written \
@@ -22,7 +22,10 @@ enum GitSetup {
             --new-key NAME generates a new ed25519 key NAME, restricted to namespace git, and sets it up. \
             git then runs 'hostbook -Y sign', which signs through hostbook's standing agent at its own \
             socket (then SSH_AUTH_SOCK), so it works in any shell of this user once 'hostbook agent start' \
-            has run (start it from the shell's profile or the desktop's autostart); verification runs ssh-keygen.
+            has run (start it from the shell's profile or the desktop's autostart). --start-agent also sets \
+            hostbook.startAgent true: when no agent answers, 'hostbook -Y sign' starts it as 'hostbook agent start' \
+            does and then signs (a locked vault still fails, with the command that unlocks it). \
+            Verification runs ssh-keygen.
             """,
         positionals: [.optional("KEY", "The key to sign with", completes: .keys)],
         options: [
@@ -30,6 +33,7 @@ enum GitSetup {
             .flag(.global, "Configure git for every repository of this user (~/.gitconfig)"),
             .value(.repo, "PATH", "Configure the repository at PATH instead of the current one"),
             .value(.email, "E", "The email to sign as (default: git's user.email)"),
+            .flag(.startAgent, "Set hostbook.startAgent: signing starts the standing agent when it is not running"),
         ],
         run: run)
 
@@ -66,7 +70,8 @@ enum GitSetup {
         let ctx = try KeysContext.open(inv)
         let outcome = try setup.run(database: ctx.database, keyName: keyName, scope: scope,
                                     email: email, home: inv.homeDirectory, environment: inv.environment,
-                                    program: try SSHPaths.executable(), keyFolder: keyFolder(inv))
+                                    program: try SSHPaths.executable(), keyFolder: keyFolder(inv),
+                                    startAgent: inv.args.flag(.startAgent))
         if inv.json {
             inv.printJSON(.object([
                 ("key", .string(outcome.key.name)),
@@ -80,6 +85,7 @@ enum GitSetup {
                 ("left_unrestricted", .bool(outcome.namespaceChange == .leftUnrestricted)),
                 ("hosts_using_key", .array(outcome.hostsUsingKey.map { .string($0) })),
                 ("user_email_set", .bool(outcome.setUserEmail)),
+                ("starts_agent", .bool(inv.args.flag(.startAgent))),
             ]))
             return
         }
@@ -102,7 +108,9 @@ enum GitSetup {
         inv.print("git (\(scopeName(scope))) now signs commits and tags with key '\(name)' as \(outcome.email).")
         inv.print("Allowed signers: \(outcome.allowedSignersFile)")
         inv.print("Public key file (user.signingkey): \(outcome.signingKey)")
-        if !GitSSHKeygenProgram.sockets(inv.environment).contains(where: { AgentSocket.runningAgent(at: $0) != nil }) {
+        if inv.args.flag(.startAgent) {
+            inv.print("When hostbook's agent is not running, signing starts it (hostbook.startAgent).")
+        } else if !GitSSHKeygenProgram.sockets(inv.environment).contains(where: { AgentSocket.runningAgent(at: $0) != nil }) {
             inv.print("git signs through hostbook's agent, which is not running: start it with 'hostbook agent start' (in the shell's profile, for every session).")
         }
     }
