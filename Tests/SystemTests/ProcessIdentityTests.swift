@@ -41,7 +41,7 @@ final class ProcessIdentityTests: XCTestCase {
         XCTAssertEqual(me.executable, ProcessIdentity.executable(of: getpid()))
         XCTAssertNotNil(me.executable)
         XCTAssertNotNil(me.startTime)
-        XCTAssertEqual(me.startTime, ProcessIdentity.startTime(of: getpid()))
+        XCTAssertEqual(me.startTime, ProcessState.startTime(getpid()))
         XCTAssertTrue(me.isUnchanged)
         XCTAssertEqual(me.current(), ProcessIdentity.Program(executable: me.executable!, script: nil))
     }
@@ -82,7 +82,7 @@ final class ProcessIdentityTests: XCTestCase {
         XCTAssertTrue(identity.executable?.hasSuffix("sh") == true, identity.executable ?? "-")
         XCTAssertTrue(FileManager.default.createFile(atPath: go, contents: nil))
         waitForCommandLine(pid, ["/bin/sleep", "30"])
-        XCTAssertEqual(ProcessIdentity.startTime(of: pid), identity.startTime, "the same process")
+        XCTAssertEqual(ProcessState.startTime(pid), identity.startTime, "the same process")
         XCTAssertFalse(identity.isUnchanged)
         XCTAssertNil(identity.current())
     }

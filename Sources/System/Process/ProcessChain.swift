@@ -45,13 +45,8 @@ public enum ProcessChain {
     /// The parent of `pid` (`/proc/PID/stat`, the field after the command name), nil when
     /// the process is gone or the file unreadable.
     public static func parent(of pid: Int32) -> Int32? {
-        guard let text = read("/proc/\(pid)/stat", limit: 1024) else { return nil }
-        // "PID (COMM) STATE PPID ...": COMM may hold spaces and parentheses, so the fields
-        // start after the last ')'.
-        guard let close = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = text[(close + 1)...].split(separator: UInt8(ascii: " "))
-        guard fields.count >= 2 else { return nil }
-        return Int32(String(decoding: fields[1], as: UTF8.self))
+        // "PID (COMM) STATE PPID ...": the parent is field 4.
+        ProcessState.statNumber(4, of: pid)
     }
 
     /// The executable of a process (`/proc/PID/exe`); for a process that made itself

@@ -70,7 +70,7 @@ public final class ProcessIdentity: @unchecked Sendable {
     private init(pid: Int32, pidfd: Int32?) {
         self.pid = pid
         self.pidfd = pidfd ?? -1
-        let start = Self.startTime(of: pid)
+        let start = ProcessState.startTime(pid)
         let exe = Self.executable(of: pid)
         // Read through the pid: it is that of the pidfd's process only while it runs.
         if let pidfd, Self.running(pidfd) {
@@ -87,7 +87,7 @@ public final class ProcessIdentity: @unchecked Sendable {
     /// Whether the process still runs with the start time and executable it had.
     public var isUnchanged: Bool {
         guard pidfd >= 0, let startTime, let executable else { return false }
-        let start = Self.startTime(of: pid)
+        let start = ProcessState.startTime(pid)
         let exe = Self.executable(of: pid)
         return Self.running(pidfd) && start == startTime && exe == executable
     }
@@ -145,18 +145,6 @@ public final class ProcessIdentity: @unchecked Sendable {
         return resolved
     }
 
-    /// Field 22 of /proc/PID/stat (the fields start after the command name's last ')').
-    public static func startTime(of pid: Int32) -> UInt64? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let text = try? FileDescriptor(fd).readPrefix(limit: 2048),
-              let end = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = text[(end + 1)...].split(separator: UInt8(ascii: " "))
-        // fields[0] is field 3 (the state), so field 22 is fields[19].
-        guard fields.count > 19 else { return nil }
-        return UInt64(String(decoding: fields[19], as: UTF8.self))
-    }
 
     /// /proc/PID/exe; nil when it cannot be read (gone, another user's, not dumpable).
     public static func executable(of pid: Int32) -> String? { readLink("/proc/\(pid)/exe") }

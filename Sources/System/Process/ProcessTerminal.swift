@@ -44,16 +44,9 @@ extension ProcessIdentity {
         return "/dev/pts/\((major - 136) * 256 + minor)"
     }
 
-    /// Field 7 of /proc/PID/stat (tty_nr; 0: no controlling terminal).
+    /// Field 7 of /proc/PID/stat (tty_nr; nil for 0: no controlling terminal).
     static func terminalDevice(of pid: Int32) -> UInt64? {
-        let fd = open("/proc/\(pid)/stat", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        guard let text = try? FileDescriptor(fd).readPrefix(limit: 2048),
-              let end = text.lastIndex(of: UInt8(ascii: ")")) else { return nil }
-        let fields = text[(end + 1)...].split(separator: UInt8(ascii: " "))
-        // fields[0] is field 3 (the state), so field 7 is fields[4].
-        guard fields.count > 4, let value = Int64(String(decoding: fields[4], as: UTF8.self)), value > 0 else { return nil }
+        guard let value = ProcessState.statNumber(7, of: pid, as: Int64.self), value > 0 else { return nil }
         return UInt64(value)
     }
 }
