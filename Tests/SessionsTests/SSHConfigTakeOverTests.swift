@@ -7,6 +7,7 @@
 import Foundation
 import XCTest
 import Sessions
+import TestSupport
 
 final class SSHConfigTakeOverTests: XCTestCase {
     private let original = """
@@ -110,17 +111,9 @@ final class SSHConfigTakeOverTests: XCTestCase {
         let file = folder + "/config"
         try Data(p.text).write(to: URL(fileURLWithPath: file))
         func resolve(_ name: String) throws -> String {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
-            p.arguments = ["-G", "-F", file, name]
-            let out = Pipe()
-            p.standardOutput = out
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let data = out.fileHandleForReading.readDataToEndOfFile()
-            p.waitUntilExit()
-            XCTAssertEqual(p.terminationStatus, 0)
-            return String(decoding: data, as: UTF8.self)
+            let r = try Tool.output("/usr/bin/ssh", ["-G", "-F", file, name])
+            XCTAssertEqual(r.status, 0)
+            return r.stdout
         }
         let db = try resolve("db")
         XCTAssertTrue(db.contains("\nhostname db\n") && db.contains("\nport 22\n"), db)
