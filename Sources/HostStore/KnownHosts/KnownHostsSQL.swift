@@ -69,6 +69,12 @@ enum KnownHostsSQL {
         SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4 LIMIT 1
         """
 
+    // MARK: Rotation (known_hosts_rotation_off, schema v10)
+
+    static let rotationOff = "SELECT 1 FROM known_hosts_rotation_off WHERE host = lower(?1) AND port = ?2"
+    static let insertRotationOff = "INSERT OR IGNORE INTO known_hosts_rotation_off (host, port) VALUES (lower(?1), ?2)"
+    static let deleteRotationOff = "DELETE FROM known_hosts_rotation_off WHERE host = lower(?1) AND port = ?2"
+
     // MARK: Hashed names
 
     static let hashedGeneration = "SELECT hashed_generation FROM known_hosts_state WHERE id = 1"
