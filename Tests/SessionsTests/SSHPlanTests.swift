@@ -144,6 +144,17 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: newLine), "inner had no file")
     }
 
+    /// ssh options that could let ssh write the file outside UpdateHostKeys (a first-use key
+    /// with accept-new) or take it away turn learning off for the session.
+    func testOptionsThatCouldLetSSHTrustOnItsOwnTurnLearningOff() {
+        XCTAssertTrue(SSHHostKeyRotation.allowed(sshArguments: []))
+        XCTAssertTrue(SSHHostKeyRotation.allowed(sshArguments: ["-t", "-o", "LogLevel=QUIET", "uptime"]))
+        for arguments in [["-o", "StrictHostKeyChecking=accept-new"], ["-oStrictHostKeyChecking no"], ["-o", "UserKnownHostsFile=/tmp/k"],
+                          ["-o", "updatehostkeys=no"], ["-o", "GlobalKnownHostsFile /etc/k"], ["-o", "KnownHostsCommand=/bin/true"]] {
+            XCTAssertFalse(SSHHostKeyRotation.allowed(sshArguments: arguments), "\(arguments)")
+        }
+    }
+
     func testAJumpChainThatLoopsIsRefused() throws {
         try database.addHost(NewHost(name: "a", hostname: "a.test"))
         try database.addHost(NewHost(name: "b", hostname: "b.test", jump: "a"))

@@ -18,6 +18,21 @@ public enum SSHHostKeyRotation {
         return rows
     }
 
+    /// Whether a session run with `arguments` (what follows HOST on hostbook's command line,
+    /// given to ssh after the configuration, so it wins) may learn at all. An ssh option
+    /// naming StrictHostKeyChecking could let ssh itself add a first-use key to the file
+    /// (`accept-new`, `no`: sshconnect.c add_host_to_hostfile), which the store must never
+    /// take for a rotation; UserKnownHostsFile or UpdateHostKeys would take the file away
+    /// from ssh. Any such word (in any spelling, even inside a remote command) turns learning
+    /// off for the session: a rotation is then left for the next login.
+    public static func allowed(sshArguments arguments: [String]) -> Bool {
+        let words = ["stricthostkeychecking", "userknownhostsfile", "updatehostkeys", "globalknownhostsfile", "knownhostscommand"]
+        return !arguments.contains { argument in
+            let lower = argument.lowercased()
+            return words.contains { lower.contains($0) }
+        }
+    }
+
     /// What one hop learned.
     public struct Learned: Sendable {
         public let alias: String

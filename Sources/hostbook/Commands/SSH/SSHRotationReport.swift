@@ -15,7 +15,7 @@ enum SSHRotationReport {
                                                                  fileText: String(decoding: bytes, as: UTF8.self)) else { continue }
                 say(learned)
             } catch {
-                Hostbook.report(message: "the host keys \(hop.alias.escapedForTerminal)'s server proved were not stored: \(String(describing: error).escapedForTerminal)",
+                Hostbook.report(message: "could not store the host-key rotation of '\(hop.alias.escapedForTerminal)': \(String(describing: error).escapedForTerminal); the stored keys are unchanged",
                                 hint: nil)
             }
         }

@@ -84,7 +84,7 @@ struct SSHSession {
         }
         // Each hop whose rotation the rules allow gets the known_hosts file ssh learns it in
         // (SSHHostKeyRotation); the store takes ssh's edits after ssh ends.
-        for hop in plan.hops {
+        for hop in plan.hops where SSHHostKeyRotation.allowed(sshArguments: arguments) {
             guard let rows = hop.rotation else { continue }
             paths.rotationFiles[hop.alias] = try files.write("hop\(paths.rotationFiles.count + 1)-known_hosts",
                                                              Array(HostKeyRotation.knownHostsText(rows).utf8))
