@@ -1,5 +1,5 @@
 // Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
-// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`). The tables themselves are created in
+// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`, `known_hosts_rotation_off`). The tables themselves are created in
 // KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
 // bulk writer, for importers) use it, and HostStore's fuzz entry, which empties the tables
 // between inputs (emptyForFuzzing).
