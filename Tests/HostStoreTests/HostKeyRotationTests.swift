@@ -8,6 +8,7 @@ import Foundation
 import XCTest
 @testable import HostStore
 import KeyFormats
+import TestSupport
 
 final class HostKeyRotationTests: KnownHostsStoreTestCase {
     let a = KnownHostsStoreTests.ed25519(1), b = KnownHostsStoreTests.ed25519(2), c = KnownHostsStoreTests.ed25519(3)
@@ -52,6 +53,14 @@ final class HostKeyRotationTests: KnownHostsStoreTestCase {
             if off { XCTAssertTrue(try store.setRotation(ported, on: false), name) }
             XCTAssertEqual(summary(try store.rotationStart(ported)), expected, name)
         }
+        // A host certificate stored as a plain entry for the name (ssh matches it only through
+        // a certificate authority): nothing to prove possession of.
+        try resetStore()
+        let cert = try String(contentsOf: PackageRoot.file("testkeys/sshkey/ed25519_1-cert.pub"), encoding: .utf8)
+            .split(separator: " ").prefix(2).joined(separator: " ")
+        let certImport = try store.importKnownHosts(Array("[h.test]:2222 ssh-ed25519 \(a.base64)\n[h.test]:2222 \(cert)\n".utf8))
+        XCTAssertEqual(certImport.imported, 2, "\(certImport)")
+        XCTAssertEqual(summary(try store.rotationStart(ported)), .not(.certificate))
         // Trust another origin holds (a team bundle's entry) is that origin's to restate.
         try resetStore()
         try insert("h.test", port: 2222, a, source: "bundle:team")
