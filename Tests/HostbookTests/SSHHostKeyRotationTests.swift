@@ -73,6 +73,31 @@ final class SSHHostKeyRotationTests: XCTestCase {
         try oracleLogin()
         XCTAssertEqual(try oracleKeys(), [ed])
 
+        // A server that announces a key it cannot prove (the RSA key again, whose private
+        // half its host-key agent does not hold) ends its own session at the proof: it
+        // teaches nothing, to hostbook as to OpenSSH.
+        let agent = Process()
+        agent.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-agent")
+        agent.arguments = ["-D", "-a", oracle.file("agent.sock")]
+        agent.standardOutput = FileHandle.nullDevice
+        agent.standardError = FileHandle.nullDevice
+        try agent.run()
+        defer { agent.terminate(); agent.waitUntilExit() }
+        for _ in 0..<500 where !FileManager.default.fileExists(atPath: oracle.file("agent.sock")) { usleep(10_000) }
+        let added = try Tool.run("/usr/bin/ssh-add", ["-q", try XCTUnwrap(sshd.hostKeyFiles["ed25519"])],
+                                 environment: ["SSH_AUTH_SOCK": oracle.file("agent.sock"), "PATH": "/usr/bin:/bin"])
+        XCTAssertEqual(added.status, 0, added.stderr)
+        try sshd.restart(serving: ["ed25519", "rsa"], hostKeyAgent: oracle.file("agent.sock"))
+        let unproven = try bed.ssh(["web", "true"])
+        XCTAssertTrue(sshd.waitForLog("agent sign failed"), sshd.log)
+        XCTAssertEqual(try hostbookKeys(), [try fingerprint(ed)], unproven.stderr)
+        XCTAssertFalse(unproven.stderr.contains("now trusted"), unproven.stderr)
+        let oracleRun = try Tool.run("/usr/bin/ssh", sshd.sshOptions(knownHosts: knownHosts) + [
+            "-o", "UpdateHostKeys=yes", "-o", "StrictHostKeyChecking=yes", "-o", "HashKnownHosts=no", "-o", "CheckHostIP=no",
+            "-o", "IdentitiesOnly=yes", "-i", oracle.file("id"), "root@127.0.0.1", "true"])
+        XCTAssertNotEqual(oracleRun.status, 0, "the server ends the oracle's session too")
+        XCTAssertEqual(try oracleKeys(), [ed])
+
         // Every change is in the history with source rotation; nothing else was written.
         let history = try bed.fx.run("known-hosts", "history", "--json")
         let events = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(history.stdout.utf8)) as? [[String: Any]])

@@ -113,11 +113,14 @@ final class PrivateSSHD: @unchecked Sendable {
     }
 
     /// Stops sshd and starts it again on the same port, loading only the host keys of
-    /// `serving` (made at init): the server of a host-key rotation.
-    func restart(serving: [String]) throws {
+    /// `serving` (made at init): the server of a host-key rotation. With `hostKeyAgent` (an
+    /// ssh-agent's socket), sshd loads the public halves only and signs through that agent
+    /// (`HostKeyAgent`): a key the agent does not hold is announced but cannot be proven.
+    func restart(serving: [String], hostKeyAgent: String? = nil) throws {
         stop()
-        let child = try Self.start(port: port, serving: serving.compactMap { hostKeyFiles[$0] }, config: extraConfig, shadow: shadow,
-                                   dir: dir, authorizedKeysFile: authorizedKeysFile, log: logFile)
+        let files = serving.compactMap { hostKeyFiles[$0] }.map { hostKeyAgent == nil ? $0 : $0 + ".pub" }
+        let child = try Self.start(port: port, serving: files, config: (hostKeyAgent.map { ["HostKeyAgent \($0)"] } ?? []) + extraConfig,
+                                   shadow: shadow, dir: dir, authorizedKeysFile: authorizedKeysFile, log: logFile)
         guard Self.waitUntilListening(port: port, pid: child) else {
             Self.terminate(child)
             throw Failure(description: "sshd did not start again: \(log)")
