@@ -2,7 +2,9 @@
 // configuration and the installed configuration (`hostbook ssh-config`) both say about
 // it — HostName, Port, User, ProxyJump by alias, hostbook as the only authority on host
 // keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
-// no), and the agent with the host's public key file as its IdentityFile.
+// no; in a session, a hop that learns its rotation has its own known_hosts file of the
+// entries the store trusts for it and UpdateHostKeys yes: SSHHostKeyRotation), and the agent
+// with the host's public key file as its IdentityFile.
 public import HostStore
 public import SSHConfig
 
