@@ -43,7 +43,7 @@ final class HelpTextTests: XCTestCase {
         ["keys", "import"], ["keys", "generate"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
         ["keys", "export"], ["keys", "remove"], ["keys", "edit"], ["keys", "allowed-signers"], ["git", "setup"],
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
-        ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "import"], ["known-hosts", "export"],
+        ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "rotation"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
         ["vault", "status"], ["vault", "unlock"], ["vault", "lock"],
         ["bundle", "export"], ["bundle", "trust"], ["bundle", "import"], ["bundle", "subscribe"], ["bundle", "update"],

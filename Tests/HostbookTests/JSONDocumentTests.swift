@@ -184,6 +184,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)
+        XCTAssertEqual(field(try run("known-hosts", "rotation", "h.test", "--off"), "rotation"), .string("off"))
+        try run("known-hosts", "rotation", "h.test")
         XCTAssertEqual(field(try run("known-hosts", "list", "h.test"), "marker", at: 1), .string("revoked"))
         try run("known-hosts", "list")
         try run("known-hosts", "remove", "h.test")

@@ -13,6 +13,8 @@ public struct SSHSessionConfig: Sendable {
         public var publicKeyFiles: [String: String] = [:]
         /// Hop alias → its SSHKnownHostsScript (hops with accepted host keys).
         public var knownHostsScripts: [String: String] = [:]
+        /// Hop alias → its known_hosts file for learning a rotation (SSHHostKeyRotation).
+        public var rotationFiles: [String: String] = [:]
 
         public init(agentSocket: String? = nil, publicKeyFiles: [String: String] = [:]) {
             self.agentSocket = agentSocket
@@ -55,7 +57,7 @@ public struct SSHSessionConfig: Sendable {
         }
         try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
             .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity,
-                   knownHostsScript: paths.knownHostsScripts[hop.alias])
+                   knownHostsScript: paths.knownHostsScripts[hop.alias], rotationFile: paths.rotationFiles[hop.alias])
         // Session only: the host keys' algorithms, no forwarding of the session's agent, and
         // the stored password answered through SSH_ASKPASS.
         if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }

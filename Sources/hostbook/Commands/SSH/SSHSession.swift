@@ -8,6 +8,7 @@ import System
 import Agent
 import KeyFormats
 import SecureMemory
+import HostStore
 import Sessions
 
 /// One running session: the agent, the askpass socket, the session's files and ssh itself.
@@ -81,6 +82,13 @@ struct SSHSession {
             let script = SSHKnownHostsScript(lookupCommand: lookupCommand, host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
             paths.knownHostsScripts[hop.alias] = try files.write("hop\(paths.knownHostsScripts.count + 1)-known-hosts.sh", Array(script.text.utf8))
         }
+        // Each hop whose rotation the rules allow gets the known_hosts file ssh learns it in
+        // (SSHHostKeyRotation); the store takes ssh's edits after ssh ends.
+        for hop in plan.hops where SSHHostKeyRotation.allowed(sshArguments: arguments) {
+            guard let rows = hop.rotation else { continue }
+            paths.rotationFiles[hop.alias] = try files.write("hop\(paths.rotationFiles.count + 1)-known_hosts",
+                                                             Array(HostKeyRotation.knownHostsText(rows).utf8))
+        }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
 
         var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
@@ -114,6 +122,7 @@ struct SSHSession {
                 kill(pid, signal)
             }
         }
+        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths)
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
         // ssh's own failure (255) after it was given a stored password: ssh says only
