@@ -2,7 +2,8 @@
 // configuration and the installed configuration (`hostbook ssh-config`) both say about
 // it — HostName, Port, User, ProxyJump by alias, hostbook as the only authority on host
 // keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
-// no), and the agent with the host's public key file as its IdentityFile.
+// no), and the agent with the host's public key file as its IdentityFile (and the key's
+// certificate as its CertificateFile).
 public import HostStore
 public import SSHConfig
 
@@ -30,10 +31,14 @@ public struct SSHHostBlock: Sendable {
     public struct Identity: Sendable {
         public let agentSocket: String
         public let publicKeyFile: String
+        /// The key's user certificate, written by hostbook (ssh's CertificateFile; ssh signs
+        /// with the agent's key for it), or nil.
+        public let certificateFile: String?
 
-        public init(agentSocket: String, publicKeyFile: String) {
+        public init(agentSocket: String, publicKeyFile: String, certificateFile: String? = nil) {
             self.agentSocket = agentSocket
             self.publicKeyFile = publicKeyFile
+            self.certificateFile = certificateFile
         }
 
         /// The IdentityFile: the public key file without its `.pub`. ssh loads `PATH.pub`
@@ -75,6 +80,7 @@ public struct SSHHostBlock: Sendable {
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
             try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
+            if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
             try w.set("IdentitiesOnly", "yes")
             try w.set("AddKeysToAgent", "no")
         }
