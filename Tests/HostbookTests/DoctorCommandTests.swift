@@ -78,7 +78,7 @@ final class DoctorCommandTests: XCTestCase {
         try Shell.run("sqlite3 \"$DBFILE\" 'PRAGMA user_version = 42'", environment: ["DBFILE": hb.db])
         r = try doctor()
         XCTAssertEqual(r.checks, ["database.schema"])
-        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (\(try Self.currentSchemaVersion()))"])
+        XCTAssertEqual(r.messages, ["database schema version 42 is newer than this hostbook supports (\(try CurrentSchemaVersion.read()))"])
     }
 
     func testDamagedPagesFailTheIntegrityCheck() throws {
@@ -112,7 +112,7 @@ final class DoctorCommandTests: XCTestCase {
         try FileManager.default.copyItem(atPath: PackageRootPath.path + "/testdata/hoststore/hostbook-v1.db", toPath: hb.db)
         chmod(hb.db, 0o600)
         let r = try hb.run("doctor")
-        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to \(try Self.currentSchemaVersion()), after a backup), integrity ok, private file modes.\n"), r.stdout)
+        XCTAssertTrue(r.stdout.hasPrefix("Database: \(hb.db), schema version 1 (the next hostbook command migrates it to \(try CurrentSchemaVersion.read()), after a backup), integrity ok, private file modes.\n"), r.stdout)
         XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "1")
         XCTAssertEqual(hb.files(), ["hostbook.db"])
     }
@@ -202,14 +202,6 @@ final class DoctorCommandTests: XCTestCase {
         let again = try hb.run(["keys", "import", file, "--name", "legacy"])
         XCTAssertEqual(again.status, 5, again.stderr)
         XCTAssertTrue(again.stderr.hasPrefix("hostbook: this key is already stored as 'legacy' (\(fingerprint))\n"), again.stderr)
-    }
-
-    /// Schema.currentVersion, read from the source (this target does not link HostStore):
-    /// the last `Migration(version: N` of Sources/HostStore/Database/Schema.swift.
-    static func currentSchemaVersion() throws -> Int {
-        let text = try String(contentsOfFile: PackageRootPath.path + "/Sources/HostStore/Database/Schema.swift", encoding: .utf8)
-        let versions = text.components(separatedBy: "Migration(version: ").dropFirst().compactMap { Int($0.prefix { $0.isNumber }) }
-        return try XCTUnwrap(versions.max())
     }
 }
 
