@@ -87,6 +87,15 @@ final class UserCertificateLoginTests: XCTestCase {
             XCTAssertEqual(refusedPlain.stdout, "")
         }
 
+        // The installed configuration's certificate file follows each `keys cert add`.
+        let keysFolder = bed.home + "/.config/hostbook/keys"
+        func installedCertificates() throws -> [String] {
+            try FileManager.default.contentsOfDirectory(atPath: keysFolder).filter { $0.hasSuffix(".cert.pub") }
+                .map { try String(contentsOfFile: keysFolder + "/" + $0, encoding: .utf8) }
+        }
+        let mallory = try String(contentsOfFile: fx.dir.file("mallory-cert.pub"), encoding: .utf8).split(separator: " ")[1]
+        XCTAssertEqual(try installedCertificates().map { $0.split(separator: " ")[1] }, [mallory])
+
         // A certificate of another key: exit 5, and the attached one stays.
         let other = fx.dir.file("other")
         XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", other]).status, 0)
@@ -101,5 +110,7 @@ final class UserCertificateLoginTests: XCTestCase {
         // Detached: the key alone is what the agents offer, and the key list is as before.
         try fx.ok("keys", "cert", "remove", "k")
         XCTAssertFalse(try fx.ok("keys", "list").stdout.contains("CERTIFICATE"))
+        XCTAssertEqual(try installedCertificates(), [], "the installed certificate file goes with it")
+        XCTAssertTrue(try String(contentsOfFile: bed.home + "/.config/hostbook/ssh_config", encoding: .utf8).contains("IdentityFile"), "the key stays")
     }
 }
