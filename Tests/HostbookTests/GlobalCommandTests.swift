@@ -41,7 +41,7 @@ final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [
         ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["import-ssh-config"], ["doctor"],
         ["keys", "import"], ["keys", "generate"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
-        ["keys", "export"], ["keys", "remove"], ["keys", "edit"], ["keys", "allowed-signers"], ["git", "setup"],
+        ["keys", "export"], ["keys", "remove"], ["keys", "edit"], ["keys", "allowed-signers"], ["keys", "cert", "add"], ["keys", "cert", "remove"], ["git", "setup"],
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "rotation"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],

@@ -157,6 +157,16 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("keys", "public", "made")
         XCTAssertEqual(field(try run("keys", "edit", "made", "--confirm", "--grant", "10m"), "confirm"), .bool(true))
         try run("keys", "edit", "made", "--namespace", "file")
+        // keys cert add / remove: a certificate by a CA made here, so `certificate` holds every field.
+        guard case .string(let madeLine) = field(try run("keys", "public", "made"), "public_key") else { return XCTFail("keys public made") }
+        let madePub = hb.dir.file("made.pub"), certCA = hb.dir.file("cert-ca")
+        try Data((madeLine + "\n").utf8).write(to: URL(fileURLWithPath: madePub))
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", certCA]).status, 0)
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-s", certCA, "-I", "made", "-n", "alice", "-O", "force-command=/bin/true",
+                                                  "-V", "-1m:+1h", madePub]).status, 0)
+        XCTAssertNotEqual(field(try run("keys", "cert", "add", "made", hb.dir.file("made-cert.pub")), "certificate"), .null)
+        try run("keys", "list")
+        XCTAssertEqual(field(try run("keys", "cert", "remove", "made"), "certificate"), .null)
         let repo = hb.dir.file("repo")
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["init", "-q", repo]).status, 0)
         try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
@@ -267,7 +277,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
 
     /// The command words at the start of `args` (the longest that the document lists).
     func commandWords(_ args: [String]) -> String {
-        for n in stride(from: min(2, args.count), through: 1, by: -1) {
+        for n in stride(from: min(3, args.count), through: 1, by: -1) {
             let w = args.prefix(n).joined(separator: " ")
             if doc.commands[w] != nil { return w }
         }

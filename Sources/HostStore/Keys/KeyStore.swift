@@ -25,6 +25,11 @@ public struct StoredKey: Sendable, Equatable {
     public let confirm: Bool
     /// How long an approval covers the same key, destination and program (`--grant`); 0: none.
     public let grantSeconds: Int
+    /// The certificate attached to the key (KeyCertificates), or nil.
+    public let certificateBlob: [UInt8]?
+
+    /// The attached certificate, parsed (nil: none).
+    public var certificate: Certificate? { certificateBlob.flatMap { try? Certificate(blob: $0) } }
 
     /// The parsed public key (the blob was valid when stored).
     public var publicKey: PublicKey {
@@ -72,7 +77,8 @@ public final class KeyStore {
     public init(database: HostDatabase) { self.connection = database.connection }
     init(connection: SQLiteConnection) { self.connection = connection }
 
-    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds"
+    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds, "
+        + "(SELECT certificate FROM key_certificates WHERE key_certificates.key_id = keys.id)"
 
     /// Whether a new key called `name` with this `SHA256:` fingerprint (nil: not known yet)
     /// may be stored: throws `.keyAlreadyStored` when the same key is stored (under any
@@ -160,6 +166,6 @@ public final class KeyStore {
         StoredKey(id: row.int(0) ?? 0, uuid: row.text(1) ?? "", name: row.text(2) ?? "", algorithm: row.text(3) ?? "",
                   bits: Int(row.int(4) ?? 0), fingerprint: row.text(5) ?? "", publicKeyBlob: row.blob(6) ?? [],
                   comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "",
-                  confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0))
+                  confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0), certificateBlob: row.blob(12))
     }
 }

@@ -4,7 +4,8 @@
 // keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
 // no; in a session, a hop that learns its rotation has its own known_hosts file of the
 // entries the store trusts for it and UpdateHostKeys yes: SSHHostKeyRotation), and the agent
-// with the host's public key file as its IdentityFile.
+// with the host's public key file as its IdentityFile (and the key's certificate as its
+// CertificateFile).
 public import HostStore
 public import SSHConfig
 
@@ -32,10 +33,14 @@ public struct SSHHostBlock: Sendable {
     public struct Identity: Sendable {
         public let agentSocket: String
         public let publicKeyFile: String
+        /// The key's user certificate, written by hostbook (ssh's CertificateFile; ssh signs
+        /// with the agent's key for it), or nil.
+        public let certificateFile: String?
 
-        public init(agentSocket: String, publicKeyFile: String) {
+        public init(agentSocket: String, publicKeyFile: String, certificateFile: String? = nil) {
             self.agentSocket = agentSocket
             self.publicKeyFile = publicKeyFile
+            self.certificateFile = certificateFile
         }
 
         /// The IdentityFile: the public key file without its `.pub`. ssh loads `PATH.pub`
@@ -78,6 +83,7 @@ public struct SSHHostBlock: Sendable {
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
             try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
+            if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
             try w.set("IdentitiesOnly", "yes")
             try w.set("AddKeysToAgent", "no")
         }

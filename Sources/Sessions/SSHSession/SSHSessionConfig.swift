@@ -11,6 +11,8 @@ public struct SSHSessionConfig: Sendable {
         public var agentSocket: String?
         /// Hop alias → its public key file.
         public var publicKeyFiles: [String: String] = [:]
+        /// Hop alias → its key's certificate file (hops whose key has a user certificate).
+        public var certificateFiles: [String: String] = [:]
         /// Hop alias → its SSHKnownHostsScript (hops with accepted host keys).
         public var knownHostsScripts: [String: String] = [:]
         /// Hop alias → its known_hosts file for learning a rotation (SSHHostKeyRotation).
@@ -53,7 +55,7 @@ public struct SSHSessionConfig: Sendable {
     private func block(_ w: inout SSHConfigWriter, _ hop: SSHHop, plan: SSHPlan, paths: Paths) throws {
         var identity: SSHHostBlock.Identity?
         if hop.key != nil, let socket = paths.agentSocket, let file = paths.publicKeyFiles[hop.alias] {
-            identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file)
+            identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file, certificateFile: paths.certificateFiles[hop.alias])
         }
         try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
             .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity,

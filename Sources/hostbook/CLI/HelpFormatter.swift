@@ -5,6 +5,7 @@ enum HelpFormatter {
         ("agent", "The standing ssh-agent for plain ssh, scp, rsync and git"),
         ("bundle", "Signed team bundles of hosts, snippets and host keys, shared through git"),
         ("keys", "Import, generate and export private keys"),
+        ("keys cert", "Attach and detach a key's OpenSSH certificate"),
         ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
         ("snippets", "Saved command lines"),
@@ -45,11 +46,20 @@ enum HelpFormatter {
 
     static func groupHelp(_ words: [String], _ commands: [CommandSpec]) -> String {
         let name = words.joined(separator: " ")
-        let members = commands.filter { $0.words.count == words.count + 1 && Array($0.words.prefix(words.count)) == words }
+        // The commands right under `words`, and each group under it (`keys cert`) once, in table order.
+        var entries: [(word: String, summary: String)] = []
+        for c in commands where c.words.count > words.count && Array(c.words.prefix(words.count)) == words {
+            let word = c.words[words.count]
+            if c.words.count == words.count + 1 {
+                entries.append((word, c.summary))
+            } else if !entries.contains(where: { $0.word == word }) {
+                entries.append((word, groups.first { $0.name == (words + [word]).joined(separator: " ") }?.summary ?? ""))
+            }
+        }
         var out = groups.first { $0.name == name }.map { "\($0.summary)\n\n" } ?? ""
         out += "Usage: hostbook \(name) <command> [options]\n\nCommands:\n"
-        let width = max(12, members.map { $0.words.last!.count }.max() ?? 0) + 2
-        for c in members { out += "  " + pad(c.words.last!, width) + c.summary + "\n" }
+        let width = max(12, entries.map(\.word.count).max() ?? 0) + 2
+        for e in entries { out += "  " + pad(e.word, width) + e.summary + "\n" }
         out += "\nRun 'hostbook \(name) <command> --help' for a command's options.\n"
         return out
     }

@@ -21,12 +21,15 @@ enum KeysList {
             inv.note("No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.")
             return
         }
+        // The CERTIFICATE column only when a key has one: the table is unchanged otherwise.
+        let certified = keys.contains { $0.certificate != nil }
         var table = Table(columns: [
             Table.column("NAME", minimum: 8), Table.column("TYPE", shrinks: false), Table.column("BITS", shrinks: false),
             Table.column("FINGERPRINT", minimum: 20), Table.column("COMMENT"),
-        ])
+        ] + (certified ? [Table.column("CERTIFICATE")] : []))
         for k in keys {
-            table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
+            let row = [k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment]
+            table.add(certified ? row + [k.certificate.map { KeyCertificatePresentation.cell($0) } ?? "-"] : row)
         }
         inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }

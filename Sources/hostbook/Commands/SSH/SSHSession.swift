@@ -65,8 +65,13 @@ struct SSHSession {
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }
-                    paths.publicKeyFiles[hop.alias] = try files.write("hop\(paths.publicKeyFiles.count + 1).pub",
-                                                                      Array((publicKey.line(comment: hop.alias) + "\n").utf8))
+                    let number = paths.publicKeyFiles.count + 1
+                    paths.publicKeyFiles[hop.alias] = try files.write("hop\(number).pub", Array((publicKey.line(comment: hop.alias) + "\n").utf8))
+                    // Not `hopN-cert.pub`, which ssh would load by itself beside IdentityFile hopN.
+                    if let certificate = hop.key?.certificate, certificate.role == .user {
+                        paths.certificateFiles[hop.alias] = try files.write("hop\(number).cert.pub",
+                                                                            Array((certificate.line(comment: hop.alias) + "\n").utf8))
+                    }
                 }
             }
             if plan.needsAskpass {
