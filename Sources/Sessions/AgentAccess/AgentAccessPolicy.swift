@@ -150,9 +150,13 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         switch signingVerdict(key, signing: data, on: connection) {
         case .refused: return .refused(nil)
         case .refusedOutsideNamespaces: return .refused(Self.namespaceRefusal)
-        case .permitted: return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
+        case .permitted(let stored):
+            if key.needsSecurityKey { approvalRequest(stored, signing: data, on: connection).tellRequesterToTouch() }
+            return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
         case .needsApproval(let stored):
-            let decision = approvals.decide(approvalRequest(stored, signing: data, on: connection))
+            let request = approvalRequest(stored, signing: data, on: connection)
+            let decision = approvals.decide(request)
+            if decision.allows, key.needsSecurityKey { request.tellRequesterToTouch() }
             return AgentSignDecision(allowed: decision.allows, how: decision.rawValue)
         }
     }

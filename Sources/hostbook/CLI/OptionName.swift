@@ -8,6 +8,7 @@
 
 enum OptionName: String, Sendable, CaseIterable {
     case alias
+    case application
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
     case bits
@@ -60,6 +61,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case rename
     case renameClashes = "rename-clashes"
     case replace
+    case resident
     case restore
     case repo
     case rounds
@@ -76,6 +78,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case uninstall
     case untag
     case user
+    case verifyRequired = "verify-required"
     case version
     case wide
     case yes
