@@ -42,8 +42,9 @@ extension SecurityKeyError {
         }
     }
 
+    /// Exit 3 for a PIN that could not be asked (no terminal), else 1.
     func cliError(key: String?) -> CLIError {
         let (message, hint) = words(key: key)
-        return CLIError.failure(message, hint: hint)
+        return self == .pinRequired ? CLIError(.inputNeeded, message, hint: hint) : CLIError.failure(message, hint: hint)
     }
 }
