@@ -123,7 +123,7 @@ let package = Package(
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
     ],

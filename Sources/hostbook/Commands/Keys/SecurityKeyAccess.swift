@@ -7,6 +7,9 @@ import KeyFormats
 import SecureMemory
 import SecurityKeys
 import Sessions
+#if canImport(Glibc)
+import Glibc
+#endif
 
 enum SecurityKeyAccess {
     /// The provider for this process: SSH_SK_PROVIDER, else OpenSSH's ssh-sk-helper.
@@ -15,22 +18,50 @@ enum SecurityKeyAccess {
     }
 
     /// What the agents call to sign with the sk key saved as `name`: an error is an
-    /// AgentKeyUnavailable in the log's words (naming the key and what to do).
-    static func signer(_ environment: [String: String]) -> @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8] {
+    /// AgentKeyUnavailable in the log's words (naming the key and what to do). A key that
+    /// needs its PIN (verify-required, or the authenticator says so) has it asked through
+    /// SSH_ASKPASS, else, when `terminal` (a `hostbook ssh` session), on the terminal.
+    static func signer(_ environment: [String: String], terminal: Bool = false) -> @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8] {
         let signer = SecurityKeySigner(provider: provider(environment))
         return { name, key, data in
-            do throws(SecurityKeyError) {
-                return try signer.sign(key, data: data)
-            } catch {
+            func unavailable(_ error: SecurityKeyError) -> AgentKeyUnavailable {
+                if error == .pinRequired {
+                    return AgentKeyUnavailable(message: "the security key of '\(name.escapedForTerminal)' needs its PIN and nobody could be asked for it",
+                                               hint: "Set SSH_ASKPASS for the agent (hostbook asks the PIN through it), or log in with 'hostbook ssh' on a terminal.")
+                }
                 let (message, hint) = error.words(key: name)
-                throw AgentKeyUnavailable(message: message, hint: hint)
+                return AgentKeyUnavailable(message: message, hint: hint)
+            }
+            let asksPIN = SecurityKeyHandle(key)?.flags.contains(.userVerification) == true
+            if !asksPIN {
+                do throws(SecurityKeyError) {
+                    return try signer.sign(key, data: data)
+                } catch .pinRequired {
+                    // Asked below.
+                } catch {
+                    throw unavailable(error)
+                }
+            }
+            guard let pin = askPIN(name: name, environment: environment, terminal: terminal) else { throw unavailable(.pinRequired) }
+            do throws(SecurityKeyError) {
+                return try signer.sign(key, data: data, pin: pin)
+            } catch {
+                throw unavailable(error)
             }
         }
     }
 
+    /// The PIN through SSH_ASKPASS, else on the terminal when there is one to ask on.
+    private static func askPIN(name: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
+        let prompt = "Enter the PIN of the security key for '\(name.escapedForTerminal)':"
+        if let pin = AskpassSecret.ask(prompt, environment: environment) { return pin }
+        guard terminal, isatty(STDIN_FILENO) == 1 else { return nil }
+        return try? Terminal.readSecret(prompt: "\(raw: prompt) ")
+    }
+
     /// The agent identity of a session's sk key.
     static func identity(_ key: PrivateKey, name: String, environment: [String: String]) -> AgentIdentity {
-        let sign = signer(environment)
+        let sign = signer(environment, terminal: true)
         let held = HeldSecurityKey(key)
         return AgentIdentity(publicKey: key.publicKey, comment: name) { data, _ in try sign(name, held.key, data) }
     }
