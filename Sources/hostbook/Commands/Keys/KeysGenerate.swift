@@ -22,7 +22,7 @@ enum KeysGenerate {
         """,
         positionals: [.required("NAME", "Name to store the key under")],
         options: [
-            .value(.type, "TYPE", "ed25519 (default), ecdsa or rsa"),
+            .value(.type, "TYPE", "ed25519 (default), ecdsa, rsa, ed25519-sk or ecdsa-sk"),
             .value(.bits, "N", "Key size for ecdsa or rsa"),
             .value(.comment, "C", "Comment (default: NAME)"),
             .flag(.resident, "Security keys: keep the credential on the authenticator"),
