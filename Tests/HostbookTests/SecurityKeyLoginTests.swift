@@ -64,6 +64,16 @@ final class SecurityKeyLoginTests: XCTestCase {
         stopped = true
         let log = try bed.fx.json("agent", "log") as? [[String: Any]] ?? []
         XCTAssertEqual(log.map { "\($0["key"] ?? "")→\($0["destination"] ?? "")" }, ["ec-sk→web"], "\(log)")
+
+        // An agent whose provider cannot be loaded refuses, and its log says why.
+        let broken = try bed.fx.run(["agent", "start"], bytes: nil, environment: ["SSH_SK_PROVIDER": bed.fx.dir.file("gone.so")])
+        XCTAssertEqual(broken.status, 0, broken.stderr)
+        let refused = try Shell.run("unset SSH_AUTH_SOCK; ssh -F \"$CFG\" -o BatchMode=yes web echo reached", environment: env, account: bed.fx.account)
+        XCTAssertNotEqual(refused.status, 0)
+        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
+        let last = (try bed.fx.json("agent", "log") as? [[String: Any]] ?? []).last ?? [:]
+        XCTAssertEqual(last["outcome"] as? String, "refused", "\(last)")
+        XCTAssertTrue((last["reason"] as? String ?? "").hasPrefix("cannot load the security-key provider "), "\(last)")
     }
 
     func testACommitSignedWithASecurityKeyVerifies() throws {
