@@ -49,6 +49,12 @@ final class SecurityKeyLoginTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.stderr + sshd.log)
         XCTAssertTrue(sshd.log.contains("ECDSA-SK"), sshd.log)
 
+        // A provider that is not there: hostbook ssh says why in one line and its hint.
+        let gone = bed.fx.dir.file("gone.so")
+        let failed = try bed.fx.run(["ssh", "web", "echo reached"], bytes: nil, environment: ["SSH_SK_PROVIDER": gone])
+        XCTAssertNotEqual(failed.status, 0)
+        XCTAssertTrue(failed.stderr.contains("hostbook: cannot load the security-key provider \(gone): "), failed.stderr)
+
         // Plain ssh with the installed configuration: the standing agent signs.
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--install"]).status, 0)
         let started = try bed.fx.run(["agent", "start"])
@@ -66,7 +72,7 @@ final class SecurityKeyLoginTests: XCTestCase {
         XCTAssertEqual(log.map { "\($0["key"] ?? "")→\($0["destination"] ?? "")" }, ["ec-sk→web"], "\(log)")
 
         // An agent whose provider cannot be loaded refuses, and its log says why.
-        let broken = try bed.fx.run(["agent", "start"], bytes: nil, environment: ["SSH_SK_PROVIDER": bed.fx.dir.file("gone.so")])
+        let broken = try bed.fx.run(["agent", "start"], bytes: nil, environment: ["SSH_SK_PROVIDER": gone])
         XCTAssertEqual(broken.status, 0, broken.stderr)
         let refused = try Shell.run("unset SSH_AUTH_SOCK; ssh -F \"$CFG\" -o BatchMode=yes web echo reached", environment: env, account: bed.fx.account)
         XCTAssertNotEqual(refused.status, 0)

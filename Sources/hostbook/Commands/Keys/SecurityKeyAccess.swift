@@ -59,11 +59,21 @@ enum SecurityKeyAccess {
         return try? Terminal.readSecret(prompt: "\(raw: prompt) ")
     }
 
-    /// The agent identity of a session's sk key.
+    /// The agent identity of a session's sk key. A signature that fails is said on the
+    /// session's stderr in one line and its hint (ssh itself says only "agent refused
+    /// operation").
     static func identity(_ key: PrivateKey, name: String, environment: [String: String]) -> AgentIdentity {
         let sign = signer(environment, terminal: true)
         let held = HeldSecurityKey(key)
-        return AgentIdentity(publicKey: key.publicKey, comment: name) { data, _ in try sign(name, held.key, data) }
+        return AgentIdentity(publicKey: key.publicKey, comment: name) { data, _ in
+            do {
+                return try sign(name, held.key, data)
+            } catch let unavailable as AgentKeyUnavailable {
+                // The words are escaped already (SecurityKeyErrorPresentation).
+                _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
+                throw unavailable
+            }
+        }
     }
 
     /// Runs `body` without a PIN, and once more with the PIN asked on the terminal when the
