@@ -128,7 +128,11 @@ public final class SecurityKeyLibrary: SecurityKeyMiddleware, @unchecked Sendabl
                 default: continue
                 }
                 var response = Self.enrollResponse(resident.key)
-                response.flags = resident.flags | SecurityKeyFlags.resident.rawValue
+                // As ssh-sk.c gives a resident key: presence and resident, and verification
+                // when the device says the credential needs it.
+                var flags: SecurityKeyFlags = [.userPresence, .resident]
+                if SecurityKeyFlags(rawValue: resident.flags).contains(.userVerification) { flags.insert(.userVerification) }
+                response.flags = flags.rawValue
                 keys.append(try response.privateKey(kind: kind, application: application, comment: ""))
             }
             return keys
