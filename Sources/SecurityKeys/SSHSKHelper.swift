@@ -28,7 +28,7 @@ public struct SSHSKHelper: SecurityKeyMiddleware {
         self.provider = provider
         if let helperPath {
             self.helperPath = helperPath
-        } else if let found = Self.defaultPaths.first(where: { access($0, X_OK) == 0 }) {
+        } else if let found = Self.defaultPaths.first(where: ExecutablePath.isExecutableFile) {
             self.helperPath = found
         } else {
             throw .helperMissing(paths: Self.defaultPaths)

@@ -27,14 +27,6 @@ public enum SecurityKeyProvider: Sendable, Equatable {
         case .library(let path): try SecurityKeyLibrary.load(path: path)
         }
     }
-
-    /// What docs and errors call it.
-    public var description: String {
-        switch self {
-        case .builtIn: "OpenSSH's ssh-sk-helper (USB)"
-        case .library(let path): path
-        }
-    }
 }
 
 /// Signing with security keys: what an agent identity's signer calls for an sk key.
