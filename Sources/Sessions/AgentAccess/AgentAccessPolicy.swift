@@ -13,7 +13,8 @@
 // (ApprovalRequest: key, destination, what is signed and its digest, the verified program,
 // process chain, forwarding hosts). Asking happens
 // outside this policy's mutex, so a prompt left open holds up only the connection that
-// waits for it.
+// waits for it. A security-key (sk-*) signature that is allowed tells the requester's
+// terminal to touch the key (ApprovalRequest.touchNotice) before the authenticator is asked.
 public import Agent
 public import HostStore
 public import KeyFormats

@@ -15,6 +15,9 @@
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
 // * A key whose private half cannot be read (the vault is locked) is refused, and the log
 //   says why (AgentKeyUnavailable's reason, with its fix).
+// * A security-key (sk-*) key's private half is its key handle: it signs through
+//   `signWithSecurityKey` (the executable's, over SecurityKeys), whose error refuses the
+//   signature with its reason in the log.
 // * `key-status@hostbook.io` (AgentKeyStatus) tells whether a listed key can sign, reading
 //   its private half if it is not held yet (the signature that follows then finds it held),
 //   and if not, why: `hostbook known-hosts lookup` asks, so plain ssh can say so.
