@@ -48,6 +48,13 @@ final class SecurityKeyLoginTests: XCTestCase {
         let second = try bed.ssh(["web", "echo reached"])
         XCTAssertEqual(second.status, 0, second.stderr + sshd.log)
         XCTAssertTrue(sshd.log.contains("ECDSA-SK"), sshd.log)
+        // On a terminal, the requester is told to touch the key, naming it and the destination.
+        if ScriptedTerminal.available {
+            let t = try ScriptedTerminal(["--db", bed.fx.db, "ssh", "web", "-o", "BatchMode=yes", "echo reached"], fixture: bed.fx)
+            t.expect("hostbook: touch your security key for 'ec-sk' → web")
+            t.expect("reached")
+            XCTAssertEqual(t.finish(), 0, t.transcript)
+        }
 
         // A provider that is not there: hostbook ssh says why in one line and its hint.
         let gone = bed.fx.dir.file("gone.so")
