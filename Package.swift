@@ -46,6 +46,7 @@ let package = Package(
         .library(name: "Agent", targets: ["Agent"]),
         .library(name: "Sessions", targets: ["Sessions"]),
         .library(name: "Credentials", targets: ["Credentials"]),
+        .library(name: "SecurityKeys", targets: ["SecurityKeys"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -58,6 +59,9 @@ let package = Package(
                        providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",
                        providers: [.apt(["libssl-dev"])]),
+        // OpenSSH's security-key middleware interface (declarations only: a provider is
+        // loaded with dlopen, nothing is linked).
+        .systemLibrary(name: "CSecurityKey", path: "Sources/CSecurityKey"),
 
         // The one place for system calls (descriptors read and written whole, atomic files,
         // processes, PATH, Unix sockets, the mutex, threads). Glibc only; knows nothing of hostbook.
@@ -83,6 +87,9 @@ let package = Package(
         // The ssh-agent protocol: codec, a Unix-socket server, signing; the caller's policy decides
         // which keys a connection sees. Never imports HostStore or Vault.
         .target(name: "Agent", dependencies: ["System", "KeyFormats", "SecureMemory"]),
+        // Security keys (FIDO2, sk-* keys): a provider library through OpenSSH's middleware
+        // interface, or OpenSSH's ssh-sk-helper; sign, enrol, load resident keys.
+        .target(name: "SecurityKeys", dependencies: ["System", "KeyFormats", "SecureMemory", "CSecurityKey"]),
         // What hostbook's ssh sessions and agents decide, in-process and testable: the plan of a
         // `hostbook ssh` session (the host, its jump chain, keys, host-key algorithms) and its
         // ssh_config, the installed ssh_config (which hosts it holds and leaves out), the
@@ -96,7 +103,7 @@ let package = Package(
                 swiftSettings: libsecretHeaders),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys"],
                           swiftSettings: libsecretHeaders),
 
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,
@@ -110,12 +117,13 @@ let package = Package(
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
                           swiftSettings: libsecretHeaders),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
+        .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // End-to-end tests run the real `hostbook` binary.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
     ],

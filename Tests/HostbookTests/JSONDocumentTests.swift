@@ -249,7 +249,10 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(field(try run("vault", "lock"), "agent_dropped_keys"), .bool(true))
         XCTAssertEqual(field(try run("agent", "stop"), "stopped"), .bool(true))
 
-        for (command, type) in doc.commands where type != nil {
+        // No authenticator the tests have keeps resident keys (OpenSSH's sk-dummy.so answers
+        // "unsupported"): `keys import-resident --json` prints `[key]`, key objects as above.
+        let needsAResidentKeyDevice: Set = ["keys import-resident"]
+        for (command, type) in doc.commands where type != nil && !needsAResidentKeyDevice.contains(command) {
             XCTAssertTrue(checked.contains(command), "no run of '\(command) --json' in this test: add one")
         }
     }

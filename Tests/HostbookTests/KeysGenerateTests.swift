@@ -66,7 +66,11 @@ final class KeysGenerateTests: XCTestCase {
 
     func testUsageErrors() throws {
         let cases: [([String], String)] = [
-            (["--type", "dsa"], "hostbook: --type must be ed25519, ecdsa or rsa, not 'dsa'\n"),
+            (["--type", "dsa"], "hostbook: --type must be ed25519, ecdsa, rsa, ed25519-sk or ecdsa-sk, not 'dsa'\n"),
+            (["--resident"], "hostbook: --resident applies only to ed25519-sk and ecdsa-sk keys\n"),
+            (["--type", "rsa", "--application", "ssh:x"], "hostbook: --application applies only to ed25519-sk and ecdsa-sk keys\n"),
+            (["--type", "ed25519-sk", "--bits", "256"], "hostbook: --bits does not apply to ed25519-sk keys\n"),
+            (["--type", "ecdsa-sk", "--application", "web"], "hostbook: --application must start with 'ssh:' (e.g. ssh:k), not 'web'\n"),
             (["--bits", "256"], "hostbook: --bits does not apply to ed25519 keys\n"),
             (["--type", "ecdsa", "--bits", "512"], "hostbook: --bits for ecdsa must be 256, 384 or 521, not 512\n"),
             (["--type", "rsa", "--bits", "1024"], "hostbook: --bits for rsa must be from 2048 to 16384, not 1024\n"),

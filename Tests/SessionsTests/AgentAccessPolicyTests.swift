@@ -12,7 +12,15 @@ import HostStore
 import KeyFormats
 import SecureMemory
 
-final class AgentAccessPolicyTests: XCTestCase {
+class AgentAccessPolicyTests: XCTestCase {
+    /// The user key saved as `name` (SecurityKeyAccessPolicyTests makes security keys).
+    class func makeUserKey(_ name: String, index: Int, in folder: String) throws -> PrivateKey {
+        try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: name)
+    }
+
+    /// How the agent signs with a user key.
+    class func identity(_ key: PrivateKey, name: String) -> AgentIdentity { AgentIdentity(key: key, comment: name) }
+
     private var folder: String!
     private var database: HostDatabase!
     /// User keys by saved name.
@@ -25,8 +33,8 @@ final class AgentAccessPolicyTests: XCTestCase {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("agent-access-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         database = try HostDatabase.open(path: folder + "/hostbook.db")
-        for name in ["cert-key", "db-key", "web-key"] {
-            let key = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: name)
+        for (index, name) in ["cert-key", "db-key", "web-key"].enumerated() {
+            let key = try Self.makeUserKey(name, index: index, in: folder)
             userKeys[name] = key
             stored[name] = try KeyStore(database: database).insert(NewKey(uuid: UUIDString.random(), name: name, publicKey: key.publicKey,
                                                                           comment: name, format: "openssh"))
@@ -190,7 +198,8 @@ final class AgentAccessPolicyTests: XCTestCase {
 
     private var identity: @Sendable (StoredKey) -> AgentIdentity? {
         let keys = userKeys
-        return { stored in keys[stored.name].map { AgentIdentity(key: $0, comment: stored.name) } }
+        let make = Self.identity
+        return { stored in keys[stored.name].map { make($0, stored.name) } }
     }
 
     /// The comments of the keys a request-identities lists.

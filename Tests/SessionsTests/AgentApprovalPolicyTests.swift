@@ -393,6 +393,37 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertTrue(approver.prompts[1].contains("other.sh"), approver.prompts[1])
     }
 
+    func testTheTouchNoticeNamesTheKeyAndTheDestinationEscaped() throws {
+        let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
+        let saved = ApprovalRequest(key: key, destination: .savedHosts([SavedDestination(name: "web\u{1b}[2J", user: nil, hostname: "w", port: 22)],
+                                                                      hostKeyFingerprint: "SHA256:x"),
+                                    subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: [])
+        XCTAssertEqual(saved.touchNotice, "hostbook: touch your security key for 'web-key' → web\\u{1b}[2J")
+        let sshsig = ApprovalRequest(key: key, destination: .none, subject: .sshsig(namespace: "git"), dataDigest: "SHA256:d",
+                                     program: nil, chain: [], forwardedThrough: [])
+        XCTAssertEqual(sshsig.touchNotice, "hostbook: touch your security key for 'web-key' → namespace git")
+    }
+
+    /// A security key's PIN through SSH_ASKPASS: its first line, without SSH_ASKPASS_PROMPT
+    /// (a question, not a confirmation); a failing or missing program gives none.
+    func testAnAskpassSecretIsItsFirstLine() throws {
+        let script = folder + "/pin.sh"
+        let record = folder + "/pin-asked"
+        try Data("""
+            #!/bin/sh
+            printf '%s|%s\\n' "${SSH_ASKPASS_PROMPT-unset}" "$1" >> "\(record)"
+            case "$1" in *fail*) exit 1 ;; esac
+            printf '123456\\nsecond line\\n'
+            """.utf8).write(to: URL(fileURLWithPath: script))
+        chmod(script, 0o700)
+        let env = ["SSH_ASKPASS": script, "PATH": "/usr/bin:/bin", "SSH_ASKPASS_PROMPT": "confirm"]
+        let pin = try XCTUnwrap(AskpassSecret.ask("PIN for 'k':", environment: env))
+        XCTAssertEqual(pin.withUnsafeBytes { Array($0) }, Array("123456".utf8))
+        XCTAssertNil(AskpassSecret.ask("fail", environment: env))
+        XCTAssertNil(AskpassSecret.ask("PIN", environment: ["PATH": "/usr/bin"]))
+        XCTAssertEqual(try String(contentsOfFile: record, encoding: .utf8), "unset|PIN for 'k':\nunset|fail\n")
+    }
+
     func testAnAskpassProgramDecidesByItsExitStatusAndIsStoppedAtTheTimeout() throws {
         let script = folder + "/askpass.sh"
         let record = folder + "/asked"

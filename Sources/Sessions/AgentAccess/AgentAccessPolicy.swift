@@ -13,7 +13,8 @@
 // (ApprovalRequest: key, destination, what is signed and its digest, the verified program,
 // process chain, forwarding hosts). Asking happens
 // outside this policy's mutex, so a prompt left open holds up only the connection that
-// waits for it.
+// waits for it. A security-key (sk-*) signature that is allowed tells the requester's
+// terminal to touch the key (ApprovalRequest.touchNotice) before the authenticator is asked.
 public import Agent
 public import HostStore
 public import KeyFormats
@@ -150,9 +151,13 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         switch signingVerdict(key, signing: data, on: connection) {
         case .refused: return .refused(nil)
         case .refusedOutsideNamespaces: return .refused(Self.namespaceRefusal)
-        case .permitted: return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
+        case .permitted(let stored):
+            if key.needsSecurityKey { approvalRequest(stored, signing: data, on: connection).tellRequesterToTouch() }
+            return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
         case .needsApproval(let stored):
-            let decision = approvals.decide(approvalRequest(stored, signing: data, on: connection))
+            let request = approvalRequest(stored, signing: data, on: connection)
+            let decision = approvals.decide(request)
+            if decision.allows, key.needsSecurityKey { request.tellRequesterToTouch() }
             return AgentSignDecision(allowed: decision.allows, how: decision.rawValue)
         }
     }

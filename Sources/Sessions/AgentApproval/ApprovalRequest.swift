@@ -116,6 +116,15 @@ public struct ApprovalRequest: Sendable, Equatable {
         "hostbook: waiting for approval of '\(key.name.escapedForTerminal)' → \(noticeDestination) in \(approver)"
     }
 
+    /// "hostbook: touch your security key for 'KEY' → DESTINATION": said before an sk key's
+    /// authenticator is asked to sign (it may wait for a touch).
+    public var touchNotice: String {
+        "hostbook: touch your security key for '\(key.name.escapedForTerminal)' → \(noticeDestination)"
+    }
+
+    /// Tells the requester's terminal (and the desktop) to touch the security key.
+    public func tellRequesterToTouch() { tellRequester(touchNotice) }
+
     /// What the requester is told when no approver could be asked.
     public static let noApproverNotice = "hostbook: refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS"
 

@@ -15,6 +15,9 @@
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
 // * A key whose private half cannot be read (the vault is locked) is refused, and the log
 //   says why (AgentKeyUnavailable's reason, with its fix).
+// * A security-key (sk-*) key's private half is its key handle: it signs through
+//   `signWithSecurityKey` (the executable's, over SecurityKeys), whose error refuses the
+//   signature with its reason in the log.
 // * `key-status@hostbook.io` (AgentKeyStatus) tells whether a listed key can sign, reading
 //   its private half if it is not held yet (the signature that follows then finds it held),
 //   and if not, why: `hostbook known-hosts lookup` asks, so plain ssh can say so.
@@ -32,6 +35,9 @@ public final class StandingAgent: @unchecked Sendable {
     private let database: HostDatabase
     private let log: AgentLogWriter
     private let readPrivateKey: @Sendable (StoredKey) throws -> PrivateKey
+    /// Signs with a security-key (sk-*) key: its authenticator holds the key (nil: such
+    /// keys are refused).
+    private let signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])?
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     /// The saved keys listed so far, by fingerprint (under `listedMutex`): what a
@@ -55,9 +61,13 @@ public final class StandingAgent: @unchecked Sendable {
     /// what the log says).
     /// `approver`: who answers for a confirm key (nil: such a key is refused, and the
     /// requester's terminal is told so).
+    /// `signWithSecurityKey`: the signature of the data by an sk key's authenticator (the
+    /// private key is its handle); its error refuses the signature, and the log says why.
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
-                approver: (any AgentApprover)? = nil) {
+                approver: (any AgentApprover)? = nil,
+                signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])? = nil) {
+        self.signWithSecurityKey = signWithSecurityKey
         self.approvals = AgentApprovals(approver: approver, tellsRequester: true)
         self.database = database
         self.log = log
@@ -93,7 +103,14 @@ public final class StandingAgent: @unchecked Sendable {
         guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }
         listedMutex.locked { listed[key.fingerprint] = key }
         return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
-            try privateKey(key).sign(data, rsaHash: hash)
+            let held = try privateKey(key)
+            guard held.needsSecurityKey, let signWithSecurityKey else { return try held.sign(data, rsaHash: hash) }
+            do {
+                return try signWithSecurityKey(key, held, data)
+            } catch {
+                mutex.locked { readFailures[key.fingerprint] = AgentKeyUnavailable(error).reason }
+                throw error
+            }
         }
     }
 

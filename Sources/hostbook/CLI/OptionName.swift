@@ -8,6 +8,7 @@
 
 enum OptionName: String, Sendable, CaseIterable {
     case alias
+    case application
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
     case bits
@@ -62,6 +63,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case rename
     case renameClashes = "rename-clashes"
     case replace
+    case resident
     case restore
     case repo
     case rounds
@@ -78,6 +80,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case uninstall
     case untag
     case user
+    case verifyRequired = "verify-required"
     case version
     case wide
     case yes

@@ -5,6 +5,7 @@ enum KeysCommands {
     static let all: [CommandSpec] = [
         KeysImport.spec,
         KeysGenerate.spec,
+        KeysImportResident.spec,
         KeysList.spec,
         KeysShow.spec,
         KeysEdit.spec,

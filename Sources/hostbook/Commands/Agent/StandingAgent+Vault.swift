@@ -16,6 +16,9 @@ extension StandingAgent {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
-                  approver: FirstAvailableApprover(approvers.compactMap { $0 }))
+                  approver: FirstAvailableApprover(approvers.compactMap { $0 }),
+                  signWithSecurityKey: { [sign = SecurityKeyAccess.signer(ProcessEnvironment.current())] stored, key, data in
+                      try sign(stored.name, key, data)
+                  })
     }
 }

@@ -26,7 +26,10 @@ extension SSHPlan {
             if let stored = hop.key {
                 let key = try VaultPrivateKey.read(stored, from: vault)
                 if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
-                    secrets.identities.append(AgentIdentity(key: key, comment: stored.name))
+                    // An sk key signs through its authenticator; the vault holds its handle.
+                    secrets.identities.append(key.needsSecurityKey
+                        ? SecurityKeyAccess.identity(key, name: stored.name, environment: ProcessEnvironment.current())
+                        : AgentIdentity(key: key, comment: stored.name))
                 }
             }
             if hop.hasPassword {
