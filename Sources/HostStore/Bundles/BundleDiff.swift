@@ -36,7 +36,8 @@ private struct JumpNode {
 extension BundleStore {
     /// The diff of `document` as bundle `name` against the database now. Reads only;
     /// runs inside the caller's read or write.
-    func diff(_ document: BundleDocument, bundle name: String) throws -> BundleDiff {
+    /// `removing`: the bundle goes (unsubscribe): `document` is empty and no serial rule applies.
+    func diff(_ document: BundleDocument, bundle name: String, removing: Bool = false) throws -> BundleDiff {
         try Self.requireName(name)
         guard document.name == name else {
             throw BundleRefusal(.nameMismatch(expected: name, found: document.name), bundle: name,
@@ -46,7 +47,7 @@ extension BundleStore {
         let entries = try Self.validate(document)
         let digest = Self.digest(document)
         let previous = try applied(name)
-        if let previous {
+        if let previous, !removing {
             if document.serial < previous.serial {
                 throw BundleRefusal(.olderSerial(applied: previous.serial, offered: document.serial), bundle: name,
                                     "bundle '\(name)' has serial \(document.serial), lower than serial \(previous.serial) applied already: an old bundle replayed",
@@ -60,6 +61,7 @@ extension BundleStore {
         }
         var diff = BundleDiff(plan: BundlePlan(bundle: name, serial: document.serial, previousSerial: previous?.serial,
                                                digest: digest, document: document))
+        diff.plan.removesBundle = removing
         try diffHosts(document, bundle: name, into: &diff)
         try diffSnippets(document, bundle: name, into: &diff)
         try diffHostKeys(document, entries: entries, bundle: name, into: &diff)

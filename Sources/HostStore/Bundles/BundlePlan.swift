@@ -94,6 +94,9 @@ public struct BundlePlan: Sendable, Equatable {
     /// The document the plan was made from (apply re-plans from it inside its transaction).
     public let document: BundleDocument
 
+    /// True for the plan of `planRemoval`: the bundle goes, its serial stays recorded.
+    public var removesBundle = false
+
     public var hostsToAdd: [BundleHost] = []
     /// Hosts this bundle brought before whose fields change.
     public var hostsToUpdate: [BundleHost] = []

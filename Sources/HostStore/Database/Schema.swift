@@ -36,6 +36,8 @@ public enum Schema {
         // Version 7: the compact known-hosts layout (fingerprints, import metadata, `hashed`
         // and imported events derived instead of stored).
         Migration(version: 7, sql: KnownHostsSchema.v7),
+        // Version 11: the serial last exported for each bundle name.
+        Migration(version: 11, sql: BundleSchema.v11),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -10,6 +10,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case alias
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
+    case allowRemovals = "allow-removals"
     case bits
     case command
     case commandStdin = "command-stdin"
@@ -29,6 +30,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case install
     case json
     case jump
+    case keepHosts = "keep-hosts"
     case keepPassword = "keep-password"
     case key
     case limit
@@ -51,6 +53,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case online
     case only
     case output
+    case parents
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
