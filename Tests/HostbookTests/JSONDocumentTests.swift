@@ -232,6 +232,9 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["-C", published, "-c", "user.name=t", "-c", "user.email=t@example.com", "commit", "-q", "-m", "team"]).status, 0)
         try run("bundle", "subscribe", "team", published)
         try run("bundle", "update")
+        try run("bundle", "list")
+        try run("bundle", "unsubscribe", "team")
+        try run("bundle", "untrust", "team", "--signer", signer)
         // Last: it locks the fixture's keyring (the agent signs nothing after it), and tells
         // the agent, which is stopped then.
         XCTAssertEqual(field(try run("vault", "lock"), "agent_dropped_keys"), .bool(true))

@@ -1,0 +1,108 @@
+// Team bundles with two maintainers and a member (issue 33), end to end through the
+// command line, over a bare git repository reached by path: A publishes, B (a second
+// maintainer, a trusted signer) republishes with their change through their own agent,
+// C (a member) follows. Serials never go backwards, an export that drops what the bundle
+// carried needs --allow-removals, a member cannot republish the bundle's hosts, and
+// unsubscribe removes what the bundle brought and nothing else.
+import Foundation
+import XCTest
+
+extension BundleTests {
+    func testTwoMaintainersAndAMember() throws {
+        let fx = fx!
+        let dbB = dbB!
+        let dbC = fx.dir.file("c/hostbook.db")
+                func onC(_ args: String...) throws -> HostbookResult { try fx.run(args + ["--db", dbC]) }
+        func hosts(_ db: String) throws -> [String: String] {
+            let r = try fx.run(["list", "--json", "--db", db])
+            let list = try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0["source"] as? String ?? "") })
+        }
+        func export(_ args: [String], db: String? = nil) throws -> HostbookResult {
+            try fx.run(["bundle", "export", "--name", "team"] + args + (db.map { ["--db", $0] } ?? []))
+        }
+
+        // A publishes serial 1 (no snippet unless chosen).
+        let signerA = try publisher()
+        try fx.ok("snippets", "add", "mine", "--command", "uptime")
+        try repository()
+        let pub = fx.dir.file("pub")
+        let first = try export(["--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        XCTAssertFalse(try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8).contains("uptime"), "a snippet is published only when chosen")
+        try push("serial 1")
+
+        // B: a second maintainer with their own key and agent; C: a member.
+        XCTAssertEqual(try self.onB("keys", "generate", "second").status, 0)
+        let shown = try JSONSerialization.jsonObject(with: try fx.run(["keys", "show", "second", "--json", "--db", dbB]).stdoutBytes) as? [String: Any] ?? [:]
+        let signerB = (shown["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+        for db in [dbB, dbC] {
+            XCTAssertEqual(try fx.run(["bundle", "trust", "team", "--signer", signerA, "--signer", signerB, "--db", db]).status, 0)
+            let sub = try fx.run(["bundle", "subscribe", "team", fx.dir.file("origin.git"), "--db", db])
+            XCTAssertEqual(sub.status, 0, sub.stderr)
+        }
+        try fx.ok("bundle", "trust", "team", "--signer", signerB)
+        XCTAssertEqual(try onC("add", "own", "--hostname", "10.7.7.7").status, 0)
+
+        // B republishes the bundle's hosts with a host of theirs; an export that drops them is refused first.
+        let socketB = fx.dir.file("b-agent.sock")
+        XCTAssertEqual(try fx.run(["agent", "start", "--socket", socketB, "--db", dbB]).status, 0)
+        defer { _ = try? fx.run(["agent", "stop", "--socket", socketB, "--db", dbB]) }
+        XCTAssertEqual(try self.onB("add", "cache", "--hostname", "10.0.0.8", "--tag", "team").status, 0)
+        try sh("git clone -q \"$DIR/origin.git\" \"$DIR/pubB\" 2>/dev/null")
+        let pubB = fx.dir.file("pubB")
+        let dropping = try export(["--sign", "second", "--tag", "cache-only", "-o", pubB, "--socket", socketB], db: dbB)
+        XCTAssertEqual(dropping.status, 5, dropping.stderr)
+        XCTAssertTrue(dropping.stderr.contains("drops 2 hosts (db, web)"), dropping.stderr)
+        XCTAssertTrue(dropping.stderr.contains("--allow-removals"), dropping.stderr)
+        let second = try export(["--sign", "second", "--tag", "team", "-o", pubB, "--socket", socketB, "--json"], db: dbB)
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let written = try JSONSerialization.jsonObject(with: second.stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(written["serial"] as? Int, 2)
+        XCTAssertEqual(written["hosts"] as? Int, 3)
+        XCTAssertEqual(written["republished"] as? Bool, true)
+        try sh("cd \"$DIR/pubB\" && git add -A && git commit -q -m 'serial 2' && git push -q origin HEAD")
+        XCTAssertEqual(try onC("bundle", "update").status, 0)
+        XCTAssertEqual(try hosts(dbC), ["web": "bundle:team", "db": "bundle:team", "cache": "bundle:team", "own": "manual"])
+
+        // C, a member, cannot republish the bundle's hosts.
+        XCTAssertEqual(try onC("keys", "generate", "member").status, 0)
+        let member = try export(["--sign", "member", "-o", fx.dir.file("c-out")], db: dbC)
+        XCTAssertEqual(member.status, 5, member.stderr)
+        XCTAssertTrue(member.stderr.contains("is not a trusted signer of it"), member.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("c-out")), "a refused export makes no folder")
+
+        // A, back in the repository, would drop B's host: refused; with --allow-removals serial 3.
+        try sh("cd \"$DIR/pub\" && git pull -q --ff-only")
+        let stale = try export(["--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertEqual(stale.status, 5, stale.stderr)
+        XCTAssertTrue(stale.stderr.contains("drops 1 host (cache)"), stale.stderr)
+        XCTAssertTrue(try export(["--sign", "signer", "--tag", "team", "-o", pub, "--allow-removals"]).stdout.contains("serial 3"))
+
+        // Into an empty folder the serial goes on (4), never back to 1; DIR's parents only with --parents.
+        let fresh = fx.dir.file("fresh/team")
+        let noParent = try export(["--sign", "signer", "--tag", "team", "-o", fresh])
+        XCTAssertEqual(noParent.status, 4, noParent.stderr)
+        XCTAssertTrue(noParent.stderr.contains("--parents"), noParent.stderr)
+        let made = try export(["--sign", "signer", "--tag", "team", "-o", fresh, "--parents", "--allow-removals"])
+        XCTAssertTrue(made.stdout.contains("serial 4"), made.stdout + made.stderr)
+        let imported = try onC("bundle", "import", fresh)
+        XCTAssertEqual(imported.status, 0, imported.stderr)
+        XCTAssertTrue(imported.stdout.contains("serial 4 (was 2)"), imported.stdout)
+
+        // bundle list, untrust, unsubscribe: the bundle's hosts go, C's own stays.
+        let listed = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
+        XCTAssertEqual(listed.count, 1)
+        XCTAssertEqual(listed.first?["serial_applied"] as? Int, 4)
+        XCTAssertEqual(listed.first?["subscribed"] as? Bool, true)
+        XCTAssertEqual((listed.first?["signers"] as? [Any])?.count, 2)
+        XCTAssertEqual(try onC("bundle", "untrust", "team", "--signer", signerB).status, 0)
+        let gone = try onC("bundle", "unsubscribe", "team")
+        XCTAssertEqual(gone.status, 0, gone.stderr)
+        XCTAssertEqual(try hosts(dbC), ["own": "manual"])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("c/bundles/team")), "the clone went")
+        let after = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
+        XCTAssertEqual(after.first?["subscribed"] as? Bool, false)
+        XCTAssertEqual((after.first?["signers"] as? [Any])?.count, 1)
+    }
+}
