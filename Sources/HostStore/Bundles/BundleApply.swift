@@ -84,6 +84,10 @@ extension BundleStore {
             guard let host = try database.findHost(h.name) else { throw database.noHost(h.name) }
             try database.refuseBadJumpChains(through: host)
         }
+        for o in diff.overrideValues {
+            _ = try connection.run("UPDATE bundle_overrides SET bundle_value = ? WHERE host_id = ? AND field = ?",
+                                   [o.value.map { .text($0) } ?? .null, .int(o.hostID), .text(o.field.rawValue)])
+        }
         for s in diff.addSnippets {
             try connection.run("""
                 INSERT INTO snippets(uuid, name, command, description, created_at, updated_at)

@@ -25,6 +25,8 @@ struct BundleDiff {
     /// The bundle's hosts with a stored password that keep their address: the password
     /// goes when the plan changes their pinned host keys.
     var passwordHosts: [(old: Host, host: BundleHost)] = []
+    /// The bundle's new value of fields the subscriber overrides (bundle_overrides).
+    var overrideValues: [(hostID: Int64, field: BundleOverrideField, value: String?)] = []
 }
 
 /// A host in the jump-chain walk of the state after apply.
@@ -143,6 +145,26 @@ extension BundleStore {
             if let reason = Self.nameRefusal(h, bundle: name, savedHostnames: hostnames, localNames: localNames) {
                 diff.plan.refusedHosts.append(.init(h.name, reason: reason))
                 continue
+            }
+            // The fields the subscriber set for themselves keep their value; the bundle's new
+            // value of each is recorded (and reported when it changed).
+            if let old = ownByName[h.name.lowercased()], !old.overrides.isEmpty {
+                let stored = try database.overrideValues(hostID: old.id)
+                for (field, bundleValue) in stored.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    let offered = field.value(of: h)
+                    if offered != bundleValue {
+                        diff.overrideValues.append((old.id, field, offered))
+                        // A key name this database lacks was applied as none: no news.
+                        var unchanged = false
+                        if field == .key, bundleValue == nil, let named = offered {
+                            unchanged = try connection.query("SELECT id FROM keys WHERE name = ? COLLATE NOCASE", [.text(named)]).first == nil
+                        }
+                        if !unchanged {
+                            diff.plan.overridesKept.append(.init(host: h.name, field: field.rawValue, bundleValue: offered, localValue: field.value(of: old)))
+                        }
+                    }
+                    field.keep(old, in: &h)
+                }
             }
             var keyID: Int64?
             if let key = h.key {

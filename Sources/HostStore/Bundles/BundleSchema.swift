@@ -10,6 +10,9 @@
 // bundle_exported       (version 11) the serial this database last exported for each
 //                       bundle name, so an export never writes a lower or equal one again
 //                       whatever folder it writes into.
+// bundle_overrides      (version 11) the fields of a bundle's host the subscriber changed
+//                       (`edit`): the field and the bundle's value of it; the host row holds
+//                       the subscriber's value, which updates keep. Goes with the host.
 
 enum BundleSchema {
     static let v6 = """
@@ -45,6 +48,12 @@ enum BundleSchema {
         bundle      TEXT PRIMARY KEY COLLATE NOCASE,
         serial      INTEGER NOT NULL,
         exported_at TEXT NOT NULL
+    );
+    CREATE TABLE bundle_overrides (
+        host_id      INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+        field        TEXT NOT NULL,
+        bundle_value TEXT,
+        PRIMARY KEY (host_id, field)
     );
 
     """

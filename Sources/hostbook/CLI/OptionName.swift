@@ -63,6 +63,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case rename
     case renameClashes = "rename-clashes"
     case replace
+    case reset
     case restore
     case repo
     case rounds
