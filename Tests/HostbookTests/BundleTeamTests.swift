@@ -18,6 +18,10 @@ extension BundleTests {
             let list = try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [[String: Any]] ?? []
             return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0["source"] as? String ?? "") })
         }
+        func hostsUser(_ db: String, _ name: String) throws -> String? {
+            let shown = try JSONSerialization.jsonObject(with: try fx.run(["show", name, "--json", "--db", db]).stdoutBytes) as? [String: Any]
+            return shown?["user"] as? String
+        }
         func export(_ args: [String], db: String? = nil) throws -> HostbookResult {
             try fx.run(["bundle", "export", "--name", "team"] + args + (db.map { ["--db", $0] } ?? []))
         }
@@ -65,35 +69,59 @@ extension BundleTests {
         XCTAssertEqual(try onC("bundle", "update").status, 0)
         XCTAssertEqual(try hosts(dbC), ["web": "bundle:team", "db": "bundle:team", "cache": "bundle:team", "own": "manual"])
 
-        // C, a member, cannot republish the bundle's hosts.
+        // C sets their own user and key on web: two updates keep them, and say so only when
+        // the bundle's value changes; web is not listed as updated when it did not change.
         XCTAssertEqual(try onC("keys", "generate", "member").status, 0)
+        XCTAssertEqual(try onC("edit", "web", "--user", "member", "--key", "member").status, 0)
+        let shownWeb = try onC("show", "web")
+        XCTAssertTrue(shownWeb.stdout.contains("user (yours):") && shownWeb.stdout.contains("member; the bundle's: deploy"), shownWeb.stdout)
+        for (serial, change) in [(3, ["edit", "cache", "--note", "the cache"]), (4, ["edit", "web", "--user", "admin"])] {
+            XCTAssertEqual(try fx.run(change + ["--db", dbB]).status, 0)
+            let out = try export(["--sign", "second", "--tag", "team", "-o", pubB, "--socket", socketB], db: dbB)
+            XCTAssertTrue(out.stdout.contains("serial \(serial)"), out.stdout + out.stderr)
+            try sh("cd \"$DIR/pubB\" && git add -A && git commit -q -m 'serial \(serial)' && git push -q origin HEAD")
+            let update = try onC("bundle", "update")
+            XCTAssertEqual(update.status, 0, update.stderr)
+            XCTAssertFalse(update.stdout.contains("hosts updated: web") || update.stdout.contains("cache, web"), update.stdout)
+            XCTAssertEqual(update.stdout.contains("kept your user of 'web' (member); the bundle's is now admin"), serial == 4, update.stdout)
+            let web = try JSONSerialization.jsonObject(with: try onC("show", "web", "--json").stdoutBytes) as? [String: Any] ?? [:]
+            XCTAssertEqual(web["user"] as? String, "member")
+            XCTAssertEqual(web["key"] as? String, "member")
+            XCTAssertEqual((web["overrides"] as? [[String: Any]])?.map { $0["field"] as? String ?? "" }, ["user", "key"])
+        }
+        let plainDB = try JSONSerialization.jsonObject(with: try onC("show", "db", "--json").stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertNil(plainDB["overrides"], "a host without overrides prints as before")
+        XCTAssertEqual(try onC("edit", "web", "--reset", "user").status, 0)
+        XCTAssertEqual(try hostsUser(dbC, "web"), "admin")
+
+        // C, a member, cannot republish the bundle's hosts.
         let member = try export(["--sign", "member", "-o", fx.dir.file("c-out")], db: dbC)
         XCTAssertEqual(member.status, 5, member.stderr)
         XCTAssertTrue(member.stderr.contains("is not a trusted signer of it"), member.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fx.dir.file("c-out")), "a refused export makes no folder")
 
-        // A, back in the repository, would drop B's host: refused; with --allow-removals serial 3.
+        // A, back in the repository, would drop B's host: refused; with --allow-removals serial 5.
         try sh("cd \"$DIR/pub\" && git pull -q --ff-only")
         let stale = try export(["--sign", "signer", "--tag", "team", "-o", pub])
         XCTAssertEqual(stale.status, 5, stale.stderr)
         XCTAssertTrue(stale.stderr.contains("drops 1 host (cache)"), stale.stderr)
-        XCTAssertTrue(try export(["--sign", "signer", "--tag", "team", "-o", pub, "--allow-removals"]).stdout.contains("serial 3"))
+        XCTAssertTrue(try export(["--sign", "signer", "--tag", "team", "-o", pub, "--allow-removals"]).stdout.contains("serial 5"))
 
-        // Into an empty folder the serial goes on (4), never back to 1; DIR's parents only with --parents.
+        // Into an empty folder the serial goes on (6), never back to 1; DIR's parents only with --parents.
         let fresh = fx.dir.file("fresh/team")
         let noParent = try export(["--sign", "signer", "--tag", "team", "-o", fresh])
         XCTAssertEqual(noParent.status, 4, noParent.stderr)
         XCTAssertTrue(noParent.stderr.contains("--parents"), noParent.stderr)
         let made = try export(["--sign", "signer", "--tag", "team", "-o", fresh, "--parents", "--allow-removals"])
-        XCTAssertTrue(made.stdout.contains("serial 4"), made.stdout + made.stderr)
+        XCTAssertTrue(made.stdout.contains("serial 6"), made.stdout + made.stderr)
         let imported = try onC("bundle", "import", fresh)
         XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertTrue(imported.stdout.contains("serial 4 (was 2)"), imported.stdout)
+        XCTAssertTrue(imported.stdout.contains("serial 6 (was 4)"), imported.stdout)
 
         // bundle list, untrust, unsubscribe: the bundle's hosts go, C's own stays.
         let listed = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
         XCTAssertEqual(listed.count, 1)
-        XCTAssertEqual(listed.first?["serial_applied"] as? Int, 4)
+        XCTAssertEqual(listed.first?["serial_applied"] as? Int, 6)
         XCTAssertEqual(listed.first?["subscribed"] as? Bool, true)
         XCTAssertEqual((listed.first?["signers"] as? [Any])?.count, 2)
         XCTAssertEqual(try onC("bundle", "untrust", "team", "--signer", signerB).status, 0)
