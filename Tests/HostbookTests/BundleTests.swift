@@ -365,6 +365,9 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let ssh = try fx.run(["--db", dbB, "bundle", "subscribe", "team", "ssh://git@127.0.0.1:1/team.git"])
         XCTAssertEqual(ssh.status, 1, ssh.stderr)
         XCTAssertTrue(ssh.stderr.contains("git could not clone"), ssh.stderr)
+        // git's stderr as lines, each escaped (ssh ends its lines with CR LF).
+        XCTAssertTrue(ssh.stderr.contains("\n  git: fatal: Could not read from remote repository.\n"), ssh.stderr)
+        XCTAssertFalse(ssh.stderr.contains("\\u{d}") || ssh.stderr.contains("\\u{a}"), ssh.stderr)
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
     }
 

@@ -52,6 +52,9 @@ public struct BundleSubscriber {
     /// FOLDER/bundles.
     public let bundlesFolder: String
     let apply: Apply
+    /// The ssh command git runs for a repository URL (BundleGitSSH.command, through the
+    /// caller: hostbook's path and agent socket are the program's); nil: the user's ssh.
+    public var sshCommand: (String) -> [String]? = { _ in nil }
 
     public init(database: HostDatabase, databasePath: String, git: BundleGit, apply: @escaping Apply) {
         self.database = database
@@ -79,6 +82,7 @@ public struct BundleSubscriber {
                                         hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
         }
         let folder = folder(of: name)
+        let git = git.reaching(sshCommand: sshCommand(url))
         if current != nil, AtomicFile.exists(folder) { FolderTree.remove(folder) }
         let revision: String
         let intake: BundleIntake
@@ -152,6 +156,7 @@ public struct BundleSubscriber {
 
     public func update(_ subscription: BundleSubscription) throws -> Outcome {
         let folder = folder(of: subscription.name)
+        let git = git.reaching(sshCommand: sshCommand(subscription.url))
         let revision: String
         if AtomicFile.exists(folder) {
             revision = try git.fetch(folder)

@@ -27,7 +27,7 @@ enum BundleUnsubscribe {
             throw CLIError.notFound("no subscription to a bundle named '\(name)'", hint: "Run 'hostbook bundle list' to see the subscriptions.")
         }
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriber(inv, git: git)
+        let subscriber = try BundleApplying.subscriber(inv, git: git, throughHostbook: false)
         let outcome: BundleSubscriber.Unsubscribed
         do {
             outcome = try subscriber.unsubscribe(name: name, keepHosts: inv.args.flag(.keepHosts))
