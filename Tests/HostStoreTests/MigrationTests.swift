@@ -162,7 +162,7 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 7: the file imports (none: every v1 entry keeps its own).
                                                                   "known_hosts_imports",
                                                                   // Version 11: the serial each bundle was last exported with.
-                                                                  "bundle_exported"])
+                                                                  "bundle_exported", "bundle_overrides"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
         // Version 5: no key is restricted to namespaces or set up for git.
