@@ -133,4 +133,33 @@ extension BundleTests {
         XCTAssertEqual(after.first?["subscribed"] as? Bool, false)
         XCTAssertEqual((after.first?["signers"] as? [Any])?.count, 1)
     }
+
+    /// The bundle's repository behind a private sshd that is one of B's saved hosts, whose
+    /// host key B trusts, with the publisher's key (in hostbook's agent) authorized for the ordinary account the
+    /// tests run as (the repository's owner):
+    /// subscribe and update run git over ssh through hostbook and ask for nothing.
+    func testSubscribeAndUpdateOverSSHThroughHostbook() throws {
+        let signerLine = try publisher()
+        try repository()
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 1")
+        let sshd = try PrivateSSHD(authorizedKeys: [signerLine])
+        defer { sshd.stop() }
+        try XCTAssertEqual(onB("add", "gitbox", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", fx.userName).status, 0)
+        let approve = try onB("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKeyTypeAndBlob(), "--yes")
+        XCTAssertEqual(approve.status, 0, approve.stderr)
+        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
+
+        let url = "gitbox:" + fx.dir.file("origin.git")
+        let subscribe = try onB("--no-input", "bundle", "subscribe", "team", url)
+        XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
+        XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
+        try fx.ok("edit", "db", "--note", "over ssh")
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        try push("serial 2")
+        let update = try onB("--no-input", "bundle", "update")
+        XCTAssertEqual(update.status, 0, update.stderr)
+        XCTAssertTrue(update.stdout.contains("hosts updated: db"), update.stdout)
+        XCTAssertTrue(sshd.waitForLog("Accepted publickey for \(fx.userName)", count: 2), sshd.log)
+    }
 }
