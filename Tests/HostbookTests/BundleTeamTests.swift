@@ -94,6 +94,16 @@ extension BundleTests {
         XCTAssertEqual(try onC("edit", "web", "--reset", "user").status, 0)
         XCTAssertEqual(try hostsUser(dbC, "web"), "admin")
 
+        // C moves the subscription to a mirror of the repository (--replace); without it, refused.
+        try sh("git clone -q --bare \"$DIR/origin.git\" \"$DIR/mirror.git\" 2>/dev/null")
+        XCTAssertEqual(try onC("bundle", "subscribe", "team", fx.dir.file("mirror.git")).status, 5)
+        let moved = try onC("bundle", "subscribe", "team", fx.dir.file("mirror.git"), "--replace")
+        XCTAssertEqual(moved.status, 0, moved.stderr)
+        XCTAssertTrue(moved.stdout.contains("Moved the subscription to bundle 'team' from"), moved.stdout)
+        let mirrored = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
+        XCTAssertEqual(mirrored.first?["url"] as? String, fx.dir.file("mirror.git"))
+        XCTAssertEqual(try onC("bundle", "subscribe", "team", fx.dir.file("origin.git"), "--replace").status, 0)
+
         // C, a member, cannot republish the bundle's hosts.
         let member = try export(["--sign", "member", "-o", fx.dir.file("c-out")], db: dbC)
         XCTAssertEqual(member.status, 5, member.stderr)
