@@ -24,6 +24,9 @@ public struct SSHConfigLines: Sendable, Equatable {
     /// The lines as they stand inside a block (indented), and outside one.
     fileprivate let indented: String
     fileprivate let plain: String
+
+    /// The lines as written outside a Host block.
+    public var text: String { plain }
 }
 
 public struct SSHConfigWriter: Sendable {

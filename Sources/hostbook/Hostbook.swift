@@ -44,7 +44,7 @@ enum Hostbook {
         } catch let interrupted as TerminalInterrupted {
             return 128 + interrupted.signal
         } catch let error as UserFacingError {
-            report(message: error.message, hint: error.hint)
+            report(message: error.message, hint: error.hint, details: error.details)
             return error.exitCode.rawValue
         } catch {
             report(message: "unexpected error: \(error)", hint: nil)
@@ -61,8 +61,9 @@ enum Hostbook {
 
     /// An error's message and hint are one line each and may quote anything (a path, a
     /// name, a server's answer): both are escaped here, where they are printed.
-    static func report(message: String, hint: String?) {
+    static func report(message: String, hint: String?, details: [String] = []) {
         var text: TerminalText = "hostbook: \(message)\n"
+        for line in details { text += "  \(line)\n" }
         if let hint { text += "\(hint)\n" }
         Output.write(text, to: STDERR_FILENO)
     }

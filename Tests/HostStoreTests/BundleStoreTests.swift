@@ -166,9 +166,15 @@ final class BundleStoreTests: DatabaseTestCase {
         other.serial = 3
         let second = try bundles.plan(other, bundle: "team")
         XCTAssertEqual(second.clashes, [.init(kind: .host, name: "shared", owner: "bundle:other"), .init(kind: .snippet, name: "uptime", owner: "bundle:other")])
-        let exported = try bundles.document(name: "mine", serial: 1)
+        let exported = try bundles.document(name: "mine", selection: BundleExportSelection(snippets: ["logs"]), serial: 1)
         XCTAssertEqual(exported.hosts.map(\.name).sorted(), ["bastion", "ts1"])
         XCTAssertEqual(exported.snippets.map(\.name), ["logs"])
+        XCTAssertEqual(try bundles.document(name: "mine", serial: 1).snippets, [], "no snippet unless chosen")
+        XCTAssertThrowsError(try bundles.document(name: "mine", selection: BundleExportSelection(snippets: ["uptime"]), serial: 1),
+                             "another bundle's snippet is never published") { XCTAssertEqual(($0 as? HostStoreError)?.kind, .rejected) }
+        XCTAssertThrowsError(try bundles.document(name: "mine", selection: BundleExportSelection(snippets: ["nope"]), serial: 1)) {
+            XCTAssertEqual(($0 as? HostStoreError)?.kind, .notFound)
+        }
     }
 
     func testAKeyThatDisagreesWithATrustedOneIsReportedAsChangedAndNotWritten() throws {
@@ -350,7 +356,7 @@ final class BundleStoreTests: DatabaseTestCase {
         try knownHosts.revoke(HostLookupName(host: "old.example"), key: Self.key(Self.keyB), source: "user")
         try knownHosts.revoke(HostLookupName(host: "gate.example"), key: Self.key(Self.keyB), source: "user")
         _ = try knownHosts.importKnownHosts(Array("@cert-authority *.example ssh-ed25519 \(Self.keyB)\n".utf8))
-        let doc = try bundles.document(name: "team", tags: ["PROD"], serial: 9)
+        let doc = try bundles.document(name: "team", selection: BundleExportSelection(tags: ["PROD"], snippets: ["up"]), serial: 9)
         XCTAssertEqual(doc.hosts.map(\.name).sorted(), ["gate", "web"], "web and the jump host it needs")
         let web = try XCTUnwrap(doc.hosts.first { $0.name == "web" })
         XCTAssertEqual(web, BundleHost(name: "web", hostname: "web.example", port: 2200, user: "www", tags: ["prod"], aliases: ["w"],

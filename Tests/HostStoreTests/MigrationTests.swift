@@ -164,7 +164,9 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 8: keys' certificates (none yet).
                                                                   "key_certificates",
                                                                   // Version 10: the hosts whose rotation is turned off (none).
-                                                                  "known_hosts_rotation_off"])
+                                                                  "known_hosts_rotation_off",
+                                                                  // Version 11: the serial each bundle was last exported with; bundle hosts' own fields.
+                                                                  "bundle_exported", "bundle_overrides"])
         XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])

@@ -172,7 +172,11 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
         // A change on A reaches B with update.
         try fx.ok("edit", "web", "--port", "2222")
-        let second = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        // The port moves: web's host key at port 22 is dropped, which needs a yes.
+        let refused = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        XCTAssertEqual(refused.status, 5, refused.stderr)
+        XCTAssertTrue(refused.stderr.contains("drops 1 host-key entry that serial 1"), refused.stderr)
+        let second = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub, "--allow-removals"])
         XCTAssertTrue(second.stdout.contains("serial 2"), second.stdout + second.stderr)
         try push("serial 2")
         let update = try onB("bundle", "update", "team")
@@ -185,7 +189,7 @@ final class BundleTests: XCTestCase, TestHostKeys {
 
         // A removal on A removes what the bundle brought on B, nothing else.
         try fx.ok("edit", "web", "--untag", "team")
-        let third = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub])
+        let third = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", pub, "--allow-removals"])
         XCTAssertTrue(third.stdout.contains("serial 3"), third.stdout + third.stderr)
         try push("serial 3")
         XCTAssertEqual(try onB("bundle", "update", "team").status, 0)
@@ -361,6 +365,9 @@ final class BundleTests: XCTestCase, TestHostKeys {
         let ssh = try fx.run(["--db", dbB, "bundle", "subscribe", "team", "ssh://git@127.0.0.1:1/team.git"])
         XCTAssertEqual(ssh.status, 1, ssh.stderr)
         XCTAssertTrue(ssh.stderr.contains("git could not clone"), ssh.stderr)
+        // git's stderr as lines, each escaped (ssh ends its lines with CR LF).
+        XCTAssertTrue(ssh.stderr.contains("\n  git: fatal: Could not read from remote repository.\n"), ssh.stderr)
+        XCTAssertFalse(ssh.stderr.contains("\\u{d}") || ssh.stderr.contains("\\u{a}"), ssh.stderr)
         XCTAssertEqual(try onB("bundle", "update", "nothing").status, 4)
     }
 
@@ -380,7 +387,7 @@ final class BundleTests: XCTestCase, TestHostKeys {
         XCTAssertFalse(try onB("doctor").stdout.contains("no longer exists"))
 
         try fx.ok("edit", "db", "--untag", "team")
-        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub"), "--allow-removals"]).status, 0)
         try push("serial 2")
         let update = try onB("bundle", "update", "team")
         XCTAssertEqual(update.status, 0, update.stderr)

@@ -1,6 +1,7 @@
 // End to end: hostbook doctor on healthy, damaged and inconsistent data.
 import Foundation
 import XCTest
+import HostStore
 
 final class DoctorCommandTests: XCTestCase {
     var hb: HostbookFixture!

@@ -17,7 +17,7 @@ extension BundleStore {
     /// `HostStoreError(.changedMeanwhile)` when the database changed since the plan.
     public func apply(_ plan: BundlePlan) throws {
         try database.write {
-            let diff = try self.diff(plan.document, bundle: plan.bundle)
+            let diff = try self.diff(plan.document, bundle: plan.bundle, removing: plan.removesBundle)
             guard diff.plan == plan else {
                 throw HostStoreError(.changedMeanwhile, "the database changed since bundle '\(plan.bundle)' was planned; nothing was written",
                                      hint: "Run the command again to see the new plan.")
@@ -84,6 +84,10 @@ extension BundleStore {
             guard let host = try database.findHost(h.name) else { throw database.noHost(h.name) }
             try database.refuseBadJumpChains(through: host)
         }
+        for o in diff.overrideValues {
+            _ = try connection.run("UPDATE bundle_overrides SET bundle_value = ? WHERE host_id = ? AND field = ?",
+                                   [o.value.map { .text($0) } ?? .null, .int(o.hostID), .text(o.field.rawValue)])
+        }
         for s in diff.addSnippets {
             try connection.run("""
                 INSERT INTO snippets(uuid, name, command, description, created_at, updated_at)
@@ -98,6 +102,17 @@ extension BundleStore {
         }
         for e in diff.addEntries { try store.insertBundleEntry(e, source: source, now: now) }
         if diff.addEntries.contains(where: { $0.hashed != nil }) { try store.refreshHashPackAfterBundle() }
-        try recordApplied(name, serial: diff.plan.serial, digest: diff.plan.digest)
+        if !diff.plan.removesBundle { try recordApplied(name, serial: diff.plan.serial, digest: diff.plan.digest) }
+    }
+
+    /// The plan that removes everything bundle `name` brought (`bundle unsubscribe`): its
+    /// hosts, snippets and host keys; apply it as any plan. The serial applied stays
+    /// recorded, so an older bundle is still refused if it is subscribed to again. Nil when
+    /// the bundle was never applied here.
+    public func planRemoval(bundle name: String) throws -> BundlePlan? {
+        try database.read {
+            guard let previous = try applied(name) else { return nil }
+            return try diff(BundleDocument(name: name, serial: previous.serial), bundle: name, removing: true).plan
+        }
     }
 }

@@ -25,6 +25,8 @@ struct BundleDiff {
     /// The bundle's hosts with a stored password that keep their address: the password
     /// goes when the plan changes their pinned host keys.
     var passwordHosts: [(old: Host, host: BundleHost)] = []
+    /// The bundle's new value of fields the subscriber overrides (bundle_overrides).
+    var overrideValues: [(hostID: Int64, field: BundleOverrideField, value: String?)] = []
 }
 
 /// A host in the jump-chain walk of the state after apply.
@@ -36,7 +38,8 @@ private struct JumpNode {
 extension BundleStore {
     /// The diff of `document` as bundle `name` against the database now. Reads only;
     /// runs inside the caller's read or write.
-    func diff(_ document: BundleDocument, bundle name: String) throws -> BundleDiff {
+    /// `removing`: the bundle goes (unsubscribe): `document` is empty and no serial rule applies.
+    func diff(_ document: BundleDocument, bundle name: String, removing: Bool = false) throws -> BundleDiff {
         try Self.requireName(name)
         guard document.name == name else {
             throw BundleRefusal(.nameMismatch(expected: name, found: document.name), bundle: name,
@@ -46,7 +49,7 @@ extension BundleStore {
         let entries = try Self.validate(document)
         let digest = Self.digest(document)
         let previous = try applied(name)
-        if let previous {
+        if let previous, !removing {
             if document.serial < previous.serial {
                 throw BundleRefusal(.olderSerial(applied: previous.serial, offered: document.serial), bundle: name,
                                     "bundle '\(name)' has serial \(document.serial), lower than serial \(previous.serial) applied already: an old bundle replayed",
@@ -60,6 +63,7 @@ extension BundleStore {
         }
         var diff = BundleDiff(plan: BundlePlan(bundle: name, serial: document.serial, previousSerial: previous?.serial,
                                                digest: digest, document: document))
+        diff.plan.removesBundle = removing
         try diffHosts(document, bundle: name, into: &diff)
         try diffSnippets(document, bundle: name, into: &diff)
         try diffHostKeys(document, entries: entries, bundle: name, into: &diff)
@@ -141,6 +145,26 @@ extension BundleStore {
             if let reason = Self.nameRefusal(h, bundle: name, savedHostnames: hostnames, localNames: localNames) {
                 diff.plan.refusedHosts.append(.init(h.name, reason: reason))
                 continue
+            }
+            // The fields the subscriber set for themselves keep their value; the bundle's new
+            // value of each is recorded (and reported when it changed).
+            if let old = ownByName[h.name.lowercased()], !old.overrides.isEmpty {
+                let stored = try database.overrideValues(hostID: old.id)
+                for (field, bundleValue) in stored.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+                    let offered = field.value(of: h)
+                    if offered != bundleValue {
+                        diff.overrideValues.append((old.id, field, offered))
+                        // A key name this database lacks was applied as none: no news.
+                        var unchanged = false
+                        if field == .key, bundleValue == nil, let named = offered {
+                            unchanged = try connection.query("SELECT id FROM keys WHERE name = ? COLLATE NOCASE", [.text(named)]).first == nil
+                        }
+                        if !unchanged {
+                            diff.plan.overridesKept.append(.init(host: h.name, field: field.rawValue, bundleValue: offered, localValue: field.value(of: old)))
+                        }
+                    }
+                    field.keep(old, in: &h)
+                }
             }
             var keyID: Int64?
             if let key = h.key {

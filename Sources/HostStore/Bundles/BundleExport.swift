@@ -2,23 +2,47 @@
 import ImportFormats
 import KeyFormats
 
+/// What an export carries beyond its name and serial (`bundle export`'s options).
+public struct BundleExportSelection: Sendable, Equatable {
+    /// Only hosts with one of these tags (all hosts when empty), and the snippets with one.
+    public var tags: [String]
+    /// Snippets chosen by name (`--snippet`): no snippet is published unless chosen.
+    public var snippets: [String]
+    /// Hosts are published without their user (`--no-user`): each subscriber's default applies.
+    public var omitUsers: Bool
+    /// The hosts, snippets and host keys bundle NAME brought into this database are
+    /// published again (a second maintainer, a trusted signer of NAME, republishes it with
+    /// their change). Never those of another bundle.
+    public var republish: Bool
+
+    public init(tags: [String] = [], snippets: [String] = [], omitUsers: Bool = false, republish: Bool = false) {
+        self.tags = tags
+        self.snippets = snippets
+        self.omitUsers = omitUsers
+        self.republish = republish
+    }
+}
+
 extension BundleStore {
-    /// The bundle document of this database: hosts (all, or those with any of `tags`, plus
-    /// the jump hosts they need) that did not come from a bundle, every snippet that did not
-    /// come from a bundle, and the host keys of those hosts (their hostnames, names and
-    /// aliases at their ports, as ssh consults them), `@cert-authority` and `@revoked`
-    /// entries included, none that a bundle brought; only lines naming nothing but those
-    /// hosts (TrustAuthority), so the import refuses none of them. Hosts name their key; never a password
-    /// or key material.
-    public func document(name: String, tags: [String] = [], serial: UInt64) throws -> BundleDocument {
+    /// The bundle document of this database: hosts (all, or those with any of the tags, plus
+    /// the jump hosts they need) that did not come from a bundle (or came from this one,
+    /// when `selection.republish`), the snippets chosen by name (a name not found is
+    /// `.notFound`), and the host keys of those hosts (their hostnames, names and aliases at
+    /// their ports, as ssh consults them), `@cert-authority` and `@revoked` entries included,
+    /// none that another bundle brought; only lines naming nothing but those hosts
+    /// (TrustAuthority), so the import refuses none of them. Hosts name their key; never a
+    /// password or key material.
+    public func document(name: String, selection: BundleExportSelection = BundleExportSelection(), serial: UInt64) throws -> BundleDocument {
         try Self.requireName(name)
+        let own = BundleName.source(name)
+        func exported(_ source: String) -> Bool { !source.hasPrefix("bundle:") || (selection.republish && source == own) }
         return try database.read {
-            let all = try database.hosts().filter { !$0.source.hasPrefix("bundle:") }
+            let all = try database.hosts().filter { exported($0.source) }
             var byName: [String: Host] = [:]
             for h in all { byName[h.name.lowercased()] = h }
-            let wanted = Set(tags.map { $0.lowercased() }).flatMap { [$0, "tag:" + $0] }
+            let wanted = Set(selection.tags.map { $0.lowercased() }.flatMap { [$0, "tag:" + $0] })
             var chosen: [String: Host] = [:]
-            for h in all where wanted.isEmpty || h.tags.contains(where: { Set(wanted).contains($0.lowercased()) }) {
+            for h in all where wanted.isEmpty || h.tags.contains(where: { wanted.contains($0.lowercased()) }) {
                 // With the jump hosts it needs, when they are exported too.
                 var next: Host? = h
                 var steps = 0
@@ -29,12 +53,26 @@ extension BundleStore {
                 }
             }
             let hosts = chosen.values.map {
-                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: $0.user, tags: $0.tags, aliases: $0.aliases,
-                           jump: $0.jump, note: $0.note, key: $0.key)
+                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers ? nil : $0.user, tags: $0.tags,
+                           aliases: $0.aliases, jump: $0.jump, note: $0.note, key: $0.key)
             }
-            let fromBundles = Set(try connection.query("SELECT snippet_id FROM bundle_snippets").compactMap { $0.int(0) })
-            let snippets = try database.snippets().filter { !fromBundles.contains($0.id) }.map {
-                BundleSnippet(name: $0.name, command: $0.command, description: $0.description)
+            // Snippets: those named, and on a republish those the bundle brought.
+            var snippets: [String: BundleSnippet] = [:]
+            for n in selection.snippets {
+                guard let s = try database.findSnippet(n) ?? database.snippets().first(where: { $0.name.lowercased() == n.lowercased() }) else {
+                    throw HostStoreError.notFound("no snippet named '\(n)'")
+                }
+                if let from = try connection.query("SELECT bundle FROM bundle_snippets WHERE snippet_id = ?", [.int(s.id)]).first?.text(0),
+                   !(selection.republish && from.lowercased() == name.lowercased()) {
+                    throw HostStoreError.rejected("snippet '\(s.name)' came from bundle '\(from)'; only that bundle's signers publish it")
+                }
+                snippets[s.name.lowercased()] = BundleSnippet(name: s.name, command: s.command, description: s.description)
+            }
+            if selection.republish {
+                for row in try connection.query("SELECT s.name, s.command, s.description FROM snippets s JOIN bundle_snippets b ON b.snippet_id = s.id WHERE b.bundle = ?", [.text(name)]) {
+                    guard let n = row.text(0), let c = row.text(1) else { continue }
+                    snippets[n.lowercased()] = BundleSnippet(name: n, command: c, description: row.text(2))
+                }
             }
             let store = KnownHostsStore(database: database)
             var rows: [Int64: KnownHostRow] = [:]
@@ -50,14 +88,15 @@ extension BundleStore {
             var authority = TrustAuthority(origin: .bundle(name), scope: .hosts(TrustAuthority.lookups(of: hosts.map { ($0.name, $0.hostname, $0.port, $0.aliases) })),
                                            claims: TrustClaims(), trustHeld: { _ in [] })
             var lines: Set<String> = []
-            for r in rows.values where !r.source.hasPrefix("bundle:") {
+            for r in rows.values where exported(r.source) {
                 let line = KnownHostsStore.line(of: r)
                 var matched: [HostLookupName] = []
                 guard (try? KnownHostsEntry.parse(line)) != nil, let entries = try? KnownHostsStore.bundleEntries(of: line),
                       try authority.refusal(Self.targets(entries), matched: &matched) == nil else { continue }
                 lines.insert(line)
             }
-            return BundleDocument(name: name, serial: serial, hosts: hosts, snippets: snippets, hostKeys: Array(lines))
+            return BundleDocument(name: name, serial: serial, hosts: hosts, snippets: snippets.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) },
+                                  hostKeys: Array(lines))
         }
     }
 }

@@ -84,6 +84,24 @@ public struct BundlePlan: Sendable, Equatable {
         }
     }
 
+    /// A field of one of the bundle's hosts that the subscriber set for themselves, whose
+    /// value in the bundle changed: the subscriber's value is kept.
+    public struct OverrideKept: Sendable, Equatable {
+        public let host: String
+        /// user, key, port, note, tags or aliases.
+        public let field: String
+        /// The bundle's value now, and the subscriber's (lists joined by ", "; nil: none).
+        public let bundleValue: String?
+        public let localValue: String?
+
+        public init(host: String, field: String, bundleValue: String?, localValue: String?) {
+            self.host = host
+            self.field = field
+            self.bundleValue = bundleValue
+            self.localValue = localValue
+        }
+    }
+
     /// The bundle's name.
     public let bundle: String
     /// The serial the plan applies, and the one applied before (nil: never).
@@ -93,6 +111,9 @@ public struct BundlePlan: Sendable, Equatable {
     public let digest: String
     /// The document the plan was made from (apply re-plans from it inside its transaction).
     public let document: BundleDocument
+
+    /// True for the plan of `planRemoval`: the bundle goes, its serial stays recorded.
+    public var removesBundle = false
 
     public var hostsToAdd: [BundleHost] = []
     /// Hosts this bundle brought before whose fields change.
@@ -122,6 +143,8 @@ public struct BundlePlan: Sendable, Equatable {
     /// Hosts in `hostsToRemove`, and hosts in `hostsToUpdate` whose hostname, port or user
     /// changes, whose password is in the vault.
     public var removedPasswords: [RemovedPassword] = []
+    /// Overridden fields whose bundle value changed: the subscriber's value stays.
+    public var overridesKept: [OverrideKept] = []
 
     public init(bundle: String, serial: UInt64, previousSerial: UInt64?, digest: String, document: BundleDocument) {
         self.bundle = bundle
@@ -140,6 +163,6 @@ public struct BundlePlan: Sendable, Equatable {
     public var changesNothing: Bool {
         hostsToAdd.isEmpty && hostsToUpdate.isEmpty && hostsToRemove.isEmpty
             && snippetsToAdd.isEmpty && snippetsToUpdate.isEmpty && snippetsToRemove.isEmpty
-            && hostKeysToTrust.isEmpty && hostKeysToRevoke.isEmpty && hostKeysToRemove.isEmpty
+            && hostKeysToTrust.isEmpty && hostKeysToRevoke.isEmpty && hostKeysToRemove.isEmpty && overridesKept.isEmpty
     }
 }

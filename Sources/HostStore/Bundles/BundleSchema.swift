@@ -7,6 +7,12 @@
 // bundle_applied        the serial (stored as the bit pattern of a UInt64) and the SHA-256
 //                       of the canonical text last applied.
 // bundle_snippets       which snippet rows each bundle brought; goes with the snippet.
+// bundle_exported       (version 11) the serial this database last exported for each
+//                       bundle name, so an export never writes a lower or equal one again
+//                       whatever folder it writes into.
+// bundle_overrides      (version 11) the fields of a bundle's host the subscriber changed
+//                       (`edit`): the field and the bundle's value of it; the host row holds
+//                       the subscriber's value, which updates keep. Goes with the host.
 
 enum BundleSchema {
     static let v6 = """
@@ -34,6 +40,21 @@ enum BundleSchema {
         bundle     TEXT NOT NULL COLLATE NOCASE
     );
     CREATE INDEX bundle_snippets_bundle ON bundle_snippets(bundle);
+
+    """
+
+    static let v11 = """
+    CREATE TABLE bundle_exported (
+        bundle      TEXT PRIMARY KEY COLLATE NOCASE,
+        serial      INTEGER NOT NULL,
+        exported_at TEXT NOT NULL
+    );
+    CREATE TABLE bundle_overrides (
+        host_id      INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+        field        TEXT NOT NULL,
+        bundle_value TEXT,
+        PRIMARY KEY (host_id, field)
+    );
 
     """
 }

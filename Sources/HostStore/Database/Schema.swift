@@ -40,6 +40,8 @@ public enum Schema {
         Migration(version: 8, sql: KeysSchema.v8Certificates + AgentLogSchema.v8Certificate),
         // Version 10: the hosts whose host-key rotation is turned off.
         Migration(version: 10, sql: KnownHostsSchema.v10Rotation),
+        // Version 11: the serial last exported for each bundle name.
+        Migration(version: 11, sql: BundleSchema.v11),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -35,6 +35,8 @@ public struct Host: Sendable, Equatable {
     public var allowAgentForwarding: Bool = false
     /// Its other names, sorted: each finds the host wherever its name does.
     public var aliases: [String] = []
+    /// The fields the user set for themselves on a host a bundle brought (BundleOverrides).
+    public var overrides: [BundleOverride] = []
 }
 
 /// What `add` stores.

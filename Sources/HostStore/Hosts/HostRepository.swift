@@ -39,6 +39,9 @@ extension HostDatabase {
             for (id, details) in try tailscaleDetailsByHost() {
                 if let i = index[id] { list[i].tailscale = details }
             }
+            for (id, values) in try overridesByHost() {
+                if let i = index[id] { list[i].overrides = HostDatabase.overrides(of: list[i], values) }
+            }
             return list
         }
     }
@@ -117,6 +120,7 @@ extension HostDatabase {
         try a.bind([.int(h.id)])
         while try a.step() { h.aliases.append(a.text(at: 0) ?? "") }
         h.tailscale = try tailscaleDetails(hostID: h.id)
+        if h.source.hasPrefix("bundle:") { h.overrides = HostDatabase.overrides(of: h, try overrideValues(hostID: h.id)) }
         return h
     }
 
@@ -229,6 +233,7 @@ extension HostDatabase {
             }
             let have = Set(try connection.query("SELECT tag FROM host_tags WHERE host_id = ?", [.int(old.id)]).compactMap { $0.text(0)?.lowercased() })
             try insertTags(HostDatabase.uniqueTags(changes.addTags).filter { !have.contains($0.lowercased()) }, hostID: old.id)
+            try recordOverrides(old: old, new: try findHost(newName) ?? old)
             guard let new = try findHost(newName) else { throw noHost(newName) }
             if case .set = changes.jump { try refuseBadJumpChains(through: new) }
             try beforeCommit(old, new)

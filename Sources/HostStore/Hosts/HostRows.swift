@@ -16,12 +16,15 @@ public struct HostRow {
     public let tailscale: TailscaleDetails?
     /// The host's aliases, sorted.
     public let aliases: [String]
+    /// The fields the user overrode on a bundle's host (empty for every other host).
+    public let overrides: [BundleOverride]
 
-    init(statement: Statement, tags: [String], tailscale: TailscaleDetails?, aliases: [String]) {
+    init(statement: Statement, tags: [String], tailscale: TailscaleDetails?, aliases: [String], overrides: [BundleOverride] = []) {
         self.statement = statement
         self.tags = tags
         self.tailscale = tailscale
         self.aliases = aliases
+        self.overrides = overrides
     }
 
     /// The field's UTF-8 bytes (nil when NULL), valid only inside `body`.
@@ -45,9 +48,17 @@ extension HostDatabase {
             let (sql, binds) = HostDatabase.listQuery(tags: tags, source: source)
             let s = try connection.prepare(sql)
             try s.bind(binds)
+            let overridden = try overridesByHost()
             while try s.step() {
                 let id = s.int(at: 0) ?? 0
-                try body(HostRow(statement: s, tags: tagsByHost[id] ?? [], tailscale: tailscale[id], aliases: aliases[id] ?? []))
+                var overrides: [BundleOverride] = []
+                if let values = overridden[id] {
+                    var h = HostDatabase.host(from: s)
+                    h.tags = tagsByHost[id] ?? []
+                    h.aliases = aliases[id] ?? []
+                    overrides = HostDatabase.overrides(of: h, values)
+                }
+                try body(HostRow(statement: s, tags: tagsByHost[id] ?? [], tailscale: tailscale[id], aliases: aliases[id] ?? [], overrides: overrides))
             }
         }
     }

@@ -1,14 +1,25 @@
-// `hostbook bundle export --name NAME --sign KEY [--tag T]... [-o DIR]`: the database's
-// hosts (those with one of the tags; all without --tag), snippets and host keys as
-// BundleStore.document gives them, written as DIR/bundle.txt and DIR/bundle.txt.sig.
-// The serial: one more than that of the bundle.txt already in DIR when the content
-// changed (1 for a new folder); when nothing changed nothing is rewritten ("unchanged"),
-// unless the signature there is another trusted key's, when only it is made again.
-// The serial there is taken only from a bundle.txt whose signature verifies with a key
+// `hostbook bundle export --name NAME --sign KEY [--tag T]... [--snippet S]... [-o DIR]`: the
+// database's hosts (those with one of the tags; all without --tag), the snippets chosen and
+// host keys as BundleStore.document gives them, written as DIR/bundle.txt and
+// DIR/bundle.txt.sig.
+// The serial never goes backwards: one more than the highest of the serial this database
+// exported or applied for NAME (BundleStore.knownSerial) and that of the bundle.txt already
+// in DIR, whatever the folder. When DIR's bundle is the newest and its content is what the
+// export would write, nothing is rewritten ("unchanged"), unless the signature there is
+// another trusted key's, when only it is made again.
+// The serial in DIR is taken only from a bundle.txt whose signature verifies with a key
 // this database holds or trusts for the bundle: anyone who can push to the bundle's
 // repository could otherwise commit a serial near the largest one, and no later bundle
 // could follow it. An unsigned or foreign one, or a serial of UInt64.max - 1 or more, is
 // refused.
+// Publishing is safe: the new document is compared with the bundle published before (DIR's
+// trusted bundle, else what NAME brought into this database) and an export that drops
+// hosts, snippets or host-key entries is refused (BundleExportRefusal.removals) unless the
+// caller allows removals. Hosts, snippets and host keys NAME brought into this database are
+// published again only by a trusted signer of NAME (a second maintainer); anyone else is
+// refused (.notASigner). Another bundle's are never published.
+// DIR is created (0755) when missing, its parents only when asked for, and only once the
+// signature is made: a refused export leaves no folder behind.
 // The key is checked and the signature made (through the agent) before anything is written.
 #if canImport(Glibc)
 import Glibc
@@ -16,25 +27,78 @@ import Glibc
 public import HostStore
 public import ImportFormats
 public import KeyFormats
+public import System
+
+/// Why an export wrote nothing, as data; the program words it.
+public enum BundleExportRefusal: Error, Sendable {
+    /// What the export was compared with.
+    public enum Baseline: Sendable, Equatable {
+        /// DIR/bundle.txt (its path).
+        case folder(String)
+        /// What the bundle brought into this database (a subscription or an import).
+        case database
+    }
+
+    /// The export folder is missing and could not be made (ENOENT: its parent is missing,
+    /// `parents` false).
+    case folderNotCreated(path: String, errno: Errno, parents: Bool)
+    /// The export drops what the bundle published before (serial `previous`) carried.
+    case removals(bundle: String, previous: UInt64, removals: BundleRemovals, baseline: Baseline)
+    /// This database holds what bundle `bundle` brought, and the signing key is not one of
+    /// its trusted signers: only they may publish its hosts again.
+    case notASigner(bundle: String, fingerprint: String)
+}
 
 public enum BundleExporter {
+    public struct Request: Sendable {
+        public var name: String
+        public var keyName: String
+        public var selection: BundleExportSelection
+        public var folder: BundleFolder
+        /// Create DIR's missing parents too.
+        public var parents: Bool
+        /// Publish even when the export drops hosts, snippets or host keys.
+        public var allowRemovals: Bool
+        public var agentSocket: String
+
+        public init(name: String, keyName: String, selection: BundleExportSelection, folder: BundleFolder, parents: Bool = false,
+                    allowRemovals: Bool = false, agentSocket: String) {
+            self.name = name
+            self.keyName = keyName
+            self.selection = selection
+            self.folder = folder
+            self.parents = parents
+            self.allowRemovals = allowRemovals
+            self.agentSocket = agentSocket
+        }
+    }
+
     public struct Outcome: Sendable {
         public enum Change: String, Sendable { case written, unchanged, resigned }
         public let document: BundleDocument
         public let change: Change
         public let folder: BundleFolder
         public let signer: PublicKey
+        /// What the written bundle drops of the one before (allowed removals); empty otherwise.
+        public let removals: BundleRemovals
+        /// True when the hosts this bundle brought were published again (a second maintainer).
+        public let republished: Bool
     }
 
-    public static func run(database: HostDatabase, name: String, tags: [String], keyName: String,
-                           folder: BundleFolder, agentSocket: String) throws -> Outcome {
+    public static func run(database: HostDatabase, request: Request) throws -> Outcome {
+        let name = request.name, folder = request.folder
         if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
-        guard let key = try KeyStore(database: database).find(name: keyName) else {
-            throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
+        guard let key = try KeyStore(database: database).find(name: request.keyName) else {
+            throw SessionError.notFound("no key named '\(request.keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
         }
         let signerKey = try PublicKey(blob: key.publicKeyBlob)
+        // A missing folder whose parent is missing too is refused before anything is signed.
+        let folderExists = SharedFolder.exists(folder.path)
+        if !folderExists, !request.parents, !SharedFolder.exists(ParentFolder.of(folder.path)) {
+            throw BundleExportRefusal.folderNotCreated(path: folder.path, errno: Errno(ENOENT), parents: false)
+        }
         var existing: (bytes: [UInt8], document: BundleDocument)? = nil
-        if let bytes = try folder.readText() {
+        if folderExists, let bytes = try folder.readText() {
             do {
                 existing = (bytes, try BundleText.parse(bytes))
             } catch {
@@ -47,26 +111,57 @@ public enum BundleExporter {
             }
         }
         let store = BundleStore(database: database)
-        let previous = existing?.document.serial ?? 0
+        // What the bundle brought here is published again only by one of its signers.
+        let brought = try store.broughtDocument(bundle: name)
+        let isSigner = try store.signers(bundle: name).contains(signerKey)
+        if let brought, !(brought.hosts.isEmpty && brought.snippets.isEmpty && brought.hostKeys.isEmpty), !isSigner {
+            throw BundleExportRefusal.notASigner(bundle: name, fingerprint: signerKey.sha256Fingerprint)
+        }
+        var selection = request.selection
+        selection.republish = brought != nil && isSigner
+        let folderSerial = existing?.document.serial ?? 0
+        let known = try store.knownSerial(bundle: name)
         if let existing {
             let signed = try trustedSigner(of: existing.bytes, folder: folder, name: name, database: database)
-            guard previous < UInt64.max - 1 else {
-                throw SessionError.rejected("the serial of \(folder.textPath.escapedForTerminal) (\(previous)) is too large to be raised",
-                                            hint: "Export bundle '\(name.escapedForTerminal)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
-            }
-            let same = try store.document(name: name, tags: tags, serial: previous)
-            if BundleText.render(same) == existing.bytes {
-                if signed == signerKey { return Outcome(document: same, change: .unchanged, folder: folder, signer: signerKey) }
-                let signature = try BundleSignature.sign(existing.bytes, keyName: keyName, database: database, socket: agentSocket)
-                try folder.write(text: existing.bytes, signature: signature.armored)
-                return Outcome(document: same, change: .resigned, folder: folder, signer: signerKey)
+            if folderSerial >= known {
+                let same = try store.document(name: name, selection: selection, serial: folderSerial)
+                if BundleText.render(same) == existing.bytes {
+                    if signed == signerKey {
+                        return Outcome(document: same, change: .unchanged, folder: folder, signer: signerKey, removals: BundleRemovals(),
+                                       republished: selection.republish)
+                    }
+                    let signature = try BundleSignature.sign(existing.bytes, keyName: request.keyName, database: database, socket: request.agentSocket)
+                    try folder.write(text: existing.bytes, signature: signature.armored)
+                    return Outcome(document: same, change: .resigned, folder: folder, signer: signerKey, removals: BundleRemovals(),
+                                   republished: selection.republish)
+                }
             }
         }
-        let document = try store.document(name: name, tags: tags, serial: previous + 1)
+        let previous = max(folderSerial, known)
+        guard previous < UInt64.max - 1 else {
+            throw SessionError.rejected("the serial of bundle '\(name.escapedForTerminal)' (\(previous)) is too large to be raised",
+                                        hint: "Export bundle '\(name.escapedForTerminal)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
+        }
+        let document = try store.document(name: name, selection: selection, serial: previous + 1)
+        var removals = BundleRemovals()
+        if let baseline = existing?.document ?? brought {
+            removals = BundleStore.removals(from: baseline, to: document)
+            if !removals.isEmpty, !request.allowRemovals {
+                throw BundleExportRefusal.removals(bundle: name, previous: baseline.serial, removals: removals,
+                                                   baseline: existing != nil ? .folder(folder.textPath) : .database)
+            }
+        }
         let text = BundleText.render(document)
-        let signature = try BundleSignature.sign(text, keyName: keyName, database: database, socket: agentSocket)
+        let signature = try BundleSignature.sign(text, keyName: request.keyName, database: database, socket: request.agentSocket)
+        if !folderExists {
+            do { try SharedFolder.make(folder.path, parents: request.parents) } catch {
+                throw BundleExportRefusal.folderNotCreated(path: error.path, errno: error.errno, parents: request.parents)
+            }
+        }
+        // Recorded before the files: a failed write skips a serial, never repeats one.
+        try store.recordExported(bundle: name, serial: document.serial)
         try folder.write(text: text, signature: signature.armored)
-        return Outcome(document: document, change: .written, folder: folder, signer: signerKey)
+        return Outcome(document: document, change: .written, folder: folder, signer: signerKey, removals: removals, republished: selection.republish)
     }
 
     /// The key that signed `bytes` (DIR/bundle.txt), when DIR/bundle.txt.sig verifies for it

@@ -23,7 +23,7 @@ import System
 
 public struct BundleGit: Sendable {
     public let git: String
-    let environment: [String]
+    var environment: [String]
 
     /// git on PATH, or a `.failed` SessionError saying to install it.
     public init(environment: [String: String]) throws {
@@ -37,6 +37,22 @@ public struct BundleGit: Sendable {
         env["GIT_ALLOW_PROTOCOL"] = "file:git:http:https:ssh"
         env["GIT_LFS_SKIP_SMUDGE"] = "1"
         self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
+    }
+
+    /// This git, running `sshCommand` (words, each quoted for sh) as GIT_SSH_COMMAND when
+    /// given (BundleGitSSH: a host hostbook knows), else the user's ssh as configured.
+    public func reaching(sshCommand: [String]?) -> BundleGit {
+        guard let sshCommand else { return self }
+        var copy = self
+        copy.environment = environment.filter { !$0.hasPrefix("GIT_SSH_COMMAND=") && !$0.hasPrefix("GIT_SSH_VARIANT=") && !$0.hasPrefix("GIT_SSH=") }
+            + ["GIT_SSH_COMMAND=" + sshCommand.map(ShellWord.quoted).joined(separator: " "), "GIT_SSH_VARIANT=ssh"]
+        copy.environment.sort()
+        return copy
+    }
+
+    /// The GIT_SSH_COMMAND git runs with (nil: the user's ssh).
+    public var sshCommand: String? {
+        environment.first { $0.hasPrefix("GIT_SSH_COMMAND=") }.map { String($0.dropFirst("GIT_SSH_COMMAND=".count)) }
     }
 
     /// Variables that point git at another repository, index or object store than the clone.
@@ -170,9 +186,7 @@ public struct BundleGit: Sendable {
                                       hint: "Check the URL and your network, then run the command again.")
         }
         guard result.status.exitCode == 0 else {
-            let said = String(decoding: result.stderr.prefix(400), as: UTF8.self).split(separator: "\n").first.map(String.init) ?? "exit \(result.status.exitCode)"
-            throw SessionError.failed("git could not \(what): \(said.escapedForTerminal)",
-                                      hint: "Check the URL or path and your access to it (try the same 'git' command yourself).")
+            throw BundleGitFailure(what: what, status: result.status.exitCode, stderr: result.stderr)
         }
         return result.stdout
     }

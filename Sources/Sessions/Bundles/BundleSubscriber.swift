@@ -30,6 +30,17 @@ public struct BundleSubscriber {
         /// The commit applied.
         public let revision: String
         public let folder: String
+        /// The URL a `--replace` moved the subscription from (nil: a new subscription).
+        public var replacedURL: String? = nil
+    }
+
+    /// What `unsubscribe` did: the plan that removed what the bundle brought (nil when the
+    /// hosts were kept or it never was applied) and the clone removed.
+    public struct Unsubscribed: Sendable {
+        public let name: String
+        public let url: String
+        public let removal: BundlePlan?
+        public let folder: String
     }
 
     /// Writes a plan: throws when nothing was written; returns an error for what is left
@@ -41,6 +52,9 @@ public struct BundleSubscriber {
     /// FOLDER/bundles.
     public let bundlesFolder: String
     let apply: Apply
+    /// The ssh command git runs for a repository URL (BundleGitSSH.command, through the
+    /// caller: hostbook's path and agent socket are the program's); nil: the user's ssh.
+    public var sshCommand: (String) -> [String]? = { _ in nil }
 
     public init(database: HostDatabase, databasePath: String, git: BundleGit, apply: @escaping Apply) {
         self.database = database
@@ -51,19 +65,25 @@ public struct BundleSubscriber {
 
     public func folder(of name: String) -> String { bundlesFolder + "/" + name }
 
-    public func subscribe(name: String, url: String) throws -> Outcome {
+    /// Subscribes to bundle `name` at `url`. `replace`: an existing subscription moves to
+    /// `url` (its clone is removed and `url` cloned and checked as for a new one; when that
+    /// fails the subscription keeps its old URL, and the next update clones it again).
+    public func subscribe(name: String, url: String, replace: Bool = false) throws -> Outcome {
         if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
         if let problem = BundleGit.problem(url: url) { throw SessionError.rejected(problem, hint: "Give the repository's URL or path as git clone takes it (for a password, use git's credential helper or an SSH URL).") }
         let store = BundleStore(database: database)
-        if let current = try store.subscriptions().first(where: { $0.name == name }) {
+        let current = try store.subscriptions().first(where: { $0.name.lowercased() == name.lowercased() })
+        if let current, !replace {
             throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is already subscribed to (from \(current.url.escapedForTerminal))",
-                                        hint: "Run 'hostbook bundle update \(name.escapedForTerminal)' to fetch it again.")
+                                        hint: "Run 'hostbook bundle update \(name.escapedForTerminal)' to fetch it again, or 'hostbook bundle subscribe \(name.escapedForTerminal) URL --replace' to move it.")
         }
         if try store.signers(bundle: name).isEmpty {
             throw SessionError.rejected("no signer is trusted for bundle '\(name.escapedForTerminal)'",
                                         hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
         }
         let folder = folder(of: name)
+        let git = git.reaching(sshCommand: sshCommand(url))
+        if current != nil, AtomicFile.exists(folder) { FolderTree.remove(folder) }
         let revision: String
         let intake: BundleIntake
         let leftover: (any Error)?
@@ -91,7 +111,36 @@ public struct BundleSubscriber {
             try store.subscribe(bundle: name, url: url)
             try git.recordApplied(folder, revision)
         }
-        return Outcome(name: name, url: url, intake: intake, revision: revision, folder: folder)
+        var outcome = Outcome(name: name, url: url, intake: intake, revision: revision, folder: folder)
+        outcome.replacedURL = current?.url
+        return outcome
+    }
+
+    /// Forgets the subscription to bundle `name` and removes its clone; unless `keepHosts`,
+    /// first removes what the bundle brought (its hosts, snippets and host keys, through the
+    /// caller's `apply`, so their passwords go too). Not subscribed: `.notFound`. An error
+    /// once the rows went is thrown as BundleFailedAfterApply.
+    public func unsubscribe(name: String, keepHosts: Bool) throws -> Unsubscribed {
+        let store = BundleStore(database: database)
+        guard let subscription = try store.subscriptions().first(where: { $0.name.lowercased() == name.lowercased() }) else {
+            throw SessionError.notFound("no subscription to a bundle named '\(name.escapedForTerminal)'",
+                                        hint: "Run 'hostbook bundle list' to see the subscriptions.")
+        }
+        var removal: BundlePlan? = nil
+        var leftover: (any Error)? = nil
+        if !keepHosts, let plan = try store.planRemoval(bundle: subscription.name), !plan.changesNothing {
+            leftover = try apply(plan)
+            removal = plan
+        }
+        let folder = folder(of: subscription.name)
+        do {
+            try store.unsubscribe(bundle: subscription.name)
+            if AtomicFile.exists(folder) { FolderTree.remove(folder) }
+            if let leftover { throw leftover }
+        } catch {
+            throw removal == nil ? error : BundleFailedAfterApply(underlying: error)
+        }
+        return Unsubscribed(name: subscription.name, url: subscription.url, removal: removal, folder: folder)
     }
 
     /// The subscriptions `update` goes through: the one named (not found: exit 4), else all.
@@ -107,6 +156,7 @@ public struct BundleSubscriber {
 
     public func update(_ subscription: BundleSubscription) throws -> Outcome {
         let folder = folder(of: subscription.name)
+        let git = git.reaching(sshCommand: sshCommand(subscription.url))
         let revision: String
         if AtomicFile.exists(folder) {
             revision = try git.fetch(folder)

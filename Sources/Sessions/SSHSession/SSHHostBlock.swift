@@ -103,6 +103,14 @@ public struct SSHHostBlock: Sendable {
         try w.set("CheckHostIP", "no")
     }
 
+    /// The host-key settings of a block (hostbook's KnownHostsCommand, no known_hosts
+    /// files, StrictHostKeyChecking yes, ...) as ssh_config lines without their newline, for
+    /// `ssh -o LINE` (git's GIT_SSH_COMMAND for a bundle repository: BundleGitSSH).
+    public func hostKeyOptions() throws -> [String] {
+        let lines = try SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: knownHostsCommand()) }
+        return lines.text.split(separator: "\n").map(String.init)
+    }
+
     /// hostbook's lookup command: program, options and command words (before ssh's tokens).
     public func knownHostsCommand() -> [String] {
         Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)

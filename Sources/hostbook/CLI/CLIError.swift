@@ -14,6 +14,13 @@ protocol UserFacingError: Error {
     var message: String { get }
     /// What to do about it, one line, or nil.
     var hint: String? { get }
+    /// Lines another program said, printed between the message and the hint, each escaped
+    /// (git's stderr: BundleGitFailure); none by default.
+    var details: [String] { get }
+}
+
+extension UserFacingError {
+    var details: [String] { [] }
 }
 
 struct CLIError: UserFacingError {

@@ -11,6 +11,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case application
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
+    case allowRemovals = "allow-removals"
     case bits
     case command
     case commandStdin = "command-stdin"
@@ -30,6 +31,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case install
     case json
     case jump
+    case keepHosts = "keep-hosts"
     case keepPassword = "keep-password"
     case key
     case limit
@@ -54,6 +56,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case online
     case only
     case output
+    case parents
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
@@ -63,6 +66,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case rename
     case renameClashes = "rename-clashes"
     case replace
+    case reset
     case resident
     case restore
     case repo

@@ -9,5 +9,8 @@ enum BundleCommands {
         BundleImport.spec,
         BundleSubscribe.spec,
         BundleUpdate.spec,
+        BundleList.spec,
+        BundleUnsubscribe.spec,
+        BundleUntrust.spec,
     ]
 }

@@ -9,11 +9,21 @@ import Sessions
 
 enum BundleApplying {
     /// A subscriber on the database, writing through CredentialStore.
-    static func subscriber(_ inv: Invocation, git: BundleGit) throws -> BundleSubscriber {
+    /// `throughHostbook`: git's ssh reaches a host hostbook knows through its trust core and
+    /// the agent at `--socket` (subscribe, update; the command declares `--socket`).
+    static func subscriber(_ inv: Invocation, git: BundleGit, throughHostbook: Bool = true) throws -> BundleSubscriber {
         let database = try HostStoreAccess.openForWriting(inv)
         let credentials = CredentialStore(database: database)
-        return BundleSubscriber(database: database, databasePath: inv.databasePath, git: git,
-                                apply: { try credentials.applyBundle($0) })
+        var subscriber = BundleSubscriber(database: database, databasePath: inv.databasePath, git: git,
+                                          apply: { try credentials.applyBundle($0) })
+        // git reaches a host hostbook knows through hostbook's trust core and agent.
+        if throughHostbook, let hostbook = try? SSHPaths.executable(), let socket = try? AgentSocket.path(inv) {
+            let databasePath = SSHPaths.absolute(inv.databasePath)
+            subscriber.sshCommand = { url in
+                try? BundleGitSSH.command(url: url, database: database, hostbookPath: hostbook, databasePath: databasePath, agentSocket: socket)
+            }
+        }
+        return subscriber
     }
 
     /// For `bundle update`: with no database yet nothing is subscribed to, and nothing is

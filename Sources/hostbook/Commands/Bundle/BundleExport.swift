@@ -1,5 +1,8 @@
-// `hostbook bundle export --name NAME --sign KEY [--tag T]... [-o|--output DIR]`: writes DIR/bundle.txt
-// and DIR/bundle.txt.sig, signed through the agent (BundleExporter does the work).
+// `hostbook bundle export --name NAME --sign KEY [--tag T]... [--snippet S]... [--no-user]
+// [-o|--output DIR [--parents]] [--allow-removals]`: writes DIR/bundle.txt and
+// DIR/bundle.txt.sig, signed through the agent (BundleExporter does the work). An export
+// that drops hosts, snippets or host keys of the bundle published before is asked about on
+// a terminal, refused (exit 5) without one unless --allow-removals.
 import HostStore
 import Sessions
 import System
@@ -8,22 +11,30 @@ enum BundleExport {
     static let spec = CommandSpec(
         ["bundle", "export"],
         summary: "Write a signed team bundle (bundle.txt and bundle.txt.sig) of hosts, snippets and host keys",
-        usage: "--name NAME --sign KEY [--tag T]... [-o|--output DIR] [--socket PATH]",
+        usage: "--name NAME --sign KEY [--tag T]... [--snippet S]... [--no-user] [-o|--output DIR [--parents]] [--allow-removals] [--socket PATH]",
         discussion: """
             Writes DIR/bundle.txt (hosts with the name of the key they expect, never a secret; \
             snippets; host keys as known_hosts lines) and DIR/bundle.txt.sig, an SSHSIG signature \
             in namespace hostbook-bundle made through hostbook's agent (run 'eval "$(hostbook agent start)"' \
             first), which 'ssh-keygen -Y verify -n hostbook-bundle' accepts. With --tag only hosts \
-            with one of the tags. The serial is one more than that of the bundle.txt already in DIR \
-            when the content changed; when nothing changed nothing is rewritten. DIR defaults to the \
-            current folder: commit and push it to share it. --socket names the agent's socket as \
-            'agent start --socket' does.
+            with one of the tags. Snippets are published only when chosen with --snippet. The serial \
+            is one more than the highest this database exported or applied for NAME and that of the \
+            bundle.txt already in DIR; when nothing changed nothing is rewritten. An export that \
+            drops hosts, snippets or host keys the bundle carried before is asked about on a \
+            terminal and refused without one unless --allow-removals. Hosts that came from bundle \
+            NAME are published again only by a trusted signer of NAME. DIR defaults to the current \
+            folder (created when missing; its parents with --parents): commit and push it to share \
+            it. --socket names the agent's socket as 'agent start --socket' does.
             """,
         options: [
             .value(.name, "NAME", "The bundle's name (its hosts get source bundle:NAME where imported)"),
             .value(.sign, "KEY", "The saved key that signs it (through the agent)"),
             .value(.tag, "T", "Only hosts with this tag (repeatable)", repeatable: true),
+            .value(.snippet, "S", "Publish this snippet (repeatable); none is published unless chosen", repeatable: true),
+            .flag(.noUser, "Publish the hosts without their user: each subscriber's default applies"),
             .value(.output, "DIR", "The folder to write into (default: the current folder)", short: "o"),
+            .flag(.parents, "Create DIR's missing parent folders too"),
+            .flag(.allowRemovals, "Publish even when hosts, snippets or host keys the bundle carried are dropped"),
             AgentCommands.socketOption,
         ],
         run: run)
@@ -35,8 +46,20 @@ enum BundleExport {
         _ = try KeysContext.existingKey(inv, named: keyName)
         let database = try HostStoreAccess.openForWriting(inv)
         let socket = try AgentSocket.path(inv)
-        let outcome = try BundleExporter.run(database: database, name: name, tags: inv.args.values(.tag), keyName: keyName,
-                                             folder: BundleFolder(path: dir), agentSocket: socket)
+        var request = BundleExporter.Request(
+            name: name, keyName: keyName,
+            selection: BundleExportSelection(tags: inv.args.values(.tag), snippets: inv.args.values(.snippet), omitUsers: inv.args.flag(.noUser)),
+            folder: BundleFolder(path: dir), parents: inv.args.flag(.parents), allowRemovals: inv.args.flag(.allowRemovals), agentSocket: socket)
+        let outcome: BundleExporter.Outcome
+        do {
+            outcome = try BundleExporter.run(database: database, request: request)
+        } catch let refusal as BundleExportRefusal {
+            // Removals are asked about on a terminal (never with --json or --no-input).
+            guard case .removals = refusal, !inv.json, inv.canPrompt,
+                  try inv.confirm("\(raw: "T" + refusal.question.dropFirst()) Publish it?", alternative: "--allow-removals") else { throw refusal }
+            request.allowRemovals = true
+            outcome = try BundleExporter.run(database: database, request: request)
+        }
         let doc = outcome.document
         if inv.json {
             inv.printJSON(.object([
@@ -49,6 +72,10 @@ enum BundleExport {
                 ("hosts", .int(doc.hosts.count)),
                 ("snippets", .int(doc.snippets.count)),
                 ("host_keys", .int(doc.hostKeys.count)),
+                ("hosts_removed", .strings(outcome.removals.hosts)),
+                ("snippets_removed", .strings(outcome.removals.snippets)),
+                ("host_keys_removed", .int(outcome.removals.hostKeys)),
+                ("republished", .bool(outcome.republished)),
             ]))
             return
         }
@@ -62,6 +89,7 @@ enum BundleExport {
             inv.print("Wrote bundle '\(doc.name)' serial \(doc.serial) (\(what)), signed with key '\(keyName)' (\(outcome.signer.sha256Fingerprint)):")
             inv.print("  \(outcome.folder.textPath)")
             inv.print("  \(outcome.folder.signaturePath)")
+            if !outcome.removals.isEmpty { inv.print("  removed since serial before: \(BundleExportRefusal.described(outcome.removals))") }
         }
     }
 

@@ -37,6 +37,9 @@ enum BundlePlanPresentation {
             ("refused_hosts", .array(plan.refusedHosts.map { .object([("name", .string($0.what)), ("reason", .string($0.reason))]) })),
             ("refused_host_keys", .array(plan.refusedHostKeys.map { .object([("line", .string($0.what)), ("reason", .string($0.reason))]) })),
             ("missing_keys", .array(plan.missingKeys.map { .object([("host", .string($0.host)), ("key", .string($0.key))]) })),
+            ("overrides_kept", .array(plan.overridesKept.map {
+                .object([("host", .string($0.host)), ("field", .string($0.field)), ("bundle", .optional($0.bundleValue)), ("local", .optional($0.localValue))])
+            })),
         ]
     }
 
@@ -75,6 +78,9 @@ enum BundlePlanPresentation {
         for removed in plan.removedPasswords where removed.addressChanged || removed.keyChanged {
             let why: TerminalText = removed.addressChanged ? "the bundle changed its address" : "the bundle changed its host key"
             inv.print("  password of '\(removed.host)' \(raw: dryRun ? "to be removed" : "removed"): \(why); set it again with hostbook edit \(removed.host) --password-stdin")
+        }
+        for kept in plan.overridesKept {
+            inv.print("  kept your \(kept.field) of '\(kept.host)' (\(kept.localValue ?? "-")); the bundle's is now \(kept.bundleValue ?? "-") ('hostbook edit \(kept.host) --reset \(kept.field)' takes it)")
         }
         for missing in plan.missingKeys {
             inv.print("  host '\(missing.host)' expects key '\(missing.key)', which you do not have: saved without a key")

@@ -8,13 +8,15 @@ enum BundleUpdate {
     static let spec = CommandSpec(
         ["bundle", "update"], changesHostsOrKeys: true,
         summary: "Fetch subscribed bundles with git, verify and apply them",
-        usage: "[NAME]",
+        usage: "[NAME] [--socket PATH]",
         discussion: """
             Without NAME every subscription, one after another. A bundle that is refused (see \
             'bundle import') changes nothing; the others are still applied, and the exit code is \
-            that of the first refusal.
+            that of the first refusal. git reaches a saved host (or one whose host key hostbook \
+            trusts) with hostbook's host keys and agent, as 'bundle subscribe' does.
             """,
         positionals: [.optional("NAME", "The subscribed bundle (default: all)")],
+        options: [AgentCommands.socketOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -42,7 +44,7 @@ enum BundleUpdate {
                 if subscriptions.count == 1 { throw error }
                 let underlying = (error as? FailedAfterChanges)?.underlying ?? error
                 let shown = underlying as? UserFacingError
-                Hostbook.report(message: shown?.message ?? "unexpected error: \(underlying)", hint: shown?.hint)
+                Hostbook.report(message: shown?.message ?? "unexpected error: \(underlying)", hint: shown?.hint, details: shown?.details ?? [])
                 if firstFailure == nil { firstFailure = shown?.exitCode ?? .failure }
             }
         }

@@ -7,10 +7,13 @@ import System
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], changesHostsOrKeys: true, summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding]",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding] [--reset FIELD]...",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
+        On a host a bundle brought, a changed user, key, port, note, tags or aliases is your own \
+        (an override, shown by 'show'): bundle updates keep it. --reset FIELD (user, key, port, \
+        note, tags, aliases; repeatable) returns it to the bundle's value.
         """,
         positionals: [.required("NAME", "The host to change", completes: .hosts)],
         options: [
@@ -32,6 +35,7 @@ enum HostEdit {
             .flag(.noPassword, "Delete the stored password"),
             .flag(.allowAgentForwarding, "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
             .flag(.noAgentForwarding, "Refuse signatures through an agent forwarded to this host (the default)"),
+            .value(.reset, "FIELD", "Return a field you overrode on a bundle's host to the bundle's value: user, key, port, note, tags, aliases (repeatable)", repeatable: true),
         ],
         run: run)
 
@@ -61,6 +65,24 @@ enum HostEdit {
         if let n = a.value(.note) { c.note = n }
         if a.flag(.passwordStdin) { c.password = .set } else if a.flag(.noPassword) { c.password = .clear }
         if a.flag(.allowAgentForwarding) { c.agentForwarding = true } else if a.flag(.noAgentForwarding) { c.agentForwarding = false }
+        let resets = try a.values(.reset).map { word in
+            guard let f = BundleOverrideField(rawValue: word.lowercased()) else {
+                throw CLIError.usage("--reset \(word): not a field a bundle host may override",
+                                     hint: "Give one of: \(BundleOverrideField.allCases.map(\.rawValue).joined(separator: ", ")).")
+            }
+            return f
+        }
+        if !resets.isEmpty {
+            guard c.isEmpty else {
+                throw CLIError.usage("--reset cannot be given with other changes", hint: "Reset first, then change what you need in a second 'hostbook edit'.")
+            }
+            guard let database = try HostStoreAccess.openForReading(inv) else { throw HostDatabase.noHost(name) }
+            c = try database.resetChanges(host: name, fields: resets)
+            if c.isEmpty {
+                // The override holds the bundle's value already (a tag list in another order).
+                c.note = try database.host(named: name)?.note ?? ""
+            }
+        }
         if c.isEmpty {
             throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
         }

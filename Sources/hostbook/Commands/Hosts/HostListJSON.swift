@@ -40,7 +40,7 @@ enum HostListJSON {
             field(&w, "created_at", row, .createdAt, comma: true)
             field(&w, "updated_at", row, .updatedAt, comma: true)
             if row.aliases.isEmpty {
-                w.raw("    \"aliases\": []\n")
+                w.raw("    \"aliases\": []")
             } else {
                 w.raw("    \"aliases\": [\n")
                 for (i, a) in row.aliases.enumerated() {
@@ -48,8 +48,14 @@ enum HostListJSON {
                     w.string(a)
                     w.raw(i == row.aliases.count - 1 ? "\n" : ",\n")
                 }
-                w.raw("    ]\n")
+                w.raw("    ]")
             }
+            // Only a bundle's host the user changed has it (HostOutput.json).
+            if !row.overrides.isEmpty {
+                w.raw(",\n    \"overrides\": ")
+                w.write(HostOutput.overrides(row.overrides), indent: 2)
+            }
+            w.raw("\n")
             w.raw("  }")
             w.flush(to: fd)
         }

@@ -4,7 +4,7 @@ import HostStore
 
 enum HostOutput {
     static func json(_ h: Host) -> JSONValue {
-        .object([
+        var fields: [(String, JSONValue)] = [
             ("name", .string(h.name)),
             ("hostname", .string(h.hostname)),
             ("port", .int(h.port)),
@@ -20,7 +20,15 @@ enum HostOutput {
             ("created_at", .string(h.createdAt)),
             ("updated_at", .string(h.updatedAt)),
             ("aliases", .strings(h.aliases)),
-        ])
+        ]
+        // Only a bundle's host the user changed has it: every other host prints as before.
+        if !h.overrides.isEmpty { fields.append(("overrides", overrides(h.overrides))) }
+        return .object(fields)
+    }
+
+    /// `[{"field", "bundle", "local"}]`: the fields the user set on a bundle's host.
+    static func overrides(_ list: [BundleOverride]) -> JSONValue {
+        .array(list.map { .object([("field", .string($0.field.rawValue)), ("bundle", .optional($0.bundleValue)), ("local", .optional($0.localValue))]) })
     }
 
     /// `{"os", "online", "last_seen", "owner"}` for a host imported from Tailscale, else null.
@@ -56,6 +64,9 @@ enum HostOutput {
                 ("last seen", t.lastSeen ?? (t.online == true ? "now (online)" : "-")),
                 ("owner", t.owner ?? "-"),
             ]
+        }
+        for o in h.overrides {
+            fields.append(("\(o.field.rawValue) (yours)", "\(o.localValue ?? "-"); the bundle's: \(o.bundleValue ?? "-") (edit --reset \(o.field.rawValue))"))
         }
         fields += [("created", h.createdAt), ("updated", h.updatedAt)]
         let width = fields.map { $0.0.count }.max()! + 2
