@@ -59,6 +59,10 @@ pids="" failed=0
 for t in $TARGETS; do
     src="$ROOT/fuzz/targets/$t.swift"
     [ -f "$src" ] || { echo "fuzz/build.sh: no target $t (expected $src)" >&2; exit 2; }
+    # Linked again only when its sources or a module changed (or it is not there).
+    if [ -z "${REBUILT:-}" ] && [ -x "$OUT/$t" ] && [ ! "$src" -nt "$OUT/$t" ] && [ ! "$ROOT/fuzz/support/Harness.swift" -nt "$OUT/$t" ]; then
+        continue
+    fi
     echo "fuzz/build.sh: linking $t"
     # shellcheck disable=SC2086
     swiftc $SWIFTFLAGS -module-name "FuzzTarget" $CFLAGS -I "$MOD" \
