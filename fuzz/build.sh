@@ -52,11 +52,28 @@ if [ "$#" -gt 0 ]; then
 else
     TARGETS=$(for f in "$ROOT"/fuzz/targets/*.swift; do basename "$f" .swift; done)
 fi
+# Each target is linked on its own (a compile of the harness and the target, then lld):
+# as many at a time as there are processors.
+JOBS=${FUZZ_JOBS:-$(nproc 2>/dev/null || echo 1)}
+for t in $TARGETS; do
+    [ -f "$ROOT/fuzz/targets/$t.swift" ] || { echo "fuzz/build.sh: no target $t (expected $ROOT/fuzz/targets/$t.swift)" >&2; exit 2; }
+done
+pids="" failed=0
 for t in $TARGETS; do
     src="$ROOT/fuzz/targets/$t.swift"
-    [ -f "$src" ] || { echo "fuzz/build.sh: no target $t (expected $src)" >&2; exit 2; }
+    # Linked again only when its sources or a module changed (or it is not there).
+    if [ -z "${REBUILT:-}" ] && [ -x "$OUT/$t" ] && [ ! "$src" -nt "$OUT/$t" ] && [ ! "$ROOT/fuzz/support/Harness.swift" -nt "$OUT/$t" ]; then
+        continue
+    fi
     echo "fuzz/build.sh: linking $t"
     # shellcheck disable=SC2086
     swiftc $SWIFTFLAGS -module-name "FuzzTarget" $CFLAGS -I "$MOD" \
-        -use-ld=lld "$ROOT/fuzz/support/Harness.swift" "$src" $OBJECTS $LIBS -o "$OUT/$t"
+        -use-ld=lld "$ROOT/fuzz/support/Harness.swift" "$src" $OBJECTS $LIBS -o "$OUT/$t" &
+    pids="$pids $!"
+    if [ "$(echo $pids | wc -w)" -ge "$JOBS" ]; then
+        for pid in $pids; do wait "$pid" || failed=1; done
+        pids=""
+    fi
 done
+for pid in $pids; do wait "$pid" || failed=1; done
+[ "$failed" -eq 0 ] || { echo "fuzz/build.sh: a target did not link" >&2; exit 1; }

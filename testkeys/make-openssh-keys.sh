@@ -12,7 +12,7 @@
 # Beside each KEY: KEY.pub, KEY.l (`ssh-keygen -l`), KEY.lv (`ssh-keygen -lv`: the randomart),
 # KEY.l-md5 and KEY.lv-md5 (the same with -E md5). The passphrase is in openssh/PASSPHRASE.
 #
-# Usage: testkeys/make-openssh-keys.sh   (needs ssh-keygen; rewrites testkeys/openssh/)
+# Usage: testkeys/make-openssh-keys.sh   (needs ssh-keygen; rewrites testkeys/openssh/ and rounds/)
 set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,5 +78,14 @@ for variant in none aes256-ctr; do
     fi
     expect "$key"
 done
-chmod 644 "$out"/*
+# In rounds/ (a folder of its own, so the tests that go through every key in openssh/ do not
+# spend its seconds): more bcrypt rounds than `keys import` decrypts without a word (1000),
+# for its "will take a while" notice; made here once, not by ssh-keygen at each test run.
+rounds="$here/rounds"
+rm -rf "$rounds"
+mkdir -p "$rounds"
+key="$rounds/ed25519_aes128-ctr-1001rounds"
+cp "$out/ed25519_none" "$key"; cp "$out/ed25519_none.pub" "$key.pub"
+ssh-keygen -q -p -P '' -N "$pass" -Z aes128-ctr -a 1001 -f "$key" > /dev/null
+chmod 644 "$out"/* "$rounds"/*
 echo "wrote $(ls "$out" | grep -c '\.pub$') keys to $out"

@@ -5,9 +5,13 @@
 // machine without a hostbook package, installed with apt-get, used by an ordinary user with
 // an empty environment, and purged without a trace.
 //
-// A release build takes minutes: the test packages .build/release/hostbook when that one
-// already needs no Swift library, else it lets scripts/package build once in a folder of its
-// own (.build/package, reused by later runs; not .build, which `swift test` holds).
+// A release build takes minutes. scripts/test (a full run) packages the debug build it
+// tests before `swift test` starts (`scripts/package --configuration debug`: the same script
+// and link flags, the objects already compiled for the tests) and names the .deb in
+// HOSTBOOK_TEST_DEB; this test checks that one. Run on its own, the test packages
+// .build/release/hostbook when that one already needs no Swift library, else it lets
+// scripts/package build once in a folder of its own (.build/package, reused by later runs;
+// not .build, which `swift test` holds).
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -33,18 +37,24 @@ final class DebianPackageTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-deb") else { throw XCTSkip("dpkg-deb is not installed") }
         let out = try TemporaryDirectory(rootOnly: true)
         var args = ["--output", out.path]
-        let release = Self.root.appendingPathComponent(".build/release/hostbook").path
-        if FileManager.default.isExecutableFile(atPath: release), try swiftLibraries(release).isEmpty {
-            args += ["--binary", release]
+        let deb: String
+        if let made = ProcessInfo.processInfo.environment["HOSTBOOK_TEST_DEB"] {
+            deb = made   // written by scripts/package, built by its own build line (debug)
         } else {
-            args += ["--scratch-path", Self.root.appendingPathComponent(".build/package").path]
+            let release = Self.root.appendingPathComponent(".build/release/hostbook").path
+            if FileManager.default.isExecutableFile(atPath: release), try swiftLibraries(release).isEmpty {
+                args += ["--binary", release]
+            } else {
+                args += ["--scratch-path", Self.root.appendingPathComponent(".build/package").path]
+            }
+            let built = try run(Self.root.appendingPathComponent("scripts/package").path, args)
+            XCTAssertEqual(built.status, 0, built.stderr)
+            deb = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         }
-        let built = try run(Self.root.appendingPathComponent("scripts/package").path, args)
-        XCTAssertEqual(built.status, 0, built.stderr)
-        let deb = built.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let version = try HostbookProcess.run(["--version"]).stdout.split(separator: " ")[1].trimmingCharacters(in: .whitespacesAndNewlines)
         let arch = try run("/usr/bin/dpkg", ["--print-architecture"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-        XCTAssertEqual(deb, out.path + "/hostbook_\(version)_\(arch).deb")
+        XCTAssertEqual((deb as NSString).lastPathComponent, "hostbook_\(version)_\(arch).deb")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: deb), deb)
 
         // Contents, owned by root, with their modes.
         let listing = try run("/usr/bin/dpkg-deb", ["-c", deb])
@@ -188,13 +198,17 @@ final class DebianPackageTests: XCTestCase {
 
     func testBadArgumentsAndABinaryThatNeedsSwiftAreRefused() throws {
         let script = Self.root.appendingPathComponent("scripts/package").path
+        let usage = "Usage: scripts/package [--binary FILE] [--output DIR] [--scratch-path DIR] [--configuration release|debug]"
         let bad = try run(script, ["--frobnicate"])
         XCTAssertEqual(bad.status, 2)
-        XCTAssertEqual(bad.stderr, "scripts/package: unknown argument '--frobnicate'\nUsage: scripts/package [--binary FILE] [--output DIR] [--scratch-path DIR]\n")
+        XCTAssertEqual(bad.stderr, "scripts/package: unknown argument '--frobnicate'\n\(usage)\n")
+        let configuration = try run(script, ["--configuration", "fast"])
+        XCTAssertEqual(configuration.status, 2)
+        XCTAssertEqual(configuration.stderr, "scripts/package: unknown configuration 'fast' (release or debug)\n\(usage)\n")
         let help = try run(script, ["--help"])
         XCTAssertEqual(help.status, 0)
         XCTAssertFalse(help.stdout.contains("set -euo"), help.stdout)
-        XCTAssertTrue(help.stdout.contains("scripts/package [--binary FILE] [--output DIR] [--scratch-path DIR]"), help.stdout)
+        XCTAssertTrue(help.stdout.contains("scripts/package [--binary FILE] [--output DIR] [--scratch-path DIR] [--configuration C]"), help.stdout)
         // The debug build under test links the Swift runtime dynamically: refused, nothing written.
         let debug = HostbookProcess.builtBinaryURL.path
         guard try !swiftLibraries(debug).isEmpty else { throw XCTSkip("the binary under test needs no Swift library") }

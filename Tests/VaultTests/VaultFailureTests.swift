@@ -90,17 +90,27 @@ final class VaultFailureTests: XCTestCase {
     /// Calls on a frozen keyring with deadlines of 0.25 s, 1.5 s and 4.5 s, started together
     /// in that order, end in the order of their deadlines: the 1.5 s call waits for its
     /// deadline (it ends after the 0.25 s one) and gives up at it, not at D-Bus's 25 s (it
-    /// ends before the 4.5 s one). Ordered, not timed.
+    /// ends before the 4.5 s one). Ordered, not timed. The three commands' calls all wait
+    /// at once (one 4.5 s wait for the test, not one per command); each command's three
+    /// are ordered among themselves.
     func testAServiceThatDoesNotAnswerCostsOnlyTheDeadline() throws {
         let session = try start(.unlocked)
         let env = session.environment
         session.freezeKeyring()
         defer { session.thawKeyring() }
-        for command in [["status"], ["lookup", "password", "u1"], ["store", "password", "u1"]] {
-            let probes = try [250, 1500, 4500].map {
+        let commands = [["status"], ["lookup", "password", "u1"], ["store", "password", "u1"]]
+        let deadlines = [250, 1500, 4500]
+        let started = try commands.flatMap { command in
+            try deadlines.map {
                 try VaultProbe.start(command, database: database, timeoutMilliseconds: $0, stdin: Data("pw".utf8), environment: env)
             }
-            XCTAssertEqual(VaultProbe.endingOrder(probes), [0, 1, 2], "\(command): the calls end in the order of their deadlines")
+        }
+        let ending = VaultProbe.endingOrder(started)
+        for (c, command) in commands.enumerated() {
+            let mine = c * deadlines.count ..< (c + 1) * deadlines.count
+            let probes = Array(started[mine])
+            XCTAssertEqual(ending.filter { mine.contains($0) }.map { $0 - mine.lowerBound }, [0, 1, 2],
+                           "\(command): the calls end in the order of their deadlines")
             let results = probes.map { $0.wait() }
             XCTAssertEqual(results.map(\.status), [1, 1, 1], "\(command)")
             XCTAssertTrue(results[1].stderr.hasPrefix("error timedOut: the Secret Service (gnome-keyring-daemon) did not answer within 1.5 s"),
