@@ -38,7 +38,7 @@ final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
                 XCTAssertEqual(r.status, 0, "v\(version) \(args): \(r.stderr)")
                 XCTAssertEqual(r.stdout, expected, "v\(version) \(file)")
             }
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "7", "v\(version)")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), "9", "v\(version)")
         }
     }
 }

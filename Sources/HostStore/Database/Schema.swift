@@ -36,6 +36,9 @@ public enum Schema {
         // Version 7: the compact known-hosts layout (fingerprints, import metadata, `hashed`
         // and imported events derived instead of stored).
         Migration(version: 7, sql: KnownHostsSchema.v7),
+        // Version 9: certificate authorities, the certificates they signed and what they
+        // revoked (`hostbook ca`).
+        Migration(version: 9, sql: CertificateAuthoritySchema.v9),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -23,7 +23,12 @@ extension HostDatabase {
     /// Every key (uuid, name); each should have its private key in the vault.
     public func keySecretOwners() throws -> [SecretOwner] {
         try read {
-            try connection.query("SELECT uuid, name FROM keys ORDER BY name COLLATE NOCASE").map {
+            // A certificate authority's private key is a private-key item too (`hostbook ca`).
+            try connection.query("""
+                SELECT uuid, name FROM keys
+                UNION ALL SELECT uuid, 'CA ' || name FROM certificate_authorities
+                ORDER BY 2 COLLATE NOCASE
+                """).map {
                 SecretOwner(uuid: $0.text(0) ?? "", name: $0.text(1) ?? "")
             }
         }

@@ -5,6 +5,7 @@ enum HelpFormatter {
         ("agent", "The standing ssh-agent for plain ssh, scp, rsync and git"),
         ("bundle", "Signed team bundles of hosts, snippets and host keys, shared through git"),
         ("keys", "Import, generate and export private keys"),
+        ("ca", "Certificate authorities: sign user and host certificates, revoke them"),
         ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
         ("snippets", "Saved command lines"),

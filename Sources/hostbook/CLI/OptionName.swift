@@ -24,13 +24,16 @@ enum OptionName: String, Sendable, CaseIterable {
     case grant
     case hashed
     case help
+    case host
     case hostname
+    case identity
     case includeSkipped = "include-skipped"
     case install
     case json
     case jump
     case keepPassword = "keep-password"
     case key
+    case keyID = "key-id"
     case limit
     case name
     case namespace
@@ -50,12 +53,15 @@ enum OptionName: String, Sendable, CaseIterable {
     case note
     case online
     case only
+    case option
     case output
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
     case port
+    case principal
     case printConfig = "print-config"
+    case publicKey = "public-key"
     case randomart
     case rename
     case renameClashes = "rename-clashes"
@@ -63,6 +69,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case restore
     case repo
     case rounds
+    case serial
     case sign
     case signer
     case snippet
@@ -76,6 +83,9 @@ enum OptionName: String, Sendable, CaseIterable {
     case uninstall
     case untag
     case user
+    case valid
+    case validFrom = "valid-from"
+    case validTo = "valid-to"
     case version
     case wide
     case yes
