@@ -23,7 +23,7 @@ enum CAPresentation {
     static func json(_ issued: IssuedCertificate, ca: String, revocation: KeyRevocationList.Revocation?,
                      output: String? = nil) -> JSONValue {
         let c = issued.certificate
-        var fields: [(String, JSONValue)] = [
+        let fields: [(String, JSONValue)] = [
             ("ca", .string(ca)),
             ("serial", .int(Int(clamping: c.serial))),
             ("role", .string(role(c.role))),
@@ -38,8 +38,8 @@ enum CAPresentation {
             ("signed_at", .string(issued.signedAt)),
             ("revoked", revocation.map { .string(revocationText($0)) } ?? .null),
             ("certificate", .string(c.line())),
+            ("output", .optional(output)),
         ]
-        if let output { fields.append(("output", .string(output))) }
         return .object(fields)
     }
 
@@ -57,11 +57,17 @@ enum CAPresentation {
         }
     }
 
+    /// One revocation: its kind and the one field that kind fills; `revoked_at` null when
+    /// not known (the revocation just asked for).
     static func json(_ r: AuthorityRevocation) -> JSONValue {
+        var serial: JSONValue = .null, fingerprint: JSONValue = .null, keyID: JSONValue = .null
+        let kind: String
         switch r.what {
-        case .serial(let s): .object([("kind", .string("serial")), ("serial", .int(Int(clamping: s))), ("revoked_at", .string(r.revokedAt))])
-        case .key(let k): .object([("kind", .string("key")), ("fingerprint", .string(k.sha256Fingerprint)), ("revoked_at", .string(r.revokedAt))])
-        case .keyID(let id): .object([("kind", .string("key-id")), ("key_id", .string(id)), ("revoked_at", .string(r.revokedAt))])
+        case .serial(let s): kind = "serial"; serial = .int(Int(clamping: s))
+        case .key(let k): kind = "key"; fingerprint = .string(k.sha256Fingerprint)
+        case .keyID(let id): kind = "key-id"; keyID = .string(id)
         }
+        return .object([("kind", .string(kind)), ("serial", serial), ("fingerprint", fingerprint), ("key_id", keyID),
+                        ("revoked_at", r.revokedAt.isEmpty ? .null : .string(r.revokedAt))])
     }
 }
