@@ -160,7 +160,9 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 6: team bundles.
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
                                                                   // Version 7: the file imports (none: every v1 entry keeps its own).
-                                                                  "known_hosts_imports"])
+                                                                  "known_hosts_imports",
+                                                                  // Version 9: certificate authorities (none yet).
+                                                                  "certificate_authorities", "ca_certificates", "ca_revocations"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
         // Version 5: no key is restricted to namespaces or set up for git.
