@@ -7,7 +7,7 @@ enum CALog {
     static let spec = CommandSpec(
         ["ca", "log"],
         summary: "List the certificates a certificate authority signed and what it revoked",
-        usage: "NAME",
+        usage: "NAME [--wide]",
         positionals: [.required("NAME", "The certificate authority")],
         options: [Table.wideOption],
         run: run)
