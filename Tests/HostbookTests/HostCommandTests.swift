@@ -217,7 +217,7 @@ final class HostCommandTests: XCTestCase {
         sqlite.waitUntilExit()
         let before = try Data(contentsOf: URL(fileURLWithPath: hb.db))
         for args in [["list"], ["add", "b", "--hostname", "b.example"], ["show", "a"], ["snippets", "list"]] {
-            try hb.fails(args, status: 1, stderr: "hostbook: database schema version 99 is newer than this hostbook supports (7); upgrade hostbook\nThe database '\(hb.db)' was left untouched.\n")
+            try hb.fails(args, status: 1, stderr: "hostbook: database schema version 99 is newer than this hostbook supports (9); upgrade hostbook\nThe database '\(hb.db)' was left untouched.\n")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: hb.db)), before)
     }
