@@ -91,9 +91,11 @@ enum SSHHostKeyLookup {
     }
 
     /// True when `presented` is a certificate signed by a CA an `@cert-authority` entry
-    /// trusts for this name and the trust core did not accept it.
+    /// trusts for this name, the trust core did not accept it, and its plain key is not
+    /// trusted (nor revoked) either.
     static func refusesCertificate(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check) -> Bool {
-        guard case .certificate(let cert) = presented, check.decision.certificateProblem != nil else { return false }
+        guard case .certificate(let cert) = presented, check.decision.certificateProblem != nil,
+              check.decision.status == .unknown || check.decision.status == .changed else { return false }
         return check.matched.contains { $0.marker == .certAuthority && $0.keyBlob == cert.signatureKey.blob }
     }
 
