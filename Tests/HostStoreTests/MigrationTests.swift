@@ -163,6 +163,8 @@ final class MigrationTests: XCTestCase {
                                                                   "known_hosts_imports",
                                                                   // Version 8: keys' certificates (none yet).
                                                                   "key_certificates",
+                                                                  // Version 9: certificate authorities (none yet).
+                                                                  "certificate_authorities", "ca_certificates", "ca_revocations",
                                                                   // Version 10: the hosts whose rotation is turned off (none).
                                                                   "known_hosts_rotation_off",
                                                                   // Version 11: the serial each bundle was last exported with; bundle hosts' own fields.

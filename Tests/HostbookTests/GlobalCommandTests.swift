@@ -47,6 +47,7 @@ final class HelpTextTests: XCTestCase {
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
         ["vault", "status"], ["vault", "unlock"], ["vault", "lock"],
         ["bundle", "export"], ["bundle", "trust"], ["bundle", "import"], ["bundle", "subscribe"], ["bundle", "update"],
+        ["ca", "create"], ["ca", "list"], ["ca", "public"], ["ca", "sign"], ["ca", "log"], ["ca", "revoke"], ["ca", "krl"],
     ]
 
     func testEveryCommandHasHelp() throws {
@@ -68,7 +69,7 @@ final class HelpTextTests: XCTestCase {
     }
 
     func testGroupsListTheirCommands() throws {
-        for group in ["keys", "known-hosts", "snippets", "vault"] {
+        for group in ["keys", "known-hosts", "snippets", "vault", "ca"] {
             let r = try HostbookProcess.run([group, "--help"])
             XCTAssertEqual(r.status, 0)
             XCTAssertTrue(r.stdout.contains("Usage: hostbook \(group) <command> [options]\n"))

@@ -175,6 +175,15 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
         XCTAssertEqual(field(try run("keys", "show", "made"), "git_email"), .string("dev@example.com"))
         try run("keys", "allowed-signers")
+        // Certificate authorities (their keys in the same vault).
+        try run("ca", "create", "team")
+        try run("ca", "list")
+        try run("ca", "public", "team")
+        try run("ca", "sign", "team", "--key", "made", "--identity", "dev", "--principal", "dev", "--valid", "1h",
+                "--output", hb.dir.file("made-cert.pub"))
+        try run("ca", "revoke", "team", "--serial", "1")
+        XCTAssertEqual(field(try run("ca", "log", "team"), "ca"), .string("team"))
+        try run("ca", "krl", "team", "--output", hb.dir.file("team.krl"))
         try run("keys", "remove", "imported", "--yes")
 
         // Known hosts, with a private sshd for scan.

@@ -23,7 +23,15 @@ extension HostDatabase {
     /// Every key (uuid, name); each should have its private key in the vault.
     public func keySecretOwners() throws -> [SecretOwner] {
         try read {
-            try connection.query("SELECT uuid, name FROM keys ORDER BY name COLLATE NOCASE").map {
+            // A certificate authority's private key is a private-key item too (`hostbook ca`);
+            // a database not yet migrated to version 9 has none.
+            let hasAuthorities = try connection.query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'certificate_authorities'").isEmpty == false
+            return try connection.query("""
+                SELECT uuid, name FROM keys
+                \(hasAuthorities ? "UNION ALL SELECT uuid, 'CA ' || name FROM certificate_authorities" : "")
+                ORDER BY 2 COLLATE NOCASE
+                """).map {
                 SecretOwner(uuid: $0.text(0) ?? "", name: $0.text(1) ?? "")
             }
         }
