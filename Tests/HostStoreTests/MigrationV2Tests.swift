@@ -52,7 +52,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 8: keys' certificates (none).
                                                                   "key_certificates", "known_hosts_rotation_off",
                                                                   // Version 9: certificate authorities (none yet).
-                                                                  "certificate_authorities", "ca_certificates", "ca_revocations"])
+                                                                  "certificate_authorities", "ca_certificates", "ca_revocations",
+                                                                  // Version 11: bundle serials exported, bundle hosts' own fields (none).
+                                                                  "bundle_exported", "bundle_overrides"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])
