@@ -6,36 +6,6 @@ public import KeyFormats
 public import SecureMemory
 public import System
 
-/// A key the agent can serve: its public half, the comment `ssh-add -l` shows, and how
-/// it signs: with a private key already in secure memory, or with a signer the caller
-/// supplies (a standing agent reads the private key only when it is first needed).
-public struct AgentIdentity: @unchecked Sendable {
-    public let publicKey: PublicKey
-    public let comment: String
-    let signer: @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]
-
-    public init(key: PrivateKey, comment: String) {
-        self.publicKey = key.publicKey
-        self.comment = comment
-        let held = HeldKey(key)
-        self.signer = { data, hash in try held.key.sign(data, rsaHash: hash) }
-    }
-
-    public init(publicKey: PublicKey, comment: String, signer: @escaping @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]) {
-        self.publicKey = publicKey
-        self.comment = comment
-        self.signer = signer
-    }
-
-    public func sign(_ data: [UInt8], rsaHash: RSASignatureHash) throws -> [UInt8] { try signer(data, rsaHash) }
-}
-
-/// A private key captured by a signer (its secret fields are in secure memory).
-private final class HeldKey: @unchecked Sendable {
-    let key: PrivateKey
-    init(_ key: PrivateKey) { self.key = key }
-}
-
 /// The process on the other end of a connection (SO_PEERCRED), and which program it is,
 /// pinned by a pidfd taken when the connection was accepted (nil: none could be taken).
 public struct AgentPeer: Sendable, Equatable {

@@ -36,6 +36,9 @@ public enum Schema {
         // Version 7: the compact known-hosts layout (fingerprints, import metadata, `hashed`
         // and imported events derived instead of stored).
         Migration(version: 7, sql: KnownHostsSchema.v7),
+        // Version 12: where each key's private half lives (KeyLocation) and an sk key's
+        // flags; the upstream agents the standing agent signs through (AgentUpstreams).
+        Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.
