@@ -48,7 +48,7 @@ final class MigrationV2Tests: XCTestCase {
         // Version 6 adds the empty team-bundle tables.
         XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases", "key_namespaces", "key_git_identities",
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
-                                                                  "known_hosts_imports"])
+                                                                  "known_hosts_imports", "agent_upstreams"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

@@ -59,7 +59,7 @@ final class MigrationV4Tests: XCTestCase {
         }
         // Version 6: the empty team-bundle tables.
         // Version 7: the file imports (none: the old entries keep their own time and source).
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports"] {
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "agent_upstreams"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })

@@ -55,7 +55,7 @@ final class MigrationV5Tests: XCTestCase {
         var after = try MigrationTests.dump(db.connection)
         // Version 6: the empty team-bundle tables.
         // Version 7: the file imports (none: the old entries keep their own time and source).
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports"] {
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "agent_upstreams"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after, before)

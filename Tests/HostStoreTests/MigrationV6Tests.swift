@@ -63,6 +63,7 @@ final class MigrationV6Tests: XCTestCase {
         XCTAssertEqual(try db.connection.userVersion, Schema.currentVersion)
         var after = try MigrationTests.dump(db.connection)
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_imports"), [])
+        XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [])
         XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)

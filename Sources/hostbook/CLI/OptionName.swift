@@ -75,6 +75,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case type
     case uninstall
     case untag
+    case upstream
     case user
     case version
     case wide

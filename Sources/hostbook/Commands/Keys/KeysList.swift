@@ -21,12 +21,16 @@ enum KeysList {
             inv.note("No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.")
             return
         }
+        // A LOCATION column only when a key lives elsewhere than the vault: a vault-only
+        // list reads as it always did.
+        let located = keys.contains { $0.location != .vault }
         var table = Table(columns: [
             Table.column("NAME", minimum: 8), Table.column("TYPE", shrinks: false), Table.column("BITS", shrinks: false),
-            Table.column("FINGERPRINT", minimum: 20), Table.column("COMMENT"),
-        ])
+            Table.column("FINGERPRINT", minimum: 20),
+        ] + (located ? [Table.column("LOCATION", shrinks: false)] : []) + [Table.column("COMMENT")])
         for k in keys {
-            table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment])
+            let location = located ? [KeyPresentation.shortLocation(k)] : []
+            table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint] + location + [k.comment])
         }
         inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }

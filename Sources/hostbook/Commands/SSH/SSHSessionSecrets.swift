@@ -1,6 +1,7 @@
 // The secrets of one `hostbook ssh` session: each hop's private key and password, read
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
-// the session's agent and askpass socket.
+// the session's agent and askpass socket. A key that lives elsewhere (another agent's:
+// KeyLocation) is served through its location's signer instead, asked only when ssh signs.
 import Agent
 import Credentials
 import HostStore
@@ -19,11 +20,22 @@ struct SSHSecrets: @unchecked Sendable {
 extension SSHPlan {
     /// Reads each hop's private key and password from the vault into secure memory.
     /// `localUser` is the user ssh logs in as where a hop sets none.
-    func loadSecrets(localUser: String) throws -> SSHSecrets {
+    /// `databasePath`: where the saved upstream agents are read, when a hop's key is one.
+    func loadSecrets(localUser: String, databasePath: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
         var secrets = SSHSecrets()
+        var signers: KeySigners?
         for (index, hop) in hops.enumerated() {
-            if let stored = hop.key {
+            if let stored = hop.key, stored.location == .upstream {
+                if signers == nil {
+                    let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
+                    signers = AgentUpstreamSockets.signers(try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil))
+                }
+                if !secrets.identities.contains(where: { $0.publicKey.blob == stored.publicKeyBlob }),
+                   let provider = signers?.provider(for: stored), let publicKey = try? stored.publicKey {
+                    secrets.identities.append(AgentIdentity(publicKey: publicKey, comment: stored.name, signer: provider.signer(for: stored)))
+                }
+            } else if let stored = hop.key {
                 let key = try VaultPrivateKey.read(stored, from: vault)
                 if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
                     secrets.identities.append(AgentIdentity(key: key, comment: stored.name))
