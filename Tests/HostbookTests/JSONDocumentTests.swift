@@ -219,6 +219,25 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("agent", "status")
         try run("agent", "log")
 
+        // Another agent's keys: OpenSSH's ssh-agent as the fixture's account, holding a key
+        // made for it, stopped by its pid.
+        let upstreamSocket = runtime + "/upstream.sock"
+        let upstream = try Shell.start("exec /usr/bin/ssh-agent -D -a \"$SOCK\"", environment: ["SOCK": upstreamSocket], dir: hb.dir,
+                                       tag: "upstream", account: hb.account)
+        defer {
+            kill(upstream.processIdentifier, SIGTERM)
+            upstream.waitUntilExit()
+        }
+        while upstream.isRunning, !Shell.output(hb.dir, "upstream").0.contains("Agent pid") { usleep(10_000) }
+        let held = try Shell.run("ssh-keygen -q -t ed25519 -N '' -C far -f \"$K\" && SSH_AUTH_SOCK=\"$SOCK\" ssh-add -q \"$K\"",
+                                 environment: ["K": hb.dir.file("far"), "SOCK": upstreamSocket], account: hb.account)
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertEqual(field(try run("keys", "import-agent", upstreamSocket), "certificates_skipped"), .number("0"))
+        XCTAssertEqual(field(try run("keys", "show", "far"), "location"), .string("upstream"))
+        try run("agent", "upstream", "add", runtime + "/gone.sock")
+        try run("agent", "upstream", "list")
+        try run("agent", "upstream", "remove", runtime + "/gone.sock")
+
         // Team bundles: exported through that agent with the unrestricted key 'login', trusted,
         // imported (dry run, then for real), subscribed to from a git repository, updated.
         let published = hb.dir.file("published")
@@ -265,7 +284,7 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
 
     /// The command words at the start of `args` (the longest that the document lists).
     func commandWords(_ args: [String]) -> String {
-        for n in stride(from: min(2, args.count), through: 1, by: -1) {
+        for n in stride(from: min(3, args.count), through: 1, by: -1) {
             let w = args.prefix(n).joined(separator: " ")
             if doc.commands[w] != nil { return w }
         }
