@@ -27,7 +27,7 @@ public struct AgentConversation: Sendable {
         if state.bindFailed { return refuseAfterFailedBind(request) }
         switch request {
         case .requestIdentities:
-            return AgentReply.identities(policy.identities(state).map { ($0.publicKey.blob, $0.comment) })
+            return AgentReply.identities(policy.identities(state).map { ($0.blob, $0.comment) })
         case .sign(let blob, let data, let flags):
             return sign(keyBlob: blob, data: data, flags: flags)
         case .sessionBind(let bind):
@@ -45,7 +45,7 @@ public struct AgentConversation: Sendable {
             // Only for a key this connection is offered, and never through a forwarded
             // agent: the far end is not the user at this machine.
             guard !state.isForwarded, let status = policy.keyStatus,
-                  let identity = policy.identities(state).first(where: { $0.publicKey.blob == blob }),
+                  let identity = policy.identities(state).first(where: { $0.blob == blob }),
                   let answer = status(state, identity) else { return AgentReply.failure }
             return answer.reply
         case .dropKeys:
@@ -86,7 +86,7 @@ public struct AgentConversation: Sendable {
     }
 
     private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
-        guard let identity = policy.identities(state).first(where: { $0.publicKey.blob == keyBlob }) else {
+        guard let identity = policy.identities(state).first(where: { $0.blob == keyBlob }) else {
             // A key this connection is not offered (locked, another destination's, or not
             // held at all) is refused, and the refusal is told like any other.
             if let key = try? PublicKey(blob: keyBlob) { policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil)) }
@@ -99,7 +99,7 @@ public struct AgentConversation: Sendable {
 
     /// The reply, and how `maySign` decided (nil when it was not asked).
     private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> ([UInt8], String?) {
-        let keyBlob = identity.publicKey.blob
+        let keyBlob = identity.blob
         let signed = SignedData(data)
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the

@@ -15,7 +15,11 @@ public protocol AgentSigner: Sendable {
 }
 
 public struct AgentIdentity: Sendable {
+    /// The key that signs (for a certificate identity, the certificate's key).
     public let publicKey: PublicKey
+    /// What the agent lists and what a sign request names: the key's blob, or a
+    /// certificate's blob whose key is `publicKey`.
+    public let blob: [UInt8]
     public let comment: String
     public let signer: any AgentSigner
 
@@ -24,8 +28,10 @@ public struct AgentIdentity: Sendable {
         self.init(publicKey: key.publicKey, comment: comment, signer: HeldKeySigner(key))
     }
 
-    public init(publicKey: PublicKey, comment: String, signer: any AgentSigner) {
+    /// `blob`: a certificate of `publicKey` to list instead of the plain key (nil: the key).
+    public init(publicKey: PublicKey, blob: [UInt8]? = nil, comment: String, signer: any AgentSigner) {
         self.publicKey = publicKey
+        self.blob = blob ?? publicKey.blob
         self.comment = comment
         self.signer = signer
     }
