@@ -100,21 +100,31 @@ public final class KeyStore {
     /// Inserts a key in one transaction; refuses what `checkFree` refuses.
     @discardableResult
     public func insert(_ key: NewKey) throws -> StoredKey {
+        try connection.transaction { try insertRow(key) }
+    }
+
+    /// Inserts several keys in one transaction (all or none); refuses what `checkFree`
+    /// refuses for any of them (`keys import-agent`).
+    @discardableResult
+    public func insert(_ keys: [NewKey]) throws -> [StoredKey] {
+        try connection.transaction { try keys.map { try insertRow($0) } }
+    }
+
+    /// One row, inside the caller's transaction.
+    private func insertRow(_ key: NewKey) throws -> StoredKey {
         let fingerprint = key.publicKey.sha256Fingerprint
-        return try connection.transaction {
-            try checkFree(name: key.name, fingerprint: fingerprint)
-            try connection.run("""
-                INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at,
-                                  location, sk_flags)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?, ?)
-                """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
-                      .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format),
-                      .text(key.location.rawValue), key.skFlags.map { .int(Int64($0.rawValue)) } ?? .null])
-            guard let stored = try find(name: key.name) else {
-                throw HostStoreError.database(code: 1, message: "the new key row could not be read back")
-            }
-            return stored
+        try checkFree(name: key.name, fingerprint: fingerprint)
+        try connection.run("""
+            INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at,
+                              location, sk_flags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?, ?)
+            """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
+                  .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format),
+                  .text(key.location.rawValue), key.skFlags.map { .int(Int64($0.rawValue)) } ?? .null])
+        guard let stored = try find(name: key.name) else {
+            throw HostStoreError.database(code: 1, message: "the new key row could not be read back")
         }
+        return stored
     }
 
     /// The key called `name` (case-insensitive), or nil.

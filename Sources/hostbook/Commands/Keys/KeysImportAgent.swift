@@ -55,19 +55,23 @@ enum KeysImportAgent {
         }
 
         let ctx = try KeysContext.open(inv)
-        var imported: [StoredKey] = []
         var skipped: [StoredKey] = []
+        let imported: [StoredKey]
         do {
+            var new: [NewKey] = []
+            var chosen: Set<String> = []
             for (key, comment) in keys {
                 if let existing = try ctx.store.find(fingerprint: key.sha256Fingerprint) {
                     skipped.append(existing)
                     continue
                 }
-                let chosen = try name ?? freeName(for: key, comment: comment, ctx.store)
-                imported.append(try ctx.store.insert(NewKey(uuid: UUIDString.random(), name: chosen, publicKey: key, comment: comment,
-                                                            format: "agent", location: .upstream)))
+                let keyName = try name ?? freeName(for: key, comment: comment, ctx.store, besides: chosen)
+                chosen.insert(keyName.lowercased())
+                new.append(NewKey(uuid: UUIDString.random(), name: keyName, publicKey: key, comment: comment, format: "agent", location: .upstream))
             }
+            // The socket first: saved alone it only makes the agents ask it; the keys all or none.
             _ = try AgentUpstreams(database: ctx.database).add(socket)
+            imported = try ctx.store.insert(new)
         } catch let e as HostStoreError where e.kind != .database {
             throw e
         } catch {
@@ -93,13 +97,15 @@ enum KeysImportAgent {
 
     /// The key's comment (its last path component, as a file's key is named after the file)
     /// when that is a valid, free name; else `agent-` and the start of its fingerprint.
-    static func freeName(for key: PublicKey, comment: String, _ store: KeyStore) throws -> String {
+    /// `besides`: the names (lower-cased) chosen already for other keys of the same import.
+    static func freeName(for key: PublicKey, comment: String, _ store: KeyStore, besides: Set<String>) throws -> String {
+        func taken(_ name: String) throws -> Bool { try besides.contains(name.lowercased()) || store.find(name: name) != nil }
         let base = comment.split(separator: "/").last.map(String.init) ?? ""
-        if (try? KeyName.validate(base)) != nil, try store.find(name: base) == nil { return base }
+        if (try? KeyName.validate(base)) != nil, try !taken(base) { return base }
         let digits = key.sha256Fingerprint.dropFirst("SHA256:".count).filter { $0.isLetter || $0.isNumber }
         var candidate = "agent-" + digits.prefix(8)
         var n = 2
-        while try store.find(name: candidate) != nil {
+        while try taken(candidate) {
             candidate = "agent-" + digits.prefix(8) + "-\(n)"
             n += 1
         }
