@@ -35,7 +35,7 @@ enum AgentCommands {
         let upstreams = try AgentUpstreamSockets.given(inv)
         if let pid = AgentSocket.runningAgent(at: path) {
             if !upstreams.isEmpty {
-                inv.note("hostbook: an agent is already running at \(path.escapedForTerminal); --upstream applies when it starts (stop it first, or save the socket with 'hostbook agent upstream add SOCKET')")
+                inv.note("hostbook: an agent is already running at \(path); --upstream applies when it starts (stop it first, or save the socket with 'hostbook agent upstream add SOCKET')")
             }
             printEnvironment(path: path, pid: pid, inv)
             return

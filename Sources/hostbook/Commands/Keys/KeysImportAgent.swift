@@ -90,7 +90,7 @@ enum KeysImportAgent {
         }
         for key in skipped { inv.note("The key \(key.fingerprint) is saved already as '\(key.name)'.") }
         if certificates > 0 { inv.note("\(certificates) certificate\(certificates == 1 ? " was" : "s were") not saved.") }
-        if imported.isEmpty && skipped.isEmpty { inv.note("The agent at \(socket.escapedForTerminal) lists no keys.") }
+        if imported.isEmpty && skipped.isEmpty { inv.note("The agent at \(socket) lists no keys.") }
         inv.print("hostbook's agent signs with \(imported.count + skipped.count == 1 ? "it" : "them") through \(socket) (saved as an upstream agent);"
                   + " name one for a host with 'hostbook edit HOST --key NAME'.")
     }
