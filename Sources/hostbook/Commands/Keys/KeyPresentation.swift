@@ -59,11 +59,11 @@ enum KeyPresentation {
     /// `security-key (touch, PIN)`, `upstream (the other agent decides)`.
     static func locationText(_ key: StoredKey) -> String {
         var asks: [String] = []
-        switch key.needsPresence {
-        case true?: asks.append("touch")
-        case false?: asks.append("no touch")
-        case nil where key.location == .securityKey: asks.append("touch unless enrolled with no-touch-required")
-        case nil: break
+        switch (key.location, key.needsPresence) {
+        case (_, true?): asks.append("touch")
+        case (.securityKey, false?): asks.append("no touch")
+        case (.securityKey, nil): asks.append("touch unless enrolled with no-touch-required")
+        default: break
         }
         if key.needsPIN == true { asks.append("PIN") }
         if key.location == .upstream { asks.append("the other agent decides what it asks") }
