@@ -62,5 +62,26 @@ final class UpstreamAgentLoginTests: XCTestCase {
         XCTAssertEqual(r.status, 0, r.stderr + sshd.log)
         XCTAssertEqual(r.stdout, "connected\n")
         XCTAssertTrue(sshd.log.contains("Accepted publickey for root"), sshd.log)
+
+        // The standing agent with the socket given only as --upstream (the setting
+        // forgotten): ssh-keygen -Y sign through it signs with the upstream's key, logged.
+        XCTAssertEqual(try bed.fx.run(["agent", "upstream", "remove", socket]).status, 0)
+        let started = try bed.fx.run(["--json", "agent", "start", "--upstream", socket])
+        XCTAssertEqual(started.status, 0, started.stderr)
+        defer { _ = try? bed.fx.run(["agent", "stop"]) }   // when a check below fails first
+        let standing = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(started.stdout.utf8)) as? [String: Any])["socket"] as? String
+        let pubFile = bed.home + "/far.pub"
+        try Data((pub + "\n").utf8).write(to: URL(fileURLWithPath: pubFile))
+        try Data("signed data\n".utf8).write(to: URL(fileURLWithPath: bed.home + "/data"))
+        let signed = try Shell.run("SSH_AUTH_SOCK=\"$HB_SOCK\" ssh-keygen -q -Y sign -n file -f \"$PUB\" \"$DATA\"",
+                                   environment: ["HB_SOCK": standing ?? "", "PUB": pubFile, "DATA": bed.home + "/data"], account: bed.fx.account)
+        XCTAssertEqual(signed.status, 0, signed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: bed.home + "/data.sig"))
+        // The log is written in the background; stopping the agent writes what it holds.
+        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
+        let log = try bed.fx.run(["--json", "agent", "log"])
+        let entries = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]])
+        XCTAssertEqual(entries.map { $0["key"] as? String }, ["far"], log.stdout)
+        XCTAssertEqual(entries.map { $0["outcome"] as? String }, ["signed"], log.stdout)
     }
 }
