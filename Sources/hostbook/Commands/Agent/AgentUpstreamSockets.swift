@@ -28,10 +28,4 @@ enum AgentUpstreamSockets {
         var seen: Set<String> = []
         return (given + saved).filter { $0 != ownSocket && seen.insert($0).inserted }
     }
-
-    /// The signers of the standing agent or a session for these sockets (none: no provider,
-    /// and an upstream key is refused as not held).
-    static func signers(_ sockets: [String]) -> KeySigners {
-        KeySigners([.upstream: UpstreamKeySigners(sockets: sockets)])
-    }
 }

@@ -19,7 +19,7 @@ extension StandingAgent {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
-                  signers: AgentUpstreamSockets.signers(upstreams),
+                  signers: KeySignerSetup.signers(upstreams: upstreams),
                   explain: UpstreamAgentError.explain,
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }))
     }

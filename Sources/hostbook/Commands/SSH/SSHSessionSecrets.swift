@@ -24,15 +24,19 @@ extension SSHPlan {
     func loadSecrets(localUser: String, databasePath: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
         var secrets = SSHSecrets()
+        // Set up when a hop's key lives elsewhere than the vault (the upstream sockets are
+        // read from the database then).
         var signers: KeySigners?
+        func locationSigners() throws -> KeySigners {
+            if let signers { return signers }
+            let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
+            let made = KeySignerSetup.signers(upstreams: try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil))
+            signers = made
+            return made
+        }
         for (index, hop) in hops.enumerated() {
-            if let stored = hop.key, stored.location == .upstream {
-                if signers == nil {
-                    let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
-                    signers = AgentUpstreamSockets.signers(try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil))
-                }
-                if !secrets.identities.contains(where: { $0.publicKey.blob == stored.publicKeyBlob }),
-                   let provider = signers?.provider(for: stored), let publicKey = try? stored.publicKey {
+            if let stored = hop.key, stored.location != .vault, let provider = try locationSigners().provider(for: stored) {
+                if !secrets.identities.contains(where: { $0.publicKey.blob == stored.publicKeyBlob }), let publicKey = try? stored.publicKey {
                     secrets.identities.append(AgentIdentity(publicKey: publicKey, comment: stored.name, signer: provider.signer(for: stored)))
                 }
             } else if let stored = hop.key {
