@@ -11,6 +11,11 @@ enum HelpFormatter {
         ("vault", "The Secret Service that holds passwords and keys"),
     ]
 
+    /// Groups inside a group (a command of three words), by their path.
+    static let subgroups: [[String]: String] = [
+        ["agent", "upstream"]: "The other agents whose keys the standing agent signs through",
+    ]
+
     static func programHelp(_ commands: [CommandSpec]) -> String {
         var out = """
         hostbook — SSH hosts, keys, trusted host keys and snippets; secrets in the Secret Service.
@@ -46,10 +51,16 @@ enum HelpFormatter {
     static func groupHelp(_ words: [String], _ commands: [CommandSpec]) -> String {
         let name = words.joined(separator: " ")
         let members = commands.filter { $0.words.count == words.count + 1 && Array($0.words.prefix(words.count)) == words }
-        var out = groups.first { $0.name == name }.map { "\($0.summary)\n\n" } ?? ""
+        // Groups inside this one (`agent upstream`), after its commands, once each.
+        var inner: [String] = []
+        for c in commands where c.words.count > words.count + 1 && Array(c.words.prefix(words.count)) == words
+            && !inner.contains(c.words[words.count]) { inner.append(c.words[words.count]) }
+        let summary = groups.first { $0.name == name }?.summary ?? subgroups[words]
+        var out = summary.map { "\($0)\n\n" } ?? ""
         out += "Usage: hostbook \(name) <command> [options]\n\nCommands:\n"
-        let width = max(12, members.map { $0.words.last!.count }.max() ?? 0) + 2
+        let width = max(12, (members.map { $0.words.last!.count } + inner.map(\.count)).max() ?? 0) + 2
         for c in members { out += "  " + pad(c.words.last!, width) + c.summary + "\n" }
+        for word in inner { out += "  " + pad(word, width) + (subgroups[words + [word]] ?? "") + "\n" }
         out += "\nRun 'hostbook \(name) <command> --help' for a command's options.\n"
         return out
     }

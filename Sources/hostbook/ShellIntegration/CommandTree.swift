@@ -39,7 +39,8 @@ struct CommandTree {
             let word = c.words[path.count]
             guard seen.insert(word).inserted else { continue }
             let isCommand = c.words.count == path.count + 1
-            let summary = isCommand ? c.summary : (HelpFormatter.groups.first { $0.name == word }?.summary ?? "")
+            let summary = isCommand ? c.summary
+                : (HelpFormatter.groups.first { $0.name == word }?.summary ?? HelpFormatter.subgroups[path + [word]] ?? "")
             out.append(Child(word: word, summary: summary))
         }
         return out
