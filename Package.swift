@@ -117,7 +117,7 @@ let package = Package(
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // End-to-end tests run the real `hostbook` binary.
-        .testTarget(name: "HostbookTests", dependencies: ["hostbook", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

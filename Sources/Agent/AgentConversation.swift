@@ -78,43 +78,68 @@ public struct AgentConversation: Sendable {
         case .requestIdentities:
             return AgentReply.identities([])
         case .sign(let blob, _, _):
-            if let key = try? PublicKey(blob: blob) { policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil)) }
+            if let (key, certificate) = Self.named(blob) {
+                policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil, certificate: certificate))
+            }
             return AgentReply.failure
         default:
             return AgentReply.failure
         }
     }
 
+    /// The plain key a sign request names, and the certificate when it names one.
+    private static func named(_ blob: [UInt8]) -> (PublicKey, Certificate?)? {
+        if let key = try? PublicKey(blob: blob) { return (key, nil) }
+        if let certificate = try? Certificate(blob: blob) { return (certificate.key, certificate) }
+        return nil
+    }
+
     private func sign(keyBlob: [UInt8], data: [UInt8], flags: UInt32) -> [UInt8] {
-        guard let identity = policy.identities(state).first(where: { $0.blob == keyBlob }) else {
-            // A key this connection is not offered (locked, another destination's, or not
-            // held at all) is refused, and the refusal is told like any other.
-            if let key = try? PublicKey(blob: keyBlob) { policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil)) }
+        let offered = policy.identities(state)
+        guard let identity = offered.first(where: { $0.blob == keyBlob }) else {
+            // A key (or certificate) this connection is not offered (locked, another
+            // destination's, outside its validity, or not held at all) is refused, and the
+            // refusal is told like any other.
+            if let (key, certificate) = Self.named(keyBlob) {
+                policy.outcome?(state, key, AgentSignOutcome(signed: false, how: nil, certificate: certificate))
+            }
             return AgentReply.failure
         }
-        let (reply, how) = sign(identity, data: data, flags: flags)
-        policy.outcome?(state, identity.publicKey, AgentSignOutcome(signed: reply.first == AgentMessageType.signResponse, how: how))
+        let (reply, how, certificate) = sign(identity, offered: offered, data: data, flags: flags)
+        policy.outcome?(state, identity.publicKey, AgentSignOutcome(signed: reply.first == AgentMessageType.signResponse, how: how,
+                                                                    certificate: certificate))
         return reply
     }
 
-    /// The reply, and how `maySign` decided (nil when it was not asked).
-    private func sign(_ identity: AgentIdentity, data: [UInt8], flags: UInt32) -> ([UInt8], String?) {
+    /// The reply, how `maySign` decided (nil when it was not asked), and the certificate
+    /// the signature is for.
+    private func sign(_ identity: AgentIdentity, offered: [AgentIdentity], data: [UInt8], flags: UInt32)
+        -> ([UInt8], String?, Certificate?) {
         let keyBlob = identity.blob
         let signed = SignedData(data)
+        var certificate = identity.certificate
+        if case .userAuthentication(let auth) = signed, auth.keyBlob != keyBlob, identity.certificate == nil {
+            // ssh names the plain key when the certificate comes from its CertificateFile
+            // (sshconnect2.c signs with the agent's key for it): the data then carries a
+            // certificate of that key, which counts only when this connection is offered it.
+            certificate = offered.first(where: { $0.certificate != nil && $0.blob == auth.keyBlob && $0.publicKey.blob == keyBlob })?.certificate
+        }
         if let binding = state.bindings.last {
             // Bound: only a user-authentication request for the bound session, and for the
-            // hostbound method only the bound host key.
-            guard case .userAuthentication(let auth) = signed, auth.sessionID == binding.sessionID, auth.keyBlob == keyBlob else {
-                return (AgentReply.failure, nil)
+            // hostbound method only the bound host key; the key named is the one asked for
+            // or an offered certificate of it.
+            guard case .userAuthentication(let auth) = signed, auth.sessionID == binding.sessionID,
+                  auth.keyBlob == keyBlob || auth.keyBlob == certificate?.blob else {
+                return (AgentReply.failure, nil, certificate)
             }
-            if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return (AgentReply.failure, nil) }
+            if let hostKey = auth.hostKeyBlob, hostKey != binding.hostKey.blob { return (AgentReply.failure, nil, certificate) }
         }
         var deciding = state
         deciding.signingDigest = "SHA256:" + Base64.encode(Digest.sha256(data), padded: false)
         let decision = policy.maySign(deciding, identity, signed)
-        guard decision.allowed else { return (AgentReply.failure, decision.how) }
+        guard decision.allowed else { return (AgentReply.failure, decision.how, certificate) }
         let hash: RSASignatureHash = flags & AgentSignFlags.rsaSHA512 != 0 ? .sha512 : flags & AgentSignFlags.rsaSHA256 != 0 ? .sha256 : .sha1
-        guard let signature = try? identity.sign(data, rsaHash: hash) else { return (AgentReply.failure, decision.how) }
-        return (AgentReply.signature(signature), decision.how)
+        guard let signature = try? identity.sign(data, rsaHash: hash) else { return (AgentReply.failure, decision.how, certificate) }
+        return (AgentReply.signature(signature), decision.how, certificate)
     }
 }

@@ -74,6 +74,10 @@ public struct AgentSignOutcome: Sendable, Equatable {
     /// `maySign`'s word for how it decided; nil when it was not asked (the protocol's
     /// checks refused first, or the key is not offered) or said none.
     public let how: String?
+    /// The certificate the signature was asked for: the one the request named, or the one
+    /// in the user-authentication data when ssh names the plain key (a `CertificateFile`
+    /// whose key the agent holds); nil for a plain key.
+    public var certificate: Certificate? = nil
 }
 
 public struct AgentPolicy: Sendable {

@@ -164,7 +164,14 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 6: team bundles.
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
                                                                   // Version 7: the file imports (none: every v1 entry keeps its own).
-                                                                  "known_hosts_imports", "agent_upstreams"])
+                                                                  "known_hosts_imports",
+                                                                  // Version 8: keys' certificates (none yet).
+                                                                  "key_certificates",
+                                                                  // Version 10: the hosts whose rotation is turned off (none).
+                                                                  "known_hosts_rotation_off",
+                                                                  // Version 12: the upstream agents (none).
+                                                                  "agent_upstreams"])
+        XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])
         // Version 5: no key is restricted to namespaces or set up for git.

@@ -48,7 +48,11 @@ final class MigrationV2Tests: XCTestCase {
         // Version 6 adds the empty team-bundle tables.
         XCTAssertEqual(Set(after.keys).subtracting(before.keys), ["ssh_config_hosts", "agent_log", "host_aliases", "key_namespaces", "key_git_identities",
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
-                                                                  "known_hosts_imports", "agent_upstreams"])
+                                                                  "known_hosts_imports",
+                                                                  // Version 8: keys' certificates (none).
+                                                                  "key_certificates", "known_hosts_rotation_off",
+                                                                  // Version 12: the upstream agents (none).
+                                                                  "agent_upstreams"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

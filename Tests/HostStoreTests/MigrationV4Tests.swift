@@ -59,12 +59,15 @@ final class MigrationV4Tests: XCTestCase {
         }
         // Version 6: the empty team-bundle tables.
         // Version 7: the file imports (none: the old entries keep their own time and source).
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "agent_upstreams"] {
+        // Version 8: keys' certificates (none).
+        // Version 10: the hosts whose host-key rotation is turned off (none).
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "key_certificates", "known_hosts_rotation_off",
+                      "agent_upstreams"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })
         after["keys"] = before["keys"]
-        XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null|null|null|null" })
+        XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null|null|null|null|null" })
         after["agent_log"] = before["agent_log"]
         XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")

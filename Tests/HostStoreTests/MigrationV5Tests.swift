@@ -55,9 +55,14 @@ final class MigrationV5Tests: XCTestCase {
         var after = try MigrationTests.dump(db.connection)
         // Version 6: the empty team-bundle tables.
         // Version 7: the file imports (none: the old entries keep their own time and source).
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "agent_upstreams"] {
+        // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
+        // Version 10: the hosts whose host-key rotation is turned off (none).
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "key_certificates", "known_hosts_rotation_off",
+                      "agent_upstreams"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
+        XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null" })
+        after["agent_log"] = before["agent_log"]
         XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)

@@ -157,6 +157,16 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("keys", "public", "made")
         XCTAssertEqual(field(try run("keys", "edit", "made", "--confirm", "--grant", "10m"), "confirm"), .bool(true))
         try run("keys", "edit", "made", "--namespace", "file")
+        // keys cert add / remove: a certificate by a CA made here, so `certificate` holds every field.
+        guard case .string(let madeLine) = field(try run("keys", "public", "made"), "public_key") else { return XCTFail("keys public made") }
+        let madePub = hb.dir.file("made.pub"), certCA = hb.dir.file("cert-ca")
+        try Data((madeLine + "\n").utf8).write(to: URL(fileURLWithPath: madePub))
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", certCA]).status, 0)
+        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-s", certCA, "-I", "made", "-n", "alice", "-O", "force-command=/bin/true",
+                                                  "-V", "-1m:+1h", madePub]).status, 0)
+        XCTAssertNotEqual(field(try run("keys", "cert", "add", "made", hb.dir.file("made-cert.pub")), "certificate"), .null)
+        try run("keys", "list")
+        XCTAssertEqual(field(try run("keys", "cert", "remove", "made"), "certificate"), .null)
         let repo = hb.dir.file("repo")
         XCTAssertEqual(try hb.tool("/usr/bin/git", ["init", "-q", repo]).status, 0)
         try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
@@ -184,6 +194,8 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("known-hosts", "approve", "h.test", "--key", keyA, "--yes")
         try run("known-hosts", "check", "h.test", "--key", keyA)
         try run("known-hosts", "revoke", "h.test", "--key", keyB)
+        XCTAssertEqual(field(try run("known-hosts", "rotation", "h.test", "--off"), "rotation"), .string("off"))
+        try run("known-hosts", "rotation", "h.test")
         XCTAssertEqual(field(try run("known-hosts", "list", "h.test"), "marker", at: 1), .string("revoked"))
         try run("known-hosts", "list")
         try run("known-hosts", "remove", "h.test")

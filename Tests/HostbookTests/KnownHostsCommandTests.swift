@@ -118,6 +118,22 @@ final class KnownHostsCommandTests: XCTestCase, TestHostKeys {
         XCTAssertEqual((try JSONSerialization.jsonObject(with: unknown.stdoutBytes) as? [String: Any])?["status"] as? String, "unknown")
     }
 
+    func testRotationSwitchIsPerNameAndPort() throws {
+        assertResult(try hb(["known-hosts", "rotation", "h.test"]), 0, stdout: "Host-key rotation is on for 'h.test'.\n", stderr: "")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("hostbook.db")), "asking creates nothing")
+        assertResult(try hb(["known-hosts", "rotation", "h.test", "--on", "--off"]), 2, stdout: "",
+                     stderr: "hostbook: --on and --off cannot be given together\n")
+        assertResult(try hb(["known-hosts", "rotation", "*.test", "--off"]), 2, stdout: "")
+        assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--off"]), 0,
+                     stdout: "Host-key rotation is now off for 'h.test' (port 2222).\n")
+        assertResult(try hb(["known-hosts", "rotation", "H.TEST", "--port", "2222", "--off"]), 0,
+                     stdout: "Host-key rotation was already off for 'h.test' (port 2222).\n")
+        assertResult(try hb(["known-hosts", "rotation", "h.test", "--port", "2222"]), 0, stdout: "Host-key rotation is off for 'h.test' (port 2222).\n")
+        assertResult(try hb(["known-hosts", "rotation", "h.test"]), 0, stdout: "Host-key rotation is on for 'h.test'.\n")
+        assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--on"]), 0,
+                     stdout: "Host-key rotation is now on for 'h.test' (port 2222).\n")
+    }
+
     func testUsageErrors() throws {
         assertResult(try hb(["known-hosts", "check", "h.test"]), 2, stdout: "",
                      stderr: "hostbook: --key is required\nGive the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'.\n")

@@ -6,7 +6,6 @@
 // print exactly that. The command line is the subject: the real binary runs.
 import Foundation
 import XCTest
-import HostStore
 
 final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
     static let outputs: [(file: String, args: [String])] = [
@@ -39,7 +38,7 @@ final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
                 XCTAssertEqual(r.status, 0, "v\(version) \(args): \(r.stderr)")
                 XCTAssertEqual(r.stdout, expected, "v\(version) \(file)")
             }
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), String(Schema.currentVersion), "v\(version)")
+            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), String(try CurrentSchemaVersion.read()), "v\(version)")
         }
     }
 }

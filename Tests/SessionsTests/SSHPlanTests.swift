@@ -104,6 +104,57 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertEqual(outer["hostkeyalgorithms"]?.first?.hasPrefix("rsa-sha2-512,rsa-sha2-256,"), true)
     }
 
+    /// Host-key rotation per hop (SSHHostKeyRotation): a hop with a key trusted for its very
+    /// name gets its own file and `UpdateHostKeys yes`, an unknown one keeps `none`/`no`; what a
+    /// hop's ssh writes is taken for that hop's name only, so a jump host never learns a
+    /// target's keys, nor the target a jump host's.
+    func testEachHopLearnsItsOwnRotationInItsOwnFile() throws {
+        try addChain()
+        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        XCTAssertEqual(plan.hops.map { $0.rotation?.count }, [1, nil, 1], "inner's host key is unknown: nothing to learn from")
+        var paths = SSHSessionConfig.Paths()
+        paths.rotationFiles = ["app": folder + "/hop1-known_hosts", "outer": folder + "/hop2-known_hosts"]
+        let config = SSHSessionConfig(hostbookPath: "/usr/local/bin/hostbook", databasePath: databasePath, noInput: true)
+        let file = folder + "/ssh_config"
+        try Data(try config.render(plan, paths: paths).utf8).write(to: URL(fileURLWithPath: file))
+        let app = try sshG(file, "app"), inner = try sshG(file, "inner"), outer = try sshG(file, "outer")
+        XCTAssertEqual(app["userknownhostsfile"], [folder + "/hop1-known_hosts"])
+        XCTAssertEqual(app["updatehostkeys"], ["true"])
+        XCTAssertEqual(outer["userknownhostsfile"], [folder + "/hop2-known_hosts"])
+        XCTAssertEqual(outer["updatehostkeys"], ["true"])
+        XCTAssertEqual(inner["userknownhostsfile"], ["none"])
+        XCTAssertEqual(inner["updatehostkeys"], ["false"])
+        XCTAssertEqual(app["knownhostscommand"], outer["knownhostscommand"], "first use, changed and revoked keys stay hostbook's")
+
+        let appRows = try XCTUnwrap(plan.hops[0].rotation), outerRows = try XCTUnwrap(plan.hops[2].rotation)
+        XCTAssertEqual(HostKeyRotation.knownHostsText(appRows).split(separator: " ").first, "[app.test]:2222", "the entry's own form")
+        let newKey = try PrivateKeyGenerator.generate(.ecdsa, bits: nil, comment: "").publicKey
+        let newLine = "[app.test]:2222 \(newKey.line(comment: ""))\n"
+        // outer's file holding a line for the target (never written by outer's ssh) teaches outer nothing.
+        let outerLearned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[2],
+                                                        fileText: HostKeyRotation.knownHostsText(outerRows) + newLine)
+        XCTAssertEqual(outerLearned?.outcome, .unchanged)
+        XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "app.test", port: 2222)).count, 1)
+        // app's own file: the proven key is learned for app.test port 2222 only.
+        let appLearned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[0],
+                                                      fileText: HostKeyRotation.knownHostsText(appRows) + newLine)
+        XCTAssertEqual(appLearned?.outcome, .learned(added: [newKey], retired: []))
+        XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "app.test", port: 2222)).count, 2)
+        XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "outer.test")).count, 1)
+        XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: newLine), "inner had no file")
+    }
+
+    /// ssh options that could let ssh write the file outside UpdateHostKeys (a first-use key
+    /// with accept-new) or take it away turn learning off for the session.
+    func testOptionsThatCouldLetSSHTrustOnItsOwnTurnLearningOff() {
+        XCTAssertTrue(SSHHostKeyRotation.allowed(sshArguments: []))
+        XCTAssertTrue(SSHHostKeyRotation.allowed(sshArguments: ["-t", "-o", "LogLevel=QUIET", "uptime"]))
+        for arguments in [["-o", "StrictHostKeyChecking=accept-new"], ["-oStrictHostKeyChecking no"], ["-o", "UserKnownHostsFile=/tmp/k"],
+                          ["-o", "updatehostkeys=no"], ["-o", "GlobalKnownHostsFile /etc/k"], ["-o", "KnownHostsCommand=/bin/true"]] {
+            XCTAssertFalse(SSHHostKeyRotation.allowed(sshArguments: arguments), "\(arguments)")
+        }
+    }
+
     func testAJumpChainThatLoopsIsRefused() throws {
         try database.addHost(NewHost(name: "a", hostname: "a.test"))
         try database.addHost(NewHost(name: "b", hostname: "b.test", jump: "a"))

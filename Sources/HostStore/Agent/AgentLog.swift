@@ -23,6 +23,8 @@ public struct AgentLogEntry: Sendable, Equatable {
     public var processChain: String? = nil
     /// The hosts the agent was forwarded through, joined by " → ".
     public var forwardedThrough: String? = nil
+    /// The certificate the signature was asked for (AgentUse.certificate); nil for a plain key.
+    public var certificate: String? = nil
 
     public init(at: String, signed: Bool, keyName: String?, keyFingerprint: String, destination: String?,
                 destinationFingerprint: String?, forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
@@ -56,14 +58,15 @@ extension HostDatabase {
             for e in entries {
                 try connection.run("""
                     INSERT INTO agent_log(at, outcome, key_name, key_fingerprint, destination, destination_fingerprint,
-                                          forwarded, client_pid, client_executable, reason, decision, process_chain, forwarded_through)
-                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)
+                                          forwarded, client_pid, client_executable, reason, decision, process_chain, forwarded_through, certificate)
+                    VALUES (CASE WHEN ?1 = '' THEN strftime('%Y-%m-%dT%H:%M:%fZ','now') ELSE ?1 END, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)
                     """, [.text(e.at), .text(e.signed ? "signed" : "refused"), e.keyName.map { .text($0) } ?? .null, .text(e.keyFingerprint),
                           e.destination.map { .text($0) } ?? .null, e.destinationFingerprint.map { .text($0) } ?? .null,
                           .int(e.forwarded ? 1 : 0), e.clientPID.map { .int(Int64($0)) } ?? .null,
                           e.clientExecutable.map { .text($0) } ?? .null, e.reason.map { .text($0) } ?? .null,
                           e.decision.map { .text($0) } ?? .null,
-                          e.processChain.map { .text($0) } ?? .null, e.forwardedThrough.map { .text($0) } ?? .null])
+                          e.processChain.map { .text($0) } ?? .null, e.forwardedThrough.map { .text($0) } ?? .null,
+                          e.certificate.map { .text($0) } ?? .null])
             }
             // Row ids only grow (the highest + 1), so the newest rows are the last ids.
             try connection.run("DELETE FROM agent_log WHERE id <= ?", [.int(connection.lastInsertRowID - Int64(max(0, keepingNewest)))])
@@ -75,7 +78,7 @@ extension HostDatabase {
         try read {
             let rows = try connection.query("""
                 SELECT at, outcome, key_name, key_fingerprint, destination, destination_fingerprint, forwarded, client_pid, client_executable,
-                       reason, decision, process_chain, forwarded_through
+                       reason, decision, process_chain, forwarded_through, certificate
                 FROM (SELECT * FROM agent_log ORDER BY id DESC LIMIT ?1) ORDER BY id
                 """, [.int(Int64(limit ?? -1))])
             return rows.map { r in
@@ -85,6 +88,7 @@ extension HostDatabase {
                 e.decision = r.text(10)
                 e.processChain = r.text(11)
                 e.forwardedThrough = r.text(12)
+                e.certificate = r.text(13)
                 return e
             }
         }

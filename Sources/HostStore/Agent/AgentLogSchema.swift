@@ -22,6 +22,9 @@
 //   process_chain           the client and up to 3 ancestors, one per line:
 //                           `PID EXECUTABLE COMMAND-LINE` (NULL when unknown)
 //   forwarded_through       the hosts an agent was forwarded through, joined by " → "
+// Version 8:
+//   certificate             the certificate the signature was asked for (its key id and
+//                           serial, AgentUse.certificate); NULL for a plain key
 
 enum AgentLogSchema {
     static let v3 = """
@@ -52,6 +55,12 @@ enum AgentLogSchema {
     ALTER TABLE agent_log ADD COLUMN decision TEXT;
     ALTER TABLE agent_log ADD COLUMN process_chain TEXT;
     ALTER TABLE agent_log ADD COLUMN forwarded_through TEXT;
+
+    """
+
+    /// Version 8: the certificate a signature was for.
+    static let v8Certificate = """
+    ALTER TABLE agent_log ADD COLUMN certificate TEXT;
 
     """
 }

@@ -33,6 +33,9 @@ public struct AgentUse: Sendable, Equatable {
     public var processChain: String? = nil
     /// The host keys of the hosts the agent was forwarded through, in order.
     public var forwardingHostKeyBlobs: [[UInt8]] = []
+    /// The certificate the signature was asked for, as the log names it (its key id and
+    /// serial); nil for a plain key.
+    public var certificate: String? = nil
 
     public init(signed: Bool, keyFingerprint: String, hostKeyBlob: [UInt8]?, hostKeyFingerprint: String?,
                 forwarded: Bool, clientPID: Int?, clientExecutable: String?, reason: String? = nil) {
@@ -74,6 +77,7 @@ public final class AgentLogWriter: @unchecked Sendable {
         let forwarded: Bool
         let clientExecutable: String?
         let decision: String?
+        let certificate: String?
     }
 
     private let database: HostDatabase
@@ -123,7 +127,8 @@ public final class AgentLogWriter: @unchecked Sendable {
             guard !stopping else { return }
             if !use.signed {
                 let key = RefusalKey(keyFingerprint: use.keyFingerprint, hostKeyFingerprint: use.hostKeyFingerprint,
-                                     forwarded: use.forwarded, clientExecutable: use.clientExecutable, decision: use.decision)
+                                     forwarded: use.forwarded, clientExecutable: use.clientExecutable, decision: use.decision,
+                                     certificate: use.certificate)
                 let now = clock()
                 if let last = lastRefusal[key], now - last < window {
                     counts.coalesced += 1
@@ -209,6 +214,7 @@ public final class AgentLogWriter: @unchecked Sendable {
             entry.decision = use.decision
             entry.processChain = use.processChain
             entry.forwardedThrough = through.isEmpty ? nil : through.joined(separator: " → ")
+            entry.certificate = use.certificate
             return entry
         }
     }

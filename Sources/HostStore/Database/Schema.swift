@@ -36,6 +36,10 @@ public enum Schema {
         // Version 7: the compact known-hosts layout (fingerprints, import metadata, `hashed`
         // and imported events derived instead of stored).
         Migration(version: 7, sql: KnownHostsSchema.v7),
+        // Version 8: a key's certificate; the agent log names the certificate a signature was for.
+        Migration(version: 8, sql: KeysSchema.v8Certificates + AgentLogSchema.v8Certificate),
+        // Version 10: the hosts whose host-key rotation is turned off.
+        Migration(version: 10, sql: KnownHostsSchema.v10Rotation),
         // Version 12: where each key's private half lives (KeyLocation) and an sk key's
         // flags; the upstream agents the standing agent signs through (AgentUpstreams).
         Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),

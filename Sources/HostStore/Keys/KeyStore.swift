@@ -30,6 +30,11 @@ public struct StoredKey: Sendable, Equatable {
     /// An sk key's enrolment flags, when known (nil for every other key, and for sk keys
     /// stored before hostbook recorded them).
     public let skFlags: SecurityKeyFlags?
+    /// The certificate attached to the key (KeyCertificates), or nil.
+    public let certificateBlob: [UInt8]?
+
+    /// The attached certificate, parsed (nil: none).
+    public var certificate: Certificate? { certificateBlob.flatMap { try? Certificate(blob: $0) } }
 
     /// The parsed public key (the blob was valid when stored).
     public var publicKey: PublicKey {
@@ -84,7 +89,8 @@ public final class KeyStore {
     public init(database: HostDatabase) { self.connection = database.connection }
     init(connection: SQLiteConnection) { self.connection = connection }
 
-    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds, location, sk_flags"
+    private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds, "
+        + "location, sk_flags, (SELECT certificate FROM key_certificates WHERE key_certificates.key_id = keys.id)"
 
     /// Whether a new key called `name` with this `SHA256:` fingerprint (nil: not known yet)
     /// may be stored: throws `.keyAlreadyStored` when the same key is stored (under any
@@ -186,6 +192,7 @@ public final class KeyStore {
                   comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "",
                   confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0),
                   location: row.text(12).flatMap(KeyLocation.init(rawValue:)) ?? .vault,
-                  skFlags: row.int(13).map { SecurityKeyFlags(rawValue: UInt8(truncatingIfNeeded: $0)) })
+                  skFlags: row.int(13).map { SecurityKeyFlags(rawValue: UInt8(truncatingIfNeeded: $0)) },
+                  certificateBlob: row.blob(14))
     }
 }

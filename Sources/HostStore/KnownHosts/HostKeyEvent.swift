@@ -7,6 +7,9 @@ import Glibc
 public struct HostKeyEvent: Sendable, Equatable {
     public enum Kind: String, Sendable {
         case approved, rejected, replaced, revoked, imported, removed
+        /// A key the server proved after a login with a key already trusted for the name
+        /// (HostKeyRotation), and an entry of a key the server no longer offers.
+        case learned, retired
     }
 
     public let at: String

@@ -1,5 +1,5 @@
 // Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
-// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`). The tables themselves are created in
+// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`, `known_hosts_rotation_off`). The tables themselves are created in
 // KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
 // bulk writer, for importers) use it, and HostStore's fuzz entry, which empties the tables
 // between inputs (emptyForFuzzing).
@@ -68,6 +68,12 @@ enum KnownHostsSQL {
     static let plainExists = """
         SELECT 1 FROM known_hosts WHERE pattern = ?1 COLLATE NOCASE AND port = ?2 AND port != 0 AND marker = ?3 AND key_blob = ?4 LIMIT 1
         """
+
+    // MARK: Rotation (known_hosts_rotation_off, schema v10)
+
+    static let rotationOff = "SELECT 1 FROM known_hosts_rotation_off WHERE host = lower(?1) AND port = ?2"
+    static let insertRotationOff = "INSERT OR IGNORE INTO known_hosts_rotation_off (host, port) VALUES (lower(?1), ?2)"
+    static let deleteRotationOff = "DELETE FROM known_hosts_rotation_off WHERE host = lower(?1) AND port = ?2"
 
     // MARK: Hashed names
 

@@ -200,3 +200,17 @@ enum KnownHostsSchema {
 
     """
 }
+
+extension KnownHostsSchema {
+    /// Version 10: the host names and ports whose host-key rotation the user turned off
+    /// (`known-hosts rotation --off`; KnownHostsStore+Rotation). A name is stored lower-cased,
+    /// as ssh looks it up.
+    static let v10Rotation = """
+    CREATE TABLE known_hosts_rotation_off (
+        host TEXT NOT NULL,
+        port INTEGER NOT NULL,
+        PRIMARY KEY (host, port)
+    ) WITHOUT ROWID;
+
+    """
+}

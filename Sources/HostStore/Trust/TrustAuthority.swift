@@ -205,6 +205,21 @@ public struct TrustAuthority {
         }
     }
 
+    /// Whether a host-key rotation (origin `.rotation`) may follow the trust `entries` hold
+    /// for one name and port, the entries the server's proof is measured against: only trust
+    /// the user holds (their approvals and imports, or an earlier rotation of theirs). An
+    /// entry of a bundle or of a Tailscale import is that origin's to restate, so the rotation
+    /// leaves it (`.trustedByAnotherOrigin`, nothing written).
+    public static func rotationRefusal(entries: [KnownHostRow]) -> TrustRefusal? {
+        for row in entries {
+            let origin = TrustOrigin(source: row.source)
+            guard origin != .user, origin != .rotation else { continue }
+            return TrustRefusal(kind: .trustedByAnotherOrigin(origin: origin, address: row.hostField),
+                                reason: "\(origin) holds the trust for \(row.kind == .hashed ? "this name" : row.hostField)")
+        }
+        return nil
+    }
+
     /// The lookups `hosts` point at and own: hostname, name and aliases at the host's port.
     public static func lookups(of hosts: [(name: String, hostname: String, port: Int, aliases: [String])]) -> [HostLookupName] {
         hosts.flatMap { h in ([h.hostname, h.name] + h.aliases).map { HostLookupName(host: $0, port: h.port) } }

@@ -192,12 +192,23 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     }
 
     /// The Agent library's policy: its listing and its signing both decided by `permitted`.
-    /// `identity` gives a permitted key its signer (nil: not available, left out).
+    /// `identity` gives a permitted key its signer (nil: not available, left out); a key's
+    /// user certificate follows it while valid (AgentCertificateOffer), and
+    /// `certificateNotValid` is told of one left out.
     public func agentPolicy(identity: @escaping @Sendable (StoredKey) -> AgentIdentity?,
                             outcome: (@Sendable (AgentConnectionState, PublicKey, AgentSignOutcome) -> Void)? = nil,
+                            certificateNotValid: (@Sendable (AgentConnectionState, StoredKey, Certificate) -> Void)? = nil,
                             lock: (@Sendable (SecretBytes) -> Bool)? = nil,
                             unlock: (@Sendable (SecretBytes) -> Bool)? = nil) -> AgentPolicy {
-        AgentPolicy(identities: { [self] state in permitted(heldKeys(), for: .listing, on: state).compactMap(identity) },
+        AgentPolicy(identities: { [self] state in
+                        let now = AgentCertificateOffer.now()
+                        return permitted(heldKeys(), for: .listing, on: state).flatMap { key -> [AgentIdentity] in
+                            guard let plain = identity(key) else { return [] }
+                            let offer = AgentCertificateOffer.identities(plain, of: key, now: now)
+                            if let left = offer.notValid { certificateNotValid?(state, key, left) }
+                            return offer.identities
+                        }
+                    },
                     maySign: { [self] state, identity, data in decideSigning(identity.publicKey, signing: data, on: state) },
                     outcome: outcome, lock: lock, unlock: unlock)
     }

@@ -13,7 +13,7 @@ public import SSHConfig
 public struct StandingSSHConfig: Sendable {
     public static let header = "# Written by hostbook (hostbook ssh-config --install); hostbook rewrites it, do not edit.\n"
 
-    /// The text, the public key files it names (path → authorized_keys line), the
+    /// The text, the public key and certificate files it names (path → their line), the
     /// warnings for skipped hosts, the hosts left out for the user's own blocks (also among
     /// the warnings), and the names of the hosts written.
     public struct Rendered: Sendable {
@@ -98,9 +98,13 @@ public struct StandingSSHConfig: Sendable {
                 progress = true
                 var identity: SSHHostBlock.Identity?
                 var keyLine: (String, String)?
+                var certificateLine: (String, String)?
                 if let keyName = host.key, let key = keysByName[keyName.lowercased()], let publicKey = try? PublicKey(blob: key.publicKeyBlob) {
                     let file = keysFolder + "/" + Self.fileName(for: key) + ".pub"
-                    identity = SSHHostBlock.Identity(agentSocket: agentSocket, publicKeyFile: file)
+                    if let certificate = key.certificate, certificate.role == .user {
+                        certificateLine = (keysFolder + "/" + Self.certificateFileName(for: key), certificate.line(comment: key.name) + "\n")
+                    }
+                    identity = SSHHostBlock.Identity(agentSocket: agentSocket, publicKeyFile: file, certificateFile: certificateLine?.0)
                     keyLine = (file, publicKey.line(comment: key.name) + "\n")
                 }
                 // An alias the user's own configuration defines stays theirs, like a name.
@@ -131,6 +135,7 @@ public struct StandingSSHConfig: Sendable {
                 out.written.append(host.name)
                 out.blocks.append(w.text)
                 if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
+                if let (file, line) = certificateLine { out.publicKeyFiles[file] = line }
             }
             pending = rest
             pendingNames = Set(rest.map { hosts[$0].name.lowercased() })
@@ -144,6 +149,11 @@ public struct StandingSSHConfig: Sendable {
     /// A key's file name: its name when that is a plain file name, else its uuid. A name
     /// ending in `.pub` takes the uuid too: the IdentityFile is the file name without
     /// `.pub` (SSHHostBlock.Identity), which must not be another key's public key file.
+    /// A key's certificate file: `UUID.cert.pub`. Not `NAME-cert.pub`, which ssh also loads
+    /// by itself beside IdentityFile NAME (ssh.c load_public_identity_files) and which a key
+    /// named `NAME-cert` would have as its public key file.
+    public static func certificateFileName(for key: StoredKey) -> String { key.uuid + ".cert.pub" }
+
     public static func fileName(for key: StoredKey) -> String {
         let plain = key.name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "._-@+".unicodeScalars.contains($0) }
         return plain && !key.name.hasPrefix(".") && !key.name.hasSuffix(".pub") ? key.name : key.uuid

@@ -2,7 +2,10 @@
 // configuration and the installed configuration (`hostbook ssh-config`) both say about
 // it — HostName, Port, User, ProxyJump by alias, hostbook as the only authority on host
 // keys (KnownHostsCommand, no known_hosts files, StrictHostKeyChecking yes, UpdateHostKeys
-// no), and the agent with the host's public key file as its IdentityFile.
+// no; in a session, a hop that learns its rotation has its own known_hosts file of the
+// entries the store trusts for it and UpdateHostKeys yes: SSHHostKeyRotation), and the agent
+// with the host's public key file as its IdentityFile (and the key's certificate as its
+// CertificateFile).
 public import HostStore
 public import SSHConfig
 
@@ -30,10 +33,14 @@ public struct SSHHostBlock: Sendable {
     public struct Identity: Sendable {
         public let agentSocket: String
         public let publicKeyFile: String
+        /// The key's user certificate, written by hostbook (ssh's CertificateFile; ssh signs
+        /// with the agent's key for it), or nil.
+        public let certificateFile: String?
 
-        public init(agentSocket: String, publicKeyFile: String) {
+        public init(agentSocket: String, publicKeyFile: String, certificateFile: String? = nil) {
             self.agentSocket = agentSocket
             self.publicKeyFile = publicKeyFile
+            self.certificateFile = certificateFile
         }
 
         /// The IdentityFile: the public key file without its `.pub`. ssh loads `PATH.pub`
@@ -52,7 +59,7 @@ public struct SSHHostBlock: Sendable {
     /// `knownHostsScript`: a session's SSHKnownHostsScript for the host, run by /bin/sh as
     /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
-                      knownHostsScript: String? = nil) throws {
+                      knownHostsScript: String? = nil, rotationFile: String? = nil) throws {
         try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
@@ -67,27 +74,32 @@ public struct SSHHostBlock: Sendable {
         // ssh expands `%` tokens in the arguments but runs the program path as written
         // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
         // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
-        if knownHostsScript == nil, let hostKeyLines {
+        if knownHostsScript == nil, rotationFile == nil, let hostKeyLines {
             w.append(hostKeyLines)
         } else {
-            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand())
+            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(),
+                                       rotationFile: rotationFile)
         }
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
             try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
+            if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
             try w.set("IdentitiesOnly", "yes")
             try w.set("AddKeysToAgent", "no")
         }
     }
 
     /// KnownHostsCommand (hostbook, or the session's script) and the settings that leave
-    /// host keys to it alone.
-    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String]) throws {
+    /// host keys to it alone. With `rotationFile` (a session's, SSHHostKeyRotation), ssh
+    /// also reads that file, which holds exactly the entries the store trusts for the hop's
+    /// name, and may update it (`UpdateHostKeys yes`); the decision for any key not in it is
+    /// still KnownHostsCommand's.
+    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], rotationFile: String? = nil) throws {
         try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
-        try w.set("UserKnownHostsFile", "none")
+        try w.set("UserKnownHostsFile", rotationFile.map(SSHConfigWriter.escapingPercent) ?? "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")
-        try w.set("UpdateHostKeys", "no")
+        try w.set("UpdateHostKeys", rotationFile == nil ? "no" : "yes")
         try w.set("CheckHostIP", "no")
     }
 

@@ -18,6 +18,9 @@ public struct SSHHop: Sendable {
     /// BASE64" (SSHHostKeyDecision.acceptedKeys): answered by the session's
     /// SSHKnownHostsScript without starting hostbook.
     public var acceptedHostKeys: [String] = []
+    /// The entries ssh is given to learn this hop's host-key rotation from, or nil when the
+    /// rules say not to (SSHHostKeyRotation).
+    public var rotation: [KnownHostRow]?
 
     public init(host: Host, alias: String, jumpAlias: String?, key: StoredKey?, hostKeyAlgorithms: [String] = []) {
         self.host = host
@@ -73,6 +76,7 @@ public struct SSHPlan: Sendable {
         host.user = user
         copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: target.key,
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
+        copy.hops[0].rotation = target.rotation
         return copy
     }
 
@@ -85,6 +89,7 @@ public struct SSHPlan: Sendable {
         host.auth = .key
         copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: key,
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
+        copy.hops[0].rotation = target.rotation
         return copy
     }
 
@@ -138,6 +143,7 @@ public struct SSHPlan: Sendable {
             var hop = SSHHop(host: host, alias: host.name, jumpAlias: i + 1 < chain.count ? chain[i + 1].name : nil, key: key,
                              hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port))
             hop.acceptedHostKeys = try SSHHostKeyDecision.acceptedKeys(knownHosts, host: host.hostname, port: host.port)
+            hop.rotation = try SSHHostKeyRotation.baseline(knownHosts, host: host.hostname, port: host.port)
             hops.append(hop)
         }
         return hops

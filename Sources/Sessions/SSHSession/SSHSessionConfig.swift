@@ -11,8 +11,12 @@ public struct SSHSessionConfig: Sendable {
         public var agentSocket: String?
         /// Hop alias → its public key file.
         public var publicKeyFiles: [String: String] = [:]
+        /// Hop alias → its key's certificate file (hops whose key has a user certificate).
+        public var certificateFiles: [String: String] = [:]
         /// Hop alias → its SSHKnownHostsScript (hops with accepted host keys).
         public var knownHostsScripts: [String: String] = [:]
+        /// Hop alias → its known_hosts file for learning a rotation (SSHHostKeyRotation).
+        public var rotationFiles: [String: String] = [:]
 
         public init(agentSocket: String? = nil, publicKeyFiles: [String: String] = [:]) {
             self.agentSocket = agentSocket
@@ -51,11 +55,11 @@ public struct SSHSessionConfig: Sendable {
     private func block(_ w: inout SSHConfigWriter, _ hop: SSHHop, plan: SSHPlan, paths: Paths) throws {
         var identity: SSHHostBlock.Identity?
         if hop.key != nil, let socket = paths.agentSocket, let file = paths.publicKeyFiles[hop.alias] {
-            identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file)
+            identity = SSHHostBlock.Identity(agentSocket: socket, publicKeyFile: file, certificateFile: paths.certificateFiles[hop.alias])
         }
         try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
             .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity,
-                   knownHostsScript: paths.knownHostsScripts[hop.alias])
+                   knownHostsScript: paths.knownHostsScripts[hop.alias], rotationFile: paths.rotationFiles[hop.alias])
         // Session only: the host keys' algorithms, no forwarding of the session's agent, and
         // the stored password answered through SSH_ASKPASS.
         if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }

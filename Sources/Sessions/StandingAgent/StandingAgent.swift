@@ -82,6 +82,7 @@ public final class StandingAgent: @unchecked Sendable {
         let access = AgentAccessPolicy(rules: .standing, lock: agentLock, approvals: approvals, database: { database })
         var policy = access.agentPolicy(identity: { [self] key in identity(key) },
                                         outcome: { [self] in record($0, $1, $2) },
+                                        certificateNotValid: { [self] in recordNotValid($0, $1, $2) },
                                         lock: { [self] in lock($0) },
                                         unlock: { [self] in unlock($0) })
         policy.keyStatus = { [self] _, identity in status(identity) }
@@ -193,6 +194,20 @@ public final class StandingAgent: @unchecked Sendable {
         use.decision = outcome.how
         use.processChain = ApprovalRequest.logText(chain)
         use.forwardingHostKeyBlobs = state.bindings.filter(\.isForwarding).map(\.hostKey.blob)
+        use.certificate = outcome.certificate.map(AgentCertificateOffer.logName)
+        log.record(use)
+    }
+
+    /// A key's certificate left out of a listing for its validity window: a refusal in the
+    /// log, naming the certificate (repeats coalesce there, as refusals do).
+    private func recordNotValid(_ state: AgentConnectionState, _ key: StoredKey, _ certificate: Certificate) {
+        let hostKey = state.destinationHostKey ?? state.bindings.last?.hostKey
+        var use = AgentUse(signed: false, keyFingerprint: key.fingerprint, hostKeyBlob: hostKey?.blob,
+                           hostKeyFingerprint: hostKey?.plainKey.sha256Fingerprint, forwarded: state.isForwarded,
+                           clientPID: Int(state.peer.pid), clientExecutable: state.peer.process?.verifiedExecutable,
+                           reason: AgentCertificateOffer.notValidReason(certificate, now: AgentCertificateOffer.now()))
+        use.decision = AgentCertificateOffer.notValidDecision
+        use.certificate = AgentCertificateOffer.logName(certificate)
         log.record(use)
     }
 

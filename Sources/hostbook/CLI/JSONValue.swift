@@ -5,6 +5,8 @@ enum JSONValue: Sendable, Equatable {
     case null
     case bool(Bool)
     case int(Int)
+    /// An unsigned 64-bit number (a certificate's serial).
+    case unsigned(UInt64)
     case string(String)
     case array([JSONValue])
     /// Ordered: fields are printed in the order given.

@@ -48,6 +48,8 @@ enum OptionName: String, Sendable, CaseIterable {
     case noPassword = "no-password"
     case noUser = "no-user"
     case note
+    case off
+    case on
     case online
     case only
     case output

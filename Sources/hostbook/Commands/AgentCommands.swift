@@ -177,7 +177,8 @@ enum AgentCommands {
                          ("destination_fingerprint", .optional(e.destinationFingerprint)), ("forwarded", .bool(e.forwarded)),
                          ("client_pid", .optional(e.clientPID)), ("client_executable", .optional(e.clientExecutable)),
                          ("reason", .optional(e.reason)), ("decision", .optional(e.decision)),
-                         ("process_chain", .optional(e.processChain)), ("forwarded_through", .optional(e.forwardedThrough))])
+                         ("process_chain", .optional(e.processChain)), ("forwarded_through", .optional(e.forwardedThrough)),
+                         ("certificate", .optional(e.certificate))])
             }))
             return
         }
@@ -185,7 +186,7 @@ enum AgentCommands {
         for e in entries {
             let client = [e.clientPID.map(String.init), e.clientExecutable].compactMap { $0 }.joined(separator: " ")
             let forwarded = e.forwarded ? (e.forwardedThrough.map { "through \($0)" } ?? "yes") : "no"
-            table.add([e.at, e.signed ? "signed" : "refused", e.decision ?? "-", e.keyName ?? e.keyFingerprint,
+            table.add([e.at, e.signed ? "signed" : "refused", e.decision ?? "-", (e.keyName ?? e.keyFingerprint) + (e.certificate.map { " (certificate \($0))" } ?? ""),
                        e.destination ?? e.destinationFingerprint ?? "-", forwarded, client])
         }
         inv.write(table.render(color: inv.useColor))

@@ -14,5 +14,7 @@ enum KeysCommands {
         KeysRemove.spec,
         KeysDeploy.spec,
         KeysAllowedSigners.spec,
+        KeysCertAdd.spec,
+        KeysCertRemove.spec,
     ]
 }

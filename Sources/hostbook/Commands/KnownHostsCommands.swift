@@ -10,6 +10,7 @@ enum KnownHostsCommands {
         KnownHostsHistory.spec,
         KnownHostsRemove.spec,
         KnownHostsRevoke.spec,
+        KnownHostsRotation.spec,
         KnownHostsImport.spec,
         KnownHostsExport.spec,
     ]

@@ -39,8 +39,8 @@ struct CommandTree {
             let word = c.words[path.count]
             guard seen.insert(word).inserted else { continue }
             let isCommand = c.words.count == path.count + 1
-            let summary = isCommand ? c.summary
-                : (HelpFormatter.groups.first { $0.name == word }?.summary ?? HelpFormatter.subgroups[path + [word]] ?? "")
+            let group = (path + [word]).joined(separator: " ")
+            let summary = isCommand ? c.summary : (HelpFormatter.groups.first { $0.name == group }?.summary ?? "")
             out.append(Child(word: word, summary: summary))
         }
         return out

@@ -25,16 +25,21 @@ final class PrivateSSHD: @unchecked Sendable {
     /// sshd's PID. sshd is spawned with posix_spawn, not Foundation's Process: sshd closes
     /// every inherited descriptor at start-up, which Foundation takes for the child's exit,
     /// and its blocking wait for sshd then stalls every other Process of the test.
-    let pid: pid_t
+    private(set) var pid: pid_t
     private var running = true
     private let logFile: String
+    /// What `restart` needs to start the same server again on the same port.
+    private let extraConfig: [String]
+    private let shadow: String?
 
     /// Starts sshd. `config` lines come first, so they win over the defaults below (in
     /// sshd_config the first value of a keyword wins). `authorizedKeys` are public key lines
     /// accepted for any user.
     /// `shadow`: a file this sshd sees as /etc/shadow (bind-mounted in a mount namespace of
     /// its own), so that one user can have another password on this server than on others.
-    init(hostKeyTypes: [String] = ["ed25519"], config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
+    /// `serving`: the host keys sshd loads (default: all of `hostKeyTypes`); `restart`
+    /// can serve another subset of the same keys (a host-key rotation).
+    init(hostKeyTypes: [String] = ["ed25519"], serving: [String]? = nil, config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
          file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing: install openssh-server (scripts/setup does)")
@@ -60,6 +65,8 @@ final class PrivateSSHD: @unchecked Sendable {
         chmod(dir.path, 0o711)
         chmod(authorizedKeysFile, 0o644)
         logFile = dir.file("sshd.log")
+        extraConfig = config
+        self.shadow = shadow
 
         var started: (pid_t, Int)?
         var lastError = ""
@@ -67,23 +74,8 @@ final class PrivateSSHD: @unchecked Sendable {
         // does, so a failed start is retried on a new port.
         for _ in 0..<5 {
             let port = try Self.freePort()
-            let configFile = dir.file("sshd_config")
-            var lines = config
-            lines += ["Port \(port)", "ListenAddress 127.0.0.1", "AddressFamily inet"]
-            lines += hostKeyTypes.compactMap { keys[$0] }.map { "HostKey \($0)" }
-            lines += [
-                "PidFile none", "AuthorizedKeysFile \(authorizedKeysFile)", "StrictModes no", "UsePAM no",
-                "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-                "Subsystem sftp internal-sftp", "LogLevel VERBOSE", "MaxStartups 100:30:200",
-            ]
-            try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: configFile))
-            var argv = [Self.executable, "-D", "-e", "-f", configFile]
-            if let shadow {
-                // unshare and sh both exec, so the PID is sshd's.
-                argv = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
-                        "mount --bind \"$0\" /etc/shadow && exec \"$@\"", shadow] + argv
-            }
-            let child = try Self.spawn(argv, log: logFile)
+            let child = try Self.start(port: port, serving: (serving ?? hostKeyTypes).compactMap { keys[$0] }, config: config,
+                                       shadow: shadow, dir: dir, authorizedKeysFile: authorizedKeysFile, log: logFile)
             if Self.waitUntilListening(port: port, pid: child) {
                 started = (child, port)
                 break
@@ -97,6 +89,45 @@ final class PrivateSSHD: @unchecked Sendable {
     }
 
     deinit { stop() }
+
+    /// Writes the configuration and spawns sshd on `port` with the host key files `serving`.
+    private static func start(port: Int, serving: [String], config: [String], shadow: String?, dir: TemporaryDirectory,
+                              authorizedKeysFile: String, log: String) throws -> pid_t {
+        let configFile = dir.file("sshd_config")
+        var lines = config
+        lines += ["Port \(port)", "ListenAddress 127.0.0.1", "AddressFamily inet"]
+        lines += serving.map { "HostKey \($0)" }
+        lines += [
+            "PidFile none", "AuthorizedKeysFile \(authorizedKeysFile)", "StrictModes no", "UsePAM no",
+            "PermitRootLogin yes", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
+            "Subsystem sftp internal-sftp", "LogLevel VERBOSE", "MaxStartups 100:30:200",
+        ]
+        try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: URL(fileURLWithPath: configFile))
+        var argv = [Self.executable, "-D", "-e", "-f", configFile]
+        if let shadow {
+            // unshare and sh both exec, so the PID is sshd's.
+            argv = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
+                    "mount --bind \"$0\" /etc/shadow && exec \"$@\"", shadow] + argv
+        }
+        return try spawn(argv, log: log)
+    }
+
+    /// Stops sshd and starts it again on the same port, loading only the host keys of
+    /// `serving` (made at init): the server of a host-key rotation. With `hostKeyAgent` (an
+    /// ssh-agent's socket), sshd loads the public halves only and signs through that agent
+    /// (`HostKeyAgent`): a key the agent does not hold is announced but cannot be proven.
+    func restart(serving: [String], hostKeyAgent: String? = nil) throws {
+        stop()
+        let files = serving.compactMap { hostKeyFiles[$0] }.map { hostKeyAgent == nil ? $0 : $0 + ".pub" }
+        let child = try Self.start(port: port, serving: files, config: (hostKeyAgent.map { ["HostKeyAgent \($0)"] } ?? []) + extraConfig,
+                                   shadow: shadow, dir: dir, authorizedKeysFile: authorizedKeysFile, log: logFile)
+        guard Self.waitUntilListening(port: port, pid: child) else {
+            Self.terminate(child)
+            throw Failure(description: "sshd did not start again: \(log)")
+        }
+        pid = child
+        running = true
+    }
 
     /// The public key line (`TYPE BASE64 COMMENT`) of the host key of `type`.
     func publicKey(_ type: String = "ed25519") throws -> String {

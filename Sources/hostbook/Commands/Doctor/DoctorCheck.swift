@@ -33,7 +33,7 @@ protocol DoctorCheck: Sendable {
 }
 
 enum DoctorChecks {
-    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), RestrictedKeyCheck(), SSHClientCheck(), InstalledSSHConfigCheck()]
+    static let all: [any DoctorCheck] = [DatabaseCheck(), VaultConsistencyCheck(), RestrictedKeyCheck(), CertificateExpiryCheck(), SSHClientCheck(), InstalledSSHConfigCheck()]
 }
 
 /// The database file: modes, schema version, integrity, foreign keys.

@@ -69,6 +69,7 @@ struct JSONBytes {
         case .null: append("null")
         case .bool(let b): append(b ? "true" : "false")
         case .int(let n): append(String(n))
+        case .unsigned(let n): append(String(n))
         case .string(let s): string(s)
         case .array(let items):
             if items.isEmpty { append("[]"); return }

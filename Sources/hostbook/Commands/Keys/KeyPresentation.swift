@@ -22,6 +22,7 @@ enum KeyPresentation {
             ("created_at", .string(key.createdAt)),
             ("confirm", .bool(key.confirm)),
             ("grant_seconds", key.grantSeconds > 0 ? .int(key.grantSeconds) : .null),
+            ("certificate", key.certificate.map { KeyCertificatePresentation.json($0) } ?? .null),
             ("location", .string(key.location.rawValue)),
             ("needs_presence", key.needsPresence.map { .bool($0) } ?? .null),
             ("needs_pin", key.needsPIN.map { .bool($0) } ?? .null),
@@ -49,6 +50,7 @@ enum KeyPresentation {
                 : "namespaces:   \(use.namespaces.joined(separator: ", ")) (SSHSIG signatures only; not offered to servers)",
         ]
         if let email = use.gitEmail { lines.append("git email:    \(email)") }
+        if let certificate = key.certificate { lines += KeyCertificatePresentation.lines(certificate) }
         // The long line last, so the short fields above it line up on any terminal width.
         lines.append("public key:   \(pub.line(comment: key.comment))")
         if randomart { lines.append(.raw(pub.randomart)) }   // drawn by hostbook, several lines

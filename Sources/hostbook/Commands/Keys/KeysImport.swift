@@ -16,7 +16,9 @@ enum KeysImport {
         3 tries); without a terminal use --passphrase-stdin or --passphrase-file.
         PATH '-' reads the key from standard input (then --name is needed). A key file
         without a comment of its own (PEM, PKCS#8) takes the one of PATH.pub beside it, when
-        that file holds the same key.
+        that file holds the same key. A certificate beside PATH (PATH-cert.pub, as
+        ssh-keygen -s writes it) is attached to the key when it certifies it (see
+        'hostbook keys cert add'); one for another key is a warning, not attached.
         """,
         positionals: [.required("PATH", "The private key file, or '-' for standard input", completes: .files)],
         options: [.value(.name, "NAME", "Name to store the key under")] + PassphraseInput.options,
@@ -56,7 +58,10 @@ enum KeysImport {
             key.comment = comment
         }
         let result = try ctx.credentials.store(key, name: name, format: imported.format.rawValue)
-        let stored = result.key
+        var stored = result.key
+        // ssh-keygen -s writes a key's certificate as PATH-cert.pub beside it.
+        let certificate = path == "-" ? nil : attachCertificate(beside: path, to: stored, ctx, inv)
+        if certificate != nil { stored = (try? ctx.store.find(uuid: stored.uuid)) ?? stored }
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
@@ -67,10 +72,33 @@ enum KeysImport {
                 inv.print("Restored the private key of key '\(stored.name)' in the vault: \(try KeyPresentation.summary(stored))")
                 inv.note("The key was stored already but its vault item was missing; its name and the hosts that use it are unchanged.")
             }
+            if let certificate {
+                inv.print("Attached its certificate: \(KeyCertificatePresentation.summary(certificate))")
+                KeyCertificatePresentation.warnings(certificate, inv)
+            }
             if imported.key.needsSecurityKey {
                 inv.note("This key lives on a FIDO security key: signing needs the authenticator.")
             }
         }
+    }
+
+    /// The certificate `PATH-cert.pub` holds, attached to `key` when it certifies that key
+    /// (and verifies); anything else there is a warning, and the key stays imported.
+    private static func attachCertificate(beside path: String, to key: StoredKey, _ ctx: KeysContext, _ inv: Invocation) -> Certificate? {
+        guard let file = KeyCertificateFile.beside(path) else { return nil }
+        do {
+            let read = try KeyCertificateFile.read(file)
+            try KeyCertificates(database: ctx.database).attach(read.certificate, comment: read.comment, to: key)
+            return read.certificate
+        } catch let refusal as KeyCertificateRefusal {
+            let error = refusal.cliError(file: file, key: key)
+            inv.warn("not attached: \(error.message)")
+        } catch let error as CLIError {
+            inv.warn("not attached: \(error.message)")
+        } catch {
+            inv.warn("not attached: cannot save the certificate in '\(file)': \(error)")
+        }
+        return nil
     }
 
     /// Parses the file, asking for the passphrase when it is encrypted. The first attempt

@@ -1,5 +1,5 @@
 // `hostbook known-hosts history [HOST [--port N]]`: the audit trail of host-key decisions (approved,
-// rejected, replaced, revoked, imported, removed), oldest first, for every host or one.
+// rejected, replaced, revoked, imported, removed, learned, retired), oldest first, for every host or one.
 import HostStore
 import KeyFormats
 
@@ -8,8 +8,8 @@ enum KnownHostsHistory {
         ["known-hosts", "history"], summary: "Show what was decided about host keys, and when",
         discussion: """
         Every decision is recorded: approved, rejected, replaced (old -> new fingerprint), revoked, \
-        imported, removed, with its time (UTC) and source (manual, tofu, import, tailscale, or ssh for a changed key plain \
-        ssh refused). \
+        imported, removed, learned and retired (a host-key rotation), with its time (UTC) and source (manual, tofu, import, \
+        tailscale, rotation, or ssh for a changed key plain ssh refused). \
         With HOST, only the events for that name (any port); HOST may be [HOST]:PORT or take \
         --port, and a saved host's name stands for its hostname and port (as for check, list and \
         scan): then only the events for that port. --json prints an array of events \

@@ -8,6 +8,7 @@ import System
 import Agent
 import KeyFormats
 import SecureMemory
+import HostStore
 import Sessions
 
 /// One running session: the agent, the askpass socket, the session's files and ssh itself.
@@ -64,8 +65,13 @@ struct SSHSession {
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }
-                    paths.publicKeyFiles[hop.alias] = try files.write("hop\(paths.publicKeyFiles.count + 1).pub",
-                                                                      Array((publicKey.line(comment: hop.alias) + "\n").utf8))
+                    let number = paths.publicKeyFiles.count + 1
+                    paths.publicKeyFiles[hop.alias] = try files.write("hop\(number).pub", Array((publicKey.line(comment: hop.alias) + "\n").utf8))
+                    // Not `hopN-cert.pub`, which ssh would load by itself beside IdentityFile hopN.
+                    if let certificate = hop.key?.certificate, certificate.role == .user {
+                        paths.certificateFiles[hop.alias] = try files.write("hop\(number).cert.pub",
+                                                                            Array((certificate.line(comment: hop.alias) + "\n").utf8))
+                    }
                 }
             }
             if plan.needsAskpass {
@@ -80,6 +86,13 @@ struct SSHSession {
         for hop in plan.hops where !hop.acceptedHostKeys.isEmpty {
             let script = SSHKnownHostsScript(lookupCommand: lookupCommand, host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
             paths.knownHostsScripts[hop.alias] = try files.write("hop\(paths.knownHostsScripts.count + 1)-known-hosts.sh", Array(script.text.utf8))
+        }
+        // Each hop whose rotation the rules allow gets the known_hosts file ssh learns it in
+        // (SSHHostKeyRotation); the store takes ssh's edits after ssh ends.
+        for hop in plan.hops where SSHHostKeyRotation.allowed(sshArguments: arguments) {
+            guard let rows = hop.rotation else { continue }
+            paths.rotationFiles[hop.alias] = try files.write("hop\(paths.rotationFiles.count + 1)-known_hosts",
+                                                             Array(HostKeyRotation.knownHostsText(rows).utf8))
         }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
 
@@ -114,6 +127,7 @@ struct SSHSession {
                 kill(pid, signal)
             }
         }
+        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths)
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
         // ssh's own failure (255) after it was given a stored password: ssh says only

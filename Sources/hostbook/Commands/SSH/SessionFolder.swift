@@ -39,10 +39,27 @@ final class SessionFolder {
         return file
     }
 
-    /// Removes the files and the folder.
+    /// The contents of `name`'s file as it is now (ssh may have replaced it: a rotation's
+    /// known_hosts file), at most `limit` bytes; nil when it cannot be read.
+    func read(_ file: String, limit: Int = 1 << 20) -> [UInt8]? {
+        guard let (fd, _) = try? RegularFile.open(file) else { return nil }
+        defer { close(fd) }
+        return try? FileDescriptor(fd).readToEnd(limit: limit)
+    }
+
+    /// Removes the files and the folder, and whatever ssh left beside them (a rotation's
+    /// `known_hosts.old`, which hostfile.c hostfile_replace_entries keeps). The folder is
+    /// this session's own (mkdtemp, 0700): every name in it is the session's.
     func remove() {
         for file in files { unlink(file) }
         files.removeAll()
+        if let dir = opendir(path) {
+            while let entry = readdir(dir) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name != "." && name != ".." { unlink(path + "/" + name) }
+            }
+            closedir(dir)
+        }
         rmdir(path)
     }
 
