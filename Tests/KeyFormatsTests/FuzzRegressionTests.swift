@@ -40,6 +40,7 @@ final class FuzzRegressionTests: XCTestCase {
         "tailscale-document", "known-hosts-file", // Tests/HostStoreTests/FuzzRegressionTests.swift
         "json-stream", "punycode", "bundle-text", // Tests/ImportFormatsTests/FuzzRegressionTests.swift
         "agent-message", // Tests/AgentTests/AgentFuzzRegressionTests.swift
+        "agent-upstream-reply", // Tests/AgentTests/UpstreamReplyFuzzRegressionTests.swift
         "ssh-config",    // Tests/SSHConfigTests/SSHConfigFuzzRegressionTests.swift
     ]
 
