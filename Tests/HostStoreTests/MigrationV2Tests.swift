@@ -54,7 +54,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 9: certificate authorities (none yet).
                                                                   "certificate_authorities", "ca_certificates", "ca_revocations",
                                                                   // Version 11: bundle serials exported, bundle hosts' own fields (none).
-                                                                  "bundle_exported", "bundle_overrides"])
+                                                                  "bundle_exported", "bundle_overrides",
+                                                                  // Version 12: the upstream agents (none).
+                                                                  "agent_upstreams"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

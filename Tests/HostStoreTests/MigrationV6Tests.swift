@@ -66,6 +66,7 @@ final class MigrationV6Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_rotation_off"), [], "version 10: no host has rotation turned off")
         // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
         XCTAssertEqual(after.removeValue(forKey: "key_certificates"), [])
+        XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [], "version 12: no upstream agent saved")
         XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null" })
         after["agent_log"] = before["agent_log"]
         // Version 9: the empty certificate-authority tables.

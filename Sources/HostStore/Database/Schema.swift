@@ -45,6 +45,9 @@ public enum Schema {
         Migration(version: 10, sql: KnownHostsSchema.v10Rotation),
         // Version 11: the serial last exported for each bundle name.
         Migration(version: 11, sql: BundleSchema.v11),
+        // Version 12: where each key's private half lives (KeyLocation) and an sk key's
+        // flags; the upstream agents the standing agent signs through (AgentUpstreams).
+        Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -90,6 +90,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case type
     case uninstall
     case untag
+    case upstream
     case user
     case valid
     case validFrom = "valid-from"
