@@ -116,6 +116,32 @@ final class KeptKnownHostsTests: XCTestCase {
         XCTAssertEqual(kept, line(keys[0]) + line(keys[1]))
     }
 
+    func testAHashedEntryStaysHashedInTheFileAndTheLearnedKeyIsHashedToo() throws {
+        let hashed = HashedHostName(hashing: lookup.text, salt: Array(repeating: 1, count: HashedHostName.saltLength)).text
+        _ = try store.importKnownHosts(Array("\(hashed) \(keys[0].type) \(keys[0].base64)\n".utf8))
+        try reconcile()
+        XCTAssertEqual(kept, "\(hashed) \(keys[0].type) \(keys[0].base64)\n", "the file keeps the entry's form: ssh matches it by its HMAC")
+        // ssh writes the proven key hashed (HashKnownHosts yes) with its own salt.
+        let sshHashed = HashedHostName(hashing: lookup.text, salt: Array(repeating: 9, count: HashedHostName.saltLength)).text
+        try sshWrites(try XCTUnwrap(kept) + "\(sshHashed) \(keys[1].type) \(keys[1].base64)\n")
+        guard case .learned(let added, _)? = try reconcile() else { return XCTFail() }
+        XCTAssertEqual(added.map(\.blob), [keys[1].blob])
+        let rows = try store.entries(matching: lookup)
+        XCTAssertEqual(rows.count, 2)
+        XCTAssertTrue(rows.allSatisfy { $0.kind == .hashed }, "a learned key keeps the form of the host's entries")
+        XCTAssertFalse(try XCTUnwrap(kept).contains("web.test"))
+    }
+
+    func testAKeyTrustedUnderAnotherNameIsNotLearnedAndTheFileFollowsTheStore() throws {
+        XCTAssertEqual(try store.approve(lookup, key: keys[0], source: "manual"), true)
+        XCTAssertEqual(try store.approve(HostLookupName(host: "other.test"), key: keys[1], source: "manual"), true)
+        try reconcile()
+        try sshWrites(line(keys[0]) + line(keys[1]))
+        guard case .notLearned(.trustedUnderAnotherName)? = try reconcile() else { return XCTFail() }
+        XCTAssertEqual(try trusted(), [keys[0].sha256Fingerprint])
+        XCTAssertEqual(kept, line(keys[0]), "the store wins: the file is written again from it")
+    }
+
     func testTheInstalledBlockNamesTheHostsFileWithUpdateHostKeys() throws {
         let installation = SSHConfigInstallation(home: folder, environment: ["XDG_CONFIG_HOME": folder + "/config"])
         let database = try HostDatabase.open(path: folder + "/hostbook.db")
