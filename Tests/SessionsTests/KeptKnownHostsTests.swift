@@ -21,6 +21,7 @@ final class KeptKnownHostsTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         store = KnownHostsStore(database: try HostDatabase.open(path: folder + "/hostbook.db"))
         files = SSHConfigInstallation(home: folder, environment: ["XDG_CONFIG_HOME": folder + "/config"]).knownHosts
+            .keptFor(database: folder + "/hostbook.db")
         keys = try (0..<3).map { _ in try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "").publicKey }
     }
 
@@ -72,6 +73,9 @@ final class KeptKnownHostsTests: XCTestCase {
         try reconcile()
         try sshWrites(line(keys[0]) + line(keys[1]))
         XCTAssertTrue(files.hasEdits())
+        let elsewhere = files.keptFor(database: folder + "/another.db")
+        XCTAssertEqual(elsewhere.lookups(), [], "a command on another database leaves the files alone")
+        XCTAssertFalse(elsewhere.hasEdits())
         let all = try files.reconcileAll(store: store, writableStore: { self.store }, salt: { Array(repeating: 7, count: HashedHostName.saltLength) })
         guard case .learned(let added, let retired)? = all.first?.outcome else { return XCTFail("\(all)") }
         XCTAssertEqual(added.map(\.blob), [keys[1].blob])

@@ -30,17 +30,33 @@ import Glibc
 public struct KeptKnownHosts: Sendable {
     /// The files ssh reads and edits, one per lookup name.
     public let folder: String
-    /// hostbook's copy of what it last wrote into each file: the lookup's host and port on
-    /// the first two lines, then the file's text.
+    /// hostbook's copy of what it last wrote into each file: the lookup's host, port and
+    /// the database it was written from on the first three lines, then the file's text.
     public let baseFolder: String
+    /// The absolute path of the database the files are kept for (the one the installed
+    /// configuration's KnownHostsCommand names): a command run on another database leaves
+    /// them alone.
+    public let database: String
     /// A file larger than this is not read (a host's keys are a few lines).
     public static let maxFileSize = 64 << 10
     /// A file holding more keys for the name than this is not taken.
     public static let maxKeys = 32
 
-    public init(installation: SSHConfigInstallation) {
+    public init(installation: SSHConfigInstallation, database: String = "") {
         folder = installation.folder + "/known_hosts"
         baseFolder = installation.folder + "/known_hosts.base"
+        self.database = database
+    }
+
+    /// The same files, kept for the database at `path` (absolute).
+    public func keptFor(database path: String) -> KeptKnownHosts {
+        KeptKnownHosts(folder: folder, baseFolder: baseFolder, database: path)
+    }
+
+    private init(folder: String, baseFolder: String, database: String) {
+        self.folder = folder
+        self.baseFolder = baseFolder
+        self.database = database
     }
 
     /// The file name for `lookup`: the SHA-256 of its text in hex (any host name, bounded).
@@ -78,7 +94,7 @@ public struct KeptKnownHosts: Sendable {
         var outcome: HostKeyRotation.Outcome?
         let keptBytes = try? Self.read(kept)
         if case .learn(let rows) = start, let keptBytes = keptBytes ?? nil,
-           let baseBytes = (try? Self.read(base)) ?? nil, let written = Self.baseText(baseBytes, lookup: lookup),
+           let baseBytes = (try? Self.read(base)) ?? nil, let written = baseText(baseBytes, lookup: lookup),
            written == Array(HostKeyRotation.knownHostsText(rows).utf8), keptBytes != written {
             let proven = HostKeyRotation.provenKeys(String(decoding: keptBytes, as: UTF8.self), lookup: lookup)
             if proven.count <= Self.maxKeys {
@@ -89,8 +105,8 @@ public struct KeptKnownHosts: Sendable {
         _ = unlink(kept + ".old")
         if case .learn(let rows) = start {
             let text = Array(HostKeyRotation.knownHostsText(rows).utf8)
-            let header = Array("\(lookup.host)\n\(lookup.port)\n".utf8)
-            guard !lookup.host.contains("\n") else { return Reconciled(lookup: lookup, outcome: outcome) }
+            let header = self.header(lookup)
+            guard !lookup.host.contains("\n"), !database.contains("\n") else { return Reconciled(lookup: lookup, outcome: outcome) }
             try Self.makeFolder(folder)
             try Self.makeFolder(baseFolder)
             if ((try? Self.read(base)) ?? nil) != header + text { try Self.write(base, header + text) }
@@ -107,7 +123,7 @@ public struct KeptKnownHosts: Sendable {
         var out: [HostLookupName] = []
         for name in Self.list(baseFolder) where name.utf8.count == 64 {
             guard let bytes = (try? Self.read(baseFolder + "/" + name)) ?? nil, let lookup = Self.lookup(ofBase: bytes),
-                  Self.fileName(lookup) == name else { continue }
+                  Self.fileName(lookup) == name, baseText(bytes, lookup: lookup) != nil else { continue }
             out.append(lookup)
         }
         return out
@@ -117,8 +133,8 @@ public struct KeptKnownHosts: Sendable {
     /// gone): reads files only, never the store.
     public func hasEdits() -> Bool {
         for name in Self.list(baseFolder) where name.utf8.count == 64 {
-            guard let bytes = (try? Self.read(baseFolder + "/" + name)) ?? nil, let lookup = Self.lookup(ofBase: bytes),
-                  let written = Self.baseText(bytes, lookup: lookup) else { return true }
+            guard let bytes = (try? Self.read(baseFolder + "/" + name)) ?? nil, let lookup = Self.lookup(ofBase: bytes) else { return true }
+            guard let written = baseText(bytes, lookup: lookup) else { continue }
             if ((try? Self.read(folder + "/" + name)) ?? nil) != written { return true }
         }
         return false
@@ -145,9 +161,11 @@ public struct KeptKnownHosts: Sendable {
         return HostLookupName(host: String(decoding: lines[0], as: UTF8.self), port: port)
     }
 
-    /// The file text a base copy holds, when it is the copy for `lookup`.
-    static func baseText(_ bytes: [UInt8], lookup: HostLookupName) -> [UInt8]? {
-        let header = Array("\(lookup.host)\n\(lookup.port)\n".utf8)
+    func header(_ lookup: HostLookupName) -> [UInt8] { Array("\(lookup.host)\n\(lookup.port)\n\(database)\n".utf8) }
+
+    /// The file text a base copy holds, when it is the copy for `lookup` and this database.
+    func baseText(_ bytes: [UInt8], lookup: HostLookupName) -> [UInt8]? {
+        let header = header(lookup)
         guard bytes.starts(with: header) else { return nil }
         return Array(bytes.dropFirst(header.count))
     }

@@ -9,7 +9,8 @@
 //   * after any other command, for every file hostbook keeps, so that a key the command
 //     removed, revoked or replaced is no longer in the file ssh reads.
 // What is learned is said on stderr as `hostbook ssh` says it; a failure is a warning and
-// changes nothing in the command's outcome.
+// changes nothing in the command's outcome. Only a command on the database the installed
+// configuration names touches the files (another --db leaves them alone).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,7 +21,8 @@ import Sessions
 enum KeptKnownHostsSync {
     static func files(_ inv: Invocation) -> KeptKnownHosts? {
         let installed = InstalledSSHConfig(inv)
-        return installed.isInstalled ? installed.layout.knownHosts : nil
+        guard installed.isInstalled else { return nil }
+        return installed.layout.knownHosts.keptFor(database: SSHPaths.absolute(inv.databasePath))
     }
 
     /// For `known-hosts lookup`: the name ssh asks about.
