@@ -45,6 +45,9 @@ enum SSHHostKeyLookup {
         guard !name.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { throw CLIError.usage("NAME must be one word") }
         let alias = a.count > 6 ? a[6] : host
         let lookup = HostLookupName(host: host, port: port)
+        // The installed configuration's known_hosts file for this name: ssh's edits of the
+        // last login taken, the file made equal to the store before ssh reads it.
+        KeptKnownHostsSync.reconcile(inv, lookup: lookup)
         do {
             if phase == "ORDER" || a[4] == "NONE" {
                 guard let db = try HostStoreAccess.openForReading(inv) else { return }
