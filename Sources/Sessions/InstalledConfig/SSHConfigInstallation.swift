@@ -46,7 +46,7 @@ public struct SSHConfigInstallation: Sendable {
         do {
             return "Include " + (try SSHConfigWriter.quote(generated, keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(generated.escapedForTerminal) cannot be written in ssh_config: \(e.reason)",
+            throw SessionError.failed("the path \(generated) cannot be written in ssh_config: \(e.reason)",
                                       hint: "Set XDG_CONFIG_HOME to a plainer folder.")
         }
     }
@@ -60,7 +60,7 @@ public struct SSHConfigInstallation: Sendable {
             for c in addedFolder { if "*?[\\".contains(c) { folder += "\\" }; folder.append(c) }
             return "\nMatch all\nInclude " + (try SSHConfigWriter.quote(folder + "/*.conf", keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(addedFolder.escapedForTerminal) cannot be written in ssh_config: \(e.reason)",
+            throw SessionError.failed("the path \(addedFolder) cannot be written in ssh_config: \(e.reason)",
                                       hint: "Set XDG_CONFIG_HOME to a plainer folder.")
         }
     }
