@@ -1,4 +1,6 @@
-// End to end: hostbook snippets add / edit / list / show / remove and every snippet rule.
+// End to end: hostbook snippets add / edit / list / show / remove as a command line (argv
+// bytes, --command-stdin, output, exit codes, the warning line). Every refusal's wording
+// and exit code is checked in-process: HostbookLogicTests/SnippetRulesWordingTests.
 import Foundation
 import XCTest
 
@@ -38,20 +40,6 @@ final class SnippetCommandTests: XCTestCase {
                      stderr: "hostbook: the command contains a line break at character 10\nA snippet is one command line; join the commands with ';' or '&&'.\n")
     }
 
-    func testSizeLimitIsExactly16KiB() throws {
-        let max = String(repeating: "x", count: 16_384)
-        try hb.ok("snippets", "add", "max", "--command-stdin", stdin: max + "\n")
-        XCTAssertEqual((try show("max")["command"] as? String)?.utf8.count, 16_384)
-        try hb.ok("snippets", "add", "max2", "--command", max)
-        try hb.fails(["snippets", "add", "over", "--command-stdin"], stdin: max + "x", status: 5,
-                     stderr: "hostbook: the command is 16385 bytes long; the limit is 16384 bytes of UTF-8\n")
-        try hb.fails(["snippets", "add", "over", "--command", max + "x"], status: 5,
-                     stderr: "hostbook: the command is 16385 bytes long; the limit is 16384 bytes of UTF-8\n")
-        // 5462 three-byte characters: 16,386 bytes although only 5462 characters.
-        try hb.fails(["snippets", "add", "over", "--command", String(repeating: "€", count: 5462)], status: 5,
-                     stderr: "hostbook: the command is 16386 bytes long; the limit is 16384 bytes of UTF-8\n")
-    }
-
     func testInvalidUTF8IsRefusedFromArgvAndStdin() throws {
         var r = try hb.run(["snippets", "add", "bad", "--command-stdin"], bytes: Data([0x6c, 0x73, 0x20, 0xff, 0x0a]))
         XCTAssertEqual(r.status, 5)
@@ -71,42 +59,10 @@ final class SnippetCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "[]\n")
     }
 
-    func testEveryRule() throws {
-        let lineHint = "A snippet is one command line; join the commands with ';' or '&&'.\n"
-        let controlHint = "Remove the control character; a snippet is printable text.\n"
-        let bidiHint = "These characters can make a command read differently from what runs; remove them.\n"
-        let cases: [(String, String)] = [
-            ("", "hostbook: the command is empty\n"),
-            ("   ", "hostbook: the command is only whitespace\n"),
-            ("\u{3000}", "hostbook: the command is only whitespace\n"),
-            ("ls\nrm -rf ~", "hostbook: the command contains a line break at character 3\n" + lineHint),
-            ("ls\r", "hostbook: the command contains a line break at character 3\n" + lineHint),
-            ("a\u{2029}", "hostbook: the command contains a line break at character 2\n" + lineHint),
-            ("a\tb", "hostbook: the command contains a control character (U+0009) at character 2\n" + controlHint),
-            ("printf \u{1B}[2J", "hostbook: the command contains a control character (U+001B) at character 8\n" + controlHint),
-            ("x\u{7F}", "hostbook: the command contains a control character (U+007F) at character 2\n" + controlHint),
-            ("x\u{85}", "hostbook: the command contains a line break at character 2\n" + lineHint),
-            ("x\u{90}", "hostbook: the command contains a control character (U+0090) at character 2\n" + controlHint),
-            ("cat notes\u{202E}txt.sh", "hostbook: the command contains a Unicode bidirectional control (U+202E) at character 10\n" + bidiHint),
-            ("a\u{202A}", "hostbook: the command contains a Unicode bidirectional control (U+202A) at character 2\n" + bidiHint),
-            ("a\u{2066}b\u{2069}", "hostbook: the command contains a Unicode bidirectional control (U+2066) at character 2\n" + bidiHint),
-            ("a\u{2068}", "hostbook: the command contains a Unicode bidirectional control (U+2068) at character 2\n" + bidiHint),
-        ]
-        for (command, stderr) in cases {
-            try hb.fails(["snippets", "add", "s", "--command", command], status: 5, stderr: stderr)
-            try hb.fails(["snippets", "add", "s", "--command-stdin"], stdin: command, status: 5, stderr: stderr)
-        }
-        XCTAssertEqual(try hb.run("snippets", "list", "--json").stdout, "[]\n")
-    }
-
     func testSecretLookingCommandsAreStoredWithAWarningThatDoesNotEchoThem() throws {
+        // Every kind of secret and the stored command: HostbookLogicTests/SnippetRulesWordingTests.
         let cases: [(String, String)] = [
             ("sshpass -p Hunter2Secret ssh me@db", "a password option"),
-            ("mysql -u root --password=Hunter2Secret", "a password option"),
-            ("git clone https://ghp_0123456789abcdefghijABCDEFGHIJ0123@github.com/o/r", "an access token"),
-            ("AWS_ACCESS_KEY_ID=AKIAIOSFODNN7EXAMPLE aws s3 ls", "an access token"),
-            ("echo '-----BEGIN OPENSSH PRIVATE KEY----- b3BlbnNzaC1rZXktdjEAAAAA' > k", "a private key"),
-            ("curl -H 'Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.Hunter2Secret' https://api", "an Authorization header"),
         ]
         for (i, (command, kind)) in cases.enumerated() {
             let r = try hb.run("snippets", "add", "s\(i)", "--command", command)
