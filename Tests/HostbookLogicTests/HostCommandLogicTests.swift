@@ -1,4 +1,4 @@
-// `hostbook add / edit / show / remove` in-process (InProcessCommand): every validation rule
+// `hostbook add / edit / show / remove` in-process (InProcessCommand runs Hostbook.main): every validation rule
 // with its exact stderr lines and exit code, what an edit changes, and where the database
 // is, on a real SQLite file. The command line of the same commands (output text, JSON field
 // order, prompts, file modes) is HostbookTests/HostCommandTests.
@@ -17,8 +17,8 @@ final class HostCommandLogicTests: XCTestCase {
     /// reads stdin and stays there).
     func testEveryValidationRuleWithItsMessageAndExitCode() throws {
         let cli = try InProcessCommand()
-        cli.ok("add", "bastion", "--hostname", "b.example")
-        cli.ok("add", "web", "--hostname", "w.example", "--jump", "bastion")
+        try cli.ok("add", "bastion", "--hostname", "b.example")
+        try cli.ok("add", "web", "--hostname", "w.example", "--jump", "bastion")
         let hostHint = "See 'hostbook list' for the hosts there are.\n"
         let cases: [([String], Int32, String)] = [
             (["add", "bad name", "--hostname", "h"], 5, "hostbook: invalid host name 'bad name': use 1 to 64 letters, digits, '.', '_' or '-'\n"),
@@ -59,7 +59,7 @@ final class HostCommandLogicTests: XCTestCase {
             (["remove", "ghost"], 4, "hostbook: no host named 'ghost'\n" + hostHint),
         ]
         for (argv, status, stderr) in cases {
-            XCTAssertEqual(cli.run(argv), InProcessCommand.Refusal(status: status, stderr: stderr), "\(argv)")
+            XCTAssertEqual(try cli.refusal(argv), InProcessCommand.Refusal(status: status, stderr: stderr), "\(argv)")
         }
         // Nothing above was written.
         XCTAssertEqual(try HostDatabase.open(path: cli.databasePath).hosts().map(\.name), ["bastion", "web"])
@@ -68,9 +68,9 @@ final class HostCommandLogicTests: XCTestCase {
     /// Was HostCommandTests.testEditChangesOnlyWhatIsGiven (binary, 11 runs).
     func testAnEditChangesOnlyWhatIsGivenAndARefusedEditWritesNothing() throws {
         let cli = try InProcessCommand()
-        cli.ok("add", "jump", "--hostname", "j.example")
-        cli.ok("add", "web", "--hostname", "w.example", "--user", "root", "--tag", "a", "--tag", "b", "--note", "old")
-        cli.ok("edit", "web", "--rename", "web2", "--port", "2200", "--tag", "c", "--untag", "A", "--jump", "jump", "--note", "")
+        try cli.ok("add", "jump", "--hostname", "j.example")
+        try cli.ok("add", "web", "--hostname", "w.example", "--user", "root", "--tag", "a", "--tag", "b", "--note", "old")
+        try cli.ok("edit", "web", "--rename", "web2", "--port", "2200", "--tag", "c", "--untag", "A", "--jump", "jump", "--note", "")
         XCTAssertNil(try host(cli, "web"))
         var o = try XCTUnwrap(try host(cli, "web2"))
         XCTAssertEqual(o.tags, ["b", "c"])
@@ -79,24 +79,24 @@ final class HostCommandLogicTests: XCTestCase {
         XCTAssertEqual(o.port, 2200)
         XCTAssertEqual(o.jump, "jump")
         XCTAssertNil(o.note, "an empty --note clears it")
-        cli.ok("edit", "web2", "--no-jump", "--user", "ops", "--hostname", "10.1.1.1")
+        try cli.ok("edit", "web2", "--no-jump", "--user", "ops", "--hostname", "10.1.1.1")
         o = try XCTUnwrap(try host(cli, "web2"))
         XCTAssertNil(o.jump)
         XCTAssertEqual(o.user, "ops")
         XCTAssertEqual(o.hostname, "10.1.1.1")
-        cli.ok("edit", "web2", "--no-user")
+        try cli.ok("edit", "web2", "--no-user")
         XCTAssertNil(try host(cli, "web2")?.user, "--no-user clears the user")
         // --untag of a tag the host lacks is refused, and nothing of that edit is written.
-        XCTAssertEqual(cli.run(["edit", "web2", "--untag", "b", "--untag", "nope", "--port", "2"]),
+        XCTAssertEqual(try cli.refusal(["edit", "web2", "--untag", "b", "--untag", "nope", "--port", "2"]),
                        InProcessCommand.Refusal(status: 5, stderr: "hostbook: host 'web2' has no tag 'nope'\nIts tags: b, c.\n"))
         o = try XCTUnwrap(try host(cli, "web2"))
         XCTAssertEqual(o.tags, ["b", "c"])
         XCTAssertEqual(o.port, 2200)
         // ssh accepts `_` in host names; hostbook does too.
-        cli.ok("add", "build_01", "--hostname", "build_01.corp.example")
+        try cli.ok("add", "build_01", "--hostname", "build_01.corp.example")
         XCTAssertEqual(try host(cli, "build_01")?.hostname, "build_01.corp.example")
         // The old name is gone; the new one is the nearest saved name (a suggestion only).
-        XCTAssertEqual(cli.run(["show", "web"]), InProcessCommand.Refusal(
+        XCTAssertEqual(try cli.refusal(["show", "web"]), InProcessCommand.Refusal(
             status: 4, stderr: "hostbook: no host named 'web'\nDid you mean 'web2'? See 'hostbook list' for the hosts there are.\n"))
     }
 
@@ -105,14 +105,14 @@ final class HostCommandLogicTests: XCTestCase {
     func testTheDatabaseIsWhereDbThenTheEnvironmentSay() throws {
         let cli = try InProcessCommand()
         let tmp = try TempFolder()
-        cli.ok("add", "a", "--hostname", "a.example", "--db", tmp.file("flag.db"))
+        try cli.ok("add", "a", "--hostname", "a.example", "--db", tmp.file("flag.db"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: tmp.file("flag.db")))
         XCTAssertFalse(FileManager.default.fileExists(atPath: cli.databasePath))
         cli.environment["HOSTBOOK_DB"] = nil
-        XCTAssertNil(cli.run(["add", "b", "--hostname", "b.example"], environment: ["XDG_DATA_HOME": tmp.file("xdg")]))
+        XCTAssertNil(try cli.refusal(["add", "b", "--hostname", "b.example"], environment: ["XDG_DATA_HOME": tmp.file("xdg")]))
         XCTAssertEqual(try HostDatabase.open(path: tmp.file("xdg/hostbook/hostbook.db")).hosts().map(\.name), ["b"])
         // A relative $XDG_DATA_HOME is ignored (XDG base directory rules): ~/.local/share.
-        XCTAssertNil(cli.run(["add", "c", "--hostname", "c.example"], environment: ["HOME": tmp.file("home"), "XDG_DATA_HOME": "relative"]))
+        XCTAssertNil(try cli.refusal(["add", "c", "--hostname", "c.example"], environment: ["HOME": tmp.file("home"), "XDG_DATA_HOME": "relative"]))
         XCTAssertEqual(try HostDatabase.open(path: tmp.file("home/.local/share/hostbook/hostbook.db")).hosts().map(\.name), ["c"])
     }
 }

@@ -1,9 +1,12 @@
-// One hostbook command run in this process: argv through the real ArgumentParser and
-// command table, the command body run on a real SQLite file, and a refusal turned into the
-// stderr lines and exit status that `Hostbook.main` would print (the same UserFacingError
-// fields, the same `hostbook: MESSAGE` / hint layout). Never prompts (--no-input), never
-// spawns the binary: the logic of a command is tested here, its command line in HostbookTests.
+// One hostbook command run in this process: `Hostbook.main` itself (the real ArgumentParser,
+// command table, command body and error report) on a real SQLite file, with this process's
+// stdin, stdout and stderr pointed at files for the call (stdin is never a terminal, so
+// nothing prompts). The logic of a command is tested here without spawning the binary; the
+// binary's own contract (a process's argv bytes, exit status, terminals) is HostbookTests'.
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 @testable import hostbook
 import TestSupport
 import XCTest
@@ -13,49 +16,83 @@ final class InProcessCommand {
     /// The database file every command uses ($HOSTBOOK_DB), not created until a command writes.
     var databasePath: String { folder.file("data/hostbook.db") }
     var environment: [String: String]
+    private var calls = 0
 
     init() throws {
         folder = try TempFolder()
-        environment = ["HOSTBOOK_DB": folder.file("data/hostbook.db"), "HOME": folder.file("home"), "NO_COLOR": "1"]
+        environment = ["HOSTBOOK_DB": folder.file("data/hostbook.db"), "HOME": folder.file("home"),
+                       "XDG_CONFIG_HOME": folder.file("home/.config"), "NO_COLOR": "1"]
     }
 
-    /// What a refused command prints and exits with.
+    /// What one call printed and returned.
+    struct Outcome: Equatable, CustomStringConvertible {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+        var description: String { "exit \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)" }
+    }
+
+    /// What a refused command prints on stderr and exits with.
     struct Refusal: Equatable, CustomStringConvertible {
         let status: Int32
         let stderr: String
         var description: String { "exit \(status): \(stderr.debugDescription)" }
     }
 
-    /// Runs `argv`; nil when it succeeded, else its refusal. Anything but a user-facing error
-    /// (which `Hostbook.main` would report as "unexpected error") fails the test.
-    @discardableResult
-    func run(_ argv: [String], environment extra: [String: String] = [:], file: StaticString = #filePath, line: UInt = #line) -> Refusal? {
+    /// Runs `hostbook ARGV` with `stdin` as its standard input.
+    func call(_ argv: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Outcome {
+        calls += 1
+        let base = folder.file("call-\(calls)")
+        XCTAssertTrue(FileManager.default.createFile(atPath: base + ".in", contents: Data(stdin.utf8)))
         let env = environment.merging(extra) { $1 }
-        do {
-            switch try ArgumentParser(commands: CommandTable.all).parse(argv) {
-            case .version, .help:
-                return nil
-            case .run(let spec, let args, var globals):
-                globals.noInput = true
-                try spec.run(Invocation(args: args, globals: globals, environment: env))
-                return nil
-            }
-        } catch let status as ExitStatus {
-            return Refusal(status: status.code.rawValue, stderr: "")
-        } catch let error as UserFacingError {
-            // As Hostbook.report lays it out and escapes it.
-            var text: TerminalText = "hostbook: \(error.message)\n"
-            for detail in error.details { text += "  \(detail)\n" }
-            if let hint = error.hint { text += "\(hint)\n" }
-            return Refusal(status: error.exitCode.rawValue, stderr: text.text)
-        } catch {
-            XCTFail("\(argv): unexpected error \(error)", file: file, line: line)
-            return Refusal(status: 1, stderr: "unexpected error: \(error)")
+        let files = [(0, base + ".in", O_RDONLY), (1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC), (2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC)]
+        fflush(nil)  // every C stream, before and after the descriptors change
+        var saved: [Int32] = []
+        for (fd, path, flags) in files {
+            let opened = open(path, flags, 0o600)
+            guard opened >= 0 else { throw POSIXError(.EIO) }
+            saved.append(dup(Int32(fd)))
+            dup2(opened, Int32(fd))
+            close(opened)
         }
+        let status = Hostbook.main(argv, environment: env)
+        fflush(nil)  // every C stream, before and after the descriptors change
+        for (i, (fd, _, _)) in files.enumerated() {
+            dup2(saved[i], Int32(fd))
+            close(saved[i])
+        }
+        func read(_ path: String) throws -> String { String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) }
+        return Outcome(status: status, stdout: try read(base + ".out"), stderr: try read(base + ".err"))
     }
 
-    /// Runs `argv` and fails the test unless it succeeded.
-    func ok(_ argv: String..., file: StaticString = #filePath, line: UInt = #line) {
-        if let refusal = run(argv, file: file, line: line) { XCTFail("\(argv): \(refusal)", file: file, line: line) }
+    /// Runs `argv`; nil when it exited 0, else its refusal.
+    func refusal(_ argv: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Refusal? {
+        let o = try call(argv, stdin: stdin, environment: extra)
+        return o.status == 0 ? nil : Refusal(status: o.status, stderr: o.stderr)
+    }
+
+    /// Runs `argv` and fails the test unless it exited 0.
+    @discardableResult
+    func ok(_ argv: String..., stdin: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
+        let o = try call(argv, stdin: stdin)
+        XCTAssertEqual(o.status, 0, "\(argv): \(o)", file: file, line: line)
+        return o
+    }
+
+    /// Runs `argv` and fails the test unless it exited `status` with exactly `stderr` and
+    /// printed nothing on stdout.
+    func fails(_ argv: [String], stdin: String = "", status: Int32, stderr: String,
+               file: StaticString = #filePath, line: UInt = #line) throws {
+        let o = try call(argv, stdin: stdin)
+        XCTAssertEqual(o.status, status, "hostbook \(argv.joined(separator: " ")): \(o.stderr)", file: file, line: line)
+        XCTAssertEqual(o.stderr, stderr, "hostbook \(argv.joined(separator: " "))", file: file, line: line)
+        XCTAssertEqual(o.stdout, "", file: file, line: line)
+    }
+
+    /// The JSON document `hostbook ARGV --json` prints.
+    func json(_ argv: String...) throws -> Any {
+        let o = try call(argv + ["--json"])
+        XCTAssertEqual(o.status, 0, "\(argv): \(o)")
+        return try JSONSerialization.jsonObject(with: Data(o.stdout.utf8), options: [.fragmentsAllowed])
     }
 }
