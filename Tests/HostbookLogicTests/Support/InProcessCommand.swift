@@ -21,14 +21,16 @@ final class InProcessCommand {
     init() throws {
         folder = try TempFolder()
         environment = ["HOSTBOOK_DB": folder.file("data/hostbook.db"), "HOME": folder.file("home"),
-                       "XDG_CONFIG_HOME": folder.file("home/.config"), "NO_COLOR": "1"]
+                       "XDG_CONFIG_HOME": folder.file("home/.config"), "NO_COLOR": "1",
+                       "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"]
     }
 
     /// What one call printed and returned.
     struct Outcome: Equatable, CustomStringConvertible {
         let status: Int32
-        let stdout: String
+        let stdoutBytes: Data
         let stderr: String
+        var stdout: String { String(decoding: stdoutBytes, as: UTF8.self) }
         var description: String { "exit \(status), stdout \(stdout.debugDescription), stderr \(stderr.debugDescription)" }
     }
 
@@ -39,11 +41,12 @@ final class InProcessCommand {
         var description: String { "exit \(status): \(stderr.debugDescription)" }
     }
 
-    /// Runs `hostbook ARGV` with `stdin` as its standard input.
-    func call(_ argv: [String], stdin: String = "", environment extra: [String: String] = [:]) throws -> Outcome {
+    /// Runs `hostbook ARGV` with `stdin` (or `bytes`) as its standard input and `extra` over
+    /// the environment.
+    func call(_ argv: [String], stdin: String = "", bytes: Data? = nil, environment extra: [String: String] = [:]) throws -> Outcome {
         calls += 1
         let base = folder.file("call-\(calls)")
-        XCTAssertTrue(FileManager.default.createFile(atPath: base + ".in", contents: Data(stdin.utf8)))
+        XCTAssertTrue(FileManager.default.createFile(atPath: base + ".in", contents: bytes ?? Data(stdin.utf8)))
         let env = environment.merging(extra) { $1 }
         let files = [(0, base + ".in", O_RDONLY), (1, base + ".out", O_WRONLY | O_CREAT | O_TRUNC), (2, base + ".err", O_WRONLY | O_CREAT | O_TRUNC)]
         fflush(nil)  // every C stream, before and after the descriptors change
@@ -61,8 +64,8 @@ final class InProcessCommand {
             dup2(saved[i], Int32(fd))
             close(saved[i])
         }
-        func read(_ path: String) throws -> String { String(decoding: try Data(contentsOf: URL(fileURLWithPath: path)), as: UTF8.self) }
-        return Outcome(status: status, stdout: try read(base + ".out"), stderr: try read(base + ".err"))
+        func read(_ path: String) throws -> Data { try Data(contentsOf: URL(fileURLWithPath: path)) }
+        return Outcome(status: status, stdoutBytes: try read(base + ".out"), stderr: String(decoding: try read(base + ".err"), as: UTF8.self))
     }
 
     /// Runs `argv`; nil when it exited 0, else its refusal.
@@ -78,6 +81,10 @@ final class InProcessCommand {
         XCTAssertEqual(o.status, 0, "\(argv): \(o)", file: file, line: line)
         return o
     }
+
+    /// Runs `hostbook ARGS`.
+    @discardableResult
+    func run(_ argv: String..., stdin: String = "") throws -> Outcome { try call(argv, stdin: stdin) }
 
     /// Runs `argv` and fails the test unless it exited `status` with exactly `stderr` and
     /// printed nothing on stdout.
