@@ -17,6 +17,15 @@ final class InProcessCommand {
     var databasePath: String { folder.file("data/hostbook.db") }
     var environment: [String: String]
     private var calls = 0
+    /// HostbookFixture's names for the same, so a test reads alike on either side.
+    var dir: TempFolder { folder }
+    var db: String { databasePath }
+
+    /// Every file in the database's folder, recursively, sorted.
+    func files() -> [String] {
+        guard let e = FileManager.default.enumerator(atPath: folder.file("data")) else { return [] }
+        return e.compactMap { $0 as? String }.sorted()
+    }
 
     init() throws {
         folder = try TempFolder()
@@ -85,6 +94,9 @@ final class InProcessCommand {
     /// Runs `hostbook ARGS`.
     @discardableResult
     func run(_ argv: String..., stdin: String = "") throws -> Outcome { try call(argv, stdin: stdin) }
+
+    @discardableResult
+    func run(_ argv: [String], stdin: String? = nil) throws -> Outcome { try call(argv, stdin: stdin ?? "") }
 
     /// Runs `argv` and fails the test unless it exited `status` with exactly `stderr` and
     /// printed nothing on stdout.
