@@ -50,7 +50,13 @@ final class MigrationV2Tests: XCTestCase {
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
                                                                   "known_hosts_imports",
                                                                   // Version 8: keys' certificates (none).
-                                                                  "key_certificates", "known_hosts_rotation_off"])
+                                                                  "key_certificates", "known_hosts_rotation_off",
+                                                                  // Version 9: certificate authorities (none yet).
+                                                                  "certificate_authorities", "ca_certificates", "ca_revocations",
+                                                                  // Version 11: bundle serials exported, bundle hosts' own fields (none).
+                                                                  "bundle_exported", "bundle_overrides",
+                                                                  // Version 12: the upstream agents (none).
+                                                                  "agent_upstreams"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

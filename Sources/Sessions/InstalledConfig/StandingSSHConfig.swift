@@ -5,7 +5,9 @@
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
 // block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
-// dev`), each left out when the user's configuration defines it.
+// dev`), each left out when the user's configuration defines it. Each block names the
+// host's kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
+// learns host-key rotation as OpenSSH does.
 public import HostStore
 import KeyFormats
 public import SSHConfig
@@ -41,11 +43,15 @@ public struct StandingSSHConfig: Sendable {
     public let agentSocket: String
     /// `$XDG_CONFIG_HOME/hostbook/keys`.
     public let keysFolder: String
+    /// The known_hosts files ssh is given with `UpdateHostKeys yes` (one per host name and
+    /// port); nil: none, `UpdateHostKeys no`.
+    public let knownHosts: KeptKnownHosts?
 
-    public init(block: SSHHostBlock, agentSocket: String, keysFolder: String) {
+    public init(block: SSHHostBlock, agentSocket: String, keysFolder: String, knownHosts: KeptKnownHosts? = nil) {
         self.block = block
         self.agentSocket = agentSocket
         self.keysFolder = keysFolder
+        self.knownHosts = knownHosts
     }
 
     /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
@@ -119,7 +125,8 @@ public struct StandingSSHConfig: Sendable {
                 }
                 var w = SSHConfigWriter()
                 do {
-                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity)
+                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity,
+                                    rotationFile: knownHosts?.path(for: HostLookupName(host: host.hostname, port: host.port)))
                     if identity == nil {
                         if let agentLine { w.append(agentLine) } else { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
                     }

@@ -26,7 +26,9 @@ enum OptionName: String, Sendable, CaseIterable {
     case grant
     case hashed
     case help
+    case host
     case hostname
+    case identity
     case includeSkipped = "include-skipped"
     case install
     case json
@@ -34,6 +36,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case keepHosts = "keep-hosts"
     case keepPassword = "keep-password"
     case key
+    case keyID = "key-id"
     case limit
     case name
     case namespace
@@ -55,13 +58,16 @@ enum OptionName: String, Sendable, CaseIterable {
     case on
     case online
     case only
+    case option
     case output
     case parents
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
     case port
+    case principal
     case printConfig = "print-config"
+    case publicKey = "public-key"
     case randomart
     case rename
     case renameClashes = "rename-clashes"
@@ -71,6 +77,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case restore
     case repo
     case rounds
+    case serial
     case sign
     case signer
     case snippet
@@ -83,7 +90,11 @@ enum OptionName: String, Sendable, CaseIterable {
     case type
     case uninstall
     case untag
+    case upstream
     case user
+    case valid
+    case validFrom = "valid-from"
+    case validTo = "valid-to"
     case verifyRequired = "verify-required"
     case version
     case wide
