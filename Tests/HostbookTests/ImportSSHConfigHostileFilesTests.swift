@@ -1,10 +1,9 @@
-// `hostbook import-ssh-config` on hostile layouts (issue 18), with the real binary (the Include
-// bomb and the pattern blocks run in-process: HostbookLogicTests/ImportSSHConfigLoadBoundTests): an
-// Include bomb (17 files, each including the next four times: 4^16 file loads within ssh's
-// nesting limit) ends with the load's bound, exit 5, nothing written; an Include, an
-// IdentityFile or its .pub that is a FIFO with no writer is passed over with a warning
-// instead of holding the import for ever (the old code blocked in open(2): these tests then
-// fail by the runner's timeout, not by a time bound of their own).
+// `hostbook import-ssh-config` on hostile layouts (issue 18), with the real binary: an
+// Include, an IdentityFile or its .pub that is a FIFO with no writer is passed over with a
+// warning instead of holding the import for ever (the old code blocked in open(2): these
+// tests then fail by the runner's timeout, not by a time bound of their own; a child process
+// blocks, not the test runner). The Include bomb and the pattern-block bound run in-process:
+// HostbookLogicTests/ImportSSHConfigLoadBoundTests.
 import Foundation
 import XCTest
 
