@@ -86,6 +86,28 @@ final class BundlePublishingTests: DatabaseTestCase {
         XCTAssertTrue(anonymous.hosts.allSatisfy { $0.user == nil }, "--no-user publishes no user")
     }
 
+    func testAHostSetToOmitItsUserIsPublishedWithoutItAndOnlyThatHost() throws {
+        let web = try db.addHost(NewHost(name: "web", hostname: "web.example.com", user: "alice", tags: ["team"]))
+        try db.addHost(NewHost(name: "db", hostname: "db.example.com", user: "postgres", tags: ["team"]))
+        XCTAssertEqual(try bundles.userPublishing(hostID: web.id), .publish)
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        XCTAssertEqual(try bundles.userPublishing(hostID: web.id), .omit)
+        func users() throws -> [String: String] {
+            let doc = try bundles.document(name: "team", selection: BundleExportSelection(tags: ["team"]), serial: 1)
+            return Dictionary(uniqueKeysWithValues: doc.hosts.map { ($0.name, $0.user ?? "-") })
+        }
+        XCTAssertEqual(try users(), ["web": "-", "db": "postgres"])
+        XCTAssertEqual(try db.host(named: "web")?.user, "alice", "the host keeps its user")
+
+        try bundles.setUserPublishing(hostID: web.id, .publish)
+        XCTAssertEqual(try users(), ["web": "alice", "db": "postgres"])
+
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        try db.removeHost("web")
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM bundle_user_omitted").first?.int(0), 0, "goes with the host")
+    }
+
     func testARemovalTakesOnlyWhatTheBundleBroughtAndKeepsItsSerial() throws {
         try bundles.apply(try bundles.plan(team(serial: 3), bundle: "team"))
         try db.addHost(NewHost(name: "mine", hostname: "mine.example.com"))

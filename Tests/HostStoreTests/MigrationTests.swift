@@ -174,7 +174,9 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 11: the serial each bundle was last exported with; bundle hosts' own fields.
                                                                   "bundle_exported", "bundle_overrides",
                                                                   // Version 12: the upstream agents (none).
-                                                                  "agent_upstreams"])
+                                                                  "agent_upstreams",
+                                                                  // Version 13: the hosts published without their user (none).
+                                                                  "bundle_user_omitted"])
         XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])

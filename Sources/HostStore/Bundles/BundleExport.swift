@@ -8,7 +8,8 @@ public struct BundleExportSelection: Sendable, Equatable {
     public var tags: [String]
     /// Snippets chosen by name (`--snippet`): no snippet is published unless chosen.
     public var snippets: [String]
-    /// Hosts are published without their user (`--no-user`): each subscriber's default applies.
+    /// Hosts are published without their user (`--no-user`): each subscriber's default
+    /// applies. Without it, the hosts set to (`edit --bundle-user omit`) still are.
     public var omitUsers: Bool
     /// The hosts, snippets and host keys bundle NAME brought into this database are
     /// published again (a second maintainer, a trusted signer of NAME, republishes it with
@@ -31,13 +32,14 @@ extension BundleStore {
     /// their ports, as ssh consults them), `@cert-authority` and `@revoked` entries included,
     /// none that another bundle brought; only lines naming nothing but those hosts
     /// (TrustAuthority), so the import refuses none of them. Hosts name their key; never a
-    /// password or key material.
+    /// password or key material; a host set to publish no user (BundleUserPublishing) has none.
     public func document(name: String, selection: BundleExportSelection = BundleExportSelection(), serial: UInt64) throws -> BundleDocument {
         try Self.requireName(name)
         let own = BundleName.source(name)
         func exported(_ source: String) -> Bool { !source.hasPrefix("bundle:") || (selection.republish && source == own) }
         return try database.read {
             let all = try database.hosts().filter { exported($0.source) }
+            let userOmitted = try userOmittedHostIDs()
             var byName: [String: Host] = [:]
             for h in all { byName[h.name.lowercased()] = h }
             let wanted = Set(selection.tags.map { $0.lowercased() }.flatMap { [$0, "tag:" + $0] })
@@ -53,7 +55,7 @@ extension BundleStore {
                 }
             }
             let hosts = chosen.values.map {
-                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers ? nil : $0.user, tags: $0.tags,
+                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers || userOmitted.contains($0.id) ? nil : $0.user, tags: $0.tags,
                            aliases: $0.aliases, jump: $0.jump, note: $0.note, key: $0.key)
             }
             // Snippets: those named, and on a republish those the bundle brought.
