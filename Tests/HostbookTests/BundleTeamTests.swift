@@ -123,11 +123,18 @@ extension BundleTests {
         let noParent = try export(["--sign", "signer", "--tag", "team", "-o", fresh])
         XCTAssertEqual(noParent.status, 4, noParent.stderr)
         XCTAssertTrue(noParent.stderr.contains("--parents"), noParent.stderr)
+        // From now on A publishes web without its user (per host): C's web then has none.
+        XCTAssertEqual(try fx.run(["edit", "web", "--bundle-user", "maybe"]).status, 2)
+        let omit = try fx.run(["edit", "web", "--bundle-user", "omit"])
+        XCTAssertEqual(omit.status, 0, omit.stderr)
+        XCTAssertTrue(omit.stdout.contains("without its user"), omit.stdout)
         let made = try export(["--sign", "signer", "--tag", "team", "-o", fresh, "--parents", "--allow-removals"])
         XCTAssertTrue(made.stdout.contains("serial 6"), made.stdout + made.stderr)
         let imported = try onC("bundle", "import", fresh)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertTrue(imported.stdout.contains("serial 6 (was 4)"), imported.stdout)
+        XCTAssertNil(try hostsUser(dbC, "web"), "published without its user")
+        XCTAssertEqual(try hostsUser(fx.db, "web"), "deploy", "the publisher's web keeps its user")
 
         // bundle list, untrust, unsubscribe: the bundle's hosts go, C's own stays.
         let listed = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
@@ -147,8 +154,8 @@ extension BundleTests {
 
     /// A member on an ordinary account of their own (not the publisher's) follows the bundle
     /// from its bare repository behind a private sshd, reached as one of the member's saved
-    /// hosts whose host key the member trusts, with the member's key (in the member's
-    /// hostbook agent) authorized for the repository's owner: subscribe and two updates run
+    /// hosts whose host key the member trusts, logging in as the member with the member's
+    /// key (in the member's hostbook agent): subscribe and two updates run
     /// git over ssh through hostbook and ask for nothing; the member's `--user` and key on a
     /// bundle host survive both updates; unsubscribe removes the bundle's hosts and only them.
     func testSubscribeAndUpdateOverSSHThroughHostbook() throws {
@@ -178,7 +185,7 @@ extension BundleTests {
 
         let sshd = try PrivateSSHD(authorizedKeys: [memberLine])
         defer { sshd.stop() }
-        XCTAssertEqual(try onM("add", "gitbox", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", fx.userName).status, 0)
+        XCTAssertEqual(try onM("add", "gitbox", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", member.userName).status, 0)
         let approve = try onM("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKeyTypeAndBlob(), "--yes")
         XCTAssertEqual(approve.status, 0, approve.stderr)
         XCTAssertEqual(try onM("bundle", "trust", "team", "--signer", signerLine).status, 0)
@@ -204,7 +211,7 @@ extension BundleTests {
             XCTAssertEqual(web["key"] as? String, "member")
         }
         XCTAssertEqual(try memberHosts()["db"]?["note"] as? String, "over ssh")
-        XCTAssertTrue(sshd.waitForLog("Accepted publickey for \(fx.userName)", count: 3), sshd.log)
+        XCTAssertTrue(sshd.waitForLog("Accepted publickey for \(member.userName)", count: 3), sshd.log)
 
         // Unsubscribe: the bundle's hosts go; the member's own hosts stay.
         let gone = try onM("bundle", "unsubscribe", "team")
