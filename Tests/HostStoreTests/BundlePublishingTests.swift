@@ -108,6 +108,35 @@ final class BundlePublishingTests: DatabaseTestCase {
         XCTAssertEqual(try db.connection.query("SELECT count(*) FROM bundle_user_omitted").first?.int(0), 0, "goes with the host")
     }
 
+    func testATagPublishesTheSnippetsWithItAndNoOther() throws {
+        try db.addHost(NewHost(name: "web", hostname: "web.example.com", tags: ["team"]))
+        try db.addSnippet(name: "logs", command: "journalctl -f", description: nil, tags: ["team", "ops"])
+        try db.addSnippet(name: "mine", command: "uptime", description: nil)
+        try db.addSnippet(name: "later", command: "df -h", description: nil)
+        XCTAssertThrowsError(try db.addSnippet(name: "bad", command: "ls", description: nil, tags: ["no spaces"]))
+        XCTAssertNil(try db.snippet(named: "bad"), "a bad tag stores nothing")
+        XCTAssertEqual(try db.snippet(named: "logs")?.tags, ["team", "ops"])
+        func published(_ selection: BundleExportSelection) throws -> [String] {
+            try bundles.document(name: "team", selection: selection, serial: 1).snippets.map(\.name)
+        }
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["TEAM"])), ["logs"])
+        XCTAssertEqual(try published(BundleExportSelection()), [], "no snippet unless chosen")
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"], snippets: ["mine"])), ["logs", "mine"])
+
+        try db.tagSnippet("later", add: ["team"])
+        try db.tagSnippet("logs", add: [], remove: ["Team"])
+        XCTAssertThrowsError(try db.tagSnippet("logs", add: ["x"], remove: ["absent"]))
+        XCTAssertEqual(try db.snippet(named: "logs")?.tags, ["ops"], "a refused change changes nothing")
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"])), ["later"])
+
+        // A tagged snippet another bundle brought is never published.
+        try bundles.apply(try bundles.plan(BundleDocument(name: "other", serial: 1, snippets: [BundleSnippet(name: "theirs", command: "w")]), bundle: "other"))
+        try db.tagSnippet("theirs", add: ["team"])
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"])), ["later"])
+        try db.removeSnippet("later")
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM snippet_tags WHERE tag = 'team'").first?.int(0), 1, "tags go with the snippet")
+    }
+
     func testARemovalTakesOnlyWhatTheBundleBroughtAndKeepsItsSerial() throws {
         try bundles.apply(try bundles.plan(team(serial: 3), bundle: "team"))
         try db.addHost(NewHost(name: "mine", hostname: "mine.example.com"))

@@ -178,7 +178,7 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 12: the upstream agents (none).
                                                                   "agent_upstreams",
                                                                   // Version 13: the hosts published without their user (none).
-                                                                  "bundle_user_omitted"])
+                                                                  "bundle_user_omitted", "snippet_tags"])
         XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])

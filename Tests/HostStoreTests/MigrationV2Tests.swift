@@ -58,7 +58,7 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 12: the upstream agents (none).
                                                                   "agent_upstreams",
                                                                   // Version 13: the hosts published without their user (none).
-                                                                  "bundle_user_omitted"])
+                                                                  "bundle_user_omitted", "snippet_tags"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

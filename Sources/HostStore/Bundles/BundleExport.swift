@@ -4,7 +4,8 @@ import KeyFormats
 
 /// What an export carries beyond its name and serial (`bundle export`'s options).
 public struct BundleExportSelection: Sendable, Equatable {
-    /// Only hosts with one of these tags (all hosts when empty), and the snippets with one.
+    /// Only hosts with one of these tags (all hosts when empty), and the snippets with one
+    /// (none when empty).
     public var tags: [String]
     /// Snippets chosen by name (`--snippet`): no snippet is published unless chosen.
     public var snippets: [String]
@@ -28,7 +29,7 @@ extension BundleStore {
     /// The bundle document of this database: hosts (all, or those with any of the tags, plus
     /// the jump hosts they need) that did not come from a bundle (or came from this one,
     /// when `selection.republish`), the snippets chosen by name (a name not found is
-    /// `.notFound`), and the host keys of those hosts (their hostnames, names and aliases at
+    /// `.notFound`) or with one of the tags, and the host keys of those hosts (their hostnames, names and aliases at
     /// their ports, as ssh consults them), `@cert-authority` and `@revoked` entries included,
     /// none that another bundle brought; only lines naming nothing but those hosts
     /// (TrustAuthority), so the import refuses none of them. Hosts name their key; never a
@@ -58,8 +59,17 @@ extension BundleStore {
                 BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers || userOmitted.contains($0.id) ? nil : $0.user, tags: $0.tags,
                            aliases: $0.aliases, jump: $0.jump, note: $0.note, key: $0.key)
             }
-            // Snippets: those named, and on a republish those the bundle brought.
+            // Snippets: those named, those with one of the tags (none another bundle brought),
+            // and on a republish those the bundle brought.
             var snippets: [String: BundleSnippet] = [:]
+            if !selection.tags.isEmpty {
+                let tags = Set(selection.tags.map { $0.lowercased() })
+                for s in try database.snippets() where s.tags.contains(where: { tags.contains($0.lowercased()) }) {
+                    if let from = try connection.query("SELECT bundle FROM bundle_snippets WHERE snippet_id = ?", [.int(s.id)]).first?.text(0),
+                       !(selection.republish && from.lowercased() == name.lowercased()) { continue }
+                    snippets[s.name.lowercased()] = BundleSnippet(name: s.name, command: s.command, description: s.description)
+                }
+            }
             for n in selection.snippets {
                 guard let s = try database.findSnippet(n) ?? database.snippets().first(where: { $0.name.lowercased() == n.lowercased() }) else {
                     throw HostStoreError.notFound("no snippet named '\(n)'")
