@@ -27,14 +27,17 @@ extension BundleTests {
             try fx.run(["bundle", "export", "--name", "team"] + args + (db.map { ["--db", $0] } ?? []))
         }
 
-        // A publishes serial 1 (no snippet unless chosen).
+        // A publishes serial 1 (no snippet unless chosen: by name, or by a tag given).
         let signerA = try publisher()
         try fx.ok("snippets", "add", "mine", "--command", "uptime")
+        try fx.ok("snippets", "add", "disk", "--command", "df -h", "--tag", "team")
         try repository()
         let pub = fx.dir.file("pub")
         let first = try export(["--sign", "signer", "--tag", "team", "-o", pub])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertFalse(try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8).contains("uptime"), "a snippet is published only when chosen")
+        let text = try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8)
+        XCTAssertFalse(text.contains("uptime"), "a snippet is published only when chosen")
+        XCTAssertTrue(text.contains("df -h"), "the snippet with the tag is published")
         try push("serial 1")
 
         // B: a second maintainer with their own key and agent; C: a member.
