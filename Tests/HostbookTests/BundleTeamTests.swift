@@ -131,6 +131,9 @@ extension BundleTests {
         let omit = try fx.run(["edit", "web", "--bundle-user", "omit"])
         XCTAssertEqual(omit.status, 0, omit.stderr)
         XCTAssertTrue(omit.stdout.contains("without its user"), omit.stdout)
+        let shownA = try JSONSerialization.jsonObject(with: try fx.run(["show", "web", "--json"]).stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(shownA["bundle_user"] as? String, "omit")
+        XCTAssertEqual(shownA["user"] as? String, "deploy")
         let made = try export(["--sign", "signer", "--tag", "team", "-o", fresh, "--parents", "--allow-removals"])
         XCTAssertTrue(made.stdout.contains("serial 6"), made.stdout + made.stderr)
         let imported = try onC("bundle", "import", fresh)
