@@ -10,7 +10,7 @@ public struct BundleExportSelection: Sendable, Equatable {
     /// Snippets chosen by name (`--snippet`): no snippet is published unless chosen.
     public var snippets: [String]
     /// Hosts are published without their user (`--no-user`): each subscriber's default
-    /// applies. Without it, the hosts set to (`edit --bundle-user omit`) still are.
+    /// applies. Without it, the hosts set so (`edit --bundle-user omit`) still are.
     public var omitUsers: Bool
     /// The hosts, snippets and host keys bundle NAME brought into this database are
     /// published again (a second maintainer, a trusted signer of NAME, republishes it with
@@ -29,8 +29,9 @@ extension BundleStore {
     /// The bundle document of this database: hosts (all, or those with any of the tags, plus
     /// the jump hosts they need) that did not come from a bundle (or came from this one,
     /// when `selection.republish`), the snippets chosen by name (a name not found is
-    /// `.notFound`) or with one of the tags, and the host keys of those hosts (their hostnames, names and aliases at
-    /// their ports, as ssh consults them), `@cert-authority` and `@revoked` entries included,
+    /// `.notFound`) or with one of the tags, and the host keys of those hosts (their
+    /// hostnames, names and aliases at their ports, as ssh consults them), `@cert-authority`
+    /// and `@revoked` entries included,
     /// none that another bundle brought; only lines naming nothing but those hosts
     /// (TrustAuthority), so the import refuses none of them. Hosts name their key; never a
     /// password or key material; a host set to publish no user (BundleUserPublishing) has none.
