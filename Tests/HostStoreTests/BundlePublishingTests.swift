@@ -86,6 +86,57 @@ final class BundlePublishingTests: DatabaseTestCase {
         XCTAssertTrue(anonymous.hosts.allSatisfy { $0.user == nil }, "--no-user publishes no user")
     }
 
+    func testAHostSetToOmitItsUserIsPublishedWithoutItAndOnlyThatHost() throws {
+        let web = try db.addHost(NewHost(name: "web", hostname: "web.example.com", user: "alice", tags: ["team"]))
+        try db.addHost(NewHost(name: "db", hostname: "db.example.com", user: "postgres", tags: ["team"]))
+        XCTAssertEqual(try bundles.userPublishing(hostID: web.id), .publish)
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        XCTAssertEqual(try bundles.userPublishing(hostID: web.id), .omit)
+        func users() throws -> [String: String] {
+            let doc = try bundles.document(name: "team", selection: BundleExportSelection(tags: ["team"]), serial: 1)
+            return Dictionary(uniqueKeysWithValues: doc.hosts.map { ($0.name, $0.user ?? "-") })
+        }
+        XCTAssertEqual(try users(), ["web": "-", "db": "postgres"])
+        XCTAssertEqual(try db.host(named: "web")?.user, "alice", "the host keeps its user")
+
+        try bundles.setUserPublishing(hostID: web.id, .publish)
+        XCTAssertEqual(try users(), ["web": "alice", "db": "postgres"])
+
+        try bundles.setUserPublishing(hostID: web.id, .omit)
+        try db.removeHost("web")
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM bundle_user_omitted").first?.int(0), 0, "goes with the host")
+    }
+
+    func testATagPublishesTheSnippetsWithItAndNoOther() throws {
+        try db.addHost(NewHost(name: "web", hostname: "web.example.com", tags: ["team"]))
+        try db.addSnippet(name: "logs", command: "journalctl -f", description: nil, tags: ["team", "ops"])
+        try db.addSnippet(name: "mine", command: "uptime", description: nil)
+        try db.addSnippet(name: "later", command: "df -h", description: nil)
+        XCTAssertThrowsError(try db.addSnippet(name: "bad", command: "ls", description: nil, tags: ["no spaces"]))
+        XCTAssertNil(try db.snippet(named: "bad"), "a bad tag stores nothing")
+        XCTAssertEqual(try db.snippet(named: "logs")?.tags, ["team", "ops"])
+        func published(_ selection: BundleExportSelection) throws -> [String] {
+            try bundles.document(name: "team", selection: selection, serial: 1).snippets.map(\.name)
+        }
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["TEAM"])), ["logs"])
+        XCTAssertEqual(try published(BundleExportSelection()), [], "no snippet unless chosen")
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"], snippets: ["mine"])), ["logs", "mine"])
+
+        try db.tagSnippet("later", add: ["team"])
+        try db.tagSnippet("logs", add: [], remove: ["Team"])
+        XCTAssertThrowsError(try db.tagSnippet("logs", add: ["x"], remove: ["absent"]))
+        XCTAssertEqual(try db.snippet(named: "logs")?.tags, ["ops"], "a refused change changes nothing")
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"])), ["later"])
+
+        // A tagged snippet another bundle brought is never published.
+        try bundles.apply(try bundles.plan(BundleDocument(name: "other", serial: 1, snippets: [BundleSnippet(name: "theirs", command: "w")]), bundle: "other"))
+        try db.tagSnippet("theirs", add: ["team"])
+        XCTAssertEqual(try published(BundleExportSelection(tags: ["team"])), ["later"])
+        try db.removeSnippet("later")
+        XCTAssertEqual(try db.connection.query("SELECT count(*) FROM snippet_tags WHERE tag = 'team'").first?.int(0), 1, "tags go with the snippet")
+    }
+
     func testARemovalTakesOnlyWhatTheBundleBroughtAndKeepsItsSerial() throws {
         try bundles.apply(try bundles.plan(team(serial: 3), bundle: "team"))
         try db.addHost(NewHost(name: "mine", hostname: "mine.example.com"))

@@ -56,7 +56,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 11: bundle serials exported, bundle hosts' own fields (none).
                                                                   "bundle_exported", "bundle_overrides",
                                                                   // Version 12: the upstream agents (none).
-                                                                  "agent_upstreams"])
+                                                                  "agent_upstreams",
+                                                                  // Version 13: the hosts published without their user (none).
+                                                                  "bundle_user_omitted", "snippet_tags"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

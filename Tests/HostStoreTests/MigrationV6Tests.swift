@@ -67,6 +67,8 @@ final class MigrationV6Tests: XCTestCase {
         // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
         XCTAssertEqual(after.removeValue(forKey: "key_certificates"), [])
         XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [], "version 12: no upstream agent saved")
+        XCTAssertEqual(after.removeValue(forKey: "bundle_user_omitted"), [], "version 13: no host publishes without its user")
+        XCTAssertEqual(after.removeValue(forKey: "snippet_tags"), [], "version 13: no snippet has tags")
         XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null" })
         after["agent_log"] = before["agent_log"]
         // Version 9: the empty certificate-authority tables.

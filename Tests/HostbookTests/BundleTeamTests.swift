@@ -1,9 +1,10 @@
 // Team bundles with two maintainers and a member (issue 33), end to end through the
-// command line, over a bare git repository reached by path: A publishes, B (a second
+// command line. Over a bare git repository reached by path: A publishes, B (a second
 // maintainer, a trusted signer) republishes with their change through their own agent,
 // C (a member) follows. Serials never go backwards, an export that drops what the bundle
 // carried needs --allow-removals, a member cannot republish the bundle's hosts, and
-// unsubscribe removes what the bundle brought and nothing else.
+// unsubscribe removes what the bundle brought and nothing else. Over a private sshd: a
+// member on a second ordinary account follows the bundle through hostbook's own ssh.
 import Foundation
 import XCTest
 
@@ -26,14 +27,17 @@ extension BundleTests {
             try fx.run(["bundle", "export", "--name", "team"] + args + (db.map { ["--db", $0] } ?? []))
         }
 
-        // A publishes serial 1 (no snippet unless chosen).
+        // A publishes serial 1 (no snippet unless chosen: by name, or by a tag given).
         let signerA = try publisher()
         try fx.ok("snippets", "add", "mine", "--command", "uptime")
+        try fx.ok("snippets", "add", "disk", "--command", "df -h", "--tag", "team")
         try repository()
         let pub = fx.dir.file("pub")
         let first = try export(["--sign", "signer", "--tag", "team", "-o", pub])
         XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertFalse(try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8).contains("uptime"), "a snippet is published only when chosen")
+        let text = try String(contentsOfFile: pub + "/bundle.txt", encoding: .utf8)
+        XCTAssertFalse(text.contains("uptime"), "a snippet is published only when chosen")
+        XCTAssertTrue(text.contains("df -h"), "the snippet with the tag is published")
         try push("serial 1")
 
         // B: a second maintainer with their own key and agent; C: a member.
@@ -122,11 +126,21 @@ extension BundleTests {
         let noParent = try export(["--sign", "signer", "--tag", "team", "-o", fresh])
         XCTAssertEqual(noParent.status, 4, noParent.stderr)
         XCTAssertTrue(noParent.stderr.contains("--parents"), noParent.stderr)
+        // From now on A publishes web without its user (per host): C's web then has none.
+        XCTAssertEqual(try fx.run(["edit", "web", "--bundle-user", "maybe"]).status, 2)
+        let omit = try fx.run(["edit", "web", "--bundle-user", "omit"])
+        XCTAssertEqual(omit.status, 0, omit.stderr)
+        XCTAssertTrue(omit.stdout.contains("without its user"), omit.stdout)
+        let shownA = try JSONSerialization.jsonObject(with: try fx.run(["show", "web", "--json"]).stdoutBytes) as? [String: Any] ?? [:]
+        XCTAssertEqual(shownA["bundle_user"] as? String, "omit")
+        XCTAssertEqual(shownA["user"] as? String, "deploy")
         let made = try export(["--sign", "signer", "--tag", "team", "-o", fresh, "--parents", "--allow-removals"])
         XCTAssertTrue(made.stdout.contains("serial 6"), made.stdout + made.stderr)
         let imported = try onC("bundle", "import", fresh)
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertTrue(imported.stdout.contains("serial 6 (was 4)"), imported.stdout)
+        XCTAssertNil(try hostsUser(dbC, "web"), "published without its user")
+        XCTAssertEqual(try hostsUser(fx.db, "web"), "deploy", "the publisher's web keeps its user")
 
         // bundle list, untrust, unsubscribe: the bundle's hosts go, C's own stays.
         let listed = try JSONSerialization.jsonObject(with: try onC("bundle", "list", "--json").stdoutBytes) as? [[String: Any]] ?? []
@@ -144,32 +158,70 @@ extension BundleTests {
         XCTAssertEqual((after.first?["signers"] as? [Any])?.count, 1)
     }
 
-    /// The bundle's repository behind a private sshd that is one of B's saved hosts, whose
-    /// host key B trusts, with the publisher's key (in hostbook's agent) authorized for the ordinary account the
-    /// tests run as (the repository's owner):
-    /// subscribe and update run git over ssh through hostbook and ask for nothing.
+    /// A member on an ordinary account of their own (not the publisher's) follows the bundle
+    /// from its bare repository behind a private sshd, reached as one of the member's saved
+    /// hosts whose host key the member trusts, logging in as the member with the member's
+    /// key (in the member's hostbook agent): subscribe and two updates run
+    /// git over ssh through hostbook and ask for nothing; the member's `--user` and key on a
+    /// bundle host survive both updates; unsubscribe removes the bundle's hosts and only them.
     func testSubscribeAndUpdateOverSSHThroughHostbook() throws {
         let signerLine = try publisher()
         try repository()
-        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
+        func export() throws {
+            let r = try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")])
+            XCTAssertEqual(r.status, 0, r.stderr)
+        }
+        try export()
         try push("serial 1")
-        let sshd = try PrivateSSHD(authorizedKeys: [signerLine])
-        defer { sshd.stop() }
-        try XCTAssertEqual(onB("add", "gitbox", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", fx.userName).status, 0)
-        let approve = try onB("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKeyTypeAndBlob(), "--yes")
-        XCTAssertEqual(approve.status, 0, approve.stderr)
-        XCTAssertEqual(try onB("bundle", "trust", "team", "--signer", signerLine).status, 0)
 
-        let url = "gitbox:" + fx.dir.file("origin.git")
-        let subscribe = try onB("--no-input", "bundle", "subscribe", "team", url)
+        // The member: a second ordinary account with its own database, keyring and agent.
+        let member = try HostbookFixture()
+        XCTAssertTrue(member.account == nil || member.userName != fx.userName, "the member is a second account")
+        @discardableResult
+        func onM(_ args: String...) throws -> HostbookResult { try member.run(args) }
+        func memberHosts() throws -> [String: [String: Any]] {
+            let list = try JSONSerialization.jsonObject(with: try onM("list", "--json").stdoutBytes) as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: list.map { ($0["name"] as? String ?? "", $0) })
+        }
+        XCTAssertEqual(try onM("keys", "generate", "member").status, 0)
+        let shown = try JSONSerialization.jsonObject(with: try onM("keys", "show", "member", "--json").stdoutBytes) as? [String: Any] ?? [:]
+        let memberLine = (shown["public_key"] as? String ?? "").split(separator: " ").prefix(2).joined(separator: " ")
+        XCTAssertEqual(try onM("agent", "start").status, 0)
+        defer { _ = try? onM("agent", "stop") }
+
+        let sshd = try PrivateSSHD(authorizedKeys: [memberLine])
+        defer { sshd.stop() }
+        XCTAssertEqual(try onM("add", "gitbox", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", member.userName).status, 0)
+        let approve = try onM("known-hosts", "approve", "127.0.0.1", "--port", String(sshd.port), "--key", try sshd.publicKeyTypeAndBlob(), "--yes")
+        XCTAssertEqual(approve.status, 0, approve.stderr)
+        XCTAssertEqual(try onM("bundle", "trust", "team", "--signer", signerLine).status, 0)
+        XCTAssertEqual(try onM("add", "own", "--hostname", "10.7.7.7").status, 0)
+
+        let subscribe = try onM("--no-input", "bundle", "subscribe", "team", "gitbox:" + fx.dir.file("origin.git"))
         XCTAssertEqual(subscribe.status, 0, subscribe.stderr)
-        XCTAssertEqual(try hostsOnB()["web"]?["source"] as? String, "bundle:team")
-        try fx.ok("edit", "db", "--note", "over ssh")
-        XCTAssertEqual(try fx.run(["bundle", "export", "--name", "team", "--sign", "signer", "--tag", "team", "-o", fx.dir.file("pub")]).status, 0)
-        try push("serial 2")
-        let update = try onB("--no-input", "bundle", "update")
-        XCTAssertEqual(update.status, 0, update.stderr)
-        XCTAssertTrue(update.stdout.contains("hosts updated: db"), update.stdout)
-        XCTAssertTrue(sshd.waitForLog("Accepted publickey for \(fx.userName)", count: 2), sshd.log)
+        XCTAssertEqual(try memberHosts()["web"]?["source"] as? String, "bundle:team")
+        XCTAssertEqual(try onM("edit", "web", "--user", "member", "--key", "member").status, 0)
+
+        // Two updates: the first changes db only, the second web's user; the member's user
+        // and key on web stay, and the second says the bundle's user changed.
+        for (serial, change) in [(2, ["edit", "db", "--note", "over ssh"]), (3, ["edit", "web", "--user", "admin"])] {
+            XCTAssertEqual(try fx.run(change).status, 0)
+            try export()
+            try push("serial \(serial)")
+            let update = try onM("--no-input", "bundle", "update")
+            XCTAssertEqual(update.status, 0, update.stderr)
+            XCTAssertEqual(update.stdout.contains("hosts updated: db"), serial == 2, update.stdout)
+            XCTAssertEqual(update.stdout.contains("kept your user of 'web' (member); the bundle's is now admin"), serial == 3, update.stdout)
+            let web = try JSONSerialization.jsonObject(with: try onM("show", "web", "--json").stdoutBytes) as? [String: Any] ?? [:]
+            XCTAssertEqual(web["user"] as? String, "member")
+            XCTAssertEqual(web["key"] as? String, "member")
+        }
+        XCTAssertEqual(try memberHosts()["db"]?["note"] as? String, "over ssh")
+        XCTAssertTrue(sshd.waitForLog("Accepted publickey for \(member.userName)", count: 3), sshd.log)
+
+        // Unsubscribe: the bundle's hosts go; the member's own hosts stay.
+        let gone = try onM("bundle", "unsubscribe", "team")
+        XCTAssertEqual(gone.status, 0, gone.stderr)
+        XCTAssertEqual(Set(try memberHosts().keys), ["gitbox", "own"])
     }
 }

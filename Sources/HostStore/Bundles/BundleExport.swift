@@ -4,11 +4,13 @@ import KeyFormats
 
 /// What an export carries beyond its name and serial (`bundle export`'s options).
 public struct BundleExportSelection: Sendable, Equatable {
-    /// Only hosts with one of these tags (all hosts when empty), and the snippets with one.
+    /// Only hosts with one of these tags (all hosts when empty), and the snippets with one
+    /// (none when empty).
     public var tags: [String]
     /// Snippets chosen by name (`--snippet`): no snippet is published unless chosen.
     public var snippets: [String]
-    /// Hosts are published without their user (`--no-user`): each subscriber's default applies.
+    /// Hosts are published without their user (`--no-user`): each subscriber's default
+    /// applies. Without it, the hosts set so (`edit --bundle-user omit`) still are.
     public var omitUsers: Bool
     /// The hosts, snippets and host keys bundle NAME brought into this database are
     /// published again (a second maintainer, a trusted signer of NAME, republishes it with
@@ -27,17 +29,19 @@ extension BundleStore {
     /// The bundle document of this database: hosts (all, or those with any of the tags, plus
     /// the jump hosts they need) that did not come from a bundle (or came from this one,
     /// when `selection.republish`), the snippets chosen by name (a name not found is
-    /// `.notFound`), and the host keys of those hosts (their hostnames, names and aliases at
-    /// their ports, as ssh consults them), `@cert-authority` and `@revoked` entries included,
+    /// `.notFound`) or with one of the tags, and the host keys of those hosts (their
+    /// hostnames, names and aliases at their ports, as ssh consults them), `@cert-authority`
+    /// and `@revoked` entries included,
     /// none that another bundle brought; only lines naming nothing but those hosts
     /// (TrustAuthority), so the import refuses none of them. Hosts name their key; never a
-    /// password or key material.
+    /// password or key material; a host set to publish no user (BundleUserPublishing) has none.
     public func document(name: String, selection: BundleExportSelection = BundleExportSelection(), serial: UInt64) throws -> BundleDocument {
         try Self.requireName(name)
         let own = BundleName.source(name)
         func exported(_ source: String) -> Bool { !source.hasPrefix("bundle:") || (selection.republish && source == own) }
         return try database.read {
             let all = try database.hosts().filter { exported($0.source) }
+            let userOmitted = try userOmittedHostIDs()
             var byName: [String: Host] = [:]
             for h in all { byName[h.name.lowercased()] = h }
             let wanted = Set(selection.tags.map { $0.lowercased() }.flatMap { [$0, "tag:" + $0] })
@@ -53,11 +57,20 @@ extension BundleStore {
                 }
             }
             let hosts = chosen.values.map {
-                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers ? nil : $0.user, tags: $0.tags,
+                BundleHost(name: $0.name, hostname: $0.hostname, port: $0.port, user: selection.omitUsers || userOmitted.contains($0.id) ? nil : $0.user, tags: $0.tags,
                            aliases: $0.aliases, jump: $0.jump, note: $0.note, key: $0.key)
             }
-            // Snippets: those named, and on a republish those the bundle brought.
+            // Snippets: those named, those with one of the tags (none another bundle brought),
+            // and on a republish those the bundle brought.
             var snippets: [String: BundleSnippet] = [:]
+            if !selection.tags.isEmpty {
+                let tags = Set(selection.tags.map { $0.lowercased() })
+                for s in try database.snippets() where s.tags.contains(where: { tags.contains($0.lowercased()) }) {
+                    if let from = try connection.query("SELECT bundle FROM bundle_snippets WHERE snippet_id = ?", [.int(s.id)]).first?.text(0),
+                       !(selection.republish && from.lowercased() == name.lowercased()) { continue }
+                    snippets[s.name.lowercased()] = BundleSnippet(name: s.name, command: s.command, description: s.description)
+                }
+            }
             for n in selection.snippets {
                 guard let s = try database.findSnippet(n) ?? database.snippets().first(where: { $0.name.lowercased() == n.lowercased() }) else {
                     throw HostStoreError.notFound("no snippet named '\(n)'")

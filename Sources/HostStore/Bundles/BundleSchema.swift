@@ -13,6 +13,8 @@
 // bundle_overrides      (version 11) the fields of a bundle's host the subscriber changed
 //                       (`edit`): the field and the bundle's value of it; the host row holds
 //                       the subscriber's value, which updates keep. Goes with the host.
+// bundle_user_omitted   (version 13) the hosts every export publishes without their user
+//                       (`edit --bundle-user omit`). Goes with the host.
 
 enum BundleSchema {
     static let v6 = """
@@ -54,6 +56,13 @@ enum BundleSchema {
         field        TEXT NOT NULL,
         bundle_value TEXT,
         PRIMARY KEY (host_id, field)
+    );
+
+    """
+
+    static let v13UserOmitted = """
+    CREATE TABLE bundle_user_omitted (
+        host_id INTEGER PRIMARY KEY REFERENCES hosts(id) ON DELETE CASCADE
     );
 
     """

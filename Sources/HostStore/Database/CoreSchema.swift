@@ -51,4 +51,15 @@ extension CoreSchema {
     CREATE INDEX hosts_jump ON hosts(jump_host_id) WHERE jump_host_id IS NOT NULL;
 
     """
+
+    /// Version 13: a snippet's tags (`snippets add|edit --tag`), so that `bundle export
+    /// --tag` publishes the snippets with the tag. Goes with the snippet.
+    static let v13SnippetTags = """
+    CREATE TABLE snippet_tags (
+        snippet_id INTEGER NOT NULL REFERENCES snippets(id) ON DELETE CASCADE,
+        tag        TEXT NOT NULL COLLATE NOCASE,
+        PRIMARY KEY (snippet_id, tag)
+    );
+
+    """
 }

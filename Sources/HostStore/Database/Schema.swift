@@ -48,6 +48,8 @@ public enum Schema {
         // Version 12: where each key's private half lives (KeyLocation) and an sk key's
         // flags; the upstream agents the standing agent signs through (AgentUpstreams).
         Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
+        // Version 13: the hosts published in bundles without their user; snippets' tags.
+        Migration(version: 13, sql: BundleSchema.v13UserOmitted + CoreSchema.v13SnippetTags),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

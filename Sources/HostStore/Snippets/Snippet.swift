@@ -8,4 +8,6 @@ public struct Snippet: Sendable, Equatable {
     public var description: String?
     public var createdAt: String
     public var updatedAt: String
+    /// Its tags (snippet_tags), in the order they were given.
+    public var tags: [String] = []
 }

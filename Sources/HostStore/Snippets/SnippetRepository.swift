@@ -8,7 +8,7 @@ extension HostDatabase {
             let s = try connection.prepare(HostDatabase.snippetColumns + " ORDER BY name COLLATE NOCASE")
             var out: [Snippet] = []
             while try s.step() { out.append(HostDatabase.snippet(from: s)) }
-            return out
+            return try out.map(withTags)
         }
     }
 
@@ -19,7 +19,7 @@ extension HostDatabase {
     func findSnippet(_ name: String) throws -> Snippet? {
         let s = try connection.prepare(HostDatabase.snippetColumns + " WHERE name = ?")
         try s.bind([.text(name)])
-        return try s.step() ? HostDatabase.snippet(from: s) : nil
+        return try s.step() ? withTags(HostDatabase.snippet(from: s)) : nil
     }
 
     static func snippet(from s: Statement) -> Snippet {
@@ -33,8 +33,9 @@ extension HostDatabase {
 
     /// Stores a new snippet. `command` must already have passed `SnippetRules.command`.
     @discardableResult
-    public func addSnippet(name: String, command: String, description: String?) throws -> Snippet {
+    public func addSnippet(name: String, command: String, description: String?, tags: [String] = []) throws -> Snippet {
         try HostValidation.name(name, what: "snippet name")
+        for t in tags { try HostValidation.tag(t) }
         if let description { try SnippetRules.description(description) }
         _ = try SnippetRules.command(Array(command.utf8))
         return try write { () throws -> Snippet in
@@ -47,7 +48,10 @@ extension HostDatabase {
                 VALUES (?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'), strftime('%Y-%m-%dT%H:%M:%SZ','now'))
                 """, [.text(UUIDString.random()), .text(name), .text(command), description.map { .text($0) } ?? .null])
             guard let s = try findSnippet(name) else { throw HostDatabase.noSnippet(name) }
-            return s
+            for t in tags {
+                try connection.run("INSERT OR IGNORE INTO snippet_tags (snippet_id, tag) VALUES (?, ?)", [.int(s.id), .text(t)])
+            }
+            return try withTags(s)
         }
     }
 

@@ -13,6 +13,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case allowAgentForwarding = "allow-agent-forwarding"
     case allowRemovals = "allow-removals"
     case bits
+    case bundleUser = "bundle-user"
     case command
     case commandStdin = "command-stdin"
     case comment

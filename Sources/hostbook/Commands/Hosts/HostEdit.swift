@@ -7,13 +7,15 @@ import System
 enum HostEdit {
     static let spec = CommandSpec(
         ["edit"], changesHostsOrKeys: true, summary: "Change a host",
-        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding] [--reset FIELD]...",
+        usage: "NAME [--rename NEW] [--hostname H] [--port N] [--user U | --no-user] [--tag T]... [--untag T]... [--alias A]... [--no-alias A]... [--key KEY | --no-key] [--jump HOST | --no-jump] [--note TEXT] [--password-stdin | --no-password] [--allow-agent-forwarding | --no-agent-forwarding] [--reset FIELD]... [--bundle-user omit|publish]",
         discussion: """
         Only what is given changes. --untag of a tag the host does not have is refused (exit 5). --password-stdin replaces the stored password (read from
         stdin, or a no-echo prompt on a terminal); --no-password deletes it from the vault.
         On a host a bundle brought, a changed user, key, port, note, tags or aliases is your own \
         (an override, shown by 'show'): bundle updates keep it. --reset FIELD (user, key, port, \
         note, tags, aliases; repeatable) returns it to the bundle's value.
+        --bundle-user omit publishes the host without its user in every 'bundle export' (each \
+        subscriber's default user applies); publish (the default) puts it back.
         """,
         positionals: [.required("NAME", "The host to change", completes: .hosts)],
         options: [
@@ -36,6 +38,7 @@ enum HostEdit {
             .flag(.allowAgentForwarding, "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
             .flag(.noAgentForwarding, "Refuse signatures through an agent forwarded to this host (the default)"),
             .value(.reset, "FIELD", "Give a bundle host's field back to the bundle: user, key, port, note, tags, aliases", repeatable: true),
+            .value(.bundleUser, "omit|publish", "Whether bundle exports publish the host's user"),
         ],
         run: run)
 
@@ -72,8 +75,14 @@ enum HostEdit {
             }
             return f
         }
+        let userPublishing = try a.value(.bundleUser).map { word in
+            guard let p = BundleUserPublishing(rawValue: word.lowercased()) else {
+                throw CLIError.usage("--bundle-user \(word): give omit or publish", hint: "Run 'hostbook edit --help' for usage.")
+            }
+            return p
+        }
         if !resets.isEmpty {
-            guard c.isEmpty else {
+            guard c.isEmpty, userPublishing == nil else {
                 throw CLIError.usage("--reset cannot be given with other changes", hint: "Reset first, then change what you need in a second 'hostbook edit'.")
             }
             guard let database = try HostStoreAccess.openForReading(inv) else { throw HostDatabase.noHost(name) }
@@ -83,7 +92,7 @@ enum HostEdit {
                 c.note = try database.host(named: name)?.note ?? ""
             }
         }
-        if c.isEmpty {
+        if c.isEmpty && userPublishing == nil {
             throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
         }
         try HostDatabase.validate(c)
@@ -95,11 +104,23 @@ enum HostEdit {
         let password: SecretBytes? = c.password == .set ? try HostPasswords.read(inv, hostName: name) : nil
 
         let db = try HostStoreAccess.openForWriting(inv)
-        let host = try CredentialStore(database: db).editHost(name, c, password: password).new
+        let host: Host
+        if c.isEmpty {
+            guard let found = try db.host(named: name) else { throw db.noHost(name) }
+            host = found
+        } else {
+            host = try CredentialStore(database: db).editHost(name, c, password: password).new
+        }
+        if let userPublishing {
+            try BundleStore(database: db).setUserPublishing(hostID: host.id, userPublishing)
+        }
         if inv.json {
             inv.printJSON(HostOutput.json(host))
         } else {
             inv.print("Updated host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
+            if let userPublishing {
+                inv.print(userPublishing == .omit ? "Bundle exports publish it without its user." : "Bundle exports publish its user.")
+            }
         }
     }
 }

@@ -3,7 +3,9 @@
 import HostStore
 
 enum HostOutput {
-    static func json(_ h: Host) -> JSONValue {
+    /// `userOmitted`: bundle exports publish the host without its user (`edit --bundle-user
+    /// omit`), shown by `show` only.
+    static func json(_ h: Host, userOmitted: Bool = false) -> JSONValue {
         var fields: [(String, JSONValue)] = [
             ("name", .string(h.name)),
             ("hostname", .string(h.hostname)),
@@ -23,6 +25,7 @@ enum HostOutput {
         ]
         // Only a bundle's host the user changed has it: every other host prints as before.
         if !h.overrides.isEmpty { fields.append(("overrides", overrides(h.overrides))) }
+        if userOmitted { fields.append(("bundle_user", .string(BundleUserPublishing.omit.rawValue))) }
         return .object(fields)
     }
 
@@ -43,7 +46,7 @@ enum HostOutput {
     }
 
     /// Every value comes from the database (an import, a user's input) and is escaped.
-    static func text(_ h: Host) -> TerminalText {
+    static func text(_ h: Host, userOmitted: Bool = false) -> TerminalText {
         var fields: [(String, String)] = [("name", h.name)]
         if !h.aliases.isEmpty { fields.append(("aliases", h.aliases.joined(separator: ", "))) }
         fields += [
@@ -68,6 +71,7 @@ enum HostOutput {
         for o in h.overrides {
             fields.append(("\(o.field.rawValue) (yours)", "\(o.localValue ?? "-"); the bundle's: \(o.bundleValue ?? "-") (edit --reset \(o.field.rawValue))"))
         }
+        if userOmitted { fields.append(("bundle user", "omitted: bundle exports publish no user (edit --bundle-user publish)")) }
         fields += [("created", h.createdAt), ("updated", h.updatedAt)]
         let width = fields.map { $0.0.count }.max()! + 2
         var out: TerminalText = ""

@@ -13,10 +13,11 @@ enum HostShow {
         guard let host = try database?.host(named: name) else {
             throw database?.noHost(name) ?? HostDatabase.noHost(name)
         }
+        let userOmitted = try database.map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
         if inv.json {
-            inv.printJSON(HostOutput.json(host))
+            inv.printJSON(HostOutput.json(host, userOmitted: userOmitted))
         } else {
-            inv.write(HostOutput.text(host))
+            inv.write(HostOutput.text(host, userOmitted: userOmitted))
         }
     }
 }

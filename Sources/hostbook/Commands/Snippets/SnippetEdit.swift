@@ -1,17 +1,19 @@
-// `hostbook snippets edit NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D]`.
+// `hostbook snippets edit NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D] [--tag T]... [--untag T]...`.
 import HostStore
 
 enum SnippetEdit {
     static let spec = CommandSpec(
         ["snippets", "edit"], summary: "Change a saved command line",
-        usage: "NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D]",
-        discussion: "The same rules as 'snippets add'. An empty --description clears it.",
+        usage: "NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D] [--tag T]... [--untag T]...",
+        discussion: "The same rules as 'snippets add'. An empty --description clears it. --untag of a tag the snippet does not have is refused (exit 5).",
         positionals: [.required("NAME", "The snippet to change", completes: .snippets)],
         options: [
             .value(.rename, "NEW", "A new name"),
             .value(.command, "TEXT", "The new command line"),
             .flag(.commandStdin, "Read the new command line from stdin"),
             .value(.description, "D", "What it does"),
+            .value(.tag, "T", "Add a tag (repeatable)", repeatable: true),
+            .value(.untag, "T", "Remove a tag (repeatable)", repeatable: true),
         ],
         run: run)
 
@@ -19,7 +21,7 @@ enum SnippetEdit {
         let name = inv.args.positional(0)!
         let a = inv.args
         try a.exclusive(.command, .commandStdin)
-        if !a.has(.rename) && !a.has(.command) && !a.has(.commandStdin) && !a.has(.description) {
+        if !a.has(.rename) && !a.has(.command) && !a.has(.commandStdin) && !a.has(.description) && !a.has(.tag) && !a.has(.untag) {
             throw CLIError.usage("nothing to change for snippet '\(name)'", hint: "Run 'hostbook snippets edit --help' for the options.")
         }
         guard try HostStoreAccess.openForReading(inv)?.snippet(named: name) != nil else {
@@ -27,7 +29,13 @@ enum SnippetEdit {
         }
         let command = try SnippetInput.command(inv)
         let db = try HostStoreAccess.openForWriting(inv)
-        let s = try db.editSnippet(name, rename: a.value(.rename), command: command, description: a.value(.description))
+        var s = try db.snippet(named: name)!
+        if a.has(.rename) || command != nil || a.has(.description) {
+            s = try db.editSnippet(name, rename: a.value(.rename), command: command, description: a.value(.description))
+        }
+        if a.has(.tag) || a.has(.untag) {
+            s = try db.tagSnippet(s.name, add: a.values(.tag), remove: a.values(.untag))
+        }
         if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Updated snippet '\(s.name)'.") }
     }
 }

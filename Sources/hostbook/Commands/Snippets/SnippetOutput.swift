@@ -1,4 +1,4 @@
-// The JSON object of a snippet: name, command (exactly as stored), description, then times.
+// The JSON object of a snippet: name, command (exactly as stored), description, tags, then times.
 import HostStore
 
 enum SnippetOutput {
@@ -7,6 +7,7 @@ enum SnippetOutput {
             ("name", .string(s.name)),
             ("command", .string(s.command)),
             ("description", .optional(s.description)),
+            ("tags", .array(s.tags.map { .string($0) })),
             ("created_at", .string(s.createdAt)),
             ("updated_at", .string(s.updatedAt)),
         ])

@@ -16,6 +16,7 @@ enum SnippetShow {
             inv.printJSON(SnippetOutput.json(s))
         } else {
             inv.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n")
+            if !s.tags.isEmpty { inv.write("tags:        \(s.tags.joined(separator: ", "))\n") }
         }
     }
 }
