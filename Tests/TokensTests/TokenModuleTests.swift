@@ -1,0 +1,73 @@
+// A real PKCS#11 module (SoftHSM2) loaded in-process: the public keys equal what
+// `ssh-keygen -D` lists, signatures verify, a wrong PIN is refused.
+import KeyFormats
+import SecureMemory
+import TestSupport
+@testable import Tokens
+import XCTest
+
+final class TokenModuleTests: XCTestCase {
+    override func setUpWithError() throws { try SoftHSMToken.require() }
+
+    private func token() throws -> (TokenModule, TokenInfo) {
+        let module = try TokenModule.load(path: SoftHSMToken.module)
+        return (module, try module.token(label: SoftHSMToken.label))
+    }
+
+    func testThePublicKeysAreTheOnesSSHKeygenListsAndTheTokenIsNamed() throws {
+        let (module, token) = try token()
+        XCTAssertEqual(token.label, "hb")
+        XCTAssertTrue(token.manufacturer.hasPrefix("SoftHSM"), token.manufacturer)
+        XCTAssertFalse(token.serial.isEmpty)
+        XCTAssertTrue(token.loginRequired)
+        let keys = try module.publicKeys(on: token)
+        XCTAssertEqual(Set(keys.map(\.id)), [[0x01], [0x02]])
+        XCTAssertEqual(Set(keys.map(\.label)), ["k1", "k2"])
+        let keygen = try XCTUnwrap(Tool.sshKeygen)
+        let listed = try Tool.run(keygen, ["-D", SoftHSMToken.module])
+        XCTAssertEqual(listed.status, 0, listed.stderr)
+        let theirs = Set(listed.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
+        let ours = Set(keys.map { $0.publicKey.line() })
+        XCTAssertEqual(ours, theirs)
+        XCTAssertEqual(Set(keys.map(\.publicKey.type)), ["ssh-rsa", "ecdsa-sha2-nistp256"])
+    }
+
+    func testSignaturesOfEveryAlgorithmVerify() throws {
+        let (module, token) = try token()
+        let pin = SecretBytes(copying: Array(SoftHSMToken.pin.utf8))
+        let message = Array("session identifier and request".utf8)
+        for key in try module.publicKeys(on: token) {
+            let flagsToTry: [UInt32] = key.publicKey.type == "ssh-rsa" ? [2, 4] : [0]
+            for flags in flagsToTry {
+                let blob = try module.sign(message, flags: flags, key: key.publicKey, id: key.id, on: token, pin: pin)
+                XCTAssertTrue(key.publicKey.verifies(signatureBlob: blob, over: message), "\(key.publicKey.type) flags \(flags)")
+                XCTAssertFalse(key.publicKey.verifies(signatureBlob: blob, over: message + [0]))
+            }
+        }
+    }
+
+    func testAWrongPINIsRefusedAndSignsNothing() throws {
+        let (module, token) = try token()
+        let key = try XCTUnwrap(module.publicKeys(on: token).first)
+        let wrong = SecretBytes(copying: Array("9999".utf8))
+        XCTAssertThrowsError(try module.checkPIN(wrong, on: token)) { XCTAssertEqual($0 as? TokenError, .wrongPIN) }
+        XCTAssertThrowsError(try module.sign([1, 2, 3], flags: 2, key: key.publicKey, id: key.id, on: token, pin: wrong)) {
+            XCTAssertEqual($0 as? TokenError, .wrongPIN)
+        }
+        // No login outlives a call: without a PIN the private key is not even found.
+        XCTAssertThrowsError(try module.sign([1, 2, 3], flags: 2, key: key.publicKey, id: key.id, on: token, pin: nil))
+        XCTAssertNoThrow(try module.checkPIN(SecretBytes(copying: Array(SoftHSMToken.pin.utf8)), on: token))
+    }
+
+    func testModulesOutsideTheSystemFoldersNeedToBeNamed() {
+        XCTAssertNil(TokenModulePath.check("/usr/lib/softhsm/libsofthsm2.so"))
+        XCTAssertNil(TokenModulePath.check("/usr/lib/x86_64-linux-gnu/opensc-pkcs11.so"))
+        XCTAssertNil(TokenModulePath.check("/usr/local/lib/libykcs11.so"))
+        for path in ["libsofthsm2.so", "/tmp/evil.so", "/usr/lib/../../tmp/evil.so", "/usr/libx/evil.so", "/usr/lib//evil.so", "/home/u/p11.so"] {
+            XCTAssertEqual(TokenModulePath.check(path), .moduleNotAllowed(path: path), path)
+        }
+        XCTAssertNil(TokenModulePath.check("/home/u/p11.so", allowed: ["/home/u/p11.so"]))
+        XCTAssertEqual(TokenModulePath.check("relative.so", allowed: ["relative.so"]), .moduleNotAllowed(path: "relative.so"))
+        XCTAssertThrowsError(try TokenModule.load(path: "/tmp/evil.so")) { XCTAssertEqual($0 as? TokenError, .moduleNotAllowed(path: "/tmp/evil.so")) }
+    }
+}
