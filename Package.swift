@@ -109,7 +109,7 @@ let package = Package(
                 swiftSettings: libsecretHeaders),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens"],
                           swiftSettings: libsecretHeaders),
 
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,

@@ -166,7 +166,9 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 10: the hosts whose rotation is turned off (none).
                                                                   "known_hosts_rotation_off",
                                                                   // Version 11: the serial each bundle was last exported with; bundle hosts' own fields.
-                                                                  "bundle_exported", "bundle_overrides"])
+                                                                  "bundle_exported", "bundle_overrides",
+                                                                  // Version 15: keys on PKCS#11 tokens (none).
+                                                                  "token_keys"])
         XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])

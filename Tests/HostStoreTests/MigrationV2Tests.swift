@@ -50,7 +50,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   "bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets",
                                                                   "known_hosts_imports",
                                                                   // Version 8: keys' certificates (none).
-                                                                  "key_certificates", "known_hosts_rotation_off"])
+                                                                  "key_certificates", "known_hosts_rotation_off",
+                                                                  // Version 15: token keys (none).
+                                                                  "token_keys"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

@@ -42,6 +42,8 @@ public enum Schema {
         Migration(version: 10, sql: KnownHostsSchema.v10Rotation),
         // Version 11: the serial last exported for each bundle name.
         Migration(version: 11, sql: BundleSchema.v11),
+        // Version 15: keys that live on PKCS#11 tokens (public halves and the token's identity).
+        Migration(version: 15, sql: KeysSchema.v15TokenKeys),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

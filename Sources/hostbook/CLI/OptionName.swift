@@ -11,6 +11,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case application
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
+    case allowModule = "allow-module"
     case allowRemovals = "allow-removals"
     case bits
     case command
@@ -34,6 +35,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case keepHosts = "keep-hosts"
     case keepPassword = "keep-password"
     case key
+    case label
     case limit
     case name
     case namespace
@@ -60,6 +62,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
+    case pinStdin = "pin-stdin"
     case port
     case printConfig = "print-config"
     case randomart
@@ -73,6 +76,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case rounds
     case sign
     case signer
+    case slot
     case snippet
     case socket
     case source

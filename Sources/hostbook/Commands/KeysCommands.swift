@@ -6,6 +6,7 @@ enum KeysCommands {
         KeysImport.spec,
         KeysGenerate.spec,
         KeysImportResident.spec,
+        KeysImportToken.spec,
         KeysList.spec,
         KeysShow.spec,
         KeysEdit.spec,
