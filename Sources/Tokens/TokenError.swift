@@ -13,6 +13,8 @@ public enum TokenError: Error, Sendable, Equatable {
     case severalTokens(labels: [String])
     /// The PIN was refused (CKR_PIN_INCORRECT, CKR_PIN_INVALID, CKR_PIN_LEN_RANGE) or the PIN is locked.
     case wrongPIN
+    /// A PIN is needed and nobody could be asked for one (no approver, no terminal).
+    case pinRequired
     case pinLocked
     /// The key object (by CKA_ID) is not on the token.
     case keyNotFound(id: [UInt8])

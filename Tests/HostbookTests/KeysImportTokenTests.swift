@@ -5,29 +5,11 @@ import Foundation
 import XCTest
 
 final class KeysImportTokenTests: XCTestCase {
-    private static let module = "/usr/lib/softhsm/libsofthsm2.so"
+    private static let module = SoftHSMToken.module
 
-    /// A fixture whose account owns a SoftHSM2 token "hb" (user PIN 1234) with an RSA and an
-    /// EC P-256 key; `SOFTHSM2_CONF` is in every run's environment.
     private func tokenFixture() throws -> HostbookFixture {
-        guard FileManager.default.fileExists(atPath: Self.module), FileManager.default.fileExists(atPath: "/usr/bin/pkcs11-tool") else {
-            throw XCTSkip("SoftHSM2 and OpenSC (scripts/setup) are not installed")
-        }
         let fixture = try HostbookFixture()
-        let folder = fixture.dir.file("softhsm")
-        let conf = folder + "/softhsm2.conf"
-        fixture.environment["SOFTHSM2_CONF"] = conf
-        let steps: [(String, [String])] = [
-            ("/bin/mkdir", ["-p", folder + "/tokens"]),
-            ("/bin/sh", ["-c", "printf 'directories.tokendir = %s\\nobjectstore.backend = file\\nlog.level = ERROR\\n' \"$0\" > \"$1\"", folder + "/tokens", conf]),
-            ("/usr/bin/softhsm2-util", ["--init-token", "--free", "--label", "hb", "--pin", "1234", "--so-pin", "5678"]),
-            ("/usr/bin/pkcs11-tool", ["--module", Self.module, "--login", "--pin", "1234", "--keypairgen", "--key-type", "rsa:2048", "--id", "01", "--label", "k1"]),
-            ("/usr/bin/pkcs11-tool", ["--module", Self.module, "--login", "--pin", "1234", "--keypairgen", "--key-type", "EC:prime256v1", "--id", "02", "--label", "k2"]),
-        ]
-        for (tool, args) in steps {
-            let result = try fixture.tool(tool, args)
-            XCTAssertEqual(result.status, 0, "\(tool): \(result.stderr)")
-        }
+        try SoftHSMToken.make(for: fixture)
         return fixture
     }
 

@@ -71,3 +71,38 @@ final class TokenModuleTests: XCTestCase {
         XCTAssertThrowsError(try TokenModule.load(path: "/tmp/evil.so")) { XCTAssertEqual($0 as? TokenError, .moduleNotAllowed(path: "/tmp/evil.so")) }
     }
 }
+
+/// The PINs an agent session holds: cached only once accepted, dropped on lock.
+final class TokenPINsTests: XCTestCase {
+    override func setUpWithError() throws { try SoftHSMToken.require() }
+
+    func testAWrongPINIsNotHeldAndARightOneIsUntilDropped() throws {
+        let module = try TokenModule.load(path: SoftHSMToken.module)
+        let token = try module.token(label: SoftHSMToken.label)
+        let key = try XCTUnwrap(module.publicKeys(on: token).first { $0.publicKey.type.hasPrefix("ecdsa") })
+        let pins = TokenPINs()
+        let message: [UInt8] = Array("login".utf8)
+
+        XCTAssertThrowsError(try pins.sign(message, flags: 0, key: key, on: token, module: module) { SecretBytes(copying: Array("0000".utf8)) }) {
+            XCTAssertEqual($0 as? TokenError, .wrongPIN)
+        }
+        XCTAssertTrue(pins.isEmpty, "a refused PIN is not held")
+
+        var asked = 0
+        let ask = { () -> SecretBytes? in asked += 1; return SecretBytes(copying: Array(SoftHSMToken.pin.utf8)) }
+        for _ in 0..<2 {
+            let blob = try pins.sign(message, flags: 0, key: key, on: token, module: module, ask: ask)
+            XCTAssertTrue(key.publicKey.verifies(signatureBlob: blob, over: message))
+        }
+        XCTAssertEqual(asked, 1, "the PIN is asked once per session")
+        XCTAssertNotNil(pins.pin(for: token))
+
+        pins.drop()
+        XCTAssertTrue(pins.isEmpty)
+        XCTAssertThrowsError(try pins.sign(message, flags: 0, key: key, on: token, module: module) { nil }) {
+            XCTAssertEqual($0 as? TokenError, .pinRequired, "after drop nothing signs without asking again")
+        }
+        _ = try pins.sign(message, flags: 0, key: key, on: token, module: module, ask: ask)
+        XCTAssertEqual(asked, 2)
+    }
+}

@@ -21,6 +21,9 @@ extension TokenError {
                           hint: "Choose one with --slot N or --label L.")
         case .wrongPIN:
             return CLIError(.wrongPassphrase, "the token refused the PIN", hint: "Nothing was stored; try again with the token's user PIN.")
+        case .pinRequired:
+            return .inputNeeded("the token needs its PIN and nobody could be asked for it",
+                                hint: "Give it with --pin-stdin, or run the command on a terminal.")
         case .pinLocked:
             return .failure("the token's PIN is locked", hint: "Unblock it with the token's PUK or SO PIN (e.g. pkcs11-tool --unlock-pin).")
         case .keyNotFound:
