@@ -59,5 +59,9 @@ final class KeysImportTokenTests: XCTestCase {
         XCTAssertEqual(result.status, 5, result.stderr)
         XCTAssertTrue(result.stderr.contains("--allow-module"), result.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: fixture.db), "nothing is written for a refused module")
+        // Named with --allow-module it is tried (and, being absent, fails to load: exit 1).
+        let named = try fixture.run("keys", "import-token", "/tmp/p11.so", "--allow-module", "/tmp/p11.so")
+        XCTAssertEqual(named.status, 1, named.stderr)
+        XCTAssertTrue(named.stderr.contains("cannot load the PKCS#11 module"), named.stderr)
     }
 }

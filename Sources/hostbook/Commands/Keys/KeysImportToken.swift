@@ -28,7 +28,7 @@ enum KeysImportToken {
             .value(.slot, "N", "The token in slot N"),
             .value(.label, "L", "The token labelled L"),
             .value(.name, "PREFIX", "Put PREFIX before each key's name"),
-            .value(.allowModule, "PATH", "Allow loading the module at PATH outside the system library folders"),
+            .value(.allowModule, "PATH", "Allow loading the module at PATH outside the system library folders", repeatable: true),
             .flag(.pinStdin, "Read the token's PIN from standard input and check it before recording"),
         ],
         run: run)
