@@ -101,3 +101,17 @@ echo "installed config + standing agent: $pairs pairs, load average $(cut -d' ' 
 echo "plain ssh median: $(median "${tp[@]}") µs"
 echo "ssh via the installed config median: $(median "${tc[@]}") µs"
 echo "median ratio (installed / plain): $(median "${ratios[@]}")"
+
+# Where the installed path's time goes: the processes one plain `ssh bench true` starts
+# (execve) and the system calls of each, counted by strace -f (when installed).
+if command -v strace >/dev/null; then
+    strace -f -qq -e trace=execve -o "$work/exec.trace" ssh -F "$HOME/.ssh/config" -o BatchMode=yes bench true </dev/null >/dev/null 2>&1 || true
+    echo "processes started by one plain ssh through the installed config:"
+    grep -o 'execve("[^"]*", \[[^]]*' "$work/exec.trace" | sed 's/execve("\([^"]*\)", \[/  \1: /' | cut -c1-160
+    strace -f -c -o "$work/count.trace" ssh -F "$HOME/.ssh/config" -o BatchMode=yes bench true </dev/null >/dev/null 2>&1 || true
+    echo "system calls of that ssh and its children (strace -f -c): $(awk '/total/ {print $4}' "$work/count.trace")"
+    strace -f -c -o "$work/count-lookup.trace" "$hb" --db "$HOSTBOOK_DB" known-hosts lookup HOSTNAME "[127.0.0.1]:$port" 127.0.0.1 "$port" ssh-ed25519 "$blob" bench >/dev/null 2>&1 || true
+    echo "system calls of one KnownHostsCommand run: $(awk '/total/ {print $4}' "$work/count-lookup.trace")"
+    strace -f -c -o "$work/count-plain.trace" bash -c "$(declare -f plain); port=$port work=$work plain" </dev/null >/dev/null 2>&1 || true
+    echo "system calls of plain ssh with a key file: $(awk '/total/ {print $4}' "$work/count-plain.trace")"
+fi

@@ -7,7 +7,7 @@ K="$ROOT/testkeys"
 C="$ROOT/fuzz/corpus"
 PASS=hostbook-fixture-pass
 # Only this script's targets: other targets' seeds (e.g. known-hosts-line) are kept.
-for t in pem ppk openssh-key public-line rfc4716 certificate; do rm -rf "${C:?}/$t"; mkdir -p "$C/$t"; done
+for t in pem ppk openssh-key public-line rfc4716 certificate krl; do rm -rf "${C:?}/$t"; mkdir -p "$C/$t"; done
 
 for f in ecdsa256 ecdsa256.aes128 ecdsa384.aes192 rsa.des3 ecdsa256.pkcs8 ecdsa256.pkcs8-aes256-sha256 \
          ecdsa521.pkcs8-des3 ed25519.pkcs8 ed25519.pkcs8-aes256; do
@@ -36,4 +36,13 @@ for f in user_ed25519_by_ed25519 user_rsa_by_ecdsa256 user_ed25519_by_ecdsa384 u
     cut -d' ' -f2 "$K/certs/$f-cert.pub" | base64 -d > "$C/certificate/$f"
 done
 cp "$K/certs/user_rsa_by_ecdsa256-cert.pub" "$C/certificate/line"
+# Key revocation lists from ssh-keygen -k: serials (a bitmap), a key id and a key; a SHA-256
+# and a SHA-1 hash.
+ssh-keygen -q -t ed25519 -N '' -f "$tmp/ca" && ssh-keygen -q -t ecdsa -N '' -f "$tmp/revoked"
+printf 'serial: 1-3\nserial: 7\nid: alice@example\n' > "$tmp/spec"
+ssh-keygen -k -f "$C/krl/serials-ids-key" -s "$tmp/ca.pub" "$tmp/spec" "$tmp/revoked.pub"
+printf 'hash: %s\n' "$(ssh-keygen -lf "$tmp/ed25519.pub" | cut -d' ' -f2)" > "$tmp/spec"
+ssh-keygen -k -f "$C/krl/sha256" "$tmp/spec"
+printf 'sha1: %s\n' "$(cat "$tmp/ed25519.pub")" > "$tmp/spec"
+ssh-keygen -k -f "$C/krl/sha1" "$tmp/spec"
 du -sh "$C"

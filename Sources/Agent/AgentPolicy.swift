@@ -6,61 +6,6 @@ public import KeyFormats
 public import SecureMemory
 public import System
 
-/// A key the agent can serve: its public half, the comment `ssh-add -l` shows, and how
-/// it signs: with a private key already in secure memory, or with a signer the caller
-/// supplies (a standing agent reads the private key only when it is first needed).
-/// A user certificate of a key is an identity of its own (as ssh-agent lists one added
-/// with `ssh-add`): its blob is the certificate's, it signs with the certified key.
-public struct AgentIdentity: @unchecked Sendable {
-    /// The plain key that signs (for a certificate: the certified key).
-    public let publicKey: PublicKey
-    public let comment: String
-    /// The certificate this identity is, or nil for the plain key.
-    public let certificate: Certificate?
-    let signer: @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]
-
-    /// The blob the agent lists and a sign request names: the certificate's, else the key's.
-    public var blob: [UInt8] { certificate?.blob ?? publicKey.blob }
-
-    public init(key: PrivateKey, comment: String) {
-        self.publicKey = key.publicKey
-        self.comment = comment
-        self.certificate = nil
-        let held = HeldKey(key)
-        self.signer = { data, hash in try held.key.sign(data, rsaHash: hash) }
-    }
-
-    public init(publicKey: PublicKey, comment: String, signer: @escaping @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]) {
-        self.publicKey = publicKey
-        self.comment = comment
-        self.certificate = nil
-        self.signer = signer
-    }
-
-    /// `certificate` of this identity's key, signing as the key does; nil when it
-    /// certifies another key.
-    public func certified(by certificate: Certificate, comment: String? = nil) -> AgentIdentity? {
-        guard certificate.key.blob == publicKey.blob else { return nil }
-        return AgentIdentity(publicKey: publicKey, comment: comment ?? self.comment, certificate: certificate, signer: signer)
-    }
-
-    private init(publicKey: PublicKey, comment: String, certificate: Certificate?,
-                 signer: @escaping @Sendable ([UInt8], RSASignatureHash) throws -> [UInt8]) {
-        self.publicKey = publicKey
-        self.comment = comment
-        self.certificate = certificate
-        self.signer = signer
-    }
-
-    public func sign(_ data: [UInt8], rsaHash: RSASignatureHash) throws -> [UInt8] { try signer(data, rsaHash) }
-}
-
-/// A private key captured by a signer (its secret fields are in secure memory).
-private final class HeldKey: @unchecked Sendable {
-    let key: PrivateKey
-    init(_ key: PrivateKey) { self.key = key }
-}
-
 /// The process on the other end of a connection (SO_PEERCRED), and which program it is,
 /// pinned by a pidfd taken when the connection was accepted (nil: none could be taken).
 public struct AgentPeer: Sendable, Equatable {

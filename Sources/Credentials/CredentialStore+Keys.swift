@@ -43,7 +43,8 @@ extension CredentialStore {
             } catch {
                 throw CredentialStoreError(.checkKey, error)
             }
-            guard let stored, !hasItem(stored) else { throw refusal }
+            // A key another agent or a token holds has no item to restore.
+            guard let stored, stored.location.hasVaultItem, !hasItem(stored) else { throw refusal }
             return publicKey == nil ? .new : .restore(stored)
         } catch let e as HostStoreError where e.kind == .database {
             throw CredentialStoreError(.checkKey, e)
@@ -74,7 +75,7 @@ extension CredentialStore {
             FaultStep.keyItemStored.reached()
             do {
                 let added = try keys.insert(NewKey(uuid: uuid, name: name, publicKey: key.publicKey,
-                                                   comment: key.comment, format: format))
+                                                   comment: key.comment, format: format, skFlags: key.securityKeyFlags))
                 FaultStep.keyRowSaved.reached()
                 return .added(added)
             } catch {
@@ -98,6 +99,7 @@ extension CredentialStore {
         }
         guard let removed else { return nil }
         FaultStep.keyRowRemoved.reached()
+        guard removed.location.hasVaultItem else { return removed }
         do {
             try vault.delete(Self.itemID(of: removed))
         } catch {

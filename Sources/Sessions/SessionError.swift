@@ -1,6 +1,6 @@
-// The one error of the Sessions library: what a session plan or an ssh configuration
+// The worded error of the Sessions library: what a session plan or an ssh configuration
 // refuses, worded for the user (the executable maps `kind` to an exit code;
-// docs/command-line.md, "Exit codes"). HostStore's own errors pass through unchanged.
+// docs/command-line.md, "Exit codes"). Refusals moved to data are SessionRefusal. HostStore's own errors pass through unchanged.
 public struct SessionError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
         /// No host, snippet, jump host or key by that name (exit 4).
@@ -14,7 +14,8 @@ public struct SessionError: Error, Sendable, CustomStringConvertible {
     }
 
     public let kind: Kind
-    /// What is wrong, one line, outside text already escaped.
+    /// What is wrong, one line. Outside text in it is raw: the executable escapes the line
+    /// when it prints it (Hostbook.report).
     public let message: String
     /// What to do about it, or nil.
     public let hint: String?

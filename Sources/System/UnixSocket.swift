@@ -56,6 +56,13 @@ public enum UnixSocket {
         return fd
     }
 
+    /// Bounds how long a send on `fd` may block (SO_SNDTIMEO): a peer that stops reading
+    /// makes the send fail instead of holding the caller.
+    public static func setSendTimeout(_ fd: Int32, milliseconds: Int32) {
+        var limit = timeval(tv_sec: Int(milliseconds / 1000), tv_usec: Int(milliseconds % 1000) * 1000)
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+
     /// One accept(2): the client (close-on-exec, blocking), or the errno of a failed call
     /// (EAGAIN when no client waits, EMFILE... when out of resources).
     public static func acceptConnection(_ listener: Int32) -> Result<Int32, Errno> {

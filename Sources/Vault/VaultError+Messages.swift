@@ -4,10 +4,6 @@
 // exactly, so change them together.
 
 extension VaultError {
-    static let withKeyringHint =
-        "Run hostbook inside a desktop session, or start hostbook's own keyring with "
-        + "'eval \"$(hostbook vault unlock)\"' (see docs/vault.md, \"hostbook over SSH\")."
-
     /// KeePassXC's switch for the Secret Service, in its own menu words.
     static let keepassxcIntegration =
         "Tools > Settings > Secret Service Integration > Enable KeePassXC Freedesktop.org Secret Service integration"
@@ -18,20 +14,20 @@ extension VaultError {
     /// No session bus address at all (the usual case on a server or in a container).
     static func noSessionBus(reason: String) -> VaultError {
         VaultError(.noSessionBus, "no D-Bus session bus, so the keyring cannot be reached (\(reason))",
-                   hint: withKeyringHint)
+                   remedy: .desktopOrOwnKeyring)
     }
 
     /// A session bus address that nothing answers at.
     static func sessionBusUnreachable(reason: String) -> VaultError {
         VaultError(.noSessionBus, "the D-Bus session bus does not answer, so the keyring cannot be reached (\(reason))",
-                   hint: withKeyringHint)
+                   remedy: .desktopOrOwnKeyring)
     }
 
     /// hostbook's headless keyring is not running (`vault lock` stopped it) while the
     /// environment still names its bus.
     static func headlessKeyringStopped() -> VaultError {
         VaultError(.locked, "hostbook's keyring is locked (not running: 'hostbook vault lock' stopped it)",
-                   hint: "Run 'eval \"$(hostbook vault unlock)\"' to unlock it with your login keyring's passphrase.")
+                   remedy: .unlockOwnKeyring)
     }
 
     static func noService() -> VaultError {
@@ -115,7 +111,7 @@ extension VaultError {
     /// `vault unlock`: gnome-keyring-daemon could not open the login keyring with it.
     static func wrongPassphrase() -> VaultError {
         VaultError(.wrongPassphrase, "wrong passphrase for the login keyring",
-                   hint: "Type the passphrase the login keyring was created with (by the first 'hostbook vault unlock'); nothing was left running.")
+                   remedy: .typeLoginPassphrase)
     }
 
     static func unknownPayloadVersion(_ version: UInt8, item: VaultItemID) -> VaultError {

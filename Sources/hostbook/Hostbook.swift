@@ -28,6 +28,7 @@ enum Hostbook {
                 return ExitCode.ok.rawValue
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
+                KeptKnownHostsSync.before(spec, invocation)
                 do {
                     try spec.run(invocation)
                 } catch let failed as FailedAfterChanges {
@@ -53,10 +54,12 @@ enum Hostbook {
     }
 
     /// What follows a command that changed hosts or keys (its spec says so): the installed
-    /// ssh configuration and the allowed signers file are rewritten.
+    /// ssh configuration and the allowed signers file are rewritten. After any command, the
+    /// known_hosts files plain ssh reads are made equal to the store (KeptKnownHostsSync).
     static func afterChanges(_ spec: CommandSpec, _ inv: Invocation) {
         InstalledSSHConfig.refreshIfInstalled(after: spec, inv)
         AllowedSignersRefresh.after(spec, inv)
+        KeptKnownHostsSync.after(spec, inv)
     }
 
     /// An error's message and hint are one line each and may quote anything (a path, a

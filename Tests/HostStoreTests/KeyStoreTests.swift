@@ -22,6 +22,16 @@ final class KeyStoreTests: DatabaseTestCase {
         NewKey(uuid: uuid, name: name, publicKey: key, comment: "c \(name)", format: "openssh-key-v1")
     }
 
+    /// Several keys (`keys import-agent`) go in all or none: a refusal of the last one
+    /// leaves none of them saved.
+    func testInsertingSeveralKeysIsAllOrNone() throws {
+        XCTAssertThrowsError(try store.insert([newKey("one", ed25519(1)), newKey("two", ed25519(2)), newKey("ONE", ed25519(3))]))
+        XCTAssertEqual(try store.list(), [])
+        let saved = try store.insert([newKey("one", ed25519(1)), newKey("two", ed25519(2))])
+        XCTAssertEqual(try store.list(), saved)
+        XCTAssertEqual(saved.map(\.location), [.vault, .vault])
+    }
+
     func testInsertAndFind() throws {
         let key = ed25519(1)
         let stored = try store.insert(newKey("work", key, uuid: "u-1"))

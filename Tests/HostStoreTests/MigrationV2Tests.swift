@@ -51,7 +51,13 @@ final class MigrationV2Tests: XCTestCase {
                                                                   "known_hosts_imports",
                                                                   // Version 8: keys' certificates (none).
                                                                   "key_certificates", "known_hosts_rotation_off",
-                                                                  // Version 15: token keys (none).
+                                                                  // Version 9: certificate authorities (none yet).
+                                                                  "certificate_authorities", "ca_certificates", "ca_revocations",
+                                                                  // Version 11: bundle serials exported, bundle hosts' own fields (none).
+                                                                  "bundle_exported", "bundle_overrides",
+                                                                  // Version 12: the upstream agents (none).
+                                                                  "agent_upstreams",
+                                                                  // Version 15: keys on PKCS#11 tokens (none).
                                                                   "token_keys"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])

@@ -56,8 +56,10 @@ final class MigrationV3Tests: XCTestCase {
         // Version 6: the empty team-bundle tables.
         // Version 7: the file imports (none: the old entries keep their own time and source).
         // Version 8: keys' certificates (none).
+        // Version 9: the empty certificate-authority tables.
         // Version 10: the hosts whose host-key rotation is turned off (none).
-        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "key_certificates", "known_hosts_rotation_off", "token_keys"] {
+        for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "key_certificates", "known_hosts_rotation_off", "certificate_authorities", "ca_certificates", "ca_revocations",
+                      "bundle_exported", "bundle_overrides", "agent_upstreams", "token_keys"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })

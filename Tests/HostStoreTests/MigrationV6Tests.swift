@@ -67,8 +67,11 @@ final class MigrationV6Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "token_keys"), [], "version 15: no token key")
         // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
         XCTAssertEqual(after.removeValue(forKey: "key_certificates"), [])
+        XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [], "version 12: no upstream agent saved")
         XCTAssertEqual(after["agent_log"], before["agent_log"]?.map { $0 + "|null" })
         after["agent_log"] = before["agent_log"]
+        // Version 9: the empty certificate-authority tables.
+        for table in ["certificate_authorities", "ca_certificates", "ca_revocations", "bundle_exported", "bundle_overrides"] { XCTAssertEqual(after.removeValue(forKey: table), [], table) }
         XCTAssertEqual(after, before)
         XCTAssertEqual(try db.connection.query("PRAGMA integrity_check").first?.text(0), "ok")
         XCTAssertEqual(try db.connection.query("PRAGMA foreign_key_check").count, 0)

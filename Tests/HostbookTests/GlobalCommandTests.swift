@@ -40,13 +40,15 @@ final class GlobalCommandTests: XCTestCase {
 final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [
         ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["import-ssh-config"], ["doctor"],
-        ["keys", "import"], ["keys", "generate"], ["keys", "import-resident"], ["keys", "import-token"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
+        ["keys", "import"], ["keys", "import-agent"], ["agent", "upstream", "list"], ["agent", "upstream", "add"],
+        ["agent", "upstream", "remove"], ["keys", "generate"], ["keys", "import-resident"], ["keys", "import-token"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
         ["keys", "export"], ["keys", "remove"], ["keys", "edit"], ["keys", "allowed-signers"], ["keys", "cert", "add"], ["keys", "cert", "remove"], ["git", "setup"],
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "rotation"], ["known-hosts", "import"], ["known-hosts", "export"],
         ["snippets", "add"], ["snippets", "edit"], ["snippets", "list"], ["snippets", "show"], ["snippets", "remove"],
         ["vault", "status"], ["vault", "unlock"], ["vault", "lock"],
         ["bundle", "export"], ["bundle", "trust"], ["bundle", "import"], ["bundle", "subscribe"], ["bundle", "update"],
+        ["ca", "create"], ["ca", "list"], ["ca", "public"], ["ca", "sign"], ["ca", "log"], ["ca", "revoke"], ["ca", "krl"],
     ]
 
     func testEveryCommandHasHelp() throws {
@@ -68,7 +70,7 @@ final class HelpTextTests: XCTestCase {
     }
 
     func testGroupsListTheirCommands() throws {
-        for group in ["keys", "known-hosts", "snippets", "vault"] {
+        for group in ["keys", "known-hosts", "snippets", "vault", "ca"] {
             let r = try HostbookProcess.run([group, "--help"])
             XCTAssertEqual(r.status, 0)
             XCTAssertTrue(r.stdout.contains("Usage: hostbook \(group) <command> [options]\n"))

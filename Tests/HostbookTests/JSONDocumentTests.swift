@@ -175,6 +175,15 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("git", "setup", "made", "--repo", repo, "--email", "dev@example.com")
         XCTAssertEqual(field(try run("keys", "show", "made"), "git_email"), .string("dev@example.com"))
         try run("keys", "allowed-signers")
+        // Certificate authorities (their keys in the same vault).
+        try run("ca", "create", "team")
+        try run("ca", "list")
+        try run("ca", "public", "team")
+        try run("ca", "sign", "team", "--key", "made", "--identity", "dev", "--principal", "dev", "--valid", "1h",
+                "--output", hb.dir.file("made-cert.pub"))
+        try run("ca", "revoke", "team", "--serial", "1")
+        XCTAssertEqual(field(try run("ca", "log", "team"), "ca"), .string("team"))
+        try run("ca", "krl", "team", "--output", hb.dir.file("team.krl"))
         try run("keys", "remove", "imported", "--yes")
 
         // Known hosts, with a private sshd for scan.
@@ -233,6 +242,25 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         defer { _ = try? hb.run(["agent", "stop"]) }
         try run("agent", "status")
         try run("agent", "log")
+
+        // Another agent's keys: OpenSSH's ssh-agent as the fixture's account, holding a key
+        // made for it, stopped by its pid.
+        let upstreamSocket = runtime + "/upstream.sock"
+        let upstream = try Shell.start("exec /usr/bin/ssh-agent -D -a \"$SOCK\"", environment: ["SOCK": upstreamSocket], dir: hb.dir,
+                                       tag: "upstream", account: hb.account)
+        defer {
+            kill(upstream.processIdentifier, SIGTERM)
+            upstream.waitUntilExit()
+        }
+        while upstream.isRunning, !Shell.output(hb.dir, "upstream").0.contains("Agent pid") { usleep(10_000) }
+        let held = try Shell.run("ssh-keygen -q -t ed25519 -N '' -C far -f \"$K\" && SSH_AUTH_SOCK=\"$SOCK\" ssh-add -q \"$K\"",
+                                 environment: ["K": hb.dir.file("far"), "SOCK": upstreamSocket], account: hb.account)
+        XCTAssertEqual(held.status, 0, held.stderr)
+        XCTAssertEqual(field(try run("keys", "import-agent", upstreamSocket), "certificates_skipped"), .number("0"))
+        XCTAssertEqual(field(try run("keys", "show", "far"), "location"), .string("upstream"))
+        try run("agent", "upstream", "add", runtime + "/gone.sock")
+        try run("agent", "upstream", "list")
+        try run("agent", "upstream", "remove", runtime + "/gone.sock")
 
         // Team bundles: exported through that agent with the unrestricted key 'login', trusted,
         // imported (dry run, then for real), subscribed to from a git repository, updated.

@@ -309,6 +309,24 @@ final class KeysCommandTests: XCTestCase {
         XCTAssertEqual(o["security_key"] as? Bool, true)
         XCTAssertEqual(o["fingerprint"] as? String,
                        try String(contentsOf: set.appendingPathComponent("ed25519_sk1.fp"), encoding: .utf8).trimmingCharacters(in: .newlines))
+        // Where it lives and what it asks: the flags of the file (user presence, no PIN).
+        XCTAssertEqual(o["location"] as? String, "security-key")
+        XCTAssertEqual(o["needs_presence"] as? Bool, true)
+        XCTAssertEqual(o["needs_pin"] as? Bool, false)
+        XCTAssertTrue(try hb(["keys", "show", "sk"]).stdout.contains("\nlocation:     security-key (touch)\n"))
+        // The list gains a LOCATION column once a key lives elsewhere than the vault.
+        let list = try hb(["keys", "list"]).stdout
+        XCTAssertTrue(list.hasPrefix("NAME") && list.contains("LOCATION") && list.contains("security-key (touch)"), list)
+    }
+
+    /// A list of vault keys reads as it did before keys had a location: no LOCATION column.
+    func testAListOfVaultKeysHasNoLocationColumn() throws {
+        try requireVault()
+        XCTAssertEqual(try hb(["keys", "generate", "plain"]).status, 0)
+        let list = try hb(["keys", "list"]).stdout
+        XCTAssertTrue(list.hasPrefix("NAME") && list.contains("plain"), list)
+        XCTAssertFalse(list.contains("LOCATION"), list)
+        XCTAssertTrue(try hb(["keys", "show", "plain"]).stdout.contains("\nlocation:     vault\n"))
     }
 
     func keygen(_ args: [String]) throws -> (status: Int32, stdout: String) {

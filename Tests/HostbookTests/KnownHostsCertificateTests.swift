@@ -59,7 +59,11 @@ final class KnownHostsCertificateTests: XCTestCase {
         XCTAssertEqual(try check("plain-ca.test", good).status, 11)                    // a CA key without the marker does not count
         XCTAssertEqual(try check("revoked-ca.test", good).status, 12)                  // a revoked CA key revokes its certificates
         let expired = try certificate(ca: "ca", principals: "host.test", validity: "20000101:20000102", name: "expired")
-        XCTAssertEqual(try check("host.test", expired).status, 10)
+        let expiredCheck = try check("host.test", expired)
+        XCTAssertEqual(expiredCheck.status, 10)
+        XCTAssertTrue(expiredCheck.stderr.contains("signed by a trusted certificate authority: the certificate has expired (valid until 2000-01-02T00:00:00Z)"),
+                      expiredCheck.stderr)
+        XCTAssertTrue(try check("nothost.test", good).stderr.contains("the certificate is not valid for the host name 'nothost.test'; it lists host.test, alias.test"))
         let future = try certificate(ca: "ca", principals: "host.test", validity: "+10d:+20d", name: "future")
         XCTAssertEqual(try check("host.test", future).status, 10)
         let user = try certificate(ca: "ca", host: false, principals: "host.test", validity: "-1d:+1d", name: "user")
@@ -71,7 +75,9 @@ final class KnownHostsCertificateTests: XCTestCase {
         // When no CA accepts the certificate, its plain key decides: approved plain key → trusted.
         XCTAssertEqual(try HostbookProcess.run(["known-hosts", "approve", "nothost.test", "--key", try line(tmp.file("good.pub")), "--yes"],
                                                environment: env).status, 0)
-        XCTAssertEqual(try check("nothost.test", good).status, 0)
+        let approved = try check("nothost.test", good)
+        XCTAssertEqual(approved.status, 0)
+        XCTAssertEqual(approved.stderr, "", "no refusal once the plain key is trusted")
     }
 
     func fingerprint(_ pub: String) throws -> String {

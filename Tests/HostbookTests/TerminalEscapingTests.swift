@@ -39,7 +39,7 @@ final class TerminalEscapingTests: XCTestCase {
         let fx = try HostbookFixture()
         try fx.ok("keys", "import", try hostileKey(fx))
         let show = try fx.ok("keys", "show", "hostile")
-        assertEscaped(show.stdout, lines: 12)
+        assertEscaped(show.stdout, lines: 13)
         let lines = show.stdout.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.filter { $0.hasPrefix("fingerprint:") }.count, 1, show.stdout)
         XCTAssertEqual(lines[4], "comment:      " + Self.escaped)
@@ -49,7 +49,7 @@ final class TerminalEscapingTests: XCTestCase {
 
         // The randomart is hostbook's own drawing: its 11 lines stay lines.
         let art = try fx.ok("keys", "show", "hostile", "--randomart")
-        assertEscaped(art.stdout, lines: 23)
+        assertEscaped(art.stdout, lines: 24)
         XCTAssertTrue(art.stdout.contains("\n+--[ED25519 256]--+\n"), art.stdout)
 
         // The comment in JSON is JSON's business: the string holds the comment exactly.

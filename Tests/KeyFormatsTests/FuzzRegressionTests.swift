@@ -41,6 +41,7 @@ final class FuzzRegressionTests: XCTestCase {
         "json-stream", "punycode", "bundle-text", // Tests/ImportFormatsTests/FuzzRegressionTests.swift
         "agent-message", // Tests/AgentTests/AgentFuzzRegressionTests.swift
         "security-key-response", // Tests/SecurityKeysTests/SecurityKeyResponseTests.swift
+        "agent-upstream-reply", // Tests/AgentTests/UpstreamReplyFuzzRegressionTests.swift
         "ssh-config",    // Tests/SSHConfigTests/SSHConfigFuzzRegressionTests.swift
     ]
 

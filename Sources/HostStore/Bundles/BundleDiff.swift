@@ -233,7 +233,7 @@ extension BundleStore {
         for old in diff.removeHosts {
             if let user = try connection.query("SELECT name FROM hosts WHERE jump_host_id = ? AND source != ? ORDER BY name", [.int(old.id), .text(source)]).first?.text(0) {
                 throw HostStoreError.rejected("host '\(user)' jumps through '\(old.name)', which bundle '\(name)' no longer carries",
-                                              hint: "Nothing was written. Change that first with 'hostbook edit \(user) --no-jump' (or --jump another host).")
+                                              remedy: .dropJump(host: user, nothingWritten: true))
             }
         }
         // Every jump host resolves after apply, within JumpChain's rules.

@@ -170,7 +170,7 @@ extension SQLiteConnection {
             }
             if e.sqliteCode & 0xff == 26 || e.sqliteCode & 0xff == 11 { // SQLITE_NOTADB, SQLITE_CORRUPT
                 throw HostStoreError(.failed, "'\(path)' is not a usable hostbook database: \(e.message)",
-                                     hint: "Run 'hostbook doctor', or restore a backup (\(path).vN.bak).")
+                                     remedy: .checkDatabase(path: path), sqliteCode: 0)
             }
             if e.sqliteCode & 0xff == 13 { // SQLITE_FULL: the write was rolled back, nothing is half-written
                 throw HostStoreError(.failed, "the disk holding the database '\(path)' is full; nothing was written",

@@ -27,11 +27,41 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
         case unusableInput
     }
 
+    /// The fix that names a hostbook command, as data: the executable words it (its
+    /// HostStoreErrorPresentation), so no command line is written in this library.
+    public enum Remedy: Sendable, Equatable {
+        /// See the hosts there are (`hostbook list`), after "Did you mean" `suggestion`.
+        case listHosts(suggestion: String?)
+        /// See the snippets there are (`hostbook snippets list`).
+        case listSnippets
+        /// Choose another name, or change the host `existing` (`hostbook edit`).
+        case renameOrEditHost(existing: String)
+        /// Choose another name, or change the snippet `existing` (`hostbook snippets edit`).
+        case renameOrEditSnippet(existing: String)
+        /// Take host `host` off its jump host first (`hostbook edit HOST --no-jump`);
+        /// `nothingWritten`: a bundle's plan, which says so and offers `--jump` too.
+        case dropJump(host: String, nothingWritten: Bool)
+        /// Import the key `name` first (`hostbook keys import`).
+        case importKey(name: String)
+        /// Add the jump host `name` first (`hostbook add`).
+        case addJumpHost(name: String)
+        /// Shorten a jump chain (`hostbook edit NAME --jump` or `--no-jump`).
+        case shortenJumpChain
+        /// See the stored key `name` (`hostbook keys show`).
+        case showKey(name: String)
+        /// Point `hosts` at another key first (`hostbook edit HOST --no-key`).
+        case repointHosts([String])
+        /// A database file that cannot be used: `hostbook doctor`, or a backup of `path`.
+        case checkDatabase(path: String)
+    }
+
     public let kind: Kind
     /// What is wrong, one line, in a user's words.
     public let message: String
-    /// What to do about it, or nil.
-    public let hint: String?
+    /// What to do about it when it names no hostbook command, or nil (see `remedy`).
+    public let advice: String?
+    /// What to do about it when that is a hostbook command, or nil.
+    public let remedy: Remedy?
 
     /// SQLite's result code for `.database`, else 0.
     let sqliteCode: Int32
@@ -40,10 +70,15 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
         self.init(kind, message, hint: hint, sqliteCode: 0)
     }
 
-    init(_ kind: Kind, _ message: String, hint: String? = nil, sqliteCode: Int32) {
+    public init(_ kind: Kind, _ message: String, remedy: Remedy) {
+        self.init(kind, message, hint: nil, remedy: remedy, sqliteCode: 0)
+    }
+
+    init(_ kind: Kind, _ message: String, hint: String? = nil, remedy: Remedy? = nil, sqliteCode: Int32) {
         self.kind = kind
         self.message = message
-        self.hint = hint
+        self.advice = hint
+        self.remedy = remedy
         self.sqliteCode = sqliteCode
     }
 
@@ -51,4 +86,6 @@ public struct HostStoreError: Error, Sendable, CustomStringConvertible {
 
     static func rejected(_ message: String, hint: String? = nil) -> HostStoreError { HostStoreError(.rejected, message, hint: hint) }
     static func notFound(_ message: String, hint: String? = nil) -> HostStoreError { HostStoreError(.notFound, message, hint: hint) }
+    static func rejected(_ message: String, remedy: Remedy) -> HostStoreError { HostStoreError(.rejected, message, remedy: remedy) }
+    static func notFound(_ message: String, remedy: Remedy) -> HostStoreError { HostStoreError(.notFound, message, remedy: remedy) }
 }

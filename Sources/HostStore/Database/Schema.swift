@@ -38,10 +38,16 @@ public enum Schema {
         Migration(version: 7, sql: KnownHostsSchema.v7),
         // Version 8: a key's certificate; the agent log names the certificate a signature was for.
         Migration(version: 8, sql: KeysSchema.v8Certificates + AgentLogSchema.v8Certificate),
+        // Version 9: certificate authorities, the certificates they signed and what they
+        // revoked (`hostbook ca`).
+        Migration(version: 9, sql: CertificateAuthoritySchema.v9),
         // Version 10: the hosts whose host-key rotation is turned off.
         Migration(version: 10, sql: KnownHostsSchema.v10Rotation),
         // Version 11: the serial last exported for each bundle name.
         Migration(version: 11, sql: BundleSchema.v11),
+        // Version 12: where each key's private half lives (KeyLocation) and an sk key's
+        // flags; the upstream agents the standing agent signs through (AgentUpstreams).
+        Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
         // Version 15: keys that live on PKCS#11 tokens (public halves and the token's identity).
         Migration(version: 15, sql: KeysSchema.v15TokenKeys),
     ]

@@ -99,7 +99,7 @@ public enum DatabaseChecks {
     }
 
     static func unreadable(_ path: String, _ error: Error) -> DoctorFinding {
-        if let e = error as? HostStoreError, let hint = e.hint, e.message.hasPrefix("cannot read the database") {
+        if let e = error as? HostStoreError, let hint = e.advice, e.message.hasPrefix("cannot read the database") {
             return DoctorFinding(check: "database.open", severity: .error, message: e.message, fix: hint)
         }
         let why = (error as? HostStoreError)?.message ?? "\(error)"

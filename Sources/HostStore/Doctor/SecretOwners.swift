@@ -20,10 +20,24 @@ extension HostDatabase {
         }
     }
 
-    /// Every key (uuid, name); each should have its private key in the vault.
+    /// Every key that keeps its private half (or handle) in the vault (uuid, name).
     public func keySecretOwners() throws -> [SecretOwner] {
         try read {
-            try connection.query("SELECT uuid, name FROM keys ORDER BY name COLLATE NOCASE").map {
+            // Only the keys whose location keeps a vault item (KeyLocation.hasVaultItem): a
+            // token's or another agent's key has none to miss. A database before v12 (doctor
+            // inspects it unmigrated) has only vault and sk keys. A certificate authority's
+            // private key is a private-key item too (`hostbook ca`); a database not yet
+            // migrated to version 9 has none.
+            let located = try !connection.query("SELECT 1 FROM pragma_table_info('keys') WHERE name = 'location'").isEmpty
+            let owning = KeyLocation.allCases.filter(\.hasVaultItem).map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            let filter = located ? "WHERE location IN (\(owning))" : ""
+            let hasAuthorities = try connection.query(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'certificate_authorities'").isEmpty == false
+            return try connection.query("""
+                SELECT uuid, name FROM keys \(filter)
+                \(hasAuthorities ? "UNION ALL SELECT uuid, 'CA ' || name FROM certificate_authorities" : "")
+                ORDER BY 2 COLLATE NOCASE
+                """).map {
                 SecretOwner(uuid: $0.text(0) ?? "", name: $0.text(1) ?? "")
             }
         }

@@ -94,8 +94,7 @@ extension HostDatabase {
 
     /// "No host named NAME" where there is no database to look in, or with `suggestion`.
     public static func noHost(_ name: String, suggestion: String? = nil) -> HostStoreError {
-        .notFound("no host named '\(name)'",
-                  hint: (suggestion.map { "Did you mean '\($0)'? " } ?? "") + "See 'hostbook list' for the hosts there are.")
+        .notFound("no host named '\(name)'", remedy: .listHosts(suggestion: suggestion))
     }
 
     /// The saved host name nearest to `name` (NearestName), or nil when none is close.
@@ -142,7 +141,7 @@ extension HostDatabase {
         try HostDatabase.validate(new)
         return try write { () throws -> Host in
             if let existing = try findHost(new.name) {
-                throw HostDatabase.nameTaken(new.name, by: existing, hint: "Choose another name, or change it with 'hostbook edit \(existing.name)'.")
+                throw HostDatabase.nameTaken(new.name, by: existing, remedy: .renameOrEditHost(existing: existing.name))
             }
             for alias in new.aliases {
                 if let existing = try findHost(alias) { throw HostDatabase.nameTaken(alias, by: existing, hint: "Choose another alias.") }
@@ -252,7 +251,7 @@ extension HostDatabase {
             if let first = users.first {
                 let more = users.count > 1 ? " (and \(users.count - 1) more)" : ""
                 throw HostStoreError.rejected("host '\(host.name)' is the jump host of '\(first)'\(more)",
-                                              hint: "Change that first with 'hostbook edit \(first) --no-jump'.")
+                                              remedy: .dropJump(host: first, nothingWritten: false))
             }
             try connection.run(HostSQL.delete, [.int(host.id)])
             return host
@@ -266,7 +265,7 @@ extension HostDatabase {
         guard let row = try connection.query("SELECT id, uuid, name FROM keys WHERE name = ? COLLATE NOCASE", [.text(name)]).first,
               let id = row.int(0) else {
             throw HostStoreError.rejected("key '\(name)' does not exist",
-                                          hint: "Import it first with 'hostbook keys import PATH --name \(name)'; 'hostbook keys list' shows the keys there are.")
+                                          remedy: .importKey(name: name))
         }
         return id
     }
@@ -274,7 +273,7 @@ extension HostDatabase {
     func jumpHostID(named name: String) throws -> Int64 {
         guard let h = try findHost(name) else {
             throw HostStoreError.rejected("jump host '\(name)' does not exist",
-                                          hint: "Add it first with 'hostbook add \(name) --hostname H'.")
+                                          remedy: .addJumpHost(name: name))
         }
         return h.id
     }
@@ -289,26 +288,29 @@ extension HostDatabase {
             // through this host, and its own walk found none).
             let deepest = try connection.query(HostSQL.deepestJumpingThrough, [.int(host.id), .int(Int64(JumpChain.maxHosts))]).first
             if let name = deepest?.text(0), let depth = deepest?.int(1), chain.count + Int(depth) > JumpChain.maxHosts {
-                throw HostStoreError.rejected(JumpChain.tooLongMessage(name), hint: "Shorten the chain with 'hostbook edit NAME --jump' or '--no-jump'.")
+                throw HostStoreError.rejected(JumpChain.tooLongMessage(name), remedy: .shortenJumpChain)
             }
         case .loop(let chain):
             if chain.count == 1 { throw HostStoreError.rejected("host '\(host.name)' cannot be its own jump host") }
             let names = chain.map(\.name) + [chain.last!.jump ?? "?"]
             throw HostStoreError.rejected("jump host '\(chain[1].name)' would make a loop: \(names.joined(separator: " -> "))")
         case .tooLong:
-            throw HostStoreError.rejected(JumpChain.tooLongMessage(host.name), hint: "Shorten the chain with 'hostbook edit NAME --jump' or '--no-jump'.")
+            throw HostStoreError.rejected(JumpChain.tooLongMessage(host.name), remedy: .shortenJumpChain)
         case .missing(let jump, let of):
             throw HostStoreError.rejected("the jump host '\(jump)' of '\(of)' does not exist")
         }
     }
 
     /// The refusal of `name` for a host or alias: it is `other`'s name or one of its aliases.
-    static func nameTaken(_ name: String, by other: Host, hint: String) -> HostStoreError {
+    static func nameTaken(_ name: String, by other: Host, hint: String? = nil, remedy: HostStoreError.Remedy? = nil) -> HostStoreError {
+        let message: String
         if other.name.lowercased() == name.lowercased() {
-            return HostStoreError.rejected("a host named '\(other.name)' already exists", hint: hint)
+            message = "a host named '\(other.name)' already exists"
+        } else {
+            let alias = other.aliases.first { $0.lowercased() == name.lowercased() } ?? name
+            message = "'\(alias)' is already an alias of host '\(other.name)'"
         }
-        let alias = other.aliases.first { $0.lowercased() == name.lowercased() } ?? name
-        return HostStoreError.rejected("'\(alias)' is already an alias of host '\(other.name)'", hint: hint)
+        return HostStoreError(.rejected, message, hint: hint, remedy: remedy, sqliteCode: 0)
     }
 
     func insertAliases(_ aliases: [String], hostID: Int64) throws {

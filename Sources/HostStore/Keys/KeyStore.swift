@@ -25,6 +25,11 @@ public struct StoredKey: Sendable, Equatable {
     public let confirm: Bool
     /// How long an approval covers the same key, destination and program (`--grant`); 0: none.
     public let grantSeconds: Int
+    /// Where the private half lives, and so what signs with it.
+    public let location: KeyLocation
+    /// An sk key's enrolment flags, when known (nil for every other key, and for sk keys
+    /// stored before hostbook recorded them).
+    public let skFlags: SecurityKeyFlags?
     /// The certificate attached to the key (KeyCertificates), or nil.
     public let certificateBlob: [UInt8]?
 
@@ -44,13 +49,20 @@ public struct NewKey: Sendable {
     public let publicKey: PublicKey
     public let comment: String
     public let format: String
+    public let location: KeyLocation
+    public let skFlags: SecurityKeyFlags?
 
-    public init(uuid: String, name: String, publicKey: PublicKey, comment: String, format: String) {
+    /// `location` nil: where a key read from a private key file lives (an sk key on its
+    /// authenticator, any other in the vault).
+    public init(uuid: String, name: String, publicKey: PublicKey, comment: String, format: String,
+                location: KeyLocation? = nil, skFlags: SecurityKeyFlags? = nil) {
         self.uuid = uuid
         self.name = name
         self.publicKey = publicKey
         self.comment = comment
         self.format = format
+        self.location = location ?? KeyLocation.ofPrivateKeyFile(publicKey)
+        self.skFlags = skFlags
     }
 }
 
@@ -78,7 +90,7 @@ public final class KeyStore {
     init(connection: SQLiteConnection) { self.connection = connection }
 
     private static let columns = "id, uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at, confirm, grant_seconds, "
-        + "(SELECT certificate FROM key_certificates WHERE key_certificates.key_id = keys.id)"
+        + "location, sk_flags, (SELECT certificate FROM key_certificates WHERE key_certificates.key_id = keys.id)"
 
     /// Whether a new key called `name` with this `SHA256:` fingerprint (nil: not known yet)
     /// may be stored: throws `.keyAlreadyStored` when the same key is stored (under any
@@ -94,19 +106,31 @@ public final class KeyStore {
     /// Inserts a key in one transaction; refuses what `checkFree` refuses.
     @discardableResult
     public func insert(_ key: NewKey) throws -> StoredKey {
+        try connection.transaction { try insertRow(key) }
+    }
+
+    /// Inserts several keys in one transaction (all or none); refuses what `checkFree`
+    /// refuses for any of them (`keys import-agent`).
+    @discardableResult
+    public func insert(_ keys: [NewKey]) throws -> [StoredKey] {
+        try connection.transaction { try keys.map { try insertRow($0) } }
+    }
+
+    /// One row, inside the caller's transaction.
+    private func insertRow(_ key: NewKey) throws -> StoredKey {
         let fingerprint = key.publicKey.sha256Fingerprint
-        return try connection.transaction {
-            try checkFree(name: key.name, fingerprint: fingerprint)
-            try connection.run("""
-                INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
-                """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
-                      .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format)])
-            guard let stored = try find(name: key.name) else {
-                throw HostStoreError.database(code: 1, message: "the new key row could not be read back")
-            }
-            return stored
+        try checkFree(name: key.name, fingerprint: fingerprint)
+        try connection.run("""
+            INSERT INTO keys (uuid, name, algorithm, bits, fingerprint, public_key, comment, format, created_at,
+                              location, sk_flags)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'), ?, ?)
+            """, [.text(key.uuid), .text(key.name), .text(key.publicKey.type), .int(Int64(key.publicKey.bits)),
+                  .text(fingerprint), .blob(key.publicKey.blob), .text(key.comment), .text(key.format),
+                  .text(key.location.rawValue), key.skFlags.map { .int(Int64($0.rawValue)) } ?? .null])
+        guard let stored = try find(name: key.name) else {
+            throw HostStoreError.database(code: 1, message: "the new key row could not be read back")
         }
+        return stored
     }
 
     /// The key called `name` (case-insensitive), or nil.
@@ -166,6 +190,9 @@ public final class KeyStore {
         StoredKey(id: row.int(0) ?? 0, uuid: row.text(1) ?? "", name: row.text(2) ?? "", algorithm: row.text(3) ?? "",
                   bits: Int(row.int(4) ?? 0), fingerprint: row.text(5) ?? "", publicKeyBlob: row.blob(6) ?? [],
                   comment: row.text(7) ?? "", format: row.text(8) ?? "", createdAt: row.text(9) ?? "",
-                  confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0), certificateBlob: row.blob(12))
+                  confirm: (row.int(10) ?? 0) != 0, grantSeconds: Int(row.int(11) ?? 0),
+                  location: row.text(12).flatMap(KeyLocation.init(rawValue:)) ?? .vault,
+                  skFlags: row.int(13).map { SecurityKeyFlags(rawValue: UInt8(truncatingIfNeeded: $0)) },
+                  certificateBlob: row.blob(14))
     }
 }

@@ -28,7 +28,7 @@ extension HostDatabase {
     }
 
     static func noSnippet(_ name: String) -> HostStoreError {
-        .notFound("no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
+        .notFound("no snippet named '\(name)'", remedy: .listSnippets)
     }
 
     /// Stores a new snippet. `command` must already have passed `SnippetRules.command`.
@@ -40,7 +40,7 @@ extension HostDatabase {
         return try write { () throws -> Snippet in
             if let existing = try findSnippet(name) {
                 throw HostStoreError.rejected("a snippet named '\(existing.name)' already exists",
-                                              hint: "Choose another name, or change it with 'hostbook snippets edit \(existing.name)'.")
+                                              remedy: .renameOrEditSnippet(existing: existing.name))
             }
             try connection.run("""
                 INSERT INTO snippets(uuid, name, command, description, created_at, updated_at)

@@ -13,7 +13,7 @@ enum FuzzEntry {
     static let targets: [(name: String, run: @Sendable ([UInt8]) -> Void)] = [
         ("openssh-key", openSSHKey), ("pem", pem), ("ppk", ppk), ("public-line", publicLine),
         ("rfc4716", rfc4716), ("certificate", certificate), ("known-hosts-line", knownHostsLine),
-        ("ssh-signature", sshSignature),
+        ("ssh-signature", sshSignature), ("krl", krl),
     ]
 
     /// openssh-key-v1: without a passphrase, and with one when the bcrypt rounds are few.
@@ -74,6 +74,16 @@ enum FuzzEntry {
             _ = cert.sha256Fingerprint
         }
         _ = try? PublicKeyFile.certificateLine(String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// OpenSSH key revocation lists: the reader, and the writer's output read back, which
+    /// must write the same bytes again (the writer sorts and removes repeats once).
+    static func krl(_ bytes: [UInt8]) {
+        guard let list = try? KeyRevocationList(bytes: bytes) else { return }
+        let written = list.encoded()
+        guard let again = try? KeyRevocationList(bytes: written) else { fatalError("a written KRL does not read back") }
+        if again.encoded() != written { fatalError("KRL write → read → write changed the bytes") }
+        _ = list.revocation(of: PublicKey(.ed25519(publicKey: [UInt8](repeating: 7, count: 32))))
     }
 
     /// SSHSIG signature files (`bundle.txt.sig`): the armour and blob reader, the render →

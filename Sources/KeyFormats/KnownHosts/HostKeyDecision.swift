@@ -173,7 +173,9 @@ public enum HostKeyPolicy {
     /// (sshconnect.c check_host_key → sshkey.c sshkey_cert_check_host).
     public static func certificateProblem(_ cert: Certificate, hostName: String, now: UInt64) -> String? {
         guard cert.role == .host else { return "the certificate is a user certificate, not a host certificate" }
-        guard cert.isValid(at: now) else { return "the certificate is not valid at this time" }
+        // Which side of the window, as sshkey_cert_check_authority says it.
+        guard now >= cert.validAfter else { return "the certificate is not valid yet" }
+        guard now < cert.validBefore else { return "the certificate has expired" }
         // Host principals are compared exactly, without wildcards; an empty list means any
         // host (require_principal is 0 for host certificates in ssh).
         if !cert.principals.isEmpty && !cert.principals.contains(hostName) {

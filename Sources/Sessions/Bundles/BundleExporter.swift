@@ -89,7 +89,7 @@ public enum BundleExporter {
         let name = request.name, folder = request.folder
         if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
         guard let key = try KeyStore(database: database).find(name: request.keyName) else {
-            throw SessionError.notFound("no key named '\(request.keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
+            throw SessionRefusal.keyNotFound(name: request.keyName)
         }
         let signerKey = try PublicKey(blob: key.publicKeyBlob)
         // A missing folder whose parent is missing too is refused before anything is signed.
@@ -102,12 +102,12 @@ public enum BundleExporter {
             do {
                 existing = (bytes, try BundleText.parse(bytes))
             } catch {
-                throw SessionError.failed("\(folder.textPath.escapedForTerminal) is not a bundle: \(error)",
+                throw SessionError.failed("\(folder.textPath) is not a bundle: \(error)",
                                           hint: "Export into another folder with -o DIR, or remove that file.")
             }
             if let other = existing?.document.name, other != name {
-                throw SessionError.rejected("\(folder.textPath.escapedForTerminal) holds bundle '\(other.escapedForTerminal)', not '\(name.escapedForTerminal)'",
-                                            hint: "Export bundle '\(name.escapedForTerminal)' into its own folder with -o DIR.")
+                throw SessionError.rejected("\(folder.textPath) holds bundle '\(other)', not '\(name)'",
+                                            hint: "Export bundle '\(name)' into its own folder with -o DIR.")
             }
         }
         let store = BundleStore(database: database)
@@ -139,8 +139,8 @@ public enum BundleExporter {
         }
         let previous = max(folderSerial, known)
         guard previous < UInt64.max - 1 else {
-            throw SessionError.rejected("the serial of bundle '\(name.escapedForTerminal)' (\(previous)) is too large to be raised",
-                                        hint: "Export bundle '\(name.escapedForTerminal)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
+            throw SessionError.rejected("the serial of bundle '\(name)' (\(previous)) is too large to be raised",
+                                        hint: "Export bundle '\(name)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
         }
         let document = try store.document(name: name, selection: selection, serial: previous + 1)
         var removals = BundleRemovals()
@@ -173,12 +173,12 @@ public enum BundleExporter {
         do {
             signed = try BundleSignature.signer(of: bytes, signature: try folder.readSignature(), shownAs: folder.textPath)
         } catch {
-            throw SessionError.rejected("\(folder.textPath.escapedForTerminal) is not signed by a trusted key (\(error)); its serial is not taken", hint: hint)
+            throw SessionError.rejected("\(folder.textPath) is not signed by a trusted key (\(error)); its serial is not taken", hint: hint)
         }
         let own = try KeyStore(database: database).find(fingerprint: signed.sha256Fingerprint).flatMap { try? PublicKey(blob: $0.publicKeyBlob) }
         let trusted = try BundleStore(database: database).signers(bundle: name)
         guard own == signed || trusted.contains(signed) else {
-            throw SessionError.rejected("\(folder.textPath.escapedForTerminal) is not signed by a trusted key (signed by \(signed.sha256Fingerprint), which is neither a key of this database nor a trusted signer of bundle '\(name.escapedForTerminal)'); its serial is not taken",
+            throw SessionError.rejected("\(folder.textPath) is not signed by a trusted key (signed by \(signed.sha256Fingerprint), which is neither a key of this database nor a trusted signer of bundle '\(name)'); its serial is not taken",
                                         hint: hint)
         }
         return signed

@@ -41,7 +41,7 @@ public struct BundleFolder: Sendable {
                 case .io(let text): why = text
                 case .exists: why = "it exists"
                 }
-                throw SessionError.failed("cannot write \(file.escapedForTerminal): \(why.escapedForTerminal)",
+                throw SessionError.failed("cannot write \(file): \(why)",
                                           hint: "Check that the folder exists and is writable (-o DIR).")
             }
         }
@@ -52,15 +52,15 @@ public struct BundleFolder: Sendable {
         guard AtomicFile.exists(path) else { return nil }
         let fd: Int32
         do { (fd, _) = try RegularFile.open(path) } catch {
-            throw SessionError.failed("cannot read \(path.escapedForTerminal): \(error.description.escapedForTerminal)")
+            throw SessionError.failed("cannot read \(path): \(error.description)")
         }
         defer { close(fd) }
         do {
             return try FileDescriptor(fd).readToEnd(limit: limit)
         } catch .tooLong {
-            throw SessionError.rejected("\(path.escapedForTerminal) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+            throw SessionError.rejected("\(path) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
         } catch {
-            throw SessionError.failed("cannot read \(path.escapedForTerminal): \(error)")
+            throw SessionError.failed("cannot read \(path): \(error)")
         }
     }
 }

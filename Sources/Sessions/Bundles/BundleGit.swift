@@ -82,13 +82,13 @@ public struct BundleGit: Sendable {
     public static func problem(url: String) -> String? {
         if url.isEmpty { return "the git URL or path is empty" }
         if url.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7f...0x9f).contains($0.value) }) {
-            return "the git URL or path '\(url.escapedForTerminal)' holds a control character"
+            return "the git URL or path '\(url)' holds a control character"
         }
-        if url.hasPrefix("-") { return "the git URL or path '\(url.escapedForTerminal)' starts with '-'" }
+        if url.hasPrefix("-") { return "the git URL or path '\(url)' starts with '-'" }
         // HELPER::ADDRESS runs git-remote-HELPER; ext:: runs any command it is given.
         if let helper = url.firstRange(of: "::"),
            url[..<helper.lowerBound].allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+.-_".contains($0)) }) {
-            return "the git URL '\(url.escapedForTerminal)' names a git remote helper ('\(String(url[..<helper.lowerBound]).escapedForTerminal)::'); only file, git, http(s) and ssh URLs and paths are cloned"
+            return "the git URL '\(url)' names a git remote helper ('\(String(url[..<helper.lowerBound]))::'); only file, git, http(s) and ssh URLs and paths are cloned"
         }
         // https://user:token@host/... or https://TOKEN@host/...: the secret would be stored
         // with the subscription and shown. Over ssh (ssh://git@host/, git@host:path) the user
@@ -110,25 +110,25 @@ public struct BundleGit: Sendable {
     /// `git clone --quiet --no-local --no-checkout --no-recurse-submodules -- URL DIR`.
     public func clone(_ url: String, into folder: String) throws {
         try run(["clone", "--quiet", "--no-local", "--no-checkout", "--no-recurse-submodules", "--", url, folder],
-                doing: "clone \(url.escapedForTerminal)", timeoutMilliseconds: Self.networkTimeoutMilliseconds)
+                doing: "clone \(url)", timeoutMilliseconds: Self.networkTimeoutMilliseconds)
     }
 
     /// The URL the clone at `folder` was made from (nil: not a clone, or none recorded).
     public func origin(_ folder: String) -> String? {
-        guard let out = try? run(["-C", folder, "config", "--get", "remote.origin.url"], doing: "read the origin of \(folder.escapedForTerminal)") else { return nil }
+        guard let out = try? run(["-C", folder, "config", "--get", "remote.origin.url"], doing: "read the origin of \(folder)") else { return nil }
         return String(decoding: out.prefix { $0 != 0x0a }, as: UTF8.self)
     }
 
     /// `git -C DIR fetch --quiet --no-recurse-submodules origin`; the fetched head's commit id.
     public func fetch(_ folder: String) throws -> String {
-        try run(["-C", folder, "fetch", "--quiet", "--no-recurse-submodules", "origin"], doing: "fetch into \(folder.escapedForTerminal)",
+        try run(["-C", folder, "fetch", "--quiet", "--no-recurse-submodules", "origin"], doing: "fetch into \(folder)",
                 timeoutMilliseconds: Self.networkTimeoutMilliseconds)
         return try revision(folder, "FETCH_HEAD")
     }
 
     /// The commit id of `rev` in the clone at `folder`.
     public func revision(_ folder: String, _ rev: String) throws -> String {
-        let out = try run(["-C", folder, "rev-parse", "--verify", "--quiet", rev + "^{commit}"], doing: "read \(rev) in \(folder.escapedForTerminal)")
+        let out = try run(["-C", folder, "rev-parse", "--verify", "--quiet", rev + "^{commit}"], doing: "read \(rev) in \(folder)")
         return String(decoding: out.prefix { $0 != 0x0a }, as: UTF8.self)
     }
 
@@ -141,7 +141,7 @@ public struct BundleGit: Sendable {
     /// Records `rev` (what was just applied) as `appliedRef` in the clone; no file of the
     /// commit is written.
     public func recordApplied(_ folder: String, _ rev: String) throws {
-        try run(["-C", folder, "update-ref", "-m", "hostbook: applied", Self.appliedRef, rev], doing: "record \(rev) as applied in \(folder.escapedForTerminal)")
+        try run(["-C", folder, "update-ref", "-m", "hostbook: applied", Self.appliedRef, rev], doing: "record \(rev) as applied in \(folder)")
     }
 
     /// `name` in commit `rev`: nil when the commit has none; refused when it is not a regular
@@ -149,23 +149,21 @@ public struct BundleGit: Sendable {
     /// file) or larger than `limit` (checked from the tree before a byte is read).
     private func show(_ folder: String, _ rev: String, _ name: String, limit: Int) throws -> [UInt8]? {
         // One line: "MODE TYPE OID SIZE\tNAME" (SIZE "-" for a submodule or folder).
-        let listed = try run(["-C", folder, "ls-tree", "-l", "--full-tree", rev, "--", name], doing: "list \(rev) in \(folder.escapedForTerminal)")
+        let listed = try run(["-C", folder, "ls-tree", "-l", "--full-tree", rev, "--", name], doing: "list \(rev) in \(folder)")
         guard !listed.isEmpty else { return nil }
         let fields = String(decoding: listed.prefix { $0 != 0x09 }, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
-        let shown = "\(name) in \(folder.escapedForTerminal) (commit \(String(rev.prefix(12))))"
+        let shown = "\(name) in \(folder) (commit \(String(rev.prefix(12))))"
         guard fields.count == 4 else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
         let mode = fields[0], oid = String(fields[2])
         switch mode {
         case "100644", "100755": break
-        case "120000": throw SessionError.rejected("\(shown) is a symbolic link, not a file", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
-        case "160000": throw SessionError.rejected("\(shown) is a submodule, not a file", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
-        default: throw SessionError.rejected("\(shown) is not a file (mode \(String(mode).escapedForTerminal))", hint: "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files.")
+        default: throw SessionRefusal.notAPlainFile(file: name, folder: folder, commit: String(rev.prefix(12)), mode: String(mode))
         }
         guard oid.allSatisfy(\.isHexDigit), let size = Int(fields[3]) else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
         guard size <= limit else {
             throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
         }
-        let bytes = try run(["-C", folder, "cat-file", "blob", oid], doing: "read \(name) in \(folder.escapedForTerminal)", limit: limit + 1)
+        let bytes = try run(["-C", folder, "cat-file", "blob", oid], doing: "read \(name) in \(folder)", limit: limit + 1)
         guard bytes.count <= limit else {
             throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
         }
@@ -179,7 +177,7 @@ public struct BundleGit: Sendable {
             result = try CapturedProcess.run(git, ["git"] + Self.safety + args, options: Spawn.Options(environment: environment), limit: limit,
                                              timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
+            throw SessionError.failed("cannot run \(git): \(error)")
         }
         if result.timedOut {
             throw SessionError.failed("git could not \(what): no answer within \(Self.networkTimeoutMilliseconds / 60_000) minutes",

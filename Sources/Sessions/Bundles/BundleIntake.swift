@@ -30,23 +30,20 @@ public struct BundleIntake: Sendable {
         do {
             document = try BundleText.parse(text)
         } catch {
-            throw SessionError.rejected("\(shownAs.escapedForTerminal) is not a bundle hostbook can read: \(error)",
+            throw SessionError.rejected("\(shownAs) is not a bundle hostbook can read: \(error)",
                                         hint: "It was signed, so its publisher made it: ask them to export it again with this hostbook.")
         }
         let name = document.name
         if let expectedName, expectedName != name {
-            throw SessionError.rejected("the bundle subscribed to as '\(expectedName.escapedForTerminal)' is now called '\(name.escapedForTerminal)'",
-                                        hint: "Subscribe to it under its own name: 'hostbook bundle subscribe \(name.escapedForTerminal) URL'.")
+            throw SessionRefusal.bundleRenamed(subscribedAs: expectedName, name: name)
         }
         let store = BundleStore(database: database)
         let trusted = try store.signers(bundle: name)
         if trusted.isEmpty {
-            throw SessionError.rejected("no signer is trusted for bundle '\(name.escapedForTerminal)'",
-                                        hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
+            throw SessionRefusal.noTrustedSigner(bundle: name)
         }
         guard trusted.contains(signer) else {
-            throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is signed by \(signer.sha256Fingerprint), which is not a trusted signer of it",
-                                        hint: "If that key is its publisher's, trust it: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"\(signer.line())\"'.")
+            throw SessionRefusal.untrustedSigner(bundle: name, fingerprint: signer.sha256Fingerprint, signerLine: signer.line())
         }
         let plan = try store.plan(document, bundle: name)
         return BundleIntake(document: document, signer: signer, plan: plan)

@@ -21,16 +21,15 @@ public enum BundleSignature {
     /// an agent that is not running, is locked, or refuses (failed).
     public static func sign(_ message: [UInt8], keyName: String, database: HostDatabase, socket: String) throws -> SSHSignatureFile {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
-            throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
+            throw SessionRefusal.keyNotFound(name: keyName)
         }
         let publicKey = try PublicKey(blob: key.publicKeyBlob)
         let namespaces = try KeyNamespaces(database: database).namespaces(of: key)
         if !namespaces.isEmpty, !namespaces.contains(namespace) {
-            throw SessionError.rejected("key '\(key.name.escapedForTerminal)' may sign only in namespace \(namespaces.joined(separator: ", ")), not \(namespace)",
-                                        hint: "Allow it with 'hostbook keys edit \(key.name.escapedForTerminal) \(namespaces.map { "--namespace \($0)" }.joined(separator: " ")) --namespace \(namespace)', or sign with another key.")
+            throw SessionRefusal.namespaceNotAllowed(key: key.name, namespaces: namespaces, namespace: namespace)
         }
         if publicKey.needsSecurityKey || { if case .dsa = publicKey.algorithm { return true } else { return false } }() {
-            throw SessionError.rejected("key '\(key.name.escapedForTerminal)' (\(publicKey.type)) cannot sign bundles here", hint: "Sign with an Ed25519, ECDSA or RSA key.")
+            throw SessionError.rejected("key '\(key.name)' (\(publicKey.type)) cannot sign bundles here", hint: "Sign with an Ed25519, ECDSA or RSA key.")
         }
         return try AgentSSHSIGSigner.sign(message, by: publicKey, keyName: key.name, namespace: namespace,
                                           sockets: [socket], purpose: "bundles")
@@ -41,8 +40,7 @@ public enum BundleSignature {
     /// sign the bundle is the caller's question (BundleIntake). Refusals are `.rejected`.
     public static func signer(of message: [UInt8], signature: [UInt8]?, shownAs path: String) throws -> PublicKey {
         guard let signature else {
-            throw SessionError.rejected("the bundle is not signed (\(path.escapedForTerminal).sig is missing)",
-                                        hint: "Ask its publisher to export it with 'hostbook bundle export --sign KEY'.")
+            throw SessionRefusal.bundleNotSigned(path: path)
         }
         do {
             return try SSHSignatureFile.parse(signature).verify(message: message, namespace: namespace)

@@ -74,12 +74,10 @@ public struct BundleSubscriber {
         let store = BundleStore(database: database)
         let current = try store.subscriptions().first(where: { $0.name.lowercased() == name.lowercased() })
         if let current, !replace {
-            throw SessionError.rejected("bundle '\(name.escapedForTerminal)' is already subscribed to (from \(current.url.escapedForTerminal))",
-                                        hint: "Run 'hostbook bundle update \(name.escapedForTerminal)' to fetch it again, or 'hostbook bundle subscribe \(name.escapedForTerminal) URL --replace' to move it.")
+            throw SessionRefusal.bundleAlreadySubscribed(bundle: name, url: current.url)
         }
         if try store.signers(bundle: name).isEmpty {
-            throw SessionError.rejected("no signer is trusted for bundle '\(name.escapedForTerminal)'",
-                                        hint: "Trust its publisher's key first: 'hostbook bundle trust \(name.escapedForTerminal) --signer \"TYPE BASE64\"' (they get it with 'hostbook keys public KEY').")
+            throw SessionRefusal.noTrustedSigner(bundle: name)
         }
         let folder = folder(of: name)
         let git = git.reaching(sshCommand: sshCommand(url))
@@ -91,8 +89,7 @@ public struct BundleSubscriber {
         do {
             if !madeFolder {
                 guard git.origin(folder) == url else {
-                    throw SessionError.rejected("\(folder.escapedForTerminal) exists and is not a clone of \(url.escapedForTerminal)",
-                                                hint: "Remove that folder, then subscribe again.")
+                    throw SessionRefusal.notAClone(folder: folder, url: url)
                 }
                 revision = try git.fetch(folder)
             } else {
@@ -123,8 +120,7 @@ public struct BundleSubscriber {
     public func unsubscribe(name: String, keepHosts: Bool) throws -> Unsubscribed {
         let store = BundleStore(database: database)
         guard let subscription = try store.subscriptions().first(where: { $0.name.lowercased() == name.lowercased() }) else {
-            throw SessionError.notFound("no subscription to a bundle named '\(name.escapedForTerminal)'",
-                                        hint: "Run 'hostbook bundle list' to see the subscriptions.")
+            throw SessionRefusal.notSubscribed(bundle: name, updating: false)
         }
         var removal: BundlePlan? = nil
         var leftover: (any Error)? = nil
@@ -148,8 +144,7 @@ public struct BundleSubscriber {
         let all = try BundleStore(database: database).subscriptions()
         guard let name else { return all }
         guard let one = all.first(where: { $0.name == name }) else {
-            throw SessionError.notFound("no subscription to a bundle named '\(name.escapedForTerminal)'",
-                                        hint: "Subscribe with 'hostbook bundle subscribe \(name.escapedForTerminal) GIT-URL-OR-PATH'.")
+            throw SessionRefusal.notSubscribed(bundle: name, updating: true)
         }
         return [one]
     }
@@ -185,8 +180,7 @@ public struct BundleSubscriber {
     private func check(_ folder: String, _ revision: String, expectedName: String) throws -> BundleIntake {
         let files = try git.files(folder, at: revision)
         guard let text = files.text else {
-            throw SessionError.rejected("the repository of bundle '\(expectedName.escapedForTerminal)' has no \(BundleFolder.textName) at its head",
-                                        hint: "Its publisher writes it with 'hostbook bundle export --name \(expectedName.escapedForTerminal) --sign KEY -o CLONE' and pushes it.")
+            throw SessionRefusal.noBundleAtHead(bundle: expectedName, file: BundleFolder.textName)
         }
         return try BundleIntake.check(text: text, signature: files.signature, shownAs: folder + "/" + BundleFolder.textName,
                                       expectedName: expectedName, database: database)
@@ -197,7 +191,7 @@ public struct BundleSubscriber {
         do {
             try PrivateFolder.make(path)
         } catch {
-            throw SessionError.failed("cannot create \(error.path.escapedForTerminal): \(error.errno)")
+            throw SessionError.failed("cannot create \(error.path): \(error.errno)")
         }
     }
 }

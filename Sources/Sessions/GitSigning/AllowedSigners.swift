@@ -50,8 +50,7 @@ public enum AllowedSigners {
             case .io(let text): why = text
             case .exists: why = "it exists"
             }
-            throw SessionError.failed("cannot write \(path.escapedForTerminal): \(why.escapedForTerminal)",
-                                      hint: "Fix the folder's permissions, then run 'hostbook git setup' again.")
+            throw SessionRefusal.allowedSignersNotWritten(path: path, reason: why)
         }
     }
 
@@ -77,7 +76,7 @@ public enum AllowedSigners {
         do {
             try PrivateFolder.make(path)
         } catch {
-            throw SessionError.failed("cannot create \(error.path.escapedForTerminal): \(error.errno)")
+            throw SessionError.failed("cannot create \(error.path): \(error.errno)")
         }
     }
 }

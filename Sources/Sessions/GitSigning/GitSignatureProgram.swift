@@ -49,12 +49,12 @@ public enum GitSignatureProgram {
             case "-U", "-q": break
             case "-O":
                 let option = try value("-O")
-                guard option.hasPrefix("hashalg=") else { throw usage("the option -O \(option.escapedForTerminal) is not supported (only hashalg=sha256 or sha512)") }
+                guard option.hasPrefix("hashalg=") else { throw usage("the option -O \(option) is not supported (only hashalg=sha256 or sha512)") }
                 hashAlgorithm = String(option.dropFirst("hashalg=".count))
-                guard hashAlgorithm == "sha256" || hashAlgorithm == "sha512" else { throw usage("hashalg must be sha256 or sha512, not \(hashAlgorithm.escapedForTerminal)") }
+                guard hashAlgorithm == "sha256" || hashAlgorithm == "sha512" else { throw usage("hashalg must be sha256 or sha512, not \(hashAlgorithm)") }
             case "--": files += argv[(i + 1)...]; i = argv.count; continue
             default:
-                if arg.hasPrefix("-"), arg != "-" { throw usage("the option \(arg.escapedForTerminal) is not supported") }
+                if arg.hasPrefix("-"), arg != "-" { throw usage("the option \(arg) is not supported") }
                 files.append(arg)
             }
             i += 1
@@ -93,7 +93,7 @@ public enum GitSignatureProgram {
         for file in request.files {
             let armored = try signature(try read(file, limit: maxMessage, what: "the file to sign"))
             do { try AtomicFile.write(file + ".sig", bytes: armored, mode: 0o644, replace: true) } catch {
-                throw SessionError.failed("cannot write \((file + ".sig").escapedForTerminal): \(error)")
+                throw SessionError.failed("cannot write \(file).sig: \(error)")
             }
         }
     }
@@ -105,11 +105,11 @@ public enum GitSignatureProgram {
     private static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SessionError.failed("cannot open \(what) \(path.escapedForTerminal): \(String(cString: strerror(errno)))")
+            throw SessionError.failed("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(fd) }
         do { return try FileDescriptor(fd).readToEnd(limit: limit) } catch {
-            throw SessionError.failed("cannot read \(what) \(path.escapedForTerminal): \(error == .tooLong ? "longer than \(limit) bytes" : "\(error)")")
+            throw SessionError.failed("cannot read \(what) \(path): \(error == .tooLong ? "longer than \(limit) bytes" : "\(error)")")
         }
     }
 }

@@ -70,7 +70,7 @@ public struct GitSigningSetup: Sendable {
                     home: String, environment: [String: String], program: String, keyFolder: String,
                     startAgent: Bool = false) throws -> Outcome {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
-            throw SessionError.notFound("no key named '\(keyName.escapedForTerminal)'", hint: "Run 'hostbook keys list' to see the keys.")
+            throw SessionRefusal.keyNotFound(name: keyName)
         }
         let publicKey = try key.publicKey
         let (email, configured) = try resolveEmail(scope: scope, email: email)
@@ -91,7 +91,7 @@ public struct GitSigningSetup: Sendable {
         for (name, value) in settings {
             let r = try git(writeArguments(scope) + [name, value])
             guard r.status.exitCode == 0 else {
-                throw SessionError.failed("git config \(name) failed: \(Self.firstLine(r.stderr).escapedForTerminal)",
+                throw SessionError.failed("git config \(name) failed: \(Self.firstLine(r.stderr))",
                                           hint: "The key is set up in hostbook; fix what git says, then run this again.")
             }
         }
@@ -118,7 +118,7 @@ public struct GitSigningSetup: Sendable {
     private func resolveEmail(scope: Scope, email: String?) throws -> (email: String, configured: String?) {
         if case .repository(let path) = scope {
             guard try git(["-C", path, "rev-parse", "--git-dir"]).status.exitCode == 0 else {
-                throw SessionError.failed("\(path.escapedForTerminal) is not a git repository",
+                throw SessionError.failed("\(path) is not a git repository",
                                           hint: "Give the folder of a repository with --repo (make one with 'git init'), or use --global.")
             }
         } else if scope == .currentRepository, try git(["rev-parse", "--git-dir"]).status.exitCode != 0 {
@@ -131,7 +131,7 @@ public struct GitSigningSetup: Sendable {
                                         hint: "Give it with --email E (it is also set as user.email there).")
         }
         if let problem = GitSigningKeys.problem(email) {
-            throw SessionError.rejected("\(problem): \(email.escapedForTerminal)", hint: "Give another email with --email E.")
+            throw SessionError.rejected("\(problem): \(email)", hint: "Give another email with --email E.")
         }
         return (email, configured)
     }
@@ -164,7 +164,7 @@ public struct GitSigningSetup: Sendable {
         do {
             return try CapturedProcess.run(git, ["git"] + args, limit: 1 << 16)
         } catch {
-            throw SessionError.failed("cannot run \(git.escapedForTerminal): \(error)")
+            throw SessionError.failed("cannot run \(git): \(error)")
         }
     }
 

@@ -24,6 +24,8 @@ public struct SSHConfigInstallation: Sendable {
     public var keysFolder: String { folder + "/keys" }
     /// The hosts added since the generated file was written whole, one file each.
     public var addedFolder: String { folder + "/added" }
+    /// The known_hosts files ssh is given for host-key rotation, one per host name and port.
+    public var knownHosts: KeptKnownHosts { KeptKnownHosts(installation: self) }
     /// Written whole once the folder holds this many files, so that ssh, which opens every
     /// included file each time it reads its configuration, opens a bounded number.
     public static let maxAddedFiles = 64
@@ -44,7 +46,7 @@ public struct SSHConfigInstallation: Sendable {
         do {
             return "Include " + (try SSHConfigWriter.quote(generated, keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(generated.escapedForTerminal) cannot be written in ssh_config: \(e.reason)",
+            throw SessionError.failed("the path \(generated) cannot be written in ssh_config: \(e.reason)",
                                       hint: "Set XDG_CONFIG_HOME to a plainer folder.")
         }
     }
@@ -58,7 +60,7 @@ public struct SSHConfigInstallation: Sendable {
             for c in addedFolder { if "*?[\\".contains(c) { folder += "\\" }; folder.append(c) }
             return "\nMatch all\nInclude " + (try SSHConfigWriter.quote(folder + "/*.conf", keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(addedFolder.escapedForTerminal) cannot be written in ssh_config: \(e.reason)",
+            throw SessionError.failed("the path \(addedFolder) cannot be written in ssh_config: \(e.reason)",
                                       hint: "Set XDG_CONFIG_HOME to a plainer folder.")
         }
     }
@@ -107,7 +109,7 @@ public struct SSHConfigInstallation: Sendable {
             if let key = try store.find(name: keyName) { keys.append(key) }
         }
         let userHosts = try UserSSHConfigHosts.read(self)
-        let rendered = StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder)
+        let rendered = StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder, knownHosts: knownHosts)
             .render(hosts: chain, keys: keys, userHosts: userHosts.definitions)
         return (rendered, host)
     }
@@ -121,7 +123,7 @@ public struct SSHConfigInstallation: Sendable {
         let database = try HostDatabase.openForReading(path: databasePath)
         let hosts = try database?.hosts() ?? []
         let keys = try database.map { try KeyStore(database: $0).list() } ?? []
-        return StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder)
+        return StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder, knownHosts: knownHosts)
             .render(hosts: hosts, keys: keys, userHosts: userHosts.definitions)
     }
 }

@@ -71,7 +71,7 @@ public enum SSHConfigTakeOver {
             if !others.isEmpty {
                 let what = others.contains { !HostPatternMatch.isConcrete($0) } ? "it also holds a pattern or a negation" : "it also names a host that was not imported"
                 left.append(LeftBlock(line: start.lineNumber, patterns: patterns,
-                                      reason: "\(what) (\(others.map { $0.escapedForTerminal }.joined(separator: " ")))"))
+                                      reason: "\(what) (\(others.joined(separator: " ")))"))
                 continue
             }
             if directives[(i + 1)..<j].contains(where: { $0.keyword == "include" }) {

@@ -5,7 +5,9 @@
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
 // block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
-// dev`), each left out when the user's configuration defines it.
+// dev`), each left out when the user's configuration defines it. Each block names the
+// host's kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
+// learns host-key rotation as OpenSSH does.
 public import HostStore
 import KeyFormats
 public import SSHConfig
@@ -31,9 +33,9 @@ public struct StandingSSHConfig: Sendable {
         public let host: String
         public let definition: SSHConfigAlias
 
-        public var place: String { "'\(definition.file.escapedForTerminal)' line \(definition.line)" }
+        public var place: String { "'\(definition.file)' line \(definition.line)" }
         public var warning: String {
-            "skipped host '\(host.escapedForTerminal)': \(place) has your own Host block for it, which hostbook leaves in charge"
+            "skipped host '\(host)': \(place) has your own Host block for it, which hostbook leaves in charge"
         }
     }
 
@@ -41,11 +43,15 @@ public struct StandingSSHConfig: Sendable {
     public let agentSocket: String
     /// `$XDG_CONFIG_HOME/hostbook/keys`.
     public let keysFolder: String
+    /// The known_hosts files ssh is given with `UpdateHostKeys yes` (one per host name and
+    /// port); nil: none, `UpdateHostKeys no`.
+    public let knownHosts: KeptKnownHosts?
 
-    public init(block: SSHHostBlock, agentSocket: String, keysFolder: String) {
+    public init(block: SSHHostBlock, agentSocket: String, keysFolder: String, knownHosts: KeptKnownHosts? = nil) {
         self.block = block
         self.agentSocket = agentSocket
         self.keysFolder = keysFolder
+        self.knownHosts = knownHosts
     }
 
     /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
@@ -65,7 +71,7 @@ public struct StandingSSHConfig: Sendable {
         var pendingNames: Set<String> = []
         for (i, host) in hosts.enumerated() {
             if host.jump != nil, case .tooLong = JumpChain.walk(from: host, find: { byName[$0.lowercased()] }) {
-                out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump hosts make a chain of more than \(JumpChain.maxHosts) hosts")
+                out.warnings.append("skipped host '\(host.name)': its jump hosts make a chain of more than \(JumpChain.maxHosts) hosts")
             } else {
                 pending.append(i)
                 pendingNames.insert(host.name.lowercased())
@@ -91,7 +97,7 @@ public struct StandingSSHConfig: Sendable {
                     // name comparisons.
                     if pendingNames.contains(jump.lowercased()) { rest.append(index); continue }
                     let why = out.clashes.contains { $0.host.lowercased() == jump.lowercased() } ? "is left out for your own Host block" : "is not in the configuration"
-                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': its jump host '\(jump.escapedForTerminal)' \(why)")
+                    out.warnings.append("skipped host '\(host.name)': its jump host '\(jump)' \(why)")
                     progress = true
                     continue
                 }
@@ -111,20 +117,21 @@ public struct StandingSSHConfig: Sendable {
                 var aliases: [String] = []
                 for alias in host.aliases {
                     if let definition = userHosts[alias] {
-                        out.warnings.append("left out the alias '\(alias.escapedForTerminal)' of host '\(host.name.escapedForTerminal)': "
-                                            + "'\(definition.file.escapedForTerminal)' line \(definition.line) has your own Host block for it, which hostbook leaves in charge")
+                        out.warnings.append("left out the alias '\(alias)' of host '\(host.name)': "
+                                            + "'\(definition.file)' line \(definition.line) has your own Host block for it, which hostbook leaves in charge")
                     } else {
                         aliases.append(alias)
                     }
                 }
                 var w = SSHConfigWriter()
                 do {
-                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity)
+                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity,
+                                    rotationFile: knownHosts?.path(for: HostLookupName(host: host.hostname, port: host.port)))
                     if identity == nil {
                         if let agentLine { w.append(agentLine) } else { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
                     }
                 } catch let e as SSHConfigWriterError {
-                    out.warnings.append("skipped host '\(host.name.escapedForTerminal)': ssh_config cannot express it (\(e.description.escapedForTerminal))")
+                    out.warnings.append("skipped host '\(host.name)': ssh_config cannot express it (\(e.description))")
                     continue
                 } catch {
                     continue
@@ -141,7 +148,7 @@ public struct StandingSSHConfig: Sendable {
             pendingNames = Set(rest.map { hosts[$0].name.lowercased() })
         }
         for index in pending {
-            out.warnings.append("skipped host '\(hosts[index].name.escapedForTerminal)': its jump hosts form a loop")
+            out.warnings.append("skipped host '\(hosts[index].name)': its jump hosts form a loop")
         }
         return out
     }

@@ -42,9 +42,9 @@ public struct UserSSHConfigHosts: Sendable {
     }
 
     private static func failure(_ e: SSHConfigError) -> SessionError {
-        let place = e.line > 0 ? "'\(e.file.escapedForTerminal)' line \(e.line)" : "'\(e.file.escapedForTerminal)'"
+        let place = e.line > 0 ? "'\(e.file)' line \(e.line)" : "'\(e.file)'"
         return SessionError(e.kind == .tooLarge ? .rejected : .failed,
-                            "cannot read your ssh configuration to find the hosts it defines: \(place): \(e.message.escapedForTerminal)",
+                            "cannot read your ssh configuration to find the hosts it defines: \(place): \(e.message)",
                             hint: "hostbook never writes a Host block that would override one of yours, so it needs to read them; fix the file (ssh refuses it too).")
     }
 }

@@ -38,6 +38,12 @@ public enum SSHHostKeyRotation {
         public let alias: String
         public let lookup: HostLookupName
         public let outcome: HostKeyRotation.Outcome
+
+        public init(alias: String, lookup: HostLookupName, outcome: HostKeyRotation.Outcome) {
+            self.alias = alias
+            self.lookup = lookup
+            self.outcome = outcome
+        }
     }
 
     /// Takes ssh's edits of `hop`'s file (`fileText`, read after ssh ended) into the store

@@ -5,9 +5,12 @@
 // executable reads the private keys from the vault (`readPrivateKey`). A client's program is
 // the one its connection's pidfd verifies (ProcessIdentity), as its approvals take it.
 //
-// * Keys: every saved key; its private half is read from the vault when it first signs
-//   and kept in secure memory until the agent stops, is locked, or finds the vault locked
-//   (`wipe`).
+// * Keys: every saved key; a vault key's private half is read from the vault when it first
+//   signs and kept in secure memory until the agent stops, is locked, or finds the vault
+//   locked (`wipe`). A key that lives elsewhere (another agent, later a security key or a
+//   token: KeyLocation) signs through its location's provider (`signers`, KeySigners), under
+//   the same policy, approvals and log; a provider's error refuses the signature and is the
+//   log's reason (worded by `explain`).
 // * `drop-keys@hostbook.io` (AgentDropKeys, sent by `hostbook vault lock`): the keys and
 //   grants are dropped at once, the agent stays unlocked.
 // * Lock / unlock: `ssh-add -x` / `-X`, not through a forwarded agent (AgentConversation);
@@ -38,6 +41,10 @@ public final class StandingAgent: @unchecked Sendable {
     /// Signs with a security-key (sk-*) key: its authenticator holds the key (nil: such
     /// keys are refused).
     private let signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])?
+    /// The signers of the keys that do not live in the vault.
+    private let signers: KeySigners
+    /// How a signer's or the vault's error is told in the log and to key-status.
+    private let explain: @Sendable (any Error) -> AgentKeyUnavailable
     /// Private keys read so far, by SHA-256 fingerprint.
     private var keys: [String: PrivateKey] = [:]
     /// The saved keys listed so far, by fingerprint (under `listedMutex`): what a
@@ -61,10 +68,14 @@ public final class StandingAgent: @unchecked Sendable {
     /// what the log says).
     /// `approver`: who answers for a confirm key (nil: such a key is refused, and the
     /// requester's terminal is told so).
+    /// `signers`: the providers of the locations other than the vault (a key whose location
+    /// has none is read through `readPrivateKey`). `explain`: an error's words for the log.
     /// `signWithSecurityKey`: the signature of the data by an sk key's authenticator (the
     /// private key is its handle); its error refuses the signature, and the log says why.
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
+                signers: KeySigners = KeySigners(),
+                explain: @escaping @Sendable (any Error) -> AgentKeyUnavailable = AgentKeyUnavailable.described,
                 approver: (any AgentApprover)? = nil,
                 signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])? = nil) {
         self.signWithSecurityKey = signWithSecurityKey
@@ -72,6 +83,8 @@ public final class StandingAgent: @unchecked Sendable {
         self.database = database
         self.log = log
         self.readPrivateKey = readPrivateKey
+        self.signers = signers
+        self.explain = explain
     }
 
     public var policy: AgentPolicy {
@@ -98,10 +111,21 @@ public final class StandingAgent: @unchecked Sendable {
 
     // MARK: The policy's parts
 
-    /// A saved key the policy permits, signing with its private half from the vault.
+    /// A saved key the policy permits, signing through its location's provider, else with
+    /// its private half from the vault.
     private func identity(_ key: StoredKey) -> AgentIdentity? {
         guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }
         listedMutex.locked { listed[key.fingerprint] = key }
+        if let provider = signers.provider(for: key) {
+            let signer = provider.signer(for: key)
+            return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
+                do { return try signer.sign(data, rsaHash: hash) } catch {
+                    let reason = explain(error).reason
+                    mutex.locked { readFailures[key.fingerprint] = reason }
+                    throw error
+                }
+            }
+        }
         return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
             let held = try privateKey(key)
             guard held.needsSecurityKey, let signWithSecurityKey else { return try held.sign(data, rsaHash: hash) }
@@ -142,7 +166,7 @@ public final class StandingAgent: @unchecked Sendable {
                 if wipes == wipesBefore { keys[fingerprint] = key }
                 readFailures[fingerprint] = nil
             case .failure(let error):
-                if noting { readFailures[fingerprint] = AgentKeyUnavailable(error).reason }
+                if noting { readFailures[fingerprint] = explain(error).reason }
             }
             mutex.broadcast()
         }
@@ -160,11 +184,16 @@ public final class StandingAgent: @unchecked Sendable {
     /// signature ssh asks for next would read it, which then finds it held).
     private func status(_ identity: AgentIdentity) -> AgentKeyStatus? {
         guard let stored = listedMutex.locked({ listed[identity.publicKey.sha256Fingerprint] }) else { return nil }
+        if let provider = signers.provider(for: stored) {
+            guard let error = provider.unavailable(stored) else { return .ready }
+            let unavailable = explain(error)
+            return .unavailable(message: unavailable.message, hint: unavailable.hint ?? "")
+        }
         do {
             _ = try privateKey(stored, noting: false)
             return .ready
         } catch {
-            let unavailable = AgentKeyUnavailable(error)
+            let unavailable = explain(error)
             return .unavailable(message: unavailable.message, hint: unavailable.hint ?? "")
         }
     }
@@ -234,4 +263,7 @@ public struct AgentKeyUnavailable: Error, Sendable {
     init(_ error: any Error) {
         self = error as? AgentKeyUnavailable ?? AgentKeyUnavailable(message: "cannot read the private key: \(error)", hint: nil)
     }
+
+    /// `init(_:)` as a function (StandingAgent's default `explain`).
+    public static func described(_ error: any Error) -> AgentKeyUnavailable { AgentKeyUnavailable(error) }
 }

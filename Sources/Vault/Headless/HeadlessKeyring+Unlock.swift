@@ -81,7 +81,7 @@ extension HeadlessKeyring {
             usleep(10_000)
         }
         throw VaultError(.timedOut, "gnome-keyring-daemon did not offer the login keyring within 10 s",
-                         hint: "Run 'hostbook vault lock', then 'hostbook vault unlock' again.")
+                         remedy: .lockThenUnlock)
     }
 
     /// Stops the daemon and waits until its bus name is free, so that the new one gets it.
@@ -117,7 +117,7 @@ extension HeadlessKeyring {
         guard lstat(socket, &info) == 0 else { return }
         guard info.st_mode & S_IFMT == S_IFSOCK, info.st_uid == getuid() else {
             throw VaultError(.failed, "\(socket) exists and is not hostbook's keyring bus",
-                             hint: "Remove it, then run 'hostbook vault unlock' again.")
+                             remedy: .removeThenUnlock)
         }
         _ = unlink(socket)
     }

@@ -109,7 +109,7 @@ enum HeadlessProcesses {
     private static func program(_ name: String, package: String, environment: [String: String]) throws(VaultError) -> String {
         guard let path = ExecutablePath.find(name, searchPath: environment["PATH"]) else {
             throw VaultError(.failed, "\(name) is not installed, so hostbook cannot start a keyring without a desktop",
-                             hint: "Install it (apt-get install dbus-daemon gnome-keyring), then run 'hostbook vault unlock' again.")
+                             remedy: .installThenUnlock(packages: "dbus-daemon gnome-keyring"))
         }
         return path
     }

@@ -23,7 +23,7 @@ final class PrivateBusConnection {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "no reason given"
             if let error { g_error_free(error) }
             throw VaultError(.noSessionBus, "hostbook's keyring bus does not answer (\(reason))",
-                             hint: "Run 'hostbook vault lock', then 'hostbook vault unlock' again.")
+                             remedy: .lockThenUnlock)
         }
         g_dbus_connection_set_exit_on_close(connection, 0)
         self.connection = connection

@@ -45,7 +45,7 @@ public enum UserBusKeyring {
     public static func unlock(environment: [String: String],
                               passphrase: () throws -> SecretBytes) throws -> (daemonPID: pid_t, started: Bool)? {
         guard let address = sessionAddress(environment: environment) else {
-            throw VaultError(.noSessionBus, "no D-Bus session bus is named", hint: "Unset DBUS_SESSION_BUS_ADDRESS and run 'hostbook vault unlock' again.")
+            throw VaultError(.noSessionBus, "no D-Bus session bus is named", remedy: .unsetBusThenUnlock)
         }
         let folder = try folder(environment)
         let serial = try HeadlessKeyring.serialize(folder + "/" + recordName)
@@ -68,7 +68,7 @@ public enum UserBusKeyring {
             guard bus.secretsOwnerPID() == owner.pid, ProcessState.startTime(owner.pid) == owner.startedAt,
                   isReplaceable(owner.pid, folder: folder, environment: environment) else {
                 throw VaultError(.failed, "the keyring on the session bus changed while the passphrase was asked",
-                                 hint: "Run 'hostbook vault unlock' again.")
+                                 remedy: .unlockAgain)
             }
             try HeadlessKeyring.stopDaemon(owner.pid, startedAt: owner.startedAt, address: address)
         }

@@ -3,9 +3,11 @@
 enum HelpFormatter {
     static let groups: [(name: String, summary: String)] = [
         ("agent", "The standing ssh-agent for plain ssh, scp, rsync and git"),
+        ("agent upstream", "The other agents whose keys the standing agent signs through"),
         ("bundle", "Signed team bundles of hosts, snippets and host keys, shared through git"),
         ("keys", "Import, generate and export private keys"),
         ("keys cert", "Attach and detach a key's OpenSSH certificate"),
+        ("ca", "Certificate authorities: sign user and host certificates, revoke them"),
         ("git", "Sign git commits and tags with saved keys, through the agent"),
         ("known-hosts", "Trusted host keys: check, approve, import and export"),
         ("snippets", "Saved command lines"),

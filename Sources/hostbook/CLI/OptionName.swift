@@ -27,7 +27,9 @@ enum OptionName: String, Sendable, CaseIterable {
     case grant
     case hashed
     case help
+    case host
     case hostname
+    case identity
     case includeSkipped = "include-skipped"
     case install
     case json
@@ -35,6 +37,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case keepHosts = "keep-hosts"
     case keepPassword = "keep-password"
     case key
+    case keyID = "key-id"
     case label
     case limit
     case name
@@ -57,6 +60,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case on
     case online
     case only
+    case option
     case output
     case parents
     case passphraseFile = "passphrase-file"
@@ -64,7 +68,9 @@ enum OptionName: String, Sendable, CaseIterable {
     case passwordStdin = "password-stdin"
     case pinStdin = "pin-stdin"
     case port
+    case principal
     case printConfig = "print-config"
+    case publicKey = "public-key"
     case randomart
     case rename
     case renameClashes = "rename-clashes"
@@ -74,6 +80,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case restore
     case repo
     case rounds
+    case serial
     case sign
     case signer
     case slot
@@ -87,7 +94,11 @@ enum OptionName: String, Sendable, CaseIterable {
     case type
     case uninstall
     case untag
+    case upstream
     case user
+    case valid
+    case validFrom = "valid-from"
+    case validTo = "valid-to"
     case verifyRequired = "verify-required"
     case version
     case wide

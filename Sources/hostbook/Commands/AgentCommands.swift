@@ -11,9 +11,12 @@ import Sessions
 import KeyFormats
 
 enum AgentCommands {
-    static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec]
+    static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec] + AgentUpstreamCommands.all
 
     static let socketOption = OptionSpec.value(.socket, "PATH", "The agent's socket (default $XDG_RUNTIME_DIR/hostbook/agent.sock)")
+    static let upstreamOption = OptionSpec.value(.upstream, "SOCKET",
+                                                 "Also sign with the saved keys another agent at SOCKET holds (besides 'agent upstream list')",
+                                                 repeatable: true)
 
     static let start = CommandSpec(
         ["agent", "start"], summary: "Start the standing agent in the background and print its environment",
@@ -21,16 +24,23 @@ enum AgentCommands {
         Prints SSH_AUTH_SOCK and SSH_AGENT_PID as 'ssh-agent -s' does, for eval "$(hostbook agent \
         start)". When an agent is already running at the socket, prints the same lines and \
         starts nothing. The agent serves the vault's keys read-only: ssh-add cannot add or \
-        remove keys, but 'ssh-add -x' / '-X' lock and unlock it.
+        remove keys, but 'ssh-add -x' / '-X' lock and unlock it. --upstream SOCKET (repeatable) \
+        also serves the saved keys that another agent holds (saved with 'hostbook keys \
+        import-agent'), signing through it; the sockets of 'agent upstream list' are always \
+        asked. hostbook never adds or removes keys in an upstream agent.
         """,
-        options: [socketOption]
+        options: [socketOption, upstreamOption]
     ) { inv in
         let path = try AgentSocket.path(inv)
+        let upstreams = try AgentUpstreamSockets.given(inv)
         if let pid = AgentSocket.runningAgent(at: path) {
+            if !upstreams.isEmpty {
+                inv.note("hostbook: an agent is already running at \(path); --upstream applies when it starts (stop it first, or save the socket with 'hostbook agent upstream add SOCKET')")
+            }
             printEnvironment(path: path, pid: pid, inv)
             return
         }
-        let pid = try AgentLaunch.start(databasePath: inv.databasePath, socket: path)
+        let pid = try AgentLaunch.start(databasePath: inv.databasePath, socket: path, upstreams: upstreams)
         printEnvironment(path: path, pid: pid, inv)
     }
 
@@ -93,7 +103,7 @@ enum AgentCommands {
     static let run = CommandSpec(
         ["agent", "run"], summary: "Run the standing agent in the foreground (for the systemd user unit)",
         discussion: "Stops on SIGTERM, SIGINT or SIGHUP, removing the socket and wiping the keys.",
-        options: [socketOption]
+        options: [socketOption, upstreamOption]
     ) { inv in
         var waited = sigset_t()
         sigemptyset(&waited)
@@ -101,6 +111,7 @@ enum AgentCommands {
         // Before any thread starts, so that only sigtimedwait receives them.
         pthread_sigmask(SIG_BLOCK, &waited, nil)
         let path = try AgentSocket.path(inv)
+        let given = try AgentUpstreamSockets.given(inv)
         if let pid = AgentSocket.runningAgent(at: path) {
             throw CLIError.failure("an agent is already running at \(path.escapedForTerminal) (pid \(pid))", hint: "Stop it with 'hostbook agent stop'.")
         }
@@ -113,7 +124,10 @@ enum AgentCommands {
         let approvePath = TerminalApprover.socketPath(forAgentAt: path)
         try AgentSocket.removeStale(approvePath)
         let terminal = try? TerminalApprover(socketPath: approvePath)
-        let agent = StandingAgent(database: database, log: log, terminal: terminal)
+        // The upstream sockets as the agent starts (an `agent upstream add` later applies
+        // to the next start).
+        let upstreams = try AgentUpstreamSockets.all(given: given, database: database, ownSocket: path)
+        let agent = StandingAgent(database: database, log: log, terminal: terminal, upstreams: upstreams)
         let server: AgentServer
         do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
             terminal?.stop()

@@ -7,6 +7,7 @@ enum CommandTable {
         + ImportTailscaleCommand.all
         + ImportSSHConfigCommand.all
         + KeysCommands.all
+        + CACommands.all
         + GitCommands.all
         + KnownHostsCommands.all
         + BundleCommands.all

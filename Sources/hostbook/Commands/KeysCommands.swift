@@ -4,6 +4,7 @@
 enum KeysCommands {
     static let all: [CommandSpec] = [
         KeysImport.spec,
+        KeysImportAgent.spec,
         KeysGenerate.spec,
         KeysImportResident.spec,
         KeysImportToken.spec,

@@ -11,7 +11,7 @@ enum AgentLaunch {
     /// Starts `hostbook --db DATABASE agent run --socket SOCKET` and waits until it answers
     /// there; its pid. A stale socket file is removed first. An agent that exits first, or
     /// does not answer within 10 seconds, is a CLIError saying how to see why.
-    static func start(databasePath: String, socket path: String) throws -> pid_t {
+    static func start(databasePath: String, socket path: String, upstreams: [String] = []) throws -> pid_t {
         try AgentSocket.removeStale(path)
         let exe = try SSHPaths.executable()
         // Nothing else of ours: a pipe the caller reads to its end (git's, or the shell's of
@@ -23,7 +23,8 @@ enum AgentLaunch {
                                     newSession: true)
         let pid: pid_t
         do {
-            pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(databasePath), "agent", "run", "--socket", path], options)
+            pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(databasePath), "agent", "run", "--socket", path]
+                                         + upstreams.flatMap { ["--upstream", $0] }, options)
         } catch {
             throw CLIError.failure("cannot run \(exe): \(error)")
         }

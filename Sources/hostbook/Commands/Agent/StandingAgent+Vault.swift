@@ -1,13 +1,16 @@
 // The standing agent (Sessions' StandingAgent) as `hostbook agent run` starts it: private
 // keys from the vault of the database (VaultPrivateKey), and a confirm key asked about in
 // the running `hostbook agent approve` (`terminal`), else through $SSH_ASKPASS of the
-// agent's environment (AskpassApprover); with neither, such a key is refused.
+// agent's environment (AskpassApprover); with neither, such a key is refused. Keys another
+// agent holds sign through the upstream sockets (AgentUpstreamSockets), their failures
+// worded for the log by UpstreamAgentError+Presentation.
+import Agent
 import HostStore
 import Sessions
 import Vault
 
 extension StandingAgent {
-    convenience init(database: HostDatabase, log: AgentLogWriter, terminal: TerminalApprover?) {
+    convenience init(database: HostDatabase, log: AgentLogWriter, terminal: TerminalApprover?, upstreams: [String] = []) {
         let vault = VaultClient(databaseID: database.databaseID)
         let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: ProcessEnvironment.current())]
         self.init(database: database, log: log,
@@ -16,6 +19,8 @@ extension StandingAgent {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
+                  signers: KeySignerSetup.signers(upstreams: upstreams),
+                  explain: UpstreamAgentError.explain,
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }),
                   signWithSecurityKey: { [sign = SecurityKeyAccess.signer(ProcessEnvironment.current())] stored, key, data in
                       try sign(stored.name, key, data)

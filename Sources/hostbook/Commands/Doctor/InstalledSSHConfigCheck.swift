@@ -30,8 +30,8 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         }
         var rendered: StandingSSHConfig.Rendered?
         do { rendered = try installed.render(inv) } catch let e as UserFacingError {
-            r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: e.message,
-                                            fix: e.hint ?? "Fix \(installed.userConfig.escapedForTerminal)."))
+            r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: e.message.escapedForTerminal,
+                                            fix: e.hint.map(\.escapedForTerminal) ?? "Fix \(installed.userConfig.escapedForTerminal)."))
         } catch {
             r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: "\(error)", fix: fix))
         }
@@ -46,8 +46,8 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         }
         for clash in rendered?.clashes ?? [] {
             r.findings.append(DoctorFinding(check: "ssh-config.clash", severity: .warning,
-                                            message: "saved host '\(clash.host.escapedForTerminal)' is left out of \(installed.generated): \(clash.place) has your own Host block for it",
-                                            fix: "Rename the saved host ('hostbook edit \(ShellQuote.quote(clash.host).escapedForTerminal) --rename NEW'), or remove '\(clash.host.escapedForTerminal)' from your Host line at \(clash.place)."))
+                                            message: "saved host '\(clash.host.escapedForTerminal)' is left out of \(installed.generated): \(clash.place.escapedForTerminal) has your own Host block for it",
+                                            fix: "Rename the saved host ('hostbook edit \(ShellQuote.quote(clash.host).escapedForTerminal) --rename NEW'), or remove '\(clash.host.escapedForTerminal)' from your Host line at \(clash.place.escapedForTerminal)."))
         }
         if let socket = try? AgentSocket.defaultPath(environment: inv.environment) {
             if let pid = AgentSocket.runningAgent(at: socket) {

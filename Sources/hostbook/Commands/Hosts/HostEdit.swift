@@ -35,7 +35,7 @@ enum HostEdit {
             .flag(.noPassword, "Delete the stored password"),
             .flag(.allowAgentForwarding, "Let the standing agent sign through an agent forwarded to this host (ssh -A)"),
             .flag(.noAgentForwarding, "Refuse signatures through an agent forwarded to this host (the default)"),
-            .value(.reset, "FIELD", "Return a field you overrode on a bundle's host to the bundle's value: user, key, port, note, tags, aliases (repeatable)", repeatable: true),
+            .value(.reset, "FIELD", "Give a bundle host's field back to the bundle: user, key, port, note, tags, aliases", repeatable: true),
         ],
         run: run)
 

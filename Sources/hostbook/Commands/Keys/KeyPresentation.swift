@@ -23,6 +23,9 @@ enum KeyPresentation {
             ("confirm", .bool(key.confirm)),
             ("grant_seconds", key.grantSeconds > 0 ? .int(key.grantSeconds) : .null),
             ("certificate", key.certificate.map { KeyCertificatePresentation.json($0) } ?? .null),
+            ("location", .string(key.location.rawValue)),
+            ("needs_presence", key.needsPresence.map { .bool($0) } ?? .null),
+            ("needs_pin", key.needsPIN.map { .bool($0) } ?? .null),
         ]
         return .object(fields)
     }
@@ -39,6 +42,7 @@ enum KeyPresentation {
             "comment:      \(key.comment)",
             "format:       \(key.format)",
             "security key: \(pub.needsSecurityKey ? "yes (needs the FIDO authenticator to sign)" : "no")",
+            "location:     \(locationText(key))",
             "created:      \(key.createdAt)",
             "confirm:      \(key.confirm ? "yes (every signature asks)" : "no")",
             "grant:        \(key.grantSeconds > 0 ? "\(KeyEditOptions.duration(key.grantSeconds)) (an approval covers the same key, destination, program and namespace)" : "none")",
@@ -53,9 +57,54 @@ enum KeyPresentation {
         return lines.joined(separator: "\n")
     }
 
+    /// Where the private half lives and what signing asks of the user: `vault`,
+    /// `security-key (touch, PIN)`, `upstream (the other agent decides)`.
+    static func locationText(_ key: StoredKey) -> String {
+        var asks: [String] = []
+        switch (key.location, key.needsPresence) {
+        case (_, true?): asks.append("touch")
+        case (.securityKey, false?): asks.append("no touch")
+        case (.securityKey, nil): asks.append("touch unless enrolled with no-touch-required")
+        default: break
+        }
+        if key.needsPIN == true { asks.append("PIN") }
+        if key.location == .upstream { asks.append("the other agent decides what it asks") }
+        return asks.isEmpty ? key.location.rawValue : "\(key.location.rawValue) (\(asks.joined(separator: ", ")))"
+    }
+
+    /// The LOCATION cell of `keys list`: the location, and what it is known to ask.
+    static func shortLocation(_ key: StoredKey) -> String {
+        let asks = [key.needsPresence == true ? "touch" : nil, key.needsPIN == true ? "PIN" : nil].compactMap { $0 }
+        return asks.isEmpty ? key.location.rawValue : "\(key.location.rawValue) (\(asks.joined(separator: ", ")))"
+    }
+
     /// `256 SHA256:... comment (ED25519)`, as `ssh-keygen -l` prints it.
     static func summary(_ key: StoredKey) throws -> String {
         let pub = try key.publicKey
         return "\(key.bits) \(key.fingerprint) \(key.comment.isEmpty ? "no comment" : key.comment) (\(pub.shortTypeName))"
+    }
+}
+
+extension StoredKey {
+    /// Whether signing needs a touch of a security key: from its flags; false for a vault
+    /// key; nil when not known (an sk key stored without its flags, another agent's key).
+    var needsPresence: Bool? {
+        switch location {
+        case .vault: false
+        case .securityKey: skFlags?.needsPresence
+        case .token: false
+        case .upstream: nil
+        }
+    }
+
+    /// Whether signing needs a PIN: an sk key enrolled verify-required; a token's (asked once
+    /// per agent session); false for a vault key; nil when not known.
+    var needsPIN: Bool? {
+        switch location {
+        case .vault: false
+        case .securityKey: skFlags?.needsPIN
+        case .token: true
+        case .upstream: nil
+        }
     }
 }

@@ -113,7 +113,8 @@ enum KeysDeploy {
     /// own errors, else the remote command's).
     private static func session(_ plan: SSHPlan, _ config: SSHSessionConfig, _ client: SSHClient, _ inv: Invocation,
                                 localUser: String, _ arguments: [String]) throws -> Int32 {
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser) }
+        let databasePath = inv.databasePath
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, databasePath: databasePath) }
         // A key saved with --confirm asks on this terminal, as `hostbook ssh` does.
         return try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets,
                               approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))

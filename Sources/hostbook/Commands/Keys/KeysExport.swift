@@ -46,6 +46,7 @@ enum KeysExport {
                                     hint: "Use --output FILE, or redirect standard output to a file.")
         }
         let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        try VaultPrivateKey.requireHeld(stored)
         if let output = inv.args.value(.output) { try KeyFiles.refuseExisting(output) }
         let passphrase = try newPassphrase(inv)
 

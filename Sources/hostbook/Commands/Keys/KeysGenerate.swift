@@ -75,7 +75,7 @@ enum KeysGenerate {
         }
         let comment = inv.args.value(.comment) ?? name
         if comment.contains("\n") || comment.contains("\r") { throw CLIError.usage("--comment must be one line") }
-        var flags: SecurityKeyFlags = .userPresence
+        var flags: SecurityKeys.SecurityKeyFlags = .userPresence
         if inv.args.flag(.resident) { flags.insert(.resident) }
         if inv.args.flag(.verifyRequired) { flags.insert(.userVerification) }
         let ctx = try KeysContext.open(inv)

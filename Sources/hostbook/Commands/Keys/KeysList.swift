@@ -21,15 +21,19 @@ enum KeysList {
             inv.note("No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.")
             return
         }
-        // The CERTIFICATE column only when a key has one: the table is unchanged otherwise.
+        // A LOCATION column only when a key lives elsewhere than the vault, the CERTIFICATE
+        // column only when a key has one: a list of plain vault keys reads as it always did.
+        let located = keys.contains { $0.location != .vault }
         let certified = keys.contains { $0.certificate != nil }
         var table = Table(columns: [
             Table.column("NAME", minimum: 8), Table.column("TYPE", shrinks: false), Table.column("BITS", shrinks: false),
-            Table.column("FINGERPRINT", minimum: 20), Table.column("COMMENT"),
-        ] + (certified ? [Table.column("CERTIFICATE")] : []))
+            Table.column("FINGERPRINT", minimum: 20),
+        ] + (located ? [Table.column("LOCATION", shrinks: false)] : []) + [Table.column("COMMENT")]
+          + (certified ? [Table.column("CERTIFICATE")] : []))
         for k in keys {
-            let row = [k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint, k.comment]
-            table.add(certified ? row + [k.certificate.map { KeyCertificatePresentation.cell($0) } ?? "-"] : row)
+            let location = located ? [KeyPresentation.shortLocation(k)] : []
+            let certificate = certified ? [k.certificate.map { KeyCertificatePresentation.cell($0) } ?? "-"] : []
+            table.add([k.name, try k.publicKey.shortTypeName, String(k.bits), k.fingerprint] + location + [k.comment] + certificate)
         }
         inv.write(table.render(color: inv.useColor, width: inv.tableWidth))
     }

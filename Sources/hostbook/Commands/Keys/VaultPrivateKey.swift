@@ -8,8 +8,23 @@ import SecureMemory
 import Vault
 
 enum VaultPrivateKey {
+    /// Refuses (exit 5) a key whose private half hostbook does not hold: a token's or
+    /// another agent's (KeyLocation).
+    static func requireHeld(_ stored: StoredKey) throws {
+        guard !stored.location.hasVaultItem else { return }
+        let name = stored.name.escapedForTerminal
+        switch stored.location {
+        case .upstream:
+            throw CLIError.rejected("the key '\(name)' lives in another agent: hostbook holds no private key of it",
+                                    hint: "hostbook signs with it through that agent ('hostbook agent upstream list').")
+        default:
+            throw CLIError.rejected("the key '\(name)' lives on a \(stored.location.rawValue): hostbook holds no private key of it")
+        }
+    }
+
     /// The private key of `stored`; a missing, damaged or mismatched item is exit 1.
     static func read(_ stored: StoredKey, from vault: VaultClient) throws -> PrivateKey {
+        try requireHeld(stored)
         let payload = try HostPasswords.vault("read the private key of '\(stored.name.escapedForTerminal)'") {
             try vault.lookup(CredentialStore.itemID(of: stored))
         }

@@ -64,6 +64,11 @@ enum KnownHostsCheck {
             ]))
         } else {
             inv.print(line(check, key: key))
+            // A certificate a CA trusted for this name signed, not accepted: say why (the
+            // plain key decided the status above, as ssh falls back to it).
+            if SSHHostKeyLookup.refusesCertificate(presented, check) {
+                inv.note("\(SSHHostKeyLookup.certificateRefusal(presented, check, lookup: lookup).message)")
+            }
         }
         if status != .trusted { throw ExitStatus(code: KnownHostsAccess.exitCode(for: status)) }
     }

@@ -79,7 +79,8 @@ enum SSHCommand {
         // Before any thread starts (threads inherit the mask): see SSHSession.run.
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser) }
+        let databasePath = inv.databasePath
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, databasePath: databasePath) }
         let started = probe
         probe = nil
         let client = try SSHClient.require(started)

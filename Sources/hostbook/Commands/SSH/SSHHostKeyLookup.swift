@@ -10,9 +10,11 @@
 //             replaced; the refusal is recorded and hostbook's hint printed); unknown: on a
 //             terminal, hostbook's approval prompt on /dev/tty (recorded in the audit
 //             trail) and the key on approval; otherwise nothing, and a line saying how to
-//             approve it.
-// It exits 0 in all of these; non-zero (which makes ssh stop) only when the database
-// cannot be read.
+//             approve it; a host certificate a trusted CA signed that is not acceptable
+//             (expired, not yet valid, not for this name): refused with the reason, exit 5,
+//             never the plain key's prompt.
+// It exits 0 otherwise; non-zero (which makes ssh stop) also when the database cannot be
+// read.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -43,6 +45,9 @@ enum SSHHostKeyLookup {
         guard !name.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { throw CLIError.usage("NAME must be one word") }
         let alias = a.count > 6 ? a[6] : host
         let lookup = HostLookupName(host: host, port: port)
+        // The installed configuration's known_hosts file for this name: ssh's edits of the
+        // last login taken, the file made equal to the store before ssh reads it.
+        KeptKnownHostsSync.reconcile(inv, lookup: lookup)
         do {
             if phase == "ORDER" || a[4] == "NONE" {
                 guard let db = try HostStoreAccess.openForReading(inv) else { return }
@@ -69,6 +74,12 @@ enum SSHHostKeyLookup {
                 SSHConnectionHints.agent(inv, database: db, alias: alias)
             case .revoked:
                 emit("@revoked \(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
+            case .changed where refusesCertificate(presented, check), .unknown where refusesCertificate(presented, check):
+                // A certificate a CA trusted for this name signed, but not acceptable
+                // (expired, not yet valid, not for this name, ...): ssh would fall back to
+                // its plain key and ask about it; refused here with the reason, and the
+                // failing command makes ssh stop (sshconnect.c load_hostkeys_command).
+                throw certificateRefusal(presented, check, lookup: lookup)
             case .changed:
                 // The stored keys: ssh shows "REMOTE HOST IDENTIFICATION HAS CHANGED" and refuses.
                 let stored = check.matched.filter { $0.marker == .none }
@@ -80,6 +91,26 @@ enum SSHHostKeyLookup {
         } catch let e as HostStoreError where e.kind == .database {
             throw HostStoreErrorPresentation.cliError(e)
         }
+    }
+
+    /// True when `presented` is a certificate signed by a CA an `@cert-authority` entry
+    /// trusts for this name, the trust core did not accept it, and its plain key is not
+    /// trusted (nor revoked) either.
+    static func refusesCertificate(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check) -> Bool {
+        guard case .certificate(let cert) = presented, check.decision.certificateProblem != nil,
+              check.decision.status == .unknown || check.decision.status == .changed else { return false }
+        return check.matched.contains { $0.marker == .certAuthority && $0.keyBlob == cert.signatureKey.blob }
+    }
+
+    /// The refusal of such a certificate, saying why (exit 5; ssh then stops).
+    static func certificateRefusal(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check, lookup: HostLookupName) -> CLIError {
+        guard case .certificate(let cert) = presented else { return CLIError.rejected("the host certificate is not acceptable") }
+        var why = check.decision.certificateProblem ?? "it is not acceptable"
+        if why.hasSuffix("expired") { why += " (valid until \(CertificateValidity.text(cert.validBefore)))" }
+        if why.hasSuffix("not valid yet") { why += " (valid from \(CertificateValidity.text(cert.validAfter)))" }
+        if why.contains("host name") && !cert.principals.isEmpty { why += "; it lists \(cert.principals.joined(separator: ", "))" }
+        return CLIError.rejected("refusing the host certificate of \(KnownHostsAccess.describe(lookup)) (key id '\(cert.keyID)', serial \(cert.serial)), signed by a trusted certificate authority: \(why)",
+                                 hint: "Nothing was trusted. The host needs a new certificate from its CA (hostbook ca sign CA --host ...); its plain key is not offered for approval.")
     }
 
     /// An unknown key: approval on /dev/tty when allowed, else refused with how to approve.

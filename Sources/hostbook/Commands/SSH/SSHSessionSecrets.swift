@@ -1,6 +1,7 @@
 // The secrets of one `hostbook ssh` session: each hop's private key and password, read
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
-// the session's agent and askpass socket.
+// the session's agent and askpass socket. A key that lives elsewhere (another agent's:
+// KeyLocation) is served through its location's signer instead, asked only when ssh signs.
 import Agent
 import Credentials
 import HostStore
@@ -19,11 +20,26 @@ struct SSHSecrets: @unchecked Sendable {
 extension SSHPlan {
     /// Reads each hop's private key and password from the vault into secure memory.
     /// `localUser` is the user ssh logs in as where a hop sets none.
-    func loadSecrets(localUser: String) throws -> SSHSecrets {
+    /// `databasePath`: where the saved upstream agents are read, when a hop's key is one.
+    func loadSecrets(localUser: String, databasePath: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
         var secrets = SSHSecrets()
+        // Set up when a hop's key lives elsewhere than the vault (the upstream sockets are
+        // read from the database then).
+        var signers: KeySigners?
+        func locationSigners() throws -> KeySigners {
+            if let signers { return signers }
+            let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
+            let made = KeySignerSetup.signers(upstreams: try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil))
+            signers = made
+            return made
+        }
         for (index, hop) in hops.enumerated() {
-            if let stored = hop.key {
+            if let stored = hop.key, stored.location != .vault, let provider = try locationSigners().provider(for: stored) {
+                if !secrets.identities.contains(where: { $0.publicKey.blob == stored.publicKeyBlob }), let publicKey = try? stored.publicKey {
+                    secrets.identities.append(AgentIdentity(publicKey: publicKey, comment: stored.name, signer: provider.signer(for: stored)))
+                }
+            } else if let stored = hop.key {
                 let key = try VaultPrivateKey.read(stored, from: vault)
                 if !secrets.identities.contains(where: { $0.publicKey == key.publicKey }) {
                     // An sk key signs through its authenticator; the vault holds its handle.

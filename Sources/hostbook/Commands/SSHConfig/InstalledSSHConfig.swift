@@ -222,6 +222,7 @@ struct InstalledSSHConfig {
         _ = rmdir(keysFolder)
         for name in (try? Self.list(addedFolder)) ?? [] where name.hasSuffix(".conf") { _ = unlink(addedFolder + "/" + name) }
         _ = rmdir(addedFolder)
+        layout.knownHosts.removeAll()
         _ = unlink(generated)
     }
 

@@ -52,7 +52,7 @@ struct SSHConfigTakeOverFiles {
         }
         for change in changes {
             for left in change.plan.left {
-                out.append("your Host block at '\(change.path)' line \(left.line) keeps its hosts from hostbook's configuration and is one to edit by hand: \(raw: left.reason)")
+                out.append("your Host block at '\(change.path)' line \(left.line) keeps its hosts from hostbook's configuration and is one to edit by hand: \(left.reason)")
             }
         }
         return out

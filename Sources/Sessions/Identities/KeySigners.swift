@@ -1,0 +1,31 @@
+// Which signer serves a saved key, by where its private half lives (StoredKey.location,
+// KeyLocation). An identity is its public half plus an AgentSigner (Agent); the access
+// policy decides on the public half alone, so a new kind of credential plugs in here, as
+// one more KeySignerProvider, and nowhere else. The vault's keys are read by the caller
+// that holds the vault (the standing agent's `readPrivateKey`, `hostbook ssh`'s session
+// secrets) and need no provider; another agent's keys have UpstreamKeySigners; a security
+// key's and a token's come with the providers that reach their devices (without one, an sk
+// key is signed as before: through its handle in the vault, which refuses).
+public import Agent
+public import HostStore
+
+/// Signs for the saved keys of one location.
+public protocol KeySignerProvider: Sendable {
+    /// A signer for `key`: it reaches the device or agent only when it signs, and throws
+    /// (a typed error of its own) when it cannot.
+    func signer(for key: StoredKey) -> any AgentSigner
+    /// Whether `key` can sign now (`key-status@hostbook.io`): nil when it can, else the
+    /// error a signature would throw.
+    func unavailable(_ key: StoredKey) -> (any Error)?
+}
+
+/// The providers of the locations other than the vault.
+public struct KeySigners: Sendable {
+    public var providers: [KeyLocation: any KeySignerProvider]
+
+    public init(_ providers: [KeyLocation: any KeySignerProvider] = [:]) { self.providers = providers }
+
+    /// The provider that signs for `key`; nil when its location has none (the vault's keys
+    /// are the caller's).
+    public func provider(for key: StoredKey) -> (any KeySignerProvider)? { providers[key.location] }
+}
