@@ -36,6 +36,13 @@ final class KeysImportTokenTests: XCTestCase {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: fixture.db))
         XCTAssertNil(bytes.range(of: Data("1234\n".utf8)))
 
+        // They are saved keys like any other, located on the token.
+        let listed2 = try fixture.run("keys", "list", "--json")
+        XCTAssertEqual(listed2.status, 0, listed2.stderr)
+        let saved = try XCTUnwrap(JSONSerialization.jsonObject(with: listed2.stdoutBytes) as? [[String: Any]])
+        XCTAssertEqual(Set(saved.compactMap { $0["name"] as? String }), ["yk-k1", "yk-k2"])
+        XCTAssertEqual(Set(saved.compactMap { $0["location"] as? String }), ["token"])
+
         // Again: every key is recorded already and left as it is.
         let again = try fixture.run("keys", "import-token", Self.module)
         XCTAssertEqual(again.status, 0, again.stderr)

@@ -1,10 +1,10 @@
-// The keys recorded from PKCS#11 tokens (`keys import-token`), in `token_keys`
-// (TokenKeysSchema): their public halves and where they live, nothing secret.
+// The keys recorded from PKCS#11 tokens (`keys import-token`): each a row of `keys` with
+// location `token` (KeyLocation), and beside it in `token_keys` (TokenKeysSchema) the
+// module, the token's identity and the object's CKA_ID. Nothing secret.
 public import KeyFormats
 
-public struct TokenKeyRecord: Sendable, Equatable {
-    public let name: String
-    public let publicKey: PublicKey
+/// Where a token key is: its module, its token, its object.
+public struct TokenKeyPlace: Sendable, Equatable {
     public let module: String
     public let tokenLabel: String
     public let tokenManufacturer: String
@@ -13,10 +13,8 @@ public struct TokenKeyRecord: Sendable, Equatable {
     public let objectID: [UInt8]
     public let objectLabel: String
 
-    public init(name: String, publicKey: PublicKey, module: String, tokenLabel: String, tokenManufacturer: String,
-                tokenModel: String, tokenSerial: String, objectID: [UInt8], objectLabel: String) {
-        self.name = name
-        self.publicKey = publicKey
+    public init(module: String, tokenLabel: String, tokenManufacturer: String, tokenModel: String, tokenSerial: String,
+                objectID: [UInt8], objectLabel: String) {
         self.module = module
         self.tokenLabel = tokenLabel
         self.tokenManufacturer = tokenManufacturer
@@ -25,8 +23,6 @@ public struct TokenKeyRecord: Sendable, Equatable {
         self.objectID = objectID
         self.objectLabel = objectLabel
     }
-
-    public var fingerprint: String { publicKey.sha256Fingerprint }
 }
 
 public struct TokenKeys {
@@ -34,40 +30,36 @@ public struct TokenKeys {
 
     public init(database: HostDatabase) { self.connection = database.connection }
 
-    /// Records `keys` in one transaction: all of them or none.
-    public func insert(_ keys: [TokenKeyRecord]) throws {
-        try connection.transaction {
-            for key in keys {
+    /// Saves each key (location `token`, format `pkcs11`) and where it is, in one
+    /// transaction: all of them or none; refuses what KeyStore refuses (a name or
+    /// fingerprint taken).
+    @discardableResult
+    public func insert(_ keys: [(name: String, publicKey: PublicKey, place: TokenKeyPlace)]) throws -> [StoredKey] {
+        let store = KeyStore(connection: connection)
+        return try connection.transaction {
+            try keys.map { key in
+                let stored = try store.insertRow(NewKey(uuid: UUIDString.random(), name: key.name, publicKey: key.publicKey,
+                                                        comment: key.name, format: "pkcs11", location: .token))
+                let p = key.place
                 _ = try connection.run("""
-                    INSERT INTO token_keys (name, key_type, public_key, fingerprint, module, token_label, token_manufacturer,
-                                            token_model, token_serial, object_id, object_label, added_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
-                    """, [.text(key.name), .text(key.publicKey.type), .blob(key.publicKey.blob), .text(key.fingerprint),
-                          .text(key.module), .text(key.tokenLabel), .text(key.tokenManufacturer), .text(key.tokenModel),
-                          .text(key.tokenSerial), .blob(key.objectID), .text(key.objectLabel)])
+                    INSERT INTO token_keys (key_id, module, token_label, token_manufacturer, token_model, token_serial, object_id, object_label)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, [.int(stored.id), .text(p.module), .text(p.tokenLabel), .text(p.tokenManufacturer), .text(p.tokenModel),
+                          .text(p.tokenSerial), .blob(p.objectID), .text(p.objectLabel)])
+                return stored
             }
         }
     }
 
-    /// Every token key, by name.
-    public func all() throws -> [TokenKeyRecord] {
+    /// Where the token key `key` is; nil for a key that is not on a token.
+    public func place(of key: StoredKey) throws -> TokenKeyPlace? {
         try connection.query("""
-            SELECT name, public_key, module, token_label, token_manufacturer, token_model, token_serial, object_id, object_label
-            FROM token_keys ORDER BY name
-            """).compactMap { row in
-            guard let name = row.text(0), let blob = row.blob(1), let publicKey = try? PublicKey(blob: blob) else { return nil }
-            return TokenKeyRecord(name: name, publicKey: publicKey, module: row.text(2) ?? "", tokenLabel: row.text(3) ?? "",
-                                  tokenManufacturer: row.text(4) ?? "", tokenModel: row.text(5) ?? "", tokenSerial: row.text(6) ?? "",
-                                  objectID: row.blob(7) ?? [], objectLabel: row.text(8) ?? "")
+            SELECT module, token_label, token_manufacturer, token_model, token_serial, object_id, object_label
+            FROM token_keys WHERE key_id = ?
+            """, [.int(key.id)]).first.map { row in
+            TokenKeyPlace(module: row.text(0) ?? "", tokenLabel: row.text(1) ?? "", tokenManufacturer: row.text(2) ?? "",
+                          tokenModel: row.text(3) ?? "", tokenSerial: row.text(4) ?? "", objectID: row.blob(5) ?? [],
+                          objectLabel: row.text(6) ?? "")
         }
-    }
-
-    /// Whether a token key has this name or fingerprint.
-    public func exists(name: String) throws -> Bool {
-        try !connection.query("SELECT 1 FROM token_keys WHERE name = ?", [.text(name)]).isEmpty
-    }
-
-    public func exists(fingerprint: String) throws -> Bool {
-        try !connection.query("SELECT 1 FROM token_keys WHERE fingerprint = ?", [.text(fingerprint)]).isEmpty
     }
 }

@@ -52,36 +52,40 @@ enum KeysImportToken {
         } catch { throw error.cliError() }
 
         let ctx = try KeysContext.open(inv)
-        let tokenKeys = TokenKeys(database: ctx.database)
-        var records: [TokenKeyRecord] = []
+        let place = { (object: TokenKeyObject) in
+            TokenKeyPlace(module: path, tokenLabel: token.label, tokenManufacturer: token.manufacturer, tokenModel: token.model,
+                          tokenSerial: token.serial, objectID: object.id, objectLabel: object.label)
+        }
+        var new: [(name: String, publicKey: PublicKey, place: TokenKeyPlace)] = []
         var taken = Set<String>()
         var skipped = 0
         for object in objects {
             let fingerprint = object.publicKey.sha256Fingerprint
-            if try tokenKeys.exists(fingerprint: fingerprint) || ctx.store.find(fingerprint: fingerprint) != nil
-                || records.contains(where: { $0.fingerprint == fingerprint }) { skipped += 1; continue }
-            var name = prefix + baseName(object)
-            let base = name
+            if try ctx.store.find(fingerprint: fingerprint) != nil || new.contains(where: { $0.publicKey == object.publicKey }) {
+                skipped += 1
+                continue
+            }
+            let base = prefix + baseName(object)
+            var name = base
             var n = 2
-            while try taken.contains(name) || tokenKeys.exists(name: name) || ctx.store.find(name: name) != nil {
+            while try taken.contains(name.lowercased()) || ctx.store.find(name: name) != nil {
                 name = "\(base)-\(n)"
                 n += 1
             }
             try KeyName.validate(name)
-            taken.insert(name)
-            records.append(TokenKeyRecord(name: name, publicKey: object.publicKey, module: path, tokenLabel: token.label,
-                                          tokenManufacturer: token.manufacturer, tokenModel: token.model, tokenSerial: token.serial,
-                                          objectID: object.id, objectLabel: object.label))
+            taken.insert(name.lowercased())
+            new.append((name, object.publicKey, place(object)))
         }
-        do { try tokenKeys.insert(records) } catch { throw KeysFailure.database(error, "cannot record the token's keys") }
+        let stored: [StoredKey]
+        do { stored = try TokenKeys(database: ctx.database).insert(new) } catch { throw KeysFailure.database(error, "cannot save the token's keys") }
 
         if inv.json {
-            inv.printJSON(.array(records.map(json)))
+            inv.printJSON(.array(zip(stored, new).map { json($0.0, $0.1.place) }))
         } else {
-            for record in records {
-                inv.print("Recorded key '\(record.name)' (\(record.publicKey.shortTypeName) \(record.fingerprint)) on token '\(token.label)'")
+            for (key, _) in zip(stored, new) {
+                inv.print("Recorded key '\(key.name)' (\(key.algorithm) \(key.fingerprint)) on token '\(token.label)'")
             }
-            if records.isEmpty && skipped == 0 { inv.note("The token holds no public keys ssh can use.") }
+            if stored.isEmpty && skipped == 0 { inv.note("The token holds no public keys ssh can use.") }
             if skipped > 0 { inv.note("\(skipped) key(s) were recorded already and are left as they are.") }
         }
     }
@@ -91,23 +95,24 @@ enum KeysImportToken {
         (try? KeyName.validate(object.label)) != nil && !object.label.isEmpty ? object.label : "token-key"
     }
 
-    static func json(_ record: TokenKeyRecord) -> JSONValue {
-        .object([
-            ("name", .string(record.name)),
-            ("type", .string(record.publicKey.type)),
-            ("bits", .int(record.publicKey.bits)),
-            ("fingerprint", .string(record.fingerprint)),
-            ("public_key", .string(record.publicKey.line(comment: record.name))),
-            ("location", .string("token")),
-            ("module", .string(record.module)),
+    static func json(_ key: StoredKey, _ place: TokenKeyPlace) -> JSONValue {
+        let line = (try? key.publicKey).map { $0.line(comment: key.name) } ?? ""
+        return .object([
+            ("name", .string(key.name)),
+            ("type", .string(key.algorithm)),
+            ("bits", .int(key.bits)),
+            ("fingerprint", .string(key.fingerprint)),
+            ("public_key", .string(line)),
+            ("location", .string(key.location.rawValue)),
+            ("module", .string(place.module)),
             ("token", .object([
-                ("label", .string(record.tokenLabel)),
-                ("manufacturer", .string(record.tokenManufacturer)),
-                ("model", .string(record.tokenModel)),
-                ("serial", .string(record.tokenSerial)),
+                ("label", .string(place.tokenLabel)),
+                ("manufacturer", .string(place.tokenManufacturer)),
+                ("model", .string(place.tokenModel)),
+                ("serial", .string(place.tokenSerial)),
             ])),
-            ("object_id", .string(record.objectID.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined())),
-            ("object_label", .string(record.objectLabel)),
+            ("object_id", .string(place.objectID.map { String($0, radix: 16) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined())),
+            ("object_label", .string(place.objectLabel)),
         ])
     }
 }
