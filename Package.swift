@@ -131,8 +131,12 @@ let package = Package(
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
-        // End-to-end tests run the real `hostbook` binary.
+        // End-to-end tests run the real `hostbook` binary, only where the command line itself
+        // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
+        // The executable's own logic in-process (`@testable import hostbook`): the parser, the
+        // command table, error wording and exit codes, output shapes. Never spawns the binary.
+        .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

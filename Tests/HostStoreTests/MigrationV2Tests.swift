@@ -57,7 +57,7 @@ final class MigrationV2Tests: XCTestCase {
                                                                   "bundle_exported", "bundle_overrides",
                                                                   // Version 12: the upstream agents (none).
                                                                   "agent_upstreams",
-                                                                  // Version 15: keys on PKCS#11 tokens (none).
+                                                                  // Version 13: keys on PKCS#11 tokens (none).
                                                                   "token_keys"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])

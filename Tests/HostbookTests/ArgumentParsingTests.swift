@@ -1,8 +1,9 @@
 // The command line, end to end with the real binary: one parsing pass that knows each
 // option's arity, global flags only where a flag may stand, `--`, exact help and error
 // text, `hostbook help COMMAND`, a group's words alone, and one exit code per kind of
-// mistake. The pass-through of `hostbook ssh HOST [SSH-ARGS...]` is tested on the parser
-// itself with a command declared here.
+// mistake. The parser's logic (arity, global flags, every usage error's wording, the
+// pass-through of `hostbook ssh HOST [SSH-ARGS...]`) is tested in-process:
+// HostbookLogicTests/ArgumentParserTests.
 import Foundation
 @testable import hostbook
 import XCTest
@@ -12,35 +13,7 @@ final class ArgumentParsingTests: XCTestCase {
 
     override func setUpWithError() throws { hb = try HostbookFixture() }
 
-    private func note(of host: String) throws -> Any? {
-        let o = try hb.json("show", host) as? [String: Any]
-        return o?["note"]
-    }
-
-    // MARK: Arity
-
-    func testAValueOptionTakesTheNextWordWhateverItLooksLike() throws {
-        let r = try hb.ok("add", "web", "--hostname", "h", "--note", "-h")
-        XCTAssertEqual(r.stdout, "Added host 'web' (h, auth agent).\n")
-        XCTAssertEqual(try note(of: "web") as? String, "-h")
-        try hb.ok("add", "api", "--hostname", "h", "--note", "--json")
-        XCTAssertEqual(try note(of: "api") as? String, "--json")
-        // --db as a value is the note, not a database path.
-        try hb.ok("add", "db", "--note", "--db", "--hostname", "h")
-        XCTAssertEqual(try note(of: "db") as? String, "--db")
-        try hb.ok("edit", "db", "--note", "--")
-        XCTAssertEqual(try note(of: "db") as? String, "--")
-        try hb.ok("add", "eq", "--hostname=h", "--note=--help")
-        XCTAssertEqual(try note(of: "eq") as? String, "--help")
-    }
-
-    func testGlobalFlagsStandBeforeOrAfterTheCommandWords() throws {
-        try hb.ok("add", "web", "--hostname", "h")
-        let expected = try hb.ok("list", "--json").stdout
-        XCTAssertEqual(try hb.ok("--json", "list").stdout, expected)
-        XCTAssertEqual(try hb.ok("--db", hb.db, "list", "--json").stdout, expected)
-        XCTAssertEqual(try hb.ok("list", "--db=\(hb.db)", "--json").stdout, expected)
-    }
+    // MARK: --
 
     func testDoubleDashEndsTheOptions() throws {
         try hb.ok("add", "web", "--hostname", "h")
@@ -56,24 +29,12 @@ final class ArgumentParsingTests: XCTestCase {
     // MARK: Errors, exactly
 
     func testUsageErrorsExactly() throws {
+        // Every usage error's wording, in-process on the parser:
+        // HostbookLogicTests/ArgumentParserTests.testUsageErrorsExactly. Here the binary's
+        // exit code 2 and stderr lines for a few.
         let cases: [([String], String)] = [
             (["add", "web", "--hostname", "h", "--bogus"], "hostbook: unknown option '--bogus' for 'hostbook add'\nRun 'hostbook add --help' for usage.\n"),
-            (["add", "web", "--hostname", "h", "-x"], "hostbook: unknown option '-x' for 'hostbook add'\nRun 'hostbook add --help' for usage.\n"),
-            (["add", "web", "--hostname", "h", "--note"], "hostbook: --note needs a value (TEXT)\nRun 'hostbook add --help' for usage.\n"),
-            (["add", "web", "--hostname", "h", "--password-stdin=yes"], "hostbook: --password-stdin does not take a value\nRun 'hostbook add --help' for usage.\n"),
-            (["list", "--json=1"], "hostbook: --json does not take a value\nRun 'hostbook list --help' for usage.\n"),
-            (["add", "web", "--hostname", "h", "--hostname", "i"], "hostbook: --hostname was given more than once\nRun 'hostbook add --help' for usage.\n"),
-            (["list", "--db"], "hostbook: --db needs a value (PATH)\nRun 'hostbook list --help' for usage.\n"),
             (["list", "--db="], "hostbook: --db needs a non-empty path\n"),
-            (["frobnicate"], "hostbook: unknown command 'frobnicate'\nRun 'hostbook --help' to see the commands.\n"),
-            (["--frobnicate"], "hostbook: unknown option '--frobnicate'\nRun 'hostbook --help' for usage.\n"),
-            (["keys", "frobnicate"], "hostbook: unknown command 'frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
-            (["keys", "--frobnicate"], "hostbook: unknown option '--frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
-            (["show"], "hostbook: missing NAME for 'hostbook show'\nRun 'hostbook show --help' for usage.\n"),
-            (["show", "a", "b"], "hostbook: unexpected argument 'b' for 'hostbook show'\nRun 'hostbook show --help' for usage.\n"),
-            (["help", "frobnicate"], "hostbook: unknown command 'frobnicate'\nRun 'hostbook --help' to see the commands.\n"),
-            (["help", "keys", "frobnicate"], "hostbook: unknown command 'frobnicate' for 'hostbook keys'\nRun 'hostbook keys --help' to see its commands.\n"),
-            (["help", "list", "frobnicate"], "hostbook: 'hostbook list' has no subcommand 'frobnicate'\nRun 'hostbook help list' for its usage.\n"),
             ([], "hostbook: no command given\nRun 'hostbook --help' to see the commands.\n"),
         ]
         for (args, stderr) in cases {
@@ -104,16 +65,6 @@ final class ArgumentParsingTests: XCTestCase {
     }
 
     // MARK: Help
-
-    func testHelpCommandPrintsTheSameTextAsDashDashHelp() throws {
-        for words in HelpTextTests.commands + [["keys"], ["known-hosts"], ["snippets"], ["vault"], []] {
-            let viaFlag = try HostbookProcess.run(words + ["--help"])
-            let viaHelp = try HostbookProcess.run(["help"] + words)
-            XCTAssertEqual(viaHelp.status, 0, "\(words): \(viaHelp.stderr)")
-            XCTAssertEqual(viaHelp.stderr, "")
-            XCTAssertEqual(viaHelp.stdout, viaFlag.stdout, "help \(words)")
-        }
-    }
 
     func testAGroupAlonePrintsItsHelp() throws {
         for group in ["keys", "known-hosts", "snippets", "vault"] {
@@ -160,56 +111,6 @@ final class ArgumentParsingTests: XCTestCase {
         let withMistake = try HostbookProcess.run(["add", "--bogus", "--help"])
         XCTAssertEqual(withMistake.status, 0)
         XCTAssertTrue(withMistake.stdout.contains("Usage: hostbook add NAME --hostname H"), withMistake.stdout)
-    }
-
-    // MARK: Passing arguments through (for `hostbook ssh HOST [SSH-ARGS...]`)
-
-    static let passing = CommandSpec(
-        ["ssh"], summary: "Connect", usage: "[--snippet NAME] HOST [SSH-ARGS...]",
-        positionals: [.required("HOST", "The host")],
-        options: [.value(.snippet, "NAME", "Run a snippet"), .flag(.printConfig, "Print the configuration")],
-        passesArgumentsAfterFirstPositional: true, run: { _ in })
-
-    private func parse(_ argv: [String]) throws -> (ParsedArguments, GlobalOptions) {
-        guard case .run(_, let args, let globals) = try ArgumentParser(commands: [Self.passing] + CommandTable.all).parse(argv) else {
-            XCTFail("\(argv) did not parse to a command")
-            throw NSError(domain: "ArgumentParsingTests", code: 1)
-        }
-        return (args, globals)
-    }
-
-    func testEverythingAfterTheFirstPositionalIsPassedThroughUnchanged() throws {
-        let (a, g) = try parse(["--db", "d.db", "ssh", "--json", "--snippet", "up", "web", "-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
-        XCTAssertEqual(a.positionals, ["web"])
-        XCTAssertEqual(a.value(.snippet), "up")
-        XCTAssertEqual(a.trailing, ["-v", "--json", "--", "-p", "22", "--db", "x", "-h", "--help"])
-        XCTAssertEqual(g.dbPath, "d.db")
-        XCTAssertTrue(g.json, "--json before HOST is hostbook's")
-        XCTAssertFalse(g.help)
-
-        let (b, h) = try parse(["ssh", "--", "--odd-host", "--json"])
-        XCTAssertEqual(b.positionals, ["--odd-host"])
-        XCTAssertEqual(b.trailing, ["--json"])
-        XCTAssertFalse(h.json)
-
-        let (c, _) = try parse(["ssh", "web"])
-        XCTAssertEqual(c.trailing, [])
-        XCTAssertThrowsError(try parse(["ssh", "--print-config"])) { e in
-            XCTAssertEqual((e as? CLIError)?.message, "missing HOST for 'hostbook ssh'")
-            XCTAssertEqual((e as? CLIError)?.exitCode, .usage)
-        }
-        XCTAssertThrowsError(try parse(["ssh", "--bogus", "web", "-v"])) { e in
-            XCTAssertEqual((e as? CLIError)?.message, "unknown option '--bogus' for 'hostbook ssh'")
-        }
-        guard case .help(let text) = try ArgumentParser(commands: [Self.passing]).parse(["ssh", "--help"]) else {
-            return XCTFail("ssh --help before HOST is help")
-        }
-        XCTAssertTrue(text.contains("Usage: hostbook ssh [--snippet NAME] HOST [SSH-ARGS...]"), text)
-        // Commands that do not pass arguments through still see flags after positionals.
-        let (d, e) = try parse(["show", "web", "--json"])
-        XCTAssertEqual(d.positionals, ["web"])
-        XCTAssertEqual(d.trailing, [])
-        XCTAssertTrue(e.json)
     }
 
     // MARK: The command table in the help (issue 23)

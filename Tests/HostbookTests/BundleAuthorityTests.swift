@@ -5,6 +5,7 @@
 // another bundle's jump host, or take `ssh localhost`; a failed subscribe (real git) leaves
 // no clone. Everything else of the rule is in HostStoreTests' TrustAuthorityTests.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

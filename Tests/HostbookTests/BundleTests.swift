@@ -5,6 +5,7 @@
 // keys) publishes, B (--db) subscribes. Every refusal is checked to have written nothing:
 // B's hosts, known hosts and snippets as JSON are the same before and after.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@
 // settings are what they were before. Without a terminal a missing HOST is a usage error.
 import Foundation
 import Glibc
+import TestSupport
 import XCTest
 
 final class HostPickerTerminalTests: XCTestCase {
@@ -182,7 +183,7 @@ final class HostPickerTerminalTests: XCTestCase {
         XCTAssertEqual(term.finish(), 130)
         // The last frame's lines all fit 40 columns.
         let frames = term.transcript.components(separatedBy: "\u{1B}[?25l\u{1B}[H")
-        let last = HostPickerTests.visibleLines(frames.last!.components(separatedBy: "\u{1B}[?1049l").first!)
+        let last = TerminalScreen.visibleLines(frames.last!.components(separatedBy: "\u{1B}[?1049l").first!)
         for line in last { XCTAssertLessThan(line.count, 40, line) }
         assertRestored(term)
     }

@@ -1,9 +1,9 @@
 // `hostbook import-ssh-config` on hostile layouts (issue 18), with the real binary: an
-// Include bomb (17 files, each including the next four times: 4^16 file loads within ssh's
-// nesting limit) ends with the load's bound, exit 5, nothing written; an Include, an
-// IdentityFile or its .pub that is a FIFO with no writer is passed over with a warning
-// instead of holding the import for ever (the old code blocked in open(2): these tests then
-// fail by the runner's timeout, not by a time bound of their own).
+// Include, an IdentityFile or its .pub that is a FIFO with no writer is passed over with a
+// warning instead of holding the import for ever (the old code blocked in open(2): these
+// tests then fail by the runner's timeout, not by a time bound of their own; a child process
+// blocks, not the test runner). The Include bomb and the pattern-block bound run in-process:
+// HostbookLogicTests/ImportSSHConfigLoadBoundTests.
 import Foundation
 import XCTest
 
@@ -38,37 +38,8 @@ final class ImportSSHConfigHostileFilesTests: XCTestCase {
         return Dictionary(uniqueKeysWithValues: hosts.map { ($0["alias"] as? String ?? "", $0) })
     }
 
-    func testAnIncludeBombIsRefusedByTheLoadBound() throws {
-        let fx = try fixture()
-        for i in 0..<16 {
-            try write(fx, "f\(i)", String(repeating: "Include \(fx.dir.file("f\(i + 1)"))\n", count: 4))
-        }
-        try write(fx, "f16", "Host bomb\n  HostName 192.0.2.1\n")
-        let root = fx.dir.file("f0")
-        try fx.fails(["import-ssh-config", root], status: 5, stderr: """
-            hostbook: '\(root)' is too large to import: with its Includes it is more than 4096 files (a file included several times counts each time)
-            Look for files included many times, or import parts of the configuration on their own. Nothing was imported.
-
-            """)
-        XCTAssertEqual(fx.files(), [], "no database was created")
-        // The same layout with one Include per file is an ordinary import.
-        for i in 0..<16 { try write(fx, "f\(i)", "Include \(fx.dir.file("f\(i + 1)"))\n") }
-        XCTAssertEqual(try report(fx.run(["import-ssh-config", root, "--json"]))["bomb"]?["hostname"] as? String, "192.0.2.1")
-    }
-
     /// Many hosts and many pattern blocks: each host is resolved against every pattern
     /// block, so the resolution is bounded as well (2,000 hosts × 1,001 blocks).
-    func testManyHostsTimesManyPatternBlocksIsRefused() throws {
-        let fx = try fixture()
-        let text = (0..<2000).map { "Host h\($0)\n  HostName 192.0.2.1\n" }.joined() + (0..<1001).map { "Host *.p\($0)\n  User u\n" }.joined()
-        let root = try write(fx, "config", text)
-        try fx.fails(["import-ssh-config", root], status: 5, stderr: """
-            hostbook: '\(root)' is too large to import: resolving its 2000 hosts against its 3001 blocks is more than 2000000 checks (2004000)
-            Look for files included many times, or import parts of the configuration on their own. Nothing was imported.
-
-            """)
-    }
-
     func testAFIFOIncludeIsPassedOverWithAWarning() throws {
         let fx = try fixture()
         let pipe = try fifo(fx, "pipe.conf")

@@ -3,6 +3,7 @@
 // those names or addresses. Checked end to end: the real binary imports the document, the
 // report names every name it refused, and `known-hosts check` then calls the keys unknown.
 import Foundation
+import TestSupport
 import XCTest
 
 final class ImportTailscaleScopeTests: XCTestCase, TestHostKeys {

@@ -4,6 +4,7 @@
 // exactly the documented fields, in the documented order, with the documented types. A
 // command the section does not list, or that this test has no run for, fails.
 import Foundation
+import TestSupport
 import XCTest
 
 final class JSONDocumentTests: XCTestCase, TestHostKeys {

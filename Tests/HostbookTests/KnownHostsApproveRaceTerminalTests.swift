@@ -4,6 +4,7 @@
 // transaction, finds the key changed, writes nothing, and asks again about the new state
 // (the changed-key warning showing the key the other process stored), as docs/known-hosts.md says.
 import Foundation
+import TestSupport
 import XCTest
 
 final class KnownHostsApproveRaceTerminalTests: XCTestCase, TestHostKeys {

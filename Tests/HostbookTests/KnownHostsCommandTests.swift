@@ -1,6 +1,7 @@
 // End-to-end tests of `hostbook known-hosts ...` with the real binary: exact output, error
 // text and exit codes (docs/command-line.md, "Exit codes"), and files that ssh-keygen reads back.
 import Foundation
+import TestSupport
 import XCTest
 
 final class KnownHostsCommandTests: XCTestCase, TestHostKeys {
@@ -90,48 +91,6 @@ final class KnownHostsCommandTests: XCTestCase, TestHostKeys {
         XCTAssertEqual(all.count, entries.count)
         assertResult(try hb(["known-hosts", "history", "nowhere.test"]), 4, stdout: "",
                      stderr: "hostbook: nothing was ever decided about 'nowhere.test'\nRun 'hostbook known-hosts history' to see every host's events.\n")
-    }
-
-    func testReadingCommandsCreateNoDatabase() throws {
-        assertResult(try hb(["known-hosts", "check", "h.test", "--key", keyA]), 10, stdout: "unknown: no key is known for 'h.test'\n", stderr: "")
-        assertResult(try hb(["known-hosts", "list", "--json"]), 0, stdout: "[]\n", stderr: "")
-        assertResult(try hb(["known-hosts", "export"]), 0, stdout: "", stderr: "")
-        assertResult(try hb(["known-hosts", "list", "h.test"]), 4, stdout: "", stderr: "hostbook: no known-hosts entries for 'h.test'\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("hostbook.db")))
-    }
-
-    func testCheckJSON() throws {
-        try hb(["known-hosts", "approve", "h.test", "--port", "2222", "--key", keyA, "--yes"])
-        let r = try hb(["known-hosts", "check", "h.test", "--port", "2222", "--key", keyA, "--json"])
-        assertResult(r, 0)
-        let o = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
-        XCTAssertEqual(o["status"] as? String, "trusted")
-        XCTAssertEqual(o["host"] as? String, "h.test")
-        XCTAssertEqual(o["port"] as? Int, 2222)
-        XCTAssertEqual(o["fingerprint"] as? String, fpA)
-        let entries = try XCTUnwrap(o["entries"] as? [[String: Any]])
-        XCTAssertEqual(entries.count, 1)
-        XCTAssertEqual(entries[0]["port"] as? Int, 2222)
-        XCTAssertEqual(entries[0]["source"] as? String, "manual")
-        let unknown = try hb(["known-hosts", "check", "h.test", "--key", keyA, "--json"])
-        assertResult(unknown, 10)
-        XCTAssertEqual((try JSONSerialization.jsonObject(with: unknown.stdoutBytes) as? [String: Any])?["status"] as? String, "unknown")
-    }
-
-    func testRotationSwitchIsPerNameAndPort() throws {
-        assertResult(try hb(["known-hosts", "rotation", "h.test"]), 0, stdout: "Host-key rotation is on for 'h.test'.\n", stderr: "")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("hostbook.db")), "asking creates nothing")
-        assertResult(try hb(["known-hosts", "rotation", "h.test", "--on", "--off"]), 2, stdout: "",
-                     stderr: "hostbook: --on and --off cannot be given together\n")
-        assertResult(try hb(["known-hosts", "rotation", "*.test", "--off"]), 2, stdout: "")
-        assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--off"]), 0,
-                     stdout: "Host-key rotation is now off for 'h.test' (port 2222).\n")
-        assertResult(try hb(["known-hosts", "rotation", "H.TEST", "--port", "2222", "--off"]), 0,
-                     stdout: "Host-key rotation was already off for 'h.test' (port 2222).\n")
-        assertResult(try hb(["known-hosts", "rotation", "h.test", "--port", "2222"]), 0, stdout: "Host-key rotation is off for 'h.test' (port 2222).\n")
-        assertResult(try hb(["known-hosts", "rotation", "h.test"]), 0, stdout: "Host-key rotation is on for 'h.test'.\n")
-        assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--on"]), 0,
-                     stdout: "Host-key rotation is now on for 'h.test' (port 2222).\n")
     }
 
     func testUsageErrors() throws {

@@ -2,6 +2,7 @@
 // from real ssh-keyscan against a private sshd), and failed scans reported in one line:
 // the name does not resolve, the connection was refused, or it timed out.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

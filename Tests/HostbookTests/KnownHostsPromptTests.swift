@@ -1,5 +1,6 @@
 // The approval prompt and the changed-key warning on a real (pseudo-)terminal.
 import Foundation
+import TestSupport
 import XCTest
 
 final class KnownHostsPromptTests: XCTestCase, TestHostKeys {

@@ -3,6 +3,7 @@
 // `list` takes [HOST]:PORT and --port like `check`, hashed entries on another port included.
 // Hashed and pattern entries show no port in `history`, as in `list`.
 import Foundation
+import TestSupport
 import XCTest
 
 final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {

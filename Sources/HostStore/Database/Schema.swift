@@ -48,8 +48,8 @@ public enum Schema {
         // Version 12: where each key's private half lives (KeyLocation) and an sk key's
         // flags; the upstream agents the standing agent signs through (AgentUpstreams).
         Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
-        // Version 15: keys that live on PKCS#11 tokens (public halves and the token's identity).
-        Migration(version: 15, sql: KeysSchema.v15TokenKeys),
+        // Version 13: keys that live on PKCS#11 tokens (public halves and the token's identity).
+        Migration(version: 13, sql: KeysSchema.v13TokenKeys),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

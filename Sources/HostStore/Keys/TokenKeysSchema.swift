@@ -1,4 +1,4 @@
-// Where a key that lives on a PKCS#11 token is found (schema v15): the key itself is a row of
+// Where a key that lives on a PKCS#11 token is found (schema v13): the key itself is a row of
 // `keys` with location `token` (its public half, name, fingerprint); this table says which
 // module, token and object sign for it. Public data only: the private half never leaves
 // the token and the PIN is never stored (the agent asks it per session). The token is found
@@ -13,7 +13,7 @@
 //   object_label    CKA_LABEL of the public key object ('' when none)
 
 extension KeysSchema {
-    static let v15TokenKeys = """
+    static let v13TokenKeys = """
     CREATE TABLE token_keys (
         key_id             INTEGER PRIMARY KEY REFERENCES keys(id) ON DELETE CASCADE,
         module             TEXT NOT NULL,

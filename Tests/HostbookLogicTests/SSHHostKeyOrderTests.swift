@@ -1,17 +1,20 @@
+// In-process (InProcessCommand runs Hostbook.main; was run on the binary).
 // What `hostbook ssh` tells ssh about the keys it knows before the server shows one: the
 // HostKeyAlgorithms preference of --print-config and the KnownHostsCommand's ORDER run, for
 // a host on port 2222 with only a bare entry, with a bracketed entry, and with only a
 // revoked bracketed entry. Both must follow the store's `[host]:port` fallback, the same
 // one `known-hosts check` applies (a copy of the rule in the command would drift here).
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class SSHHostKeyOrderTests: XCTestCase {
     let ed = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIP1bJvlrd+7p4T6xtakwqQR3DRoz67gRs0jN4BkEHc6T"
     let ec = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBIb3BhJZk+vUQPg5TQc1koIzuGqloCq7wjr9LjlhG24IBeiFHLsdWw74HDlH4DrOmlxToVYk2lTdnjARleRByjk="
 
-    func bed(_ lines: [String]) throws -> HostbookFixture {
-        let fx = try HostbookFixture()
+    func bed(_ lines: [String]) throws -> InProcessCommand {
+        let fx = try InProcessCommand()
         let file = fx.dir.file("known_hosts")
         try (lines.joined(separator: "\n") + "\n").write(toFile: file, atomically: true, encoding: .utf8)
         try fx.ok("known-hosts", "import", file)
@@ -19,16 +22,16 @@ final class SSHHostKeyOrderTests: XCTestCase {
         return fx
     }
 
-    func preferred(_ fx: HostbookFixture) throws -> String? {
+    func preferred(_ fx: InProcessCommand) throws -> String? {
         let r = try fx.ok("ssh", "--print-config", "h")
         return r.stdout.split(separator: "\n").first { $0.hasPrefix("    HostKeyAlgorithms ") }.map { String($0.dropFirst(22)) }
     }
 
-    func order(_ fx: HostbookFixture) throws -> String {
+    func order(_ fx: InProcessCommand) throws -> String {
         try fx.ok("known-hosts", "lookup", "ORDER", "h", "h.example", "2222", "NONE", "NONE", "h").stdout
     }
 
-    func checkStatus(_ fx: HostbookFixture, _ key: String) throws -> Int32 {
+    func checkStatus(_ fx: InProcessCommand, _ key: String) throws -> Int32 {
         try fx.run(["known-hosts", "check", "h.example", "--port", "2222", "--key", key]).status
     }
 

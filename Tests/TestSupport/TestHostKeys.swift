@@ -1,9 +1,9 @@
 // The host keys the known-hosts tests use: two real Ed25519 keys (upstream's ed25519_1 and
 // ed25519_2) and one ECDSA P-256 key, with the fingerprints `ssh-keygen -l` gives them.
 // A test class that names them conforms to TestHostKeys.
-protocol TestHostKeys {}
+public protocol TestHostKeys {}
 
-extension TestHostKeys {
+public extension TestHostKeys {
     var keyA: String { "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI" }
     var fpA: String { "SHA256:a8pHtsZVzeDtJ6BjvDO+1CHYLpJhljmGfEjYOa7Z7kw" }
     var keyB: String { "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIIBp6PVW0z2o9C4Ukv/JOgmK7QMFe1pD1s3ADFF7IQob" }

@@ -4,6 +4,7 @@
 // drawn fits the width and shows database text only escaped.
 import Foundation
 @testable import hostbook
+import TestSupport
 import XCTest
 
 final class HostPickerTests: XCTestCase {
@@ -99,12 +100,6 @@ final class HostPickerTests: XCTestCase {
         }
     }
 
-    /// Screen text with the picker's own escape sequences taken out, as lines.
-    static func visibleLines(_ drawn: String) -> [String] {
-        let plain = drawn.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)
-        return plain.components(separatedBy: "\r\n")
-    }
-
     func testTheScreenFitsTheWidthAndEscapesDatabaseText() {
         let entries = [
             HostPicker.Entry(name: "evil\u{1B}]0;owned\u{07}name", user: "root", hostname: "10.0.0.1", port: 22, tags: ["a\u{202E}b"]),
@@ -117,7 +112,7 @@ final class HostPickerTests: XCTestCase {
                 var picker = HostPicker(entries: entries)
                 var screen = HostPickerScreen(entries: entries)
                 let drawn = screen.render(&picker, columns: columns, height: 8, color: color)
-                let lines = Self.visibleLines(drawn)
+                let lines = TerminalScreen.visibleLines(drawn)
                 XCTAssertEqual(lines.count, 8, drawn)
                 for line in lines {
                     XCTAssertLessThan(DisplayWidth.of(line), columns, "\(columns): \(line)")
@@ -138,7 +133,7 @@ final class HostPickerTests: XCTestCase {
         var picker = HostPicker(entries: entries)
         var screen = HostPickerScreen(entries: entries)
         _ = picker.press(.text("nothing-like-this"))
-        let lines = Self.visibleLines(screen.render(&picker, columns: 80, height: 6, color: false))
+        let lines = TerminalScreen.visibleLines(screen.render(&picker, columns: 80, height: 6, color: false))
         XCTAssertEqual(lines[0], "hostbook ssh> nothing-like-this")
         XCTAssertEqual(lines[2], "  (no host matches)")
         XCTAssertTrue(lines[5].hasPrefix("  0/3  "), lines[5])

@@ -1,12 +1,15 @@
+// In-process (InProcessCommand runs Hostbook.main; was run on the binary).
 // What Tailscale said about a device (OS, online state, last seen, owner) is in `show`,
 // `show --json` and `list --json`, read back from the last import; null for other hosts.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class TailscaleShowTests: XCTestCase {
     func testShowAndListCarryTheTailscaleDetails() throws {
-        let hb = try HostbookFixture()
-        let file = PackageRootPath.path + "/testdata/tailscale/status-rotation-after.json"
+        let hb = try InProcessCommand()
+        let file = PackageRoot.path + "/testdata/tailscale/status-rotation-after.json"
         try hb.ok("import-tailscale", file, "--all")
         try hb.ok("add", "web", "--hostname", "web.test")
 

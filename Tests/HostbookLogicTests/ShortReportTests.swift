@@ -1,11 +1,14 @@
+// In-process (InProcessCommand runs Hostbook.main; was run on the binary).
 // A binary or huge file given as input gives a short report (issue 10): at most 20
 // warnings, then one line that counts the rest (CLI/WarningSink.swift).
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class ShortReportTests: XCTestCase {
     func testARandomFileGivenAsKnownHostsGivesTwentyWarningsAndACount() throws {
-        let hb = try HostbookFixture()
+        let hb = try InProcessCommand()
         var generator = SystemRandomNumberGenerator()
         let bytes = Data((0..<4_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) })
         let file = hb.dir.file("random.bin")
@@ -28,7 +31,7 @@ final class ShortReportTests: XCTestCase {
     }
 
     func testTwentyOneWarningsArePrintedAsTwentyAndOne() throws {
-        let hb = try HostbookFixture()
+        let hb = try InProcessCommand()
         let file = hb.dir.file("known_hosts")
         try (1...21).map { "host\($0) ssh-bogus AAAA" }.joined(separator: "\n").write(toFile: file, atomically: true, encoding: .utf8)
         let r = try hb.run("known-hosts", "import", file)
@@ -42,7 +45,7 @@ final class ShortReportTests: XCTestCase {
     }
 
     func testATailscaleDocumentWithManyBadKeysGivesAShortReport() throws {
-        let hb = try HostbookFixture()
+        let hb = try InProcessCommand()
         let keys = (1...45).map { "\"not-a-key-\($0)\"" }.joined(separator: ",")
         let document = """
             {"BackendState": "Running", "Self": {"ID": "nSelf", "HostName": "me", "DNSName": "me.tail1.ts.net.", "TailscaleIPs": ["100.64.0.1"]},
