@@ -102,7 +102,7 @@ let package = Package(
         // standing agent's state, both agents' one access policy, and team bundles (signed
         // through the agent, fetched with git). Never imports Vault: private keys come
         // through the caller.
-        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig"]),
+        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig", "Tokens"]),
         // Keys and passwords across the two stores: the one owner of the order of every write
         // that touches both the database and the vault (the only module importing both).
         .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory", "System"],
@@ -130,7 +130,7 @@ let package = Package(
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "Tokens", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // End-to-end tests run the real `hostbook` binary, only where the command line itself
         // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),

@@ -7,11 +7,11 @@ import TestSupport
 import XCTest
 
 final class TokenModuleTests: XCTestCase {
-    override func setUpWithError() throws { try SoftHSMToken.require() }
+    override func setUpWithError() throws { try SoftHSMProcessToken.require() }
 
     private func token() throws -> (TokenModule, TokenInfo) {
-        let module = try TokenModule.load(path: SoftHSMToken.module)
-        return (module, try module.token(label: SoftHSMToken.label))
+        let module = try TokenModule.load(path: SoftHSMProcessToken.module)
+        return (module, try module.token(label: SoftHSMProcessToken.label))
     }
 
     func testThePublicKeysAreTheOnesSSHKeygenListsAndTheTokenIsNamed() throws {
@@ -24,7 +24,7 @@ final class TokenModuleTests: XCTestCase {
         XCTAssertEqual(Set(keys.map(\.id)), [[0x01], [0x02]])
         XCTAssertEqual(Set(keys.map(\.label)), ["k1", "k2"])
         let keygen = try XCTUnwrap(Tool.sshKeygen)
-        let listed = try Tool.run(keygen, ["-D", SoftHSMToken.module])
+        let listed = try Tool.run(keygen, ["-D", SoftHSMProcessToken.module])
         XCTAssertEqual(listed.status, 0, listed.stderr)
         let theirs = Set(listed.stdout.split(separator: "\n").map { $0.split(separator: " ").prefix(2).joined(separator: " ") })
         let ours = Set(keys.map { $0.publicKey.line() })
@@ -34,7 +34,7 @@ final class TokenModuleTests: XCTestCase {
 
     func testSignaturesOfEveryAlgorithmVerify() throws {
         let (module, token) = try token()
-        let pin = SecretBytes(copying: Array(SoftHSMToken.pin.utf8))
+        let pin = SecretBytes(copying: Array(SoftHSMProcessToken.pin.utf8))
         let message = Array("session identifier and request".utf8)
         for key in try module.publicKeys(on: token) {
             let flagsToTry: [UInt32] = key.publicKey.type == "ssh-rsa" ? [2, 4] : [0]
@@ -56,7 +56,7 @@ final class TokenModuleTests: XCTestCase {
         }
         // No login outlives a call: without a PIN the private key is not even found.
         XCTAssertThrowsError(try module.sign([1, 2, 3], flags: 2, key: key.publicKey, id: key.id, on: token, pin: nil))
-        XCTAssertNoThrow(try module.checkPIN(SecretBytes(copying: Array(SoftHSMToken.pin.utf8)), on: token))
+        XCTAssertNoThrow(try module.checkPIN(SecretBytes(copying: Array(SoftHSMProcessToken.pin.utf8)), on: token))
     }
 
     func testModulesOutsideTheSystemFoldersNeedToBeNamed() {
@@ -74,11 +74,11 @@ final class TokenModuleTests: XCTestCase {
 
 /// The PINs an agent session holds: cached only once accepted, dropped on lock.
 final class TokenPINsTests: XCTestCase {
-    override func setUpWithError() throws { try SoftHSMToken.require() }
+    override func setUpWithError() throws { try SoftHSMProcessToken.require() }
 
     func testAWrongPINIsNotHeldAndARightOneIsUntilDropped() throws {
-        let module = try TokenModule.load(path: SoftHSMToken.module)
-        let token = try module.token(label: SoftHSMToken.label)
+        let module = try TokenModule.load(path: SoftHSMProcessToken.module)
+        let token = try module.token(label: SoftHSMProcessToken.label)
         let key = try XCTUnwrap(module.publicKeys(on: token).first { $0.publicKey.type.hasPrefix("ecdsa") })
         let pins = TokenPINs()
         let message: [UInt8] = Array("login".utf8)
@@ -89,7 +89,7 @@ final class TokenPINsTests: XCTestCase {
         XCTAssertTrue(pins.isEmpty, "a refused PIN is not held")
 
         var asked = 0
-        let ask = { () -> SecretBytes? in asked += 1; return SecretBytes(copying: Array(SoftHSMToken.pin.utf8)) }
+        let ask = { () -> SecretBytes? in asked += 1; return SecretBytes(copying: Array(SoftHSMProcessToken.pin.utf8)) }
         for _ in 0..<2 {
             let blob = try pins.sign(message, flags: 0, key: key, on: token, module: module, ask: ask)
             XCTAssertTrue(key.publicKey.verifies(signatureBlob: blob, over: message))

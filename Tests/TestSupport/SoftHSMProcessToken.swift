@@ -3,15 +3,14 @@
 // token "hb" with user PIN 1234, and two key pairs made by pkcs11-tool (rsa:2048 as CKA_ID 01,
 // EC P-256 as 02).
 import Foundation
-import TestSupport
 import XCTest
 
-enum SoftHSMToken {
-    static let module = "/usr/lib/softhsm/libsofthsm2.so"
-    static let pin = "1234"
-    static let label = "hb"
+public enum SoftHSMProcessToken {
+    public static let module = "/usr/lib/softhsm/libsofthsm2.so"
+    public static let pin = "1234"
+    public static let label = "hb"
 
-    static func require() throws {
+    public static func require() throws {
         guard FileManager.default.fileExists(atPath: module), Tool.which("softhsm2-util") != nil, Tool.which("pkcs11-tool") != nil else {
             throw XCTSkip("SoftHSM2 and OpenSC (scripts/setup) are not installed")
         }
