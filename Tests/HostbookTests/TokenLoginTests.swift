@@ -1,7 +1,8 @@
 // A token key logs in end to end: a SoftHSM2 token made for the test's account
 // (SoftHSMToken), its keys recorded with `keys import-token`, and `hostbook ssh` to a
 // private sshd whose session agent signs on the token with the PIN asked through
-// SSH_ASKPASS; a PIN the token refuses fails the login and says why on stderr.
+// SSH_ASKPASS, else on the terminal; a PIN the token refuses fails the login and says why
+// on stderr.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -42,5 +43,14 @@ final class TokenLoginTests: XCTestCase {
         XCTAssertEqual(session.status, 0, session.stderr + sshd.log)
         XCTAssertEqual(session.stdout, "reached\n")
         XCTAssertTrue(sshd.log.contains("Accepted publickey for root from 127.0.0.1") && sshd.log.contains("ECDSA"), sshd.log)
+
+        // No askpass: the PIN is asked on the terminal.
+        if ScriptedTerminal.available {
+            let t = try ScriptedTerminal(["--db", bed.fx.db, "ssh", "web", "echo reached"], fixture: bed.fx)
+            t.expect("Enter the PIN of the token 'hb' for the key 'tok-k2':")
+            t.send(SoftHSMToken.pin)
+            t.expect("reached")
+            XCTAssertEqual(t.finish(), 0, t.transcript)
+        }
     }
 }
