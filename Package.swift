@@ -47,6 +47,7 @@ let package = Package(
         .library(name: "Sessions", targets: ["Sessions"]),
         .library(name: "Credentials", targets: ["Credentials"]),
         .library(name: "SecurityKeys", targets: ["SecurityKeys"]),
+        .library(name: "Tokens", targets: ["Tokens"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -62,6 +63,8 @@ let package = Package(
         // OpenSSH's security-key middleware interface (declarations only: a provider is
         // loaded with dlopen, nothing is linked).
         .systemLibrary(name: "CSecurityKey", path: "Sources/CSecurityKey"),
+        // The PKCS#11 (Cryptoki) interface (declarations only: a module is loaded with dlopen).
+        .systemLibrary(name: "CPKCS11", path: "Sources/CPKCS11"),
 
         // The one place for system calls (descriptors read and written whole, atomic files,
         // processes, PATH, Unix sockets, the mutex, threads). Glibc only; knows nothing of hostbook.
@@ -90,20 +93,23 @@ let package = Package(
         // Security keys (FIDO2, sk-* keys): a provider library through OpenSSH's middleware
         // interface, or OpenSSH's ssh-sk-helper; sign, enrol, load resident keys.
         .target(name: "SecurityKeys", dependencies: ["System", "KeyFormats", "SecureMemory", "CSecurityKey"]),
+        // PKCS#11 tokens (smart cards, PIV keys, HSMs): a module loaded in-process under the
+        // system-folder rule; its tokens, public key objects, and signatures after C_Login.
+        .target(name: "Tokens", dependencies: ["System", "KeyFormats", "SecureMemory", "CPKCS11"]),
         // What hostbook's ssh sessions and agents decide, in-process and testable: the plan of a
         // `hostbook ssh` session (the host, its jump chain, keys, host-key algorithms) and its
         // ssh_config, the installed ssh_config (which hosts it holds and leaves out), the
         // standing agent's state, both agents' one access policy, and team bundles (signed
         // through the agent, fetched with git). Never imports Vault: private keys come
         // through the caller.
-        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig"]),
+        .target(name: "Sessions", dependencies: ["System", "Agent", "HostStore", "KeyFormats", "ImportFormats", "SecureMemory", "SSHConfig", "Tokens"]),
         // Keys and passwords across the two stores: the one owner of the order of every write
         // that touches both the database and the vault (the only module importing both).
         .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory", "System"],
                 swiftSettings: libsecretHeaders),
         // The command-line program.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens"],
                           swiftSettings: libsecretHeaders),
 
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,
@@ -118,12 +124,13 @@ let package = Package(
                           swiftSettings: libsecretHeaders),
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
         .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
+        .testTarget(name: "TokensTests", dependencies: ["Tokens", "KeyFormats", "SecureMemory", "TestSupport"]),
         .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
-        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
+        .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "Tokens", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // End-to-end tests run the real `hostbook` binary, only where the command line itself
         // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),

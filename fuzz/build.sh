@@ -15,7 +15,7 @@ mkdir -p "$MOD"
 
 # Library modules in dependency order (ImportFormats for the readers of outside documents,
 # HostStore for the known_hosts import and the mapping of Tailscale devices).
-MODULES=${FUZZ_MODULES:-"System SecureMemory KeyFormats ImportFormats HostStore SSHConfig Agent SecurityKeys"}
+MODULES=${FUZZ_MODULES:-"System SecureMemory KeyFormats ImportFormats HostStore SSHConfig Agent SecurityKeys Tokens"}
 
 SANITIZE=${FUZZ_SANITIZE:-fuzzer,address}
 # -O: the optimisation level of `swift build -c release` (Package.swift sets no other for

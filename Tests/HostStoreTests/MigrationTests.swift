@@ -178,7 +178,9 @@ final class MigrationTests: XCTestCase {
                                                                   // Version 12: the upstream agents (none).
                                                                   "agent_upstreams",
                                                                   // Version 13: the hosts published without their user (none).
-                                                                  "bundle_user_omitted", "snippet_tags"])
+                                                                  "bundle_user_omitted", "snippet_tags",
+                                                                  // Version 14: keys on PKCS#11 tokens (none).
+                                                                  "token_keys"])
         XCTAssertEqual(after["key_certificates"], [])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["agent_log"], [])

@@ -58,7 +58,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 12: the upstream agents (none).
                                                                   "agent_upstreams",
                                                                   // Version 13: the hosts published without their user (none).
-                                                                  "bundle_user_omitted", "snippet_tags"])
+                                                                  "bundle_user_omitted", "snippet_tags",
+                                                                  // Version 14: keys on PKCS#11 tokens (none).
+                                                                  "token_keys"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

@@ -64,6 +64,7 @@ final class MigrationV6Tests: XCTestCase {
         var after = try MigrationTests.dump(db.connection)
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_imports"), [])
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_rotation_off"), [], "version 10: no host has rotation turned off")
+        XCTAssertEqual(after.removeValue(forKey: "token_keys"), [], "version 14: no token key")
         // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
         XCTAssertEqual(after.removeValue(forKey: "key_certificates"), [])
         XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [], "version 12: no upstream agent saved")

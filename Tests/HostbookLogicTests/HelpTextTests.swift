@@ -10,7 +10,7 @@ final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [
         ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["import-ssh-config"], ["doctor"],
         ["keys", "import"], ["keys", "import-agent"], ["agent", "upstream", "list"], ["agent", "upstream", "add"],
-        ["agent", "upstream", "remove"], ["keys", "generate"], ["keys", "import-resident"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
+        ["agent", "upstream", "remove"], ["keys", "generate"], ["keys", "import-resident"], ["keys", "import-token"], ["keys", "list"], ["keys", "show"], ["keys", "public"],
         ["keys", "export"], ["keys", "remove"], ["keys", "edit"], ["keys", "allowed-signers"], ["keys", "cert", "add"], ["keys", "cert", "remove"], ["git", "setup"],
         ["known-hosts", "check"], ["known-hosts", "approve"], ["known-hosts", "scan"], ["known-hosts", "list"], ["known-hosts", "history"],
         ["known-hosts", "remove"], ["known-hosts", "revoke"], ["known-hosts", "rotation"], ["known-hosts", "import"], ["known-hosts", "export"],

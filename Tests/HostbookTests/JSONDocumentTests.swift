@@ -279,6 +279,9 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
         try run("bundle", "list")
         try run("bundle", "unsubscribe", "team")
         try run("bundle", "untrust", "team", "--signer", signer)
+        // A PKCS#11 token (SoftHSM2, scripts/setup installs it): `[token-key]`.
+        try SoftHSMToken.make(for: hb)
+        try run("keys", "import-token", SoftHSMToken.module, "--name", "tok-")
         // Last: it locks the fixture's keyring (the agent signs nothing after it), and tells
         // the agent, which is stopped then.
         XCTAssertEqual(field(try run("vault", "lock"), "agent_dropped_keys"), .bool(true))

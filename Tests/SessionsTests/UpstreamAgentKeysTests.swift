@@ -209,54 +209,12 @@ final class UpstreamAgentKeysTests: XCTestCase {
         Set(try UpstreamAgent(socket: socket).identities().compactMap { $0.publicKey?.sha256Fingerprint })
     }
 
-    private func listed(_ c: AgentConversation) -> [String] {
-        var conversation = c
-        var r = SSHReader(conversation.reply(to: [11]))
-        guard (try? r.readByte()) == 12, let count = try? r.readUInt32() else { return ["(not an identities answer)"] }
-        return (0..<count).compactMap { _ in
-            _ = try? r.readString()
-            return try? r.readText("comment")
-        }
-    }
-
-    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { Array(hostKeyBlob.suffix(32)) }
-
-    private func bind(_ host: String) -> [UInt8] {
-        let key = hostKeys[host]!
-        let id = Self.sessionID(key.publicKey.blob)
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(key.publicKey.blob)
-        w.writeString(id)
-        w.writeString(try! key.sign(id))
-        w.writeBool(false)
-        return w.bytes
-    }
-
-    /// A publickey-hostbound user-authentication request for the session bound to `host`.
+    private func listed(_ c: AgentConversation) -> [String] { AgentRequests.listed(c) }
+    private func bind(_ host: String) -> [UInt8] { AgentRequests(hostKeys: hostKeys).bind(host) }
     private func userAuth(_ name: String, bound host: String) -> [UInt8] {
-        let key = upstreamKeys[name]!
-        let blob = hostKeys[host]!.publicKey.blob
-        var w = SSHWriter()
-        w.writeString(Self.sessionID(blob))
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(blob)
-        return w.bytes
+        AgentRequests(hostKeys: hostKeys).userAuth(upstreamKeys[name]!, bound: host)
     }
-
     private func signRequest(_ key: PublicKey, data: [UInt8], flags: UInt32 = 0) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(key.blob)
-        w.writeString(data)
-        w.writeUInt32(flags)
-        return w.bytes
+        AgentRequests.signRequest(key, data: data, flags: flags)
     }
 }

@@ -50,6 +50,8 @@ public enum Schema {
         Migration(version: 12, sql: KeysSchema.v12Location + AgentUpstreamsSchema.v12),
         // Version 13: the hosts published in bundles without their user; snippets' tags.
         Migration(version: 13, sql: BundleSchema.v13UserOmitted + CoreSchema.v13SnippetTags),
+        // Version 14: keys that live on PKCS#11 tokens (public halves and the token's identity).
+        Migration(version: 14, sql: KeysSchema.v14TokenKeys),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

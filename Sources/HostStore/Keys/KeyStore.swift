@@ -117,7 +117,7 @@ public final class KeyStore {
     }
 
     /// One row, inside the caller's transaction.
-    private func insertRow(_ key: NewKey) throws -> StoredKey {
+    func insertRow(_ key: NewKey) throws -> StoredKey {
         let fingerprint = key.publicKey.sha256Fingerprint
         try checkFree(name: key.name, fingerprint: fingerprint)
         try connection.run("""

@@ -1,5 +1,5 @@
 // Hash and MAC functions, all from the system libraries: SHA-256/512 from libsodium,
-// SHA-1, MD5 and HMAC from OpenSSL libcrypto. Nothing here is implemented by hand.
+// SHA-1, SHA-384, MD5 and HMAC from OpenSSL libcrypto. Nothing here is implemented by hand.
 internal import CSodium
 internal import COpenSSL
 
@@ -36,6 +36,11 @@ public enum Digest {
 
     public static func sha1<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
         evp(EVP_sha1(), Array(data), 20)
+    }
+
+    /// SHA-384 (an ECDSA P-384 signature's hash, signed by a token).
+    public static func sha384<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {
+        evp(EVP_sha384(), Array(data), 48)
     }
 
     public static func md5<C: Collection>(_ data: C) -> [UInt8] where C.Element == UInt8 {

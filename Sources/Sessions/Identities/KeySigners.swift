@@ -17,6 +17,14 @@ public protocol KeySignerProvider: Sendable {
     /// Whether `key` can sign now (`key-status@hostbook.io`): nil when it can, else the
     /// error a signature would throw.
     func unavailable(_ key: StoredKey) -> (any Error)?
+    /// Forgets what the provider holds for its keys (a token's PINs) when the agent is
+    /// locked or its keys are dropped; the next signature asks again.
+    func drop()
+}
+
+extension KeySignerProvider {
+    /// Providers that hold nothing have nothing to forget.
+    public func drop() {}
 }
 
 /// The providers of the locations other than the vault.
@@ -28,4 +36,9 @@ public struct KeySigners: Sendable {
     /// The provider that signs for `key`; nil when its location has none (the vault's keys
     /// are the caller's).
     public func provider(for key: StoredKey) -> (any KeySignerProvider)? { providers[key.location] }
+
+    /// Every provider forgets what it holds (KeySignerProvider.drop).
+    public func drop() {
+        for provider in providers.values { provider.drop() }
+    }
 }

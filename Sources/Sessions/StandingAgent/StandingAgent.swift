@@ -7,8 +7,8 @@
 //
 // * Keys: every saved key; a vault key's private half is read from the vault when it first
 //   signs and kept in secure memory until the agent stops, is locked, or finds the vault
-//   locked (`wipe`). A key that lives elsewhere (another agent, later a security key or a
-//   token: KeyLocation) signs through its location's provider (`signers`, KeySigners), under
+//   locked (`wipe`, which also has each provider drop what it holds: a token's PINs). A key
+//   that lives elsewhere (another agent, a token: KeyLocation) signs through its location's provider (`signers`, KeySigners), under
 //   the same policy, approvals and log; a provider's error refuses the signature and is the
 //   log's reason (worded by `explain`).
 // * `drop-keys@hostbook.io` (AgentDropKeys, sent by `hostbook vault lock`): the keys and
@@ -101,12 +101,14 @@ public final class StandingAgent: @unchecked Sendable {
     }
 
     /// Forgets every private key read from the vault (secure memory is wiped on release),
-    /// and any read in progress keeps none.
+    /// and any read in progress keeps none; the providers forget what they hold (a token's
+    /// PINs: KeySignerProvider.drop).
     public func wipe() {
         mutex.locked {
             keys.removeAll()
             wipes += 1
         }
+        signers.drop()
     }
 
     // MARK: The policy's parts

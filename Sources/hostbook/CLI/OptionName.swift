@@ -11,6 +11,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case application
     case all
     case allowAgentForwarding = "allow-agent-forwarding"
+    case allowModule = "allow-module"
     case allowRemovals = "allow-removals"
     case bits
     case bundleUser = "bundle-user"
@@ -38,6 +39,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case keepPassword = "keep-password"
     case key
     case keyID = "key-id"
+    case label
     case limit
     case name
     case namespace
@@ -65,6 +67,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case passphraseFile = "passphrase-file"
     case passphraseStdin = "passphrase-stdin"
     case passwordStdin = "password-stdin"
+    case pinStdin = "pin-stdin"
     case port
     case principal
     case printConfig = "print-config"
@@ -81,6 +84,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case serial
     case sign
     case signer
+    case slot
     case snippet
     case socket
     case source

@@ -7,6 +7,7 @@ enum KeysCommands {
         KeysImportAgent.spec,
         KeysGenerate.spec,
         KeysImportResident.spec,
+        KeysImportToken.spec,
         KeysList.spec,
         KeysShow.spec,
         KeysEdit.spec,

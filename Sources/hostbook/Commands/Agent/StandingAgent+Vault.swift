@@ -2,8 +2,9 @@
 // keys from the vault of the database (VaultPrivateKey), and a confirm key asked about in
 // the running `hostbook agent approve` (`terminal`), else through $SSH_ASKPASS of the
 // agent's environment (AskpassApprover); with neither, such a key is refused. Keys another
-// agent holds sign through the upstream sockets (AgentUpstreamSockets), their failures
-// worded for the log by UpstreamAgentError+Presentation.
+// agent holds sign through the upstream sockets (AgentUpstreamSockets), a token's through
+// its module with the PIN asked through $SSH_ASKPASS (TokenAccess); their failures worded
+// for the log by KeySignerSetup.explain.
 import Agent
 import HostStore
 import Sessions
@@ -19,8 +20,9 @@ extension StandingAgent {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },
-                  signers: KeySignerSetup.signers(upstreams: upstreams),
-                  explain: UpstreamAgentError.explain,
+                  signers: KeySignerSetup.signers(upstreams: upstreams, databasePath: database.path,
+                                                  environment: ProcessEnvironment.current(), terminal: false),
+                  explain: KeySignerSetup.explain,
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }),
                   signWithSecurityKey: { [sign = SecurityKeyAccess.signer(ProcessEnvironment.current())] stored, key, data in
                       try sign(stored.name, key, data)

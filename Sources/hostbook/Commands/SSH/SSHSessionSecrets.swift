@@ -1,7 +1,8 @@
 // The secrets of one `hostbook ssh` session: each hop's private key and password, read
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
 // the session's agent and askpass socket. A key that lives elsewhere (another agent's:
-// KeyLocation) is served through its location's signer instead, asked only when ssh signs.
+// KeyLocation) is served through its location's signer instead, asked only when ssh signs
+// (a token's PIN on the terminal when no askpass answers), its failure said on stderr.
 import Agent
 import Credentials
 import HostStore
@@ -9,6 +10,9 @@ import KeyFormats
 import SecureMemory
 import Sessions
 import Vault
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The secrets of a session, in secure memory: the keys the agent serves, and the password
 /// of each hop that has one.
@@ -30,14 +34,23 @@ extension SSHPlan {
         func locationSigners() throws -> KeySigners {
             if let signers { return signers }
             let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
-            let made = KeySignerSetup.signers(upstreams: try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil))
+            let made = KeySignerSetup.signers(upstreams: try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil),
+                                              databasePath: databasePath, environment: ProcessEnvironment.current(), terminal: true)
             signers = made
             return made
         }
         for (index, hop) in hops.enumerated() {
             if let stored = hop.key, stored.location != .vault, let provider = try locationSigners().provider(for: stored) {
                 if !secrets.identities.contains(where: { $0.publicKey.blob == stored.publicKeyBlob }), let publicKey = try? stored.publicKey {
-                    secrets.identities.append(AgentIdentity(publicKey: publicKey, comment: stored.name, signer: provider.signer(for: stored)))
+                    let signer = provider.signer(for: stored), saysWhy = stored.location == .token
+                    secrets.identities.append(AgentIdentity(publicKey: publicKey, comment: stored.name) { data, hash in
+                        do { return try signer.sign(data, rsaHash: hash) } catch where saysWhy {
+                            // ssh itself says only "agent refused operation": say why, in one line and its hint.
+                            let unavailable = KeySignerSetup.explain(error)
+                            _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
+                            throw unavailable
+                        }
+                    })
                 }
             } else if let stored = hop.key {
                 let key = try VaultPrivateKey.read(stored, from: vault)

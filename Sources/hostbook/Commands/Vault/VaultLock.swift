@@ -13,8 +13,8 @@ enum VaultLock {
         again). A gnome-keyring-daemon it started on your session bus (a login without a desktop) \
         is stopped the same way. Where a desktop's Secret Service answers instead, locks its \
         default keyring. \
-        A standing agent keeps running and is told to drop the keys it has read, and its \
-        approval grants, at once (it reads them from the vault again when it next signs, so \
+        A standing agent keeps running and is told to drop the keys it has read, the PINs of \
+        its tokens, and its approval grants, at once (it reads them from the vault again when it next signs, so \
         it signs nothing until the vault is unlocked); an agent it cannot reach drops them \
         when it next finds the vault locked (within 15 s).
         """

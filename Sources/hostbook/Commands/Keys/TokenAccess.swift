@@ -1,0 +1,53 @@
+// How the agents reach the keys on PKCS#11 tokens (TokenKeySigners, Sessions): where each
+// key is, read from the database when it signs, and the token's PIN asked through
+// SSH_ASKPASS, else (a `hostbook ssh` session) on the terminal; never from argv or the
+// environment. A failure is worded here for the agent log and key-status.
+import Agent
+import HostStore
+import SecureMemory
+import Sessions
+import Tokens
+#if canImport(Glibc)
+import Glibc
+#endif
+
+enum TokenAccess {
+    /// The token keys' provider of one agent session (its PINs live as long as it does).
+    /// `terminal`: the PIN may be asked on this process's terminal (`hostbook ssh`).
+    static func signers(databasePath: String, environment: [String: String], terminal: Bool) -> TokenKeySigners {
+        TokenKeySigners(place: { key in
+            guard let database = try HostDatabase.openForReading(path: databasePath) else { return nil }
+            return try TokenKeys(database: database).place(of: key)
+        }, askPIN: { key, token in
+            askPIN(key: key.name, token: token.label, environment: environment, terminal: terminal)
+        })
+    }
+
+    /// The PIN through SSH_ASKPASS, else on the terminal when there is one to ask on.
+    private static func askPIN(key: String, token: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
+        let prompt = "Enter the PIN of the token '\(token.escapedForTerminal)' for the key '\(key.escapedForTerminal)':"
+        if let pin = AskpassSecret.ask(prompt, environment: environment), !pin.isEmpty { return pin }
+        guard terminal, isatty(STDIN_FILENO) == 1 else { return nil }
+        guard let pin = try? Terminal.readSecret(prompt: "\(raw: prompt) "), !pin.isEmpty else { return nil }
+        return pin
+    }
+}
+
+extension TokenError {
+    /// Why an agent could not sign with a token key, as the log and key-status say it.
+    var agentUnavailable: AgentKeyUnavailable {
+        switch self {
+        case .wrongPIN:
+            return AgentKeyUnavailable(message: "the token refused the PIN", hint: "Nothing was kept; the next signature asks for the PIN again.")
+        case .pinRequired:
+            return AgentKeyUnavailable(message: "the token needs its PIN and nobody could be asked for it",
+                                       hint: "Set SSH_ASKPASS for the agent (hostbook asks the PIN through it), or log in with 'hostbook ssh' on a terminal.")
+        case .moduleNotAllowed(let path):
+            return AgentKeyUnavailable(message: "the PKCS#11 module \(path.escapedForTerminal) is not under /usr/lib or /usr/local/lib",
+                                       hint: "The agents load only modules in the system library folders.")
+        default:
+            let error = cliError()
+            return AgentKeyUnavailable(message: error.message, hint: error.hint)
+        }
+    }
+}
