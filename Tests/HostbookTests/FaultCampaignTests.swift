@@ -241,7 +241,7 @@ final class FaultCampaignTests: XCTestCase {
                                               "failures": testRun?.failureCount ?? 0])
     }
 
-    /// A full disk: a 512 KiB tmpfs mounted as the data folder (the tests run as root; skipped
+    /// A full disk: a 1 MiB tmpfs mounted as the data folder (the tests run as root; skipped
     /// where mounting is refused). A write that does not fit fails
     /// with one line and exit 1, and the database is whole with every earlier row.
     func testAFullDiskFailsWithOneLineAndLeavesTheDatabaseWhole() throws {
@@ -250,7 +250,7 @@ final class FaultCampaignTests: XCTestCase {
         // Mounting needs root (the tests run as root in CI); elsewhere there is no full disk to
         // make without one, and RLIMIT_FSIZE would test a signal (SIGXFSZ), not a full disk.
         try XCTSkipUnless(getuid() == 0, "mounting a tmpfs needs root")
-        let mount = try ToolProcess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=512k,mode=0700", "tmpfs", data])
+        let mount = try ToolProcess.run(URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=1m,mode=0700", "tmpfs", data])
         try XCTSkipUnless(mount.status == 0, "cannot mount a tmpfs here: \(mount.stderr)")
         let mounted = true
         defer { if mounted { _ = try? ToolProcess.run(URL(fileURLWithPath: "/bin/umount"), [data]) } }

@@ -43,6 +43,7 @@ final class FuzzRegressionTests: XCTestCase {
         "security-key-response", // Tests/SecurityKeysTests/SecurityKeyResponseTests.swift
         "agent-upstream-reply", // Tests/AgentTests/UpstreamReplyFuzzRegressionTests.swift
         "ssh-config",    // Tests/SSHConfigTests/SSHConfigFuzzRegressionTests.swift
+        "token-response", // Tests/TokensTests/TokenResponseTests.swift
     ]
 
     func testEveryCrasherIsReplayedWithoutCrashing() throws {
