@@ -10,7 +10,10 @@
 //   vault-probe DB-ID TIMEOUT-MS delete KIND OWNER     prints "deleted" or "none"
 //   vault-probe DB-ID TIMEOUT-MS items                 prints "KIND OWNER" for each item
 //
-// Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2.
+// Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2. A call waiting
+// on a terminal (VaultWaitNotice) prints "vault-probe: waiting for SERVICE; giving up after
+// SECONDS" on stdout, the service's name as the library gives it (hostbook's own line and
+// its escaping are the executable's VaultWaitLine).
 import SecureMemory
 import Vault
 #if canImport(Glibc)
@@ -25,6 +28,10 @@ func fail(_ text: String, code: Int32) -> Never {
 
 // The session bus, as hostbook picks it at its start (before any thread).
 VaultClient.pickSessionBusAtStartup()
+VaultWaitNotice.show { service, seconds in
+    let line = Array("vault-probe: waiting for \(service ?? "-"); giving up after \(seconds)\n".utf8)
+    _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
 let args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 3, let timeout = args[1] == "-" ? VaultTimeout.standardMilliseconds : Int(args[1]) else {
     fail("usage: vault-probe DB-ID TIMEOUT-MS status|store|lookup|delete [KIND OWNER]", code: 2)
