@@ -64,7 +64,7 @@ do {
         print(health.status.name)
         if let service = health.service { print("service \(service)") }
         if let collection = health.collection { print("collection \(collection)") }
-        if let error = health.error { fail("error \(error.kind): \(error.message)", code: 1) }
+        if let error = health.error { fail("error \(error.kind): \(error.text)", code: 1) }
     case "store":
         try client.store(readStandardInput(), for: itemID(), label: "hostbook test")
         print("stored")
@@ -85,5 +85,5 @@ do {
         fail("vault-probe: unknown command \(args[2])", code: 2)
     }
 } catch let error as VaultError {
-    fail("error \(error.kind): \(error.message)", code: 1)
+    fail("error \(error.kind): \(error.text)", code: 1)
 }

@@ -3,8 +3,9 @@
 // break, a bidirectional override or any other invisible formatting character (which can
 // make text read differently, or two texts look the same). `quoted` shows
 // such characters as `\u{...}`; the program reaches it through TerminalText's interpolation
-// and `escapedForTerminal` (hostbook/CLI/TerminalText.swift), so every table cell, message,
-// prompt and banner that shows outside text is escaped by it. The libraries keep outside
+// (hostbook/CLI/TerminalText.swift, which also spells it for words built before they are
+// printed), so every table cell, message, prompt and banner that shows outside text is
+// escaped by it. The libraries keep outside
 // text raw in what they return and throw; only the executable, which prints, escapes. `clean` removes them instead, for the few fields an
 // importer stores (Tailscale host names, OS names, logins).
 
