@@ -77,8 +77,9 @@ let package = Package(
         // optimisation flag of its own: release builds are -O with all bounds and overflow
         // checks (the bcrypt loop is fast with them on: KDF/Eksblowfish.swift).
         .target(name: "KeyFormats", dependencies: ["System", "SecureMemory", "CSodium", "COpenSSL"]),
-        // Secret Service through libsecret (KeyFormats for its one escaping rule, PrintableText).
-        .target(name: "Vault", dependencies: ["System", "SecureMemory", "KeyFormats", "CLibSecret"], swiftSettings: libsecretHeaders),
+        // Secret Service through libsecret. Its words for the user are the executable's
+        // (VaultError's Remedy, VaultWaitNotice), so it needs no escaping rule.
+        .target(name: "Vault", dependencies: ["System", "SecureMemory", "CLibSecret"], swiftSettings: libsecretHeaders),
         // Pure readers of documents from outside (the streaming JSON reader, Tailscale's status
         // and device list, RFC 3339 times, Punycode and alias sanitising). No I/O: a caller
         // hands the bytes over through a ByteSource.

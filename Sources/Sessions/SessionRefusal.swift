@@ -1,7 +1,8 @@
 // What the Sessions library refuses, as data: each case names what was refused and carries
 // the names, paths and values the caller needs to say so. The executable words each case,
 // escapes the values and maps the case to an exit code (Sources/hostbook, SessionRefusal+
-// Presentation.swift). SessionError still carries the refusals not yet moved here.
+// Presentation.swift), so no message, hint or escape is made in this library. SessionError
+// still carries the refusals not yet moved here.
 public enum SessionRefusal: Error, Sendable, Equatable {
     /// No saved key called `name` (not found).
     case keyNotFound(name: String)
@@ -28,4 +29,35 @@ public enum SessionRefusal: Error, Sendable, Equatable {
     case notAPlainFile(file: String, folder: String, commit: String, mode: String)
     /// `allowed_signers` at `path` could not be written: `reason` (failed).
     case allowedSignersNotWritten(path: String, reason: String)
+
+    // MARK: A `hostbook ssh` plan (SSHPlan) and its ssh configuration (SSHSessionConfig)
+
+    /// No saved host called `name`; `nearest`: the saved name it most likely meant (not found).
+    case hostNotFound(name: String, nearest: String?)
+    /// No saved snippet called `name` (not found).
+    case snippetNotFound(name: String)
+    /// The jump hosts of `host` loop back to `at` (failed).
+    case jumpChainLoops(host: String, at: String)
+    /// The jump chain of `host` is longer than JumpChain.maxHosts (failed).
+    case jumpChainTooLong(host: String)
+    /// `jump`, named as the jump host of `of`, is not a saved host (not found).
+    case jumpHostMissing(jump: String, of: String)
+    /// `key`, named by host `host`, is not a saved key (removed after the host was read) (not found).
+    case hostKeyMissing(key: String, host: String)
+    /// A name or value ssh_config cannot express: `reason` says which (failed).
+    case sshConfigNotWritable(reason: String)
+
+    // MARK: A signature made through the standing agent (AgentSSHSIGSigner); all failed
+
+    /// Nothing answers at `socket`; `purpose` names what is signed through the agent
+    /// ("bundles", "git commits and tags").
+    case agentNotRunning(socket: String, purpose: String)
+    /// The agent at `socket` did not answer the signature request.
+    case agentDidNotAnswer(socket: String)
+    /// The agent at `socket` is locked: it offers no keys.
+    case agentLocked(socket: String)
+    /// The agent refused to sign with key `key`.
+    case agentRefusedToSign(key: String)
+    /// The agent's signature with key `key` does not verify: `reason`.
+    case agentSignatureDoesNotVerify(key: String, reason: String)
 }

@@ -26,8 +26,7 @@ extension VaultError {
     /// hostbook's headless keyring is not running (`vault lock` stopped it) while the
     /// environment still names its bus.
     static func headlessKeyringStopped() -> VaultError {
-        VaultError(.locked, "hostbook's keyring is locked (not running: 'hostbook vault lock' stopped it)",
-                   remedy: .unlockOwnKeyring)
+        VaultError(.locked, "hostbook's keyring is locked", cause: .stoppedByVaultLock, remedy: .unlockOwnKeyring)
     }
 
     static func noService() -> VaultError {

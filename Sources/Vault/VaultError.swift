@@ -1,7 +1,9 @@
 // The error every VaultClient call throws: a kind callers branch on, and words for the user.
 // (SecretPayload.decode's own DecodeError is turned into one by VaultClient.lookup.)
 // The texts are made in VaultError+Messages.swift; a fix that is a hostbook command is a
-// Remedy, worded by the executable.
+// Remedy, and a cause that is one (`vault lock` stopped hostbook's keyring) a Cause, both
+// worded by the executable (VaultError+Presentation.swift), which makes the error's
+// `message` from `text` and the cause.
 
 public struct VaultError: Error, Sendable, CustomStringConvertible {
     public enum Kind: Sendable, Equatable {
@@ -32,9 +34,18 @@ public struct VaultError: Error, Sendable, CustomStringConvertible {
         case unlockAgain
     }
 
+    /// Why, when that is a hostbook command: data the executable words after `text`.
+    public enum Cause: Sendable, Equatable {
+        /// hostbook's own keyring is not running: `vault lock` stopped it (the environment
+        /// still names its bus).
+        case stoppedByVaultLock
+    }
+
     public let kind: Kind
-    /// What is wrong, one line, in a user's words.
-    public let message: String
+    /// What is wrong, one line, in a user's words (without `cause`).
+    public let text: String
+    /// Why, when that is a hostbook command, or nil.
+    public let cause: Cause?
     /// What to do about it when that names no hostbook command, or nil (see `remedy`).
     public let advice: String?
     /// What to do about it when that is a hostbook command, or nil.
@@ -42,17 +53,19 @@ public struct VaultError: Error, Sendable, CustomStringConvertible {
 
     public init(_ kind: Kind, _ message: String, hint: String? = nil) {
         self.kind = kind
-        self.message = message
+        self.text = message
+        self.cause = nil
         self.advice = hint
         self.remedy = nil
     }
 
-    public init(_ kind: Kind, _ message: String, remedy: Remedy) {
+    public init(_ kind: Kind, _ message: String, cause: Cause? = nil, remedy: Remedy) {
         self.kind = kind
-        self.message = message
+        self.text = message
+        self.cause = cause
         self.advice = nil
         self.remedy = remedy
     }
 
-    public var description: String { message }
+    public var description: String { text }
 }

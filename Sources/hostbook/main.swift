@@ -18,6 +18,8 @@ if CommandLine.arguments.dropFirst().first != "-Y" {
 signal(SIGPIPE, SIG_IGN)
 // The session bus, while this is the only thread (setenv: VaultClient.pickSessionBusAtStartup).
 VaultClient.pickSessionBusAtStartup()
+// A vault call waiting on a keyring's dialog tells the user (VaultWaitLine).
+VaultWaitLine.install()
 #if DEBUG
 // The fault campaign's hook (System/FaultStep.swift): debug builds only, read once here.
 FaultStep.armFromEnvironment()

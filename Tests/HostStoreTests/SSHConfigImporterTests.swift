@@ -54,8 +54,8 @@ final class SSHConfigImporterTests: DatabaseTestCase {
         XCTAssertEqual(try db.host(named: "db")?.jump, "bastion")
         XCTAssertNil(try db.host(named: "x")?.jump)
         XCTAssertEqual(report.hosts[3].notImported.count, 1)
-        XCTAssertTrue(report.hosts[3].notImported[0].contains("user differs"))
-        XCTAssertTrue(report.hosts[4].notImported[0].contains("no saved or imported host is named 'nowhere'"))
+        XCTAssertTrue(report.hosts[3].notImported[0].text.contains("user differs"))
+        XCTAssertTrue(report.hosts[4].notImported[0].text.contains("no saved or imported host is named 'nowhere'"))
         XCTAssertEqual(report.hosts[5].notImported, ["ProxyJump a,b: hostbook keeps one jump host"])
     }
 
@@ -77,8 +77,8 @@ final class SSHConfigImporterTests: DatabaseTestCase {
         XCTAssertEqual(try db.host(named: "a")?.jump, "b")
         XCTAssertNil(try db.host(named: "b")?.jump)
         XCTAssertNil(try db.host(named: "c")?.jump)
-        XCTAssertTrue(report.hosts[1].notImported[0].contains("loop of jump hosts (b -> a -> b)"), "\(report.hosts[1].notImported)")
-        XCTAssertTrue(report.hosts[2].notImported[0].contains("loop of jump hosts (c -> c)"))
+        XCTAssertTrue(report.hosts[1].notImported[0].text.contains("loop of jump hosts (b -> a -> b)"), "\(report.hosts[1].notImported)")
+        XCTAssertTrue(report.hosts[2].notImported[0].text.contains("loop of jump hosts (c -> c)"))
     }
 
     func testKeysAreLinkedByTheirPublicHalf() throws {
@@ -96,7 +96,8 @@ final class SSHConfigImporterTests: DatabaseTestCase {
         XCTAssertEqual(report.hosts[0].key, "laptop")
         XCTAssertEqual(report.hosts[0].notImported.count, 2)
         XCTAssertEqual(report.hosts[0].notImported[0], "IdentityFile ~/.ssh/missing: the file does not exist")
-        XCTAssertTrue(report.hosts[0].notImported[1].contains("no imported hostbook key"))
+        XCTAssertEqual(report.hosts[0].notImported[1], ImportNote("IdentityFile ~/.ssh/other: no imported hostbook key has this public key",
+                                                                  remedy: .importKeyThenImportAgain(path: "~/.ssh/other")))
     }
 
     func testClashesAndInvalidValuesAreSkippedWithTheReason() throws {
@@ -120,7 +121,8 @@ final class SSHConfigImporterTests: DatabaseTestCase {
         XCTAssertEqual(first.hosts[1].reason, "the Host name 'Web' earlier in the configuration differs only in letter case (hostbook names ignore case)")
         let second = try SSHConfigImporter(connection: db.connection).run([candidate("Web", "web.example")], dryRun: false,
                                                                            files: ["/home/u/.ssh/config"])
-        XCTAssertEqual(second.notes, ["host 'old' (Host old, /home/u/.ssh/config line 1) is no longer in the configuration; it was kept (remove it with 'hostbook remove old')"])
+        XCTAssertEqual(second.notes, [ImportNote("host 'old' (Host old, /home/u/.ssh/config line 1) is no longer in the configuration; it was kept",
+                                                 remedy: .removeHost(name: "old"))])
         XCTAssertNotNil(try db.host(named: "old"))
         // Another file's hosts are not named.
         XCTAssertEqual(try SSHConfigImporter(connection: db.connection).run([], dryRun: true, files: ["/elsewhere"]).notes, [])

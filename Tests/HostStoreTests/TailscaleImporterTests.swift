@@ -131,12 +131,13 @@ final class TailscaleImporterTests: XCTestCase {
         let report = try db.importAll(try TailscaleFixtures.document(before))
         // OpenSSH's rule (issue 9, hole 8): beside the key the user approved, any other key —
         // of any type — is a change, so neither of the device's keys is added for that name.
-        let conflict = "another key (SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU) is trusted from tofu; decide with 'hostbook known-hosts approve --replace'"
+        let conflict = "another key (SHA256:bD48GIaaVxfO73xLjcEhzRAzGU4bSs0mXkzNVOslMzU) is trusted from tofu"
         XCTAssertEqual(report.keyProblems.map { "\($0.host) \($0.pattern) \($0.keyType) \($0.reason)" }, [
             "build01 build01.tail7c3e90.ts.net ecdsa-sha2-nistp256 \(conflict)",
             "build01 build01.tail7c3e90.ts.net ssh-ed25519 \(conflict)",
             "build01 100.80.1.1 ecdsa-sha2-nistp256 the key is revoked",
         ])
+        XCTAssertEqual(report.keyProblems.map(\.remedy), [.approveReplacing, .approveReplacing, nil], "the fix of a conflict is `known-hosts approve --replace`")
         XCTAssertEqual(try db.strings("SELECT source FROM known_hosts WHERE pattern = 'build01.tail7c3e90.ts.net'"), ["tofu"])
         XCTAssertEqual(try db.count("SELECT count(*) FROM known_hosts WHERE pattern = '100.80.1.1' AND marker = ''"), 1)
         XCTAssertEqual(report.entriesTrusted, 5)
@@ -178,7 +179,8 @@ final class TailscaleImporterTests: XCTestCase {
         options.hashedTestBudget = 4
         options.dryRun = true
         let report = try db.importAll(try TailscaleFixtures.document(before), options)
-        XCTAssertEqual(report.notes, ["1 hashed known_hosts entry was not compared with the 5 imported names (too many to test); 'hostbook known-hosts check' still applies them"])
+        XCTAssertEqual(report.notes, [ImportNote("1 hashed known_hosts entry was not compared with the 5 imported names (too many to test)",
+                                                 remedy: .knownHostsCheckStillApplies)])
         XCTAssertEqual(report.keyProblems, [])
         options.hashedTestBudget = 5
         XCTAssertEqual(try db.importAll(try TailscaleFixtures.document(before), options).keyProblems.count, 2)

@@ -1,6 +1,6 @@
 // PrintableText.quoted, the one escaping rule for printed outside text, is idempotent: what
 // it writes holds nothing it would escape again, and a backslash is not escaped. hostbook
-// relies on this when a value escaped once (escapedForTerminal) is interpolated into
+// relies on this when a value escaped once (the executable's escapedForTerminal) is interpolated into
 // TerminalText, which escapes again.
 import XCTest
 import KeyFormats
@@ -45,7 +45,7 @@ final class PrintableTextTests: XCTestCase {
             XCTAssertTrue(PrintableText.isUnsafe(scalar), String(value, radix: 16))
             XCTAssertEqual(PrintableText.quoted("a\(Character(scalar))b"), "a\\u{\(String(value, radix: 16))}b")
         }
-        XCTAssertEqual("/usr/bin/s\u{200B}sh".escapedForTerminal, #"/usr/bin/s\u{200b}sh"#)
+        XCTAssertEqual(PrintableText.quoted("/usr/bin/s\u{200B}sh"), #"/usr/bin/s\u{200b}sh"#)
         XCTAssertEqual(PrintableText.clean("s\u{200B}s\u{AD}h"), "ssh")
         // Visible text outside ASCII is left alone.
         for text in ["ünïcödé", "名前", "🔑", "a\u{A0}b", "ß"] { XCTAssertEqual(PrintableText.quoted(text), text) }

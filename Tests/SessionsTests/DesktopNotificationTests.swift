@@ -75,7 +75,7 @@ final class DesktopNotificationTests: XCTestCase {
         try needsBus()
         try XCTSkipIf(DesktopNotification.hasOwner(gdbus: try XCTUnwrap(which("gdbus"))), "a notification service already runs on this bus")
         var sent = true
-        let seen = try monitoringNotify { sent = DesktopNotification.send(ApprovalRequest.noApproverNotice) }
+        let seen = try monitoringNotify { sent = DesktopNotification.send("hostbook: refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS") }
         XCTAssertFalse(sent)
         XCTAssertFalse(seen.contains("member=Notify"), seen)
     }

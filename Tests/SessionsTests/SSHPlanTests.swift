@@ -162,10 +162,7 @@ final class SSHPlanTests: XCTestCase {
         // HostStore refuses a loop; an older hostbook or sqlite3 could write one.
         try database.connection.execute("UPDATE hosts SET jump_host_id = (SELECT id FROM hosts WHERE name = 'c') WHERE name = 'a'")
         XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "c", snippetName: nil)) { error in
-            let e = error as? SessionError
-            XCTAssertEqual(e?.kind, .failed)
-            XCTAssertEqual(e?.message, "the jump hosts of 'c' form a loop at 'c'")
-            XCTAssertEqual(e?.hint, "Fix it with 'hostbook edit NAME --no-jump' on one of them.")
+            XCTAssertEqual(error as? SessionRefusal, .jumpChainLoops(host: "c", at: "c"))
         }
     }
 
@@ -179,10 +176,7 @@ final class SSHPlanTests: XCTestCase {
         try database.addHost(NewHost(name: "h\(last)", hostname: "h\(last).test"))
         try database.connection.execute("UPDATE hosts SET jump_host_id = (SELECT id FROM hosts WHERE name = 'h\(last)') WHERE name = 'h\(last - 1)'")
         XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "h1", snippetName: nil)) { error in
-            let e = error as? SessionError
-            XCTAssertEqual(e?.kind, .failed)
-            XCTAssertEqual(e?.message, JumpChain.tooLongMessage("h1"))
-            XCTAssertEqual(e?.hint, "Shorten it with 'hostbook edit NAME --jump' or '--no-jump'.")
+            XCTAssertEqual(error as? SessionRefusal, .jumpChainTooLong(host: "h1"))
         }
         XCTAssertEqual(try SSHPlan.load(databasePath: databasePath, name: "h2", snippetName: nil).hops.count, JumpChain.maxHosts,
                        "a host further along still has a chain within the limit")
@@ -200,25 +194,26 @@ final class SSHPlanTests: XCTestCase {
         try database.editHost("web", changes)
         XCTAssertNotNil(try KeyStore(database: database).remove(name: "gone"))
         XCTAssertThrowsError(try SSHPlan.hops([read], in: database)) { error in
-            let e = error as? SessionError
-            XCTAssertEqual(e?.kind, .notFound)
-            XCTAssertEqual(e?.message, "the key 'gone' of host 'web' does not exist")
+            XCTAssertEqual(error as? SessionRefusal, .hostKeyMissing(key: "gone", host: "web"))
         }
     }
 
     func testAMissingHostOrSnippetOrDatabaseIsNotFound() throws {
         try database.addHost(NewHost(name: "web", hostname: "web.test"))
-        for (path, name, snippet, message) in [(databasePath, "nope", nil, "no host named 'nope'"),
-                                               (databasePath, "web", "nope", "no snippet named 'nope'"),
-                                               (folder + "/none.db", "web", nil, "no host named 'web'")] {
+        let refusals: [(String, String, String?, SessionRefusal)] = [
+            (databasePath, "nope", nil, .hostNotFound(name: "nope", nearest: nil)),
+            (databasePath, "webb", nil, .hostNotFound(name: "webb", nearest: "web")),
+            (databasePath, "web", "nope", .snippetNotFound(name: "nope")),
+            (folder + "/none.db", "web", nil, .hostNotFound(name: "web", nearest: nil))]
+        for (path, name, snippet, refusal) in refusals {
             XCTAssertThrowsError(try SSHPlan.load(databasePath: path, name: name, snippetName: snippet)) { error in
-                XCTAssertEqual((error as? SessionError)?.kind, .notFound)
-                XCTAssertEqual((error as? SessionError)?.message, message)
+                XCTAssertEqual(error as? SessionRefusal, refusal)
             }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/none.db"), "reading creates no database")
         XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "bad\u{1b}[2Jname", snippetName: nil)) { error in
-            XCTAssertEqual((error as? SessionError)?.message, "no host named 'bad\\u{1b}[2Jname'", "outside text is escaped")
+            XCTAssertEqual(error as? SessionRefusal, .hostNotFound(name: "bad\u{1b}[2Jname", nearest: nil),
+                           "the name is kept raw: the executable escapes it when it prints it")
         }
     }
 

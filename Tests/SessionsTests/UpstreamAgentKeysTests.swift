@@ -19,15 +19,15 @@ import KeyFormats
 import System
 import TestSupport
 
-/// Answers from a list (the last repeated), recording every prompt.
+/// Answers from a list (the last repeated), recording every request.
 private final class ListApprover: AgentApprover, @unchecked Sendable {
     let mutex = NSLock()
     var answers: [ApprovalAnswer]
-    var prompts: [String] = []
+    var asked: [ApprovalRequest] = []
     init(_ answers: [ApprovalAnswer]) { self.answers = answers }
     func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
         mutex.lock(); defer { mutex.unlock() }
-        prompts.append(request.prompt)
+        asked.append(request)
         return answers.count > 1 ? answers.removeFirst() : answers[0]
     }
 }
@@ -163,8 +163,10 @@ final class UpstreamAgentKeysTests: XCTestCase {
         let entries = try database.agentLog()
         XCTAssertEqual(entries.map(\.signed), [false, true])
         XCTAssertEqual(entries.map(\.decision), ["denied", "prompt"])
-        XCTAssertEqual(approver.prompts.count, 2)
-        XCTAssertTrue(approver.prompts[0].contains("far-key") && approver.prompts[0].contains("destination: web"), approver.prompts[0])
+        XCTAssertEqual(approver.asked.count, 2)
+        XCTAssertEqual(approver.asked[0].key.name, "far-key")
+        guard case .savedHosts(let hosts, _) = approver.asked[0].destination else { return XCTFail("\(approver.asked[0].destination)") }
+        XCTAssertEqual(hosts.map(\.name), ["web"])
     }
 
     /// The client's RSA flags reach ssh-agent: rsa-sha2-256 and rsa-sha2-512 signatures come

@@ -10,7 +10,10 @@
 //   vault-probe DB-ID TIMEOUT-MS delete KIND OWNER     prints "deleted" or "none"
 //   vault-probe DB-ID TIMEOUT-MS items                 prints "KIND OWNER" for each item
 //
-// Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2.
+// Errors: "error <kind>: <message>" on stderr, exit 1. Usage errors exit 2. A call waiting
+// on a terminal (VaultWaitNotice) prints "vault-probe: waiting for SERVICE; giving up after
+// SECONDS" on stdout, the service's name as the library gives it (hostbook's own line and
+// its escaping are the executable's VaultWaitLine).
 import SecureMemory
 import Vault
 #if canImport(Glibc)
@@ -25,6 +28,10 @@ func fail(_ text: String, code: Int32) -> Never {
 
 // The session bus, as hostbook picks it at its start (before any thread).
 VaultClient.pickSessionBusAtStartup()
+VaultWaitNotice.show { service, seconds in
+    let line = Array("vault-probe: waiting for \(service ?? "-"); giving up after \(seconds)\n".utf8)
+    _ = line.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
 let args = Array(CommandLine.arguments.dropFirst())
 guard args.count >= 3, let timeout = args[1] == "-" ? VaultTimeout.standardMilliseconds : Int(args[1]) else {
     fail("usage: vault-probe DB-ID TIMEOUT-MS status|store|lookup|delete [KIND OWNER]", code: 2)
@@ -57,7 +64,7 @@ do {
         print(health.status.name)
         if let service = health.service { print("service \(service)") }
         if let collection = health.collection { print("collection \(collection)") }
-        if let error = health.error { fail("error \(error.kind): \(error.message)", code: 1) }
+        if let error = health.error { fail("error \(error.kind): \(error.text)", code: 1) }
     case "store":
         try client.store(readStandardInput(), for: itemID(), label: "hostbook test")
         print("stored")
@@ -78,5 +85,5 @@ do {
         fail("vault-probe: unknown command \(args[2])", code: 2)
     }
 } catch let error as VaultError {
-    fail("error \(error.kind): \(error.message)", code: 1)
+    fail("error \(error.kind): \(error.text)", code: 1)
 }

@@ -152,13 +152,13 @@ final class VaultFailureTests: XCTestCase {
         session.thawKeyring()
         let result = onTerminal.wait()
         XCTAssertEqual(result.stdout.replacingOccurrences(of: "\r\n", with: "\n"),
-                       "hostbook: waiting for gnome-keyring-daemon; answer its dialog if it shows one (unlock, access request); "
-                       + "giving up after 60 s\nok\nservice gnome-keyring-daemon\ncollection login\n")
+                       "vault-probe: waiting for gnome-keyring-daemon; giving up after 60 s\nok\nservice gnome-keyring-daemon\ncollection login\n")
     }
 
-    /// The notice names the program that owns the Secret Service by its executable's name,
-    /// which anyone can choose: printed escaped, never as terminal control (issue 23).
-    func testTheWaitNoticeEscapesTheServicesName() throws {
+    /// The notice is told the program that owns the Secret Service by its executable's name,
+    /// which anyone can choose: as it is (the executable's VaultWaitLine escapes it, never
+    /// printing it as terminal control: issue 23, HostbookLogicTests/VaultWaitLineTests).
+    func testTheWaitNoticeIsToldTheServicesOwnName() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keyring-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -175,8 +175,7 @@ final class VaultFailureTests: XCTestCase {
         started.thawKeyring()
         let result = probe.wait()
         let shown = result.stdout.replacingOccurrences(of: "\r\n", with: "\n")
-        XCTAssertTrue(shown.hasPrefix("hostbook: waiting for keyring\\u{1b}[31m; answer its dialog if it shows one (unlock, access request); "
-                                      + "giving up after 60 s\nok\n"), shown)
+        XCTAssertTrue(shown.hasPrefix("vault-probe: waiting for keyring\u{1b}[31m; giving up after 60 s\nok\n"), shown)
     }
 
     /// As for a frozen keyring: calls with deadlines 0.25 s, 1.5 s and 4.5 s end in that order.
@@ -230,7 +229,7 @@ final class KeePassXCStateTests: XCTestCase {
                                                                             "sh", "-c", "PROBE=\(probe) DB=$1; \(script)"])
         XCTAssertEqual(result.stdout, """
             dialogs before: 0
-            hostbook: waiting for keepassxc; answer its dialog if it shows one (unlock, access request); giving up after 3 s
+            vault-probe: waiting for keepassxc; giving up after 3 s
             error timedOut: the Secret Service (keepassxc) did not answer within 3 s
             dialogs after: 1
 

@@ -17,6 +17,8 @@ final class VaultRemedyTests: XCTestCase {
         XCTAssertEqual(VaultError.noSessionBus(reason: "r").remedy, .desktopOrOwnKeyring)
         XCTAssertEqual(VaultError.sessionBusUnreachable(reason: "r").remedy, .desktopOrOwnKeyring)
         XCTAssertEqual(VaultError.headlessKeyringStopped().remedy, .unlockOwnKeyring)
+        XCTAssertEqual(VaultError.headlessKeyringStopped().cause, .stoppedByVaultLock, "the command that stopped it is data too")
+        XCTAssertEqual(VaultError.headlessKeyringStopped().text, "hostbook's keyring is locked")
         XCTAssertEqual(VaultError.wrongPassphrase().remedy, .typeLoginPassphrase)
         // A fix that names no hostbook command stays the vault's own advice.
         XCTAssertNil(VaultError.noService().remedy)

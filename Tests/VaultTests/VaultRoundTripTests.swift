@@ -29,7 +29,7 @@ final class VaultRoundTripTests: XCTestCase {
     func testStatusIsOKInTheTestKeyring() {
         let health = VaultClient.health()
         let backend = TestBackend.current
-        XCTAssertEqual(health.status, .ok, health.error?.message ?? "")
+        XCTAssertEqual(health.status, .ok, health.error?.text ?? "")
         XCTAssertEqual(health.service, backend.service)
         XCTAssertEqual(health.collection, backend.collection.name)
         XCTAssertEqual(health.label, backend.collection.label)
@@ -124,7 +124,7 @@ final class VaultRoundTripTests: XCTestCase {
         XCTAssertThrowsError(try client.lookup(item)) { error in
             let vaultError = error as? VaultError
             XCTAssertEqual(vaultError?.kind, .unknownPayloadVersion)
-            XCTAssertEqual(vaultError?.message,
+            XCTAssertEqual(vaultError?.text,
                            "the vault item for password \(item.owner) has payload version 127, which this hostbook cannot read")
         }
     }
@@ -153,7 +153,7 @@ final class VaultRoundTripTests: XCTestCase {
         let item = id()
         try client.storePayload(SecretBytes(count: 0), for: item, label: "hostbook test")
         XCTAssertThrowsError(try client.lookup(item)) { error in
-            XCTAssertEqual((error as? VaultError)?.message, "the vault item for password \(item.owner) is empty")
+            XCTAssertEqual((error as? VaultError)?.text, "the vault item for password \(item.owner) is empty")
         }
     }
 }

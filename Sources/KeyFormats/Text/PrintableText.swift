@@ -3,8 +3,10 @@
 // break, a bidirectional override or any other invisible formatting character (which can
 // make text read differently, or two texts look the same). `quoted` shows
 // such characters as `\u{...}`; the program reaches it through TerminalText's interpolation
-// (hostbook/CLI/TerminalText.swift), so every table cell, message, prompt and banner that
-// shows outside text is escaped by it. `clean` removes them instead, for the few fields an
+// (hostbook/CLI/TerminalText.swift, which also spells it for words built before they are
+// printed), so every table cell, message, prompt and banner that shows outside text is
+// escaped by it. The libraries keep outside
+// text raw in what they return and throw; only the executable, which prints, escapes. `clean` removes them instead, for the few fields an
 // importer stores (Tailscale host names, OS names, logins).
 
 public enum PrintableText {
@@ -80,11 +82,4 @@ public enum PrintableText {
     public static func quoted(bytes: some Sequence<UInt8>) -> String {
         quoted(String(decoding: Array(bytes), as: UTF8.self))
     }
-}
-
-extension String {
-    /// `PrintableText.quoted(self)`: the same rule, spelled where a message is built from
-    /// outside text (a library's error, a CLIError). Printed text needs neither: the
-    /// program's TerminalText escapes what is interpolated into it.
-    public var escapedForTerminal: String { PrintableText.quoted(self) }
 }

@@ -14,7 +14,7 @@
 // process chain, forwarding hosts). Asking happens
 // outside this policy's mutex, so a prompt left open holds up only the connection that
 // waits for it. A security-key (sk-*) signature that is allowed tells the requester's
-// terminal to touch the key (ApprovalRequest.touchNotice) before the authenticator is asked.
+// terminal to touch the key (AgentApprovals.tellToTouch) before the authenticator is asked.
 public import Agent
 public import HostStore
 public import KeyFormats
@@ -152,12 +152,12 @@ public final class AgentAccessPolicy: @unchecked Sendable {
         case .refused: return .refused(nil)
         case .refusedOutsideNamespaces: return .refused(Self.namespaceRefusal)
         case .permitted(let stored):
-            if key.needsSecurityKey { approvalRequest(stored, signing: data, on: connection).tellRequesterToTouch() }
+            if key.needsSecurityKey { approvals.tellToTouch(approvalRequest(stored, signing: data, on: connection)) }
             return .allowed(AgentApprovals.Decision.noConfirm.rawValue)
         case .needsApproval(let stored):
             let request = approvalRequest(stored, signing: data, on: connection)
             let decision = approvals.decide(request)
-            if decision.allows, key.needsSecurityKey { request.tellRequesterToTouch() }
+            if decision.allows, key.needsSecurityKey { approvals.tellToTouch(request) }
             return AgentSignDecision(allowed: decision.allows, how: decision.rawValue)
         }
     }

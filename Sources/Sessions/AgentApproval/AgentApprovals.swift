@@ -16,7 +16,9 @@
 // The standing agent's approvals tell the requester (`tellsRequester`): a request refused
 // because nobody could be asked puts one line on the requesting program's own terminal
 // (ApprovalRequest.tellRequester); an approver that puts the question to someone says so
-// there itself (TerminalApprover, AskpassApprover).
+// there itself (TerminalApprover, AskpassApprover). Both agents tell it to touch a security
+// key (`tellToTouch`). The lines are the executable's words (`wording`): without one,
+// nobody is told.
 import System
 
 public final class AgentApprovals: @unchecked Sendable {
@@ -34,6 +36,8 @@ public final class AgentApprovals: @unchecked Sendable {
     public let timeoutSeconds: Int
     /// Whether a request refused for want of an approver tells its requester's terminal.
     public let tellsRequester: Bool
+    /// The words of what a requester is told; nil: nothing is told.
+    public let wording: (any AgentWording)?
     private let clock: @Sendable () -> Double
     /// Broadcast when a pending answer arrives.
     private let lock = Lock()
@@ -45,9 +49,10 @@ public final class AgentApprovals: @unchecked Sendable {
     private var waiting = 0
 
     /// `approver` nil: nobody can be asked, every confirm key is refused. `clock`: seconds, monotonic.
-    public init(approver: (any AgentApprover)?, timeoutSeconds: Int = defaultTimeoutSeconds, tellsRequester: Bool = false,
-                clock: @escaping @Sendable () -> Double = { Monotonic.seconds() }) {
+    public init(approver: (any AgentApprover)?, wording: (any AgentWording)? = nil, timeoutSeconds: Int = defaultTimeoutSeconds,
+                tellsRequester: Bool = false, clock: @escaping @Sendable () -> Double = { Monotonic.seconds() }) {
         self.approver = approver
+        self.wording = wording
         self.tellsRequester = tellsRequester
         self.timeoutSeconds = timeoutSeconds
         self.clock = clock
@@ -65,8 +70,16 @@ public final class AgentApprovals: @unchecked Sendable {
     /// The decision for a signature with `request.key`.
     public func decide(_ request: ApprovalRequest) -> Decision {
         let decision = decideUntold(request)
-        if decision == .noApprover && tellsRequester { request.tellRequester(ApprovalRequest.noApproverNotice) }
+        if decision == .noApprover && tellsRequester, let wording { request.tellRequester(wording.noApproverNotice(request)) }
         return decision
+    }
+
+    /// Tells the requester's terminal (and the desktop) to touch the security key that is
+    /// about to sign for `request`.
+    public func tellToTouch(_ request: @autoclosure () -> ApprovalRequest) {
+        guard let wording else { return }
+        let request = request()
+        request.tellRequester(wording.touchNotice(request))
     }
 
     private func decideUntold(_ request: ApprovalRequest) -> Decision {

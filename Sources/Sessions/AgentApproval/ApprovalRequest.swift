@@ -1,13 +1,12 @@
 // One signature a confirm key (`hostbook keys edit NAME --confirm`) waits on: the key, where
 // the signature goes, what it signs (user authentication, or an SSHSIG signature and its
 // namespace, and a digest of the very data), which program asks (verified: ProcessIdentity)
-// and through which hosts, and the prompt that shows them. An answer is for this request
-// alone; only a grant reaches further, and only as far as `grantScope`. Every field from
-// outside (names, comments, command lines) is escaped where the prompt is built, so a field
-// cannot draw a line of its own (PrintableText).
+// and through which hosts. An answer is for this request alone; only a grant reaches
+// further, and only as far as `grantScope`. Every field is raw data: the prompt that shows
+// them, and the lines the requester is told, are the executable's words (AgentWording),
+// which escape every field from outside (PrintableText).
 public import HostStore
 public import System
-import KeyFormats
 
 /// Where a signature goes, as the agent knows it from session-bind.
 public enum ApprovalDestination: Sendable, Equatable {
@@ -101,42 +100,13 @@ public struct ApprovalRequest: Sendable, Equatable {
 
     // MARK: What the requester's terminal is told
 
-    /// Tells the requester's own terminal (when it has one of this user) one line, and the
-    /// desktop (DesktopNotification, where a notification service answers); never a
-    /// question: answers come only from an approver the user started.
+    /// Tells the requester's own terminal (when it has one of this user) one line (an
+    /// AgentWording's notice), and the desktop (DesktopNotification, where a notification
+    /// service answers); never a question: answers come only from an approver the user started.
     public func tellRequester(_ line: String) {
         guard let requester else { return }
         requester.tellTerminal(line)
         DesktopNotification.post(line)
-    }
-
-    /// "hostbook: waiting for approval of 'KEY' → DESTINATION in APPROVER" (`approver` is
-    /// already escaped).
-    public func waitingNotice(in approver: String) -> String {
-        "hostbook: waiting for approval of '\(key.name.escapedForTerminal)' → \(noticeDestination) in \(approver)"
-    }
-
-    /// "hostbook: touch your security key for 'KEY' → DESTINATION": said before an sk key's
-    /// authenticator is asked to sign (it may wait for a touch).
-    public var touchNotice: String {
-        "hostbook: touch your security key for '\(key.name.escapedForTerminal)' → \(noticeDestination)"
-    }
-
-    /// Tells the requester's terminal (and the desktop) to touch the security key.
-    public func tellRequesterToTouch() { tellRequester(touchNotice) }
-
-    /// What the requester is told when no approver could be asked.
-    public static let noApproverNotice = "hostbook: refused: no approver; run 'hostbook agent approve' or set SSH_ASKPASS"
-
-    /// Where the signature goes, in a few words.
-    var noticeDestination: String {
-        switch destination {
-        case .savedHosts(let hosts, _): return hosts.map(\.name.escapedForTerminal).joined(separator: ", ")
-        case .unknownServer: return "a server hostbook does not know"
-        case .none:
-            if let namespace = subject.namespace { return "namespace \(namespace.escapedForTerminal)" }
-            return "no named server"
-        }
     }
 
     /// What a grant for this request covers: key × destination host key × program (and
@@ -161,105 +131,10 @@ public struct ApprovalRequest: Sendable, Equatable {
     /// How many ancestors of the client a request shows.
     public static let ancestorsShown = 3
 
-    /// The lines of the prompt, each escaped.
-    public var promptLines: [String] {
-        var lines = ["Allow a signature with key \(key.name.escapedForTerminal)?",
-                     "  key:         \(key.algorithm.escapedForTerminal) \(key.fingerprint.escapedForTerminal)"]
-        switch destination {
-        case .savedHosts(let hosts, let fingerprint):
-            for host in hosts {
-                lines.append("  destination: \(host.name.escapedForTerminal) (\(host.address.escapedForTerminal))")
-            }
-            lines.append("  host key:    \(fingerprint.escapedForTerminal)")
-        case .unknownServer(let fingerprint):
-            lines.append("  destination: a server hostbook does not know (host key \(fingerprint.escapedForTerminal))")
-        case .none:
-            // An SSHSIG signature (git, ssh-keygen -Y sign) goes to no server: its namespace
-            // says what it is for.
-            if subject.namespace == nil {
-                lines.append("  destination: none (the client did not say which server the signature is for)")
-            }
-        }
-        switch subject {
-        case .userAuthentication(let user): lines.append("  signs:       a login as \(user.escapedForTerminal)")
-        case .sshsig(let namespace):
-            lines.append("  namespace:   \(namespace.escapedForTerminal)")
-            lines.append("  signs:       an SSHSIG signature (ssh-keygen -Y sign, git commit -S)")
-        case .unidentified: lines.append("  signs:       data that is neither a login nor an SSHSIG signature")
-        }
-        lines.append("  data:        \(dataDigest.escapedForTerminal)")
-        if !forwardedThrough.isEmpty {
-            lines.append("  forwarded through \(forwardedThrough.map(\.escapedForTerminal).joined(separator: ", "))")
-        }
-        lines.append("  program:     \(programText)")
-        if chain.isEmpty { lines.append("  requested by: an unknown process") }
-        for (i, process) in chain.enumerated() {
-            lines.append("  \(i == 0 ? "requested by:" : "        from:") \(Self.describe(process, verified: i == 0 ? .some(program) : nil))")
-        }
-        if isForwarded {
-            lines.append("A forwarded request asks every time.")
-        } else if program == nil {
-            lines.append("An unknown program asks every time.")
-        }
-        return lines
-    }
-
-    /// The sentence that goes with the grant choice (`choice`: how the approver names it,
-    /// `[a]` or `Yes`): what a grant made by this answer covers, and for how long. nil when
-    /// no grant can be made.
-    public func grantSentence(choice: String) -> String? {
-        guard mayGrant, let grantCoverage else { return nil }
-        return "\(choice) also allows, for \(Self.durationText(key.grantSeconds)) and without asking, every signature \(grantCoverage)."
-    }
-
-    /// What a grant for this request covers, in words (the grant scope: key × destination ×
-    /// program, with its script, × namespace), escaped; nil when no grant can be made.
-    public var grantCoverage: String? {
-        guard grantScope != nil else { return nil }
-        var words = ["with key \(key.name.escapedForTerminal)"]
-        switch destination {
-        case .savedHosts(let hosts, let fingerprint):
-            words.append("to \(hosts.map(\.name.escapedForTerminal).joined(separator: ", ")) (host key \(fingerprint.escapedForTerminal))")
-        case .unknownServer(let fingerprint): words.append("to the server of host key \(fingerprint.escapedForTerminal)")
-        case .none: if subject.namespace == nil { words.append("bound to no server") }
-        }
-        if let namespace = subject.namespace { words.append("in namespace \(namespace.escapedForTerminal)") }
-        words.append("by \(programText)")
-        return words.joined(separator: " ")
-    }
-
     /// A duration as `keys edit --grant` takes it: `1h`, `10m`, `90s`.
     public static func durationText(_ seconds: Int) -> String {
         if seconds % 3600 == 0 { return "\(seconds / 3600)h" }
         if seconds % 60 == 0 { return "\(seconds / 60)m" }
         return "\(seconds)s"
-    }
-
-    /// The whole prompt, one field a line.
-    public var prompt: String { promptLines.joined(separator: "\n") }
-
-    /// The verified program: its executable, and the script of an interpreter.
-    var programText: String {
-        guard let program else { return "unknown program (not identified: no grant is made for it)" }
-        return program.executable.escapedForTerminal + (program.script.map { " running \($0.escapedForTerminal)" } ?? "")
-    }
-
-    /// `PID EXECUTABLE: COMMAND LINE`, escaped, the command line shortened to 200 characters.
-    /// `verified`: for the client, its verified program (`.some(nil)`: unknown program),
-    /// shown instead of what /proc says now.
-    public static func describe(_ p: RunningProcess, verified: ProcessIdentity.Program?? = nil) -> String {
-        var command = p.arguments.joined(separator: " ")
-        if command.count > 200 { command = String(command.prefix(200)) + "…" }
-        let executable: String = switch verified {
-        case .some(.some(let program)): program.executable
-        case .some(.none): "unknown program"
-        case .none: p.executable ?? "?"
-        }
-        return "pid \(p.pid) \(executable.escapedForTerminal): \(command.escapedForTerminal)"
-    }
-
-    /// A chain as the log keeps it: one process a line, as `describe` shows it.
-    public static func logText(_ chain: [RunningProcess]) -> String? {
-        chain.isEmpty ? nil : chain.map { describe($0) }.joined(separator: "\n")
     }
 }

@@ -5,11 +5,10 @@
 // test), and its "yes" counts for the key's grant (`--grant`), when it has one. Unlike ssh, no DISPLAY is required: whoever set SSH_ASKPASS for the agent chose it.
 // The agent's environment is passed on (the askpass needs DISPLAY, WAYLAND_DISPLAY and the
 // D-Bus session of the desktop). The requester's own terminal is told that the request waits
-// for the askpass.
+// for the askpass. The prompt and that line are the executable's words (AgentWording).
 #if canImport(Glibc)
 import Glibc
 #endif
-import KeyFormats
 import System
 
 public struct AskpassApprover: AgentApprover {
@@ -18,11 +17,14 @@ public struct AskpassApprover: AgentApprover {
     private let environment: [String]
 
     private let searchPath: String?
+    private let wording: any AgentWording
 
     /// The approver for the agent's environment: nil when SSH_ASKPASS is unset or empty.
-    public init?(environment: [String: String]) {
+    /// `wording` words each question.
+    public init?(environment: [String: String], wording: any AgentWording) {
         guard let program = environment["SSH_ASKPASS"], !program.isEmpty else { return nil }
         self.program = program
+        self.wording = wording
         self.searchPath = environment["PATH"]
         var env = environment
         env["SSH_ASKPASS_PROMPT"] = "confirm"
@@ -31,10 +33,10 @@ public struct AskpassApprover: AgentApprover {
 
     public func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
         guard let path = ExecutablePath.find(program, searchPath: searchPath) else { return .unavailable }
-        request.tellRequester(request.waitingNotice(in: "SSH_ASKPASS (\(program.escapedForTerminal))"))
+        request.tellRequester(wording.waitingNotice(request, approver: .askpass(program: program)))
         let options = Spawn.Options(defaultSignals: [SIGPIPE], environment: environment)
         // Its yes is also the grant's: the prompt says what that covers.
-        let prompt = request.prompt + (request.grantSentence(choice: "Yes").map { "\n" + $0 } ?? "")
+        let prompt = wording.promptWithGrant(request, choice: "Yes")
         guard let result = try? CapturedProcess.run(path, [program, prompt], options: options, limit: 256,
                                                     timeoutMilliseconds: Int64(timeoutSeconds) * 1000) else { return .unavailable }
         if result.timedOut { return .timeout }

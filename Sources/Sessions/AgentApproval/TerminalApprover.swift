@@ -8,7 +8,8 @@
 // a: yes for the key's grant) comes back on the same connection with that id: an answer is
 // for its question alone. When none is connected the answer is `unavailable`, so the next
 // approver (the askpass) is tried. ApprovalWire holds the messages. Once a question is
-// put, the requester's own terminal is told that it waits, and where.
+// put, the requester's own terminal is told that it waits, and where. The prompt and that
+// line are the executable's words (AgentWording).
 import Agent
 import System
 
@@ -33,9 +34,11 @@ public final class TerminalApprover: AgentApprover, @unchecked Sendable {
     private var client: Client?
     private var nextID: UInt64 = 1
     private var server: UnixSocketServer?
+    private let wording: any AgentWording
 
-    /// Listens at `socketPath` (which must not exist).
-    public init(socketPath: String) throws {
+    /// Listens at `socketPath` (which must not exist); `wording` words each question.
+    public init(socketPath: String, wording: any AgentWording) throws {
+        self.wording = wording
         let server = try UnixSocketServer(path: socketPath, limits: .forThisProcess(maxClients: 16, maxClientsPerPeer: 4)) { [weak self] connection in
             self?.serve(connection)
         }
@@ -62,11 +65,11 @@ public final class TerminalApprover: AgentApprover, @unchecked Sendable {
         guard let (client, id) = asked else { return .unavailable }
         let grant = request.mayGrant ? ApprovalRequest.durationText(request.key.grantSeconds) : nil
         // The grant's sentence goes last, just above the question that offers it.
-        let prompt = request.prompt + (request.grantSentence(choice: "[a]").map { "\n" + $0 } ?? "")
+        let prompt = wording.promptWithGrant(request, choice: "[a]")
         guard client.write(ApprovalWire.question(id: id, grant: grant, prompt: prompt)) else {
             return lock.locked { client.answers[id] = nil; return .unavailable }
         }
-        request.tellRequester(request.waitingNotice(in: "'hostbook agent approve'"))
+        request.tellRequester(wording.waitingNotice(request, approver: .agentApprove))
         let deadline = Monotonic.seconds() + Double(timeoutSeconds)
         let answer: ApprovalAnswer = lock.locked {
             while true {

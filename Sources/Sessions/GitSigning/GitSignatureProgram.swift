@@ -85,7 +85,7 @@ public enum GitSignatureProgram {
             do { message = try FileDescriptor.standardInput.readToEnd(limit: maxMessage) } catch {
                 throw SessionError.failed("cannot read the data to sign from standard input: \(error)")
             }
-            do { try FileDescriptor.standardOutput.writeAll(try signature(message)) } catch let e as SessionError { throw e } catch {
+            do { try FileDescriptor.standardOutput.writeAll(try signature(message)) } catch let e as SessionError { throw e } catch let e as SessionRefusal { throw e } catch {
                 throw SessionError.failed("cannot write the signature to standard output: \(error)")
             }
             return

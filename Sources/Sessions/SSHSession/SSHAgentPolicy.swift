@@ -3,7 +3,8 @@
 // use refused (docs/openssh-behaviour.md, "The agent"). The decision is
 // AgentAccessPolicy's, the same as the standing agent's; the private keys are the caller's
 // (the executable reads them from the vault while ssh starts), and so is the approver of a
-// key saved with `--confirm` (the session's terminal; none: such a key is refused).
+// key saved with `--confirm` (the session's terminal; none: such a key is refused), and the
+// words of what the requester is told (AgentWording).
 public import Agent
 import HostStore
 
@@ -11,11 +12,11 @@ public enum SSHAgentPolicy {
     /// `sshVersion`: the ssh client's (major, minor). `identities`: the session's private
     /// keys, once read (it may block until they are).
     public static func make(plan: SSHPlan, databasePath: String, sshVersion: (major: Int, minor: Int),
-                            approver: (any AgentApprover)? = nil,
+                            approver: (any AgentApprover)? = nil, wording: any AgentWording,
                             identities: @escaping @Sendable () -> [AgentIdentity]) -> AgentPolicy {
         let hops = plan.hops.compactMap { hop in hop.key.map { SessionHopKey(key: $0, host: hop.host.hostname, port: hop.host.port) } }
         let access = AgentAccessPolicy(rules: .session(hops: hops, sshVersion: sshVersion),
-                                       approvals: AgentApprovals(approver: approver),
+                                       approvals: AgentApprovals(approver: approver, wording: wording),
                                        database: { try HostDatabase.openForReading(path: databasePath) })
         return access.agentPolicy(identity: { key in
             identities().first { $0.publicKey.blob == key.publicKeyBlob }

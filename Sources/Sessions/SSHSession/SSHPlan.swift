@@ -52,12 +52,12 @@ public struct SSHPlan: Sendable {
 
     /// Reads the host, its jump chain and the snippet from the database at `databasePath`
     /// (opened read-only; none there means no host). A missing host, snippet, jump host or
-    /// key is a `.notFound` SessionError, a looping or too long chain `.failed`; a database
+    /// key, or a looping or too long chain, is a SessionRefusal; a database
     /// failure is HostStore's error. `user` (`hostbook ssh USER@NAME` or `-l USER`) replaces
     /// the target's saved user for this connection only (`withUser`); the jump hosts keep theirs.
     public static func load(databasePath: String, name: String, user: String? = nil, snippetName: String?) throws -> SSHPlan {
         guard let database = try HostDatabase.openForReading(path: databasePath) else {
-            throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
+            throw SessionRefusal.hostNotFound(name: name, nearest: nil)
         }
         let plan = try load(database, name: name, snippetName: snippetName)
         return user.map(plan.withUser) ?? plan
@@ -98,36 +98,32 @@ public struct SSHPlan: Sendable {
         let snippet: String?
         if let snippetName {
             guard let found = try database.snippet(named: snippetName) else {
-                throw SessionError.notFound("no snippet named '\(snippetName.escapedForTerminal)'", hint: "Run 'hostbook snippets list' to see the snippets.")
+                throw SessionRefusal.snippetNotFound(name: snippetName)
             }
             snippet = found.command
         } else {
             snippet = nil
         }
         guard let target = try database.host(named: name) else {
-            if let near = try database.nearestHostName(to: name) {
-                throw SessionError.notFound("no host named '\(name.escapedForTerminal)'",
-                                            hint: "Did you mean '\(near.escapedForTerminal)'? Run 'hostbook ssh \(near.escapedForTerminal)' to connect to it.")
-            }
-            throw SessionError.notFound("no host named '\(name.escapedForTerminal)'", hint: "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.")
+            let nearest = try database.nearestHostName(to: name)
+            throw SessionRefusal.hostNotFound(name: name, nearest: nearest)
         }
         let chain: [Host]
         switch try JumpChain.walk(from: target, find: database.host(named:)) {
         case .chain(let hosts): chain = hosts
         case .loop(let hosts):
-            throw SessionError.failed("the jump hosts of '\(name.escapedForTerminal)' form a loop at '\((hosts.last!.jump ?? "").escapedForTerminal)'",
-                                      hint: "Fix it with 'hostbook edit NAME --no-jump' on one of them.")
+            throw SessionRefusal.jumpChainLoops(host: name, at: hosts.last!.jump ?? "")
         case .tooLong:
-            throw SessionError.failed(JumpChain.tooLongMessage(name).escapedForTerminal, hint: "Shorten it with 'hostbook edit NAME --jump' or '--no-jump'.")
+            throw SessionRefusal.jumpChainTooLong(host: name)
         case .missing(let jump, let of):
-            throw SessionError.notFound("the jump host '\(jump.escapedForTerminal)' of '\(of.escapedForTerminal)' does not exist")
+            throw SessionRefusal.jumpHostMissing(jump: jump, of: of)
         }
         return SSHPlan(databaseID: database.databaseID, hops: try hops(chain, in: database), snippet: snippet)
     }
 
     /// The hops of `chain` (the target first): each host's key and trusted host-key
     /// algorithms. A key named by a host but gone from the database meanwhile (another
-    /// hostbook removed it after the host was read) is a `.notFound` SessionError.
+    /// hostbook removed it after the host was read) is SessionRefusal.hostKeyMissing.
     static func hops(_ chain: [Host], in database: HostDatabase) throws -> [SSHHop] {
         let keys = KeyStore(database: database)
         let knownHosts = KnownHostsStore(database: database)
@@ -136,7 +132,7 @@ public struct SSHPlan: Sendable {
             var key: StoredKey?
             if let keyName = host.key {
                 guard let found = try keys.find(name: keyName) else {
-                    throw SessionError.notFound("the key '\(keyName.escapedForTerminal)' of host '\(host.name.escapedForTerminal)' does not exist")
+                    throw SessionRefusal.hostKeyMissing(key: keyName, host: host.name)
                 }
                 key = found
             }

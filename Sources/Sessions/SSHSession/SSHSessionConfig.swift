@@ -36,8 +36,8 @@ public struct SSHSessionConfig: Sendable {
         self.noInput = noInput
     }
 
-    /// The configuration's text; a name or value ssh_config cannot express is a `.failed`
-    /// SessionError.
+    /// The configuration's text; a name or value ssh_config cannot express is
+    /// SessionRefusal.sshConfigNotWritable.
     public func render(_ plan: SSHPlan, paths: Paths) throws -> String {
         var w = SSHConfigWriter()
         do {
@@ -46,8 +46,7 @@ public struct SSHSessionConfig: Sendable {
             try w.set("Include", "~/.ssh/config")
             try w.set("Include", "/etc/ssh/ssh_config")
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("cannot write the ssh configuration: \(e.description.escapedForTerminal)",
-                                      hint: "Rename the host (hostbook edit NAME --rename NEW) to a plain name.")
+            throw SessionRefusal.sshConfigNotWritable(reason: e.description)
         }
         return w.text
     }

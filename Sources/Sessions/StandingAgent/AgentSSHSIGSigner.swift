@@ -2,8 +2,9 @@
 // `ssh-keygen -Y sign` makes it with a key the agent holds: the signed data of
 // PROTOCOL.sshsig §3 in an SSH_AGENTC_SIGN_REQUEST (AgentSignatureRequest), RSA with
 // rsa-sha2-512 as sshsig.c signs it, and the answer checked before it is returned. hostbook
-// holds no private key itself. The one owner of what each agent answer means to the user:
-// team bundles (BundleSignature) and git's signatures (GitSignatureProgram) sign here.
+// holds no private key itself. The one owner of what each agent answer means (a
+// SessionRefusal case each): team bundles (BundleSignature) and git's signatures
+// (GitSignatureProgram) sign here.
 import Agent
 public import KeyFormats
 
@@ -11,7 +12,8 @@ public enum AgentSSHSIGSigner {
     /// Signs `message` in `namespace` with `publicKey` through the first agent of `sockets`
     /// that listens (a later one is tried only when nothing answers at the one before).
     /// `keyName` names the key in errors; `purpose` says what is signed through the agent
-    /// ("bundles", "git commits and tags"). Failures are `.failed` SessionErrors with the fix.
+    /// ("bundles", "git commits and tags"). Failures are SessionRefusals (`agent...`): the
+    /// executable words them and their fix.
     public static func sign(_ message: [UInt8], by publicKey: PublicKey, keyName: String, namespace: String,
                             sockets: [String], purpose: String,
                             hashAlgorithm: String = SSHSIGRequest.defaultHashAlgorithm) throws -> SSHSignatureFile {
@@ -26,21 +28,18 @@ public enum AgentSSHSIGSigner {
         }
         switch answer {
         case .notRunning:
-            throw SessionError.failed("hostbook's agent is not running (nothing answers at \(socket.escapedForTerminal)); \(purpose) are signed through it",
-                                      hint: "Start it with 'eval \"$(hostbook agent start)\"', then run this again.")
+            throw SessionRefusal.agentNotRunning(socket: socket, purpose: purpose)
         case .noAnswer:
-            throw SessionError.failed("the agent at \(socket.escapedForTerminal) did not answer the signature request", hint: "Restart it: 'hostbook agent stop', then 'eval \"$(hostbook agent start)\"'.")
+            throw SessionRefusal.agentDidNotAnswer(socket: socket)
         case .refused:
             if case .keys(let listed) = AgentKeyListing.keys(at: socket), listed.isEmpty {
-                throw SessionError.failed("the agent at \(socket.escapedForTerminal) is locked (it offers no keys)",
-                                          hint: "Unlock it with 'SSH_AUTH_SOCK=\(socket.escapedForTerminal) ssh-add -X', then run this again.")
+                throw SessionRefusal.agentLocked(socket: socket)
             }
-            throw SessionError.failed("the agent refused to sign with key '\(keyName.escapedForTerminal)'",
-                                      hint: "See why with 'hostbook agent log' (a locked vault, a declined approval, a key restricted to other namespaces), then run this again.")
+            throw SessionRefusal.agentRefusedToSign(key: keyName)
         case .signature(let blob):
             let file = SSHSignatureFile.wrap(signature: blob, by: publicKey, namespace: namespace, hashAlgorithm: hashAlgorithm)
             do { _ = try file.verify(message: message, namespace: namespace) } catch {
-                throw SessionError.failed("the agent's signature with key '\(keyName.escapedForTerminal)' does not verify: \(error)")
+                throw SessionRefusal.agentSignatureDoesNotVerify(key: keyName, reason: "\(error)")
             }
             return file
         }

@@ -67,7 +67,8 @@ public final class StandingAgent: @unchecked Sendable {
     /// until `wipe`; its error refuses the signature (an AgentKeyUnavailable's reason is
     /// what the log says).
     /// `approver`: who answers for a confirm key (nil: such a key is refused, and the
-    /// requester's terminal is told so).
+    /// requester's terminal is told so). `wording`: the executable's words for what the
+    /// requester is told and for the log's process chain (nil: nothing is told, no chain logged).
     /// `signers`: the providers of the locations other than the vault (a key whose location
     /// has none is read through `readPrivateKey`). `explain`: an error's words for the log.
     /// `signWithSecurityKey`: the signature of the data by an sk key's authenticator (the
@@ -77,9 +78,10 @@ public final class StandingAgent: @unchecked Sendable {
                 signers: KeySigners = KeySigners(),
                 explain: @escaping @Sendable (any Error) -> AgentKeyUnavailable = AgentKeyUnavailable.described,
                 approver: (any AgentApprover)? = nil,
+                wording: (any AgentWording)? = nil,
                 signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])? = nil) {
         self.signWithSecurityKey = signWithSecurityKey
-        self.approvals = AgentApprovals(approver: approver, tellsRequester: true)
+        self.approvals = AgentApprovals(approver: approver, wording: wording, tellsRequester: true)
         self.database = database
         self.log = log
         self.readPrivateKey = readPrivateKey
@@ -211,7 +213,7 @@ public final class StandingAgent: @unchecked Sendable {
                            clientPID: Int(state.peer.pid), clientExecutable: state.peer.process?.verifiedExecutable,
                            reason: outcome.signed ? nil : reason)
         use.decision = outcome.how
-        use.processChain = ApprovalRequest.logText(chain)
+        use.processChain = approvals.wording?.processChain(chain)
         use.forwardingHostKeyBlobs = state.bindings.filter(\.isForwarding).map(\.hostKey.blob)
         use.certificate = outcome.certificate.map(AgentCertificateOffer.logName)
         log.record(use)

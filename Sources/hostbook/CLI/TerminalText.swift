@@ -59,6 +59,14 @@ struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
     }
 }
 
+extension String {
+    /// `PrintableText.quoted(self)`: the same rule, spelled where a message is built from
+    /// outside text (a CLIError, a presentation's words, an agent's prompt). Printed text
+    /// needs neither: TerminalText escapes what is interpolated into it. The libraries never
+    /// escape: they keep outside text raw in their values and errors.
+    var escapedForTerminal: String { PrintableText.quoted(self) }
+}
+
 extension Sequence<TerminalText> {
     func joined(separator: TerminalText = "") -> TerminalText {
         .raw(map(\.text).joined(separator: separator.text))

@@ -123,7 +123,7 @@ enum AgentCommands {
         // `hostbook agent approve` connects here; a path too long for it only loses that.
         let approvePath = TerminalApprover.socketPath(forAgentAt: path)
         try AgentSocket.removeStale(approvePath)
-        let terminal = try? TerminalApprover(socketPath: approvePath)
+        let terminal = try? TerminalApprover(socketPath: approvePath, wording: AgentApprovalWording())
         // The upstream sockets as the agent starts (an `agent upstream add` later applies
         // to the next start).
         let upstreams = try AgentUpstreamSockets.all(given: given, database: database, ownSocket: path)

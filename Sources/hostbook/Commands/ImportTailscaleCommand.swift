@@ -78,7 +78,7 @@ enum ImportTailscaleCommand {
             throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
         let warnings = WarningSink(inv, one: "warning", many: "warnings")
-        for line in TailscaleImportOutput.problemLines(report) + report.notes { warnings.warn("\(line)") }
+        for line in TailscaleImportOutput.problemLines(report) + report.notes.map(\.line) { warnings.warn("\(line)") }
         warnings.finish()
         if inv.json {
             TailscaleImportOutput.writeJSON(report) { inv.writeJSON($0) }

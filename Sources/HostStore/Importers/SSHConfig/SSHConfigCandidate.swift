@@ -16,7 +16,7 @@ public struct SSHConfigCandidate: Sendable {
     public var sourceFile: String
     public var sourceLine: Int
     /// What the configuration sets that hostbook does not keep, one line each.
-    public var notImported: [String]
+    public var notImported: [ImportNote]
     /// Set when the executable already knows the host cannot be imported.
     public var skipReason: String?
     /// The other names of the same `Host` line that resolve to exactly this host
@@ -24,7 +24,7 @@ public struct SSHConfigCandidate: Sendable {
     public var aliases: [String] = []
 
     public init(alias: String, hostname: String, port: Int = 22, user: String? = nil, jump: SSHConfigJump = .none,
-                identities: [SSHConfigIdentity] = [], sourceFile: String, sourceLine: Int, notImported: [String] = [],
+                identities: [SSHConfigIdentity] = [], sourceFile: String, sourceLine: Int, notImported: [ImportNote] = [],
                 skipReason: String? = nil) {
         self.alias = alias
         self.hostname = hostname

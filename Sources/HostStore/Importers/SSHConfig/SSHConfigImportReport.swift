@@ -21,7 +21,7 @@ public struct SSHConfigHostResult: Sendable, Equatable {
     public let sourceFile: String
     public let sourceLine: Int
     /// Settings of this host that hostbook does not represent.
-    public let notImported: [String]
+    public let notImported: [ImportNote]
     /// The other names of its Host line saved as its aliases.
     public var aliases: [String] = []
 }
@@ -30,7 +30,7 @@ public struct SSHConfigImportReport: Sendable {
     public var dryRun: Bool
     public var hosts: [SSHConfigHostResult] = []
     /// About the file as a whole (Match blocks, permissions, ...).
-    public var notes: [String] = []
+    public var notes: [ImportNote] = []
 
     public init(dryRun: Bool) { self.dryRun = dryRun }
 

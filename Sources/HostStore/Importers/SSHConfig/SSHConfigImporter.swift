@@ -21,7 +21,7 @@ public struct SSHConfigImporter {
     /// Imports `candidates` (in the order the configuration names them). `notes` are
     /// carried into the report; `files` are the files read, so that hosts an earlier import
     /// took from them and that are gone now can be named (they are kept).
-    public func run(_ candidates: [SSHConfigCandidate], dryRun: Bool, notes: [String] = [],
+    public func run(_ candidates: [SSHConfigCandidate], dryRun: Bool, notes: [ImportNote] = [],
                     files: [String] = []) throws -> SSHConfigImportReport {
         try connection.transaction(immediate: !dryRun) {
             var plan = try SSHConfigImportPlan(connection: connection)
@@ -52,7 +52,7 @@ struct SSHConfigImportPlan {
         var jumpName: String?
         var action: SSHConfigHostAction = .added
         var reason: String?
-        var notImported: [String]
+        var notImported: [ImportNote]
         /// The candidate's aliases this import can save (free, valid names).
         var aliases: [String] = []
     }
@@ -151,7 +151,8 @@ struct SSHConfigImportPlan {
             } else if let problem = identity.problem {
                 p.notImported.append("IdentityFile \(identity.path): \(problem)")
             } else {
-                p.notImported.append("IdentityFile \(identity.path): no imported hostbook key has this public key; import it with 'hostbook keys import \(identity.path)' and import the config again")
+                p.notImported.append(ImportNote("IdentityFile \(identity.path): no imported hostbook key has this public key",
+                                                remedy: .importKeyThenImportAgain(path: identity.path)))
             }
         }
         p.keyName = p.keyID.flatMap { keyNameByID[$0] }
@@ -337,12 +338,13 @@ struct SSHConfigImportPlan {
     }
 
     /// Hosts an earlier import took from one of `files` whose alias this import did not see.
-    func vanished(from files: Set<String>) -> [String] {
+    func vanished(from files: Set<String>) -> [ImportNote] {
         let seen = Set(planned.map(\.candidate.alias) + skipped.map(\.alias))
         return byAlias.filter { !seen.contains($0.key) && $0.value.sourceFile.map(files.contains) == true }
             .sorted { $0.value.name.lowercased() < $1.value.name.lowercased() }
             .map { alias, e in
-                "host '\(e.name)' (Host \(alias), \(e.sourceFile ?? "?") line \(e.sourceLine ?? 0)) is no longer in the configuration; it was kept (remove it with 'hostbook remove \(e.name)')"
+                ImportNote("host '\(e.name)' (Host \(alias), \(e.sourceFile ?? "?") line \(e.sourceLine ?? 0)) is no longer in the configuration; it was kept",
+                           remedy: .removeHost(name: e.name))
             }
     }
 

@@ -54,7 +54,7 @@ struct TailscaleDevicePlan: Equatable {
 
 /// A whole import's plan.
 struct TailscaleImportPlan {
-    var notes: [String] = []
+    var notes: [ImportNote] = []
     var devices: [TailscaleDevicePlan] = []
 
     /// The report of this plan.

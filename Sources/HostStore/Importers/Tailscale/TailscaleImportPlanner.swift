@@ -25,7 +25,7 @@ struct TailscaleImportPlanner {
     let options: TailscaleImportOptions
     let tailnet: TailscaleTailnet
     /// Things the user should know that are not about one device.
-    private(set) var notes: [String] = []
+    private(set) var notes: [ImportNote] = []
 
     private var takenNames: Set<String>
     /// Names this machine resolves itself: no imported host takes one (TrustAuthority).
@@ -78,7 +78,8 @@ struct TailscaleImportPlanner {
         }
         if !hashedEntries.isEmpty, namesToTest * hashedEntries.count > options.hashedTestBudget {
             let entries = hashedEntries.count == 1 ? "1 hashed known_hosts entry was" : "\(hashedEntries.count) hashed known_hosts entries were"
-            notes.append("\(entries) not compared with the \(namesToTest) imported names (too many to test); 'hostbook known-hosts check' still applies them")
+            notes.append(ImportNote("\(entries) not compared with the \(namesToTest) imported names (too many to test)",
+                                    remedy: .knownHostsCheckStillApplies))
             hashedEntries = []
         }
     }
@@ -290,7 +291,7 @@ struct TailscaleImportPlanner {
                 case .conflict(let source, let other):
                     plan.problems.append(TailscaleKeyProblem(
                         host: hostName, pattern: pattern, keyType: key.type, fingerprint: fingerprint,
-                        reason: "another key (\(other)) is trusted from \(PrintableText.quoted(source)); decide with 'hostbook known-hosts approve --replace'"))
+                        reason: "another key (\(other)) is trusted from \(PrintableText.quoted(source))", remedy: .approveReplacing))
                 case .rotated(let oldIDs, let oldFingerprint):
                     if rotations[k] == nil && writeRefusal == nil {
                         rotations[k] = TailscaleKeyRotation(host: hostName, keyType: key.type, oldFingerprint: oldFingerprint, newFingerprint: fingerprint)

@@ -46,7 +46,10 @@ public struct TailscaleKeyProblem: Sendable, Equatable {
     public let pattern: String
     public let keyType: String
     public let fingerprint: String
+    /// Why, without the remedy.
     public let reason: String
+    /// The fix that is a hostbook command, worded by the executable.
+    public var remedy: ImportNote.Remedy? = nil
 }
 
 public struct TailscaleImportReport: Sendable {
@@ -58,7 +61,7 @@ public struct TailscaleImportReport: Sendable {
     /// known_hosts entries written (or that would be written): new and rotated.
     public var entriesTrusted = 0
     /// Things the user should know that are not about one host.
-    public var notes: [String] = []
+    public var notes: [ImportNote] = []
 
     public init(format: TailscaleFormat, dryRun: Bool) {
         self.format = format

@@ -13,7 +13,7 @@ import Vault
 extension StandingAgent {
     convenience init(database: HostDatabase, log: AgentLogWriter, terminal: TerminalApprover?, upstreams: [String] = []) {
         let vault = VaultClient(databaseID: database.databaseID)
-        let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: ProcessEnvironment.current())]
+        let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: ProcessEnvironment.current(), wording: AgentApprovalWording())]
         self.init(database: database, log: log,
                   readPrivateKey: { stored in
                       do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as CLIError {
@@ -24,6 +24,7 @@ extension StandingAgent {
                                                   environment: ProcessEnvironment.current(), terminal: false),
                   explain: KeySignerSetup.explain,
                   approver: FirstAvailableApprover(approvers.compactMap { $0 }),
+                  wording: AgentApprovalWording(),
                   signWithSecurityKey: { [sign = SecurityKeyAccess.signer(ProcessEnvironment.current())] stored, key, data in
                       try sign(stored.name, key, data)
                   })

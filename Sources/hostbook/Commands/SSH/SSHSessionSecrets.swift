@@ -83,6 +83,6 @@ extension SSHAgentPolicy {
     static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader,
                      approver: (any AgentApprover)?) -> AgentPolicy {
         make(plan: plan, databasePath: databasePath, sshVersion: (client.major, client.minor), approver: approver,
-             identities: { (try? secrets.wait().get())?.identities ?? [] })
+             wording: AgentApprovalWording(), identities: { (try? secrets.wait().get())?.identities ?? [] })
     }
 }

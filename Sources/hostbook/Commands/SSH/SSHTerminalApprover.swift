@@ -24,8 +24,9 @@ final class SSHTerminalApprover: AgentApprover, @unchecked Sendable {
             defer { close(tty) }
             let choices = ApprovalChoices(grant: request.mayGrant ? ApprovalRequest.durationText(request.key.grantSeconds) : nil)
             var text: TerminalText = "\r\nhostbook: "
-            for line in request.promptLines { text += "\(line)\r\n" }
-            if let sentence = request.grantSentence(choice: "[a]") { text += "\(sentence)\r\n" }
+            let wording = AgentApprovalWording()
+            for line in wording.promptLines(request) { text += "\(line)\r\n" }
+            if let sentence = wording.grantSentence(request, choice: "[a]") { text += "\(sentence)\r\n" }
             guard Output.write(text + choices.question, to: tty) else { return .unavailable }
             let deadline = Monotonic.milliseconds() + Int64(timeoutSeconds) * 1000
             while true {

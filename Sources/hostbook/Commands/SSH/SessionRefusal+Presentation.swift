@@ -1,13 +1,15 @@
 // The words of each SessionRefusal: what is wrong, what to do, and the documented exit code
 // (docs/command-line.md, "Exit codes"). The values are the library's raw data; every one is
 // escaped when the line is printed (Hostbook.report).
+import HostStore
 import Sessions
 
 extension SessionRefusal: UserFacingError {
     var exitCode: ExitCode {
         switch self {
-        case .keyNotFound, .notSubscribed: .notFound
-        case .allowedSignersNotWritten: .failure
+        case .keyNotFound, .notSubscribed, .hostNotFound, .snippetNotFound, .jumpHostMissing, .hostKeyMissing: .notFound
+        case .allowedSignersNotWritten, .jumpChainLoops, .jumpChainTooLong, .sshConfigNotWritable,
+             .agentNotRunning, .agentDidNotAnswer, .agentLocked, .agentRefusedToSign, .agentSignatureDoesNotVerify: .failure
         case .bundleAlreadySubscribed, .noTrustedSigner, .notAClone, .noBundleAtHead, .bundleRenamed,
              .untrustedSigner, .namespaceNotAllowed, .bundleNotSigned, .notAPlainFile: .rejected
         }
@@ -39,6 +41,30 @@ extension SessionRefusal: UserFacingError {
             "\(file) in \(folder) (commit \(commit)) " + Self.notAFile(mode: mode)
         case .allowedSignersNotWritten(let path, let reason):
             "cannot write \(path): \(reason)"
+        case .hostNotFound(let name, _):
+            "no host named '\(name)'"
+        case .snippetNotFound(let name):
+            "no snippet named '\(name)'"
+        case .jumpChainLoops(let host, let at):
+            "the jump hosts of '\(host)' form a loop at '\(at)'"
+        case .jumpChainTooLong(let host):
+            JumpChain.tooLongMessage(host)
+        case .jumpHostMissing(let jump, let of):
+            "the jump host '\(jump)' of '\(of)' does not exist"
+        case .hostKeyMissing(let key, let host):
+            "the key '\(key)' of host '\(host)' does not exist"
+        case .sshConfigNotWritable(let reason):
+            "cannot write the ssh configuration: \(reason)"
+        case .agentNotRunning(let socket, let purpose):
+            "hostbook's agent is not running (nothing answers at \(socket)); \(purpose) are signed through it"
+        case .agentDidNotAnswer(let socket):
+            "the agent at \(socket) did not answer the signature request"
+        case .agentLocked(let socket):
+            "the agent at \(socket) is locked (it offers no keys)"
+        case .agentRefusedToSign(let key):
+            "the agent refused to sign with key '\(key)'"
+        case .agentSignatureDoesNotVerify(let key, let reason):
+            "the agent's signature with key '\(key)' does not verify: \(reason)"
         }
     }
 
@@ -68,6 +94,28 @@ extension SessionRefusal: UserFacingError {
             "The publisher commits the bundle.txt and bundle.txt.sig that 'hostbook bundle export' writes, as plain files."
         case .allowedSignersNotWritten:
             "Fix the folder's permissions, then run 'hostbook git setup' again."
+        case .hostNotFound(_, let nearest?):
+            "Did you mean '\(nearest)'? Run 'hostbook ssh \(nearest)' to connect to it."
+        case .hostNotFound(_, nil):
+            "Run 'hostbook list' to see the saved hosts, or 'hostbook add' to add one."
+        case .snippetNotFound:
+            "Run 'hostbook snippets list' to see the snippets."
+        case .jumpChainLoops:
+            "Fix it with 'hostbook edit NAME --no-jump' on one of them."
+        case .jumpChainTooLong:
+            "Shorten it with 'hostbook edit NAME --jump' or '--no-jump'."
+        case .jumpHostMissing, .hostKeyMissing, .agentSignatureDoesNotVerify:
+            nil
+        case .sshConfigNotWritable:
+            "Rename the host (hostbook edit NAME --rename NEW) to a plain name."
+        case .agentNotRunning:
+            "Start it with 'eval \"$(hostbook agent start)\"', then run this again."
+        case .agentDidNotAnswer:
+            "Restart it: 'hostbook agent stop', then 'eval \"$(hostbook agent start)\"'."
+        case .agentLocked(let socket):
+            "Unlock it with 'SSH_AUTH_SOCK=\(socket) ssh-add -X', then run this again."
+        case .agentRefusedToSign:
+            "See why with 'hostbook agent log' (a locked vault, a declined approval, a key restricted to other namespaces), then run this again."
         }
     }
 

@@ -137,8 +137,8 @@ struct SSHConfigCandidates {
     }
 
     /// File-wide notes: Host patterns and Match lines are rules, which hostbook does not keep.
-    static func notes(_ config: SSHConfiguration, files: SSHConfigFiles) -> [String] {
-        var notes: [String] = []
+    static func notes(_ config: SSHConfiguration, files: SSHConfigFiles) -> [ImportNote] {
+        var notes: [ImportNote] = []
         var seen: Set<String> = []
         for section in config.sections {
             for case .host(let patterns, let file, let line) in section.conditions

@@ -20,7 +20,7 @@ enum SSHConfigImportOutput {
         }
         if !r.notes.isEmpty {
             out += "\nNotes:\n"
-            for n in r.notes { out += "  \(n)\n" }
+            for n in r.notes { out += "  \(n.line)\n" }
         }
         let counts: TerminalText = "\(r.count(.added)) added, \(r.count(.updated)) updated, \(r.count(.unchanged)) unchanged, \(r.count(.skipped)) skipped"
         out += (out.isEmpty ? "" : "\n") + (r.dryRun ? "Dry run, nothing written: " : "") + counts + ".\n"
@@ -33,7 +33,7 @@ enum SSHConfigImportOutput {
         var index: [String: Int] = [:]
         var groups: [(line: String, hosts: [String])] = []
         for h in r.hosts {
-            for line in h.notImported {
+            for line in h.notImported.map(\.line) {
                 if let i = index[line] {
                     groups[i].hosts.append(h.name)
                 } else {
@@ -76,7 +76,7 @@ enum SSHConfigImportOutput {
             ("reason", .optional(h.reason)),
             ("source_file", .string(h.sourceFile)),
             ("source_line", .int(h.sourceLine)),
-            ("not_imported", .strings(h.notImported)),
+            ("not_imported", .strings(h.notImported.map(\.line))),
             ("aliases", .strings(h.aliases)),
         ])
     }
@@ -91,7 +91,7 @@ enum SSHConfigImportOutput {
         json.field("unchanged", .int(r.count(.unchanged)))
         json.field("skipped", .int(r.count(.skipped)))
         json.array("hosts", r.hosts, host)
-        json.array("notes", r.notes) { .string($0) }
+        json.array("notes", r.notes) { .string($0.line) }
         json.finish()
     }
 }

@@ -29,10 +29,10 @@ enum TailscaleImportOutput {
                 ("pattern", p.pattern.isEmpty ? .null : .string(p.pattern)),
                 ("type", .string(p.keyType)),
                 ("fingerprint", p.fingerprint.isEmpty ? .null : .string(p.fingerprint)),
-                ("reason", .string(p.reason)),
+                ("reason", .string(p.reasonLine)),
             ])
         }
-        json.array("notes", r.notes) { .string($0) }
+        json.array("notes", r.notes) { .string($0.line) }
         json.finish()
     }
 
@@ -89,7 +89,7 @@ enum TailscaleImportOutput {
             let target = p.pattern.isEmpty ? "" : " for \(p.pattern)"
             let fp = p.fingerprint.isEmpty ? "" : " \(p.fingerprint)"
             let key = p.keyType.isEmpty ? "host keys" : p.keyType
-            return "\(p.host): \(key)\(fp) not trusted\(target): \(p.reason)"
+            return "\(p.host): \(key)\(fp) not trusted\(target): \(p.reasonLine)"
         }
     }
 }

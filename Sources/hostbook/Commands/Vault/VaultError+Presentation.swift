@@ -1,9 +1,18 @@
-// Vault failures reach the user as one line and a hint (a remedy worded here), with exit code 1, a wrong passphrase for the headless keyring with 6 (docs/command-line.md,
-// "Exit codes").
+// Vault failures reach the user as one line (the vault's text and a cause worded here) and
+// a hint (a remedy worded here), with exit code 1, a wrong passphrase for the headless
+// keyring with 6 (docs/command-line.md, "Exit codes").
 import Vault
 
 extension VaultError: UserFacingError {
     var exitCode: ExitCode { kind == .wrongPassphrase ? .wrongPassphrase : .failure }
+
+    /// What is wrong: the vault's text, then its cause in hostbook's words.
+    var message: String {
+        switch cause {
+        case .stoppedByVaultLock: text + " (not running: 'hostbook vault lock' stopped it)"
+        case nil: text
+        }
+    }
 
     /// What to do: the remedy in hostbook's words, else the vault's own advice.
     var hint: String? {

@@ -7,7 +7,9 @@
 // interpreter's script) × namespace, forwarded requests and unidentified programs asking
 // every time, an answer covering only the request it showed (identical requests asked at
 // once are each asked, unless a grant covers them), and the askpass program itself (a
-// script) timing out.
+// script) timing out. The prompts are the executable's words (AgentApprovalWording), given
+// to the agent as it starts, so the decision and what it shows are tested together here.
+@testable import hostbook
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -39,7 +41,7 @@ private final class ScriptedApprover: AgentApprover, @unchecked Sendable {
         gate?.wait()
         return answer
     }
-    var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return asked.map(\.prompt) }
+    var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return asked.map(AgentApprovalWording().prompt) }
 }
 
 /// Answers by what the prompt shows; records every prompt.
@@ -50,9 +52,10 @@ private final class PromptedApprover: AgentApprover, @unchecked Sendable {
     init(_ decide: @escaping @Sendable (String) -> ApprovalAnswer) { self.decide = decide }
     func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
         mutex.lock()
-        shown.append(request.prompt)
+        let prompt = AgentApprovalWording().prompt(request)
+        shown.append(prompt)
         mutex.unlock()
-        return decide(request.prompt)
+        return decide(prompt)
     }
     var prompts: [String] { mutex.lock(); defer { mutex.unlock() }; return shown }
 }
@@ -189,8 +192,9 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertEqual(approver.asked.count, 1, "one prompt for ten connections")
         // The grant's sentence names the scope: key × destination (host key) × program.
         let first = approver.asked[0]
-        XCTAssertFalse(first.prompt.contains("10m"), "the prompt above the choices says nothing of the grant: \(first.prompt)")
-        XCTAssertEqual(first.grantSentence(choice: "[a]"),
+        let wording = AgentApprovalWording()
+        XCTAssertFalse(wording.prompt(first).contains("10m"), "the prompt above the choices says nothing of the grant: \(wording.prompt(first))")
+        XCTAssertEqual(wording.grantSentence(first, choice: "[a]"),
                        "[a] also allows, for 10m and without asking, every signature with key web-key to web (host key \(hostKeys["web"]!.publicKey.sha256Fingerprint)) by \(first.program?.executable ?? "?").")
         XCTAssertEqual(outcomes.hows, ["prompt"] + Array(repeating: "grant", count: 9))
         // Another destination is another scope.
@@ -337,7 +341,7 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertFalse(prompt.contains("destination"), prompt)
         XCTAssertFalse(prompt.contains("10m"), prompt)
         let program = try XCTUnwrap(approver.asked[0].program?.executable)
-        XCTAssertEqual(approver.asked[0].grantSentence(choice: "[a]"),
+        XCTAssertEqual(AgentApprovalWording().grantSentence(approver.asked[0], choice: "[a]"),
                        "[a] also allows, for 10m and without asking, every signature with key web-key in namespace git by \(program).")
     }
 
@@ -360,7 +364,7 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertTrue(prompt.contains("requested by: pid \(getpid()) unknown program: "), prompt)
         XCTAssertTrue(prompt.contains("An unknown program asks every time."), prompt)
         XCTAssertFalse(prompt.contains("allows, for"), prompt)
-        XCTAssertNil(approver.asked[0].grantSentence(choice: "[a]"), "no grant, so no grant sentence")
+        XCTAssertNil(AgentApprovalWording().grantSentence(approver.asked[0], choice: "[a]"), "no grant, so no grant sentence")
     }
 
     /// A grant for a script's interpreter names the script: `sh first.sh`'s grant does not
@@ -398,10 +402,11 @@ final class AgentApprovalPolicyTests: XCTestCase {
         let saved = ApprovalRequest(key: key, destination: .savedHosts([SavedDestination(name: "web\u{1b}[2J", user: nil, hostname: "w", port: 22)],
                                                                       hostKeyFingerprint: "SHA256:x"),
                                     subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: [])
-        XCTAssertEqual(saved.touchNotice, "hostbook: touch your security key for 'web-key' → web\\u{1b}[2J")
+        let wording = AgentApprovalWording()
+        XCTAssertEqual(wording.touchNotice(saved), "hostbook: touch your security key for 'web-key' → web\\u{1b}[2J")
         let sshsig = ApprovalRequest(key: key, destination: .none, subject: .sshsig(namespace: "git"), dataDigest: "SHA256:d",
                                      program: nil, chain: [], forwardedThrough: [])
-        XCTAssertEqual(sshsig.touchNotice, "hostbook: touch your security key for 'web-key' → namespace git")
+        XCTAssertEqual(wording.touchNotice(sshsig), "hostbook: touch your security key for 'web-key' → namespace git")
     }
 
     /// A security key's PIN through SSH_ASKPASS: its first line, without SSH_ASKPASS_PROMPT
@@ -434,8 +439,8 @@ final class AgentApprovalPolicyTests: XCTestCase {
             sleep 30
             """.utf8).write(to: URL(fileURLWithPath: script))
         chmod(script, 0o700)
-        let approver = try XCTUnwrap(AskpassApprover(environment: ["SSH_ASKPASS": script, "PATH": "/usr/bin:/bin"]))
-        XCTAssertNil(AskpassApprover(environment: ["PATH": "/usr/bin"]), "no SSH_ASKPASS: no approver")
+        let approver = try XCTUnwrap(AskpassApprover(environment: ["SSH_ASKPASS": script, "PATH": "/usr/bin:/bin"], wording: AgentApprovalWording()))
+        XCTAssertNil(AskpassApprover(environment: ["PATH": "/usr/bin"], wording: AgentApprovalWording()), "no SSH_ASKPASS: no approver")
         let key = try XCTUnwrap(KeyStore(database: database).find(name: "web-key"))
         let plain = try XCTUnwrap(KeyStore(database: database).find(name: "plain-key"))
         let request = ApprovalRequest(key: key, destination: .none, subject: .unidentified, dataDigest: "SHA256:d", program: nil, chain: [], forwardedThrough: [])
@@ -452,7 +457,7 @@ final class AgentApprovalPolicyTests: XCTestCase {
         XCTAssertTrue(asked.hasPrefix("confirm|Allow a signature with key web-key?\n"), asked)
         XCTAssertFalse(asked.contains("\u{1b}"), "every field is escaped")
         XCTAssertTrue(asked.contains("forwarded through a\\u{1b}[2Jb"), asked)
-        XCTAssertEqual(AskpassApprover(environment: ["SSH_ASKPASS": folder + "/missing"])?.ask(request, timeoutSeconds: 5), .unavailable)
+        XCTAssertEqual(AskpassApprover(environment: ["SSH_ASKPASS": folder + "/missing"], wording: AgentApprovalWording())?.ask(request, timeoutSeconds: 5), .unavailable)
     }
 
     // MARK: Helpers
