@@ -35,8 +35,12 @@ final class PrivateSSHD: @unchecked Sendable {
     /// Starts sshd. `config` lines come first, so they win over the defaults below (in
     /// sshd_config the first value of a keyword wins). `authorizedKeys` are public key lines
     /// accepted for any user.
-    /// `shadow`: a file this sshd sees as /etc/shadow (bind-mounted in a mount namespace of
-    /// its own), so that one user can have another password on this server than on others.
+    /// `shadow`: a file this sshd sees as /etc/shadow, so that one user can have another
+    /// password on this server than on others: in a mount namespace of its own, a copy of
+    /// /etc holding that file is bind-mounted over /etc. Not the file alone over
+    /// /etc/shadow: useradd, userdel and chpasswd replace /etc/shadow by rename(2), and since
+    /// Linux 3.18 a rename over a mount point in another namespace detaches that mount, so
+    /// another test's account made or removed meanwhile gave this sshd the real file back.
     /// `serving`: the host keys sshd loads (default: all of `hostKeyTypes`); `restart`
     /// can serve another subset of the same keys (a host-key rotation).
     init(hostKeyTypes: [String] = ["ed25519"], serving: [String]? = nil, config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
@@ -107,7 +111,8 @@ final class PrivateSSHD: @unchecked Sendable {
         if let shadow {
             // unshare and sh both exec, so the PID is sshd's.
             argv = ["/usr/bin/unshare", "--mount", "--propagation", "private", "/bin/sh", "-c",
-                    "mount --bind \"$0\" /etc/shadow && exec \"$@\"", shadow] + argv
+                    "etc=\"$1\"; shift; rm -rf \"$etc\" && cp -a /etc \"$etc\" && cp \"$0\" \"$etc/shadow\" "
+                    + "&& mount --bind \"$etc\" /etc && exec \"$@\"", shadow, dir.file("etc")] + argv
         }
         return try spawn(argv, log: log)
     }
