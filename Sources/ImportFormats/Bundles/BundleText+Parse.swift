@@ -371,15 +371,15 @@ struct BundleTextReader {
         }
     }
 
-    /// The krl line: the last line of the text.
+    /// The krl line: the last entry of the text.
     private mutating func readRevocationList(_ l: BundleTextLine) throws -> String {
         let value = try text(l)
         do { _ = try BundleText.revocationList(value) } catch let e as KeyFormatError {
             throw fail(l.number, "not a usable revocation list: \(e.reason)")
         }
         if let raw = try rawLine() {
-            if raw.bytes.isEmpty { throw fail(raw.number, "a blank line at the end of the bundle") }
-            throw fail(raw.number, "the krl line comes last")
+            guard raw.bytes.isEmpty else { throw fail(raw.number, "the krl line comes last") }
+            unread(raw)
         }
         return value
     }
