@@ -100,6 +100,15 @@ final class BundleCertificateAuthorityTests: DatabaseTestCase {
         try store.apply(plan)
         XCTAssertTrue(try hostCertificateStatus("db.corp.example").decision.viaCertificateAuthority)
         XCTAssertEqual(try hostCertificateStatus("mail.other.example").decision.status, .unknown, "the refused line changed nothing")
+        XCTAssertEqual(try store.overview().first?.caScope, ["*.corp.example"])
+
+        // Taken back: the next update removes the lines that needed it.
+        XCTAssertEqual(try store.revokeScope(bundle: "team", patterns: ["*.corp.example"]), 1)
+        plan = try store.plan(team(serial: 2, hostKeys: [wide, literal, outside, own]), bundle: "team")
+        XCTAssertEqual(Set(plan.hostKeysToRemove), [wide, literal])
+        try store.apply(plan)
+        XCTAssertEqual(try hostCertificateStatus("db.corp.example").decision.status, .unknown)
+        XCTAssertTrue(try hostCertificateStatus("web.corp.example").decision.viaCertificateAuthority, "its own host stays")
     }
 
     // MARK: Certificates and the KRL
