@@ -1,5 +1,6 @@
 // The certificate attached to a key (`keys import` of a key with its `-cert.pub` beside it,
-// `keys cert add KEY FILE`, `keys cert remove KEY`), in `key_certificates`
+// `keys cert add KEY FILE`, `keys cert remove KEY`, a bundle's certificate of the key on
+// apply: BundleDiff), in `key_certificates`
 // (KeyCertificatesSchema). A certificate is attached only to the key it certifies and only
 // when its CA signature verifies; attaching replaces the key's earlier one (a renewal).
 // The agents offer it beside its key (AgentAccessPolicy), and `hostbook ssh` and the
