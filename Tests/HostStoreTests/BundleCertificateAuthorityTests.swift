@@ -94,6 +94,12 @@ final class BundleCertificateAuthorityTests: DatabaseTestCase {
         XCTAssertEqual(try store.scopes(bundle: "team"), [], "a refused grant writes nothing")
         XCTAssertEqual(try store.grant(bundle: "team", patterns: ["*.corp.example"]), ["*.corp.example"])
         XCTAssertEqual(try store.grant(bundle: "TEAM", patterns: ["*.corp.example"]), [], "granted already")
+        // A name of the user's own host stays theirs, granted or not.
+        _ = try db.addHost(NewHost(name: "mine", hostname: "mine.corp.example"))
+        let mine = authorityLine("mine.corp.example")
+        plan = try store.plan(team(hostKeys: [wide, literal, outside, own, mine]), bundle: "team")
+        XCTAssertEqual(plan.refusedHostKeys.map(\.what).sorted(), [outside, mine].sorted(), "mail.other.example is outside the scope")
+        XCTAssertTrue(plan.refusedHostKeys.first { $0.what == mine }?.reason.contains("your host 'mine'") == true, "\(plan.refusedHostKeys)")
         plan = try store.plan(team(hostKeys: [wide, literal, outside, own]), bundle: "team")
         XCTAssertEqual(plan.refusedHostKeys.map(\.what), [outside], "mail.other.example is outside the scope")
         XCTAssertEqual(Set(plan.hostKeysToTrust), [wide, literal, own])

@@ -236,11 +236,14 @@ public struct TrustAuthority {
         if origin == .user { return nil }
         var trusted: TrustRefusal?
         for t in targets {
-            if isGranted(t) { continue }
+            // A granted pattern is the user's word for every name it matches; a literal name
+            // within a grant is checked as one of the origin's own (another origin's host or
+            // trust still stands against it).
+            if !t.literal, t.hashed == nil, granted.contains(t.pattern) { continue }
             let lookups: [HostLookupName]
             if t.literal && t.port != 0 {
                 let lookup = HostLookupName(host: t.pattern, port: t.port)
-                if let refused = outside(lookup) { return refused }
+                if let refused = outside(lookup), !isGranted(t) { return refused }
                 lookups = [lookup]
             } else if let hashed = t.hashed {
                 let candidates: [HostLookupName]
