@@ -119,6 +119,7 @@ extension BundleTests {
         XCTAssertTrue(revoked.stdout.contains("revoked by the revocation list of bundle 'team'"), revoked.stdout)
         let refused = try onM("--no-input", "ssh", "srv", "-o", "HostKeyAlgorithms=ssh-ed25519-cert-v01@openssh.com", "echo", "reached")
         XCTAssertNotEqual(refused.status, 0, refused.stdout)
+        XCTAssertTrue(refused.stderr.contains("is revoked by the revocation list of bundle 'team'"), refused.stderr)
         XCTAssertEqual(sshd.log.components(separatedBy: "Accepted publickey").count - 1, 1, sshd.log)
     }
 }
