@@ -60,7 +60,9 @@ final class MigrationV2Tests: XCTestCase {
                                                                   // Version 13: the hosts published without their user (none).
                                                                   "bundle_user_omitted", "snippet_tags",
                                                                   // Version 14: keys on PKCS#11 tokens (none).
-                                                                  "token_keys"])
+                                                                  "token_keys",
+                                                                  // Version 15: bundles' CA scopes and KRLs (none).
+                                                                  "bundle_ca_scopes", "known_hosts_revocation_lists"])
         XCTAssertEqual(after["host_aliases"], [])
         XCTAssertEqual(after["key_namespaces"], [])
         XCTAssertEqual(after["key_git_identities"], [])

@@ -63,7 +63,8 @@ final class MigrationV4Tests: XCTestCase {
         // Version 9: the empty certificate-authority tables.
         // Version 10: the hosts whose host-key rotation is turned off (none).
         for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_snippets", "known_hosts_imports", "key_certificates", "known_hosts_rotation_off", "certificate_authorities", "ca_certificates", "ca_revocations",
-                      "bundle_exported", "bundle_overrides", "agent_upstreams", "bundle_user_omitted", "snippet_tags", "token_keys"] {
+                      "bundle_exported", "bundle_overrides", "agent_upstreams", "bundle_user_omitted", "snippet_tags", "token_keys",
+                      "bundle_ca_scopes", "known_hosts_revocation_lists"] {
             XCTAssertEqual(after.removeValue(forKey: table), [], table)
         }
         XCTAssertEqual(after["keys"], before["keys"]?.map { $0 + "|int(0)|int(0)" })

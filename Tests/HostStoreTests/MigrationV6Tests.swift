@@ -65,6 +65,8 @@ final class MigrationV6Tests: XCTestCase {
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_imports"), [])
         XCTAssertEqual(after.removeValue(forKey: "known_hosts_rotation_off"), [], "version 10: no host has rotation turned off")
         XCTAssertEqual(after.removeValue(forKey: "token_keys"), [], "version 14: no token key")
+        XCTAssertEqual(after.removeValue(forKey: "bundle_ca_scopes"), [], "version 15: no scope granted")
+        XCTAssertEqual(after.removeValue(forKey: "known_hosts_revocation_lists"), [], "version 15: no revocation list")
         // Version 8: keys' certificates (none), and the agent log's certificate (NULL in the rows already there).
         XCTAssertEqual(after.removeValue(forKey: "key_certificates"), [])
         XCTAssertEqual(after.removeValue(forKey: "agent_upstreams"), [], "version 12: no upstream agent saved")

@@ -105,7 +105,7 @@ final class BundleTextTests: XCTestCase {
     func testTheSeedsAreCanonical() throws {
         let folder = PackageRoot.file("fuzz/corpus/bundle-text")
         let seeds = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(seeds, ["empty", "hashed", "team"])
+        XCTAssertEqual(seeds, ["ca", "empty", "hashed", "team"])
         for seed in seeds {
             let bytes = Array(try Data(contentsOf: folder.appendingPathComponent(seed)))
             XCTAssertEqual(BundleText.render(try BundleText.parse(bytes)), bytes, seed)
@@ -176,9 +176,10 @@ final class BundleTextTests: XCTestCase {
         assertRefused(Self.header + "\nhost-key \"a.example ssh-foo \(Self.keyA)\"\n", line: 5, "unknown key type")
         assertRefused(Self.header + "\nhost-key \"# comment\"\n", line: 5, "not a blank or comment")
         assertRefused(Self.header + "\nhost-key \"@bogus a ssh-ed25519 \(Self.keyA)\"\n", line: 5, "unknown marker")
-        assertRefused(Self.header + "\n" + k + "\nhost-key \"b ssh-ed25519 \(Self.keyA)\"\n", line: 6, "a blank line among the host keys")
-        assertRefused(Self.header + "\n" + k + "\nsnippet \"s\"\n  command \"c\"\n", line: 6, "a blank line among the host keys")
-        assertRefused(Self.header + "\n" + k + "  command \"c\"\n", line: 6, "host keys come last")
+        assertRefused(Self.header + "\n" + k + "\nhost-key \"b ssh-ed25519 \(Self.keyA)\"\n", line: 7, "a blank line among the host keys")
+        assertRefused(Self.header + "\n" + k + "\nsnippet \"s\"\n  command \"c\"\n", line: 7, "snippets come before host keys")
+        assertRefused(Self.header + "\n" + k + "  command \"c\"\n", line: 6, "expected a 'host-key' line or a blank line")
+        assertRefused(Self.header + "\n" + k + "\n", line: 6, "a blank line at the end")
     }
 
     /// The bounds are refused before the work: size, line length, line count and entries.

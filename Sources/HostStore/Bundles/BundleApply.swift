@@ -101,6 +101,11 @@ extension BundleStore {
                 """, [.text(s.name), .text(s.command), s.description.map { .text($0) } ?? .null, .int(id)])
         }
         for e in diff.addEntries { try store.insertBundleEntry(e, source: source, now: now) }
+        if diff.plan.revocationListChanged { try store.setRevocationList(diff.revocationList, source: source, now: now) }
+        let certificates = KeyCertificates(database: database)
+        for (key, certificate) in diff.attachCertificates {
+            try certificates.attachInTransaction(certificate, comment: source, to: key)
+        }
         if diff.addEntries.contains(where: { $0.hashed != nil }) { try store.refreshHashPackAfterBundle() }
         if !diff.plan.removesBundle { try recordApplied(name, serial: diff.plan.serial, digest: diff.plan.digest) }
     }

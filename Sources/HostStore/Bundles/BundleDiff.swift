@@ -27,6 +27,10 @@ struct BundleDiff {
     var passwordHosts: [(old: Host, host: BundleHost)] = []
     /// The bundle's new value of fields the subscriber overrides (bundle_overrides).
     var overrideValues: [(hostID: Int64, field: BundleOverrideField, value: String?)] = []
+    /// The bundle's certificates to attach to the subscriber's keys.
+    var attachCertificates: [(key: StoredKey, certificate: Certificate)] = []
+    /// The bundle's KRL (its bytes), stored for its source; nil: none.
+    var revocationList: [UInt8]?
 }
 
 /// A host in the jump-chain walk of the state after apply.
@@ -67,6 +71,7 @@ extension BundleStore {
         try diffHosts(document, bundle: name, into: &diff)
         try diffSnippets(document, bundle: name, into: &diff)
         try diffHostKeys(document, entries: entries, bundle: name, into: &diff)
+        try diffCertificates(document, entries: entries, bundle: name, into: &diff)
         return diff
     }
 
@@ -105,6 +110,17 @@ extension BundleStore {
         }
         guard document.hostKeys.count <= BundleText.maximumEntries else {
             throw refuse("host keys", HostStoreError.rejected("more than \(BundleText.maximumEntries) lines"))
+        }
+        guard document.certificates.count <= BundleText.maximumEntries else {
+            throw refuse("certificates", HostStoreError.rejected("more than \(BundleText.maximumEntries) lines"))
+        }
+        for line in document.certificates {
+            do { _ = try BundleText.certificate(line) } catch {
+                throw refuse("certificate '\(BundleText.escaped(String(line.prefix(80))))'", error)
+            }
+        }
+        if let krl = document.revocationList {
+            do { _ = try BundleText.revocationList(krl) } catch { throw refuse("revocation list", error) }
         }
         return try document.hostKeys.map { line in
             do { return try KnownHostsStore.bundleEntries(of: line) } catch {
@@ -398,5 +414,61 @@ extension BundleStore {
             out.insert(l.marker.rawValue + " " + Base64.encode(l.blob))
         }
         return out
+    }
+}
+
+extension BundleStore {
+    // MARK: Certificates and the revocation list
+
+    /// The bundle's user certificates that certify one of this database's keys (the
+    /// latest-expiring one per key, signed by a key of one of the bundle's `@cert-authority`
+    /// lines, unexpired, its signature verifying: KeyCertificates.check) are attached to it,
+    /// unless the key has that certificate already, a later one of the same CA, or one of
+    /// another CA (the user's, which stays); the others certify keys this database does not
+    /// have and are ignored. The bundle's KRL replaces the one it brought before.
+    fileprivate func diffCertificates(_ document: BundleDocument, entries: [[KnownHostsStore.BundleEntry]], bundle name: String,
+                                      into diff: inout BundleDiff) throws {
+        let source = BundleName.source(name)
+        let offered = document.revocationList.flatMap { Base64.decode($0, requirePadding: true) }
+        diff.revocationList = offered
+        diff.plan.hasRevocationList = offered != nil
+        diff.plan.revocationListChanged = try KnownHostsStore(database: database).revocationListBytes(source: source) != offered
+        let authorities = Set(entries.joined().filter { $0.marker == .certAuthority }.map { $0.entry.key.blob })
+        let keys = KeyStore(database: database)
+        let attached = KeyCertificates(database: database)
+        let now = StoreClock.nowSeconds()
+        var best: [Int64: (key: StoredKey, certificate: Certificate)] = [:]
+        for line in document.certificates {
+            guard let certificate = try? BundleText.certificate(line) else { continue }
+            guard let key = try keys.find(fingerprint: certificate.key.sha256Fingerprint), key.publicKeyBlob == certificate.key.blob else {
+                diff.plan.certificatesIgnored += 1
+                continue
+            }
+            func refuse(_ reason: BundlePlan.CertificateNotAttached.Reason) {
+                diff.plan.certificatesNotAttached.append(.init(key: key.name, serial: certificate.serial, reason: reason))
+            }
+            guard authorities.contains(certificate.signatureKey.blob) else { refuse(.notTheBundlesAuthority); continue }
+            guard now < certificate.validBefore else { refuse(.expired); continue }
+            guard (try? KeyCertificates.check(certificate, for: key)) != nil else { refuse(.badSignature); continue }
+            if let other = best[key.id]?.certificate,
+               (other.validBefore, other.serial) >= (certificate.validBefore, certificate.serial) { continue }
+            best[key.id] = (key, certificate)
+        }
+        for (key, certificate) in best.values.sorted(by: { $0.key.name.utf8.lexicographicallyPrecedes($1.key.name.utf8) }) {
+            let current = try attached.certificate(of: key)
+            if let current {
+                if current.blob == certificate.blob || (current.signatureKey.blob == certificate.signatureKey.blob && current.validBefore > certificate.validBefore) {
+                    continue
+                }
+                if current.signatureKey.blob != certificate.signatureKey.blob {
+                    diff.plan.certificatesNotAttached.append(.init(key: key.name, serial: certificate.serial, reason: .otherAuthorityAttached))
+                    continue
+                }
+            }
+            diff.attachCertificates.append((key, certificate))
+            diff.plan.certificatesToAttach.append(.init(key: key.name, serial: certificate.serial, keyID: certificate.keyID,
+                                                        authority: certificate.signatureKey.sha256Fingerprint,
+                                                        validBefore: certificate.validBefore, replaces: current != nil))
+        }
     }
 }

@@ -16,12 +16,21 @@ public struct BundleExportSelection: Sendable, Equatable {
     /// published again (a second maintainer, a trusted signer of NAME, republishes it with
     /// their change). Never those of another bundle.
     public var republish: Bool
+    /// The certificate authority whose trust, user certificates and KRL the bundle carries
+    /// (`--ca NAME`), or nil.
+    public var certificateAuthority: String?
+    /// The host patterns of its `@cert-authority` line (`--ca-scope`); empty: the bundle's
+    /// own hosts' hostnames, names and aliases.
+    public var authorityScope: [String]
 
-    public init(tags: [String] = [], snippets: [String] = [], omitUsers: Bool = false, republish: Bool = false) {
+    public init(tags: [String] = [], snippets: [String] = [], omitUsers: Bool = false, republish: Bool = false,
+                certificateAuthority: String? = nil, authorityScope: [String] = []) {
         self.tags = tags
         self.snippets = snippets
         self.omitUsers = omitUsers
         self.republish = republish
+        self.certificateAuthority = certificateAuthority
+        self.authorityScope = authorityScope
     }
 }
 
@@ -108,8 +117,64 @@ extension BundleStore {
                       try authority.refusal(Self.targets(entries), matched: &matched) == nil else { continue }
                 lines.insert(line)
             }
+            var caExport = BundleAuthorityExport(certificates: [], revocationList: nil)
+            if let ca = selection.certificateAuthority {
+                caExport = try authorityExport(ca, scope: selection.authorityScope, hosts: hosts)
+                if let line = caExport.line { lines.insert(line) }
+            }
             return BundleDocument(name: name, serial: serial, hosts: hosts, snippets: snippets.values.sorted { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) },
-                                  hostKeys: Array(lines))
+                                  hostKeys: Array(lines), certificates: caExport.certificates, revocationList: caExport.revocationList)
         }
+    }
+}
+
+/// What `--ca` adds to a bundle.
+struct BundleAuthorityExport {
+    /// The CA's `@cert-authority` line.
+    var line: String?
+    var certificates: [String]
+    var revocationList: String?
+
+    init(line: String? = nil, certificates: [String], revocationList: String?) {
+        self.line = line
+        self.certificates = certificates
+        self.revocationList = revocationList
+    }
+}
+
+extension BundleStore {
+    /// The `@cert-authority` line of the CA called `name` for `scope` (each pattern as
+    /// TrustAuthority.scopeProblem allows; empty: the hosts' hostnames, names and aliases at
+    /// their ports), every unexpired user certificate it issued that its KRL does not
+    /// revoke, and its KRL (dated by its last revocation, so an unchanged CA exports the
+    /// same bytes). `.notFound` (CertificateAuthorityRefusal) for a CA this database lacks.
+    func authorityExport(_ name: String, scope: [String], hosts: [BundleHost]) throws -> BundleAuthorityExport {
+        for p in scope {
+            if let problem = TrustAuthority.scopeProblem(p) { throw HostStoreError.rejected("--ca-scope '\(PrintableText.quoted(p))': \(problem)") }
+        }
+        let store = CertificateAuthorityStore(database: database)
+        let ca = try store.existing(name)
+        var patterns = Set(scope)
+        if scope.isEmpty {
+            let own = TrustAuthority.lookups(of: hosts.map { ($0.name, $0.hostname, $0.port, $0.aliases) })
+            for lookup in own where HostNameRule.problem(lookup.host) == nil { patterns.insert(HostPatternList.lowercased(lookup.text)) }
+        }
+        guard !patterns.isEmpty else {
+            throw HostStoreError.rejected("bundle --ca '\(ca.name)' has no host to scope the certificate authority to: give --ca-scope PATTERN")
+        }
+        let text = "@cert-authority " + patterns.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }.joined(separator: ",") + " " + (try ca.publicKey).line()
+        guard case .entry(let entry) = try KnownHostsLine.parse(text) else {
+            throw HostStoreError.rejected("the @cert-authority line of '\(ca.name)' is not a known_hosts line")
+        }
+        let list = try store.revocationList(authority: ca.name, now: try store.lastRevocationTime(authority: ca.name))
+        let bytes = list.encoded()
+        guard bytes.count <= BundleText.maximumRevocationListBytes else {
+            throw HostStoreError.rejected("the revocation list of '\(ca.name)' is \(bytes.count) bytes long; a bundle carries at most \(BundleText.maximumRevocationListBytes)")
+        }
+        let now = StoreClock.nowSeconds()
+        let certificates = try store.issued(authority: ca.name).map(\.certificate).filter {
+            $0.role == .user && now < $0.validBefore && list.revocation(of: $0.key, certificate: $0) == nil
+        }
+        return BundleAuthorityExport(line: entry.text, certificates: certificates.map(BundleText.line(of:)), revocationList: Base64.encode(bytes))
     }
 }

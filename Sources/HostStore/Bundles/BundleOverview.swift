@@ -1,5 +1,6 @@
 // What `hostbook bundle list` shows of each bundle this database knows: where it is
-// subscribed from, who may sign it, the serial applied and when, the serial exported.
+// subscribed from, who may sign it, the host patterns granted to its certificate
+// authorities, the serial applied and when, the serial exported.
 import KeyFormats
 
 /// One bundle name known to this database (trusted, subscribed, applied or exported).
@@ -9,6 +10,8 @@ public struct BundleOverview: Sendable, Equatable {
     public let url: String?
     /// The trusted signers, in the order they were trusted.
     public let signers: [PublicKey]
+    /// The host patterns granted to its certificate authorities (`bundle trust --ca-scope`), sorted.
+    public let caScope: [String]
     /// The serial last applied and when (RFC 3339, UTC); nil when never applied.
     public let appliedSerial: UInt64?
     public let appliedAt: String?
@@ -21,7 +24,7 @@ extension BundleStore {
     public func overview() throws -> [BundleOverview] {
         try database.read {
             var names: [String: String] = [:]
-            for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_exported"] {
+            for table in ["bundle_signers", "bundle_subscriptions", "bundle_applied", "bundle_exported", "bundle_ca_scopes"] {
                 for row in try connection.query("SELECT DISTINCT bundle FROM \(table)") {
                     if let n = row.text(0), names[n.lowercased()] == nil { names[n.lowercased()] = n }
                 }
@@ -33,7 +36,7 @@ extension BundleStore {
                 }
                 let applied = try connection.query("SELECT serial, applied_at FROM bundle_applied WHERE bundle = ?", [.text(name)]).first
                 let exported = try connection.query("SELECT serial FROM bundle_exported WHERE bundle = ?", [.text(name)]).first?.int(0)
-                return BundleOverview(name: name, url: url, signers: signers,
+                return BundleOverview(name: name, url: url, signers: signers, caScope: try scopes(bundle: name),
                                       appliedSerial: applied?.int(0).map { UInt64(bitPattern: $0) }, appliedAt: applied?.text(1),
                                       exportedSerial: exported.map { UInt64(bitPattern: $0) })
             }

@@ -102,6 +102,53 @@ public struct BundlePlan: Sendable, Equatable {
         }
     }
 
+    /// A user certificate of the bundle that certifies one of the subscriber's keys and is
+    /// attached to it (KeyCertificates' rules: it certifies the key, its signature verifies).
+    public struct CertificateToAttach: Sendable, Equatable {
+        /// The key's name.
+        public let key: String
+        public let serial: UInt64
+        public let keyID: String
+        /// The SHA-256 fingerprint of the CA that signed it.
+        public let authority: String
+        public let validBefore: UInt64
+        /// True when it replaces a certificate of the same CA (a renewal).
+        public let replaces: Bool
+
+        public init(key: String, serial: UInt64, keyID: String, authority: String, validBefore: UInt64, replaces: Bool) {
+            self.key = key
+            self.serial = serial
+            self.keyID = keyID
+            self.authority = authority
+            self.validBefore = validBefore
+            self.replaces = replaces
+        }
+    }
+
+    /// A user certificate of the bundle for one of the subscriber's keys that is not attached.
+    public struct CertificateNotAttached: Sendable, Equatable {
+        public enum Reason: Sendable, Equatable {
+            /// No `@cert-authority` line of the bundle holds the key that signed it.
+            case notTheBundlesAuthority
+            /// It has expired.
+            case expired
+            /// Its CA signature does not verify.
+            case badSignature
+            /// The key has a certificate of another CA (the user's), which stays.
+            case otherAuthorityAttached
+        }
+        /// The key's name.
+        public let key: String
+        public let serial: UInt64
+        public let reason: Reason
+
+        public init(key: String, serial: UInt64, reason: Reason) {
+            self.key = key
+            self.serial = serial
+            self.reason = reason
+        }
+    }
+
     /// The bundle's name.
     public let bundle: String
     /// The serial the plan applies, and the one applied before (nil: never).
@@ -145,6 +192,16 @@ public struct BundlePlan: Sendable, Equatable {
     public var removedPasswords: [RemovedPassword] = []
     /// Overridden fields whose bundle value changed: the subscriber's value stays.
     public var overridesKept: [OverrideKept] = []
+    /// The bundle's user certificates attached to the subscriber's keys they certify.
+    public var certificatesToAttach: [CertificateToAttach] = []
+    /// The bundle's certificates for the subscriber's keys that are not attached.
+    public var certificatesNotAttached: [CertificateNotAttached] = []
+    /// How many of the bundle's certificates certify no key of this database (ignored).
+    public var certificatesIgnored = 0
+    /// True when the bundle's key revocation list is new, changed or gone.
+    public var revocationListChanged = false
+    /// True when the bundle carries a key revocation list.
+    public var hasRevocationList = false
 
     public init(bundle: String, serial: UInt64, previousSerial: UInt64?, digest: String, document: BundleDocument) {
         self.bundle = bundle
@@ -164,5 +221,6 @@ public struct BundlePlan: Sendable, Equatable {
         hostsToAdd.isEmpty && hostsToUpdate.isEmpty && hostsToRemove.isEmpty
             && snippetsToAdd.isEmpty && snippetsToUpdate.isEmpty && snippetsToRemove.isEmpty
             && hostKeysToTrust.isEmpty && hostKeysToRevoke.isEmpty && hostKeysToRemove.isEmpty && overridesKept.isEmpty
+            && certificatesToAttach.isEmpty && !revocationListChanged
     }
 }

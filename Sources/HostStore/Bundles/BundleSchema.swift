@@ -15,6 +15,9 @@
 //                       the subscriber's value, which updates keep. Goes with the host.
 // bundle_user_omitted   (version 13) the hosts every export publishes without their user
 //                       (`edit --bundle-user omit`). Goes with the host.
+// bundle_ca_scopes      (version 15) the host patterns a subscriber granted a bundle
+//                       beyond its own hosts (`bundle trust NAME --ca-scope PATTERN`), for
+//                       its `@cert-authority` lines (TrustAuthority's `granted`).
 
 enum BundleSchema {
     static let v6 = """
@@ -63,6 +66,16 @@ enum BundleSchema {
     static let v13UserOmitted = """
     CREATE TABLE bundle_user_omitted (
         host_id INTEGER PRIMARY KEY REFERENCES hosts(id) ON DELETE CASCADE
+    );
+
+    """
+
+    static let v15CAScopes = """
+    CREATE TABLE bundle_ca_scopes (
+        bundle   TEXT NOT NULL COLLATE NOCASE,
+        pattern  TEXT NOT NULL,
+        added_at TEXT NOT NULL,
+        PRIMARY KEY (bundle, pattern)
     );
 
     """

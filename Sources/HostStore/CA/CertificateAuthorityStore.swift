@@ -209,6 +209,15 @@ public final class CertificateAuthorityStore {
         }
     }
 
+    /// When the CA called `name` last revoked something (seconds since the epoch; 0 when
+    /// never): the date of a KRL that does not change until the next revocation.
+    public func lastRevocationTime(authority name: String) throws -> UInt64 {
+        let ca = try existing(name)
+        let t = try connection.query("SELECT CAST(strftime('%s', max(revoked_at)) AS INTEGER) FROM ca_revocations WHERE ca_id = ?",
+                                     [.int(ca.id)]).first?.int(0) ?? 0
+        return UInt64(max(0, t))
+    }
+
     /// The CA's KRL: its revoked serials and key ids under its key, its revoked keys by
     /// SHA-256 hash; versioned by the CA's count of revocations, dated `now`.
     public func revocationList(authority name: String, now: UInt64) throws -> KeyRevocationList {

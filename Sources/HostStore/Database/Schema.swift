@@ -52,6 +52,9 @@ public enum Schema {
         Migration(version: 13, sql: BundleSchema.v13UserOmitted + CoreSchema.v13SnippetTags),
         // Version 14: keys that live on PKCS#11 tokens (public halves and the token's identity).
         Migration(version: 14, sql: KeysSchema.v14TokenKeys),
+        // Version 15: the scope a subscriber granted a bundle's certificate authority; the
+        // key revocation lists bundles brought.
+        Migration(version: 15, sql: BundleSchema.v15CAScopes + KnownHostsSchema.v15RevocationLists),
     ]
 
     /// Reads the version and refuses a database newer than this program; returns the version.

@@ -1,5 +1,6 @@
 // The certificate attached to a key (`keys import` of a key with its `-cert.pub` beside it,
-// `keys cert add KEY FILE`, `keys cert remove KEY`), in `key_certificates`
+// `keys cert add KEY FILE`, `keys cert remove KEY`, a bundle's certificate of the key on
+// apply: BundleDiff), in `key_certificates`
 // (KeyCertificatesSchema). A certificate is attached only to the key it certifies and only
 // when its CA signature verifies; attaching replaces the key's earlier one (a renewal).
 // The agents offer it beside its key (AgentAccessPolicy), and `hostbook ssh` and the
@@ -31,16 +32,20 @@ public struct KeyCertificates {
     /// Attaches `certificate` to `key`, replacing the one it had; returns the replaced one.
     @discardableResult
     public func attach(_ certificate: Certificate, comment: String = "", to key: StoredKey) throws -> Certificate? {
+        try connection.transaction { try attachInTransaction(certificate, comment: comment, to: key) }
+    }
+
+    /// `attach` inside the caller's transaction (a bundle's apply).
+    @discardableResult
+    func attachInTransaction(_ certificate: Certificate, comment: String, to key: StoredKey) throws -> Certificate? {
         try Self.check(certificate, for: key)
-        return try connection.transaction {
-            let old = try self.certificate(of: key)
-            try connection.run("""
-                INSERT INTO key_certificates (key_id, certificate, comment, added_at)
-                VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
-                ON CONFLICT(key_id) DO UPDATE SET certificate = ?2, comment = ?3, added_at = excluded.added_at
-                """, [.int(key.id), .blob(certificate.blob), .text(comment)])
-            return old
-        }
+        let old = try self.certificate(of: key)
+        try connection.run("""
+            INSERT INTO key_certificates (key_id, certificate, comment, added_at)
+            VALUES (?1, ?2, ?3, strftime('%Y-%m-%dT%H:%M:%SZ','now'))
+            ON CONFLICT(key_id) DO UPDATE SET certificate = ?2, comment = ?3, added_at = excluded.added_at
+            """, [.int(key.id), .blob(certificate.blob), .text(comment)])
+        return old
     }
 
     /// Detaches the key's certificate; returns it, or nil when it had none.

@@ -1,5 +1,6 @@
 // Every SQL statement over the trust tables (`known_hosts`, `host_key_events`,
-// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`, `known_hosts_rotation_off`). The tables themselves are created in
+// `known_hosts_state`, `known_hosts_hash_pack`, `known_hosts_imports`, `known_hosts_rotation_off`,
+// `known_hosts_revocation_lists`). The tables themselves are created in
 // KnownHostsSchema; nothing else in hostbook names them in SQL. KnownHostsStore (and its
 // bulk writer, for importers) use it, and HostStore's fuzz entry, which empties the tables
 // between inputs (emptyForFuzzing).
@@ -160,7 +161,7 @@ enum KnownHostsSQL {
 
     /// Empties the store's scratch database between two fuzz inputs.
     static let emptyForFuzzing = ["DELETE FROM known_hosts", "DELETE FROM host_key_events", "DELETE FROM known_hosts_hash_pack",
-                                  "DELETE FROM known_hosts_imports"]
+                                  "DELETE FROM known_hosts_imports", "DELETE FROM known_hosts_revocation_lists"]
 }
 
 extension KnownHostsSQL {
@@ -182,4 +183,16 @@ extension KnownHostsSQL {
         INSERT INTO known_hosts (pattern, port, marker, key_type, key_blob, fingerprint, source, first_seen, approved_at)
         VALUES (?1, ?2, ?3, ?4, ?5, nullif(?6, hostbook_fingerprint(?5)), ?7, ?8, ?9)
         """
+}
+
+extension KnownHostsSQL {
+    // MARK: Revocation lists (KnownHostsStore+RevocationLists)
+
+    static let revocationLists = "SELECT source, krl FROM known_hosts_revocation_lists ORDER BY source"
+    static let revocationListOfSource = "SELECT krl FROM known_hosts_revocation_lists WHERE source = ?1"
+    static let setRevocationList = """
+        INSERT INTO known_hosts_revocation_lists (source, krl, updated_at) VALUES (?1, ?2, ?3)
+        ON CONFLICT(source) DO UPDATE SET krl = ?2, updated_at = ?3
+        """
+    static let deleteRevocationList = "DELETE FROM known_hosts_revocation_lists WHERE source = ?1"
 }

@@ -214,3 +214,18 @@ extension KnownHostsSchema {
 
     """
 }
+
+extension KnownHostsSchema {
+    /// Version 15: key revocation lists (PROTOCOL.krl) a trust origin brought (a bundle's
+    /// CA, `bundle export --ca`), by its source (`bundle:NAME`): a host key or host
+    /// certificate one of them revokes is revoked whatever else trusts it
+    /// (KnownHostsStore+RevocationLists).
+    static let v15RevocationLists = """
+    CREATE TABLE known_hosts_revocation_lists (
+        source     TEXT PRIMARY KEY COLLATE NOCASE,
+        krl        BLOB NOT NULL,
+        updated_at TEXT NOT NULL
+    );
+
+    """
+}

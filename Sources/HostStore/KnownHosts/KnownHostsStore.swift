@@ -145,6 +145,9 @@ public final class KnownHostsStore {
         /// True when `[host]:port` was unknown and the bare host name decided (sshconnect.c
         /// check_host_key, "checking without port identifier").
         public let viaBareName: Bool
+        /// The source (`bundle:NAME`) of the key revocation list that revoked the key, when
+        /// one did (KnownHostsStore+RevocationLists); the status is then `.revoked`.
+        public var revocationList: String? = nil
 
         /// The answer for a store that does not exist yet.
         public static func nothingKnown(_ lookup: HostLookupName) -> Check {
@@ -163,6 +166,10 @@ public final class KnownHostsStore {
     /// which the bundle being applied restates: KnownHostsStore+Bundles).
     func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64, ignoring: (KnownHostRow) -> Bool) throws -> Check {
         let rows = try entries(matching: lookup).filter { !ignoring($0) }
+        if let source = try revokingList(presented) {
+            return Check(lookup: lookup, decision: HostKeyDecision(status: .revoked, entries: []), entries: [], matched: rows,
+                         viaBareName: false, revocationList: source)
+        }
         let decision = HostKeyPolicy.decide(presented, records: rows.map(\.record), hostName: lookup.host, now: now)
         if decision.status == .unknown, let bare = lookup.bare {
             let bareRows = try entries(matching: bare).filter { !ignoring($0) }

@@ -168,8 +168,8 @@ public struct TrustAuthority {
 
     public let origin: TrustOrigin
     let scope: Scope
-    /// Patterns the user granted this origin beyond its own hosts, exactly as they are
-    /// written in an entry (none yet: `bundle trust --ca-scope` will grant them).
+    /// Patterns the user granted this origin beyond its own hosts (`bundle trust NAME
+    /// --ca-scope`): an entry may name one of them exactly, or a literal name one matches.
     let granted: Set<String>
     let claims: TrustClaims
     /// The entries another origin holds that decide for a lookup (the caller's: the store's
@@ -236,11 +236,14 @@ public struct TrustAuthority {
         if origin == .user { return nil }
         var trusted: TrustRefusal?
         for t in targets {
-            if granted.contains(t.pattern) { continue }
+            // A granted pattern is the user's word for every name it matches; a literal name
+            // within a grant is checked as one of the origin's own (another origin's host or
+            // trust still stands against it).
+            if !t.literal, t.hashed == nil, granted.contains(t.pattern) { continue }
             let lookups: [HostLookupName]
             if t.literal && t.port != 0 {
                 let lookup = HostLookupName(host: t.pattern, port: t.port)
-                if let refused = outside(lookup) { return refused }
+                if let refused = outside(lookup), !isGranted(t) { return refused }
                 lookups = [lookup]
             } else if let hashed = t.hashed {
                 let candidates: [HostLookupName]
@@ -266,6 +269,34 @@ public struct TrustAuthority {
             }
         }
         return trusted
+    }
+
+    /// True when the user granted `t`: its pattern exactly, or, for a literal name, a
+    /// granted pattern matching it as ssh matches `[host]:port` (HostPatternList).
+    private func isGranted(_ t: Target) -> Bool {
+        if granted.contains(t.pattern) { return true }
+        guard t.literal, t.hashed == nil, t.port != 0, !granted.isEmpty else { return false }
+        let name = HostLookupName(host: t.pattern, port: t.port).text
+        return granted.contains { HostPatternList.match(name: name, patterns: $0) == .matched }
+    }
+
+    /// Why `pattern` may not be a scope granted to an origin beyond its own hosts (`bundle
+    /// trust --ca-scope`) or published for a certificate authority (`bundle export
+    /// --ca-scope`); nil when it may. One host pattern as ssh matches it: no list (`,`), no
+    /// negation (`!`), no white space or control character, and a literal part besides
+    /// `*`, `?` and `.` (never a bare `*`: a scope of every host is no scope).
+    public static func scopeProblem(_ pattern: String) -> String? {
+        if pattern.isEmpty { return "the pattern is empty" }
+        if pattern.utf8.count >= HostPatternList.maxSubpatternLength { return "the pattern is longer than \(HostPatternList.maxSubpatternLength - 1) bytes" }
+        if pattern.unicodeScalars.contains(where: { $0.value <= 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            return "a pattern holds no space or control character"
+        }
+        if pattern.contains(",") { return "one pattern per option: a pattern holds no ','" }
+        if pattern.contains("!") { return "a scope grants names: a pattern holds no '!'" }
+        if pattern.allSatisfy({ $0 == "*" || $0 == "?" || $0 == "." }) {
+            return "'\(pattern)' matches every host; name a domain, as in '*.corp.example'"
+        }
+        return nil
     }
 
     /// `refusal` for one literal name at a port.

@@ -14,13 +14,21 @@ public struct BundleDocument: Sendable, Equatable {
     /// known_hosts lines (docs/formats.md, "known_hosts"), `@cert-authority` and `@revoked`
     /// markers included, host fields plain or hashed.
     public var hostKeys: [String]
+    /// User certificates the bundle's CA issued, each as `TYPE BASE64` (`bundle export
+    /// --ca`): public data, attached by a subscriber to its own key they certify.
+    public var certificates: [String]
+    /// The CA's key revocation list (PROTOCOL.krl) in base64, or nil.
+    public var revocationList: String?
 
-    public init(name: String, serial: UInt64, hosts: [BundleHost] = [], snippets: [BundleSnippet] = [], hostKeys: [String] = []) {
+    public init(name: String, serial: UInt64, hosts: [BundleHost] = [], snippets: [BundleSnippet] = [], hostKeys: [String] = [],
+                certificates: [String] = [], revocationList: String? = nil) {
         self.name = name
         self.serial = serial
         self.hosts = hosts
         self.snippets = snippets
         self.hostKeys = hostKeys
+        self.certificates = certificates
+        self.revocationList = revocationList
     }
 }
 

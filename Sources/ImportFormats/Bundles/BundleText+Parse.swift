@@ -199,7 +199,7 @@ struct BundleTextReader {
         var document = BundleDocument(name: name, serial: serial)
         var hostLines: [String: Int] = [:]
         var snippetLines: [String: Int] = [:]
-        /// 0: hosts may come; 1: snippets; 2: host-key lines.
+        /// 0: hosts may come; 1: snippets; 2: host-key lines; 3: certificate lines; 4: krl.
         var section = 0
         while let blank = try rawLine() {
             guard blank.bytes.isEmpty else {
@@ -225,11 +225,23 @@ struct BundleTextReader {
                 try checkOrder(snippet.name, after: document.snippets.last?.name, seen: &snippetLines, what: "snippet", line: head.number)
                 document.snippets.append(snippet)
             case "host-key":
-                guard section <= 1 else { throw fail(head.number, "a blank line among the host keys") }
+                guard section <= 1 else {
+                    throw fail(head.number, section == 2 ? "a blank line among the host keys" : "host keys come before certificates and the krl")
+                }
                 section = 2
                 document.hostKeys = try readHostKeys(head)
+            case "certificate":
+                guard section <= 2 else {
+                    throw fail(head.number, section == 3 ? "a blank line among the certificates" : "certificates come before the krl")
+                }
+                section = 3
+                document.certificates = try readCertificates(head)
+            case "krl":
+                guard section <= 3 else { throw fail(head.number, "a second krl line") }
+                section = 4
+                document.revocationList = try readRevocationList(head)
             default:
-                throw fail(head.number, "unknown entry '\(Self.shown(head.keyword))' (a bundle holds host, snippet and host-key entries)")
+                throw fail(head.number, "unknown entry '\(Self.shown(head.keyword))' (a bundle holds host, snippet, host-key, certificate and krl entries)")
             }
         }
         return document
@@ -332,14 +344,54 @@ struct BundleTextReader {
         return snippet
     }
 
-    /// The host-key lines, from `first` to the end of the text: each a known_hosts entry
+    /// The certificate lines from `first` to a blank line or the end: each a user
+    /// certificate written as `BundleText.line(of:)` writes it, sorted, once each.
+    private mutating func readCertificates(_ first: BundleTextLine) throws -> [String] {
+        var lines: [String] = []
+        var l = first
+        while true {
+            guard !l.indented, l.keyword == "certificate" else {
+                throw fail(l.number, "expected a 'certificate' line or a blank line")
+            }
+            guard lines.count < BundleText.maximumEntries else { throw fail(l.number, "more than \(BundleText.maximumEntries) certificate lines") }
+            let line = try text(l)
+            do { _ = try BundleText.certificate(line) } catch let e as KeyFormatError {
+                throw fail(l.number, "not a usable certificate: \(e.reason)")
+            }
+            if let last = lines.last, !BundleText.precedes(last, line) {
+                throw fail(l.number, last == line ? "a second copy of the same certificate" : "certificate lines are sorted: this one comes before the line above")
+            }
+            lines.append(line)
+            guard let raw = try rawLine() else { return lines }
+            if raw.bytes.isEmpty {
+                unread(raw)
+                return lines
+            }
+            l = try split(raw)
+        }
+    }
+
+    /// The krl line: the last entry of the text.
+    private mutating func readRevocationList(_ l: BundleTextLine) throws -> String {
+        let value = try text(l)
+        do { _ = try BundleText.revocationList(value) } catch let e as KeyFormatError {
+            throw fail(l.number, "not a usable revocation list: \(e.reason)")
+        }
+        if let raw = try rawLine() {
+            guard raw.bytes.isEmpty else { throw fail(raw.number, "the krl line comes last") }
+            unread(raw)
+        }
+        return value
+    }
+
+    /// The host-key lines from `first` to a blank line or the end: each a known_hosts entry
     /// whose key decodes, written as `KnownHostsLine.text` writes it, sorted, once each.
     private mutating func readHostKeys(_ first: BundleTextLine) throws -> [String] {
         var keys: [String] = []
         var l = first
         while true {
             guard !l.indented, l.keyword == "host-key" else {
-                throw fail(l.number, "expected a 'host-key' line; host keys come last")
+                throw fail(l.number, "expected a 'host-key' line or a blank line")
             }
             guard keys.count < BundleText.maximumEntries else { throw fail(l.number, "more than \(BundleText.maximumEntries) host-key lines") }
             let line = try text(l)
@@ -362,8 +414,8 @@ struct BundleTextReader {
             keys.append(line)
             guard let raw = try rawLine() else { return keys }
             if raw.bytes.isEmpty {
-                guard try rawLine() != nil else { throw fail(raw.number, "a blank line at the end of the bundle") }
-                throw fail(raw.number, "a blank line among the host keys")
+                unread(raw)
+                return keys
             }
             l = try split(raw)
         }

@@ -41,6 +41,13 @@ extension BundleText {
         let keys = sortedUnique(document.hostKeys)
         if !keys.isEmpty { line("") }
         for key in keys { line("host-key " + quoted(key)) }
+        let certificates = sortedUnique(document.certificates)
+        if !certificates.isEmpty { line("") }
+        for certificate in certificates { line("certificate " + quoted(certificate)) }
+        if let krl = document.revocationList {
+            line("")
+            line("krl " + quoted(krl))
+        }
         return out
     }
 }

@@ -17,11 +17,16 @@
 //
 //   host-key "db1.example.com ssh-ed25519 AAAA..."
 //
+//   certificate "ssh-ed25519-cert-v01@openssh.com AAAA..."   (user certificates, `--ca`)
+//
+//   krl "U1NIS1JM..."          (the CA's KRL in base64, at most one; `--ca`)
+//
 // Every string is in double quotes with `\"` and `\\` as its only escapes; control
 // characters (U+0000–U+001F, U+007F–U+009F) have no spelling at all. Hosts, snippets,
-// tags, aliases and host-key lines are sorted by their UTF-8 bytes; a blank line comes
-// before each host and snippet and before the first host-key line; the text ends with a
-// newline. `parse` reads exactly the text `render` writes: anything else is refused.
+// tags, aliases, host-key and certificate lines are sorted by their UTF-8 bytes; a blank
+// line comes before each host and snippet, before the first host-key line, before the first
+// certificate line and before the krl line; the text ends with a newline. `parse` reads
+// exactly the text `render` writes: anything else is refused.
 
 public enum BundleText {
     /// The first line of every bundle of this format version.

@@ -60,7 +60,7 @@ enum FuzzEntry {
         if BundleText.render(document) != bytes {
             fatalError("BundleText accepted text that render does not write back byte for byte")
         }
-        var strings = [document.name] + document.hostKeys
+        var strings = [document.name] + document.hostKeys + document.certificates + [document.revocationList].compactMap { $0 }
         for h in document.hosts {
             strings += [h.name, h.hostname] + h.tags + h.aliases + [h.user, h.jump, h.note, h.key].compactMap { $0 }
         }

@@ -15,6 +15,8 @@ enum OptionName: String, Sendable, CaseIterable {
     case allowRemovals = "allow-removals"
     case bits
     case bundleUser = "bundle-user"
+    case ca
+    case caScope = "ca-scope"
     case command
     case commandStdin = "command-stdin"
     case comment

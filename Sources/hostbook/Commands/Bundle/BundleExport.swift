@@ -1,5 +1,5 @@
 // `hostbook bundle export --name NAME --sign KEY [--tag T]... [--snippet S]... [--no-user]
-// [-o|--output DIR [--parents]] [--allow-removals]`: writes DIR/bundle.txt and
+// [--ca NAME [--ca-scope PATTERN]...] [-o|--output DIR [--parents]] [--allow-removals]`: writes DIR/bundle.txt and
 // DIR/bundle.txt.sig, signed through the agent (BundleExporter does the work). An export
 // that drops hosts, snippets or host keys of the bundle published before is asked about on
 // a terminal, refused (exit 5) without one unless --allow-removals.
@@ -11,7 +11,7 @@ enum BundleExport {
     static let spec = CommandSpec(
         ["bundle", "export"],
         summary: "Write a signed team bundle (bundle.txt and bundle.txt.sig) of hosts, snippets and host keys",
-        usage: "--name NAME --sign KEY [--tag T]... [--snippet S]... [--no-user] [-o|--output DIR [--parents]] [--allow-removals] [--socket PATH]",
+        usage: "--name NAME --sign KEY [--tag T]... [--snippet S]... [--no-user] [--ca CA [--ca-scope PATTERN]...] [-o|--output DIR [--parents]] [--allow-removals] [--socket PATH]",
         discussion: """
             Writes DIR/bundle.txt (hosts with the name of the key they expect, never a secret; \
             snippets; host keys as known_hosts lines) and DIR/bundle.txt.sig, an SSHSIG signature \
@@ -24,7 +24,13 @@ enum BundleExport {
             terminal and refused without one unless --allow-removals. Hosts that came from bundle \
             NAME are published again only by a trusted signer of NAME. DIR defaults to the current \
             folder (created when missing; its parents with --parents): commit and push it to share \
-            it. --socket names the agent's socket as 'agent start --socket' does.
+            it. --socket names the agent's socket as 'agent start --socket' does. With --ca CA (a \
+            certificate authority of 'hostbook ca') the bundle also carries the CA's @cert-authority \
+            line for the patterns of --ca-scope (default: the bundle's hosts' hostnames, names and \
+            aliases; never a bare '*'; subscribers accept a pattern beyond the bundle's hosts only \
+            where they granted it with 'bundle trust NAME --ca-scope PATTERN'), every unexpired user \
+            certificate the CA signed that it has not revoked (subscribers attach each to their own \
+            key it certifies), and the CA's revocation list (KRL), which subscribers enforce.
             """,
         options: [
             .value(.name, "NAME", "The bundle's name (its hosts get source bundle:NAME where imported)"),
@@ -32,6 +38,8 @@ enum BundleExport {
             .value(.tag, "T", "Only hosts with this tag (repeatable)", repeatable: true),
             .value(.snippet, "S", "Publish this snippet (repeatable); none is published unless chosen", repeatable: true),
             .flag(.noUser, "Publish the hosts without their user: each subscriber's default applies"),
+            .value(.ca, "CA", "Carry this certificate authority's host trust, user certificates and KRL"),
+            .value(.caScope, "PATTERN", "A host pattern of the CA's @cert-authority line (repeatable; default: the bundle's hosts)", repeatable: true),
             .value(.output, "DIR", "The folder to write into (default: the current folder)", short: "o"),
             .flag(.parents, "Create DIR's missing parent folders too"),
             .flag(.allowRemovals, "Publish even when hosts, snippets or host keys the bundle carried are dropped"),
@@ -46,9 +54,13 @@ enum BundleExport {
         _ = try KeysContext.existingKey(inv, named: keyName)
         let database = try HostStoreAccess.openForWriting(inv)
         let socket = try AgentSocket.path(inv)
+        let authority = inv.args.value(.ca)
+        let scope = inv.args.values(.caScope)
+        if authority == nil, !scope.isEmpty { throw CLIError.usage("--ca-scope needs --ca CA", hint: "Name the certificate authority the scope is for ('hostbook ca list').") }
         var request = BundleExporter.Request(
             name: name, keyName: keyName,
-            selection: BundleExportSelection(tags: inv.args.values(.tag), snippets: inv.args.values(.snippet), omitUsers: inv.args.flag(.noUser)),
+            selection: BundleExportSelection(tags: inv.args.values(.tag), snippets: inv.args.values(.snippet), omitUsers: inv.args.flag(.noUser),
+                                             certificateAuthority: authority, authorityScope: scope),
             folder: BundleFolder(path: dir), parents: inv.args.flag(.parents), allowRemovals: inv.args.flag(.allowRemovals), agentSocket: socket)
         let outcome: BundleExporter.Outcome
         do {
@@ -72,6 +84,8 @@ enum BundleExport {
                 ("hosts", .int(doc.hosts.count)),
                 ("snippets", .int(doc.snippets.count)),
                 ("host_keys", .int(doc.hostKeys.count)),
+                ("certificates", .int(doc.certificates.count)),
+                ("revocation_list", .bool(doc.revocationList != nil)),
                 ("hosts_removed", .strings(outcome.removals.hosts)),
                 ("snippets_removed", .strings(outcome.removals.snippets)),
                 ("host_keys_removed", .int(outcome.removals.hostKeys)),
@@ -79,7 +93,12 @@ enum BundleExport {
             ]))
             return
         }
-        let what: TerminalText = "\(raw: counted(doc.hosts.count, "host")), \(raw: counted(doc.snippets.count, "snippet")), \(raw: counted(doc.hostKeys.count, "host key"))"
+        var parts = [counted(doc.hosts.count, "host"), counted(doc.snippets.count, "snippet"), counted(doc.hostKeys.count, "host key")]
+        if authority != nil {
+            parts.append(counted(doc.certificates.count, "user certificate"))
+            if doc.revocationList != nil { parts.append("a revocation list") }
+        }
+        let what: TerminalText = "\(raw: parts.joined(separator: ", "))"
         switch outcome.change {
         case .unchanged:
             inv.print("Bundle '\(doc.name)' unchanged (serial \(doc.serial), \(what)): nothing written.")

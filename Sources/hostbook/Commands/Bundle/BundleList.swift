@@ -1,6 +1,6 @@
 // `hostbook bundle list [--json]`: every bundle this database knows (subscribed, trusted,
-// applied or exported): its URL, trusted signers, the serial applied and when, the serial
-// exported (BundleStore.overview).
+// applied or exported): its URL, trusted signers, the scope granted to its certificate
+// authorities, the serial applied and when, the serial exported (BundleStore.overview).
 import HostStore
 
 enum BundleList {
@@ -34,6 +34,7 @@ enum BundleList {
             ("subscribed", .bool(b.url != nil)),
             ("url", b.url.map { .string($0) } ?? .null),
             ("signers", .array(b.signers.map { .object([("fingerprint", .string($0.sha256Fingerprint)), ("public_key", .string($0.line()))]) })),
+            ("ca_scope", .strings(b.caScope)),
             ("serial_applied", b.appliedSerial.map { .int(Int(clamping: $0)) } ?? .null),
             ("applied_at", b.appliedAt.map { .string($0) } ?? .null),
             ("serial_exported", b.exportedSerial.map { .int(Int(clamping: $0)) } ?? .null),

@@ -40,6 +40,16 @@ enum BundlePlanPresentation {
             ("overrides_kept", .array(plan.overridesKept.map {
                 .object([("host", .string($0.host)), ("field", .string($0.field)), ("bundle", .optional($0.bundleValue)), ("local", .optional($0.localValue))])
             })),
+            ("certificates_attached", .array(plan.certificatesToAttach.map {
+                .object([("key", .string($0.key)), ("serial", .int(Int(clamping: $0.serial))), ("key_id", .string($0.keyID)),
+                         ("authority", .string($0.authority)), ("valid_before", .int(Int(clamping: $0.validBefore))), ("replaces", .bool($0.replaces))])
+            })),
+            ("certificates_not_attached", .array(plan.certificatesNotAttached.map {
+                .object([("key", .string($0.key)), ("serial", .int(Int(clamping: $0.serial))), ("reason", .string(reasonCode($0.reason)))])
+            })),
+            ("certificates_ignored", .int(plan.certificatesIgnored)),
+            ("revocation_list", .bool(plan.hasRevocationList)),
+            ("revocation_list_changed", .bool(plan.revocationListChanged)),
         ]
     }
 
@@ -84,6 +94,39 @@ enum BundlePlanPresentation {
         }
         for missing in plan.missingKeys {
             inv.print("  host '\(missing.host)' expects key '\(missing.key)', which you do not have: saved without a key")
+        }
+        for attached in plan.certificatesToAttach {
+            let verb = dryRun ? "to be attached" : "attached"
+            inv.print("  certificate \(raw: verb) to key '\(attached.key)': serial \(attached.serial), key id \"\(attached.keyID)\"\(raw: attached.replaces ? " (a renewal)" : "")")
+        }
+        for refused in plan.certificatesNotAttached {
+            inv.print("  certificate serial \(refused.serial) for key '\(refused.key)' not attached: \(raw: reasonWords(refused.reason, key: refused.key))")
+        }
+        if plan.certificatesIgnored > 0 {
+            inv.print("  \(raw: plan.certificatesIgnored == 1 ? "1 certificate is" : "\(plan.certificatesIgnored) certificates are") for keys you do not have: ignored")
+        }
+        if plan.revocationListChanged {
+            let what = plan.hasRevocationList ? (dryRun ? "to be enforced" : "enforced") : (dryRun ? "to be dropped" : "dropped")
+            inv.print("  revocation list \(raw: what)\(raw: plan.hasRevocationList ? ": host keys and certificates it revokes are refused" : "")")
+        }
+    }
+
+    /// The JSON word of a certificate that was not attached (docs/json.md).
+    static func reasonCode(_ reason: BundlePlan.CertificateNotAttached.Reason) -> String {
+        switch reason {
+        case .notTheBundlesAuthority: "not_the_bundles_authority"
+        case .expired: "expired"
+        case .badSignature: "bad_signature"
+        case .otherAuthorityAttached: "other_authority_attached"
+        }
+    }
+
+    private static func reasonWords(_ reason: BundlePlan.CertificateNotAttached.Reason, key: String) -> String {
+        switch reason {
+        case .notTheBundlesAuthority: "no certificate authority of the bundle signed it"
+        case .expired: "it has expired"
+        case .badSignature: "its CA signature does not verify"
+        case .otherAuthorityAttached: "the key has a certificate of another authority, which stays ('hostbook keys cert remove \(ShellQuote.quote(key))' lets the bundle's in)"
         }
     }
 

@@ -1,5 +1,6 @@
-// `hostbook bundle trust NAME --signer "TYPE BASE64"...`: who may sign bundle NAME
-// (BundleStore.trust). A signer is a public key line: `TYPE BASE64`, with a comment, an
+// `hostbook bundle trust NAME --signer "TYPE BASE64"... [--ca-scope PATTERN]...`: who may
+// sign bundle NAME (BundleStore.trust), and the host patterns beyond its own hosts its
+// `@cert-authority` lines may name (BundleStore.grant). A signer is a public key line: `TYPE BASE64`, with a comment, an
 // authorized_keys line with options, or an allowed_signers line (principal first).
 import HostStore
 import ImportFormats
@@ -8,14 +9,19 @@ import KeyFormats
 enum BundleTrust {
     static let spec = CommandSpec(
         ["bundle", "trust"], summary: "Trust a key to sign bundle NAME",
-        usage: "NAME --signer \"TYPE BASE64\" [--signer ...]",
+        usage: "NAME --signer \"TYPE BASE64\" [--signer ...] [--ca-scope PATTERN]...",
         discussion: """
             Imports and updates of bundle NAME are accepted only when signed by one of its trusted \
             signers. A signer is a public key line ('hostbook keys public KEY' prints one); a comment, \
-            authorized_keys options or an allowed_signers principal before it are ignored.
+            authorized_keys options or an allowed_signers principal before it are ignored. \
+            --ca-scope grants the bundle a host pattern beyond its own hosts (e.g. '*.corp.example', \
+            never a bare '*'): a certificate authority it carries may then vouch for host \
+            certificates of those names. A CA line naming anything beyond the bundle's hosts and \
+            the patterns granted is reported and not applied.
             """,
         positionals: [.required("NAME", "The bundle's name")],
-        options: [.value(.signer, "KEY", "A public key line: TYPE BASE64 [COMMENT] (repeatable)", repeatable: true)],
+        options: [.value(.signer, "KEY", "A public key line: TYPE BASE64 [COMMENT] (repeatable)", repeatable: true),
+                  .value(.caScope, "PATTERN", "A host pattern the bundle's certificate authority may vouch for (repeatable)", repeatable: true)],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -26,21 +32,32 @@ enum BundleTrust {
             throw CLIError.usage("bundle trust needs --signer \"TYPE BASE64\"", hint: "The publisher prints their key with 'hostbook keys public KEY'.")
         }
         let keys = try lines.map(signer)
+        let scope = inv.args.values(.caScope)
+        for p in scope {
+            if let problem = TrustAuthority.scopeProblem(p) { throw CLIError.rejected("--ca-scope '\(p)': \(problem)") }
+        }
         let store = BundleStore(database: try HostStoreAccess.openForWriting(inv))
         var added: [(PublicKey, Bool)] = []
         for key in keys { added.append((key, try store.trust(bundle: name, signer: key))) }
+        let granted = try store.grant(bundle: name, patterns: scope)
         if inv.json {
             inv.printJSON(.object([
                 ("bundle", .string(name)),
                 ("signers", .array(added.map { key, new in
                     .object([("fingerprint", .string(key.sha256Fingerprint)), ("public_key", .string(key.line())), ("added", .bool(new))])
                 })),
+                ("ca_scope", .strings(try store.scopes(bundle: name))),
+                ("ca_scope_added", .strings(granted)),
             ]))
             return
         }
         for (key, new) in added {
             inv.print(new ? "Bundle '\(name)' may now be signed by \(key.sha256Fingerprint) (\(key.shortTypeName))."
                            : "Bundle '\(name)' was already signed by \(key.sha256Fingerprint) (\(key.shortTypeName)): nothing changed.")
+        }
+        for p in scope {
+            inv.print(granted.contains(p) ? "Bundle '\(name)' may now vouch for host certificates of '\(p)'."
+                                          : "Bundle '\(name)' could already vouch for host certificates of '\(p)': nothing changed.")
         }
     }
 

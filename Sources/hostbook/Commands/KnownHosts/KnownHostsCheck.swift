@@ -10,7 +10,8 @@ enum KnownHostsCheck {
         discussion: """
         Decides exactly as OpenSSH does: trusted if an entry for the name holds the key, changed \
         if entries exist but none holds it (also when only a key of another type is known), \
-        unknown if there are none, and revoked if an @revoked entry holds it. For ports other than \
+        unknown if there are none, and revoked if an @revoked entry holds it or a revocation list \
+        a bundle brought (bundle export --ca) revokes it. For ports other than \
         22 the name is [HOST]:PORT, falling back to HOST when that is unknown. HOST may be the \
         name of a saved host, whose hostname and port are used (and said on stderr).
         Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
@@ -60,6 +61,7 @@ enum KnownHostsCheck {
                 ("fingerprint", .string(key.sha256Fingerprint)),
                 ("via_bare_name", .bool(check.viaBareName)),
                 ("via_certificate_authority", .bool(check.decision.viaCertificateAuthority)),
+                ("revocation_list", .optional(check.revocationList)),
                 ("entries", .array(check.entries.map(KnownHostsAccess.entryJSON))),
             ]))
         } else {
@@ -86,6 +88,9 @@ enum KnownHostsCheck {
             let stored = check.entries.map(KnownHostsAccess.describeStored).joined(separator: ", ")
             return "changed: \(host) is known with another key (\(stored)), not the \(KnownHostsAccess.describe(key))"
         case .revoked:
+            if let source = check.revocationList {
+                return "revoked: the \(KnownHostsAccess.describe(key)) is revoked by the revocation list of \(TrustOrigin(source: source).description)"
+            }
             return "revoked: the \(KnownHostsAccess.describe(key)) is revoked for \(host)"
         }
     }

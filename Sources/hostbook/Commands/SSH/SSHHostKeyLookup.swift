@@ -74,6 +74,9 @@ enum SSHHostKeyLookup {
                 SSHConnectionHints.agent(inv, database: db, alias: alias)
             case .revoked:
                 emit("@revoked \(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
+                if let source = check.revocationList {
+                    inv.note("the \(KnownHostsAccess.describe(presented.plainKey)) of \(KnownHostsAccess.describe(lookup)) is revoked by the revocation list of \(TrustOrigin(source: source).description)")
+                }
             case .changed where refusesCertificate(presented, check), .unknown where refusesCertificate(presented, check):
                 // A certificate a CA trusted for this name signed, but not acceptable
                 // (expired, not yet valid, not for this name, ...): ssh would fall back to
