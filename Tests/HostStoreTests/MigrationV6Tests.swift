@@ -4,7 +4,7 @@
 // hashed, a pattern list, @revoked, @cert-authority, a certificate on an unmarked line),
 // a key revoked by hand, Tailscale devices imported twice (a rotation), an imported entry
 // removed, and a row in every bundle table. The readers' output across the migration is
-// compared byte for byte by KnownHostsReadersAcrossVersionsTests (the binary).
+// compared byte for byte by HostbookLogicTests/KnownHostsReadersAcrossVersionsTests.
 import Foundation
 @testable import HostStore
 import KeyFormats

@@ -1,8 +1,8 @@
 // The command-line parser in-process: one parsing pass that knows each option's arity,
 // global flags before or after the command words, every usage error's exact wording and
 // exit code, and the pass-through of `hostbook ssh HOST [SSH-ARGS...]` (a command declared
-// here). The binary's side of the same contract (exit code 2, stderr, `--`, help text) is
-// HostbookTests/ArgumentParsingTests.
+// here). The same through Hostbook.main (`--`, help text, suggestions):
+// ArgumentParsingLogicTests; the binary's exit code 2: HostbookTests/ArgumentParsingTests.
 import Foundation
 @testable import hostbook
 import XCTest

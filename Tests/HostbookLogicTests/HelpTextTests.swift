@@ -5,7 +5,7 @@ import XCTest
 /// Every command of the contract (docs/command-line.md, "Commands") has --help: its usage
 /// line, the global options, and text that fits a terminal; a group alone is its help.
 /// In-process on the parser (was HostbookTests/GlobalCommandTests.swift's HelpTextTests,
-/// 190 runs of the binary); the binary's side is ArgumentParsingTests' help tests.
+/// 190 runs of the binary); through Hostbook.main: ArgumentParsingLogicTests' help tests.
 final class HelpTextTests: XCTestCase {
     static let commands: [[String]] = [
         ["add"], ["edit"], ["remove"], ["list"], ["show"], ["import-tailscale"], ["import-ssh-config"], ["doctor"],
@@ -53,7 +53,7 @@ final class HelpTextTests: XCTestCase {
             for words in Self.commands where words.first == group {
                 XCTAssertTrue(r.contains("\n  \(words[1]) "), "\(group) --help lacks \(words[1])")
             }
-            // A group alone prints its help, as `gh` does (ArgumentParsingTests has the details).
+            // A group alone prints its help, as `gh` does (ArgumentParsingLogicTests has the details).
             XCTAssertEqual(try help([group]), r)
         }
     }
@@ -74,7 +74,7 @@ final class HelpTextTests: XCTestCase {
 
     /// `hostbook help WORDS` prints what `hostbook WORDS --help` does, for every command and
     /// group and for none (was ArgumentParsingTests.testHelpCommandPrintsTheSameTextAsDashDashHelp,
-    /// 98 runs of the binary; `help` on the binary stays in ArgumentParsingTests.testHelpTextExactly).
+    /// 98 runs of the binary; `help` exactly: ArgumentParsingLogicTests.testHelpTextExactly).
     func testHelpCommandPrintsTheSameTextAsDashDashHelp() throws {
         for words in Self.commands + [["keys"], ["known-hosts"], ["snippets"], ["vault"], []] {
             let viaHelp = try help(["help"] + words)

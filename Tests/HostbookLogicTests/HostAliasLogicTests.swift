@@ -2,10 +2,11 @@
 // `add/edit --alias A`, `edit --no-alias A`; unique among names and aliases with each
 // refusal's exact words; shown by show and list --json; accepted wherever a host name is
 // (show, edit, jump targets); completed. Was HostbookTests/HostAliasTests'
-// testAliasesAreAddedShownFoundAndRemoved (binary); `hostbook ssh`, the installed
-// configuration and import by alias stay there.
+// testAliasesAreAddedShownFoundAndRemoved (binary); import of a Host line with two names
+// too. `hostbook ssh` and the installed configuration by alias stay there.
 import Foundation
 @testable import hostbook
+import TestSupport
 import XCTest
 
 final class HostAliasLogicTests: XCTestCase {
@@ -58,5 +59,45 @@ final class HostAliasLogicTests: XCTestCase {
         try fx.ok("edit", "inner", "--no-jump")
         try fx.ok("remove", "db1", "--yes")
         try fx.ok("add", "db1", "--hostname", "10.0.0.8")
+    }
+
+    func testImportReadsAHostLineWithTwoNamesAsOneHostWithAnAlias() throws {
+        let fx = try InProcessCommand()
+        let file = fx.dir.file("config")
+        try Data("""
+            Host devbox dev
+                HostName 10.0.0.5
+                User ops
+            Host web1 web2
+                HostName %h.example.com
+            Host gate
+                HostName 10.0.0.9
+                ProxyJump dev
+
+            """.utf8).write(to: URL(fileURLWithPath: file))
+        chmod(file, 0o644)
+        let r = try fx.run(["import-ssh-config", file, "--json"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(r.stdout.utf8)) as? [String: Any])
+        let hosts = report["hosts"] as? [[String: Any]] ?? []
+        XCTAssertEqual(hosts.map { $0["name"] as? String }, ["devbox", "web1", "web2", "gate"])
+        XCTAssertEqual(hosts.first?["aliases"] as? [String], ["dev"])
+        XCTAssertEqual(hosts.last?["jump"] as? String, "devbox")
+        XCTAssertEqual(report["added"] as? Int, 4)
+        let shown = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(try fx.ok("show", "dev", "--json").stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(shown["name"] as? String, "devbox")
+        XCTAssertEqual(shown["hostname"] as? String, "10.0.0.5")
+        XCTAssertEqual(shown["aliases"] as? [String], ["dev"])
+        // %h makes two hosts, as ssh sees them.
+        XCTAssertTrue(try fx.ok("show", "web2").stdout.contains("hostname: web2.example.com\n"))
+        // Again: nothing changes.
+        let again = try fx.run(["import-ssh-config", file])
+        XCTAssertTrue(again.stdout.hasSuffix("0 added, 0 updated, 4 unchanged, 0 skipped.\n"), again.stdout)
+        // A later Host line naming an existing alias is skipped with the reason.
+        try Data("Host dev\n    HostName 10.0.0.77\n".utf8).write(to: URL(fileURLWithPath: file))
+        let taken = try fx.run(["import-ssh-config", file, "--json"])
+        let takenHosts = (try JSONSerialization.jsonObject(with: Data(taken.stdout.utf8)) as? [String: Any])?["hosts"] as? [[String: Any]] ?? []
+        XCTAssertEqual(takenHosts.first?["action"] as? String, "skipped")
+        XCTAssertEqual(takenHosts.first?["reason"] as? String, "'dev' is an alias of host 'devbox'")
     }
 }

@@ -1,7 +1,7 @@
 // `hostbook add / edit / show / remove` in-process (InProcessCommand runs Hostbook.main): every validation rule
 // with its exact stderr lines and exit code, what an edit changes, and where the database
-// is, on a real SQLite file. The command line of the same commands (output text, JSON field
-// order, prompts, file modes) is HostbookTests/HostCommandTests.
+// is, on a real SQLite file. Their output text, JSON field order and file modes:
+// HostCommandOutputTests.
 import Foundation
 @testable import hostbook
 import HostStore

@@ -1,8 +1,8 @@
 // `hostbook import-ssh-config` in-process (InProcessCommand runs Hostbook.main): re-import,
 // dry run, what cannot be kept, ProxyCommand hosts, identity files linked to imported keys,
 // with a temporary HOME (relative Include paths are taken from ~/.ssh). Key links need the
-// vault (scripts/with-keyring). Moved from HostbookTests/ImportSSHConfigTests, which keeps
-// the `ssh -G` oracle, the refusals' exit codes and the escaping of the report.
+// vault (scripts/with-keyring). The `ssh -G` oracle, the refusals' exit codes and the
+// escaping of the report: ImportSSHConfigOracleLogicTests.
 import Foundation
 @testable import hostbook
 import TestSupport

@@ -1,8 +1,8 @@
 // `hostbook import-tailscale` in-process (InProcessCommand runs Hostbook.main on a real
 // SQLite file): every fixture in testdata/tailscale (written by hand; its README says what
-// each holds), re-import, rotation, refusals that change nothing, selection. Moved from
-// HostbookTests/ImportTailscaleTests, which keeps the binary's report, JSON, terminal,
-// stdin and tailscale-command tests.
+// each holds), its report and JSON, re-import, rotation, refusals that change nothing,
+// selection, standard input and a stand-in tailscale command on PATH. Moved from
+// HostbookTests/ImportTailscaleTests, which keeps the interactive choice on a terminal.
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -363,6 +363,149 @@ final class ImportTailscaleLogicTests: XCTestCase {
     }
 
     // MARK: Helpers
+
+    func testStatusSmall() throws {
+        try assertRun(["import-tailscale", own("status-four-peers.json"), "--all"], status: 0, stdout: """
+            ACTION   NAME                HOSTNAME                              DETAILS
+            skipped  alice-workstation   alice-workstation.tail4f21c8.ts.net   this machine
+            added    alices-macbook-air  alices-macbook-air.tail4f21c8.ts.net  macOS, offline
+            added    db-prod-1           db-prod-1.tail4f21c8.ts.net           linux, online, tag:db tag:prod, 3 host keys
+            added    web01               web01.tail4f21c8.ts.net               linux, online, 3 host keys
+            skipped  carol-desktop       carol-desktop.tail9e7d21.ts.net       shared in (sharee node)
+            3 added, 0 updated, 0 unchanged, 2 skipped; 18 host-key entries trusted.
+
+            """)
+        // Idempotent: the same input again changes nothing.
+        try assertRun(["import-tailscale", own("status-four-peers.json"), "--all"], status: 0, stdout: """
+            ACTION     NAME                HOSTNAME                              DETAILS
+            skipped    alice-workstation   alice-workstation.tail4f21c8.ts.net   this machine
+            unchanged  alices-macbook-air  alices-macbook-air.tail4f21c8.ts.net  macOS, offline
+            unchanged  db-prod-1           db-prod-1.tail4f21c8.ts.net           linux, online, tag:db tag:prod, 3 host keys
+            unchanged  web01               web01.tail4f21c8.ts.net               linux, online, 3 host keys
+            skipped    carol-desktop       carol-desktop.tail9e7d21.ts.net       shared in (sharee node)
+            0 added, 0 updated, 0 unchanged, 2 skipped; 0 host-key entries trusted.
+
+            """.replacingOccurrences(of: "0 unchanged, 2", with: "3 unchanged, 2"))
+    }
+
+    func testJSONOutput() throws {
+        let r = try hostbook(["import-tailscale", own("status-two-tailnets.json"), "--all", "--json"])
+        XCTAssertEqual(r.status, 0)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.stdout, """
+            {
+              "dry_run": false,
+              "format": "status",
+              "added": 2,
+              "updated": 0,
+              "unchanged": 0,
+              "skipped": 1,
+              "host_keys_trusted": 0,
+              "hosts": [
+                {
+                  "name": "laptop",
+                  "hostname": "laptop.tail7c3e90.ts.net",
+                  "action": "skipped",
+                  "reason": "this machine",
+                  "node_id": "nFixSelf01CNTRL",
+                  "tags": [],
+                  "os": "linux",
+                  "online": true,
+                  "last_seen": null,
+                  "owner": "dana@example.org",
+                  "host_keys": 0
+                },
+                {
+                  "name": "nas.tail7c3e90.ts.net",
+                  "hostname": "nas.tail7c3e90.ts.net",
+                  "action": "added",
+                  "reason": null,
+                  "node_id": "nFixNasA01CNTRL",
+                  "tags": [],
+                  "os": "linux",
+                  "online": true,
+                  "last_seen": null,
+                  "owner": "dana@example.org",
+                  "host_keys": 0
+                },
+                {
+                  "name": "nas.tailb51d04.ts.net",
+                  "hostname": "nas.tailb51d04.ts.net",
+                  "action": "added",
+                  "reason": null,
+                  "node_id": "nFixNasB01CNTRL",
+                  "tags": [],
+                  "os": "linux",
+                  "online": true,
+                  "last_seen": null,
+                  "owner": "dana@example.org",
+                  "host_keys": 0
+                }
+              ],
+              "rotations": [],
+              "key_problems": [],
+              "notes": []
+            }
+
+            """)
+    }
+
+    func testStandardInput() throws {
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: own("status-rotation-before.json")))
+        let r = try hostbook(["import-tailscale", "-", "--all"], stdin: bytes)
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertTrue(r.stdout.hasSuffix("2 added, 0 updated, 0 unchanged, 1 skipped; 8 host-key entries trusted.\n"), r.stdout)
+    }
+
+    /// A stand-in `tailscale` on PATH: prints a file, or fails like a stopped tailscaled.
+    func fakeTailscale(_ script: String) throws -> [String: String] {
+        let bin = cli.folder.file("bin")
+        try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+        let path = bin + "/tailscale"
+        try ("#!/bin/sh\n" + script + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        return ["PATH": bin + ":/usr/bin:/bin"]
+    }
+
+    func testRunsTailscaleStatusWithoutAFile() throws {
+        let env = try fakeTailscale("[ \"$1 $2\" = \"status --json\" ] || exit 9\nexec cat '\(own("status-rotation-before.json"))'")
+        let r = try hostbook(["import-tailscale", "--all"], environment: env)
+        XCTAssertEqual(r.stderr, "")
+        XCTAssertEqual(r.status, 0)
+        XCTAssertTrue(r.stdout.hasSuffix("2 added, 0 updated, 0 unchanged, 1 skipped; 8 host-key entries trusted.\n"), r.stdout)
+    }
+
+    /// Output that is not JSON is refused at its first byte, even from a command that would
+    /// go on writing for ever.
+    func testEndlessGarbageFromTailscaleIsRefusedPromptly() throws {
+        let env = try fakeTailscale("exec yes garbage")
+        let r = try hostbook(["import-tailscale", "--all"], environment: env)
+        XCTAssertEqual(r.stderr, """
+            hostbook: the output of 'tailscale status --json' cannot be used: the input is not valid JSON: unexpected 'g' at line 1, column 1
+            Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'.
+
+            """)
+        XCTAssertEqual(r.status, 1)
+    }
+
+    func testTailscaleNotRunningOrMissing() throws {
+        let env = try fakeTailscale("echo 'failed to connect to local tailscaled; it doesn'\\''t appear to be running' >&2\nexit 1")
+        let r = try hostbook(["import-tailscale", "--all"], environment: env)
+        XCTAssertEqual(r.stderr, """
+            hostbook: 'tailscale status --json' failed: failed to connect to local tailscaled; it doesn't appear to be running
+            Is Tailscale running ('tailscale up')? Or pass a file: hostbook import-tailscale FILE
+
+            """)
+        XCTAssertEqual(r.status, 1)
+        let missing = try hostbook(["import-tailscale", "--all"], environment: ["PATH": cli.folder.file("nowhere")])
+        XCTAssertEqual(missing.stderr, """
+            hostbook: the 'tailscale' command was not found, so the device list cannot be read from it
+            Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'.
+
+            """)
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: db))
+    }
 
     /// Reads the database with the sqlite3 tool (skips when it is not installed).
     func sqlite(_ sql: String) throws -> String {

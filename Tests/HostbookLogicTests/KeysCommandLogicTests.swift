@@ -1,8 +1,9 @@
 // `hostbook keys ...` in-process (InProcessCommand runs Hostbook.main): import of every
 // type and cipher, show, export, refusals, on a fresh database in a temporary folder, the
 // real Secret Service (run inside scripts/with-keyring) and ssh-keygen as the oracle for
-// fingerprints and for what `keys export` writes. Moved from HostbookTests/KeysCommandTests,
-// which keeps the binary's terminal, prompt, exit-6, file-mode and listing tests.
+// fingerprints and for what `keys export` writes; without a terminal: the passphrase and
+// confirmation refusals, exit 6 for a wrong passphrase, the exported file's mode, the
+// listing. Moved from HostbookTests/KeysCommandTests.
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -252,6 +253,77 @@ final class KeysCommandLogicTests: XCTestCase {
         XCTAssertTrue(list.hasPrefix("NAME") && list.contains("plain"), list)
         XCTAssertFalse(list.contains("LOCATION"), list)
         XCTAssertTrue(try hb(["keys", "show", "plain"]).stdout.contains("\nlocation:     vault\n"))
+    }
+
+    func testListTableAndImportJSON() throws {
+        try requireVault()
+        let json = try hb(["keys", "import", fixture("rsa3072_none"), "--name", "deploy", "--json"])
+        XCTAssertEqual(json.status, 0, json.stderr)
+        let o = try XCTUnwrap(try self.json(json) as? [String: Any])
+        XCTAssertEqual(o["name"] as? String, "deploy")
+        XCTAssertEqual(o["type"] as? String, "ssh-rsa")
+        XCTAssertEqual(o["bits"] as? Int, 3072)
+        XCTAssertEqual(try hb(["keys", "import", fixture("ecdsa521_none"), "--name", "Alpha"]).status, 0)
+        let fp = { (key: String) in String(try self.listing(key).split(separator: " ")[1]) }
+        let list = try hb(["keys", "list"])
+        XCTAssertEqual(list.status, 0, list.stderr)
+        XCTAssertEqual(list.stdout, """
+            NAME    TYPE   BITS  FINGERPRINT                                         COMMENT
+            Alpha   ECDSA  521   \(try fp("ecdsa521_none"))  hostbook test ecdsa521
+            deploy  RSA    3072  \(try fp("rsa3072_none"))  hostbook test rsa3072
+
+            """)
+        let empty = try cli.call(["keys", "list", "--db", tmp.file("empty.db")])
+        XCTAssertEqual(empty.stdout, "")
+        XCTAssertEqual(empty.stderr, "No keys yet. Add one with 'hostbook keys import PATH' or 'hostbook keys generate NAME'.\n")
+    }
+
+    func testImportWithoutTerminalNeedsPassphraseFlag() throws {
+        let path = fixture("ed25519_aes256-ctr")
+        let r = try hb(["keys", "import", path])
+        XCTAssertEqual(r.status, 3)
+        XCTAssertEqual(r.stderr, "hostbook: the passphrase of '\(path)' is needed but there is no terminal\nUse --passphrase-stdin or --passphrase-file instead.\n")
+        XCTAssertEqual(r.stdout, "")
+    }
+
+    func testWrongPassphraseIsExit6AndStoresNothing() throws {
+        let path = fixture("ecdsa256_aes256-ctr")
+        let r = try hb(["keys", "import", path, "--passphrase-stdin"], stdin: "wrong\n")
+        XCTAssertEqual(r.status, 6)
+        XCTAssertEqual(r.stderr, "hostbook: incorrect passphrase for '\(path)'\nCheck the passphrase and try again; nothing was stored.\n")
+        let list = try hb(["keys", "list", "--json"])
+        XCTAssertEqual(list.stdout, "[]\n")
+    }
+
+    func testExportToFileIs0600AndNeverOverwrites() throws {
+        try requireVault()
+        XCTAssertEqual(try hb(["keys", "import", fixture("ed25519_none"), "--name", "k"]).status, 0)
+        let out = tmp.file("id_k")
+        let r = try hb(["keys", "export", "k", "--passphrase-file", Self.passFile, "--output", out, "--rounds", "4"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stderr, "Wrote the private key of 'k' to '\(out)'.\n")
+        let attrs = try FileManager.default.attributesOfItem(atPath: out)
+        XCTAssertEqual((attrs[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        XCTAssertEqual(try keygen(["-y", "-P", Self.passphrase, "-f", out]).stdout, try text(fixture("ed25519_none.pub")))
+        let again = try hb(["keys", "export", "k", "--passphrase-file", Self.passFile, "--output", out])
+        XCTAssertEqual(again.status, 5)
+        XCTAssertEqual(again.stderr, "hostbook: '\(out)' already exists\nChoose another --output file or remove it first.\n")
+    }
+
+    func testRemoveNeedsYesWithoutTerminal() throws {
+        try requireVault()
+        XCTAssertEqual(try hb(["keys", "import", fixture("ed25519_none"), "--name", "k"]).status, 0)
+        let ask = try hb(["keys", "remove", "k"])
+        XCTAssertEqual(ask.status, 3)
+        XCTAssertEqual(ask.stderr, "hostbook: confirmation to remove key 'k' is needed but there is no terminal\nUse --yes instead.\n")
+        let fp = String(try listing("ed25519_none").split(separator: " ")[1])
+        let r = try hb(["keys", "remove", "k", "--yes"])
+        XCTAssertEqual(r.status, 0, r.stderr)
+        XCTAssertEqual(r.stdout, "Removed key 'k' (\(fp)).\n")
+        XCTAssertEqual(try hb(["keys", "list", "--json"]).stdout, "[]\n")
+        // The vault item went too: importing again works and export finds the new item.
+        XCTAssertEqual(try hb(["keys", "import", fixture("ed25519_none"), "--name", "k"]).status, 0)
+        XCTAssertEqual(try hb(["keys", "export", "k", "--no-passphrase"]).status, 0)
     }
 
     func keygen(_ args: [String]) throws -> (status: Int32, stdout: String) {

@@ -76,7 +76,7 @@ final class SnippetRulesWordingTests: XCTestCase {
     }
 
     /// Was SnippetCommandTests.testSecretLookingCommandsAreStoredWithAWarningThatDoesNotEchoThem
-    /// (all but one case; the warning line itself is still checked on the binary).
+    /// (all but one case; the warning line itself: SnippetCommandLogicTests).
     func testSecretLookingCommandsAreNamedByKindAndStoredUnchanged() throws {
         let cases: [(String, String)] = [
             ("sshpass -p Hunter2Secret ssh me@db", "a password option"),

@@ -1,8 +1,8 @@
-// In-process (InProcessCommand runs Hostbook.main): holes 3 to 8, moved from
-// HostbookTests/TrustCoreRegressionTests, which keeps the exit-2 names, the scan and approve
-// prompts on a terminal, hole 10's files and hole 11's escaping on the binary.
 // The holes of issue 9, each found by checking hostbook against real ssh/sshd, kept as one
-// regression test each (named after the hole) with the real binary.
+// regression test each (named after the hole), in-process (InProcessCommand runs
+// Hostbook.main): holes 1, 3 to 8, 10 and the ssh messages of 11. Moved from
+// HostbookTests/TrustCoreRegressionTests, which keeps the scan and approve prompts on a
+// terminal (holes 2 and 11).
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -130,5 +130,71 @@ final class TrustCoreRegressionLogicTests: XCTestCase, TestHostKeys {
         _ = try hb(["import-tailscale", doc, "--all"])
         XCTAssertEqual(try status("cache01.tail7c3e90.ts.net", manual), 0)
         XCTAssertEqual(try status("cache01.tail7c3e90.ts.net", keyC), 11)
+    }
+
+    func testHole1BracketedAndOddNamesAreRefusedWithExit2() throws {
+        for name in ["[*]:2222", "[a,github.com]:2222", "[?ank.example]:2200", "[!x]:2222", "a b", "a\nb", "a\tb", "x\u{1b}[2J",
+                     "*", "a,b", "!a", "h?st", "[h.test]", "[h.test]:0", "[h.test]:99999", "[h.test]:22x", "|1|abc"] {
+            let r = try hb(["known-hosts", "approve", name, "--key", keyA, "--yes"])
+            XCTAssertEqual(r.status, 2, "\(name.debugDescription): \(r.stderr)")
+            XCTAssertTrue(r.stderr.hasPrefix("hostbook: '"), r.stderr)
+            XCTAssertFalse(r.stderr.contains("\u{1b}") || r.stderr.dropLast().contains("\n\n"), r.stderr.debugDescription)
+            XCTAssertEqual(try hb(["known-hosts", "check", name, "--key", keyA]).status, 2, name.debugDescription)
+            XCTAssertEqual(try hb(["known-hosts", "revoke", name, "--key", keyA]).status, 2, name.debugDescription)
+            XCTAssertEqual(try hb(["known-hosts", "remove", name]).status, 2, name.debugDescription)
+        }
+        XCTAssertEqual(try hb(["known-hosts", "export"]).stdout, "")
+        let r = try hb(["known-hosts", "approve", "[*]:2222", "--key", keyA, "--yes"])
+        XCTAssertEqual(r.stderr, "hostbook: '[*]:2222' is not a host name: it is a pattern (* and ? are wildcards in known_hosts)\n"
+                       + "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file.\n")
+        // The valid bracketed form still works, and means exactly that host and port.
+        XCTAssertEqual(try hb(["known-hosts", "approve", "[H.test]:2222", "--key", keyA, "--yes"]).status, 0)
+        XCTAssertEqual(try hb(["known-hosts", "export"]).stdout, "[h.test]:2222 \(keyA)\n")
+        XCTAssertEqual(try status("h.test", keyA, port: 2222), 0)
+        XCTAssertEqual(try status("h.test", keyA), 10)
+        XCTAssertEqual(try status("github.com", keyA, port: 2222), 10)
+        XCTAssertEqual(try hb(["known-hosts", "approve", "[h.test]:2222", "--port", "2200", "--key", keyA, "--yes"]).status, 2)
+        // IPv6 addresses are names too.
+        XCTAssertEqual(try hb(["known-hosts", "approve", "[2001:db8::1]:2222", "--key", keyA, "--yes"]).status, 0)
+        XCTAssertEqual(try hb(["known-hosts", "approve", "2001:db8::1", "--key", keyA, "--yes"]).status, 0)
+        XCTAssertEqual(try hb(["known-hosts", "list", "a b"]).status, 2)
+    }
+
+    func testHole10CheckWritesNothingAndKeepsNoName() throws {
+        var lines = ""
+        for i in 0..<50 {
+            let salt = (0..<20).map { UInt8(($0 * 7 + i) & 0xff) }
+            lines += "|1|\(Data(salt).base64EncodedString())|\(Data(repeating: UInt8(i), count: 20).base64EncodedString()) \(keyA)\n"
+        }
+        // A real hashed entry for secret.test, and hashed noise.
+        let plain = tmp.file("plain")
+        try "secret.test \(keyA)\n".write(toFile: plain, atomically: true, encoding: .utf8)
+        XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-H", "-f", plain]).status, 0)
+        lines += try String(contentsOfFile: plain, encoding: .utf8)
+        XCTAssertEqual(try importLines(lines).status, 0)
+        let db = tmp.file("hostbook.db")
+        func snapshot() -> [Data?] { [db, db + "-wal", db + "-shm"].map { FileManager.default.contents(atPath: $0) } }
+        let before = snapshot()
+        for name in ["secret.test", "never-stored.test", "[secret.test]:2222"] {
+            _ = try hb(["known-hosts", "check", name, "--key", keyA])
+        }
+        XCTAssertEqual(try status("secret.test", keyA), 0)
+        let after = snapshot()
+        XCTAssertEqual(before[0], after[0], "check changed the database file")
+        XCTAssertEqual(before[1]?.count ?? 0, after[1]?.count ?? 0, "check wrote to the WAL")
+        for file in after.compactMap({ $0 }) {
+            XCTAssertNil(file.range(of: Data("never-stored.test".utf8)))
+            XCTAssertNil(file.range(of: Data("secret.test".utf8)))
+        }
+        let tables = try Tool.sql(db, "SELECT name FROM sqlite_master WHERE name LIKE '%hash_scans%' OR sql LIKE '%learned%'")
+        XCTAssertEqual(tables.trimmingCharacters(in: .whitespacesAndNewlines), "")
+    }
+
+    /// The messages of `hostbook ssh` and the agent go through the same escaping rule as
+    /// the rest (a bidirectional override was printed raw there, controls as `?`).
+    func testHole11SSHMessagesUseTheOneEscapingRule() throws {
+        let r = try hb(["ssh", "a\u{1b}[2J\u{202e}b"])
+        XCTAssertEqual(r.status, 4, r.stderr)
+        XCTAssertEqual(r.stderr, "hostbook: no host named 'a\\u{1b}[2J\\u{202e}b'\nRun 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.\n")
     }
 }

@@ -1,7 +1,8 @@
 // Files hostbook writes appear whole or not at all (Sources/System/AtomicFile.swift): `keys export
 // --output` writes a temporary file beside the target, fsyncs it, links it into place and
-// fsyncs the folder. The tests check the result with ssh-keygen, that nothing is left
-// beside it, and that a SIGKILL at any moment leaves no file or a complete one.
+// fsyncs the folder. Here: a SIGKILL at any moment leaves no file or a complete one. The
+// exported file's content, mode and that nothing is left beside it are checked in-process:
+// HostbookLogicTests/AtomicWriteLogicTests.
 import Foundation
 import XCTest
 
@@ -27,29 +28,6 @@ final class AtomicWriteTests: XCTestCase {
 
     private var expectedPublic: String {
         get throws { try String(contentsOfFile: Self.fixtures.appendingPathComponent("ed25519_none.pub").path, encoding: .utf8) }
-    }
-
-    func testAnExportedFileIsCompleteWithItsModeAndNothingBesideIt() throws {
-        let folder = tmp.file("out")
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: false)
-        let out = folder + "/id_k"
-        let r = try HostbookProcess.run(["--db", db, "keys", "export", "k", "--passphrase-file", Self.passFile, "--output", out, "--rounds", "4"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["id_k"])
-        XCTAssertEqual((try FileManager.default.attributesOfItem(atPath: out)[.posixPermissions] as? NSNumber)?.intValue, 0o600)
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-y", "-P", Self.passphrase, "-f", out]).stdout, try expectedPublic)
-
-        // An existing file is refused before any passphrase is read, and left as it was.
-        try Data("keep me\n".utf8).write(to: URL(fileURLWithPath: out))
-        let again = try HostbookProcess.run(["--db", db, "keys", "export", "k", "--passphrase-stdin", "--output", out], stdin: Data())
-        XCTAssertEqual(again.status, 5)
-        XCTAssertEqual(again.stderr, "hostbook: '\(out)' already exists\nChoose another --output file or remove it first.\n")
-        XCTAssertEqual(try String(contentsOfFile: out, encoding: .utf8), "keep me\n")
-        // A dangling symbolic link is "existing" too: nothing is written through it.
-        let link = folder + "/link"
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: folder + "/target")
-        XCTAssertEqual(try HostbookProcess.run(["--db", db, "keys", "export", "k", "--no-passphrase", "--output", link]).status, 5)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/target"))
     }
 
     /// SIGKILL at moments spread over the whole export: each time the target is absent or

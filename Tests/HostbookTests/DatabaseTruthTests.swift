@@ -3,27 +3,20 @@
 // database in a folder the user may not write can be read; a database that is not to be
 // trusted (a symbolic link, another user's, writable by others) is refused with what to fix.
 // Real files, real permissions, a second user account made by the test, the real binary.
+// A file that is not SQLite, a folder at its path and a symbolic link run in-process:
+// HostbookLogicTests/DatabaseTruthLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class DatabaseTruthTests: XCTestCase {
-    /// Every command that only reads, with what it answers when there is no database yet.
-    static let readOnlyCommands: [(args: [String], status: Int32)] = [
-        (["list"], 0), (["list", "--json"], 0), (["show", "web"], 4),
-        (["keys", "list"], 0), (["keys", "list", "--json"], 0), (["keys", "show", "k"], 4), (["keys", "public", "k"], 4),
-        (["snippets", "list"], 0), (["snippets", "show", "s"], 4),
-        (["known-hosts", "list"], 0), (["known-hosts", "list", "example.com"], 4),
-        (["known-hosts", "check", "example.com", "--key", "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIK9ks7jkua5YWIwByRnnnc6UPJQWI75O0e/UJdPYU1JI"], 10),
-        (["known-hosts", "export"], 0), (["doctor"], 0), (["doctor", "--json"], 0),
-    ]
-
     func testReadOnlyCommandsCreateNothing() throws {
         let hb = try HostbookFixture()
         hb.environment["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
         // A home of its own, so doctor's ssh configuration line does not depend on the user's.
         let home = try TemporaryDirectory()
         hb.environment["HOME"] = home.path
-        for (args, status) in Self.readOnlyCommands {
+        for (args, status) in ReadOnlyCommands.all {
             let r = try hb.run(args)
             XCTAssertEqual(r.status, status, "\(args): \(r.stderr)")
             XCTAssertFalse(FileManager.default.fileExists(atPath: hb.dir.file("data")), "\(args) created the data folder")
@@ -48,7 +41,7 @@ final class DatabaseTruthTests: XCTestCase {
         chmod(hb.dir.file("data"), 0o755)
         let expected = "hostbook: cannot read the database '\(hb.db)': Permission denied\n"
             + "Run hostbook as the user who owns it, fix its permissions (ls -l '\(hb.db)'), or choose another database with --db.\n"
-        for (args, _) in Self.readOnlyCommands + [(["add", "x", "--hostname", "x"], 1)] {
+        for (args, _) in ReadOnlyCommands.all + [(["add", "x", "--hostname", "x"], 1)] {
             let r = try user.hostbook(["--db", hb.db] + args)
             XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)\(r.stderr)")
             if args.first == "doctor" {
@@ -73,34 +66,6 @@ final class DatabaseTruthTests: XCTestCase {
         let d = try user.hostbook(["--db", hb.db, "doctor"])
         XCTAssertEqual(d.status, 1)
         XCTAssertFalse(d.stdout.contains("No problems found"), d.stdout)
-    }
-
-    func testAFileThatIsNotSQLiteIsAnErrorEverywhere() throws {
-        let hb = try HostbookFixture()
-        try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
-        try Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: hb.db))
-        chmod(hb.db, 0o600)
-        chmod(hb.dir.file("data"), 0o700)
-        for (args, _) in Self.readOnlyCommands where args.first != "doctor" {
-            let r = try hb.run(args)
-            XCTAssertEqual(r.status, 1, "\(args): \(r.stdout)")
-            XCTAssertEqual(r.stdout, "", "\(args)")
-            XCTAssertTrue(r.stderr.hasPrefix("hostbook: '\(hb.db)' is not a usable hostbook database: file is not a database\n"), "\(args): \(r.stderr)")
-        }
-        let d = try hb.run("doctor")
-        XCTAssertEqual(d.status, 1)
-        XCTAssertTrue(d.stdout.contains("error: the database cannot be read"), d.stdout)
-    }
-
-    /// A folder at the database's path (what an I/O error looks like from here).
-    func testAFolderAtTheDatabasePathIsAnError() throws {
-        let hb = try HostbookFixture()
-        try FileManager.default.createDirectory(atPath: hb.db, withIntermediateDirectories: true)
-        chmod(hb.dir.file("data"), 0o700)
-        for args in [["list"], ["keys", "list"], ["add", "x", "--hostname", "x"]] {
-            try hb.fails(args, status: 1, stderr: "hostbook: refusing the database '\(hb.db)': it is not a regular file\n"
-                + "Choose a database file with --db or $HOSTBOOK_DB.\n")
-        }
     }
 
     /// The user's own database, in the user's own folder, which the user made read-only:
@@ -176,21 +141,6 @@ final class DatabaseTruthTests: XCTestCase {
     }
 
     // MARK: Refusing a database that is not to be trusted
-
-    func testASymbolicLinkIsRefused() throws {
-        let hb = try HostbookFixture()
-        try hb.ok("add", "web", "--hostname", "web.example")
-        let link = hb.dir.file("data/link.db")
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: hb.db)
-        let expected = "hostbook: refusing the database '\(link)': it is a symbolic link (to '\(hb.db)')\n"
-            + "Give the file itself: --db '\(hb.db)' (or set HOSTBOOK_DB to it), or replace the link with the file.\n"
-        for args in [["list"], ["show", "web"], ["add", "x", "--hostname", "x"], ["keys", "list"], ["known-hosts", "export"]] {
-            try hb.fails(["--db", link] + args, status: 1, stderr: expected)
-        }
-        let d = try hb.run("--db", link, "doctor")
-        XCTAssertEqual(d.status, 1)
-        XCTAssertTrue(d.stdout.contains("error: refusing the database '\(link)': it is a symbolic link"), d.stdout)
-    }
 
     func testFilesAndFoldersOthersCanWriteAreRefused() throws {
         let user = try SecondUser()

@@ -2,118 +2,15 @@
 // (the `json-commands` block and one `json-object NAME` block per object), runs every
 // command of the command table with --json on the real binary, and holds each output to it:
 // exactly the documented fields, in the documented order, with the documented types. A
-// command the section does not list, or that this test has no run for, fails.
+// command the section does not list, or that this test has no run for, fails. The
+// document's completeness and the host sources: HostbookLogicTests/JSONDocumentLogicTests.
 import Foundation
 import TestSupport
 import XCTest
 
 final class JSONDocumentTests: XCTestCase, TestHostKeys {
-    // MARK: the document
-
-    indirect enum FieldType: Equatable {
-        case string, integer, boolean, time
-        case array(FieldType)
-        case object(String)
-    }
-
-    struct Field {
-        let name: String
-        let type: FieldType
-        let nullable: Bool
-        /// Documented as "present only ..." (a host's `overrides`): absent otherwise.
-        var presentOnly = false
-    }
-
-    struct Document {
-        /// Command words → what it prints: nil for `-` (a file format of its own).
-        var commands: [String: FieldType?] = [:]
-        var objects: [String: [Field]] = [:]
-    }
-
-    static func parseType(_ s: String) -> FieldType {
-        if s.hasPrefix("[") && s.hasSuffix("]") { return .array(parseType(String(s.dropFirst().dropLast()))) }
-        switch s {
-        case "string": return .string
-        case "integer": return .integer
-        case "boolean": return .boolean
-        case "time": return .time
-        default: return .object(s)
-        }
-    }
-
-    /// Where the JSON output is documented (moved out of the README, issue 34).
-    static let pagePath = PackageRootPath.path + "/docs/json.md"
-
-    static func readDocument() throws -> Document {
-        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
-        let start = try XCTUnwrap(page.range(of: "<!-- section: json -->"), "docs/json.md has no '<!-- section: json -->' line")
-        let rest = page[start.upperBound...]
-        let section = rest[..<(rest.range(of: "<!-- section:")?.lowerBound ?? rest.endIndex)]
-        var doc = Document()
-        var block: String?
-        for line in section.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
-            if line.hasPrefix("```text json-") { block = String(line.dropFirst("```text ".count)); continue }
-            if line.hasPrefix("```") { block = nil; continue }
-            guard let block, !line.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
-            let words = line.split(separator: " ").map(String.init)
-            if block == "json-commands" {
-                let type = words.last!
-                doc.commands[words.dropLast().joined(separator: " ")] = type == "-" ? .some(nil) : parseType(type)
-            } else if block.hasPrefix("json-object ") {
-                let name = String(block.dropFirst("json-object ".count))
-                let nullable = words.count >= 4 && words[2] == "|" && words[3] == "null"
-                doc.objects[name, default: []].append(Field(name: words[0], type: parseType(words[1]), nullable: nullable,
-                                                            presentOnly: line.contains("present only")))
-            }
-        }
-        return doc
-    }
-
-    func testTheDocumentIsComplete() throws {
-        let doc = try Self.readDocument()
-        XCTAssertGreaterThan(doc.objects.count, 20)
-        func check(_ t: FieldType, _ context: String) {
-            switch t {
-            case .array(let e): check(e, context)
-            case .object(let name): XCTAssertNotNil(doc.objects[name], "\(context): no json-object block '\(name)'")
-            default: break
-            }
-        }
-        for (command, type) in doc.commands { if let type { check(type, command) } }
-        for (name, fields) in doc.objects {
-            for f in fields { check(f.type, "\(name).\(f.name)") }
-            XCTAssertEqual(Set(fields.map(\.name)).count, fields.count, "\(name) lists a field twice")
-        }
-        // Every command of the table is listed, and nothing else.
-        let fixture = try HostbookFixture()
-        let table = try fixture.ok("__complete", "commands").stdout.split(separator: "\n")
-            .map { String($0.split(separator: "\t", omittingEmptySubsequences: false)[0]) }.filter { $0 != "-" }
-        XCTAssertGreaterThan(table.count, 25)
-        for c in table { XCTAssertTrue(doc.commands.keys.contains(c), "docs/json.md does not list '\(c)'") }
-        for c in doc.commands.keys { XCTAssertTrue(table.contains(c), "docs/json.md lists '\(c)', which is no command") }
-    }
-
-    /// The `source` of a host is one of the values docs/json.md's host object lists: a host
-    /// of each kind (added, from Tailscale, from an ssh_config) is made and shown (issue 23:
-    /// `ssh-config` was missing).
-    func testEveryHostSourceIsDocumented() throws {
-        let page = try String(contentsOfFile: Self.pagePath, encoding: .utf8)
-        let block = try XCTUnwrap(page.components(separatedBy: "```text json-object host\n").dropFirst().first)
-        let line = try XCTUnwrap(block.split(separator: "\n").first { $0.hasPrefix("source ") })
-        let documented = Set(line.split(separator: " ").dropFirst(2).filter { $0 != "|" }.map(String.init))
-
-        let fx = try HostbookFixture()
-        try fx.ok("add", "web", "--hostname", "10.0.0.5")
-        try fx.ok("import-tailscale", PackageRootPath.path + "/testdata/tailscale/status-tagged.json", "--all")
-        let config = fx.dir.file("ssh_config")
-        try "Host fromconfig\n    HostName 10.0.0.9\n".write(toFile: config, atomically: true, encoding: .utf8)
-        chmod(config, 0o600)
-        try fx.ok("import-ssh-config", config)
-        let hosts = try XCTUnwrap(try fx.json("list") as? [[String: Any]])
-        let sources = Set(hosts.compactMap { $0["source"] as? String })
-        XCTAssertEqual(sources, ["manual", "tailscale", "ssh-config"])
-        for source in sources { XCTAssertTrue(documented.contains(source), "docs/json.md's host.source does not list '\(source)': \(line)") }
-    }
+    typealias FieldType = JSONDocumentContract.FieldType
+    typealias Document = JSONDocumentContract.Document
 
     // MARK: the program against it
 
@@ -122,12 +19,11 @@ final class JSONDocumentTests: XCTestCase, TestHostKeys {
     /// Commands whose output has been checked.
     var checked: Set<String> = []
 
-
     func testEveryCommandPrintsWhatTheDocumentSays() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring")
         }
-        doc = try Self.readDocument()
+        doc = try JSONDocumentContract.readDocument()
         hb = try HostbookFixture()
         hb.environment["HOME"] = hb.dir.path
         let tailscale = PackageRootPath.path + "/testdata/tailscale/"

@@ -1,5 +1,6 @@
 // `hostbook ssh` end to end: the real ssh against private sshds on 127.0.0.1, keys and
-// passwords from a real GNOME Keyring (run under scripts/with-keyring).
+// passwords from a real GNOME Keyring (run under scripts/with-keyring). Refusals before
+// ssh starts and --print-config run in-process: HostbookLogicTests/SSHCommandLogicTests.
 import Foundation
 import XCTest
 
@@ -78,37 +79,6 @@ final class SSHCommandTests: XCTestCase {
         XCTAssertEqual(r.stdout, "")
         XCTAssertTrue(r.stderr.hasPrefix("hostbook: cannot read the private key of 'k': "), r.stderr)
         try bed.assertNothingLeft()
-    }
-
-    func testAHostThatDoesNotExistIsExit4() throws {
-        let bed = try SSHTestBed()
-        let none = try bed.ssh(["nowhere", "true"])
-        XCTAssertEqual(none.status, 4)
-        XCTAssertEqual(none.stderr, "hostbook: no host named 'nowhere'\nRun 'hostbook list' to see the saved hosts, or 'hostbook add' to add one.\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: bed.fx.db), "a failed ssh creates no database")
-        try bed.fx.ok("add", "other", "--hostname", "127.0.0.1")
-        XCTAssertEqual(try bed.ssh(["nowhere"]).status, 4)
-        XCTAssertEqual(try bed.ssh([]).status, 2)
-        // No ssh on PATH: a clear error before anything is started.
-        bed.fx.environment["PATH"] = bed.fx.dir.file("empty-bin")
-        let noSSH = try bed.ssh(["other", "true"])
-        XCTAssertEqual(noSSH.status, 1)
-        XCTAssertEqual(noSSH.stderr, "hostbook: ssh was not found on PATH\nInstall the openssh-client package (OpenSSH 8.5 or later).\n")
-    }
-
-    func testPrintConfigShowsTheBlocksAndNoSecret() throws {
-        let bed = try SSHTestBed()
-        try bed.importKey("k")
-        try bed.fx.ok("add", "gate", "--hostname", "gate.example.com", "--port", "2200", "--user", "jumper", "--key", "k")
-        try bed.fx.ok("add", "db", "--hostname", "10.0.0.5", "--user", "admin", "--jump", "gate", "--password-stdin", stdin: "pw-not-printed")
-        let r = try bed.ssh(["--print-config", "db"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasPrefix("Host db\n    HostName 10.0.0.5\n    Port 22\n    User admin\n    ProxyJump gate\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("\nHost gate\n    HostName gate.example.com\n    Port 2200\n    User jumper\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains(" known-hosts lookup %I %H %h %p %t %K %n\n"), r.stdout)
-        XCTAssertTrue(r.stdout.contains("    NumberOfPasswordPrompts 1\n"), r.stdout)
-        XCTAssertTrue(r.stdout.hasSuffix("Match all\n    Include ~/.ssh/config\n    Include /etc/ssh/ssh_config\n"), r.stdout)
-        XCTAssertFalse(r.stdout.contains("pw-not-printed"))
     }
 
     func testChangedKeyIsRefusedBySSHAndNotReplaced() throws {

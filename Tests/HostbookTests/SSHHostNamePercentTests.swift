@@ -1,10 +1,10 @@
 // A saved hostname reaches ssh exactly as saved (issue 18): ssh expands `%h` and `%%` in
 // HostName, so `fe80::1%eth0` (an IPv6 zone index, which add, edit and import accept) was a
 // fatal unknown token and `fe80::1%h` became `fe80::1` + the alias. The oracle is the real
-// `ssh -G -F FILE ALIAS` on the text hostbook writes, for `hostbook ssh --print-config` and
-// for the installed configuration (`hostbook ssh-config`); a real connection checks that
-// ssh's KnownHostsCommand gets the saved hostname as %h. add and import-ssh-config hold a
-// hostname to the one rule (HostValidation.hostname) on the literal value.
+// `ssh -G -F FILE ALIAS` on the installed configuration (`hostbook ssh-config`); a real
+// connection checks that ssh's KnownHostsCommand gets the saved hostname as %h.
+// --print-config and the rule add and import-ssh-config share run in-process:
+// HostbookLogicTests/SSHHostNamePercentLogicTests.
 import Foundation
 import XCTest
 
@@ -27,14 +27,6 @@ final class SSHHostNamePercentTests: XCTestCase {
         return r.stdout.split(separator: "\n").first { $0.hasPrefix("hostname ") }.map { String($0.dropFirst(9)) }
     }
 
-    func testPrintConfigGivesSSHTheSavedHostname() throws {
-        let bed = try bed()
-        for (name, hostname) in hosts {
-            let config = try bed.fx.ok("ssh", "--print-config", name).stdout
-            XCTAssertEqual(try sshHostName(bed, config: config, alias: name), hostname, config)
-        }
-    }
-
     func testInstalledConfigGivesSSHTheSavedHostname() throws {
         let bed = try bed()
         let config = try bed.fx.ok("ssh-config").stdout
@@ -44,36 +36,6 @@ final class SSHHostNamePercentTests: XCTestCase {
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--install"]).status, 0)
         let installed = try String(contentsOfFile: bed.home + "/.config/hostbook/ssh_config", encoding: .utf8)
         XCTAssertEqual(try sshHostName(bed, config: installed, alias: "zone"), "fe80::1%eth0")
-    }
-
-    /// add and import-ssh-config agree: a `%` is allowed only as an IPv6 zone, checked on the
-    /// literal hostname (import reads ssh_config's `%%` as ssh does, then checks).
-    func testAddAndImportHoldTheSameRule() throws {
-        let bed = try SSHTestBed()
-        let config = bed.fx.dir.file("import.conf")
-        try """
-            Host zoned
-              HostName fe80::1%%eth0
-            Host dotted
-              HostName 127.0.0.1%%h
-
-            """.write(toFile: config, atomically: true, encoding: .utf8)
-        chmod(config, 0o600)
-        let r = try bed.fx.run(["import-ssh-config", config, "--json"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        let report = try XCTUnwrap(JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any])
-        let rows = try XCTUnwrap(report["hosts"] as? [[String: Any]])
-        let zoned = try XCTUnwrap(rows.first { $0["alias"] as? String == "zoned" })
-        XCTAssertEqual(zoned["hostname"] as? String, "fe80::1%eth0")
-        XCTAssertNotEqual(zoned["action"] as? String, "skipped", "\(zoned)")
-        let dotted = try XCTUnwrap(rows.first { $0["alias"] as? String == "dotted" })
-        XCTAssertEqual(dotted["action"] as? String, "skipped", "\(dotted)")
-        XCTAssertEqual(try bed.fx.run(["add", "dotted", "--hostname", "127.0.0.1%h"]).status, 5)
-        // What import saved is what add would save, and ssh gets it back.
-        let show = try XCTUnwrap(try JSONSerialization.jsonObject(with: bed.fx.ok("show", "zoned", "--json").stdoutBytes) as? [String: Any])
-        XCTAssertEqual(show["hostname"] as? String, "fe80::1%eth0")
-        let printed = try bed.fx.ok("ssh", "--print-config", "zoned").stdout
-        XCTAssertEqual(try sshHostName(bed, config: printed, alias: "zoned"), "fe80::1%eth0")
     }
 
     /// A real connection to a host saved as `fe80::1%eth0`: ssh reaches the private sshd

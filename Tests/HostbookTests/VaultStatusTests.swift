@@ -1,6 +1,6 @@
-// `hostbook vault status`, end to end: with no D-Bus session at all, and inside the test
-// run's headless keyring (scripts/test runs the tests inside scripts/with-keyring, and these
-// again inside scripts/with-keepassxc, which sets HOSTBOOK_TEST_BACKEND=keepassxc).
+// `hostbook vault status`, end to end: with no D-Bus session at all, a bus that does not
+// answer, a locked KeePassXC and no default keyring. Inside the test run's own keyring, and
+// the help: HostbookLogicTests/VaultStatusLogicTests.
 import Foundation
 import XCTest
 
@@ -42,36 +42,6 @@ final class VaultStatusTests: XCTestCase {
         XCTAssertEqual(r.status, 1)
         XCTAssertTrue(r.stdout.contains("\"status\": \"no-session-bus\""), r.stdout)
         XCTAssertTrue(r.stderr.hasPrefix("hostbook: the D-Bus session bus does not answer, so the keyring cannot be reached ("), r.stderr)
-    }
-
-    func testInsideTheHeadlessKeyringItIsOK() throws {
-        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
-            return XCTFail("no D-Bus session: run the tests with scripts/test (or scripts/with-keyring swift test)")
-        }
-        // The service's name, the collection's label, and its name from its object path (the
-        // same whether it is locked or not; for KeePassXC the database file's name).
-        let keepassxc = ProcessInfo.processInfo.environment["HOSTBOOK_TEST_BACKEND"] == "keepassxc"
-        let (service, label, collection) = keepassxc ? ("keepassxc", "hostbook test", "secrets")
-                                                     : ("gnome-keyring-daemon", "Login", "login")
-        let r = try HostbookProcess.run(["vault", "status"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertEqual(r.stdout, "ok: \(service), default keyring \"\(label)\" is unlocked\n")
-        XCTAssertEqual(r.stderr, "")
-
-        let json = try HostbookProcess.run(["vault", "status", "--json"])
-        XCTAssertEqual(json.status, 0)
-        XCTAssertEqual(json.stdout, """
-        {
-          "status": "ok",
-          "headless": false,
-          "bus": null,
-          "service": "\(service)",
-          "collection": "\(collection)",
-          "message": null,
-          "fix": null
-        }
-
-        """)
     }
 
     /// A locked KeePassXC database (a KeePassXC of this test's own): KeePassXC's words and fix,
@@ -128,11 +98,5 @@ final class VaultStatusTests: XCTestCase {
         }
 
         """)
-    }
-
-    func testHelpDescribesTheCommand() throws {
-        let r = try HostbookProcess.run(["vault", "status", "--help"])
-        XCTAssertEqual(r.status, 0)
-        XCTAssertTrue(r.stdout.contains("Check that the Secret Service (keyring) is reachable and unlocked"), r.stdout)
     }
 }

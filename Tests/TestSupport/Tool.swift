@@ -43,6 +43,11 @@ public enum Tool {
         return nil
     }
 
+    /// One value from the database `db` with the sqlite3 tool, read-only, trimmed.
+    public static func sql(_ db: String, _ query: String) throws -> String {
+        try run("/usr/bin/sqlite3", ["-readonly", db, query]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
     /// /usr/bin/ssh-keygen when it is installed.
     public static var sshKeygen: String? {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") ? "/usr/bin/ssh-keygen" : nil

@@ -6,12 +6,14 @@
 // the same words. (Before: `add` took chains up to 10,000 hosts, `ssh` stopped at 8
 // with a message counting them wrongly, and ssh-config wrote the whole chain.)
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class JumpChainLimitTests: XCTestCase {
     func testANineHostChainIsTreatedAlikeByAddSSHAndSSHConfig() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sqlite3") else { throw XCTSkip("sqlite3 is not installed") }
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         try fx.ok("add", "h1", "--hostname", "h1.test")
         for i in 2...8 { try fx.ok("add", "h\(i)", "--hostname", "h\(i).test", "--jump", "h\(i - 1)") }
 
@@ -55,7 +57,7 @@ final class JumpChainLimitTests: XCTestCase {
     /// changes nothing. (Before: the import saved the 9-host chain, which `hostbook ssh`
     /// refused and `ssh-config` left out.)
     func testImportSSHConfigKeepsNoChainAddWouldRefuse() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         fx.environment["HOME"] = fx.dir.file("home")
         fx.environment["XDG_CONFIG_HOME"] = fx.dir.file("home/.config")
         let file = fx.dir.file("chain.conf")

@@ -1,14 +1,17 @@
 // `keys import` with a certificate beside the key, `keys cert add` / `remove`, how `keys
 // list` and `keys show` print a certificate (and print nothing new without one), and
-// `doctor`'s warning about a certificate near its end. The real binary (the command line is
-// the subject) and certificates made by ssh-keygen -s.
+// `doctor`'s warning about a certificate near its end, in-process (InProcessCommand runs
+// Hostbook.main, the real Secret Service) with certificates made by ssh-keygen -s. Moved
+// from HostbookTests/KeysCertificateCommandTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KeysCertificateCommandTests: XCTestCase {
-    var hb: HostbookFixture!
+    var hb: InProcessCommand!
 
-    override func setUpWithError() throws { hb = try HostbookFixture() }
+    override func setUpWithError() throws { hb = try InProcessCommand() }
     override func tearDown() { hb = nil }
 
     /// A CA (made once) and key NAME; with `certifying`, NAME-cert.pub certifies that key's
@@ -17,13 +20,13 @@ final class KeysCertificateCommandTests: XCTestCase {
     private func key(_ name: String, certifying: String? = nil, validity: String = "-5m:+1h") throws -> String {
         let ca = hb.dir.file("ca"), path = hb.dir.file(name)
         if !FileManager.default.fileExists(atPath: ca) {
-            XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-f", ca]).status, 0)
+            XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-f", ca]).status, 0)
         }
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path]).status, 0)
+        XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path]).status, 0)
         if let certifying {
             let subject = hb.dir.file("subject-\(name).pub")
             try FileManager.default.copyItem(atPath: hb.dir.file(certifying) + ".pub", toPath: subject)
-            let made = try ToolProcess.sshKeygen(["-q", "-s", ca, "-I", "id-\(name)", "-n", "alice,bob", "-z", "42", "-V", validity,
+            let made = try Tool.run("/usr/bin/ssh-keygen", ["-q", "-s", ca, "-I", "id-\(name)", "-n", "alice,bob", "-z", "42", "-V", validity,
                                                   "-O", "clear", "-O", "permit-pty", "-O", "force-command=uptime", subject])
             XCTAssertEqual(made.status, 0, made.stderr)
             try FileManager.default.moveItem(atPath: hb.dir.file("subject-\(name)-cert.pub"), toPath: path + "-cert.pub")
@@ -50,7 +53,7 @@ final class KeysCertificateCommandTests: XCTestCase {
         let own = try key("own", certifying: "own")
         XCTAssertTrue(try hb.ok("keys", "import", own).stdout.contains("Attached its certificate: user certificate, key id \"id-own\", serial 42, principals alice, bob"))
         let show = try hb.ok("keys", "show", "own").stdout
-        let caFingerprint = String(try ToolProcess.sshKeygen(["-l", "-f", hb.dir.file("ca.pub")]).stdout.split(separator: " ")[1])
+        let caFingerprint = String(try Tool.run("/usr/bin/ssh-keygen", ["-l", "-f", hb.dir.file("ca.pub")]).stdout.split(separator: " ")[1])
         for line in ["certificate:  user certificate, key id \"id-own\", serial 42", "principals:   alice, bob",
                      "critical:     force-command uptime", "extensions:   permit-pty", "signing CA:   \(caFingerprint) (ED25519)"] {
             XCTAssertTrue(show.contains("\n" + line + "\n"), "\(line) in:\n\(show)")

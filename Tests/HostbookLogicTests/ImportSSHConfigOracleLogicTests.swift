@@ -1,23 +1,26 @@
-// End-to-end tests of `hostbook import-ssh-config` with the real binary, a temporary HOME
-// (relative Include paths are taken from ~/.ssh) and the real `ssh -G -F FILE ALIAS` as the
-// oracle for what each host resolves to; refusals' exit codes; the report's escaping. The
-// rest (re-import, dry run, what cannot be kept, key links) runs in-process:
-// HostbookLogicTests/ImportSSHConfigLogicTests.
+// `hostbook import-ssh-config` in-process (InProcessCommand runs Hostbook.main), a temporary
+// HOME (relative Include paths are taken from ~/.ssh) and the real `ssh -G -F FILE ALIAS` as
+// the oracle for what each host resolves to; refusals' exit codes; the report's escaping.
+// Moved from HostbookTests/ImportSSHConfigTests. Re-import, dry run, what cannot be kept and
+// key links: ImportSSHConfigLogicTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
-final class ImportSSHConfigTests: XCTestCase {
-    var tmp: TemporaryDirectory!
+final class ImportSSHConfigOracleLogicTests: XCTestCase {
+    var cli: InProcessCommand!
+    var tmp: TempFolder { cli.folder }
     var home: String { tmp.file("home") }
     var sshDir: String { home + "/.ssh" }
     var db: String { tmp.file("data/hostbook.db") }
 
     override func setUpWithError() throws {
-        tmp = try TemporaryDirectory()
+        cli = try InProcessCommand()
         try FileManager.default.createDirectory(atPath: sshDir + "/conf.d", withIntermediateDirectories: true)
     }
 
-    override func tearDown() { tmp = nil }
+    override func tearDown() { cli = nil }
 
     @discardableResult
     func write(_ name: String, _ text: String) throws -> String {
@@ -27,8 +30,8 @@ final class ImportSSHConfigTests: XCTestCase {
         return path
     }
 
-    func hostbook(_ args: [String]) throws -> HostbookResult {
-        try HostbookProcess.run(["--db", db] + args, environment: ["HOME": home, "NO_COLOR": "1"])
+    func hostbook(_ args: [String]) throws -> InProcessCommand.Outcome {
+        try cli.call(["--db", db] + args, environment: ["HOME": home, "NO_COLOR": "1"])
     }
 
     func importJSON(_ args: [String] = [], file: StaticString = #filePath, line: UInt = #line) throws -> [String: Any] {
@@ -49,7 +52,7 @@ final class ImportSSHConfigTests: XCTestCase {
     }()
 
     func sshG(_ file: String, _ alias: String) throws -> [String: [String]] {
-        let r = try ToolProcess.runAsUser("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ["HOME": home])
+        let r = try cli.tool("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ["HOME": home])
         XCTAssertEqual(r.status, 0, r.stderr)
         var out: [String: [String]] = [:]
         for line in r.stdout.split(separator: "\n") {

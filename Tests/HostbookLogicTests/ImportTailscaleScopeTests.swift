@@ -1,9 +1,11 @@
 // A Tailscale document speaks only for its tailnet (issue 18): a crafted status whose peers
 // are named github.com and gitlab.com, with public addresses, must pre-trust no key for
-// those names or addresses. Checked end to end: the real binary imports the document, the
-// report names every name it refused, and `known-hosts check` then calls the keys unknown.
+// those names or addresses. Checked in-process (InProcessCommand runs Hostbook.main): the
+// import of the document, the report naming every name it refused, and `known-hosts check`
+// calling the keys unknown. Moved from HostbookTests/ImportTailscaleScopeTests.
 import Foundation
 import TestSupport
+@testable import hostbook
 import XCTest
 
 final class ImportTailscaleScopeTests: XCTestCase, TestHostKeys {
@@ -28,7 +30,7 @@ final class ImportTailscaleScopeTests: XCTestCase, TestHostKeys {
     }
 
     func testAHostileDocumentPreTrustsNoKeyOutsideTheTailnet() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         let path = fx.dir.file("hostile-status.json")
         try hostileStatus().write(toFile: path, atomically: true, encoding: .utf8)
 

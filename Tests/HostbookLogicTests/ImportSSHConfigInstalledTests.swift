@@ -1,15 +1,18 @@
-// `import-ssh-config` after `ssh-config --install`, with the real binary: ~/.ssh/config now
+// `import-ssh-config` after `ssh-config --install`, in-process (InProcessCommand runs
+// Hostbook.main; moved from HostbookTests/ImportSSHConfigInstalledTests): ~/.ssh/config now
 // starts with an Include of hostbook's own generated file, which the import must not read
 // (its hosts are hostbook's already; its KnownHostsCommand and IdentityAgent lines are
 // hostbook's own), nor anything else under hostbook's configuration folder. It says so once
 // in the report. (Before: every saved host came back as "already exists" with a list of
 // hostbook's own options as not imported.)
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class ImportSSHConfigInstalledTests: XCTestCase {
     func testTheInstalledConfigurationIsLeftOutAndNamedOnce() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         let home = fx.dir.file("home")
         fx.environment["HOME"] = home
         fx.environment["XDG_CONFIG_HOME"] = home + "/.config"

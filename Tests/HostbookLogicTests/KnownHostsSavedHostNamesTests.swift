@@ -4,11 +4,12 @@
 // Hashed and pattern entries show no port in `history`, as in `list`.
 import Foundation
 import TestSupport
+@testable import hostbook
 import XCTest
 
 final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {
     func testCheckListAndApproveUseTheSavedHostsHostnameAndPort() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         try fx.ok("add", "gitbox", "--hostname", "127.0.0.1", "--port", "22201")
         let note = "hostbook: 'gitbox' is a saved host: using '127.0.0.1' port 22201\n"
 
@@ -52,10 +53,10 @@ final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {
     }
 
     func testAHashedEntryOnAnotherPortIsListedByHostAndHistoryShowsNoPortForIt() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         let file = fx.dir.file("known_hosts")
         try Data("[h.test]:2222 \(keyA)\n".utf8).write(to: URL(fileURLWithPath: file))
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-H", "-f", file]).status, 0)
+        XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-H", "-f", file]).status, 0)
         let hashed = try String(contentsOfFile: file, encoding: .utf8)
         XCTAssertTrue(hashed.hasPrefix("|1|"), hashed)
         try fx.ok("known-hosts", "import", file)
@@ -84,7 +85,7 @@ final class KnownHostsSavedHostNamesTests: XCTestCase, TestHostKeys {
     /// shows that port's events only; scan takes [HOST]:PORT; a bad bracket is refused by all
     /// four in the same words, naming what was given.
     func testHistoryAndScanTakeASavedNameBracketsAndPortLikeCheckAndList() throws {
-        let fx = try HostbookFixture()
+        let fx = try InProcessCommand()
         try fx.ok("add", "gitbox", "--hostname", "127.0.0.1", "--port", "22203")
         try fx.ok("known-hosts", "approve", "127.0.0.1", "--port", "22203", "--key", keyA, "--yes")
         try fx.ok("known-hosts", "approve", "127.0.0.1", "--key", keyB, "--yes")

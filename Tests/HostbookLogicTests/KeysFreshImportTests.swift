@@ -1,7 +1,11 @@
 // Keys made fresh at test time by ssh-keygen and puttygen — every type × every cipher
-// OpenSSH writes, PEM and PKCS#8, PuTTY .ppk v2 and v3 — imported by the real binary:
-// `keys show --json` must give exactly the fingerprints ssh-keygen prints for the same key.
+// OpenSSH writes, PEM and PKCS#8, PuTTY .ppk v2 and v3 — imported in-process
+// (InProcessCommand runs Hostbook.main, the real Secret Service): `keys show --json` must
+// give exactly the fingerprints ssh-keygen prints for the same key. Moved from
+// HostbookTests/KeysFreshImportTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KeysFreshImportTests: XCTestCase {
@@ -18,18 +22,19 @@ final class KeysFreshImportTests: XCTestCase {
     static let ciphers = ["aes128-ctr", "aes192-ctr", "aes256-ctr", "aes128-cbc", "aes192-cbc", "aes256-cbc",
                           "aes128-gcm@openssh.com", "aes256-gcm@openssh.com", "chacha20-poly1305@openssh.com", "3des-cbc"]
 
-    var tmp: TemporaryDirectory!
+    var cli: InProcessCommand!
+    var tmp: TempFolder { cli.folder }
     var passFile: String { tmp.file("passphrase") }
 
     override func setUpWithError() throws {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else {
             throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring")
         }
-        tmp = try TemporaryDirectory()
+        cli = try InProcessCommand()
         try Self.passphrase.write(toFile: passFile, atomically: true, encoding: .utf8)
     }
 
-    override func tearDown() { tmp = nil }
+    override func tearDown() { cli = nil }
 
     func testEveryTypeAndCipherMadeFreshBySSHKeygen() throws {
         for t in Self.types {
@@ -92,16 +97,16 @@ final class KeysFreshImportTests: XCTestCase {
         let db = tmp.file(name + ".db")
         // A wrong passphrase first: exit 6, and nothing stored.
         if encrypted {
-            let wrong = try HostbookProcess.run(["keys", "import", path, "--name", name, "--db", db, "--passphrase-stdin"],
-                                                stdin: Data("not the passphrase\n".utf8))
+            let wrong = try cli.call(["keys", "import", path, "--name", name, "--db", db, "--passphrase-stdin"],
+                                 stdin: "not the passphrase\n")
             XCTAssertEqual(wrong.status, 6, "\(name): \(wrong.stderr)", file: file, line: line)
-            let missing = try HostbookProcess.run(["keys", "show", name, "--db", db])
+            let missing = try cli.call(["keys", "show", name, "--db", db])
             XCTAssertEqual(missing.status, 4, name, file: file, line: line)
         }
         let importArgs = ["keys", "import", path, "--name", name, "--db", db] + (encrypted ? ["--passphrase-file", passFile] : [])
-        let imported = try HostbookProcess.run(importArgs)
+        let imported = try cli.call(importArgs)
         XCTAssertEqual(imported.status, 0, "\(name): \(imported.stderr)", file: file, line: line)
-        let show = try HostbookProcess.run(["keys", "show", name, "--json", "--db", db])
+        let show = try cli.call(["keys", "show", name, "--json", "--db", db])
         XCTAssertEqual(show.status, 0, "\(name): \(show.stderr)", file: file, line: line)
         let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: show.stdoutBytes) as? [String: Any], file: file, line: line)
         let sha256 = try run("/usr/bin/ssh-keygen", ["-l", "-f", oracle]).split(separator: " ")
@@ -114,7 +119,7 @@ final class KeysFreshImportTests: XCTestCase {
     /// Runs a tool that must succeed; its stdout.
     @discardableResult
     func run(_ tool: String, _ args: [String]) throws -> String {
-        let r = try ToolProcess.run(URL(fileURLWithPath: tool), args)
+        let r = try Tool.run(tool, args)
         guard r.status == 0 else {
             throw NSError(domain: "KeysFreshImportTests", code: Int(r.status), userInfo: [
                 NSLocalizedDescriptionKey: "\(tool) \(args.joined(separator: " ")) failed: \(r.stderr)"])

@@ -1,21 +1,25 @@
 // Host certificates and @cert-authority entries (docs/openssh-behaviour.md, "Host-key
 // decisions"; docs/formats.md, "Certificates"), with a CA and certificates made by ssh-keygen
-// at test time.
+// at test time, in-process (InProcessCommand runs Hostbook.main). Moved from
+// HostbookTests/KnownHostsCertificateTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KnownHostsCertificateTests: XCTestCase {
-    var tmp: TemporaryDirectory!
+    var cli: InProcessCommand!
+    var tmp: TempFolder { cli.folder }
     var env: [String: String] = [:]
 
     override func setUpWithError() throws {
-        tmp = try TemporaryDirectory()
+        cli = try InProcessCommand()
         env = ["HOSTBOOK_DB": tmp.file("hostbook.db"), "HOME": tmp.path]
     }
 
     @discardableResult
     func keygen(_ args: [String]) throws -> Int32 {
-        try ToolProcess.sshKeygen(args).status
+        try Tool.run("/usr/bin/ssh-keygen", args).status
     }
 
     func line(_ path: String) throws -> String {
@@ -33,8 +37,8 @@ final class KnownHostsCertificateTests: XCTestCase {
         return try line(key + "-cert.pub")
     }
 
-    func check(_ host: String, _ key: String) throws -> HostbookResult {
-        try HostbookProcess.run(["known-hosts", "check", host, "--key", key], environment: env)
+    func check(_ host: String, _ key: String) throws -> InProcessCommand.Outcome {
+        try cli.call(["known-hosts", "check", host, "--key", key], environment: env)
     }
 
     func testCertificateAuthorityDecisions() throws {
@@ -49,7 +53,7 @@ final class KnownHostsCertificateTests: XCTestCase {
             @cert-authority revoked-ca.test \(try line(tmp.file("ca.pub")))
 
             """.write(toFile: known, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try HostbookProcess.run(["known-hosts", "import", known], environment: env).status, 0)
+        XCTAssertEqual(try cli.call(["known-hosts", "import", known], environment: env).status, 0)
 
         let trusted = try check("host.test", good)
         XCTAssertEqual(trusted.status, 0, trusted.stderr)
@@ -73,7 +77,7 @@ final class KnownHostsCertificateTests: XCTestCase {
         let anyHost = try certificate(ca: "ca", principals: "", validity: "-1d:+1d", name: "any")
         XCTAssertEqual(try check("whatever.test", anyHost).status, 0)                  // no principals: any host (as ssh)
         // When no CA accepts the certificate, its plain key decides: approved plain key → trusted.
-        XCTAssertEqual(try HostbookProcess.run(["known-hosts", "approve", "nothost.test", "--key", try line(tmp.file("good.pub")), "--yes"],
+        XCTAssertEqual(try cli.call(["known-hosts", "approve", "nothost.test", "--key", try line(tmp.file("good.pub")), "--yes"],
                                                environment: env).status, 0)
         let approved = try check("nothost.test", good)
         XCTAssertEqual(approved.status, 0)
@@ -81,6 +85,6 @@ final class KnownHostsCertificateTests: XCTestCase {
     }
 
     func fingerprint(_ pub: String) throws -> String {
-        String(try ToolProcess.sshKeygen(["-l", "-f", pub]).stdout.split(separator: " ")[1])
+        String(try Tool.run("/usr/bin/ssh-keygen", ["-l", "-f", pub]).stdout.split(separator: " ")[1])
     }
 }

@@ -1,8 +1,11 @@
 // Text from outside cannot draw on the terminal: a key comment holding ESC [2J (clear the
 // screen), a line break and a forged `fingerprint:` line is printed escaped by `keys import`,
-// `keys show` and `keys public`, with the real binary, ssh-keygen writing the key and the
-// real vault (scripts/with-keyring).
+// `keys show` and `keys public`, in-process (InProcessCommand runs Hostbook.main), with
+// ssh-keygen writing the key and the real vault (scripts/with-keyring). Moved from
+// HostbookTests/TerminalEscapingTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class TerminalEscapingTests: XCTestCase {
@@ -10,9 +13,9 @@ final class TerminalEscapingTests: XCTestCase {
     static let escaped = #"owner\u{1b}[2J\u{a}fingerprint: SHA256:forgedforgedforgedforgedforgedforgedforgedf"#
 
     /// An unencrypted openssh-key-v1 file whose comment is `comment`, named `name`.
-    func hostileKey(_ fx: HostbookFixture, name: String = "hostile") throws -> String {
+    func hostileKey(_ fx: InProcessCommand, name: String = "hostile") throws -> String {
         let path = fx.dir.file(name)
-        let r = try fx.tool("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", Self.comment, "-f", path])
+        let r = try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "", "-C", Self.comment, "-f", path])
         XCTAssertEqual(r.status, 0, r.stderr)
         return path
     }
@@ -25,8 +28,8 @@ final class TerminalEscapingTests: XCTestCase {
     }
 
     func testKeysImportPrintsTheCommentEscaped() throws {
-        guard HostbookFixture.vaultAvailable else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
-        let fx = try HostbookFixture()
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
+        let fx = try InProcessCommand()
         let r = try fx.ok("keys", "import", try hostileKey(fx))
         XCTAssertEqual(r.stderr, "")
         assertEscaped(r.stdout, lines: 1)
@@ -35,8 +38,8 @@ final class TerminalEscapingTests: XCTestCase {
     }
 
     func testKeysShowPrintsOneFingerprintLineAndTheCommentEscaped() throws {
-        guard HostbookFixture.vaultAvailable else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
-        let fx = try HostbookFixture()
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
+        let fx = try InProcessCommand()
         try fx.ok("keys", "import", try hostileKey(fx))
         let show = try fx.ok("keys", "show", "hostile")
         assertEscaped(show.stdout, lines: 13)
@@ -59,8 +62,8 @@ final class TerminalEscapingTests: XCTestCase {
 
     /// A public line appended to authorized_keys must stay one line.
     func testKeysPublicPrintsOneLine() throws {
-        guard HostbookFixture.vaultAvailable else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
-        let fx = try HostbookFixture()
+        guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil else { throw XCTSkip("no D-Bus session: run the tests inside scripts/with-keyring") }
+        let fx = try InProcessCommand()
         try fx.ok("keys", "import", try hostileKey(fx))
         let pub = try fx.ok("keys", "public", "hostile")
         assertEscaped(pub.stdout, lines: 1)

@@ -2,11 +2,35 @@
 // `added/` and nothing else (issue 22: adding must not grow with the number of saved
 // hosts). Counted, not timed: the files each add creates or replaces, and their bytes. The
 // oracle for what the files mean is the real `ssh -G`; doctor compares them with what a
-// whole rewrite would write.
+// whole rewrite would write. In-process (InProcessCommand runs Hostbook.main, the real
+// Secret Service). Moved from HostbookTests/InstalledSSHConfigAddTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class InstalledSSHConfigAddTests: XCTestCase {
+    /// hostbook in-process with a home and a runtime folder of its own, and keys imported
+    /// into the vault.
+    struct Bed {
+        let fx: InProcessCommand
+        var home: String { fx.dir.file("home") }
+        var runtime: String { fx.dir.file("run") }
+
+        init() throws {
+            fx = try InProcessCommand()
+            try FileManager.default.createDirectory(atPath: fx.dir.file("home/.ssh"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(atPath: fx.dir.file("run"), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            fx.environment["XDG_RUNTIME_DIR"] = fx.dir.file("run")
+        }
+
+        func importKey(_ name: String) throws {
+            let path = fx.dir.file("\(name)-key")
+            XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "correct horse", "-C", name, "-f", path]).status, 0)
+            try fx.ok("keys", "import", path, "--name", name, "--passphrase-stdin", stdin: "correct horse")
+        }
+    }
+
     /// path → (inode, size) of every file under the installed folder.
     private func files(_ folder: String) throws -> [String: (ino: UInt64, size: Int)] {
         var out: [String: (UInt64, Int)] = [:]
@@ -19,7 +43,7 @@ final class InstalledSSHConfigAddTests: XCTestCase {
     }
 
     func testAddWritesOnlyTheNewHostsFileWhateverTheNumberOfHosts() throws {
-        let bed = try SSHTestBed()
+        let bed = try Bed()
         let ssh = bed.home + "/.ssh"
         let userConfig = ssh + "/config"
         try Data("Host mine\n    HostName mine.example\n".utf8).write(to: URL(fileURLWithPath: userConfig))
@@ -113,7 +137,7 @@ final class InstalledSSHConfigAddTests: XCTestCase {
     /// A file installed by an earlier version (no Include of `added/` at its end) is
     /// written whole by the next add, and from then on adds go to `added/`.
     func testAFileWithoutTheAddedIncludeIsWrittenWhole() throws {
-        let bed = try SSHTestBed()
+        let bed = try Bed()
         try bed.fx.ok("add", "one", "--hostname", "10.0.0.1")
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--install"]).status, 0)
         let generated = bed.home + "/.config/hostbook/ssh_config"

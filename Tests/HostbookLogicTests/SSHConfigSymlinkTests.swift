@@ -1,16 +1,19 @@
-// End to end: a ~/.ssh/config kept as a symbolic link (a dotfile manager's) stays a link
-// through `ssh-config --install` and `--uninstall`: the end of the link chain is rewritten
+// In-process (InProcessCommand runs Hostbook.main; moved from
+// HostbookTests/SSHConfigSymlinkTests): a ~/.ssh/config kept as a symbolic link (a dotfile
+// manager's) stays a link through `ssh-config --install` and `--uninstall`: the end of the link chain is rewritten
 // in its own folder, with its mode; a link hostbook cannot write through is refused with
 // nothing changed.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class SSHConfigSymlinkTests: XCTestCase {
     let original = Data("# managed by my dotfiles\nHost *\n    ServerAliveInterval 30\n".utf8)
 
     /// The fixture, its home, and ~/.ssh made.
-    func makeHome() throws -> (HostbookFixture, String) {
-        let fx = try HostbookFixture()
+    func makeHome() throws -> (InProcessCommand, String) {
+        let fx = try InProcessCommand()
         let home = fx.dir.file("home")
         try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try FileManager.default.createDirectory(atPath: home + "/dotfiles", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])

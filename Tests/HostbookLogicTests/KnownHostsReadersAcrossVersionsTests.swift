@@ -3,8 +3,12 @@
 // `history`, `history --wide` and their `--json`, for the v4, v5 and v6 fixtures. What the
 // version-6 program printed for each is in testdata/hoststore/readers/vN, written by
 // make-v6-fixture.sh with that program; here the current program migrates a copy and must
-// print exactly that. The command line is the subject: the real binary runs.
+// print exactly that, in-process (InProcessCommand runs Hostbook.main). Moved from
+// HostbookTests/KnownHostsReadersAcrossVersionsTests.
 import Foundation
+@testable import hostbook
+import HostStore
+import TestSupport
 import XCTest
 
 final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
@@ -20,16 +24,12 @@ final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
 
     func testEveryReaderPrintsWhatVersion6PrintedAfterMigrating() throws {
         for version in [4, 5, 6] {
-            let hb = try HostbookFixture()
+            let hb = try InProcessCommand()
             // The width the fixture's outputs were made at (make-v6-fixture.sh).
             hb.environment["COLUMNS"] = "200"
             try FileManager.default.createDirectory(atPath: hb.dir.file("data"), withIntermediateDirectories: true)
-            let root = PackageRootPath.path + "/testdata/hoststore"
+            let root = PackageRoot.path + "/testdata/hoststore"
             try FileManager.default.copyItem(atPath: root + "/hostbook-v\(version).db", toPath: hb.db)
-            if let account = hb.account {
-                XCTAssertEqual(chown(hb.dir.file("data"), account.uid, account.gid), 0)
-                XCTAssertEqual(chown(hb.db, account.uid, account.gid), 0)
-            }
             chmod(hb.dir.file("data"), 0o700)
             chmod(hb.db, 0o600)
             for (file, args) in Self.outputs {
@@ -38,7 +38,7 @@ final class KnownHostsReadersAcrossVersionsTests: XCTestCase {
                 XCTAssertEqual(r.status, 0, "v\(version) \(args): \(r.stderr)")
                 XCTAssertEqual(r.stdout, expected, "v\(version) \(file)")
             }
-            XCTAssertEqual(try Shell.sql(hb.db, "PRAGMA user_version"), String(try CurrentSchemaVersion.read()), "v\(version)")
+            XCTAssertEqual(try hb.sql("PRAGMA user_version"), String(Schema.currentVersion), "v\(version)")
         }
     }
 }

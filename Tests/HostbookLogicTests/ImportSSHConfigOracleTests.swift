@@ -1,11 +1,14 @@
-// The importer (the real binary) checked against the real `ssh -G -F FILE ALIAS` for a
+// The importer (in-process: InProcessCommand runs Hostbook.main) checked against the real
+// `ssh -G -F FILE ALIAS` for a
 // generated set of configurations: Include with relative paths and globs, Include inside a
 // block, Host lists, wildcards, negation, Host *, Match host/user/all, key=value, quotes,
 // keyword case, comments and %h. For every concrete alias: hostname, port, user, the jump
 // host (or a reported ProxyJump) and the IdentityFiles (each reported: no key is imported).
+// Moved from HostbookTests/ImportSSHConfigOracleTests.
 import Foundation
-import XCTest
+@testable import hostbook
 import TestSupport
+import XCTest
 
 final class ImportSSHConfigOracleTests: XCTestCase {
     static let defaults = ["~/.ssh/id_rsa", "~/.ssh/id_ecdsa", "~/.ssh/id_ecdsa_sk", "~/.ssh/id_ed25519",
@@ -16,7 +19,8 @@ final class ImportSSHConfigOracleTests: XCTestCase {
         var r = SeededGenerator(seed: 12)
         var compared = 0, loops = 0
         for round in 0..<8 {
-            let tmp = try TemporaryDirectory()
+            let cli = try InProcessCommand()
+            let tmp = cli.folder
             let home = tmp.file("home"), ssh = home + "/.ssh"
             try FileManager.default.createDirectory(atPath: ssh + "/conf.d", withIntermediateDirectories: true)
             let aliases = ["a1", "a2", "B3", "web.example.com", "db.example.com", "j1", "j2"]
@@ -55,7 +59,7 @@ final class ImportSSHConfigOracleTests: XCTestCase {
             let file = ssh + "/config"
             try main.write(toFile: file, atomically: true, encoding: .utf8)
 
-            let run = try HostbookProcess.run(["--db", tmp.file("db"), "import-ssh-config", file, "--json"], environment: ["HOME": home])
+            let run = try cli.call(["--db", tmp.file("db"), "import-ssh-config", file, "--json"], environment: ["HOME": home])
             XCTAssertEqual(run.status, 0, run.stderr)
             let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: run.stdoutBytes) as? [String: Any])
             for h in report["hosts"] as? [[String: Any]] ?? [] {
@@ -92,7 +96,7 @@ final class ImportSSHConfigOracleTests: XCTestCase {
     }
 
     func sshG(_ file: String, _ alias: String, home: String) throws -> (Int32, [String: [String]]) {
-        let r = try ToolProcess.runAsUser("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ["HOME": home])
+        let r = try Tool.run("/usr/bin/ssh", ["-G", "-F", file, "--", alias], environment: ProcessInfo.processInfo.environment.merging(["HOME": home]) { $1 })
         var out: [String: [String]] = [:]
         for line in r.stdout.split(separator: "\n") {
             guard let space = line.firstIndex(of: " ") else { continue }

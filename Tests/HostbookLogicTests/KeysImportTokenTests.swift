@@ -1,15 +1,22 @@
-// `hostbook keys import-token` with a real PKCS#11 module (SoftHSM2), run as the test
-// account: the recorded keys are the ones `ssh-keygen -D` lists, with the token's identity;
-// a wrong PIN is exit 6 with nothing recorded; a module outside the system folders is refused.
+// `hostbook keys import-token` with a real PKCS#11 module (SoftHSM2, the test process's
+// token: SoftHSMProcessToken), in-process (InProcessCommand runs Hostbook.main): the
+// recorded keys are the ones `ssh-keygen -D` lists, with the token's identity; a wrong PIN
+// is exit 6 with nothing recorded; a module outside the system folders is refused. Moved
+// from HostbookTests/KeysImportTokenTests; TokenLoginTests logs in with a token key end to
+// end as the test account.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KeysImportTokenTests: XCTestCase {
-    private static let module = SoftHSMToken.module
+    private static let module = SoftHSMProcessToken.module
 
-    private func tokenFixture() throws -> HostbookFixture {
-        let fixture = try HostbookFixture()
-        try SoftHSMToken.make(for: fixture)
+    private func tokenFixture() throws -> InProcessCommand {
+        try SoftHSMProcessToken.require()
+        let fixture = try InProcessCommand()
+        // The module reads this process's SOFTHSM2_CONF; ssh-keygen -D gets it too.
+        fixture.environment["SOFTHSM2_CONF"] = try XCTUnwrap(getenv("SOFTHSM2_CONF").map { String(cString: $0) })
         return fixture
     }
 
@@ -61,7 +68,7 @@ final class KeysImportTokenTests: XCTestCase {
     }
 
     func testAModuleOutsideTheSystemFoldersMustBeNamed() throws {
-        let fixture = try HostbookFixture()
+        let fixture = try InProcessCommand()
         let result = try fixture.run("keys", "import-token", "/tmp/p11.so")
         XCTAssertEqual(result.status, 5, result.stderr)
         XCTAssertTrue(result.stderr.contains("--allow-module"), result.stderr)

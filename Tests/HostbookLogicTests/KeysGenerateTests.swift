@@ -1,17 +1,22 @@
 // `hostbook keys generate`: a new key lands in both stores, its public line is printed, and
 // what the vault holds is a key OpenSSH reads (checked with ssh-keygen -y on the export).
+// In-process (InProcessCommand runs Hostbook.main) with the real Secret Service
+// (scripts/with-keyring). Moved from HostbookTests/KeysGenerateTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KeysGenerateTests: XCTestCase {
-    var tmp: TemporaryDirectory!
+    var cli: InProcessCommand!
+    var tmp: TempFolder { cli.folder }
     var db: String { tmp.file("hostbook.db") }
 
-    override func setUpWithError() throws { tmp = try TemporaryDirectory() }
-    override func tearDown() { tmp = nil }
+    override func setUpWithError() throws { cli = try InProcessCommand() }
+    override func tearDown() { cli = nil }
 
     @discardableResult
-    func hb(_ args: [String]) throws -> HostbookResult { try HostbookProcess.run(args + ["--db", db]) }
+    func hb(_ args: [String]) throws -> InProcessCommand.Outcome { try cli.call(args + ["--db", db]) }
 
     /// Fails (never skips) without a Secret Service: the tests run inside scripts/with-keyring.
     func requireVault() throws {
@@ -22,7 +27,7 @@ final class KeysGenerateTests: XCTestCase {
         let file = tmp.file("export-\(UUID().uuidString)")
         try privateKeyFile.write(to: URL(fileURLWithPath: file))
         chmod(file, 0o600)
-        return try ToolProcess.sshKeygen(["-y", "-P", "", "-f", file]).stdout
+        return try Tool.run("/usr/bin/ssh-keygen", ["-y", "-P", "", "-f", file]).stdout
     }
 
     func testGenerateEveryType() throws {

@@ -1,16 +1,18 @@
-// End-to-end: `hostbook keys import` of PEM, PKCS#8 and PuTTY .ppk files (testkeys/pem,
-// testkeys/ppk, made by testkeys/make-pem-ppk-cert-keys.sh), with the real binary, a fresh
+// `hostbook keys import` of PEM, PKCS#8 and PuTTY .ppk files (testkeys/pem,
+// testkeys/ppk, made by testkeys/make-pem-ppk-cert-keys.sh), in-process (InProcessCommand runs Hostbook.main), a fresh
 // database and the real Secret Service (run inside scripts/with-keyring). The expected
 // fingerprints are ssh-keygen's, stored beside the fixtures.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
 final class KeysImportPEMPPKTests: XCTestCase {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let testkeys = root.appendingPathComponent("testkeys")
 
-    var fx: HostbookFixture!
-    override func setUpWithError() throws { fx = try HostbookFixture() }
+    var fx: InProcessCommand!
+    override func setUpWithError() throws { fx = try InProcessCommand() }
     override func tearDown() { fx = nil }
 
     func path(_ relative: String) -> String { Self.testkeys.appendingPathComponent(relative).path }
@@ -92,19 +94,19 @@ final class KeysImportPEMPPKTests: XCTestCase {
         try requireVault()
         let pass = path("pem/PASSPHRASE.txt")
         try fx.ok("keys", "import", path("pem/rsa.aes256"), "--name", "deploy", "--passphrase-file", pass)
-        let dbid = try Shell.sql(fx.db, "SELECT value FROM meta WHERE key = 'database_id'")
-        let uuid = try Shell.sql(fx.db, "SELECT uuid FROM keys WHERE name = 'deploy'")
-        try Shell.run("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid], account: fx.account)
+        let dbid = try fx.sql("SELECT value FROM meta WHERE key = 'database_id'")
+        let uuid = try fx.sql("SELECT uuid FROM keys WHERE name = 'deploy'")
+        try fx.shell("secret-tool clear db \"$DBID\" kind private-key owner \"$OWNER\"", environment: ["DBID": dbid, "OWNER": uuid])
 
         let other = try fx.run(["keys", "import", path("pem/ecdsa384.aes192"), "--name", "deploy", "--passphrase-file", pass])
         XCTAssertEqual(other.status, 5, other.stderr)
         XCTAssertTrue(other.stderr.hasPrefix("hostbook: a key named 'deploy' already exists\n"), other.stderr)
-        XCTAssertEqual(try Shell.sql(fx.db, "SELECT count(*) FROM keys"), "1")
+        XCTAssertEqual(try fx.sql("SELECT count(*) FROM keys"), "1")
 
         let restored = try fx.run(["keys", "import", path("pem/rsa.aes256"), "--name", "deploy", "--passphrase-file", pass])
         XCTAssertEqual(restored.status, 0, restored.stderr)
         XCTAssertTrue(restored.stdout.hasPrefix("Restored the private key of key 'deploy' in the vault: 2048 \(try fingerprint("pem/rsa.fp"))"), restored.stdout)
-        XCTAssertEqual(try Shell.sql(fx.db, "SELECT uuid || ' ' || format FROM keys"), "\(uuid) pem-pkcs1")
+        XCTAssertEqual(try fx.sql("SELECT uuid || ' ' || format FROM keys"), "\(uuid) pem-pkcs1")
         let export = try fx.run(["keys", "export", "deploy", "--no-passphrase", "--output", fx.dir.file("deploy")])
         XCTAssertEqual(export.status, 0, export.stderr)
     }
@@ -145,7 +147,7 @@ final class KeysImportPEMPPKTests: XCTestCase {
         // From standard input there is no PATH.pub.
         let c = fx.dir.file("c")
         try keygen(["-t", "ecdsa", "-m", "PEM", "-C", "c's", "-f", c])
-        let piped = try fx.run(["keys", "import", "-", "--name", "c"], bytes: try Data(contentsOf: URL(fileURLWithPath: c)))
+        let piped = try fx.call(["keys", "import", "-", "--name", "c"], bytes: try Data(contentsOf: URL(fileURLWithPath: c)))
         XCTAssertEqual(piped.status, 0, piped.stderr)
         XCTAssertTrue(try comment("c") is NSNull)
     }
