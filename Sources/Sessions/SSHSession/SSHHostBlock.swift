@@ -89,6 +89,46 @@ public struct SSHHostBlock: Sendable {
         }
     }
 
+    /// The lines of the installed configuration's block that are the host's own (StandingSSHConfig
+    /// writes the lines every host shares once per group of names, `sharedLines`): the Host
+    /// line, HostName, Port, User, ProxyJump, the host's known_hosts file for rotation
+    /// (`UserKnownHostsFile none` when there is none, then shared), and the key's IdentityFile
+    /// and CertificateFile with IdentitiesOnly and AddKeysToAgent. Together with the shared
+    /// lines, ssh resolves the host exactly as from `write`'s block: every keyword is set in
+    /// one of the two places only, so ssh's first-obtained-value-wins rule picks the same value.
+    public func writeOwn(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
+                         rotationFile: String?) throws {
+        try w.host(alias, aliases: aliases)
+        try w.set("HostName", SSHConfigWriter.escapingPercent(host.hostname))
+        try w.set("Port", String(host.port))
+        if let user = host.user { try w.set("User", user) }
+        if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
+        if let rotationFile { try w.set("UserKnownHostsFile", SSHConfigWriter.escapingPercent(rotationFile)) }
+        if let identity {
+            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
+            if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
+            try w.set("IdentitiesOnly", "yes")
+            try w.set("AddKeysToAgent", "no")
+        }
+    }
+
+    /// The lines every host of the installed configuration shares (after `writeOwn`'s): hostbook's
+    /// KnownHostsCommand, the settings that leave host keys to it (`UpdateHostKeys yes` when
+    /// each host has its known_hosts file for rotation, `UserKnownHostsFile none` when none
+    /// has), and the standing agent as IdentityAgent.
+    public func sharedLines(rotation: Bool, agentSocket: String) throws -> SSHConfigLines {
+        let command = knownHostsCommand()
+        return try SSHConfigWriter.lines { w in
+            try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
+            if !rotation { try w.set("UserKnownHostsFile", "none") }
+            try w.set("GlobalKnownHostsFile", "none")
+            try w.set("StrictHostKeyChecking", "yes")
+            try w.set("UpdateHostKeys", rotation ? "yes" : "no")
+            try w.set("CheckHostIP", "no")
+            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket))
+        }
+    }
+
     /// KnownHostsCommand (hostbook, or the session's script) and the settings that leave
     /// host keys to it alone. With `rotationFile` (a session's, SSHHostKeyRotation), ssh
     /// also reads that file, which holds exactly the entries the store trusts for the hop's
