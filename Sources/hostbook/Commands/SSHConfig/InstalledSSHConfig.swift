@@ -67,7 +67,7 @@ struct InstalledSSHConfig {
     /// ssh_config text cut into Host blocks, each from its `Host` line to the line before
     /// the next (empty lines left out; a value never holds a line break).
     static func blocks(of text: String) -> [String] {
-        // Cut by bytes: `doctor` cuts the whole installed file, 14 lines per saved host.
+        // Cut by bytes: `doctor` may cut the whole installed file, 5 lines or more per saved host.
         let bytes = Array(text.utf8)
         let hostPrefix = Array("Host ".utf8)
         var out: [String] = []
