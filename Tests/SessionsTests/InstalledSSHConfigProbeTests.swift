@@ -74,7 +74,7 @@ final class InstalledSSHConfigProbeTests: XCTestCase {
         }
         print("probe \(small.probeSize) → \(large.probeSize) bytes; generated file \(small.fileSize) → \(large.fileSize) bytes")
         XCTAssertEqual(small.probeSize, large.probeSize)
-        XCTAssertGreaterThan(large.fileSize, 15 * small.fileSize)
+        XCTAssertGreaterThan(large.fileSize, 10 * small.fileSize, "the file grows with the hosts (20 times as many), the probe does not")
     }
 
     /// `ssh -G -F CONFIG ALIAS`'s output.

@@ -1,9 +1,10 @@
 // The installed configuration writes each host's own lines in its block and the lines every
 // host shares once per group of names (StandingSSHConfig, issue 32: ssh parses every line of
 // the file on every start). The real `ssh -G` is the oracle: every saved name and alias —
-// ports, users, jump hosts, keys, a certificate, a zone-index hostname, hosts in the second
-// and third group — resolves to exactly the settings of the former file, in which each host's
-// block held all its lines (SSHHostBlock.write, the session configuration's writer), with the
+// ports, users, jump hosts, keys, a certificate, a zone-index hostname (its known_hosts file
+// named in its own block, not by the shared line of ssh's tokens), hosts in the second and
+// third group — resolves to exactly the settings of a file in which each host's block holds
+// all its lines (SSHHostBlock.write, the session configuration's writer), with the
 // user's own configuration after the Include as it is installed. Names that are not one
 // literal host name (a pattern, a negation, a list) are on no Host line, so they cannot make
 // the shared lines apply to another host; a name the user's configuration defines stays the
@@ -119,8 +120,13 @@ final class InstalledSSHConfigSharedLinesTests: XCTestCase {
 
         // The file: the shared lines once per group, a host's block only its own.
         XCTAssertEqual(rendered.text.components(separatedBy: "KnownHostsCommand").count - 1, 3, "464 names: three groups")
-        XCTAssertEqual(rendered.blocks[rendered.written.firstIndex(of: "host-1")!], "Host host-1\n    HostName host-1.test\n    Port 23\n"
-                       + "    UserKnownHostsFile \(installation.knownHosts.path(for: HostLookupName(host: "host-1.test", port: 23)))\n")
+        XCTAssertEqual(rendered.blocks[rendered.written.firstIndex(of: "host-1")!], "Host host-1\n    HostName host-1.test\n    Port 23\n",
+                       "its known_hosts file is named by the shared line of ssh's tokens")
+        XCTAssertEqual(rendered.blocks[rendered.written.firstIndex(of: "zone")!], "Host zone\n    HostName fe80::1%%eth0\n    Port 2222\n"
+                       + "    UserKnownHostsFile \(installation.knownHosts.path(for: HostLookupName(host: "fe80::1%eth0", port: 2222)))\n",
+                       "a host name the tokens cannot name: a line of its own")
+        let zone = try sshG(installation.userConfig, "zone")
+        XCTAssertTrue(zone.contains("\nuserknownhostsfile \(installation.knownHosts.path(for: HostLookupName(host: "fe80::1%eth0", port: 2222)))\n"), zone)
         for line in rendered.text.split(separator: "\n") where line.hasPrefix("Host ") {
             for word in line.split(separator: " ").dropFirst() {
                 XCTAssertNoThrow(try SSHConfigWriter.checkAlias(String(word)), "one literal name on every Host line")

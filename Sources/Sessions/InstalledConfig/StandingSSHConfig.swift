@@ -5,14 +5,16 @@
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
 // block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
-// dev`), each left out when the user's configuration defines it. Each block names the
-// host's kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
-// learns host-key rotation as OpenSSH does.
+// dev`), each left out when the user's configuration defines it. Each host is given its
+// kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
+// learns host-key rotation as OpenSSH does: in one shared line of ssh's tokens
+// (`known_hosts/%h_%p`) for a host name held to file-name-safe characters, else in a line of
+// its own block.
 //
 // ssh parses every line of the file on every start, inactive blocks too (benchmarks/README.md,
 // "Issue 32: ssh -G at 10,000 hosts"), so each host's block holds only its own lines
 // (SSHHostBlock.writeOwn) and the lines every host shares (KnownHostsCommand, IdentityAgent,
-// ...: SSHHostBlock.sharedLines) are written once per group of `groupSize` names, in
+// UserKnownHostsFile in tokens, ...: SSHHostBlock.sharedLines) are written once per group of `groupSize` names, in
 // `Host a b c ...` blocks after all the hosts' blocks (still before `Match all`, the added
 // hosts and the user's own configuration). No keyword is set in both places, so ssh's
 // first-obtained-value-wins rule resolves every host as a block holding all its lines would.
@@ -90,7 +92,9 @@ public struct StandingSSHConfig: Sendable {
         // The lines every host shares, quoted once (when they cannot be written, each host is
         // skipped below with the reason).
         let shared: Result<SSHConfigLines, SSHConfigWriterError>
-        do { shared = .success(try block.sharedLines(rotation: knownHosts != nil, agentSocket: agentSocket)) } catch let e as SSHConfigWriterError {
+        // The known_hosts files for rotation, named once with ssh's tokens (KeptKnownHosts.tokens).
+        let rotationTokens = knownHosts.map { SSHConfigWriter.escapingPercent($0.folder) + "/" + KeptKnownHosts.tokens }
+        do { shared = .success(try block.sharedLines(rotationTokens: rotationTokens, agentSocket: agentSocket)) } catch let e as SSHConfigWriterError {
             shared = .failure(e)
         } catch {
             shared = .failure(SSHConfigWriterError(keyword: "KnownHostsCommand", reason: "\(error)"))
@@ -163,7 +167,7 @@ public struct StandingSSHConfig: Sendable {
                 do {
                     _ = try shared.get()
                     try block.writeOwn(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity,
-                                       rotationFile: knownHosts?.path(for: HostLookupName(host: host.hostname, port: host.port)))
+                                       rotationFile: Self.ownRotationFile(knownHosts, host))
                 } catch let e as SSHConfigWriterError {
                     out.warnings.append("skipped host '\(host.name)': ssh_config cannot express it (\(e.description))")
                     continue
@@ -194,6 +198,14 @@ public struct StandingSSHConfig: Sendable {
             start = end
         }
         return out
+    }
+
+    /// The host's known_hosts file for rotation when the shared lines' tokens do not name it
+    /// (KeptKnownHosts.namedByTokens), for a line of its own block.
+    static func ownRotationFile(_ knownHosts: KeptKnownHosts?, _ host: Host) -> String? {
+        let lookup = HostLookupName(host: host.hostname, port: host.port)
+        guard let knownHosts, !KeptKnownHosts.namedByTokens(lookup) else { return nil }
+        return knownHosts.path(for: lookup)
     }
 
     /// A key's file name: its name when that is a plain file name, else its uuid. A name

@@ -79,7 +79,8 @@ public struct SSHHostBlock: Sendable {
 
     /// The lines of the installed configuration's block that are the host's own (StandingSSHConfig
     /// writes the lines every host shares once per group of names, `sharedLines`): the Host
-    /// line, HostName, Port, User, ProxyJump, the host's known_hosts file for rotation, and
+    /// line, HostName, Port, User, ProxyJump, the host's known_hosts file for rotation when
+    /// the shared lines' tokens do not name it, and
     /// the key's IdentityFile and CertificateFile with IdentitiesOnly and AddKeysToAgent.
     /// Together with the shared lines, ssh resolves the host exactly as from `write`'s block:
     /// every keyword is set in one of the two places only, so ssh's first-obtained-value-wins
@@ -92,12 +93,14 @@ public struct SSHHostBlock: Sendable {
     }
 
     /// The lines every host of the installed configuration shares (after `writeOwn`'s): hostbook's
-    /// KnownHostsCommand and the settings that leave host keys to it (`UpdateHostKeys yes`
-    /// when each host's own lines name its known_hosts file for rotation, else
-    /// `UserKnownHostsFile none`), and the standing agent as IdentityAgent.
-    public func sharedLines(rotation: Bool, agentSocket: String) throws -> SSHConfigLines {
+    /// KnownHostsCommand and the settings that leave host keys to it, and the standing agent
+    /// as IdentityAgent. `rotationTokens`: the known_hosts files for rotation as one
+    /// UserKnownHostsFile value in ssh's `%` tokens, written as it is (`UpdateHostKeys yes`;
+    /// a host whose own lines name its file keeps that one: the first value ssh obtains
+    /// wins); nil: `UserKnownHostsFile none`, `UpdateHostKeys no`.
+    public func sharedLines(rotationTokens: String?, agentSocket: String) throws -> SSHConfigLines {
         try SSHConfigWriter.lines { w in
-            try Self.writeHostKeyLines(&w, command: knownHostsCommand(), knownHostsFile: rotation ? .ownLines : .none)
+            try Self.writeHostKeyLines(&w, command: knownHostsCommand(), knownHostsFile: rotationTokens.map { .tokens($0) } ?? .none)
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket))
         }
     }
@@ -130,8 +133,8 @@ public struct SSHHostBlock: Sendable {
         case none
         /// The file for rotation (`UpdateHostKeys yes`).
         case file(String)
-        /// Named by each host's own lines (`UpdateHostKeys yes`, no UserKnownHostsFile here).
-        case ownLines
+        /// The files for rotation, named with ssh's `%` tokens, written as they are (`UpdateHostKeys yes`).
+        case tokens(String)
     }
 
     /// KnownHostsCommand (hostbook, or the session's script) and the settings that leave
@@ -147,7 +150,7 @@ public struct SSHHostBlock: Sendable {
         switch knownHostsFile {
         case .none: try w.set("UserKnownHostsFile", "none")
         case .file(let path): try w.set("UserKnownHostsFile", SSHConfigWriter.escapingPercent(path))
-        case .ownLines: break
+        case .tokens(let value): try w.set("UserKnownHostsFile", value)
         }
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")

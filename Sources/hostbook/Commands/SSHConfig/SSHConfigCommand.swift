@@ -11,11 +11,12 @@ enum SSHConfigCommand {
         ["ssh-config"], summary: "Print or install the ssh configuration for every saved host",
         discussion: """
         Without options, prints one Host block per saved host (the alias is the hostbook name) with \
-        its own lines: HostName, Port, User, ProxyJump by alias, the host's known_hosts file for \
-        host-key rotation (UserKnownHostsFile), the host's public key as IdentityFile with \
-        IdentitiesOnly; then the lines every host shares, once per 200 names on Host lines listing \
-        them: hostbook as the only source of host keys (KnownHostsCommand, GlobalKnownHostsFile none, \
-        StrictHostKeyChecking yes, UpdateHostKeys yes) and the standing agent's socket as \
+        its own lines: HostName, Port, User, ProxyJump by alias, the host's public key as \
+        IdentityFile with IdentitiesOnly; then the lines every host shares, once per 200 names on \
+        Host lines listing them: hostbook as the only source of host keys (KnownHostsCommand, \
+        GlobalKnownHostsFile none, StrictHostKeyChecking yes) with the hosts' known_hosts files for \
+        host-key rotation (UserKnownHostsFile .../known_hosts/%h_%p, UpdateHostKeys yes; a host \
+        name %h cannot stand for has its own line) and the standing agent's socket as \
         IdentityAgent. A host \
         whose name ssh_config cannot express is skipped with a warning, and so is a host whose \
         name a Host line of your own ~/.ssh/config (or a file it includes) names literally: \
