@@ -151,20 +151,25 @@ final class KeptKnownHostsTests: XCTestCase {
         let database = try HostDatabase.open(path: folder + "/hostbook.db")
         try database.addHost(NewHost(name: "web", hostname: "WEB.test", port: 2222))
         try database.addHost(NewHost(name: "v6", hostname: "2001:db8::1"))
+        try database.addHost(NewHost(name: "api", hostname: "api-1.test", port: 2222))
         let block = SSHHostBlock(hostbookPath: "/usr/bin/hostbook", databasePath: folder + "/hostbook.db", noInput: false)
         let text = try installation.render(databasePath: folder + "/hostbook.db", block: block, agentSocket: folder + "/agent.sock").text
         // A name of file-name-safe characters: one line of ssh's tokens names its file for
-        // every such host; any other name: a line of its own, its file named by SHA-256.
-        let v6 = HostLookupName(host: "2001:db8::1")
+        // every such host; any other name (and a saved hostname with upper-case letters): a
+        // line of its own, its file named by SHA-256 (by HOST_PORT for the upper-case one).
+        let v6 = HostLookupName(host: "2001:db8::1"), api = HostLookupName(host: "api-1.test", port: 2222)
         XCTAssertEqual(files.path(for: lookup), folder + "/config/hostbook/known_hosts/web.test_2222")
+        XCTAssertEqual(files.path(for: api), folder + "/config/hostbook/known_hosts/api-1.test_2222")
         XCTAssertEqual(KeptKnownHosts.fileName(v6), KeptKnownHosts.hashedFileName(v6))
         XCTAssertTrue(text.contains("    UserKnownHostsFile \(folder!)/config/hostbook/known_hosts/%h_%p\n"), text)
+        XCTAssertTrue(text.contains("Host api\n    HostName api-1.test\n    Port 2222\n\n"), text)
         XCTAssertTrue(text.contains("Host v6\n    HostName 2001:db8::1\n    Port 22\n    UserKnownHostsFile \(files.path(for: v6))\n"), text)
-        XCTAssertFalse(text.contains("UserKnownHostsFile \(files.path(for: lookup))"), text)
+        XCTAssertTrue(text.contains("Host web\n    HostName WEB.test\n    Port 2222\n    UserKnownHostsFile \(files.path(for: lookup))\n"), text)
         XCTAssertTrue(text.contains("UpdateHostKeys yes\n"), text)
-        // ssh expands the tokens to the very file hostbook keeps (it lower-cases the host name too).
+        // ssh expands the tokens to the very file hostbook keeps.
         let config = folder + "/ssh_config"
         try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+        XCTAssertEqual(try sshG(config, "api")["userknownhostsfile"], files.path(for: api))
         XCTAssertEqual(try sshG(config, "web")["userknownhostsfile"], files.path(for: lookup))
         XCTAssertEqual(try sshG(config, "v6")["userknownhostsfile"], files.path(for: v6))
     }

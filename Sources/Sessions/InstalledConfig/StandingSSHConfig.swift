@@ -201,10 +201,12 @@ public struct StandingSSHConfig: Sendable {
     }
 
     /// The host's known_hosts file for rotation when the shared lines' tokens do not name it
-    /// (KeptKnownHosts.namedByTokens), for a line of its own block.
+    /// (KeptKnownHosts.namedByTokens), for a line of its own block. A saved hostname with
+    /// upper-case letters has its line too: ssh lower-cases `%h` (OpenSSH 9.2), and the file
+    /// named outright does not depend on it.
     static func ownRotationFile(_ knownHosts: KeptKnownHosts?, _ host: Host) -> String? {
         let lookup = HostLookupName(host: host.hostname, port: host.port)
-        guard let knownHosts, !KeptKnownHosts.namedByTokens(lookup) else { return nil }
+        guard let knownHosts, !KeptKnownHosts.namedByTokens(lookup) || lookup.host != host.hostname else { return nil }
         return knownHosts.path(for: lookup)
     }
 
