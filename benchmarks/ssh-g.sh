@@ -91,8 +91,9 @@ resolved() { ssh -F "$1" -G host-5000 </dev/null 2>/dev/null | sed "s#$3#HB#g; s
 diff <(resolved "$home/.ssh/config" "$home" "$hb") <(resolved "$home/.ssh/config.floor" "$home" "$hb") >/dev/null \
     || echo "note: the floor file resolves host-5000 differently"
 if [ -n "$before" ]; then
-    diff <(resolved "$home/.ssh/config" "$home" "$hb") <(resolved "$work/before/.ssh/config" "$work/before" "$before") >/dev/null \
-        || echo "note: the BEFORE binary's file resolves host-5000 differently"
+    differ=$({ diff <(resolved "$home/.ssh/config" "$home" "$hb") <(resolved "$work/before/.ssh/config" "$work/before" "$before") || true; } \
+        | sed -n 's/^[<>] \([a-z]*\) .*/\1/p' | sort -u | tr '\n' ' ')
+    [ -z "$differ" ] || echo "note: the BEFORE binary's file resolves host-5000 differently in: $differ"
     former
 fi
 installed; floor; bare
