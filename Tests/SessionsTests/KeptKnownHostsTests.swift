@@ -8,6 +8,7 @@ import XCTest
 @testable import HostStore
 import KeyFormats
 import Sessions
+import TestSupport
 
 final class KeptKnownHostsTests: XCTestCase {
     private var folder: String!
@@ -196,22 +197,11 @@ final class KeptKnownHostsTests: XCTestCase {
     /// `ssh -G -F CONFIG NAME`: keyword → its value.
     private func sshG(_ config: String, _ name: String) throws -> [String: String] {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh") else { throw XCTSkip("ssh is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/ssh")
-        process.arguments = ["-G", "-F", config, "--", name]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 0)
-        var values: [String: String] = [:]
-        for line in text.split(separator: "\n") {
+        let run = try Tool.run("/usr/bin/ssh", ["-G", "-F", config, "--", name])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return Dictionary(run.stdout.split(separator: "\n").map { line in
             let parts = line.split(separator: " ", maxSplits: 1)
-            values[String(parts[0])] = parts.count > 1 ? String(parts[1]) : ""
-        }
-        return values
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }, uniquingKeysWith: { first, _ in first })
     }
 }
