@@ -27,6 +27,8 @@ public struct SSHConfigLines: Sendable, Equatable {
 
     /// The lines as written outside a Host block.
     public var text: String { plain }
+    /// The lines as written inside a Host block (indented).
+    public var indentedText: String { indented }
 }
 
 public struct SSHConfigWriter: Sendable {

@@ -42,7 +42,7 @@ final class InstalledSSHConfigProbeTests: XCTestCase {
                                                agentSocket: home + "/agent.sock")
         XCTAssertEqual(rendered.written.count, count)
         let first = try XCTUnwrap(rendered.written.first)
-        let block = try XCTUnwrap(rendered.blocks.first)
+        let block = rendered.standalone(0)
         // The files as `ssh-config --install` and a later `add` leave them: the generated
         // file, one file in added/, and the user's own lines after the Include.
         for dir in [installation.folder, installation.addedFolder] {
@@ -50,7 +50,7 @@ final class InstalledSSHConfigProbeTests: XCTestCase {
         }
         let generated = Data((rendered.text + (try installation.addedInclude())).utf8)
         try generated.write(to: URL(fileURLWithPath: installation.generated))
-        try Data(rendered.blocks[rendered.blocks.count / 2].utf8).write(to: URL(fileURLWithPath: installation.addedFolder + "/" + SSHConfigInstallation.addedFileName(id: 1)))
+        try Data(rendered.standalone(rendered.blocks.count / 2).utf8).write(to: URL(fileURLWithPath: installation.addedFolder + "/" + SSHConfigInstallation.addedFileName(id: 1)))
         let userConfig = Array((try installation.includeLine()
             + "Host *\n    User fallback\n    ServerAliveInterval 7\n    Port 2222\nHost host-? other\n    ForwardAgent yes\n    HostName elsewhere\n").utf8)
         try Data(userConfig).write(to: URL(fileURLWithPath: installation.userConfig))
@@ -74,7 +74,7 @@ final class InstalledSSHConfigProbeTests: XCTestCase {
         }
         print("probe \(small.probeSize) → \(large.probeSize) bytes; generated file \(small.fileSize) → \(large.fileSize) bytes")
         XCTAssertEqual(small.probeSize, large.probeSize)
-        XCTAssertGreaterThan(large.fileSize, 15 * small.fileSize)
+        XCTAssertGreaterThan(large.fileSize, 10 * small.fileSize, "the file grows with the hosts (20 times as many), the probe does not")
     }
 
     /// `ssh -G -F CONFIG ALIAS`'s output.

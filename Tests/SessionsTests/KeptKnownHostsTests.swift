@@ -8,6 +8,7 @@ import XCTest
 @testable import HostStore
 import KeyFormats
 import Sessions
+import TestSupport
 
 final class KeptKnownHostsTests: XCTestCase {
     private var folder: String!
@@ -146,13 +147,61 @@ final class KeptKnownHostsTests: XCTestCase {
         XCTAssertEqual(kept, line(keys[0]), "the store wins: the file is written again from it")
     }
 
-    func testTheInstalledBlockNamesTheHostsFileWithUpdateHostKeys() throws {
+    func testTheInstalledFileNamesEachHostsFileWithUpdateHostKeys() throws {
         let installation = SSHConfigInstallation(home: folder, environment: ["XDG_CONFIG_HOME": folder + "/config"])
         let database = try HostDatabase.open(path: folder + "/hostbook.db")
         try database.addHost(NewHost(name: "web", hostname: "WEB.test", port: 2222))
+        try database.addHost(NewHost(name: "v6", hostname: "2001:db8::1"))
+        try database.addHost(NewHost(name: "api", hostname: "api-1.test", port: 2222))
         let block = SSHHostBlock(hostbookPath: "/usr/bin/hostbook", databasePath: folder + "/hostbook.db", noInput: false)
         let text = try installation.render(databasePath: folder + "/hostbook.db", block: block, agentSocket: folder + "/agent.sock").text
-        XCTAssertTrue(text.contains("UserKnownHostsFile \(files.path(for: lookup))\n"), text)
+        // A name of file-name-safe characters: one line of ssh's tokens names its file for
+        // every such host; any other name (and a saved hostname with upper-case letters): a
+        // line of its own, its file named by SHA-256 (by HOST_PORT for the upper-case one).
+        let v6 = HostLookupName(host: "2001:db8::1"), api = HostLookupName(host: "api-1.test", port: 2222)
+        XCTAssertEqual(files.path(for: lookup), folder + "/config/hostbook/known_hosts/web.test_2222")
+        XCTAssertEqual(files.path(for: api), folder + "/config/hostbook/known_hosts/api-1.test_2222")
+        XCTAssertEqual(KeptKnownHosts.fileName(v6), KeptKnownHosts.hashedFileName(v6))
+        XCTAssertTrue(text.contains("    UserKnownHostsFile \(folder!)/config/hostbook/known_hosts/%h_%p\n"), text)
+        XCTAssertTrue(text.contains("Host api\n    HostName api-1.test\n    Port 2222\n\n"), text)
+        XCTAssertTrue(text.contains("Host v6\n    HostName 2001:db8::1\n    Port 22\n    UserKnownHostsFile \(files.path(for: v6))\n"), text)
+        XCTAssertTrue(text.contains("Host web\n    HostName WEB.test\n    Port 2222\n    UserKnownHostsFile \(files.path(for: lookup))\n"), text)
         XCTAssertTrue(text.contains("UpdateHostKeys yes\n"), text)
+        // ssh expands the tokens to the very file hostbook keeps.
+        let config = folder + "/ssh_config"
+        try Data(text.utf8).write(to: URL(fileURLWithPath: config))
+        XCTAssertEqual(try sshG(config, "api")["userknownhostsfile"], files.path(for: api))
+        XCTAssertEqual(try sshG(config, "web")["userknownhostsfile"], files.path(for: lookup))
+        XCTAssertEqual(try sshG(config, "v6")["userknownhostsfile"], files.path(for: v6))
+    }
+
+    func testAFileAnEarlierVersionNamedBySHA256IsRemovedAndKeptUnderItsNameNow() throws {
+        XCTAssertEqual(try store.approve(lookup, key: keys[0], source: "manual"), true)
+        try reconcile()
+        let kept = files.folder + "/" + KeptKnownHosts.fileName(lookup), base = files.baseFolder + "/" + KeptKnownHosts.fileName(lookup)
+        let hashed = KeptKnownHosts.hashedFileName(lookup)
+        XCTAssertNotEqual(KeptKnownHosts.fileName(lookup), hashed)
+        // As an earlier version left them: only the files under the SHA-256 name, which an
+        // installed file written then still names.
+        XCTAssertEqual(rename(kept, files.folder + "/" + hashed), 0)
+        XCTAssertEqual(rename(base, files.baseFolder + "/" + hashed), 0)
+        XCTAssertEqual(files.lookups(), [lookup])
+        try reconcile()
+        XCTAssertFalse(FileManager.default.fileExists(atPath: files.folder + "/" + hashed), "no file ssh reads falls behind the store")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: files.baseFolder + "/" + hashed))
+        XCTAssertEqual(self.kept, line(keys[0]))
+        XCTAssertEqual(files.lookups(), [lookup])
+        XCTAssertFalse(files.hasEdits())
+    }
+
+    /// `ssh -G -F CONFIG NAME`: keyword → its value.
+    private func sshG(_ config: String, _ name: String) throws -> [String: String] {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh") else { throw XCTSkip("ssh is not installed") }
+        let run = try Tool.run("/usr/bin/ssh", ["-G", "-F", config, "--", name])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        return Dictionary(run.stdout.split(separator: "\n").map { line in
+            let parts = line.split(separator: " ", maxSplits: 1)
+            return (String(parts[0]), parts.count > 1 ? String(parts[1]) : "")
+        }, uniquingKeysWith: { first, _ in first })
     }
 }

@@ -1,8 +1,8 @@
 // The known_hosts files of the installed ssh configuration (docs/known-hosts.md, "Rotation
 // through plain ssh"): host-key rotation for plain ssh, scp and git, which run no hostbook
-// process after the connection. Each host's block names, as UserKnownHostsFile with
-// `UpdateHostKeys yes`, a file of its own in `known_hosts/` beside the installed
-// configuration, one per lookup name (`[host]:port`), named by the SHA-256 of that name.
+// process after the connection. The installed configuration gives each host, as
+// UserKnownHostsFile with `UpdateHostKeys yes`, a file of its own in `known_hosts/` beside the installed
+// configuration, one per lookup name (`[host]:port`).
 // hostbook keeps each file equal to what the rotation rules give ssh for the name
 // (HostKeyRotation.start: the plain entries the store trusts for exactly that name, each in
 // its own form), and removes it when the rules say not to learn: ssh then finds the key
@@ -20,6 +20,11 @@
 // (`known_hosts.base/`, which no configuration names) still equals the store: otherwise the
 // store changed meanwhile and wins. What is taken is decided again by
 // KnownHostsStore.learnRotation under the same rules as a `hostbook ssh` session.
+//
+// A name of lower-case letters, digits, `.` and `-` has its file named `HOST_PORT`, which the
+// installed configuration names for all such hosts with one line of ssh's tokens
+// (`known_hosts/%h_%p`); any other name's file is named by the SHA-256 of the name, in a line
+// of the host's own block.
 public import HostStore
 public import KeyFormats
 import System
@@ -59,8 +64,30 @@ public struct KeptKnownHosts: Sendable {
         self.database = database
     }
 
-    /// The file name for `lookup`: the SHA-256 of its text in hex (any host name, bounded).
+    /// The file name of every name `namedByTokens` takes, in ssh's tokens (the lower-cased
+    /// host name and the port: ssh expands them in UserKnownHostsFile): the installed
+    /// configuration names all those files with one line.
+    public static let tokens = "%h_%p"
+
+    /// Whether `lookup`'s file is named `HOST_PORT`, as ssh expands `tokens` for it: a host
+    /// name of lower-case letters, digits, `.` and `-` only (ssh and HostLookupName both
+    /// lower-case it), at most 200 bytes. Any other name (an IPv6 address, a name with `/`,
+    /// `%` or anything else a file name or ssh's expansion would change) is named by its
+    /// SHA-256 and has a line of its own.
+    public static func namedByTokens(_ lookup: HostLookupName) -> Bool {
+        !lookup.host.isEmpty && lookup.host.utf8.count <= 200
+            && lookup.host.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "-") }
+    }
+
+    /// The file name for `lookup`: `HOST_PORT` (`namedByTokens`), else the SHA-256 of its
+    /// text in hex (any host name, bounded). The two never meet: a `_` is in the first only.
     public static func fileName(_ lookup: HostLookupName) -> String {
+        namedByTokens(lookup) ? lookup.host + "_" + String(lookup.port) : hashedFileName(lookup)
+    }
+
+    /// The SHA-256 of `lookup`'s text in hex: every file's name before names were held to
+    /// `tokens` (an installed file written then still names it).
+    public static func hashedFileName(_ lookup: HostLookupName) -> String {
         let digits = Array("0123456789abcdef".utf8)
         var out: [UInt8] = []
         for byte in Digest.sha256(Array(lookup.text.utf8)) {
@@ -90,6 +117,13 @@ public struct KeptKnownHosts: Sendable {
                           salt: () -> [UInt8]) throws -> Reconciled {
         let name = Self.fileName(lookup)
         let kept = folder + "/" + name, base = baseFolder + "/" + name
+        // The file an earlier version kept for the name under its SHA-256, which an installed
+        // file written then may still name: removed before ssh reads it (ssh then finds the
+        // key through KnownHostsCommand alone), so that no file ssh reads falls behind the store.
+        if name != Self.hashedFileName(lookup) {
+            _ = unlink(folder + "/" + Self.hashedFileName(lookup))
+            _ = unlink(baseFolder + "/" + Self.hashedFileName(lookup))
+        }
         var start = try store.rotationStart(lookup)
         var outcome: HostKeyRotation.Outcome?
         let keptBytes = try? Self.read(kept)
@@ -118,12 +152,15 @@ public struct KeptKnownHosts: Sendable {
         return Reconciled(lookup: lookup, outcome: outcome)
     }
 
-    /// Every name hostbook has written a file for.
+    /// Every name hostbook has written a file for (also under the name an earlier version
+    /// gave it: `reconcile` moves it).
     public func lookups() -> [HostLookupName] {
         var out: [HostLookupName] = []
-        for name in Self.list(baseFolder) where name.utf8.count == 64 {
+        var seen: Set<HostLookupName> = []
+        for name in Self.list(baseFolder) {
             guard let bytes = (try? Self.read(baseFolder + "/" + name)) ?? nil, let lookup = Self.lookup(ofBase: bytes),
-                  Self.fileName(lookup) == name, baseText(bytes, lookup: lookup) != nil else { continue }
+                  Self.fileName(lookup) == name || Self.hashedFileName(lookup) == name, baseText(bytes, lookup: lookup) != nil,
+                  seen.insert(lookup).inserted else { continue }
             out.append(lookup)
         }
         return out
@@ -132,7 +169,9 @@ public struct KeptKnownHosts: Sendable {
     /// True when some file differs from what hostbook wrote into it (ssh edited it, or it is
     /// gone): reads files only, never the store.
     public func hasEdits() -> Bool {
-        for name in Self.list(baseFolder) where name.utf8.count == 64 {
+        // Not AtomicFile's temporary files (`.NAME.PID-RANDOM.tmp`); a kept file's name ends
+        // in its port or a hex digit.
+        for name in Self.list(baseFolder) where !name.hasSuffix(".tmp") {
             guard let bytes = (try? Self.read(baseFolder + "/" + name)) ?? nil, let lookup = Self.lookup(ofBase: bytes) else { return true }
             guard let written = baseText(bytes, lookup: lookup) else { continue }
             if ((try? Self.read(folder + "/" + name)) ?? nil) != written { return true }

@@ -5,8 +5,9 @@
 //     public key files in `keys/` beside it;
 //   * included by exactly one `Include` line at the very top of ~/.ssh/config, whose
 //     previous content is kept as ~/.ssh/config.hostbook-backup;
-//   * one Host block per saved host (StandingSSHConfig), leaving out every host the user's
-//     own configuration names (UserSSHConfigHosts);
+//   * one Host block per saved host with its own lines, then the lines every host shares
+//     once per group of names (StandingSSHConfig), leaving out every host the user's own
+//     configuration names (UserSSHConfigHosts);
 //   * the hosts added since the file was last written whole, one file each in `added/`
 //     beside it, named by the host's row id and included by a glob at the end of the file
 //     (after `Match all`, so that the Include belongs to no Host block and a block of the
@@ -69,7 +70,8 @@ public struct SSHConfigInstallation: Sendable {
     /// other hosts' blocks (`hostbook doctor` hands it to `ssh -G`, whose parse of the whole
     /// generated file grows with the number of hosts): ~/.ssh/config's text (`userConfig`)
     /// with its first line, the Include of the generated file, replaced by what that file
-    /// holds for the host — the header, the host's `block`, then `Match all` and the Include
+    /// holds for the host — the header, the host's `block` (StandingSSHConfig.Rendered.standalone:
+    /// its own block and the shared lines for its names), then `Match all` and the Include
     /// of `added/`, as at the file's end. The other blocks of the file name other hosts, so
     /// they take no part in this host's settings (readconf.c: a Host line matches its
     /// literal names only; after an Include the including file's Match state is restored,

@@ -5,9 +5,22 @@
 // is a host whose jump host was skipped (its ProxyJump would name nothing). A host whose
 // name the user's own configuration defines is left out (UserSSHConfigHosts): the user's
 // block keeps its name. A host's aliases follow its name on the Host line (`Host devbox
-// dev`), each left out when the user's configuration defines it. Each block names the
-// host's kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
-// learns host-key rotation as OpenSSH does.
+// dev`), each left out when the user's configuration defines it. Each host is given its
+// kept known_hosts file (KeptKnownHosts) with `UpdateHostKeys yes`, so that plain ssh
+// learns host-key rotation as OpenSSH does: in one shared line of ssh's tokens
+// (`known_hosts/%h_%p`) for a host name held to file-name-safe characters, else in a line of
+// its own block.
+//
+// ssh parses every line of the file on every start, inactive blocks too (benchmarks/README.md,
+// "Issue 32: ssh -G at 10,000 hosts"), so each host's block holds only its own lines
+// (SSHHostBlock.writeOwn) and the lines every host shares (KnownHostsCommand, IdentityAgent,
+// UserKnownHostsFile in tokens, ...: SSHHostBlock.sharedLines) are written once per group of `groupSize` names, in
+// `Host a b c ...` blocks after all the hosts' blocks (still before `Match all`, the added
+// hosts and the user's own configuration). No keyword is set in both places, so ssh's
+// first-obtained-value-wins rule resolves every host as a block holding all its lines would.
+// The names on those lines are the very words of the hosts' own Host lines, each one literal
+// name (SSHConfigWriter.checkAlias refuses patterns, negation, lists and spaces), so a name
+// matches only the host it is, and a host left out is on no line.
 public import HostStore
 import KeyFormats
 public import SSHConfig
@@ -24,9 +37,28 @@ public struct StandingSSHConfig: Sendable {
         public var warnings: [String]
         public var clashes: [Clash] = []
         public var written: [String] = []
-        /// Each written host's block (its `Host` line to its last setting), in `written`'s order.
+        /// Each written host's own block (its `Host` line to its last own setting), in
+        /// `written`'s order.
         public var blocks: [String] = []
+        /// Each written host's names as on its Host line (name, then aliases), in `written`'s order.
+        public var names: [[String]] = []
+        /// The lines every host shares, indented, as they follow a group's Host line.
+        public var shared: String = ""
+
+        /// A group's block: the Host line of `names` and the shared lines.
+        public func groupBlock(_ names: [String]) -> String {
+            "Host " + names.joined(separator: " ") + "\n" + shared
+        }
+
+        /// The written host at `index` alone: its own block, then the shared lines for its
+        /// names (an added host's file, doctor's probe).
+        public func standalone(_ index: Int) -> String {
+            blocks[index] + "\n" + groupBlock(names[index])
+        }
     }
+
+    /// The names on each group's Host line.
+    public static let groupSize = 200
 
     /// A saved host left out because the user's configuration defines its name.
     public struct Clash: Sendable {
@@ -57,9 +89,17 @@ public struct StandingSSHConfig: Sendable {
     /// `userHosts`: the names the user's own configuration defines (UserSSHConfigHosts).
     public func render(hosts: [Host], keys: [StoredKey], userHosts: [String: SSHConfigAlias]) -> Rendered {
         var out = Rendered(text: Self.header, publicKeyFiles: [:], warnings: [])
-        // The IdentityAgent line of every host without a key, quoted once (nil: each such
-        // host is skipped below with the reason).
-        let agentLine = try? SSHConfigWriter.lines { try $0.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
+        // The lines every host shares, quoted once (when they cannot be written, each host is
+        // skipped below with the reason).
+        let shared: Result<SSHConfigLines, SSHConfigWriterError>
+        // The known_hosts files for rotation, named once with ssh's tokens (KeptKnownHosts.tokens).
+        let rotationTokens = knownHosts.map { SSHConfigWriter.escapingPercent($0.folder) + "/" + KeptKnownHosts.tokens }
+        do { shared = .success(try block.sharedLines(rotationTokens: rotationTokens, agentSocket: agentSocket)) } catch let e as SSHConfigWriterError {
+            shared = .failure(e)
+        } catch {
+            shared = .failure(SSHConfigWriterError(keyword: "KnownHostsCommand", reason: "\(error)"))
+        }
+        if case .success(let lines) = shared { out.shared = lines.indentedText }
         let keysByName = Dictionary(keys.map { ($0.name.lowercased(), $0) }, uniquingKeysWith: { a, _ in a })
         var written: Set<String> = []
         // A chain longer than `hostbook ssh` follows (and `add`/`edit` now refuse) is left
@@ -125,11 +165,9 @@ public struct StandingSSHConfig: Sendable {
                 }
                 var w = SSHConfigWriter()
                 do {
-                    try block.write(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity,
-                                    rotationFile: knownHosts?.path(for: HostLookupName(host: host.hostname, port: host.port)))
-                    if identity == nil {
-                        if let agentLine { w.append(agentLine) } else { try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket)) }
-                    }
+                    _ = try shared.get()
+                    try block.writeOwn(&w, host: host, alias: host.name, aliases: aliases, jumpAlias: host.jump, identity: identity,
+                                       rotationFile: Self.ownRotationFile(knownHosts, host))
                 } catch let e as SSHConfigWriterError {
                     out.warnings.append("skipped host '\(host.name)': ssh_config cannot express it (\(e.description))")
                     continue
@@ -141,6 +179,7 @@ public struct StandingSSHConfig: Sendable {
                 written.insert(host.name.lowercased())
                 out.written.append(host.name)
                 out.blocks.append(w.text)
+                out.names.append([host.name] + aliases)
                 if let (file, line) = keyLine { out.publicKeyFiles[file] = line }
                 if let (file, line) = certificateLine { out.publicKeyFiles[file] = line }
             }
@@ -150,7 +189,25 @@ public struct StandingSSHConfig: Sendable {
         for index in pending {
             out.warnings.append("skipped host '\(hosts[index].name)': its jump hosts form a loop")
         }
+        let allNames = out.names.flatMap { $0 }
+        var start = 0
+        while start < allNames.count {
+            let end = min(start + Self.groupSize, allNames.count)
+            out.text += "\n"
+            out.text += out.groupBlock(Array(allNames[start..<end]))
+            start = end
+        }
         return out
+    }
+
+    /// The host's known_hosts file for rotation when the shared lines' tokens do not name it
+    /// (KeptKnownHosts.namedByTokens), for a line of its own block. A saved hostname with
+    /// upper-case letters has its line too: ssh lower-cases `%h` (OpenSSH 9.2), and the file
+    /// named outright does not depend on it.
+    static func ownRotationFile(_ knownHosts: KeptKnownHosts?, _ host: Host) -> String? {
+        let lookup = HostLookupName(host: host.hostname, port: host.port)
+        guard let knownHosts, !KeptKnownHosts.namedByTokens(lookup) || lookup.host != host.hostname else { return nil }
+        return knownHosts.path(for: lookup)
     }
 
     /// A key's file name: its name when that is a plain file name, else its uuid. A name

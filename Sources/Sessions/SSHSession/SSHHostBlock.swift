@@ -5,7 +5,9 @@
 // no; in a session, a hop that learns its rotation has its own known_hosts file of the
 // entries the store trusts for it and UpdateHostKeys yes: SSHHostKeyRotation), and the agent
 // with the host's public key file as its IdentityFile (and the key's certificate as its
-// CertificateFile).
+// CertificateFile). The session writes it as one block (`write`); the installed
+// configuration in two parts, each host's own lines (`writeOwn`) and the lines every host
+// shares (`sharedLines`), written once per group of names (StandingSSHConfig).
 public import HostStore
 public import SSHConfig
 
@@ -26,7 +28,7 @@ public struct SSHHostBlock: Sendable {
         self.databasePath = databasePath
         self.noInput = noInput
         let command = Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
-        hostKeyLines = try? SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: command) }
+        hostKeyLines = try? SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: command, knownHostsFile: .none) }
     }
 
     /// The key part of a block: the agent's socket and the public key file.
@@ -60,6 +62,51 @@ public struct SSHHostBlock: Sendable {
     /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
                       knownHostsScript: String? = nil, rotationFile: String? = nil) throws {
+        try Self.writeHost(&w, host: host, alias: alias, aliases: aliases, jumpAlias: jumpAlias)
+        // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
+        // "KnownHostsCommand").
+        if knownHostsScript == nil, rotationFile == nil, let hostKeyLines {
+            w.append(hostKeyLines)
+        } else {
+            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(),
+                                       knownHostsFile: rotationFile.map { .file($0) } ?? .none)
+        }
+        if let identity {
+            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
+            try Self.writeIdentityFiles(&w, identity)
+        }
+    }
+
+    /// The lines of the installed configuration's block that are the host's own (StandingSSHConfig
+    /// writes the lines every host shares once per group of names, `sharedLines`): the Host
+    /// line, HostName, Port, User, ProxyJump, the host's known_hosts file for rotation when
+    /// the shared lines' tokens do not name it, and
+    /// the key's IdentityFile and CertificateFile with IdentitiesOnly and AddKeysToAgent.
+    /// Together with the shared lines, ssh resolves the host exactly as from `write`'s block:
+    /// every keyword is set in one of the two places only, so ssh's first-obtained-value-wins
+    /// rule picks the same value.
+    public func writeOwn(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
+                         rotationFile: String?) throws {
+        try Self.writeHost(&w, host: host, alias: alias, aliases: aliases, jumpAlias: jumpAlias)
+        if let rotationFile { try w.set("UserKnownHostsFile", SSHConfigWriter.escapingPercent(rotationFile)) }
+        if let identity { try Self.writeIdentityFiles(&w, identity) }
+    }
+
+    /// The lines every host of the installed configuration shares (after `writeOwn`'s): hostbook's
+    /// KnownHostsCommand and the settings that leave host keys to it, and the standing agent
+    /// as IdentityAgent. `rotationTokens`: the known_hosts files for rotation as one
+    /// UserKnownHostsFile value in ssh's `%` tokens, written as it is (`UpdateHostKeys yes`;
+    /// a host whose own lines name its file keeps that one: the first value ssh obtains
+    /// wins); nil: `UserKnownHostsFile none`, `UpdateHostKeys no`.
+    public func sharedLines(rotationTokens: String?, agentSocket: String) throws -> SSHConfigLines {
+        try SSHConfigWriter.lines { w in
+            try Self.writeHostKeyLines(&w, command: knownHostsCommand(), knownHostsFile: rotationTokens.map { .tokens($0) } ?? .none)
+            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(agentSocket))
+        }
+    }
+
+    /// The Host line and where the host is: HostName, Port, User, ProxyJump.
+    private static func writeHost(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String], jumpAlias: String?) throws {
         try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
@@ -69,37 +116,45 @@ public struct SSHHostBlock: Sendable {
         try w.set("Port", String(host.port))
         if let user = host.user { try w.set("User", user) }
         if let jumpAlias { try w.set("ProxyJump", jumpAlias) }
-        // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
-        // "KnownHostsCommand").
-        // ssh expands `%` tokens in the arguments but runs the program path as written
-        // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
-        // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
-        if knownHostsScript == nil, rotationFile == nil, let hostKeyLines {
-            w.append(hostKeyLines)
-        } else {
-            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(),
-                                       rotationFile: rotationFile)
-        }
-        if let identity {
-            try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
-            try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
-            if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
-            try w.set("IdentitiesOnly", "yes")
-            try w.set("AddKeysToAgent", "no")
-        }
+    }
+
+    /// The key's files: IdentityFile, CertificateFile, and only that key (IdentitiesOnly,
+    /// AddKeysToAgent no).
+    private static func writeIdentityFiles(_ w: inout SSHConfigWriter, _ identity: Identity) throws {
+        try w.set("IdentityFile", SSHConfigWriter.escapingPercent(identity.identityFile))
+        if let certificate = identity.certificateFile { try w.set("CertificateFile", SSHConfigWriter.escapingPercent(certificate)) }
+        try w.set("IdentitiesOnly", "yes")
+        try w.set("AddKeysToAgent", "no")
+    }
+
+    /// The known_hosts file ssh is given beside KnownHostsCommand.
+    private enum KnownHostsFile {
+        /// None (`UserKnownHostsFile none`, `UpdateHostKeys no`).
+        case none
+        /// The file for rotation (`UpdateHostKeys yes`).
+        case file(String)
+        /// The files for rotation, named with ssh's `%` tokens, written as they are (`UpdateHostKeys yes`).
+        case tokens(String)
     }
 
     /// KnownHostsCommand (hostbook, or the session's script) and the settings that leave
-    /// host keys to it alone. With `rotationFile` (a session's, SSHHostKeyRotation), ssh
-    /// also reads that file, which holds exactly the entries the store trusts for the hop's
-    /// name, and may update it (`UpdateHostKeys yes`); the decision for any key not in it is
-    /// still KnownHostsCommand's.
-    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], rotationFile: String? = nil) throws {
+    /// host keys to it alone. With a rotation file (a session's, SSHHostKeyRotation; the
+    /// installed configuration's KeptKnownHosts), ssh also reads that file, which holds
+    /// exactly the entries the store trusts for the hop's name, and may update it
+    /// (`UpdateHostKeys yes`); the decision for any key not in it is still KnownHostsCommand's.
+    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], knownHostsFile: KnownHostsFile) throws {
+        // ssh expands `%` tokens in the arguments but runs the program path as written
+        // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
+        // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
         try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
-        try w.set("UserKnownHostsFile", rotationFile.map(SSHConfigWriter.escapingPercent) ?? "none")
+        switch knownHostsFile {
+        case .none: try w.set("UserKnownHostsFile", "none")
+        case .file(let path): try w.set("UserKnownHostsFile", SSHConfigWriter.escapingPercent(path))
+        case .tokens(let value): try w.set("UserKnownHostsFile", value)
+        }
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", "yes")
-        try w.set("UpdateHostKeys", rotationFile == nil ? "no" : "yes")
+        if case .none = knownHostsFile { try w.set("UpdateHostKeys", "no") } else { try w.set("UpdateHostKeys", "yes") }
         try w.set("CheckHostIP", "no")
     }
 
@@ -107,7 +162,7 @@ public struct SSHHostBlock: Sendable {
     /// files, StrictHostKeyChecking yes, ...) as ssh_config lines without their newline, for
     /// `ssh -o LINE` (git's GIT_SSH_COMMAND for a bundle repository: BundleGitSSH).
     public func hostKeyOptions() throws -> [String] {
-        let lines = try SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: knownHostsCommand()) }
+        let lines = try SSHConfigWriter.lines { try Self.writeHostKeyLines(&$0, command: knownHostsCommand(), knownHostsFile: .none) }
         return lines.text.split(separator: "\n").map(String.init)
     }
 

@@ -61,10 +61,10 @@ struct InstalledSSHConfigCheck: DoctorCheck {
         if let name = rendered?.written.first, let exe = try? SSHPaths.executable() {
             // The files hold what hostbook would write (checked above, byte for byte) and ssh
             // would accept the generated file: ssh reads the user's configuration with the
-            // host's own block in place of the Include (SSHConfigInstallation.probeConfig),
+            // host's own block and the shared lines for its names in place of the Include (SSHConfigInstallation.probeConfig),
             // not the whole file. Anything else: ssh reads the files themselves.
             let probe = current && installed.generatedPassesSSHPermissionCheck
-                ? userConfig.flatMap { config in rendered?.blocks.first.flatMap { try? installed.layout.probeConfig(userConfig: config, block: $0) } } : nil
+                ? userConfig.flatMap { config in rendered.flatMap { try? installed.layout.probeConfig(userConfig: config, block: $0.standalone(0)) } } : nil
             let resolved = probe.flatMap { Self.sshG(probe: $0, name: name, environment: inv.environment) }
                 ?? Self.sshG(config: installed.userConfig, name: name, environment: inv.environment)
             if resolved.contains("\nknownhostscommand \(exe) ") || resolved.hasPrefix("knownhostscommand \(exe) ") {

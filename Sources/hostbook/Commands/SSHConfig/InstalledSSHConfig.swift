@@ -67,7 +67,7 @@ struct InstalledSSHConfig {
     /// ssh_config text cut into Host blocks, each from its `Host` line to the line before
     /// the next (empty lines left out; a value never holds a line break).
     static func blocks(of text: String) -> [String] {
-        // Cut by bytes: `doctor` cuts the whole installed file, 14 lines per saved host.
+        // Cut by bytes: `doctor` may cut the whole installed file, 5 lines or more per saved host.
         let bytes = Array(text.utf8)
         let hostPrefix = Array("Host ".utf8)
         var out: [String] = []
@@ -92,8 +92,9 @@ struct InstalledSSHConfig {
 
     /// Whether the installed files hold what hostbook would write now (`rendered`): the
     /// generated file byte for byte when `added/` is empty (every command but `add` leaves
-    /// it so), else the same set of blocks in the generated file and the added files,
-    /// whatever the order the adds put them in.
+    /// it so), else, in the generated file and the added files together, the same set of
+    /// hosts' own blocks and the same names under the shared lines (StandingSSHConfig's
+    /// groups, an added host's file holding its own), whatever the order the adds put them in.
     func isCurrent(_ rendered: StandingSSHConfig.Rendered) -> Bool {
         let added = ((try? Self.list(addedFolder)) ?? []).filter { $0.hasSuffix(".conf") }
         if added.isEmpty, let main = try? Self.read(generated), let include = try? layout.addedInclude() {
@@ -105,7 +106,24 @@ struct InstalledSSHConfig {
             if same { return true }
         }
         guard let blocks = installedBlocks() else { return false }
-        return blocks.sorted() == Self.blocks(of: rendered.blocks.joined()).sorted()
+        let installed = Self.hosts(of: blocks, shared: rendered.shared)
+        return installed.own.sorted() == Self.blocks(of: rendered.blocks.joined()).sorted()
+            && installed.sharing.sorted() == rendered.names.flatMap({ $0 }).sorted()
+    }
+
+    /// Blocks cut by `blocks(of:)`, told apart: a block whose lines after its Host line are
+    /// exactly `shared` is a group's (its names are in `sharing`, one entry per word of its
+    /// Host line); any other block is a host's own.
+    static func hosts(of blocks: [String], shared: String) -> (own: [String], sharing: [String]) {
+        var own: [String] = [], sharing: [String] = []
+        for block in blocks {
+            if let lineEnd = block.utf8.firstIndex(of: 0x0A), block.utf8[block.utf8.index(after: lineEnd)...].elementsEqual(shared.utf8) {
+                sharing += block[block.index(block.startIndex, offsetBy: "Host ".count)..<lineEnd].split(separator: " ").map(String.init)
+            } else {
+                own.append(block)
+            }
+        }
+        return (own, sharing)
     }
 
     /// Whether ssh accepts the generated file as an included file: owned by the user or
@@ -140,8 +158,8 @@ struct InstalledSSHConfig {
     }
 
     /// After `add` of the host called `name`: writes only that host's file in `added/` (and
-    /// its public key file when missing or different), as the whole rendering would write
-    /// its block. Nil when the whole file is to be written instead (the generated file is
+    /// its public key file when missing or different): its own block as the whole rendering
+    /// would write it, then the shared lines for its names. Nil when the whole file is to be written instead (the generated file is
     /// not one this version wrote, or `added/` is full). Returns what was rendered for the
     /// host and its jump hosts, for the warnings.
     func writeAdded(_ inv: Invocation, name: String) throws -> StandingSSHConfig.Rendered? {
@@ -160,7 +178,7 @@ struct InstalledSSHConfig {
             try Self.writeAtomically(path, Array(line.utf8), mode: 0o644)
         }
         try Self.makeFolder(addedFolder)
-        try Self.writeAtomically(addedFolder + "/" + SSHConfigInstallation.addedFileName(id: host.id), Array(rendered.blocks[index].utf8), mode: 0o600)
+        try Self.writeAtomically(addedFolder + "/" + SSHConfigInstallation.addedFileName(id: host.id), Array(rendered.standalone(index).utf8), mode: 0o600)
         return rendered
     }
 

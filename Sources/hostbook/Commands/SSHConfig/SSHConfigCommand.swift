@@ -10,16 +10,20 @@ enum SSHConfigCommand {
     static let spec = CommandSpec(
         ["ssh-config"], summary: "Print or install the ssh configuration for every saved host",
         discussion: """
-        Without options, prints one Host block per saved host (the alias is the hostbook name): \
-        HostName, Port, User, ProxyJump by alias, the standing agent's socket as IdentityAgent with \
-        the host's public key as IdentityFile and IdentitiesOnly, and hostbook as the only source of \
-        host keys (KnownHostsCommand, UserKnownHostsFile none, StrictHostKeyChecking yes). A host \
+        Without options, prints one Host block per saved host (the alias is the hostbook name) with \
+        its own lines: HostName, Port, User, ProxyJump by alias, the host's public key as \
+        IdentityFile with IdentitiesOnly; then the lines every host shares, once per 200 names on \
+        Host lines listing them: hostbook as the only source of host keys (KnownHostsCommand, \
+        GlobalKnownHostsFile none, StrictHostKeyChecking yes) with the hosts' known_hosts files for \
+        host-key rotation (UserKnownHostsFile .../known_hosts/%h_%p, UpdateHostKeys yes; a host \
+        name %h cannot stand for has its own line) and the standing agent's socket as \
+        IdentityAgent. A host \
         whose name ssh_config cannot express is skipped with a warning, and so is a host whose \
         name a Host line of your own ~/.ssh/config (or a file it includes) names literally: \
         your block keeps its name.
         --install writes it to $XDG_CONFIG_HOME/hostbook/ssh_config (rewritten by every later \
-        command that changes hosts or keys; 'add' writes only the new host's block, to a file in \
-        added/ beside it that the file includes) and puts one Include line for it at the top of \
+        command that changes hosts or keys; 'add' writes only the new host's block and the shared \
+        lines for it, to a file in added/ beside it that the file includes) and puts one Include line for it at the top of \
         ~/.ssh/config, keeping the rest byte for byte and a backup in ~/.ssh/config.hostbook-backup; \
         a ~/.ssh/config that is a symbolic link stays one (its target is rewritten). \
         --uninstall removes exactly that line and the generated file; with --restore it also gives \
