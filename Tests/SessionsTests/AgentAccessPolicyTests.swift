@@ -194,7 +194,7 @@ class AgentAccessPolicyTests: XCTestCase {
     /// decides the hop's host keys once, and the session agent lists and signs for a
     /// connection bound to one of them on that decision, reading the one handle it was
     /// given. A host key the plan did not accept is still put to the trust core, and a key
-    /// trusted after the plan was made (approved while ssh asked) counts at once.
+    /// trusted after the plan was made counts at the next request.
     func testASessionToAKnownHostDecidesItsHostKeyOnce() throws {
         let before = HostKeyDecisions.made
         let plan = try SSHPlan.load(database, name: "web", user: nil, snippetName: nil)
@@ -214,8 +214,9 @@ class AgentAccessPolicyTests: XCTestCase {
         XCTAssertEqual(other.reply(to: bind("stranger")), Self.success)
         XCTAssertEqual(listed(other), [], "a host key the plan did not accept is decided, and not trusted")
         XCTAssertGreaterThan(HostKeyDecisions.made - before, 1)
-        _ = try KnownHostsStore(database: database).approve(HostLookupName(host: "web.test"), key: hostKeys["stranger"]!.publicKey, source: "tofu")
-        XCTAssertEqual(listed(other), ["web-key"], "approved during the session: trusted at the next request")
+        _ = try KnownHostsStore(database: database).approve(HostLookupName(host: "web.test"), key: hostKeys["stranger"]!.publicKey, source: "scan",
+                                                            alongside: [hostKeys["web"]!.publicKey])
+        XCTAssertEqual(listed(other), ["web-key"], "trusted during the session: trusted at the next request")
         XCTAssertTrue(signs(&other, "web-key", bound: "stranger"))
     }
 
