@@ -58,8 +58,11 @@ public struct SSHHostBlock: Sendable {
     /// `aliases` are more names on its Host line (the installed configuration's `Host devbox dev`).
     /// `knownHostsScript`: a session's SSHKnownHostsScript for the host, run by /bin/sh as
     /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
+    /// `sshConfirmsFirstUse` (a session's hop that learns on its first use,
+    /// SSHHostKeyRotation.learnsOnFirstUse): `StrictHostKeyChecking ask`, fingerprints in
+    /// SHA-256 (the askpass reads ssh's question), and the lookup with `--ssh-confirms`.
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
-                      knownHostsScript: String? = nil, rotationFile: String? = nil) throws {
+                      knownHostsScript: String? = nil, rotationFile: String? = nil, sshConfirmsFirstUse: Bool = false) throws {
         try w.host(alias, aliases: aliases)
         // ssh expands %h and %% in HostName (ssh.c, after reading the configuration), and a
         // saved hostname is literal: `fe80::1%eth0` (a zone index) would be a fatal unknown
@@ -77,8 +80,8 @@ public struct SSHHostBlock: Sendable {
         if knownHostsScript == nil, rotationFile == nil, let hostKeyLines {
             w.append(hostKeyLines)
         } else {
-            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(),
-                                       rotationFile: rotationFile)
+            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(sshConfirms: sshConfirmsFirstUse),
+                                       rotationFile: rotationFile, sshConfirms: sshConfirmsFirstUse)
         }
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
@@ -94,11 +97,12 @@ public struct SSHHostBlock: Sendable {
     /// also reads that file, which holds exactly the entries the store trusts for the hop's
     /// name, and may update it (`UpdateHostKeys yes`); the decision for any key not in it is
     /// still KnownHostsCommand's.
-    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], rotationFile: String? = nil) throws {
+    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], rotationFile: String? = nil, sshConfirms: Bool = false) throws {
         try w.set("KnownHostsCommand", words: [command[0]] + command.dropFirst().map(SSHConfigWriter.escapingPercent) + SSHHostKeyDecision.tokens)
         try w.set("UserKnownHostsFile", rotationFile.map(SSHConfigWriter.escapingPercent) ?? "none")
         try w.set("GlobalKnownHostsFile", "none")
-        try w.set("StrictHostKeyChecking", "yes")
+        try w.set("StrictHostKeyChecking", sshConfirms ? "ask" : "yes")
+        if sshConfirms { try w.set("FingerprintHash", "sha256") }
         try w.set("UpdateHostKeys", rotationFile == nil ? "no" : "yes")
         try w.set("CheckHostIP", "no")
     }
@@ -112,8 +116,10 @@ public struct SSHHostBlock: Sendable {
     }
 
     /// hostbook's lookup command: program, options and command words (before ssh's tokens).
-    public func knownHostsCommand() -> [String] {
-        Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
+    /// `sshConfirms`: after approving an unknown key, the lookup prints nothing, so that ssh
+    /// asks its own question (SSHFirstUseConfirmation answers it).
+    public func knownHostsCommand(sshConfirms: Bool = false) -> [String] {
+        Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput) + (sshConfirms ? ["--ssh-confirms"] : [])
     }
 
     private static func lookupCommand(hostbookPath: String, databasePath: String, noInput: Bool) -> [String] {

@@ -12,7 +12,8 @@ enum SSHRotationReport {
             guard let bytes = files.read(file) else { continue }
             do {
                 guard let learned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: hop,
-                                                                 fileText: String(decoding: bytes, as: UTF8.self)) else { continue }
+                                                                 fileText: String(decoding: bytes, as: UTF8.self),
+                                                                 firstUse: paths.firstUseHops.contains(hop.alias)) else { continue }
                 say(learned)
             } catch {
                 Hostbook.report(message: "could not store the host-key rotation of '\(hop.alias.escapedForTerminal)': \(String(describing: error).escapedForTerminal); the stored keys are unchanged",
