@@ -64,6 +64,7 @@ final class SSHHostKeyRotationTests: XCTestCase {
         XCTAssertEqual(second.status, 0, second.stderr + sshd.log)
         XCTAssertEqual(try hostbookKeys(), [try fingerprint(rsa), try fingerprint(ed)], second.stderr)
         XCTAssertTrue(second.stderr.contains("proved it holds the ED25519 key"), second.stderr)
+        XCTAssertFalse(second.stderr.contains("client_input_hostkeys"), "the lines hostbook reads ssh's log for are not shown: \(second.stderr)")
         try oracleLogin()
         XCTAssertEqual(try oracleKeys(), [rsa, ed])
 
@@ -95,6 +96,9 @@ final class SSHHostKeyRotationTests: XCTestCase {
         XCTAssertTrue(sshd.waitForLog("agent sign failed"), sshd.log)
         XCTAssertEqual(try hostbookKeys(), [try fingerprint(ed)], unproven.stderr)
         XCTAssertFalse(unproven.stderr.contains("now trusted"), unproven.stderr)
+        XCTAssertEqual(unproven.status, 255, unproven.stderr)
+        XCTAssertTrue(unproven.stderr.contains("announced a host key it cannot prove and ended the session when ssh asked for the proof"), unproven.stderr)
+        XCTAssertTrue(unproven.stderr.contains("check sshd's HostKey lines"), unproven.stderr)
         let oracleRun = try Tool.run("/usr/bin/ssh", sshd.sshOptions(knownHosts: knownHosts) + [
             "-o", "UpdateHostKeys=yes", "-o", "StrictHostKeyChecking=yes", "-o", "HashKnownHosts=no", "-o", "CheckHostIP=no",
             "-o", "IdentitiesOnly=yes", "-i", oracle.file("id"), "root@127.0.0.1", "true"])

@@ -26,7 +26,7 @@ import System
 enum SSHHostKeyLookup {
     static let spec = CommandSpec(
         ["known-hosts", "lookup"], summary: "Answer ssh's KnownHostsCommand (used by 'hostbook ssh')",
-        usage: "PHASE NAME HOST PORT TYPE KEY ALIAS",
+        usage: "[--ssh-confirms] PHASE NAME HOST PORT TYPE KEY ALIAS",
         discussion: """
         Run by ssh, not by hand: prints known_hosts lines for ssh to check the server's key \
         against. A key that is not known yet is offered for approval on the terminal (unless \

@@ -104,8 +104,17 @@ struct SSHSession {
                                                              Array(HostKeyRotation.knownHostsText(rows).utf8))
         }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
+        // The target learns its rotation: ssh's log comes through hostbook, which reads it
+        // for the proof of the keys the server announces (SSHHostKeyProofLog).
+        var logRelay: SSHLogRelay?
+        if paths.rotationFiles[plan.target.alias] != nil, SSHHostKeyProofLog.allowed(sshArguments: arguments) {
+            logRelay = try SSHLogRelay(path: files.path + "/ssh.log", showsForcedLines: SSHHostKeyProofLog.verbose(sshArguments: arguments))
+        }
+        defer { _ = logRelay?.finish() }
 
-        var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
+        var argv = [client.path, "-F", configFile]
+        if let logRelay { argv += ["-E", logRelay.path, "-o", "LogVerbose=" + SSHHostKeyProofLog.logVerbose] }
+        argv += [plan.target.alias] + arguments
         // The snippet is the remote command, never an option: ssh parses options after the
         // destination too (ssh.c goes back to getopt for the words after the host) until
         // `--`, so a snippet beginning with '-' would be an option of the local ssh.
@@ -139,7 +148,8 @@ struct SSHSession {
                 kill(pid, signal)
             }
         }
-        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths)
+        let proof = logRelay?.finish()
+        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths, proof: proof, sshStatus: ended.exitCode)
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
         // ssh's own failure (255) after it was given a stored password: ssh says only
