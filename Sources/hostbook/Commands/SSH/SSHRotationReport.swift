@@ -35,8 +35,8 @@ enum SSHRotationReport {
     /// connection was closed) or refused the proof (ssh said so). A session that ended
     /// normally before the answer came says nothing: the next login asks again.
     static func unproven(_ proof: SSHHostKeyProofLog, learned: SSHHostKeyRotation.Learned?, sshStatus: Int32, lookup: HostLookupName) {
-        guard proof.keysAsked > 0 else { return }
-        if case .learned(let added, _)? = learned?.outcome, !added.isEmpty { return }
+        // ssh's file unchanged (or no file to learn from): nothing was proven.
+        guard proof.keysAsked > 0, learned == nil || learned?.outcome == .unchanged else { return }
         let keys = proof.keysAsked == 1 ? "a host key" : "\(proof.keysAsked) host keys"
         let how: String
         if proof.refused {
