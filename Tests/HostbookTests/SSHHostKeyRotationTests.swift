@@ -160,4 +160,28 @@ final class SSHHostKeyRotationTests: XCTestCase {
         XCTAssertEqual(Set(oracleKeys), ["ssh-ed25519", "ssh-rsa"])
         try bed.assertNothingLeft()
     }
+
+    /// In a first-use session ssh sends every prompt to hostbook's askpass; one the session
+    /// does not own (a password typed by hand) is asked on the terminal, with echo off.
+    func testAFirstUseSessionAsksAPasswordTypedByHandOnTheTerminal() throws {
+        guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }
+        let bed = try SSHTestBed()
+        guard let account = bed.fx.account else { throw XCTSkip("needs root, to give the test account a password (as CI runs)") }
+        let password = "typed-\(UUID().uuidString)"
+        let set = try ToolProcess.run(URL(fileURLWithPath: "/usr/sbin/chpasswd"), [], stdin: Data("\(account.name):\(password)\n".utf8))
+        XCTAssertEqual(set.status, 0, set.stderr)
+        let sshd = try PrivateSSHD(config: ["PasswordAuthentication yes"])
+        defer { sshd.stop() }
+        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1", "--port", String(sshd.port), "--user", account.name)
+        let terminal = try ScriptedTerminal(["--db", bed.fx.db, "ssh", "web", "echo typed-in"], fixture: bed.fx)
+        terminal.expect("Are you sure you want to trust this key (yes/no/[fingerprint])? ")
+        terminal.send("yes")
+        terminal.expect("\(account.name)@127.0.0.1's password: ")
+        terminal.send(password)
+        terminal.expect("typed-in")
+        XCTAssertEqual(terminal.finish(), 0, terminal.transcript + sshd.log)
+        XCTAssertFalse(terminal.transcript.contains(password), "the password is not echoed")
+        XCTAssertTrue(sshd.log.contains("Accepted password for \(account.name)"), sshd.log)
+        try bed.assertNothingLeft()
+    }
 }
