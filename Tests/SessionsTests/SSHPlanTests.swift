@@ -163,6 +163,7 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertEqual(inner["stricthostkeychecking"], ["ask"])
         XCTAssertEqual(inner["updatehostkeys"], ["true"])
         XCTAssertEqual(inner["fingerprinthash"], ["SHA256"])
+        XCTAssertEqual(inner["batchmode"], ["no"], "ssh would refuse its own question")
         XCTAssertTrue(inner["knownhostscommand"]?.first?.contains("known-hosts lookup --ssh-confirms") == true, "\(inner)")
         XCTAssertEqual(app["stricthostkeychecking"], ["true"])
         XCTAssertFalse(app["knownhostscommand"]?.first?.contains("--ssh-confirms") == true)

@@ -60,7 +60,8 @@ public struct SSHHostBlock: Sendable {
     /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
     /// `sshConfirmsFirstUse` (a session's hop that learns on its first use,
     /// SSHHostKeyRotation.learnsOnFirstUse): `StrictHostKeyChecking ask`, fingerprints in
-    /// SHA-256 (the askpass reads ssh's question), and the lookup with `--ssh-confirms`.
+    /// SHA-256 (the askpass reads ssh's question), `BatchMode no`, and the lookup with
+    /// `--ssh-confirms`.
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
                       knownHostsScript: String? = nil, rotationFile: String? = nil, sshConfirmsFirstUse: Bool = false) throws {
         try w.host(alias, aliases: aliases)
@@ -102,7 +103,12 @@ public struct SSHHostBlock: Sendable {
         try w.set("UserKnownHostsFile", rotationFile.map(SSHConfigWriter.escapingPercent) ?? "none")
         try w.set("GlobalKnownHostsFile", "none")
         try w.set("StrictHostKeyChecking", sshConfirms ? "ask" : "yes")
-        if sshConfirms { try w.set("FingerprintHash", "sha256") }
+        if sshConfirms {
+            try w.set("FingerprintHash", "sha256")
+            // ssh refuses its own question in batch mode (sshconnect.c confirm): the user's
+            // `BatchMode yes` would end a first use they had just approved.
+            try w.set("BatchMode", "no")
+        }
         try w.set("UpdateHostKeys", rotationFile == nil ? "no" : "yes")
         try w.set("CheckHostIP", "no")
     }
