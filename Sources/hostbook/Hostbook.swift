@@ -10,7 +10,7 @@ enum Hostbook {
     static func main(_ argv: [String], environment: [String: String]) -> Int32 {
         // ssh runs hostbook as its SSH_ASKPASS program (`hostbook PROMPT`) during `hostbook ssh`.
         if argv.count == 1, environment[SSHAskpass.sessionVariable] != nil {
-            return SSHAskpass.answer(prompt: argv[0], environment: environment)
+            return SSHAskpassTerminal.main(prompt: argv[0], environment: environment)
         }
         // git runs hostbook as its gpg.ssh.program (`hostbook -Y sign ...`, GitSSHKeygenProgram).
         if argv.first == GitSSHKeygenProgram.word { return GitSSHKeygenProgram.main(argv, environment: environment) }

@@ -144,6 +144,54 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: newLine), "inner had no file")
     }
 
+    /// A first use approved on the terminal (SSHHostKeyRotation.learnsOnFirstUse): the hop no
+    /// entry matches gets an empty file, `StrictHostKeyChecking ask` and the lookup with
+    /// --ssh-confirms; ssh's own question is answered yes only for a key the store trusts for
+    /// exactly that hop's name (SSHFirstUseConfirmation); the keys ssh then writes are learned
+    /// and nothing is retired.
+    func testAFirstUseIsConfirmedFromTheStoreAndLearnsWhatSSHProved() throws {
+        try addChain()
+        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        XCTAssertEqual(plan.hops.map(\.learnsOnFirstUse), [false, true, false], "only inner has no entry for its name")
+        var paths = SSHSessionConfig.Paths()
+        paths.rotationFiles = ["inner": folder + "/hop1-known_hosts"]
+        paths.firstUseHops = ["inner"]
+        let config = SSHSessionConfig(hostbookPath: "/usr/local/bin/hostbook", databasePath: databasePath, noInput: false)
+        let file = folder + "/ssh_config"
+        try Data(try config.render(plan, paths: paths).utf8).write(to: URL(fileURLWithPath: file))
+        let inner = try sshG(file, "inner"), app = try sshG(file, "app")
+        XCTAssertEqual(inner["stricthostkeychecking"], ["ask"])
+        XCTAssertEqual(inner["updatehostkeys"], ["true"])
+        XCTAssertEqual(inner["fingerprinthash"], ["SHA256"])
+        XCTAssertEqual(inner["batchmode"], ["no"], "ssh would refuse its own question")
+        XCTAssertTrue(inner["knownhostscommand"]?.first?.contains("known-hosts lookup --ssh-confirms") == true, "\(inner)")
+        XCTAssertEqual(app["stricthostkeychecking"], ["true"])
+        XCTAssertFalse(app["knownhostscommand"]?.first?.contains("--ssh-confirms") == true)
+
+        let hostKey = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "").publicKey
+        func question(_ name: String, _ fingerprint: String) -> String {
+            "The authenticity of host '\(name) (\(name))' can't be established.\nED25519 key fingerprint is \(fingerprint).\n"
+                + "This key is not known by any other names.\nAre you sure you want to continue connecting (yes/no/[fingerprint])? "
+        }
+        let confirmation = SSHFirstUseConfirmation(databasePath: databasePath, lookups: [HostLookupName(host: "10.0.0.7")])
+        XCTAssertEqual(SSHFirstUseConfirmation.question(question("10.0.0.7", hostKey.sha256Fingerprint)),
+                       SSHFirstUseConfirmation.Question(name: "10.0.0.7", fingerprint: hostKey.sha256Fingerprint))
+        XCTAssertNil(confirmation.answer("ops@10.0.0.7's password: "), "not a host-key question")
+        XCTAssertEqual(confirmation.answer(question("10.0.0.7", hostKey.sha256Fingerprint)), "no", "not approved yet")
+        XCTAssertTrue(try KnownHostsStore(database: database).approve(HostLookupName(host: "10.0.0.7"), key: hostKey, source: "tofu"))
+        XCTAssertEqual(confirmation.answer(question("10.0.0.7", hostKey.sha256Fingerprint)), "yes")
+        XCTAssertEqual(confirmation.answer(question("10.0.0.7", "SHA256:" + String(repeating: "A", count: 43))), "no", "another key")
+        XCTAssertEqual(confirmation.answer(question("[app.test]:2222", hostKey.sha256Fingerprint)), "no", "not a first-use hop")
+
+        let newKey = try PrivateKeyGenerator.generate(.ecdsa, bits: nil, comment: "").publicKey
+        XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: "", firstUse: true),
+                     "ssh wrote nothing: the first use was refused")
+        let learned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1],
+                                                   fileText: "10.0.0.7 \(hostKey.line(comment: ""))\n10.0.0.7 \(newKey.line(comment: ""))\n", firstUse: true)
+        XCTAssertEqual(learned?.outcome, .learned(added: [newKey], retired: []))
+        XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "10.0.0.7")).count, 2)
+    }
+
     /// ssh options that could let ssh write the file outside UpdateHostKeys (a first-use key
     /// with accept-new) or take it away turn learning off for the session.
     func testOptionsThatCouldLetSSHTrustOnItsOwnTurnLearningOff() {

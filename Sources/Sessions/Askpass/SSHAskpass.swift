@@ -9,7 +9,13 @@
 // whose hop cannot be told is refused. Every other prompt (passphrases, host-key
 // questions, confirmations, PINs, a second password prompt after a wrong password) gets
 // no answer and the helper exits non-zero. The program only starts the server for a
-// session (SSHSession) and, run as the helper, calls `answer`.
+// session (SSHSession) and, run as the helper, calls `ask` (SSHAskpassTerminal).
+//
+// A session with a hop that learns on its first use also owns ssh's first-use question
+// (`StrictHostKeyChecking ask`): the server answers it from the store
+// (SSHFirstUseConfirmation), and, since ssh then sends every prompt to the askpass, the
+// helper asks the terminal itself for any prompt the server does not own
+// (`terminalVariable`), as ssh would have.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +26,8 @@ public import SecureMemory
 
 public enum SSHAskpass {
     public static let sessionVariable = "HOSTBOOK_ASKPASS_SESSION"
+    /// Set ("1") when the helper asks the terminal for a prompt the server does not own.
+    public static let terminalVariable = "HOSTBOOK_ASKPASS_TERMINAL"
     static let socketPrefix = "askpass"
 
     /// The parent's side: one socket, the prompts it owns.
@@ -28,7 +36,9 @@ public enum SSHAskpass {
         public let identifier: String
 
         /// `passwords` is asked once, at the first prompt (it may wait for the vault).
-        public init(folder: String, passwords: @escaping @Sendable () -> [SSHPasswordAnswer]) throws {
+        /// `confirmation`: answers ssh's first-use questions (a session with a first-use hop).
+        public init(folder: String, passwords: @escaping @Sendable () -> [SSHPasswordAnswer],
+                    confirmation: SSHFirstUseConfirmation? = nil) throws {
             let path = try PrivateSocketDirectory.uniquePath(in: folder, prefix: SSHAskpass.socketPrefix)
             identifier = String(path.dropFirst(folder.count + 1 + SSHAskpass.socketPrefix.count + 1).dropLast(".sock".count))
             let pending = Pending(passwords)
@@ -36,6 +46,10 @@ public enum SSHAskpass {
             server = try UnixSocketServer(path: path) { connection in
                 guard let frame = connection.readFrame(maxLength: 4096) else { return }
                 let prompt = String(decoding: frame, as: UTF8.self)
+                if let answer = confirmation?.answer(prompt) {
+                    _ = connection.writeFrame([1] + Array(answer.utf8))
+                    return
+                }
                 guard let password = pending.take(prompt, helper: connection.peer.pid) else {
                     _ = connection.writeFrame([0])
                     return
@@ -98,16 +112,6 @@ public enum SSHAskpass {
     /// (readpass.c: HostName lower-cased unless it is an address; there is no HostKeyAlias).
     public static func passwordPrompt(user: String, hostname: String) -> String {
         "\(user)@\(hostname.lowercased())'s password: "
-    }
-
-    /// The helper's side, run by ssh as `hostbook PROMPT`: asks the session's server and
-    /// writes the password and the newline ssh cuts at to standard output. Returns the exit
-    /// status (1: no answer).
-    public static func answer(prompt: String, environment: [String: String]) -> Int32 {
-        guard let password = ask(prompt: prompt, environment: environment) else { return 1 }
-        let stdout = FileDescriptor.standardOutput
-        let ok = password.withUnsafeBytes { (try? stdout.writeAll($0)) != nil } && (try? stdout.writeAll([UInt8(ascii: "\n")])) != nil
-        return ok ? 0 : 1
     }
 
     /// The answer of the session named in `environment` to `prompt`, in secure memory; nil

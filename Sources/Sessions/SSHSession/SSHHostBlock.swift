@@ -60,16 +60,20 @@ public struct SSHHostBlock: Sendable {
     /// `aliases` are more names on its Host line (the installed configuration's `Host devbox dev`).
     /// `knownHostsScript`: a session's SSHKnownHostsScript for the host, run by /bin/sh as
     /// KnownHostsCommand instead of hostbook (which it runs for every key it does not hold).
+    /// `sshConfirmsFirstUse` (a session's hop that learns on its first use,
+    /// SSHHostKeyRotation.learnsOnFirstUse): `StrictHostKeyChecking ask`, fingerprints in
+    /// SHA-256 (the askpass reads ssh's question), `BatchMode no`, and the lookup with
+    /// `--ssh-confirms`.
     public func write(_ w: inout SSHConfigWriter, host: Host, alias: String, aliases: [String] = [], jumpAlias: String?, identity: Identity?,
-                      knownHostsScript: String? = nil, rotationFile: String? = nil) throws {
+                      knownHostsScript: String? = nil, rotationFile: String? = nil, sshConfirmsFirstUse: Bool = false) throws {
         try Self.writeHost(&w, host: host, alias: alias, aliases: aliases, jumpAlias: jumpAlias)
         // Host keys: hostbook is the only authority (docs/openssh-behaviour.md,
         // "KnownHostsCommand").
-        if knownHostsScript == nil, rotationFile == nil, let hostKeyLines {
+        if knownHostsScript == nil, rotationFile == nil, !sshConfirmsFirstUse, let hostKeyLines {
             w.append(hostKeyLines)
         } else {
-            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(),
-                                       knownHostsFile: rotationFile.map { .file($0) } ?? .none)
+            try Self.writeHostKeyLines(&w, command: knownHostsScript.map { [SSHKnownHostsScript.shell, $0] } ?? knownHostsCommand(sshConfirms: sshConfirmsFirstUse),
+                                       knownHostsFile: rotationFile.map { .file($0) } ?? .none, sshConfirms: sshConfirmsFirstUse)
         }
         if let identity {
             try w.set("IdentityAgent", SSHConfigWriter.escapingPercent(identity.agentSocket))
@@ -142,7 +146,7 @@ public struct SSHHostBlock: Sendable {
     /// installed configuration's KeptKnownHosts), ssh also reads that file, which holds
     /// exactly the entries the store trusts for the hop's name, and may update it
     /// (`UpdateHostKeys yes`); the decision for any key not in it is still KnownHostsCommand's.
-    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], knownHostsFile: KnownHostsFile) throws {
+    private static func writeHostKeyLines(_ w: inout SSHConfigWriter, command: [String], knownHostsFile: KnownHostsFile, sshConfirms: Bool = false) throws {
         // ssh expands `%` tokens in the arguments but runs the program path as written
         // (sshconnect.c `load_hostkeys_command` expands from the second word on), so only
         // the arguments have `%` doubled: `/opt/100%/hostbook` stays as it is.
@@ -153,7 +157,13 @@ public struct SSHHostBlock: Sendable {
         case .tokens(let value): try w.set("UserKnownHostsFile", value)
         }
         try w.set("GlobalKnownHostsFile", "none")
-        try w.set("StrictHostKeyChecking", "yes")
+        try w.set("StrictHostKeyChecking", sshConfirms ? "ask" : "yes")
+        if sshConfirms {
+            try w.set("FingerprintHash", "sha256")
+            // ssh refuses its own question in batch mode (sshconnect.c confirm): the user's
+            // `BatchMode yes` would end a first use they had just approved.
+            try w.set("BatchMode", "no")
+        }
         if case .none = knownHostsFile { try w.set("UpdateHostKeys", "no") } else { try w.set("UpdateHostKeys", "yes") }
         try w.set("CheckHostIP", "no")
     }
@@ -167,8 +177,10 @@ public struct SSHHostBlock: Sendable {
     }
 
     /// hostbook's lookup command: program, options and command words (before ssh's tokens).
-    public func knownHostsCommand() -> [String] {
-        Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
+    /// `sshConfirms`: after approving an unknown key, the lookup prints nothing, so that ssh
+    /// asks its own question (SSHFirstUseConfirmation answers it).
+    public func knownHostsCommand(sshConfirms: Bool = false) -> [String] {
+        Self.lookupCommand(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput) + (sshConfirms ? ["--ssh-confirms"] : [])
     }
 
     private static func lookupCommand(hostbookPath: String, databasePath: String, noInput: Bool) -> [String] {

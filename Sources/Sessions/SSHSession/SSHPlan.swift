@@ -22,6 +22,10 @@ public struct SSHHop: Sendable {
     /// The entries ssh is given to learn this hop's host-key rotation from, or nil when the
     /// rules say not to (SSHHostKeyRotation).
     public var rotation: [KnownHostRow]?
+    /// True when no entry matches its name and rotation is not turned off: a first use the
+    /// user approves on the terminal may learn the other keys the server proves in that
+    /// session (SSHHostKeyRotation.learnsOnFirstUse).
+    public var learnsOnFirstUse = false
 
     public init(host: Host, alias: String, jumpAlias: String?, key: StoredKey?, hostKeyAlgorithms: [String] = []) {
         self.host = host
@@ -83,6 +87,7 @@ public struct SSHPlan: Sendable {
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
         copy.hops[0].acceptedHostKeys = target.acceptedHostKeys
         copy.hops[0].rotation = target.rotation
+        copy.hops[0].learnsOnFirstUse = target.learnsOnFirstUse
         return copy
     }
 
@@ -97,6 +102,7 @@ public struct SSHPlan: Sendable {
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
         copy.hops[0].acceptedHostKeys = target.acceptedHostKeys
         copy.hops[0].rotation = target.rotation
+        copy.hops[0].learnsOnFirstUse = target.learnsOnFirstUse
         return copy
     }
 
@@ -147,6 +153,7 @@ public struct SSHPlan: Sendable {
                              hostKeyAlgorithms: try SSHHostKeyDecision.preferredAlgorithms(knownHosts, host: host.hostname, port: host.port))
             hop.acceptedHostKeys = try SSHHostKeyDecision.acceptedKeys(knownHosts, host: host.hostname, port: host.port)
             hop.rotation = try SSHHostKeyRotation.baseline(knownHosts, host: host.hostname, port: host.port)
+            hop.learnsOnFirstUse = try SSHHostKeyRotation.learnsOnFirstUse(knownHosts, host: host.hostname, port: host.port)
             hops.append(hop)
         }
         return hops

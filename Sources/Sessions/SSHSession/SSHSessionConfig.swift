@@ -17,6 +17,9 @@ public struct SSHSessionConfig: Sendable {
         public var knownHostsScripts: [String: String] = [:]
         /// Hop alias → its known_hosts file for learning a rotation (SSHHostKeyRotation).
         public var rotationFiles: [String: String] = [:]
+        /// Hops whose rotation file starts empty: a first use ssh confirms through the
+        /// session's askpass (SSHHostKeyRotation.learnsOnFirstUse).
+        public var firstUseHops: Set<String> = []
 
         public init(agentSocket: String? = nil, publicKeyFiles: [String: String] = [:]) {
             self.agentSocket = agentSocket
@@ -58,7 +61,8 @@ public struct SSHSessionConfig: Sendable {
         }
         try SSHHostBlock(hostbookPath: hostbookPath, databasePath: databasePath, noInput: noInput)
             .write(&w, host: hop.host, alias: hop.alias, jumpAlias: hop.jumpAlias, identity: identity,
-                   knownHostsScript: paths.knownHostsScripts[hop.alias], rotationFile: paths.rotationFiles[hop.alias])
+                   knownHostsScript: paths.knownHostsScripts[hop.alias], rotationFile: paths.rotationFiles[hop.alias],
+                   sshConfirmsFirstUse: paths.firstUseHops.contains(hop.alias))
         // Session only: the host keys' algorithms, no forwarding of the session's agent, and
         // the stored password answered through SSH_ASKPASS.
         if !hop.hostKeyAlgorithms.isEmpty { try w.set("HostKeyAlgorithms", "^" + hop.hostKeyAlgorithms.joined(separator: ",")) }

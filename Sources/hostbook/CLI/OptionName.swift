@@ -90,6 +90,7 @@ enum OptionName: String, Sendable, CaseIterable {
     case snippet
     case socket
     case source
+    case sshConfirms = "ssh-confirms"
     case startAgent = "start-agent"
     case tag
     case takeOver = "take-over"

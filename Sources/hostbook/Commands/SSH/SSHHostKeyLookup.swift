@@ -26,7 +26,7 @@ import System
 enum SSHHostKeyLookup {
     static let spec = CommandSpec(
         ["known-hosts", "lookup"], summary: "Answer ssh's KnownHostsCommand (used by 'hostbook ssh')",
-        usage: "PHASE NAME HOST PORT TYPE KEY ALIAS",
+        usage: "[--ssh-confirms] PHASE NAME HOST PORT TYPE KEY ALIAS",
         discussion: """
         Run by ssh, not by hand: prints known_hosts lines for ssh to check the server's key \
         against. A key that is not known yet is offered for approval on the terminal (unless \
@@ -36,6 +36,7 @@ enum SSHHostKeyLookup {
                       .required("HOST", "Host name (%h)"), .required("PORT", "Port (%p)"),
                       .required("TYPE", "Key type or NONE (%t)"), .required("KEY", "Base64 key or NONE (%K)"),
                       .optional("ALIAS", "The alias typed (%n)")],
+        options: [.flag(.sshConfirms, "After approving an unknown key, print nothing: ssh asks (StrictHostKeyChecking ask) and the session's askpass answers from the store")],
         run: run)
 
     static func run(_ inv: Invocation) throws {
@@ -139,7 +140,10 @@ enum SSHHostKeyLookup {
             let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
             if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
                 try store.approve(lookup, key: key, source: "tofu")
-                emit("\(name) \(key.type) \(key.base64)")
+                // With --ssh-confirms (a `hostbook ssh` hop that learns on its first use) ssh
+                // asks next and the session's askpass says yes from the store; a key ssh found
+                // here would turn its UpdateHostKeys off (SSHHostKeyRotation).
+                if !inv.args.flag(.sshConfirms) { emit("\(name) \(key.type) \(key.base64)") }
             } else {
                 try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
                 Hostbook.report(message: "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown", hint: nil)

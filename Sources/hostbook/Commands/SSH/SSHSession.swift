@@ -53,6 +53,10 @@ struct SSHSession {
         var paths = SSHSessionConfig.Paths()
         let files = try SessionFolder(in: folder)
         defer { files.remove() }
+        // Hops that learn on their first use: ssh asks its own question, answered by the
+        // askpass from what the user told hostbook's lookup (SSHFirstUseConfirmation).
+        let firstUseHops = Self.firstUseHops(plan, arguments: arguments, noInput: config.noInput)
+        paths.firstUseHops = firstUseHops
         var agent: AgentServer?
         var askpass: SSHAskpass.Server?
         defer {
@@ -77,38 +81,55 @@ struct SSHSession {
                     }
                 }
             }
-            if plan.needsAskpass {
-                askpass = try SSHAskpass.Server(folder: folder, passwords: { (try? secrets.wait().get())?.passwords ?? [] })
+            if plan.needsAskpass || !firstUseHops.isEmpty {
+                let confirmation = firstUseHops.isEmpty ? nil : SSHFirstUseConfirmation(
+                    databasePath: config.databasePath,
+                    lookups: plan.hops.filter { firstUseHops.contains($0.alias) }.map { HostLookupName(host: $0.host.hostname, port: $0.host.port) })
+                askpass = try SSHAskpass.Server(folder: folder, passwords: { (try? secrets.wait().get())?.passwords ?? [] },
+                                                confirmation: confirmation)
             }
         } catch let e as SocketError {
             throw CLIError.failure("cannot start the session's agent: \(e.description)")
         }
         // Each hop with host keys the trust core accepts gets a script that answers ssh for
         // those keys without starting hostbook (SSHKnownHostsScript).
-        let lookupCommand = SSHHostBlock(hostbookPath: config.hostbookPath, databasePath: config.databasePath, noInput: config.noInput).knownHostsCommand()
+        let hostBlock = SSHHostBlock(hostbookPath: config.hostbookPath, databasePath: config.databasePath, noInput: config.noInput)
         for hop in plan.hops where !hop.acceptedHostKeys.isEmpty {
-            let script = SSHKnownHostsScript(lookupCommand: lookupCommand, host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
+            let script = SSHKnownHostsScript(lookupCommand: hostBlock.knownHostsCommand(sshConfirms: firstUseHops.contains(hop.alias)),
+                                             host: hop.host.hostname, port: hop.host.port, accepted: hop.acceptedHostKeys)
             paths.knownHostsScripts[hop.alias] = try files.write("hop\(paths.knownHostsScripts.count + 1)-known-hosts.sh", Array(script.text.utf8))
         }
         // Each hop whose rotation the rules allow gets the known_hosts file ssh learns it in
         // (SSHHostKeyRotation); the store takes ssh's edits after ssh ends.
         for hop in plan.hops where SSHHostKeyRotation.allowed(sshArguments: arguments) {
-            guard let rows = hop.rotation else { continue }
+            guard let rows = hop.rotation ?? (firstUseHops.contains(hop.alias) ? [] : nil) else { continue }
             paths.rotationFiles[hop.alias] = try files.write("hop\(paths.rotationFiles.count + 1)-known_hosts",
                                                              Array(HostKeyRotation.knownHostsText(rows).utf8))
         }
         let configFile = try files.write("ssh_config", Array(try config.render(plan, paths: paths).utf8))
+        // The target learns its rotation: ssh's log comes through hostbook, which reads it
+        // for the proof of the keys the server announces (SSHHostKeyProofLog).
+        var logRelay: SSHLogRelay?
+        if paths.rotationFiles[plan.target.alias] != nil, SSHHostKeyProofLog.allowed(sshArguments: arguments) {
+            logRelay = try SSHLogRelay(path: files.path + "/ssh.log", showsForcedLines: SSHHostKeyProofLog.verbose(sshArguments: arguments))
+        }
+        defer { _ = logRelay?.finish() }
 
-        var argv = [client.path, "-F", configFile, plan.target.alias] + arguments
+        var argv = [client.path, "-F", configFile]
+        if let logRelay { argv += ["-E", logRelay.path, "-o", "LogVerbose=" + SSHHostKeyProofLog.logVerbose] }
+        argv += [plan.target.alias] + arguments
         // The snippet is the remote command, never an option: ssh parses options after the
         // destination too (ssh.c goes back to getopt for the words after the host) until
         // `--`, so a snippet beginning with '-' would be an option of the local ssh.
         if let snippet = plan.snippet { argv += arguments.contains("--") ? [snippet] : ["--", snippet] }
-        var env = environment.filter { $0.key != SSHAskpass.sessionVariable && $0.key != "SSH_ASKPASS" && $0.key != "SSH_ASKPASS_REQUIRE" }
+        var env = environment.filter {
+            ![SSHAskpass.sessionVariable, SSHAskpass.terminalVariable, "SSH_ASKPASS", "SSH_ASKPASS_REQUIRE"].contains($0.key)
+        }
         if let askpass {
             env["SSH_ASKPASS"] = config.hostbookPath
             env["SSH_ASKPASS_REQUIRE"] = "force"
             env[SSHAskpass.sessionVariable] = askpass.identifier
+            if !firstUseHops.isEmpty { env[SSHAskpass.terminalVariable] = "1" }
         }
 
         let options = Spawn.Options(defaultSignals: [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP], signalMask: [],
@@ -130,7 +151,8 @@ struct SSHSession {
                 kill(pid, signal)
             }
         }
-        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths)
+        let proof = logRelay?.finish()
+        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths, proof: proof, sshStatus: ended.exitCode)
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
         if case .failure(let error) = secrets.wait() { throw error }
         // ssh's own failure (255) after it was given a stored password: ssh says only
@@ -141,6 +163,21 @@ struct SSHSession {
                             hint: "Store the right one with 'hostbook edit \(ShellQuote.quote(host)) --password-stdin'.")
         }
         return ended.exitCode
+    }
+
+    /// The hops whose first use, approved on the terminal, may learn the server's other
+    /// keys in this session (SSHHostKeyRotation.learnsOnFirstUse): only when hostbook may ask
+    /// (no --no-input, a terminal to ask on) and the arguments leave ssh's host-key settings
+    /// and its questions alone (BatchMode would make ssh refuse its own question).
+    static func firstUseHops(_ plan: SSHPlan, arguments: [String], noInput: Bool) -> Set<String> {
+        guard !noInput, SSHHostKeyRotation.allowed(sshArguments: arguments),
+              !arguments.contains(where: { $0.lowercased().contains("batchmode") }) else { return [] }
+        let hops = plan.hops.filter { $0.rotation == nil && $0.learnsOnFirstUse }
+        guard !hops.isEmpty else { return [] }
+        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
+        guard tty >= 0 else { return [] }
+        close(tty)
+        return Set(hops.map(\.alias))
     }
 
     static func localUserName() -> String {
