@@ -190,6 +190,36 @@ class AgentAccessPolicyTests: XCTestCase {
         XCTAssertFalse(signs(&c, "db-key", bound: "db"))
     }
 
+    /// One host-key decision per connection to a known host (issue 29's count): the plan
+    /// decides the hop's host keys once, and the session agent lists and signs for a
+    /// connection bound to one of them on that decision, reading the one handle it was
+    /// given. A host key the plan did not accept is still put to the trust core, and a key
+    /// trusted after the plan was made counts at the next request.
+    func testASessionToAKnownHostDecidesItsHostKeyOnce() throws {
+        let before = HostKeyDecisions.made
+        let plan = try SSHPlan.load(database, name: "web", user: nil, snippetName: nil)
+        XCTAssertEqual(plan.target.acceptedHostKeys.map(\.blob), [hostKeys["web"]!.publicKey.blob])
+        XCTAssertEqual(HostKeyDecisions.made - before, 1, "the plan decides its one hop once")
+
+        let identity = self.identity, webKey = stored["web-key"]!
+        let policy = SSHAgentPolicy.make(plan: plan, database: database, sshVersion: (9, 6),
+                                         identities: { identity(webKey).map { [$0] } ?? [] })
+        var c = AgentConversation(peer: Self.peer, policy: policy)
+        XCTAssertEqual(c.reply(to: bind("web")), Self.success)
+        XCTAssertEqual(listed(c), ["web-key"])
+        XCTAssertTrue(signs(&c, "web-key", bound: "web"))
+        XCTAssertEqual(HostKeyDecisions.made - before, 1, "listing and signing take the plan's decision")
+
+        var other = AgentConversation(peer: Self.peer, policy: policy)
+        XCTAssertEqual(other.reply(to: bind("stranger")), Self.success)
+        XCTAssertEqual(listed(other), [], "a host key the plan did not accept is decided, and not trusted")
+        XCTAssertGreaterThan(HostKeyDecisions.made - before, 1)
+        _ = try KnownHostsStore(database: database).approve(HostLookupName(host: "web.test"), key: hostKeys["stranger"]!.publicKey, source: "scan",
+                                                            alongside: [hostKeys["web"]!.publicKey])
+        XCTAssertEqual(listed(other), ["web-key"], "trusted during the session: trusted at the next request")
+        XCTAssertTrue(signs(&other, "web-key", bound: "stranger"))
+    }
+
     // MARK: Helpers
 
     static let peer = AgentPeer(pid: 1, uid: 0, gid: 0)

@@ -158,8 +158,10 @@ public final class KnownHostsStore {
     /// Decides for `presented` at `lookup`, with OpenSSH's fallback to the bare name when
     /// `[host]:port` is unknown: the bare name's answer is taken when it trusts the key
     /// (as ssh 9.2 does) or revokes it (a revoked key is never offered for approval).
+    /// One decision (HostKeyDecisions counts it).
     public func check(_ lookup: HostLookupName, presented: PresentedHostKey, now: UInt64 = StoreClock.nowSeconds()) throws -> Check {
-        try check(lookup, presented: presented, now: now, ignoring: { _ in false })
+        HostKeyDecisions.count()
+        return try check(lookup, presented: presented, now: now, ignoring: { _ in false })
     }
 
     /// `check` as if the entries `ignoring` picks were not stored (a bundle's own entries,

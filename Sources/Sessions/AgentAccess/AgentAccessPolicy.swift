@@ -32,9 +32,9 @@ public final class AgentAccessPolicy: @unchecked Sendable {
     }
 
     public let rules: AgentAccessRules
-    /// The database, opened when asked (nil when there is none): the per-session agent
-    /// opens it for each decision, so a host key approved a moment earlier by
-    /// KnownHostsCommand counts; the standing agent keeps one open.
+    /// The database (nil when there is none): both agents are given one handle, opened
+    /// once, and read it afresh for each request (each statement sees what was committed
+    /// before it), so a host key approved a moment earlier by KnownHostsCommand counts.
     private let database: () throws -> HostDatabase?
     /// The standing agent's lock (`ssh-add -x`); nil for an agent that cannot be locked.
     private let lock: AgentLock?
@@ -222,18 +222,24 @@ public final class AgentAccessPolicy: @unchecked Sendable {
 
     /// Rule 5.
     private func boundKeys(_ keys: [StoredKey], destination: PresentedHostKey) throws -> [StoredKey] {
-        guard let database = try database() else { return [] }
-        let store = KnownHostsStore(database: database)
         switch rules.keys {
         case .sessionHops(let hops):
-            // The hops whose host key this is, asked once each, as KnownHostsCommand asks
-            // (SSHHostKeyLookup.decide) when ssh checks the server.
+            // The hops whose host key this is: the plan's decision when it trusted this key
+            // for the hop (no second decision); otherwise asked of the trust core once each,
+            // as KnownHostsCommand asks (SSHHostKeyLookup.decide) when ssh checks the server.
             var trusted: Set<String> = []
-            for hop in hops where try store.check(HostLookupName(host: hop.host, port: hop.port), presented: destination).decision.status == .trusted {
-                trusted.insert(hop.key.fingerprint)
+            let store = try database().map { KnownHostsStore(database: $0) }
+            for hop in hops {
+                if hop.planTrusts(destination) {
+                    trusted.insert(hop.key.fingerprint)
+                } else if let store, try store.check(HostLookupName(host: hop.host, port: hop.port), presented: destination).decision.status == .trusted {
+                    trusted.insert(hop.key.fingerprint)
+                }
             }
             return keys.filter { trusted.contains($0.fingerprint) }
         case .everySavedKey:
+            guard let database = try database() else { return [] }
+            let store = KnownHostsStore(database: database)
             let names = try store.hostNames(trusting: destination)
             let keyNames = Set(try names.compactMap { try database.host(named: $0)?.key?.lowercased() })
             if keyNames.isEmpty { return keys }

@@ -2,6 +2,7 @@
 // standing agent of `hostbook agent run` decide with the same function
 // (AgentAccessPolicy.permitted); only these rules differ.
 public import HostStore
+public import KeyFormats
 
 /// A key of a `hostbook ssh` hop and the hop it authenticates to: it may be used only on a
 /// connection bound to a host key trusted for that host and port.
@@ -9,11 +10,23 @@ public struct SessionHopKey: Sendable {
     public let key: StoredKey
     public let host: String
     public let port: Int
+    /// The plain host keys the session's plan decided are trusted for the hop
+    /// (SSHHop.acceptedHostKeys): a connection bound to one of them is the hop's without a
+    /// decision of its own; any other host key (one approved during the session, a host
+    /// certificate) is put to the trust core.
+    public let acceptedHostKeys: [PublicKey]
 
-    public init(key: StoredKey, host: String, port: Int) {
+    public init(key: StoredKey, host: String, port: Int, acceptedHostKeys: [PublicKey] = []) {
         self.key = key
         self.host = host
         self.port = port
+        self.acceptedHostKeys = acceptedHostKeys
+    }
+
+    /// Whether the plan already decided `hostKey` is trusted for this hop.
+    func planTrusts(_ hostKey: PresentedHostKey) -> Bool {
+        guard case .plain(let key) = hostKey else { return false }
+        return acceptedHostKeys.contains { $0.blob == key.blob }
     }
 }
 

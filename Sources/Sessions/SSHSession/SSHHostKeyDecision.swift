@@ -1,7 +1,8 @@
 // The host-key side of `hostbook ssh`'s configuration: the tokens ssh hands hostbook's
 // KnownHostsCommand (sshconnect.c load_hostkeys_command; docs/openssh-behaviour.md,
 // "KnownHostsCommand"), the one place that command asks the trust core for a decision,
-// and the HostKeyAlgorithms preference of each hop. The command itself (`hostbook
+// the one decision a connection plan makes for each hop, and the HostKeyAlgorithms
+// preference of each hop. The command itself (`hostbook
 // known-hosts lookup`: its arguments, the approval prompt, the lines it prints) is the
 // executable's SSHHostKeyLookup.
 public import HostStore
@@ -33,22 +34,12 @@ public enum SSHHostKeyDecision {
         return algorithms
     }
 
-    /// The host keys the trust core accepts for host:port as the store holds them now, each
-    /// as ssh hands a presented key to KnownHostsCommand (`%t %K`: "TYPE BASE64"). Every
-    /// stored plain key is put to `decide`, so a key also revoked (an `@revoked` line, a
-    /// pattern's included) is not among them. Empty when a certificate authority covers the
-    /// name: a certificate is then decided by the trust core, at connection time.
-    public static func acceptedKeys(_ store: KnownHostsStore, host: String, port: Int) throws -> [String] {
-        let known = try store.knownKeyTypes(HostLookupName(host: host, port: port))
-        guard !known.certificateAuthority else { return [] }
-        var accepted: [String] = []
-        for row in known.entries {
-            guard let presented = try? PresentedHostKey.parse("\(row.keyType) \(Base64.encode(row.keyBlob))") else { continue }
-            let check = try decide(store, host: host, port: port, key: presented)
-            guard check.decision.status == .trusted, !check.decision.viaCertificateAuthority else { continue }
-            let answer = "\(presented.plainKey.type) \(presented.plainKey.base64)"
-            if !accepted.contains(answer) { accepted.append(answer) }
-        }
-        return accepted
+    /// The host keys the trust core accepts for host:port as the store holds them now, as
+    /// values, in one decision (KnownHostsStore.acceptedPlainKeys): a key also revoked (an
+    /// `@revoked` line, a pattern's included) is not among them. Empty when a certificate
+    /// authority covers the name: a certificate is then decided by the trust core, at
+    /// connection time.
+    public static func acceptedKeys(_ store: KnownHostsStore, host: String, port: Int) throws -> [PublicKey] {
+        try store.acceptedPlainKeys(HostLookupName(host: host, port: port))
     }
 }

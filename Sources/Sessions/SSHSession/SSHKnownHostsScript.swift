@@ -24,10 +24,10 @@ public struct SSHKnownHostsScript: Sendable {
     /// The hop's HostName and Port, as ssh passes them (%h, %p).
     public let host: String
     public let port: Int
-    /// "TYPE BASE64" of each accepted key (%t %K).
-    public let accepted: [String]
+    /// The accepted keys, each answered as ssh passes it (%t %K: "TYPE BASE64").
+    public let accepted: [PublicKey]
 
-    public init(lookupCommand: [String], host: String, port: Int, accepted: [String]) {
+    public init(lookupCommand: [String], host: String, port: Int, accepted: [PublicKey]) {
         self.lookupCommand = lookupCommand
         self.host = host
         self.port = port
@@ -42,7 +42,7 @@ public struct SSHKnownHostsScript: Sendable {
         if !accepted.isEmpty {
             s += "if [ \"$1\" = HOSTNAME ] && [ \"$3\" = \(Self.quoted(host)) ] && [ \"$4\" = \(port) ]; then\n"
             s += "    case \"$5 $6\" in\n"
-            s += "    " + accepted.map(Self.quoted).joined(separator: "|") + ")\n"
+            s += "    " + accepted.map { Self.quoted("\($0.type) \($0.base64)") }.joined(separator: "|") + ")\n"
             s += "        printf '%s %s %s\\n' \"$2\" \"$5\" \"$6\"\n"
             s += "        exit 0 ;;\n"
             s += "    esac\n"

@@ -14,10 +14,11 @@ public struct SSHHop: Sendable {
     public let key: StoredKey?
     /// The algorithms of its trusted host keys, preferred in the key exchange.
     public var hostKeyAlgorithms: [String] = []
-    /// The host keys the trust core accepts for it when the session starts, as "TYPE
-    /// BASE64" (SSHHostKeyDecision.acceptedKeys): answered by the session's
-    /// SSHKnownHostsScript without starting hostbook.
-    public var acceptedHostKeys: [String] = []
+    /// The host keys the trust core accepts for it when the session starts
+    /// (SSHHostKeyDecision.acceptedKeys, the plan's one decision for the hop): answered by
+    /// the session's SSHKnownHostsScript without starting hostbook, and signed for by the
+    /// session agent without deciding again (SessionHopKey).
+    public var acceptedHostKeys: [PublicKey] = []
     /// The entries ssh is given to learn this hop's host-key rotation from, or nil when the
     /// rules say not to (SSHHostKeyRotation).
     public var rotation: [KnownHostRow]?
@@ -60,9 +61,13 @@ public struct SSHPlan: Sendable {
     /// failure is HostStore's error. `user` (`hostbook ssh USER@NAME` or `-l USER`) replaces
     /// the target's saved user for this connection only (`withUser`); the jump hosts keep theirs.
     public static func load(databasePath: String, name: String, user: String? = nil, snippetName: String?) throws -> SSHPlan {
-        guard let database = try HostDatabase.openForReading(path: databasePath) else {
-            throw SessionRefusal.hostNotFound(name: name, nearest: nil)
-        }
+        try load(HostDatabase.openForReading(path: databasePath), name: name, user: user, snippetName: snippetName)
+    }
+
+    /// `load(databasePath:...)` from a database the caller opened (nil: there is none, so no
+    /// host): `hostbook ssh` opens it once and hands the same handle to its session agent.
+    public static func load(_ database: HostDatabase?, name: String, user: String?, snippetName: String?) throws -> SSHPlan {
+        guard let database else { throw SessionRefusal.hostNotFound(name: name, nearest: nil) }
         let plan = try load(database, name: name, snippetName: snippetName)
         return user.map(plan.withUser) ?? plan
     }
@@ -80,6 +85,7 @@ public struct SSHPlan: Sendable {
         host.user = user
         copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: target.key,
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
+        copy.hops[0].acceptedHostKeys = target.acceptedHostKeys
         copy.hops[0].rotation = target.rotation
         copy.hops[0].learnsOnFirstUse = target.learnsOnFirstUse
         return copy
@@ -94,6 +100,7 @@ public struct SSHPlan: Sendable {
         host.auth = .key
         copy.hops[0] = SSHHop(host: host, alias: target.alias, jumpAlias: target.jumpAlias, key: key,
                               hostKeyAlgorithms: target.hostKeyAlgorithms)
+        copy.hops[0].acceptedHostKeys = target.acceptedHostKeys
         copy.hops[0].rotation = target.rotation
         copy.hops[0].learnsOnFirstUse = target.learnsOnFirstUse
         return copy

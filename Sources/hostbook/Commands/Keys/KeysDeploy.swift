@@ -50,7 +50,7 @@ enum KeysDeploy {
         var probe = try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
         let plan = try HostStoreErrorPresentation.mapping {
-            try SSHPlan.load(databasePath: inv.databasePath, name: hostName, snippetName: nil)
+            try SSHPlan.load(ctx.database, name: hostName, user: nil, snippetName: nil)
         }
         let host = plan.target.host
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
@@ -66,7 +66,7 @@ enum KeysDeploy {
         var first = ["-T"]
         // Without a stored password or key ssh would ask on the terminal: not with --no-input.
         if inv.globals.noInput && !plan.needsAskpass && !plan.needsAgent { first += ["-o", "BatchMode=yes"] }
-        let appended = try session(plan, config, client, inv, localUser: localUser,
+        let appended = try session(plan, config, client, inv, database: ctx.database, localUser: localUser,
                                    first + ["--", AuthorizedKeysAppend.remoteCommand(publicKey, comment: key.comment)])
         switch appended {
         case AuthorizedKeysAppend.appended, AuthorizedKeysAppend.alreadyPresent: break
@@ -81,7 +81,7 @@ enum KeysDeploy {
         }
 
         // 2. A login with the key alone, through the session's agent.
-        let verified = try session(plan.withKeyOnly(key), config, client, inv, localUser: localUser,
+        let verified = try session(plan.withKeyOnly(key), config, client, inv, database: ctx.database, localUser: localUser,
                                    ["-T", "-o", "BatchMode=yes", "-o", "PreferredAuthentications=publickey",
                                     "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "--", "exit 0"])
         guard verified == 0 else {
@@ -112,11 +112,11 @@ enum KeysDeploy {
     /// One session with `arguments` after the destination: ssh's exit status (255 for its
     /// own errors, else the remote command's).
     private static func session(_ plan: SSHPlan, _ config: SSHSessionConfig, _ client: SSHClient, _ inv: Invocation,
-                                localUser: String, _ arguments: [String]) throws -> Int32 {
-        let databasePath = inv.databasePath
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, databasePath: databasePath) }
+                                database: HostDatabase, localUser: String, _ arguments: [String]) throws -> Int32 {
+        let upstreams = try plan.upstreamSockets(database), databasePath = database.path
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, upstreams: upstreams, databasePath: databasePath) }
         // A key saved with --confirm asks on this terminal, as `hostbook ssh` does.
-        return try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets,
+        return try SSHSession(plan: plan, database: database, config: config, client: client, environment: inv.environment, secrets: secrets,
                               approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))
             .run(arguments: arguments)
     }

@@ -13,6 +13,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import HostStore
 import Sessions
 
 enum SSHCommand {
@@ -58,8 +59,11 @@ enum SSHCommand {
         // `ssh -V` runs while the database is read.
         var probe = inv.args.flag(.printConfig) ? nil : try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
-        let plan = try HostStoreErrorPresentation.mapping {
-            try SSHPlan.load(databasePath: inv.databasePath, name: name, user: user, snippetName: inv.args.value(.snippet))
+        // The command's one database handle: the plan is read from it and the session's agent
+        // reads it for each request (docs/architecture.md, "Counts that stay at their value").
+        let (database, plan) = try HostStoreErrorPresentation.mapping { () throws -> (HostDatabase, SSHPlan) in
+            guard let database = try HostStoreAccess.openForReading(inv) else { throw SessionRefusal.hostNotFound(name: name, nearest: nil) }
+            return (database, try SSHPlan.load(database, name: name, user: user, snippetName: inv.args.value(.snippet)))
         }
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
@@ -79,12 +83,12 @@ enum SSHCommand {
         // Before any thread starts (threads inherit the mask): see SSHSession.run.
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
-        let databasePath = inv.databasePath
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, databasePath: databasePath) }
+        let upstreams = try plan.upstreamSockets(database), databasePath = database.path
+        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, upstreams: upstreams, databasePath: databasePath) }
         let started = probe
         probe = nil
         let client = try SSHClient.require(started)
-        let status = try SSHSession(plan: plan, config: config, client: client, environment: inv.environment, secrets: secrets,
+        let status = try SSHSession(plan: plan, database: database, config: config, client: client, environment: inv.environment, secrets: secrets,
                                     approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))
             .run(arguments: inv.args.trailing)
         throw ChildExitStatus(status: status)

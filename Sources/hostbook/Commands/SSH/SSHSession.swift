@@ -14,6 +14,9 @@ import Sessions
 /// One running session: the agent, the askpass socket, the session's files and ssh itself.
 struct SSHSession {
     let plan: SSHPlan
+    /// The database the plan was read from, the session's one handle: its agent reads it for
+    /// each request and opens nothing.
+    let database: HostDatabase
     let config: SSHSessionConfig
     let client: SSHClient
     let environment: [String: String]
@@ -64,7 +67,7 @@ struct SSHSession {
             let secrets = self.secrets
             if plan.needsAgent {
                 let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
-                agent = try AgentServer(socketPath: socket, policy: SSHAgentPolicy.make(plan: plan, databasePath: config.databasePath,
+                agent = try AgentServer(socketPath: socket, policy: SSHAgentPolicy.make(plan: plan, database: database,
                                                                                        client: client, secrets: secrets, approver: approver))
                 paths.agentSocket = socket
                 for hop in plan.hops {

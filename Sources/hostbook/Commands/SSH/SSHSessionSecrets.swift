@@ -24,8 +24,9 @@ struct SSHSecrets: @unchecked Sendable {
 extension SSHPlan {
     /// Reads each hop's private key and password from the vault into secure memory.
     /// `localUser` is the user ssh logs in as where a hop sets none.
-    /// `databasePath`: where the saved upstream agents are read, when a hop's key is one.
-    func loadSecrets(localUser: String, databasePath: String) throws -> SSHSecrets {
+    /// `upstreams`: the saved upstream agents' sockets (`upstreamSockets`), for a hop whose
+    /// key is one's; `databasePath`: where a token key's place is read when it signs.
+    func loadSecrets(localUser: String, upstreams: [String], databasePath: String) throws -> SSHSecrets {
         let vault = VaultClient(databaseID: databaseID)
         var secrets = SSHSecrets()
         // Set up when a hop's key lives elsewhere than the vault (the upstream sockets are
@@ -33,9 +34,7 @@ extension SSHPlan {
         var signers: KeySigners?
         func locationSigners() throws -> KeySigners {
             if let signers { return signers }
-            let database = try HostStoreErrorPresentation.mapping { try HostDatabase.openForReading(path: databasePath) }
-            let made = KeySignerSetup.signers(upstreams: try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil),
-                                              databasePath: databasePath, environment: ProcessEnvironment.current(), terminal: true)
+            let made = KeySignerSetup.signers(upstreams: upstreams, databasePath: databasePath, environment: ProcessEnvironment.current(), terminal: true)
             signers = made
             return made
         }
@@ -76,13 +75,20 @@ extension SSHPlan {
         }
         return secrets
     }
+
+    /// The saved upstream agents' sockets, read from the session's handle on the caller's
+    /// thread, when a hop's key lives elsewhere than the vault; else none (nothing read).
+    func upstreamSockets(_ database: HostDatabase) throws -> [String] {
+        guard hops.contains(where: { $0.key.map { $0.location != .vault } ?? false }) else { return [] }
+        return try HostStoreErrorPresentation.mapping { try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil) }
+    }
 }
 
 extension SSHAgentPolicy {
     /// The session agent's policy for `client`, serving the keys `secrets` reads.
-    static func make(plan: SSHPlan, databasePath: String, client: SSHClient, secrets: SSHSecretsLoader,
+    static func make(plan: SSHPlan, database: HostDatabase, client: SSHClient, secrets: SSHSecretsLoader,
                      approver: (any AgentApprover)?) -> AgentPolicy {
-        make(plan: plan, databasePath: databasePath, sshVersion: (client.major, client.minor), approver: approver,
+        make(plan: plan, database: database, sshVersion: (client.major, client.minor), approver: approver,
              wording: AgentApprovalWording(), identities: { (try? secrets.wait().get())?.identities ?? [] })
     }
 }
