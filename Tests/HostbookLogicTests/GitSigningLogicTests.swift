@@ -1,10 +1,11 @@
 // Setting git up to sign with a saved key (`hostbook git setup`, `hostbook keys edit
-// --namespace`, `hostbook keys allowed-signers`) in-process (InProcessCommand), with real
-// git as the oracle: the allowed-signers file, git's configuration in each scope, and every
-// refusal writing nothing. git runs with the command's environment (its HOME, XDG_CONFIG_HOME
-// and GIT_CONFIG_GLOBAL), never this test process's. Signing itself, through the standing
-// agent and `hostbook -Y sign` as git's gpg.ssh.program, stays on the binary:
-// HostbookTests/GitSigningTests.
+// --namespace`, `hostbook keys allowed-signers`) and `hostbook -Y sign` as ssh-keygen's
+// interface, in-process (InProcessCommand), with real git and ssh-keygen as the oracles:
+// the allowed-signers file, git's configuration in each scope, every refusal writing
+// nothing, signatures made through the standing agent (started from the built binary).
+// git runs with the command's environment (its HOME, XDG_CONFIG_HOME and
+// GIT_CONFIG_GLOBAL), never this test process's. git itself signing commits through
+// `hostbook -Y sign` as its gpg.ssh.program stays on the binary: HostbookTests/GitSigningTests.
 import Foundation
 @testable import hostbook
 import XCTest
@@ -146,6 +147,51 @@ final class GitSigningLogicTests: XCTestCase {
         XCTAssertEqual(edited.status, 0, edited.stderr)
         let key = try JSONSerialization.jsonObject(with: edited.stdoutBytes) as? [String: Any] ?? [:]
         XCTAssertEqual(key["namespaces"] as? [String], ["file", "git"])
+    }
+
+    /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
+    /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong. The
+    /// standing agent that signs is started from the built binary.
+    func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {
+        let (line, _) = try generate("signer")
+        try Data((line + " signer\n").utf8).write(to: URL(fileURLWithPath: fx.dir.file("signer.pub")))
+        try Data("dev@example.com \(line)\n".utf8).write(to: URL(fileURLWithPath: fx.dir.file("allowed")))
+        try fx.privateRuntimeFolder()
+        try fx.startAgent()
+        defer { fx.stopAgent() }
+        XCTAssertNil(fx.environment["SSH_AUTH_SOCK"], "the agent is found at its own socket")
+        try Data("data".utf8).write(to: URL(fileURLWithPath: fx.dir.file("msg")))
+        try inFolder(fx.dir.path) {
+            // The steps of `sign < msg > stdin.sig && sign -U msg && verify (ssh-keygen) x2
+            // && hostbook -Y verify && find-principals`, each in turn, their output together.
+            var out = ""
+            var status: Int32 = 0
+            let stdinSig = try fx.call(["-Y", "sign", "-n", "file", "-f", "signer.pub"], stdin: "data")
+            XCTAssertEqual(stdinSig.status, 0, stdinSig.stderr)
+            try stdinSig.stdoutBytes.write(to: URL(fileURLWithPath: fx.dir.file("stdin.sig")))
+            let fileSig = try fx.call(["-Y", "sign", "-n", "file", "-f", "signer.pub", "-U", "msg"])
+            XCTAssertEqual(fileSig.status, 0, fileSig.stderr)
+            out += fileSig.stdout
+            for sig in ["stdin.sig", "msg.sig"] {
+                let r = try fx.tool("/usr/bin/ssh-keygen", ["-Y", "verify", "-f", "allowed", "-I", "dev@example.com", "-n", "file", "-s", sig], stdin: "data")
+                XCTAssertEqual(r.status, 0, r.stderr)
+                status |= r.status
+                out += r.stdout
+            }
+            let verify = try fx.call(["-Y", "verify", "-f", "allowed", "-I", "dev@example.com", "-n", "file", "-s", "msg.sig"], stdin: "data")
+            XCTAssertEqual(verify.status, 0, verify.stderr)
+            let find = try fx.call(["-Y", "find-principals", "-f", "allowed", "-s", "msg.sig"])
+            XCTAssertEqual(find.status, 0, find.stderr)
+            out += verify.stdout + find.stdout
+            XCTAssertEqual(status, 0)
+            XCTAssertTrue(out.hasSuffix("dev@example.com\n"), out)
+            XCTAssertEqual(out.components(separatedBy: "Good \"file\" signature for dev@example.com").count, 4, out + verify.stderr)
+            // The wrong namespace does not verify (the delegated ssh-keygen's status is hostbook's).
+            XCTAssertNotEqual(try fx.call(["-Y", "verify", "-f", "allowed", "-I", "dev@example.com", "-n", "git", "-s", "msg.sig"], stdin: "data").status, 0)
+            let bad = try fx.call(["-Y", "sign", "-f", "signer.pub", "msg"])
+            XCTAssertEqual(bad.status, 5, bad.stderr)
+            XCTAssertTrue(bad.stderr.hasPrefix("hostbook: ssh-keygen -Y sign: -n NAMESPACE is missing\n"), bad.stderr)
+        }
     }
 
     /// git runs with the command's environment, not this process's: a global configuration

@@ -2,8 +2,9 @@
 // `hostbook keys edit --namespace`, `hostbook keys allowed-signers`), with real git,
 // ssh-keygen -Y, ssh and a private sshd as the oracles. The key is generated into the vault:
 // no private key file exists on disk at any point.
-// The allowed-signers file, git's configuration and the refusals of `git setup` run
-// in-process: HostbookLogicTests/GitSigningLogicTests.
+// The allowed-signers file, git's configuration and the refusals of `git setup`, and
+// `hostbook -Y sign` as ssh-keygen's interface, run in-process:
+// HostbookLogicTests/GitSigningLogicTests.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -234,34 +235,6 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(ours, ["error: hostbook: the agent started for git cannot sign with this key: the private key of 'signer' is not in the vault"], commit.stderr)
         XCTAssertTrue(commit.stderr.contains("\nRun 'hostbook doctor' to check the vault, or import the key again.\n"), commit.stderr)
         XCTAssertEqual(try bed.fx.run(["agent", "status"]).status, 0, "the agent git started runs")
-    }
-
-    /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
-    /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong.
-    func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {
-        let bed = try bed()
-        let (line, _) = try generate(bed, "signer")
-        try Data((line + " signer\n").utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("signer.pub")))
-        try Data("dev@example.com \(line)\n".utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("allowed")))
-        _ = try startAgent(bed)
-        defer { _ = try? bed.fx.run(["agent", "stop"]) }
-        let script = """
-            unset SSH_AUTH_SOCK; cd "$DIR" && printf data > msg && \\
-            "$HB" -Y sign -n file -f signer.pub < msg > stdin.sig && "$HB" -Y sign -n file -f signer.pub -U msg && \\
-            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s stdin.sig < msg && \\
-            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
-            "$HB" -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
-            "$HB" -Y find-principals -f allowed -s msg.sig
-            """
-        let r = try shell(bed, script)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasSuffix("dev@example.com\n"), r.stdout)
-        XCTAssertEqual(r.stdout.components(separatedBy: "Good \"file\" signature for dev@example.com").count, 4, r.stdout + r.stderr)
-        // The wrong namespace does not verify (the delegated ssh-keygen's status is hostbook's).
-        XCTAssertNotEqual(try shell(bed, "cd \"$DIR\" && \"$HB\" -Y verify -f allowed -I dev@example.com -n git -s msg.sig < msg").status, 0)
-        let bad = try shell(bed, "cd \"$DIR\" && \"$HB\" -Y sign -f signer.pub msg")
-        XCTAssertEqual(bad.status, 5, bad.stderr)
-        XCTAssertTrue(bad.stderr.hasPrefix("hostbook: ssh-keygen -Y sign: -n NAMESPACE is missing\n"), bad.stderr)
     }
 
     private func namespaces(_ bed: SSHTestBed, _ key: String) throws -> [String]? {
