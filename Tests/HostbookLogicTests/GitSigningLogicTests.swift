@@ -9,10 +9,14 @@
 import Foundation
 @testable import hostbook
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
 final class GitSigningLogicTests: XCTestCase {
     var fx: InProcessCommand!
     var home: String { fx.environment["HOME"] ?? "" }
+    private var processGlobal: String?
 
     override func setUpWithError() throws {
         try XCTSkipUnless(ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, "needs a Secret Service (scripts/with-keyring)")
@@ -21,9 +25,21 @@ final class GitSigningLogicTests: XCTestCase {
         fx.environment["XDG_CONFIG_HOME"] = home + "/conf"
         fx.environment["GIT_AUTHOR_NAME"] = "Test Author"
         fx.environment["GIT_COMMITTER_NAME"] = "Test Author"
+        // The call's global git configuration is the test home's; this process's own, for
+        // the test's length, is a decoy with another email: a git run with this process's
+        // environment instead of the call's reads that one (and writes there, never the
+        // user's ~/.gitconfig).
+        fx.environment["GIT_CONFIG_GLOBAL"] = home + "/.gitconfig"
+        try Data("[user]\n\temail = decoy@example.com\n".utf8).write(to: URL(fileURLWithPath: fx.dir.file("process-gitconfig")))
+        processGlobal = ProcessInfo.processInfo.environment["GIT_CONFIG_GLOBAL"]
+        setenv("GIT_CONFIG_GLOBAL", fx.dir.file("process-gitconfig"), 1)
     }
 
-    override func tearDown() { fx = nil }
+    override func tearDown() {
+        if let processGlobal { setenv("GIT_CONFIG_GLOBAL", processGlobal, 1) } else { unsetenv("GIT_CONFIG_GLOBAL") }
+        fx?.stopAgent()
+        fx = nil
+    }
 
     @discardableResult
     private func shell(_ script: String, _ env: [String: String] = [:]) throws -> InProcessCommand.ToolOutcome {
@@ -195,10 +211,9 @@ final class GitSigningLogicTests: XCTestCase {
     }
 
     /// git runs with the command's environment, not this process's: a global configuration
-    /// named by the call's GIT_CONFIG_GLOBAL gives the email to sign as, whatever this
-    /// process's own HOME and ~/.gitconfig say.
+    /// named by the call's GIT_CONFIG_GLOBAL gives the email to sign as, not this process's
+    /// own (the decoy's decoy@example.com).
     func testGitRunsWithTheCommandsEnvironment() throws {
-        XCTAssertNil(ProcessInfo.processInfo.environment["GIT_CONFIG_GLOBAL"])
         _ = try generate("k")
         XCTAssertEqual(try shell("git init -q \"$DIR/repo\"").status, 0)
         let global = fx.dir.file("team-gitconfig")
