@@ -136,7 +136,8 @@ let package = Package(
         // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
         // The executable's own logic in-process (`@testable import hostbook`): the parser, the
-        // command table, error wording and exit codes, output shapes. Never spawns the binary.
+        // command table, error wording and exit codes, output shapes. Spawns the binary only to
+        // start the standing agent whose signatures a command needs (Support/InProcessAgent).
         .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]

@@ -1,9 +1,9 @@
 // A saved hostname reaches ssh exactly as saved (issue 18), in-process (InProcessCommand
 // runs Hostbook.main): the oracle is the real `ssh -G -F FILE ALIAS` on what `hostbook ssh
 // --print-config` writes, and add and import-ssh-config hold a hostname to the one rule
-// (HostValidation.hostname) on the literal value. Moved from
-// HostbookTests/SSHHostNamePercentTests, which keeps the installed configuration and a real
-// connection.
+// (HostValidation.hostname) on the literal value; the installed configuration read by
+// `ssh -G` gives it too. Moved from HostbookTests/SSHHostNamePercentTests, which keeps real
+// connections and a program path with `%`.
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -34,6 +34,19 @@ final class SSHHostNamePercentLogicTests: XCTestCase {
             let config = try hb.ok("ssh", "--print-config", name).stdout
             XCTAssertEqual(try sshHostName(hb, config: config, alias: name), hostname, config)
         }
+    }
+
+    func testInstalledConfigGivesSSHTheSavedHostname() throws {
+        let hb = try saved()
+        let home = hb.environment["HOME"] ?? ""
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let config = try hb.ok("ssh-config").stdout
+        for (name, hostname) in hosts {
+            XCTAssertEqual(try sshHostName(hb, config: config, alias: name), hostname, config)
+        }
+        XCTAssertEqual(try hb.run(["ssh-config", "--install"]).status, 0)
+        let installed = try String(contentsOfFile: home + "/.config/hostbook/ssh_config", encoding: .utf8)
+        XCTAssertEqual(try sshHostName(hb, config: installed, alias: "zone"), "fe80::1%eth0")
     }
 
     /// add and import-ssh-config agree: a `%` is allowed only as an IPv6 zone, checked on the

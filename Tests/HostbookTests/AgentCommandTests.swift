@@ -1,6 +1,8 @@
 // `hostbook agent`: the standing agent against the real ssh-add and ssh, and a private
 // sshd. The agent is started with `agent start` in a private XDG_RUNTIME_DIR and stopped
 // by every test; nothing may be left in that folder afterwards.
+// What `ssh-config --install` reports while the agent runs or not runs in-process:
+// HostbookLogicTests/SSHConfigInstallReportLogicTests.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -262,46 +264,5 @@ final class SSHConfigCommandTests: XCTestCase {
         XCTAssertEqual(try bed.fx.run(["ssh-config", "--uninstall"]).status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: userConfig)), original, "restored byte for byte")
         XCTAssertFalse(FileManager.default.fileExists(atPath: generated))
-    }
-
-    /// `ssh-config --install` says what it did on stdout (warnings and errors stay on
-    /// stderr), and says how to start the agent only while none answers at the socket the
-    /// configuration names (issue 23).
-    func testSSHConfigInstallReportsOnStdoutAndNamesTheAgentOnlyWhenItIsNotRunning() throws {
-        let bed = try SSHTestBed()
-        try bed.fx.ok("add", "web", "--hostname", "127.0.0.1")
-        let generated = bed.home + "/.config/hostbook/ssh_config"
-        let userConfig = bed.home + "/.ssh/config"
-        let startHint = "Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.\n"
-
-        let first = try bed.fx.run(["ssh-config", "--install"])
-        XCTAssertEqual(first.status, 0, first.stderr)
-        XCTAssertEqual(first.stderr, "")
-        XCTAssertEqual(first.stdout, "Wrote \(generated) and included it from the top of \(userConfig).\n" + startHint)
-
-        let start = try bed.fx.run(["agent", "start"])
-        XCTAssertEqual(start.status, 0, start.stderr)
-        defer { _ = try? bed.fx.run(["agent", "stop"]) }
-        let again = try bed.fx.run(["ssh-config", "--install"])
-        XCTAssertEqual(again.status, 0, again.stderr)
-        XCTAssertEqual(again.stderr, "")
-        XCTAssertEqual(again.stdout, "Wrote \(generated); \(userConfig) already includes it.\n")
-
-        XCTAssertEqual(try bed.fx.run(["agent", "stop"]).status, 0)
-        let stopped = try bed.fx.run(["ssh-config", "--install"])
-        XCTAssertEqual(stopped.stdout, "Wrote \(generated); \(userConfig) already includes it.\n" + startHint)
-
-        let removed = try bed.fx.run(["ssh-config", "--uninstall"])
-        XCTAssertEqual(removed.status, 0, removed.stderr)
-        XCTAssertEqual(removed.stderr, "")
-        XCTAssertEqual(removed.stdout, "Removed the Include line from \(userConfig) and \(generated).\n")
-        // A warning still goes to stderr: a host the user's own config defines is left out.
-        try Data("Host web\n    User me\n".utf8).write(to: URL(fileURLWithPath: userConfig))
-        chmod(userConfig, 0o644)
-        let withWarning = try bed.fx.run(["ssh-config", "--install"])
-        XCTAssertEqual(withWarning.status, 0, withWarning.stderr)
-        XCTAssertTrue(withWarning.stderr.hasPrefix("hostbook: warning: skipped host 'web': "), withWarning.stderr)
-        XCTAssertEqual(withWarning.stdout, "Wrote \(generated) and included it from the top of \(userConfig).\n" + startHint)
-        XCTAssertEqual(try bed.fx.run(["ssh-config", "--uninstall"]).status, 0)
     }
 }

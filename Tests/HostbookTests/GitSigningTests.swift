@@ -2,6 +2,9 @@
 // `hostbook keys edit --namespace`, `hostbook keys allowed-signers`), with real git,
 // ssh-keygen -Y, ssh and a private sshd as the oracles. The key is generated into the vault:
 // no private key file exists on disk at any point.
+// The allowed-signers file, git's configuration and the refusals of `git setup`, and
+// `hostbook -Y sign` as ssh-keygen's interface, run in-process:
+// HostbookLogicTests/GitSigningLogicTests.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -232,124 +235,6 @@ final class GitSigningTests: XCTestCase {
         XCTAssertEqual(ours, ["error: hostbook: the agent started for git cannot sign with this key: the private key of 'signer' is not in the vault"], commit.stderr)
         XCTAssertTrue(commit.stderr.contains("\nRun 'hostbook doctor' to check the vault, or import the key again.\n"), commit.stderr)
         XCTAssertEqual(try bed.fx.run(["agent", "status"]).status, 0, "the agent git started runs")
-    }
-
-    /// `hostbook -Y sign` as ssh-keygen's interface: standard input to standard output, a
-    /// file to FILE.sig; ssh-keygen accepts both; a bad request says what is wrong.
-    func testTheSSHKeygenInterfaceSignsStdinAndFilesThroughTheAgent() throws {
-        let bed = try bed()
-        let (line, _) = try generate(bed, "signer")
-        try Data((line + " signer\n").utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("signer.pub")))
-        try Data("dev@example.com \(line)\n".utf8).write(to: URL(fileURLWithPath: bed.fx.dir.file("allowed")))
-        _ = try startAgent(bed)
-        defer { _ = try? bed.fx.run(["agent", "stop"]) }
-        let script = """
-            unset SSH_AUTH_SOCK; cd "$DIR" && printf data > msg && \\
-            "$HB" -Y sign -n file -f signer.pub < msg > stdin.sig && "$HB" -Y sign -n file -f signer.pub -U msg && \\
-            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s stdin.sig < msg && \\
-            ssh-keygen -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
-            "$HB" -Y verify -f allowed -I dev@example.com -n file -s msg.sig < msg && \\
-            "$HB" -Y find-principals -f allowed -s msg.sig
-            """
-        let r = try shell(bed, script)
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stdout.hasSuffix("dev@example.com\n"), r.stdout)
-        XCTAssertEqual(r.stdout.components(separatedBy: "Good \"file\" signature for dev@example.com").count, 4, r.stdout + r.stderr)
-        // The wrong namespace does not verify (the delegated ssh-keygen's status is hostbook's).
-        XCTAssertNotEqual(try shell(bed, "cd \"$DIR\" && \"$HB\" -Y verify -f allowed -I dev@example.com -n git -s msg.sig < msg").status, 0)
-        let bad = try shell(bed, "cd \"$DIR\" && \"$HB\" -Y sign -f signer.pub msg")
-        XCTAssertEqual(bad.status, 5, bad.stderr)
-        XCTAssertTrue(bad.stderr.hasPrefix("hostbook: ssh-keygen -Y sign: -n NAMESPACE is missing\n"), bad.stderr)
-    }
-
-    func testAllowedSignersIsSortedAndRewrittenWhenKeysChange() throws {
-        let bed = try bed()
-        let b = try generate(bed, "bravo")
-        let a = try generate(bed, "alpha")
-        let p = try generate(bed, "plain")
-        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/r1\" && git init -q \"$DIR/r2\" && git -C \"$DIR/r2\" config user.email zed@example.com").status, 0)
-        try bed.fx.ok("git", "setup", "bravo", "--repo", bed.fx.dir.file("r1"), "--email", "bob@example.com")
-        // No --email: git's user.email of that repository.
-        let second = try bed.fx.run(["git", "setup", "alpha", "--repo", bed.fx.dir.file("r2"), "--json"])
-        XCTAssertEqual(second.status, 0, second.stderr)
-        let outcome = try JSONSerialization.jsonObject(with: second.stdoutBytes) as? [String: Any] ?? [:]
-        XCTAssertEqual(outcome["email"] as? String, "zed@example.com")
-        XCTAssertEqual(outcome["user_email_set"] as? Bool, false)
-        XCTAssertEqual(outcome["namespaces_changed"] as? Bool, true)
-
-        let path = bed.home + "/conf/hostbook/allowed_signers"
-        let both = "bob@example.com namespaces=\"git\" \(b.line) bravo\nzed@example.com namespaces=\"git\" \(a.line) alpha\n"
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), both)
-        XCTAssertEqual(try bed.fx.ok("keys", "allowed-signers").stdout, both)
-        // Setting up again changes nothing: the same bytes.
-        try bed.fx.ok("git", "setup", "bravo", "--repo", bed.fx.dir.file("r1"), "--email", "bob@example.com")
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), both)
-
-        // keys show / list --json show the namespaces and the git email.
-        let shown = try bed.fx.json("keys", "show", "alpha") as? [String: Any] ?? [:]
-        XCTAssertEqual(shown["namespaces"] as? [String], ["git"])
-        XCTAssertEqual(shown["git_email"] as? String, "zed@example.com")
-        let listed = try bed.fx.json("keys", "list") as? [[String: Any]] ?? []
-        XCTAssertEqual(listed.map { $0["namespaces"] as? [String] ?? ["?"] }, [["git"], ["git"], []])
-        XCTAssertTrue(listed[2]["git_email"] is NSNull)
-
-        // Removing a key rewrites the file without it, renaming one with its new name.
-        try bed.fx.ok("keys", "remove", "alpha", "--yes")
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "bob@example.com namespaces=\"git\" \(b.line) bravo\n")
-        try bed.fx.ok("keys", "edit", "bravo", "--rename", "beta")
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8), "bob@example.com namespaces=\"git\" \(b.line) beta\n")
-
-        // Without --repo: the repository of the current folder; with --global: ~/.gitconfig.
-        let here = try shell(bed, "cd \"$DIR/r2\" && \"$HB\" git setup plain --email pat@example.com")
-        XCTAssertEqual(here.status, 0, here.stderr)
-        XCTAssertEqual(try signingKeyFile(bed, "--local", repo: bed.fx.dir.file("r2")), p.line + " plain\n")
-        XCTAssertEqual(try shell(bed, "git -C \"$DIR/r2\" config --local --get user.email").stdout, "zed@example.com\n",
-                       "a user.email already set is left as it is")
-        let global = try bed.fx.run(["git", "setup", "plain", "--global", "--email", "pat@example.com"])
-        XCTAssertEqual(global.status, 0, global.stderr)
-        XCTAssertTrue(global.stdout.contains("git's user.email was not set: set to pat@example.com."), global.stdout)
-        let config = try shell(bed, "git config --global --list")
-        XCTAssertEqual(try signingKeyFile(bed, "--global"), p.line + " plain\n")
-        for expected in ["gpg.format=ssh", "gpg.ssh.program=\(try hostbookPath(bed))", "commit.gpgsign=true", "tag.gpgsign=true",
-                         "gpg.ssh.allowedsignersfile=\(path)", "user.email=pat@example.com"] {
-            XCTAssertTrue(config.stdout.contains(expected + "\n"), "\(expected) in \(config.stdout)")
-        }
-        XCTAssertEqual(try String(contentsOfFile: path, encoding: .utf8),
-                       "bob@example.com namespaces=\"git\" \(b.line) beta\npat@example.com namespaces=\"git\" \(p.line) plain\n")
-    }
-
-    func testRefusalsSayWhatToDoAndWriteNothing() throws {
-        let bed = try bed()
-        _ = try generate(bed, "k")
-        XCTAssertEqual(try shell(bed, "git init -q \"$DIR/repo\" && mkdir \"$DIR/plain\"").status, 0)
-        try bed.fx.fails(["git", "setup", "k", "--repo", bed.fx.dir.file("repo")], status: 5,
-                         stderr: "hostbook: no email to sign as: git's user.email is not set for this repository\nGive it with --email E (it is also set as user.email there).\n")
-        try bed.fx.fails(["git", "setup", "k", "--repo", bed.fx.dir.file("repo"), "--email", "a b@example.com"], status: 5,
-                         stderr: "hostbook: the email may hold only printable ASCII without spaces or any of , \" * ? ! #: a b@example.com\nGive another email with --email E.\n")
-        let notRepo = try bed.fx.run(["git", "setup", "k", "--repo", bed.fx.dir.file("plain"), "--email", "a@example.com"])
-        XCTAssertEqual(notRepo.status, 1)
-        XCTAssertTrue(notRepo.stderr.contains("is not a git repository"), notRepo.stderr)
-        try bed.fx.fails(["git", "setup", "nokey", "--repo", bed.fx.dir.file("repo"), "--email", "a@example.com"], status: 4,
-                         stderr: "hostbook: no key named 'nokey'\nRun 'hostbook keys list' to see the keys.\n")
-        let exclusive = try bed.fx.run(["git", "setup", "k", "--global", "--repo", bed.fx.dir.file("repo")])
-        XCTAssertEqual(exclusive.status, 2)
-        XCTAssertTrue(exclusive.stderr.hasPrefix("hostbook: --global and --repo cannot be used together\n"), exclusive.stderr)
-        // Nothing was recorded: no namespace, no file.
-        let shown = try bed.fx.json("keys", "show", "k") as? [String: Any] ?? [:]
-        XCTAssertEqual(shown["namespaces"] as? [String], [])
-        XCTAssertFalse(FileManager.default.fileExists(atPath: bed.home + "/conf/hostbook/allowed_signers"))
-        XCTAssertEqual(try shell(bed, "git -C \"$DIR/repo\" config --local --get gpg.format").stdout, "")
-
-        // keys edit: a bad namespace, both flags, nothing asked.
-        try bed.fx.fails(["keys", "edit", "k", "--namespace", "a b"], status: 5,
-                         stderr: "hostbook: a namespace holds only letters, digits and . - _ @ +: a b\nGive a namespace such as 'git' or 'file' with --namespace.\n")
-        let both = try bed.fx.run(["keys", "edit", "k", "--namespace", "git", "--no-namespace"])
-        XCTAssertEqual(both.status, 2, both.stderr)
-        XCTAssertEqual(try bed.fx.run(["keys", "edit", "k"]).status, 2)
-        let edited = try bed.fx.run(["keys", "edit", "k", "--namespace", "git", "--namespace", "file", "--json"])
-        XCTAssertEqual(edited.status, 0, edited.stderr)
-        let key = try JSONSerialization.jsonObject(with: edited.stdoutBytes) as? [String: Any] ?? [:]
-        XCTAssertEqual(key["namespaces"] as? [String], ["file", "git"])
     }
 
     private func namespaces(_ bed: SSHTestBed, _ key: String) throws -> [String]? {

@@ -1,12 +1,10 @@
-// Finishing the move from ~/.ssh/config (issue 34, item 3), with the real binary as an
-// ordinary account: after `import-ssh-config`, `ssh-config --install` leaves the imported
-// hosts to the user's own Host blocks and says which lines and which command hands them over;
-// `import-ssh-config --take-over` comments those blocks out in place (a symbolic link to a
-// dotfiles file, CR LF line endings, mode 0640 all kept; a backup beside it; a block with a
-// pattern reported and left), so that the real `ssh -G` resolves the host through hostbook's
-// configuration; `ssh-config --uninstall --restore` gives the original bytes back, and
-// refuses, changing nothing, when the file was edited since. A yes on a terminal after a
-// plain import does the same as --take-over.
+// Finishing the move from ~/.ssh/config (issue 34, item 3), with the real binary on a
+// terminal: a yes after a plain `import-ssh-config` comments the user's Host blocks out as
+// --take-over does. The install's report, --take-over (a symbolic link to a dotfiles file,
+// CR LF line endings, mode 0640 all kept; a backup beside it; a block with a pattern
+// reported and left; a block in an included file), `ssh -G` resolving through hostbook's
+// configuration and `ssh-config --uninstall --restore` run in-process:
+// HostbookLogicTests/ImportSSHConfigTakeOverLogicTests.
 import Foundation
 import XCTest
 #if canImport(Glibc)
@@ -41,109 +39,6 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
 
     private func bytes(_ path: String) -> [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] }
     private func text(_ path: String) -> String { String(decoding: bytes(path), as: UTF8.self) }
-
-    private func mode(_ path: String) -> mode_t {
-        var info = stat()
-        return stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0
-    }
-
-    private func isLink(_ path: String) -> Bool {
-        var info = stat()
-        return lstat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
-    }
-
-    /// What the real ssh resolves for `name` from the user's configuration, as the account.
-    private func resolve(_ h: Home, _ name: String) throws -> String {
-        let r = try h.fx.tool("/usr/bin/ssh", ["-G", "-F", h.userConfig, name])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return r.stdout
-    }
-
-    func testTheInstallSaysWhichLinesAndTheTakeOverHandsThemToHostbookUntilRestored() throws {
-        let h = try makeHome()
-        let imported = try h.fx.run(["import-ssh-config"])
-        XCTAssertEqual(imported.status, 0, imported.stderr)
-        XCTAssertEqual(bytes(h.dotfile), Array(original.utf8), "a plain import without a terminal changes nothing")
-        XCTAssertTrue(imported.stderr.contains("'hostbook import-ssh-config --take-over'"), imported.stderr)
-
-        // The install leaves both hosts to the user's blocks and says exactly where (line
-        // numbers of the file as it is now, with the Include line on top) and what to run.
-        let install = try h.fx.run(["ssh-config", "--install"])
-        XCTAssertEqual(install.status, 0, install.stderr)
-        XCTAssertTrue(text(h.dotfile).hasPrefix("Include \(h.generated)\n"))
-        XCTAssertTrue(install.stderr.contains("your own Host blocks at '\(h.userConfig)' line 5 keep hostbook's configuration from serving their hosts; 'hostbook import-ssh-config --take-over' comments them out"), install.stderr)
-        XCTAssertTrue(install.stderr.contains("your Host block at '\(h.userConfig)' line 9 keeps its hosts from hostbook's configuration and is one to edit by hand: it also holds a pattern or a negation (staging-*)"), install.stderr)
-        XCTAssertFalse(try resolve(h, "db").contains("knownhostscommand"), "the user's block still serves db")
-
-        let takeOver = try h.fx.run(["import-ssh-config", "--take-over"])
-        XCTAssertEqual(takeOver.status, 0, takeOver.stderr)
-        XCTAssertTrue(takeOver.stderr.contains("left your Host block at '\(h.userConfig)' line 9 as it is"), takeOver.stderr)
-        XCTAssertTrue(takeOver.stderr.contains("Commented out 1 Host block in '\(h.userConfig)' (line 5 before)"), takeOver.stderr)
-        let after = text(h.dotfile)
-        XCTAssertTrue(after.contains("\r\n# hostbook took over the Host block below on "), after)
-        XCTAssertTrue(after.contains("#hostbook# Host db\r\n#hostbook#   HostName 10.0.0.7\r\n#hostbook#   User root\r\n\r\nHost web staging-*\r\n"), after)
-        XCTAssertTrue(isLink(h.userConfig), "the link stays a link")
-        XCTAssertEqual(mode(h.dotfile), 0o640)
-        XCTAssertEqual(bytes(h.backup), Array(("Include \(h.generated)\n" + original).utf8))
-        // The import rewrote the installed file: db is hostbook's now, through plain ssh's own reading.
-        XCTAssertTrue(text(h.generated).contains("Host db\n"), text(h.generated))
-        let db = try resolve(h, "db")
-        XCTAssertTrue(db.contains("knownhostscommand ") && db.contains("hostname 10.0.0.7"), db)
-        XCTAssertFalse(try resolve(h, "web").contains("knownhostscommand"), "web is still the user's")
-
-        // Restore: the original bytes, the link and mode kept, the backup gone.
-        let restore = try h.fx.run(["ssh-config", "--uninstall", "--restore"])
-        XCTAssertEqual(restore.status, 0, restore.stderr)
-        XCTAssertEqual(bytes(h.dotfile), Array(original.utf8))
-        XCTAssertTrue(isLink(h.userConfig))
-        XCTAssertEqual(mode(h.dotfile), 0o640)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: h.backup))
-        XCTAssertTrue(restore.stdout.contains("Gave back your Host blocks in \(h.userConfig)"), restore.stdout)
-    }
-
-    func testRestoreRefusesAFileEditedSinceAndChangesNothing() throws {
-        let h = try makeHome()
-        XCTAssertEqual(try h.fx.run(["import-ssh-config", "--take-over"]).status, 0)
-        XCTAssertEqual(bytes(h.backup), Array(original.utf8))
-        XCTAssertEqual(try h.fx.run(["ssh-config", "--install"]).status, 0)
-        let edited = text(h.dotfile) + "Host new\r\n  HostName new.example\r\n"
-        try Data(edited.utf8).write(to: URL(fileURLWithPath: h.dotfile))
-        let refused = try h.fx.run(["ssh-config", "--uninstall", "--restore"])
-        XCTAssertEqual(refused.status, 1, refused.stderr)
-        XCTAssertTrue(refused.stderr.contains("changed since hostbook took over Host blocks of it; nothing was restored or uninstalled"), refused.stderr)
-        XCTAssertEqual(text(h.dotfile), edited, "nothing changed")
-        XCTAssertTrue(FileManager.default.fileExists(atPath: h.generated))
-        XCTAssertTrue(FileManager.default.fileExists(atPath: h.backup))
-        // --restore alone is a usage error.
-        XCTAssertEqual(try h.fx.run(["ssh-config", "--restore"]).status, 2)
-    }
-
-    /// A block in an included file is taken over in that file; its backup is hidden, so the
-    /// Include's glob does not read the old block back (ssh itself resolves the host through
-    /// hostbook's configuration), and restoring gives both files back.
-    func testABlockOfAnIncludedFileIsTakenOverWithABackupTheGlobDoesNotRead() throws {
-        let h = try makeHome()
-        let home = (h.dotfile as NSString).deletingLastPathComponent.replacingOccurrences(of: "/dotfiles", with: "")
-        let folder = home + "/.ssh/conf.d"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        let main = "Include \(folder)/*\n\nHost keep\n  HostName keep.example\n"
-        let work = "Host build01\n  HostName 10.1.1.1\n"
-        try Data(main.utf8).write(to: URL(fileURLWithPath: h.dotfile))
-        try Data(work.utf8).write(to: URL(fileURLWithPath: folder + "/work"))
-        let r = try h.fx.run(["import-ssh-config", "--take-over"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        XCTAssertTrue(r.stderr.contains("Commented out 1 Host block in '\(folder)/work' (line 1 before); its text from before is in '\(folder)/.work.hostbook-takeover'"), r.stderr)
-        XCTAssertTrue(text(folder + "/work").hasPrefix("# hostbook took over the Host block below on "))
-        XCTAssertEqual(text(folder + "/.work.hostbook-takeover"), work)
-        XCTAssertEqual(text(h.backup), main)
-        XCTAssertEqual(try h.fx.run(["ssh-config", "--install"]).status, 0)
-        let build = try resolve(h, "build01")
-        XCTAssertTrue(build.contains("knownhostscommand ") && build.contains("hostname 10.1.1.1"), build)
-        XCTAssertEqual(try h.fx.run(["ssh-config", "--uninstall", "--restore"]).status, 0)
-        XCTAssertEqual(text(folder + "/work"), work)
-        XCTAssertEqual(text(h.dotfile), main)
-        XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/.work.hostbook-takeover"))
-    }
 
     func testAYesOnATerminalAfterThePlainImportTakesOver() throws {
         guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }

@@ -1,8 +1,8 @@
 // Security keys (sk-*) end to end, with OpenSSH's own software authenticator (sk-dummy.so,
 // Debian's openssh-tests) as the provider: keys made by ssh-keygen -w and imported log in
 // through `hostbook ssh` and, with the installed configuration, through the standing agent;
-// a git commit signed with one verifies; `keys generate --type ed25519-sk` gives a key
-// ssh-keygen reads; a missing authenticator or provider is one line and stores nothing.
+// a git commit signed with one verifies. `keys generate --type ed25519-sk` and a missing
+// authenticator or provider run in-process: HostbookLogicTests/SecurityKeyGenerateLogicTests.
 import Foundation
 import XCTest
 
@@ -109,36 +109,5 @@ final class SecurityKeyLoginTests: XCTestCase {
         let log = try Shell.run("cd \"$DIR/repo\" && git log --show-signature -1", environment: withAgent, account: bed.fx.account)
         XCTAssertEqual(log.status, 0, log.stderr)
         XCTAssertTrue(log.stdout.contains("Good \"git\" signature for dev@example.com with ED25519-SK key"), log.stdout + log.stderr)
-    }
-
-    func testGenerateThroughTheProviderGivesAKeySSHKeygenReads() throws {
-        let bed = try bed()
-        let made = try bed.fx.run(["keys", "generate", "made-sk", "--type", "ed25519-sk", "--application", "ssh:made", "--resident"])
-        XCTAssertEqual(made.status, 0, made.stderr)
-        XCTAssertTrue(made.stdout.hasPrefix("sk-ssh-ed25519@openssh.com "), made.stdout)
-        let file = bed.fx.dir.file("made-sk")
-        let exported = try bed.fx.run(["keys", "export", "made-sk", "--no-passphrase", "--output", file])
-        XCTAssertEqual(exported.status, 0, exported.stderr)
-        let read = try bed.fx.tool("/usr/bin/ssh-keygen", ["-y", "-f", file])
-        XCTAssertEqual(read.status, 0, read.stderr)
-        XCTAssertEqual(read.stdout.split(separator: " ").prefix(2), made.stdout.split(separator: " ").prefix(2))
-        XCTAssertTrue(read.stdout.split(separator: " ")[0] == "sk-ssh-ed25519@openssh.com")
-        try FileManager.default.removeItem(atPath: file)
-
-        // No authenticator (OpenSSH's USB provider finds none here), or a provider that is
-        // not there: one line that names the key and what to do; nothing stored.
-        var noDevice = bed.fx.environment
-        noDevice["SSH_SK_PROVIDER"] = nil
-        bed.fx.environment = noDevice
-        let missing = try bed.fx.run(["keys", "generate", "absent", "--type", "ecdsa-sk"])
-        XCTAssertEqual(missing.status, 1, missing.stderr)
-        XCTAssertTrue(missing.stderr.hasPrefix("hostbook: no security key answered for 'absent'\nPlug in the authenticator"), missing.stderr)
-        bed.fx.environment["SSH_SK_PROVIDER"] = bed.fx.dir.file("no-such-provider.so")
-        let broken = try bed.fx.run(["keys", "generate", "absent", "--type", "ed25519-sk"])
-        XCTAssertEqual(broken.status, 1, broken.stderr)
-        XCTAssertTrue(broken.stderr.hasPrefix("hostbook: cannot load the security-key provider "), broken.stderr)
-        XCTAssertEqual(try bed.fx.run(["keys", "show", "absent"]).status, 4)
-        let usage = try bed.fx.run(["keys", "generate", "x", "--type", "ed25519-sk", "--application", "web:x"])
-        XCTAssertEqual(usage.status, 2, usage.stderr)
     }
 }

@@ -28,7 +28,7 @@ public struct AskpassApprover: AgentApprover {
         self.searchPath = environment["PATH"]
         var env = environment
         env["SSH_ASKPASS_PROMPT"] = "confirm"
-        self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
+        self.environment = Spawn.Options.environment(env)
     }
 
     public func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {

@@ -20,7 +20,7 @@ public enum AskpassSecret {
         guard let pipe = try? UnixPipe() else { return nil }
         var environment = environment
         environment["SSH_ASKPASS_PROMPT"] = nil    // a question with an answer, not a confirmation
-        let env = environment.map { "\($0.key)=\($0.value)" }.sorted()
+        let env = Spawn.Options.environment(environment)
         let options = Spawn.Options(fileActions: Spawn.Options.nullInput() + [.duplicate(pipe.writeEnd, to: STDOUT_FILENO)],
                                     defaultSignals: [SIGPIPE], environment: env)
         guard let pid = try? Spawn.start(path, [program, prompt], options) else { pipe.close(); return nil }

@@ -36,7 +36,7 @@ public struct BundleGit: Sendable {
         env["GIT_TERMINAL_PROMPT"] = "0"
         env["GIT_ALLOW_PROTOCOL"] = "file:git:http:https:ssh"
         env["GIT_LFS_SKIP_SMUDGE"] = "1"
-        self.environment = env.map { "\($0.key)=\($0.value)" }.sorted()
+        self.environment = Spawn.Options.environment(env)
     }
 
     /// This git, running `sshCommand` (words, each quoted for sh) as GIT_SSH_COMMAND when

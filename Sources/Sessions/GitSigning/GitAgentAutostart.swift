@@ -9,12 +9,15 @@ public enum GitAgentAutostart {
     /// git's configuration key.
     public static let key = "hostbook.startAgent"
 
-    /// True when git's configuration says `hostbook.startAgent = true`. No git, no setting,
+    /// True when git's configuration (as git sees it with `environment`) says
+    /// `hostbook.startAgent = true`. No git, no setting,
     /// or a value git does not read as a boolean: false (the one-line error then says what
     /// to run).
     public static func isRequested(environment: [String: String]) -> Bool {
         guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]),
-              let r = try? CapturedProcess.run(git, ["git", "config", "--type=bool", "--get", key], limit: 1 << 12, timeoutMilliseconds: 5000),
+              let r = try? CapturedProcess.run(git, ["git", "config", "--type=bool", "--get", key],
+                                               options: Spawn.Options(environment: Spawn.Options.environment(environment)),
+                                               limit: 1 << 12, timeoutMilliseconds: 5000),
               r.status.exitCode == 0 else { return false }
         return String(decoding: r.stdout, as: UTF8.self) == "true\n"
     }

@@ -52,15 +52,22 @@ public struct GitSigningSetup: Sendable {
 
     /// The git program.
     public let git: String
+    /// The environment git runs with (`NAME=value`): the command's own, never this
+    /// process's, so git reads the configuration the command's HOME, XDG_CONFIG_HOME and
+    /// GIT_CONFIG_GLOBAL name.
+    let environment: [String]
 
-    public init(git: String) { self.git = git }
+    public init(git: String, environment: [String: String]) {
+        self.git = git
+        self.environment = Spawn.Options.environment(environment)
+    }
 
-    /// git on PATH, or a `.failed` SessionError saying to install it.
+    /// git on PATH, run with `environment`, or a `.failed` SessionError saying to install it.
     public static func findGit(environment: [String: String]) throws -> GitSigningSetup {
         guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]) else {
             throw SessionError.failed("git is not installed (no 'git' on PATH)", hint: "Install git (Debian: apt install git), then run this again.")
         }
-        return GitSigningSetup(git: git)
+        return GitSigningSetup(git: git, environment: environment)
     }
 
     /// `program`: hostbook's own path (gpg.ssh.program); `keyFolder`: where the public key
@@ -162,7 +169,7 @@ public struct GitSigningSetup: Sendable {
 
     private func git(_ args: [String]) throws -> CapturedProcess.Result {
         do {
-            return try CapturedProcess.run(git, ["git"] + args, limit: 1 << 16)
+            return try CapturedProcess.run(git, ["git"] + args, options: Spawn.Options(environment: environment), limit: 1 << 16)
         } catch {
             throw SessionError.failed("cannot run \(git): \(error)")
         }

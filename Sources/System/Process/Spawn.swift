@@ -41,6 +41,12 @@ public enum Spawn {
             self.environment = environment
         }
 
+        /// `variables` as `environment` holds them (`NAME=value`, sorted): what a child gets
+        /// when it is to see a command's environment rather than this process's.
+        public static func environment(_ variables: [String: String]) -> [String] {
+            variables.map { "\($0.key)=\($0.value)" }.sorted()
+        }
+
         /// stdin on /dev/null (and stdout too when `output`).
         public static func nullInput(output: Bool = false) -> [FileAction] {
             [.open(STDIN_FILENO, path: "/dev/null", flags: O_RDONLY)] + (output ? [.open(STDOUT_FILENO, path: "/dev/null", flags: O_WRONLY)] : [])

@@ -133,7 +133,7 @@ struct SSHSession {
         }
 
         let options = Spawn.Options(defaultSignals: [SIGINT, SIGQUIT, SIGTSTP, SIGPIPE, SIGCHLD, SIGTERM, SIGHUP], signalMask: [],
-                                    environment: env.map { "\($0.key)=\($0.value)" }.sorted())
+                                    environment: Spawn.Options.environment(env))
         let pid: pid_t
         do { pid = try Spawn.start(client.path, argv, options) } catch {
             throw CLIError.failure("cannot run \(client.path): \(error)")

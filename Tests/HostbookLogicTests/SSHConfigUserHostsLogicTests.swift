@@ -1,14 +1,29 @@
-// End to end: the installed ssh configuration never takes over a name the user's own
-// ~/.ssh/config defines (its Include is the first line, and ssh's first value wins), on
-// --install, on the print, on the rewrite after an import, and doctor lists each clash.
-// The oracle is the real `ssh -G` reading the user's file.
+// End to end in-process (InProcessCommand): the installed ssh configuration never takes
+// over a name the user's own ~/.ssh/config defines (its Include is the first line, and
+// ssh's first value wins), on --install, on the print, on the rewrite after an import, and
+// doctor lists each clash. The oracle is the real `ssh -G -F` reading the user's file.
+// Moved from HostbookTests (the commands' logic, not the binary, is the subject).
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
+#if canImport(Glibc)
+import Glibc
+#endif
 
-final class SSHConfigUserHostsTests: XCTestCase {
+final class SSHConfigUserHostsLogicTests: XCTestCase {
+    var fx: InProcessCommand!
+    var home: String { fx.environment["HOME"] ?? "" }
+
+    override func setUpWithError() throws {
+        fx = try InProcessCommand()
+        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    }
+
+    override func tearDown() { fx = nil }
+
     func testUserHostBlocksAreNeverShadowedByTheInstalledFile() throws {
-        let bed = try SSHTestBed()
-        let ssh = bed.home + "/.ssh"
+        let ssh = home + "/.ssh"
         let userConfig = ssh + "/config"
         // The Include is absolute: ssh takes a relative one from the passwd entry's home.
         try FileManager.default.createDirectory(atPath: ssh + "/conf.d", withIntermediateDirectories: true)
@@ -25,36 +40,36 @@ final class SSHConfigUserHostsTests: XCTestCase {
         try Data("Host build01 wiki\n    HostName wiki.internal.example\n".utf8).write(to: URL(fileURLWithPath: ssh + "/conf.d/work"))
         chmod(userConfig, 0o600)
 
-        try bed.fx.ok("add", "gitlab", "--hostname", "100.64.0.5")
-        try bed.fx.ok("add", "wiki", "--hostname", "100.64.0.6")
-        try bed.fx.ok("add", "ci", "--hostname", "100.64.0.7", "--jump", "gitlab")
+        try fx.ok("add", "gitlab", "--hostname", "100.64.0.5")
+        try fx.ok("add", "wiki", "--hostname", "100.64.0.6")
+        try fx.ok("add", "ci", "--hostname", "100.64.0.7", "--jump", "gitlab")
         // Patterns are no definition; and ssh matches Host names as typed, so `Docs` is not `docs`.
-        try bed.fx.ok("add", "gitea", "--hostname", "100.64.0.8")
-        try bed.fx.ok("add", "docs", "--hostname", "100.64.0.9")
+        try fx.ok("add", "gitea", "--hostname", "100.64.0.8")
+        try fx.ok("add", "docs", "--hostname", "100.64.0.9")
 
         let skippedGitlab = "hostbook: warning: skipped host 'gitlab': '\(userConfig)' line 3 has your own Host block for it, which hostbook leaves in charge\n"
         let skippedWiki = "hostbook: warning: skipped host 'wiki': '\(ssh)/conf.d/work' line 1 has your own Host block for it, which hostbook leaves in charge\n"
         let skippedCI = "hostbook: warning: skipped host 'ci': its jump host 'gitlab' is left out for your own Host block\n"
 
-        let printed = try bed.fx.run(["ssh-config"])
+        let printed = try fx.run(["ssh-config"])
         XCTAssertEqual(printed.status, 0, printed.stderr)
         XCTAssertEqual(printed.stderr, skippedGitlab + skippedWiki + skippedCI)
         XCTAssertFalse(printed.stdout.contains("Host gitlab\n"), printed.stdout)
         XCTAssertTrue(printed.stdout.contains("Host gitea\n"), printed.stdout)
 
-        let install = try bed.fx.run(["ssh-config", "--install"])
+        let install = try fx.run(["ssh-config", "--install"])
         XCTAssertEqual(install.status, 0, install.stderr)
         XCTAssertTrue(install.stderr.hasPrefix(skippedGitlab + skippedWiki + skippedCI), install.stderr)
         // From now on the user's block is on line 4: the Include line is line 1.
         let skippedGitlabAfter = skippedGitlab.replacingOccurrences(of: "line 3", with: "line 4")
-        let generated = bed.home + "/.config/hostbook/ssh_config"
+        let generated = home + "/.config/hostbook/ssh_config"
         var text = try String(contentsOfFile: generated, encoding: .utf8)
         for gone in ["gitlab", "wiki", "ci"] { XCTAssertFalse(text.contains("Host \(gone)\n"), text) }
         for kept in ["gitea", "docs"] { XCTAssertTrue(text.contains("Host \(kept)\n"), text) }
 
         // ssh itself: the user's blocks win, the others resolve to hostbook's.
         func resolve(_ name: String) throws -> String {
-            let r = try bed.fx.tool("/usr/bin/ssh", ["-F", userConfig, "-G", name])
+            let r = try fx.tool("/usr/bin/ssh", ["-F", userConfig, "-G", name])
             XCTAssertEqual(r.status, 0, r.stderr)
             return r.stdout
         }
@@ -67,14 +82,14 @@ final class SSHConfigUserHostsTests: XCTestCase {
         XCTAssertTrue(try resolve("docs").contains("\nhostname 100.64.0.9\n"))
 
         // Installing again reads hostbook's own file as hostbook's, not as the user's.
-        let again = try bed.fx.run(["ssh-config", "--install"])
+        let again = try fx.run(["ssh-config", "--install"])
         XCTAssertTrue(again.stderr.hasPrefix(skippedGitlabAfter + skippedWiki + skippedCI), again.stderr)
         XCTAssertEqual(try String(contentsOfFile: generated, encoding: .utf8), text)
 
         // A tailnet device named like one of the user's hosts: the rewrite after the import
         // leaves it out and says so; its neighbour is written.
-        let status = PackageRootPath.path + "/testdata/tailscale/status-rotation-before.json"
-        let imported = try bed.fx.run(["import-tailscale", status, "--all"])
+        let status = PackageRoot.path + "/testdata/tailscale/status-rotation-before.json"
+        let imported = try fx.run(["import-tailscale", status, "--all"])
         XCTAssertEqual(imported.status, 0, imported.stderr)
         XCTAssertTrue(imported.stderr.contains("hostbook: warning: skipped host 'build01': '\(ssh)/conf.d/work' line 1 has your own Host block for it, which hostbook leaves in charge\n"), imported.stderr)
         text = try String(contentsOfFile: generated, encoding: .utf8)
@@ -83,7 +98,7 @@ final class SSHConfigUserHostsTests: XCTestCase {
         XCTAssertTrue(try resolve("build01").contains("\nhostname wiki.internal.example\n"))
 
         // doctor: one finding per clash, with the fix; the resolve check uses a written host.
-        let doctor = try bed.fx.run(["doctor", "--json"])
+        let doctor = try fx.run(["doctor", "--json"])
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: doctor.stdoutBytes) as? [String: Any], doctor.stderr)
         let findings = try XCTUnwrap(report["findings"] as? [[String: Any]])
         let clashes = findings.filter { $0["check"] as? String == "ssh-config.clash" }
@@ -95,7 +110,7 @@ final class SSHConfigUserHostsTests: XCTestCase {
         XCTAssertFalse(findings.contains { $0["check"] as? String == "ssh-config.resolve" || $0["check"] as? String == "ssh-config.stale" }, "\(findings)")
 
         // The fix doctor gives: renamed, the saved host is written under its new name.
-        try bed.fx.ok("edit", "gitlab", "--rename", "gitlab-tail")
+        try fx.ok("edit", "gitlab", "--rename", "gitlab-tail")
         text = try String(contentsOfFile: generated, encoding: .utf8)
         XCTAssertTrue(text.contains("Host gitlab-tail\n"), text)
         XCTAssertTrue(try resolve("gitlab-tail").contains("\nhostname 100.64.0.5\n"))
@@ -104,19 +119,18 @@ final class SSHConfigUserHostsTests: XCTestCase {
 
     /// A configuration ssh refuses is not guessed at: nothing is installed.
     func testAConfigurationSSHRefusesRefusesTheInstall() throws {
-        let bed = try SSHTestBed()
-        let userConfig = bed.home + "/.ssh/config"
-        let included = bed.home + "/.ssh/work.conf"
+        let userConfig = home + "/.ssh/config"
+        let included = home + "/.ssh/work.conf"
         try Data("Include work.conf\n".utf8).write(to: URL(fileURLWithPath: userConfig))
         try Data("Host web\n    Port notaport\n".utf8).write(to: URL(fileURLWithPath: included))
-        XCTAssertNotEqual(try bed.fx.tool("/usr/bin/ssh", ["-F", userConfig, "-G", "web"]).status, 0, "ssh refuses it")
-        try bed.fx.ok("add", "web", "--hostname", "web.example")
-        try bed.fx.fails(["ssh-config", "--install"], status: 1, stderr: """
+        XCTAssertNotEqual(try fx.tool("/usr/bin/ssh", ["-F", userConfig, "-G", "web"]).status, 0, "ssh refuses it")
+        try fx.ok("add", "web", "--hostname", "web.example")
+        try fx.fails(["ssh-config", "--install"], status: 1, stderr: """
             hostbook: cannot read your ssh configuration to find the hosts it defines: '\(included)' line 2: Bad port 'notaport'.
             hostbook never writes a Host block that would override one of yours, so it needs to read them; fix the file (ssh refuses it too).
 
             """)
         XCTAssertEqual(try String(contentsOfFile: userConfig, encoding: .utf8), "Include work.conf\n")
-        XCTAssertFalse(FileManager.default.fileExists(atPath: bed.home + "/.config/hostbook"))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: home + "/.config/hostbook"))
     }
 }
