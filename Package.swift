@@ -55,7 +55,9 @@ let package = Package(
                        providers: [.apt(["libsqlite3-dev"])]),
         .systemLibrary(name: "CSodium", path: "Sources/CSodium", pkgConfig: "libsodium",
                        providers: [.apt(["libsodium-dev"])]),
-        // No pkgConfig: see libsecretIncludeFolders above.
+        // No pkgConfig: see libsecretIncludeFolders above. Declarations only, nothing linked:
+        // Vault loads libsecret with dlopen when a command first uses the vault
+        // (Sources/Vault/LibSecret/LibSecretLibrary.swift).
         .systemLibrary(name: "CLibSecret", path: "Sources/CLibSecret",
                        providers: [.apt(["libsecret-1-dev"])]),
         .systemLibrary(name: "COpenSSL", path: "Sources/COpenSSL", pkgConfig: "libcrypto",

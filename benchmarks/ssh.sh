@@ -5,7 +5,7 @@
 # per-pair ratios. Then where hostbook's time goes: start-up, the vault read, and one
 # KnownHostsCommand run. Release build; runs inside scripts/with-keyring.
 #
-# Then plain `ssh bench true` through the installed configuration (`ssh-config --install`)
+# Then plain `ssh bench true` through the installed configuration (`ssh-config --install`), wall and CPU,
 # and the standing agent, paired with the same plain ssh.
 #
 # Usage: scripts/with-keyring benchmarks/ssh.sh [PAIRS]    (default 30; needs sshd, ssh-keygen)
@@ -101,6 +101,13 @@ echo "installed config + standing agent: $pairs pairs, load average $(cut -d' ' 
 echo "plain ssh median: $(median "${tp[@]}") µs"
 echo "ssh via the installed config median: $(median "${tc[@]}") µs"
 echo "median ratio (installed / plain): $(median "${ratios[@]}")"
+cp=(); cc=()
+for i in $(seq "$pairs"); do
+    if [ $((i % 2)) -eq 0 ]; then a=$(cpu plain); b=$(cpu viacfg); else b=$(cpu viacfg); a=$(cpu plain); fi
+    cp+=("$a"); cc+=("$b")
+done
+# ssh and the KnownHostsCommand runs it waits for; the standing agent's own CPU is not counted.
+echo "CPU, plain ssh median: $(median "${cp[@]}") µs; via the installed config median: $(median "${cc[@]}") µs (load $(cut -d' ' -f1 /proc/loadavg))"
 
 # Where the installed path's time goes: the processes one plain `ssh bench true` starts
 # (execve) and the system calls of each, counted by strace -f (when installed).

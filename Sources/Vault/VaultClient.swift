@@ -191,13 +191,13 @@ public final class VaultClient: Sendable {
         let found = try FoundItems(connection, .item(id, databaseID: databaseID), doing: "look up the secret")
         guard let item = found.newest else { return nil }
         var error: UnsafeMutablePointer<GError>?
-        guard secret_item_load_secret_sync(item.pointer, connection.cancellable, &error) != 0,
-              let value = secret_item_get_secret(item.pointer) else {
+        guard LibSecret.secret_item_load_secret_sync(item.pointer, connection.cancellable, &error) != 0,
+              let value = LibSecret.secret_item_get_secret(item.pointer) else {
             throw vaultError(from: error, deadline: deadline, doing: "read the secret")
         }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        defer { LibSecret.secret_value_unref(UnsafeMutableRawPointer(value)) }
         var length: gsize = 0
-        guard let bytes = secret_value_get(value, &length) else { return SecretBytes(count: 0) }
+        guard let bytes = LibSecret.secret_value_get(value, &length) else { return SecretBytes(count: 0) }
         let payload = SecretBytes(copying: UnsafeRawBufferPointer(start: bytes, count: Int(length)))
         Sodium.wipe(UnsafeMutableRawPointer(mutating: bytes), count: Int(length))
         return payload
@@ -218,16 +218,16 @@ public final class VaultClient: Sendable {
         // secret_value_new copies into libsecret's non-pageable memory, wiped when freed.
         // The content type is a formality: gnome-keyring does not keep it.
         let value = payload.withUnsafeBytes { bytes in
-            secret_value_new(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gssize(bytes.count),
+            LibSecret.secret_value_new(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), gssize(bytes.count),
                              "application/octet-stream")
         }
-        defer { secret_value_unref(UnsafeMutableRawPointer(value)) }
+        defer { LibSecret.secret_value_unref(UnsafeMutableRawPointer(value)) }
         // A generation no item has yet: libsecret's "replace an item with the same attributes"
         // never applies, so no existing item is touched.
         let generation = VaultItemGeneration.next()
         let attributes = AttributeTable.item(id, databaseID: databaseID, generation: generation)
         var error: UnsafeMutablePointer<GError>?
-        guard secret_service_store_sync(connection.service, nil, attributes.table, collection.path, label, value,
+        guard LibSecret.secret_service_store_sync(connection.service, nil, attributes.table, collection.path, label, value,
                                         connection.cancellable, &error) != 0 else {
             throw vaultError(from: error, deadline: deadline, doing: "store the secret")
         }
@@ -236,7 +236,7 @@ public final class VaultClient: Sendable {
 
     private func deleteItem(_ item: FoundItems.Item, _ connection: ServiceConnection, doing action: String) throws(VaultError) {
         var error: UnsafeMutablePointer<GError>?
-        guard secret_item_delete_sync(item.pointer, connection.cancellable, &error) != 0 else {
+        guard LibSecret.secret_item_delete_sync(item.pointer, connection.cancellable, &error) != 0 else {
             throw vaultError(from: error, deadline: connection.deadline, doing: action)
         }
     }

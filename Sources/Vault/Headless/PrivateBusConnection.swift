@@ -19,49 +19,49 @@ final class PrivateBusConnection {
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue
                                          | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+        guard let connection = LibSecret.g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "no reason given"
-            if let error { g_error_free(error) }
+            if let error { LibSecret.g_error_free(error) }
             throw VaultError(.noSessionBus, "hostbook's keyring bus does not answer (\(reason))",
                              remedy: .lockThenUnlock)
         }
-        g_dbus_connection_set_exit_on_close(connection, 0)
+        LibSecret.g_dbus_connection_set_exit_on_close(connection, 0)
         self.connection = connection
     }
 
     deinit {
-        g_dbus_connection_close_sync(connection, nil, nil)
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        _ = LibSecret.g_dbus_connection_close_sync(connection, nil, nil)
+        LibSecret.g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     /// True when something owns org.freedesktop.secrets (nil: the bus did not answer).
     func secretsHasOwner() -> Bool? {
         guard let reply = call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "NameHasOwner",
                                strings: [Self.secretsName]) else { return nil }
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(value) }
-        return g_variant_get_boolean(value) != 0
+        defer { LibSecret.g_variant_unref(reply) }
+        let value = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(value) }
+        return LibSecret.g_variant_get_boolean(value) != 0
     }
 
     /// The process that owns org.freedesktop.secrets.
     func secretsOwnerPID() -> pid_t? {
         guard let reply = call("org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus",
                                "GetConnectionUnixProcessID", strings: [Self.secretsName]) else { return nil }
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(value) }
-        return pid_t(bitPattern: g_variant_get_uint32(value))
+        defer { LibSecret.g_variant_unref(reply) }
+        let value = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(value) }
+        return pid_t(bitPattern: LibSecret.g_variant_get_uint32(value))
     }
 
     /// The object path the `default` alias names; nil when there is none yet ("/") or no answer.
     func defaultCollectionPath() -> String? {
         guard let reply = call(Self.secretsName, "/org/freedesktop/secrets", "org.freedesktop.Secret.Service", "ReadAlias",
                                strings: ["default"]) else { return nil }
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(value) }
-        let path = String(cString: g_variant_get_string(value, nil))
+        defer { LibSecret.g_variant_unref(reply) }
+        let value = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(value) }
+        let path = String(cString: LibSecret.g_variant_get_string(value, nil)!)
         return path == "/" ? nil : path
     }
 
@@ -69,27 +69,27 @@ final class PrivateBusConnection {
     func isLocked(collection path: String) -> Bool? {
         guard let reply = call(Self.secretsName, path, "org.freedesktop.DBus.Properties", "Get",
                                strings: ["org.freedesktop.Secret.Collection", "Locked"]) else { return nil }
-        defer { g_variant_unref(reply) }
-        let boxed = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(boxed) }
-        let value = g_variant_get_variant(boxed)
-        defer { g_variant_unref(value) }
-        return g_variant_get_boolean(value) != 0
+        defer { LibSecret.g_variant_unref(reply) }
+        let boxed = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(boxed) }
+        let value = LibSecret.g_variant_get_variant(boxed)
+        defer { LibSecret.g_variant_unref(value) }
+        return LibSecret.g_variant_get_boolean(value) != 0
     }
 
     private func call(_ destination: String, _ path: String, _ interface: String, _ method: String,
                       strings: [String]) -> OpaquePointer? {
-        var children: [OpaquePointer?] = strings.map { g_variant_new_string($0) }
-        let parameters = g_variant_new_tuple(&children, gsize(children.count))
+        var children: [OpaquePointer?] = strings.map { LibSecret.g_variant_new_string($0) }
+        let parameters = LibSecret.g_variant_new_tuple(&children, gsize(children.count))
         return send(destination, path, interface, method, parameters)
     }
 
     private func send(_ destination: String, _ path: String, _ interface: String, _ method: String,
                       _ parameters: OpaquePointer?) -> OpaquePointer? {
         var error: UnsafeMutablePointer<GError>?
-        let reply = g_dbus_connection_call_sync(connection, destination, path, interface, method, parameters, nil,
+        let reply = LibSecret.g_dbus_connection_call_sync(connection, destination, path, interface, method, parameters, nil,
                                                 G_DBUS_CALL_FLAGS_NO_AUTO_START, timeoutMilliseconds, nil, &error)
-        if let error { g_error_free(error) }
+        if let error { LibSecret.g_error_free(error) }
         return reply
     }
 }

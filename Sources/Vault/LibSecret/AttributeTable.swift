@@ -7,9 +7,9 @@ final class AttributeTable {
     let table: OpaquePointer
 
     init(_ attributes: [(String, String)]) {
-        table = g_hash_table_new_full(g_str_hash, g_str_equal, g_free, g_free)
+        table = LibSecret.g_hash_table_new_full(LibSecret.g_str_hash, LibSecret.g_str_equal, LibSecret.g_free, LibSecret.g_free)!
         for (name, value) in attributes {
-            g_hash_table_insert(table, g_strdup(name), g_strdup(value))
+            _ = LibSecret.g_hash_table_insert(table, LibSecret.g_strdup(name), LibSecret.g_strdup(value))
         }
     }
 
@@ -32,11 +32,11 @@ final class AttributeTable {
                         (VaultItemGeneration.attribute, generation.value)])
     }
 
-    deinit { g_hash_table_unref(table) }
+    deinit { LibSecret.g_hash_table_unref(table) }
 }
 
 /// Reads one attribute from a table libsecret returned.
 func attribute(_ table: OpaquePointer, _ name: String) -> String? {
-    guard let value = g_hash_table_lookup(table, name) else { return nil }
+    guard let value = LibSecret.g_hash_table_lookup(table, name) else { return nil }
     return String(cString: value.assumingMemoryBound(to: CChar.self))
 }

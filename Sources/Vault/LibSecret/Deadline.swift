@@ -16,7 +16,7 @@ final class Deadline {
 
     init(milliseconds: Int) {
         self.milliseconds = max(1, milliseconds)
-        cancellable = g_cancellable_new()
+        cancellable = LibSecret.g_cancellable_new()!
         // The timer holds its own reference: it may fire after this Deadline is gone.
         let target = CancellableReference(cancellable)
         timer = DispatchWorkItem { target.cancel() }
@@ -26,7 +26,7 @@ final class Deadline {
     }
 
     /// True once the timer has fired (every call made since fails with G_IO_ERROR_CANCELLED).
-    var expired: Bool { g_cancellable_is_cancelled(cancellable) != 0 }
+    var expired: Bool { LibSecret.g_cancellable_is_cancelled(cancellable) != 0 }
 
     /// The program that provides the Secret Service, once known.
     var service: SecretServiceProgram? {
@@ -44,7 +44,7 @@ final class Deadline {
     deinit {
         timer.cancel()
         notice?.cancel()
-        g_object_unref(cancellable)
+        LibSecret.g_object_unref(cancellable)
     }
 }
 
@@ -64,10 +64,10 @@ private final class CancellableReference: @unchecked Sendable {
 
     init(_ pointer: UnsafeMutablePointer<GCancellable>) {
         self.pointer = pointer
-        g_object_ref(pointer)
+        _ = LibSecret.g_object_ref(pointer)
     }
 
-    func cancel() { g_cancellable_cancel(pointer) }
+    func cancel() { LibSecret.g_cancellable_cancel(pointer) }
 
-    deinit { g_object_unref(pointer) }
+    deinit { LibSecret.g_object_unref(pointer) }
 }

@@ -15,10 +15,10 @@ struct FoundItems {
             self.id = id
             self.generation = generation
             self.locked = locked
-            g_object_ref(pointer)
+            _ = LibSecret.g_object_ref(pointer)
         }
 
-        deinit { g_object_unref(pointer) }
+        deinit { LibSecret.g_object_unref(pointer) }
     }
 
     let items: [Item]
@@ -27,27 +27,27 @@ struct FoundItems {
     init(_ connection: ServiceConnection, _ attributes: AttributeTable, doing action: String) throws(VaultError) {
         var error: UnsafeMutablePointer<GError>?
         let deadline = connection.deadline
-        let found = secret_service_search_sync(connection.service, nil, attributes.table, SECRET_SEARCH_ALL,
+        let found = LibSecret.secret_service_search_sync(connection.service, nil, attributes.table, SECRET_SEARCH_ALL,
                                                connection.cancellable, &error)
         if found == nil, error != nil || deadline.expired {
             throw vaultError(from: error, deadline: deadline, doing: action)
         }
-        defer { g_list_free_full(found, g_object_unref) }
+        defer { LibSecret.g_list_free_full(found, LibSecret.g_object_unref) }
         var items: [Item] = []
         var node = found
         while let current = node {
             let item = current.pointee.data.assumingMemoryBound(to: SecretItem.self)
             var id: VaultItemID?
             var generation: VaultItemGeneration?
-            if let table = secret_item_get_attributes(item) {
+            if let table = LibSecret.secret_item_get_attributes(item) {
                 if let kindName = attribute(table, "kind"), let kind = VaultItemKind(rawValue: kindName),
                    let owner = attribute(table, "owner") {
                     id = VaultItemID(kind: kind, owner: owner)
                 }
                 generation = attribute(table, VaultItemGeneration.attribute).map(VaultItemGeneration.init(value:))
-                g_hash_table_unref(table)
+                LibSecret.g_hash_table_unref(table)
             }
-            items.append(Item(item, id: id, generation: generation, locked: secret_item_get_locked(item) != 0))
+            items.append(Item(item, id: id, generation: generation, locked: LibSecret.secret_item_get_locked(item) != 0))
             node = current.pointee.next
         }
         self.items = items

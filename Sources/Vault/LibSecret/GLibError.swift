@@ -4,16 +4,16 @@ internal import CLibSecret
 
 /// What the failing call was doing, for the message ("store the secret", ...).
 func vaultError(from error: UnsafeMutablePointer<GError>?, deadline: Deadline, doing action: String) -> VaultError {
-    defer { if let error { g_error_free(error) } }
+    defer { if let error { LibSecret.g_error_free(error) } }
     let service = deadline.service
     if deadline.expired { return .timedOut(milliseconds: deadline.milliseconds, service) }
     guard let error else { return .failed(action, nil, service) }
     let domain = error.pointee.domain
     let code = error.pointee.code
-    if domain == g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) || code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) {
+    if domain == LibSecret.g_io_error_quark(), code == Int32(G_IO_ERROR_CANCELLED.rawValue) || code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) {
         return .timedOut(milliseconds: deadline.milliseconds, service)
     }
-    if domain == g_dbus_error_quark() {
+    if domain == LibSecret.g_dbus_error_quark() {
         switch code {
         case Int32(G_DBUS_ERROR_SERVICE_UNKNOWN.rawValue), Int32(G_DBUS_ERROR_NAME_HAS_NO_OWNER.rawValue):
             return .noService()
@@ -22,7 +22,7 @@ func vaultError(from error: UnsafeMutablePointer<GError>?, deadline: Deadline, d
         default: break
         }
     }
-    if domain == secret_error_get_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
+    if domain == LibSecret.secret_error_get_quark(), code == Int32(SECRET_ERROR_IS_LOCKED.rawValue) {
         return .locked(service)
     }
     return .failed(action, errorText(error), service)

@@ -36,23 +36,23 @@ final class ServiceConnection {
         self.deadline = deadline
         var error: UnsafeMutablePointer<GError>?
         // Finding the address first tells "no bus at all" apart from "a bus that does not answer".
-        guard let address = g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
+        guard let address = LibSecret.g_dbus_address_get_for_bus_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
             let reason = error.map(errorText) ?? "no address"
-            if let error { g_error_free(error) }
+            if let error { LibSecret.g_error_free(error) }
             throw .noSessionBus(reason: reason)
         }
-        g_free(address)
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
+        LibSecret.g_free(address)
+        guard let connection = LibSecret.g_bus_get_sync(G_BUS_TYPE_SESSION, deadline.cancellable, &error) else {
             if deadline.expired {
-                if let error { g_error_free(error) }
+                if let error { LibSecret.g_error_free(error) }
                 throw .timedOut(milliseconds: deadline.milliseconds, nil)
             }
             let reason = error.map(errorText) ?? "no reason given"
-            if let error { g_error_free(error) }
+            if let error { LibSecret.g_error_free(error) }
             throw .sessionBusUnreachable(reason: reason)
         }
         // GLib's shared session connection would end the process if the bus went away.
-        g_dbus_connection_set_exit_on_close(connection, 0)
+        LibSecret.g_dbus_connection_set_exit_on_close(connection, 0)
         self.connection = connection
         do {
             // Without an owner, only a bus that can start the service (D-Bus activation) helps.
@@ -63,20 +63,20 @@ final class ServiceConnection {
             // Who answers, known before the first call to it, for the words of any error.
             owner = Self.ownerProcess(connection, deadline: deadline)
             deadline.service = owner.map { SecretServiceProgram(executable: $0.executable) }
-            guard let service = secret_service_open_sync(secret_service_get_type(), nil, SECRET_SERVICE_NONE,
+            guard let service = LibSecret.secret_service_open_sync(LibSecret.secret_service_get_type(), nil, SECRET_SERVICE_NONE,
                                                          deadline.cancellable, &error) else {
                 throw vaultError(from: error, deadline: deadline, doing: "connect to the keyring")
             }
             self.service = service
         } catch {
-            g_object_unref(UnsafeMutableRawPointer(connection))
+            LibSecret.g_object_unref(UnsafeMutableRawPointer(connection))
             throw error as! VaultError
         }
     }
 
     deinit {
-        g_object_unref(service)
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        LibSecret.g_object_unref(service)
+        LibSecret.g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
     // MARK: The bus
@@ -86,11 +86,11 @@ final class ServiceConnection {
                                 deadline: Deadline) throws(VaultError) -> OpaquePointer {
         var parameters: OpaquePointer?
         if let argument {
-            var child: OpaquePointer? = g_variant_new_string(argument)
-            parameters = g_variant_new_tuple(&child, 1)
+            var child: OpaquePointer? = LibSecret.g_variant_new_string(argument)
+            parameters = LibSecret.g_variant_new_tuple(&child, 1)
         }
         var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
+        guard let reply = LibSecret.g_dbus_connection_call_sync(connection, "org.freedesktop.DBus", "/org/freedesktop/DBus",
                                                       "org.freedesktop.DBus", method, parameters, nil,
                                                       G_DBUS_CALL_FLAGS_NONE, Int32(clamping: deadline.milliseconds),
                                                       deadline.cancellable, &error) else {
@@ -101,22 +101,22 @@ final class ServiceConnection {
 
     private static func nameHasOwner(_ connection: OpaquePointer, deadline: Deadline) throws(VaultError) -> Bool {
         let reply = try callBus(connection, "NameHasOwner", busName, deadline: deadline)
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(value) }
-        return g_variant_get_boolean(value) != 0
+        defer { LibSecret.g_variant_unref(reply) }
+        let value = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(value) }
+        return LibSecret.g_variant_get_boolean(value) != 0
     }
 
     private static func activatableNames(_ connection: OpaquePointer, deadline: Deadline) throws(VaultError) -> [String] {
         let reply = try callBus(connection, "ListActivatableNames", nil, deadline: deadline)
-        defer { g_variant_unref(reply) }
-        let list = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(list) }
+        defer { LibSecret.g_variant_unref(reply) }
+        let list = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(list) }
         var names: [String] = []
-        for i in 0..<g_variant_n_children(list) {
-            let name = g_variant_get_child_value(list, i)
-            names.append(String(cString: g_variant_get_string(name, nil)))
-            g_variant_unref(name)
+        for i in 0..<LibSecret.g_variant_n_children(list) {
+            let name = LibSecret.g_variant_get_child_value(list, i)
+            names.append(String(cString: LibSecret.g_variant_get_string(name, nil)!))
+            LibSecret.g_variant_unref(name)
         }
         return names
     }
@@ -131,10 +131,10 @@ final class ServiceConnection {
         guard let reply = try? callBus(connection, "GetConnectionUnixProcessID", busName, deadline: deadline) else {
             return nil
         }
-        defer { g_variant_unref(reply) }
-        let value = g_variant_get_child_value(reply, 0)
-        defer { g_variant_unref(value) }
-        let pid = g_variant_get_uint32(value)
+        defer { LibSecret.g_variant_unref(reply) }
+        let value = LibSecret.g_variant_get_child_value(reply, 0)
+        defer { LibSecret.g_variant_unref(value) }
+        let pid = LibSecret.g_variant_get_uint32(value)
         // A service that made itself non-dumpable (KeePassXC does) has a /proc/PID/exe only
         // root may read; ProcessChain then names it by its command line, which everyone may read.
         guard let path = ProcessChain.executable(of: Int32(bitPattern: pid)),
@@ -168,27 +168,27 @@ final class ServiceConnection {
     /// The collection behind the `default` alias; throws `.noDefaultCollection` when there is none.
     func defaultCollection() throws(VaultError) -> DefaultCollection {
         var error: UnsafeMutablePointer<GError>?
-        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+        guard let collection = LibSecret.secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
                                                                 cancellable, &error) else {
             if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
             throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
         }
-        defer { g_object_unref(collection) }
+        defer { LibSecret.g_object_unref(collection) }
         let proxy = UnsafeMutableRawPointer(collection).assumingMemoryBound(to: GDBusProxy.self)
-        let path = String(cString: g_dbus_proxy_get_object_path(proxy))
+        let path = String(cString: LibSecret.g_dbus_proxy_get_object_path(proxy)!)
         var label = ""
-        if let text = secret_collection_get_label(collection) {
+        if let text = LibSecret.secret_collection_get_label(collection) {
             label = String(cString: text)
-            g_free(text)
+            LibSecret.g_free(text)
         }
-        var locked = secret_collection_get_locked(collection) != 0
+        var locked = LibSecret.secret_collection_get_locked(collection) != 0
         // KeePassXC owns the bus name before it has unlocked the database it was started with
         // (the first second or so): a KeePassXC that just started gets a moment to finish.
         if locked, program == .keepassxc, let age = ownerAgeSeconds, age < Self.startUpSeconds {
             locked = waitWhileLocked(path, until: Self.startUpSeconds - age)
-            if !locked, let text = secret_collection_get_label(collection) {
+            if !locked, let text = LibSecret.secret_collection_get_label(collection) {
                 label = String(cString: text)
-                g_free(text)
+                LibSecret.g_free(text)
             }
         }
         return DefaultCollection(path: path, name: Self.collectionName(path), label: label, locked: locked)
@@ -203,23 +203,23 @@ final class ServiceConnection {
         let until = DispatchTime.now() + .milliseconds(Int(seconds * 1000))
         while DispatchTime.now() < until, deadline.remainingMilliseconds > 200 {
             usleep(100_000)
-            var parameters: [OpaquePointer?] = [g_variant_new_string("org.freedesktop.Secret.Collection"),
-                                                g_variant_new_string("Locked")]
-            let tuple = g_variant_new_tuple(&parameters, 2)
+            var parameters: [OpaquePointer?] = [LibSecret.g_variant_new_string("org.freedesktop.Secret.Collection"),
+                                                LibSecret.g_variant_new_string("Locked")]
+            let tuple = LibSecret.g_variant_new_tuple(&parameters, 2)
             var error: UnsafeMutablePointer<GError>?
-            guard let reply = g_dbus_connection_call_sync(connection, Self.busName, path, "org.freedesktop.DBus.Properties",
+            guard let reply = LibSecret.g_dbus_connection_call_sync(connection, Self.busName, path, "org.freedesktop.DBus.Properties",
                                                           "Get", tuple, nil, G_DBUS_CALL_FLAGS_NONE,
                                                           Int32(clamping: deadline.remainingMilliseconds),
                                                           deadline.cancellable, &error) else {
-                if let error { g_error_free(error) }
+                if let error { LibSecret.g_error_free(error) }
                 return true
             }
-            defer { g_variant_unref(reply) }
-            let boxed = g_variant_get_child_value(reply, 0)
-            defer { g_variant_unref(boxed) }
-            let value = g_variant_get_variant(boxed)
-            defer { g_variant_unref(value) }
-            if g_variant_get_boolean(value) == 0 { return false }
+            defer { LibSecret.g_variant_unref(reply) }
+            let boxed = LibSecret.g_variant_get_child_value(reply, 0)
+            defer { LibSecret.g_variant_unref(boxed) }
+            let value = LibSecret.g_variant_get_variant(boxed)
+            defer { LibSecret.g_variant_unref(value) }
+            if LibSecret.g_variant_get_boolean(value) == 0 { return false }
         }
         return true
     }
@@ -260,8 +260,8 @@ final class ServiceConnection {
         try withDefaultCollectionList { objects throws(VaultError) in
             var error: UnsafeMutablePointer<GError>?
             var locked: UnsafeMutablePointer<GList>?
-            let count = secret_service_lock_sync(service, objects, cancellable, &locked, &error)
-            g_list_free_full(locked, g_object_unref)
+            let count = LibSecret.secret_service_lock_sync(service, objects, cancellable, &locked, &error)
+            LibSecret.g_list_free_full(locked, LibSecret.g_object_unref)
             if count < 0 || error != nil || deadline.expired {
                 throw vaultError(from: error, deadline: deadline, doing: "lock the default keyring")
             }
@@ -274,8 +274,8 @@ final class ServiceConnection {
         try withDefaultCollectionList { objects throws(VaultError) in
             var error: UnsafeMutablePointer<GError>?
             var unlocked: UnsafeMutablePointer<GList>?
-            let count = secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
-            g_list_free_full(unlocked, g_object_unref)
+            let count = LibSecret.secret_service_unlock_sync(service, objects, cancellable, &unlocked, &error)
+            LibSecret.g_list_free_full(unlocked, LibSecret.g_object_unref)
             if count < 0 || error != nil || deadline.expired {
                 throw vaultError(from: error, deadline: deadline, doing: "unlock the default keyring")
             }
@@ -289,14 +289,14 @@ final class ServiceConnection {
         _ body: (UnsafeMutablePointer<GList>?) throws(VaultError) -> T
     ) throws(VaultError) -> T {
         var error: UnsafeMutablePointer<GError>?
-        guard let collection = secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
+        guard let collection = LibSecret.secret_collection_for_alias_sync(service, "default", SECRET_COLLECTION_NONE,
                                                                 cancellable, &error) else {
             if error == nil && !deadline.expired { throw .noDefaultCollection(program) }
             throw vaultError(from: error, deadline: deadline, doing: "find the default keyring")
         }
-        defer { g_object_unref(collection) }
-        let objects = g_list_append(nil, UnsafeMutableRawPointer(collection))
-        defer { g_list_free(objects) }
+        defer { LibSecret.g_object_unref(collection) }
+        let objects = LibSecret.g_list_append(nil, UnsafeMutableRawPointer(collection))
+        defer { LibSecret.g_list_free(objects) }
         return try body(objects)
     }
 }
