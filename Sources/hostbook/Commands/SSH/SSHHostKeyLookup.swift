@@ -46,12 +46,14 @@ enum SSHHostKeyLookup {
         guard !name.contains(where: { $0 == " " || $0 == "\n" || $0 == "\t" }) else { throw CLIError.usage("NAME must be one word") }
         let alias = a.count > 6 ? a[6] : host
         let lookup = HostLookupName(host: host, port: port)
-        // The installed configuration's known_hosts file for this name: ssh's edits of the
-        // last login taken, the file made equal to the store before ssh reads it.
-        KeptKnownHostsSync.reconcile(inv, lookup: lookup)
         do {
+            // One handle for the call (nil: no database yet, nothing is trusted).
+            let database = try HostStoreAccess.openForReading(inv)
+            // The installed configuration's known_hosts file for this name: ssh's edits of the
+            // last login taken, the file made equal to the store before ssh reads it.
+            if let database { KeptKnownHostsSync.reconcile(inv, lookup: lookup, database: database) }
             if phase == "ORDER" || a[4] == "NONE" {
-                guard let db = try HostStoreAccess.openForReading(inv) else { return }
+                guard let db = database else { return }
                 printRows(try KnownHostsStore(database: db).knownKeyTypes(lookup).entries, name: name)
                 return
             }
@@ -59,7 +61,7 @@ enum SSHHostKeyLookup {
             do { presented = try PresentedHostKey.parse("\(a[4]) \(a[5])") } catch {
                 throw CLIError.failure("ssh passed a host key hostbook cannot read (\(a[4].escapedForTerminal))")
             }
-            guard let db = try HostStoreAccess.openForReading(inv) else {
+            guard let db = database else {
                 try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
                 return
             }

@@ -25,10 +25,11 @@ enum KeptKnownHostsSync {
         return installed.layout.knownHosts.keptFor(database: SSHPaths.absolute(inv.databasePath))
     }
 
-    /// For `known-hosts lookup`: the name ssh asks about.
-    static func reconcile(_ inv: Invocation, lookup: HostLookupName) {
+    /// For `known-hosts lookup`: the name ssh asks about, read through the lookup's own
+    /// handle (`database`), so that ssh's KnownHostsCommand opens the database once.
+    static func reconcile(_ inv: Invocation, lookup: HostLookupName, database: HostDatabase) {
         guard let files = files(inv) else { return }
-        run(inv) { store, writable in
+        run(inv, database: database) { store, writable in
             [try files.reconcile(lookup, store: store, writableStore: writable, salt: salt)]
         }
     }
@@ -48,9 +49,11 @@ enum KeptKnownHostsSync {
 
     private static func salt() -> [UInt8] { RandomBytes.generate(HashedHostName.saltLength) }
 
-    private static func run(_ inv: Invocation, _ body: (KnownHostsStore, () throws -> KnownHostsStore) throws -> [KeptKnownHosts.Reconciled]) {
+    /// `database`: a handle the caller holds; nil: one opened for reading here.
+    private static func run(_ inv: Invocation, database: HostDatabase? = nil,
+                            _ body: (KnownHostsStore, () throws -> KnownHostsStore) throws -> [KeptKnownHosts.Reconciled]) {
         do {
-            guard let db = try HostStoreAccess.openForReading(inv) else { return }
+            guard let db = try database ?? HostStoreAccess.openForReading(inv) else { return }
             let path = inv.databasePath
             let reconciled = try body(KnownHostsStore(database: db)) { KnownHostsStore(database: try HostDatabase.open(path: path)) }
             for one in reconciled {
