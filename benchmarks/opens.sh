@@ -26,25 +26,8 @@ trap cleanup EXIT
 export HOME="$work/home" HOSTBOOK_DB="$work/hb.db" XDG_RUNTIME_DIR="$work/run"
 mkdir -p "$HOME/.ssh" "$XDG_RUNTIME_DIR"; chmod 700 "$XDG_RUNTIME_DIR"
 
-ssh-keygen -q -t ed25519 -N "" -f "$work/host_key"
-ssh-keygen -q -t ed25519 -N "" -C count -f "$work/id"
-cp "$work/id.pub" "$work/authorized_keys"
-port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-cat > "$work/sshd_config" <<CFG
-Port $port
-ListenAddress 127.0.0.1
-HostKey $work/host_key
-PidFile none
-AuthorizedKeysFile $work/authorized_keys
-StrictModes no
-UsePAM no
-PasswordAuthentication no
-KbdInteractiveAuthentication no
-CFG
-mkdir -p /run/sshd
-/usr/sbin/sshd -D -e -f "$work/sshd_config" 2>"$work/sshd.log" </dev/null >/dev/null &
-sshd_pid=$!
-for _ in $(seq 100); do (echo >/dev/tcp/127.0.0.1/"$port") 2>/dev/null && break; sleep 0.05; done
+. benchmarks/private-sshd.sh
+start_private_sshd "$work" count
 
 "$hb" keys import "$work/id" --name count >/dev/null
 "$hb" add box --hostname 127.0.0.1 --port "$port" --user root --key count >/dev/null
