@@ -347,27 +347,11 @@ struct BundleTextReader {
     /// The certificate lines from `first` to a blank line or the end: each a user
     /// certificate written as `BundleText.line(of:)` writes it, sorted, once each.
     private mutating func readCertificates(_ first: BundleTextLine) throws -> [String] {
-        var lines: [String] = []
-        var l = first
-        while true {
-            guard !l.indented, l.keyword == "certificate" else {
-                throw fail(l.number, "expected a 'certificate' line or a blank line")
-            }
-            guard lines.count < BundleText.maximumEntries else { throw fail(l.number, "more than \(BundleText.maximumEntries) certificate lines") }
-            let line = try text(l)
+        try readSortedLines(first, keyword: "certificate", copy: "certificate") { line in
             do { _ = try BundleText.certificate(line) } catch let e as KeyFormatError {
-                throw fail(l.number, "not a usable certificate: \(e.reason)")
+                return "not a usable certificate: \(e.reason)"
             }
-            if let last = lines.last, !BundleText.precedes(last, line) {
-                throw fail(l.number, last == line ? "a second copy of the same certificate" : "certificate lines are sorted: this one comes before the line above")
-            }
-            lines.append(line)
-            guard let raw = try rawLine() else { return lines }
-            if raw.bytes.isEmpty {
-                unread(raw)
-                return lines
-            }
-            l = try split(raw)
+            return nil
         }
     }
 
@@ -387,35 +371,47 @@ struct BundleTextReader {
     /// The host-key lines from `first` to a blank line or the end: each a known_hosts entry
     /// whose key decodes, written as `KnownHostsLine.text` writes it, sorted, once each.
     private mutating func readHostKeys(_ first: BundleTextLine) throws -> [String] {
-        var keys: [String] = []
-        var l = first
-        while true {
-            guard !l.indented, l.keyword == "host-key" else {
-                throw fail(l.number, "expected a 'host-key' line or a blank line")
-            }
-            guard keys.count < BundleText.maximumEntries else { throw fail(l.number, "more than \(BundleText.maximumEntries) host-key lines") }
-            let line = try text(l)
+        try readSortedLines(first, keyword: "host-key", copy: "host-key line") { line in
             let parsed: KnownHostsLine
             do {
                 guard case .entry(let entry) = try KnownHostsLine.parse(line) else {
-                    throw fail(l.number, "a host-key value must be a known_hosts entry, not a blank or comment line")
+                    return "a host-key value must be a known_hosts entry, not a blank or comment line"
                 }
                 _ = try KnownHostsEntry(line: entry)
                 parsed = entry
             } catch let e as KeyFormatError {
-                throw fail(l.number, "not a usable known_hosts line: \(e.reason)")
+                return "not a usable known_hosts line: \(e.reason)"
             }
             guard parsed.text == line else {
-                throw fail(l.number, "the known_hosts line is not written as hostbook writes it ('\(Self.shown(parsed.text))': single spaces, no space at either end)")
+                return "the known_hosts line is not written as hostbook writes it ('\(Self.shown(parsed.text))': single spaces, no space at either end)"
             }
-            if let last = keys.last, !BundleText.precedes(last, line) {
-                throw fail(l.number, last == line ? "a second copy of the same host-key line" : "host-key lines are sorted: this one comes before the line above")
+            return nil
+        }
+    }
+
+    /// The lines of one keyword (`host-key`, `certificate`) from `first` to a blank line or
+    /// the end: at most `BundleText.maximumEntries`, each one `problem` finds nothing wrong
+    /// with (its answer is the refusal's words), sorted and once each. `copy` names a line
+    /// in "a second copy of the same ...".
+    private mutating func readSortedLines(_ first: BundleTextLine, keyword: String, copy: String,
+                                          problem: (String) throws -> String?) throws -> [String] {
+        var lines: [String] = []
+        var l = first
+        while true {
+            guard !l.indented, l.keyword == keyword else {
+                throw fail(l.number, "expected a '\(keyword)' line or a blank line")
             }
-            keys.append(line)
-            guard let raw = try rawLine() else { return keys }
+            guard lines.count < BundleText.maximumEntries else { throw fail(l.number, "more than \(BundleText.maximumEntries) \(keyword) lines") }
+            let line = try text(l)
+            if let problem = try problem(line) { throw fail(l.number, problem) }
+            if let last = lines.last, !BundleText.precedes(last, line) {
+                throw fail(l.number, last == line ? "a second copy of the same \(copy)" : "\(keyword) lines are sorted: this one comes before the line above")
+            }
+            lines.append(line)
+            guard let raw = try rawLine() else { return lines }
             if raw.bytes.isEmpty {
                 unread(raw)
-                return keys
+                return lines
             }
             l = try split(raw)
         }
