@@ -48,6 +48,7 @@ let package = Package(
         .library(name: "Credentials", targets: ["Credentials"]),
         .library(name: "SecurityKeys", targets: ["SecurityKeys"]),
         .library(name: "Tokens", targets: ["Tokens"]),
+        .library(name: "Workflows", targets: ["Workflows"]),
     ],
     targets: [
         // C shims over system libraries: one folder each (module.modulemap + shim.h).
@@ -110,9 +111,17 @@ let package = Package(
         // that touches both the database and the vault (the only module importing both).
         .target(name: "Credentials", dependencies: ["HostStore", "Vault", "KeyFormats", "SecureMemory", "System"],
                 swiftSettings: libsecretHeaders),
-        // The command-line program.
+        // Each command's work, one type per workflow, put together from the libraries below
+        // and run in a Workspace (the command's environment and its one database handle):
+        // `hostbook ssh`'s session, the installed config, bundles, keys, known hosts. Tested
+        // in-process; throws typed errors the executable words.
+        .target(name: "Workflows",
+                dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens"],
+                swiftSettings: libsecretHeaders),
+        // The command-line program: reads arguments, asks (prompts, approvers) and presents
+        // what a workflow returns or throws.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens", "Workflows"],
                           swiftSettings: libsecretHeaders),
 
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,
@@ -140,7 +149,7 @@ let package = Package(
         // The executable's own logic in-process (`@testable import hostbook`): the parser, the
         // command table, error wording and exit codes, output shapes. Spawns the binary only to
         // start the standing agent whose signatures a command needs (Support/InProcessAgent).
-        .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "Workflows", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -4,16 +4,19 @@
 import Glibc
 #endif
 import SecureMemory
+import Workflows
 
 final class Invocation {
     let args: ParsedArguments
     let globals: GlobalOptions
-    let environment: [String: String]
+    /// The command's environment and its one database handle, handed to the workflows.
+    let workspace: Workspace
+    var environment: [String: String] { workspace.environment }
 
     init(args: ParsedArguments, globals: GlobalOptions, environment: [String: String]) {
         self.args = args
         self.globals = globals
-        self.environment = environment
+        self.workspace = Workspace(environment: environment, databasePath: globals.dbPath)
     }
 
     var json: Bool { globals.json }
@@ -40,22 +43,10 @@ final class Invocation {
         Progress(label: label, enabled: showsProgress)
     }
 
-    /// The database path: --db, else $HOSTBOOK_DB, else $XDG_DATA_HOME/hostbook/hostbook.db,
-    /// else ~/.local/share/hostbook/hostbook.db.
-    var databasePath: String { globals.dbPath ?? Self.databasePath(environment: environment) }
+    /// The database path (Workspace.databasePath: --db, else the environment's).
+    var databasePath: String { workspace.databasePath }
 
-    /// The database path without --db (git's `hostbook -Y sign` has no options of hostbook's).
-    static func databasePath(environment: [String: String]) -> String {
-        if let p = environment["HOSTBOOK_DB"], !p.isEmpty { return p }
-        if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { return x + "/hostbook/hostbook.db" }
-        return homeDirectory(environment: environment) + "/.local/share/hostbook/hostbook.db"
-    }
-
-    var homeDirectory: String { Self.homeDirectory(environment: environment) }
-
-    static func homeDirectory(environment: [String: String]) -> String {
-        environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? "/root"
-    }
+    var homeDirectory: String { workspace.homeDirectory }
 
     // MARK: Output
     // Everything printed is TerminalText: values interpolated into it are escaped unless the

@@ -12,6 +12,7 @@ import Glibc
 #endif
 import Sessions
 import System
+import Workflows
 
 enum GitSSHKeygenProgram {
     /// The first argument that makes hostbook speak ssh-keygen's `-Y` interface.
@@ -55,7 +56,7 @@ enum GitSSHKeygenProgram {
         guard !sockets.contains(where: { AgentSocket.runningAgent(at: $0) != nil }),
               GitAgentAutostart.isRequested(environment: environment) else { return }
         let socket = try AgentSocket.defaultPath(environment: environment)
-        _ = try AgentLaunch.start(databasePath: Invocation.databasePath(environment: environment), socket: socket)
+        _ = try AgentLaunch.start(databasePath: Workspace.databasePath(environment: environment), socket: socket)
         if case .cannotSign(_, let message, let hint) = AgentReadiness.check(socket: socket, keyBlob: keyBlob) {
             // The agent's words come from the vault and the database: escaped.
             throw CLIError.failure("the agent started for git cannot sign with this key: \(message.escapedForTerminal)",

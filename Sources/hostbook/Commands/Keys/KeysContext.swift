@@ -14,7 +14,7 @@ struct KeysContext {
     static func open(_ inv: Invocation) throws -> KeysContext {
         let database: HostDatabase
         do {
-            database = try HostDatabase.open(path: inv.databasePath)
+            database = try inv.workspace.database()
         } catch {
             throw KeysFailure.database(error, "cannot open the database '\(inv.databasePath)'")
         }
@@ -25,7 +25,7 @@ struct KeysContext {
     static func openForReading(_ inv: Invocation) throws -> KeysContext? {
         let database: HostDatabase?
         do {
-            database = try HostDatabase.openForReading(path: inv.databasePath)
+            database = try inv.workspace.existingDatabase()
         } catch {
             throw KeysFailure.database(error, "cannot open the database '\(inv.databasePath)'")
         }
