@@ -143,6 +143,10 @@ let package = Package(
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "Tokens", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
+        // Each workflow in-process, in a Workspace over a real SQLite file (and, where the
+        // workflow reaches it, the real keyring and OpenSSH).
+        .testTarget(name: "WorkflowsTests", dependencies: ["Workflows", "Sessions", "Credentials", "HostStore", "KeyFormats", "SecureMemory", "System", "TestSupport"],
+                    swiftSettings: libsecretHeaders),
         // End-to-end tests run the real `hostbook` binary, only where the command line itself
         // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
