@@ -3,22 +3,24 @@
 // server stops accepting until a client goes away; when accept runs out of descriptors the
 // server waits instead of calling accept again and again on a listener that stays readable.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import KeyFormats
 import System
 
 final class AgentConnectionLimitTests: XCTestCase {
+    var temp: TempFolder!
     var folder: URL!
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-add") else { throw XCTSkip("ssh-add is not installed") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-flood-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.url
     }
 
     override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        temp = nil
     }
 
     private func server(_ limits: ConnectionLimits) throws -> (AgentServer, AgentIdentity) {
