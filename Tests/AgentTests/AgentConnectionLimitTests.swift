@@ -154,7 +154,9 @@ final class AgentConnectionLimitTests: XCTestCase {
         for _ in 0..<20 { flood.append(try Self.connected(to: server.socketPath)) }
         Self.waitFor(server) { $0.active == 5 }
         for fd in flood.prefix(5) { XCTAssertEqual(Self.ask(fd), .answered) }
-        usleep(300_000)
+        // The accepting thread has stopped polling the listener (readable all along): it
+        // waits for a client to leave, and nothing but that wakes it.
+        Self.waitFor(server) { $0.pausedWaits >= 1 }
         XCTAssertEqual(server.counters.acceptCalls, 5, "the listener, readable all along, is not polled")
         XCTAssertEqual(server.counters.peak, 5)
 
@@ -202,11 +204,14 @@ final class AgentConnectionLimitTests: XCTestCase {
         XCTAssertEqual(failure, EMFILE)
         for fd in waiting { XCTAssertTrue(Self.connect(fd, to: server.socketPath)) }
         Self.waitFor(server) { $0.acceptsOutOfResources >= 1 }
+        // Out of descriptors with a client held: the accepting thread waits for that client
+        // to leave, the readable listener left alone (nothing else wakes it).
+        Self.waitFor(server) { $0.pausedWaits >= 1 }
         let calls = server.counters.acceptCalls
-        usleep(500_000)
-        XCTAssertEqual(server.counters.acceptCalls, calls, "no accept(2) on a readable listener while out of descriptors")
+        XCTAssertEqual(server.counters.acceptsOutOfResources, 1, "no accept(2) on a readable listener while out of descriptors")
         restore()
-        usleep(100_000)
+        XCTAssertEqual(server.counters.acceptCalls, calls, "still waiting for a client to leave")
+        XCTAssertEqual(Self.ask(held), .answered, "the held client is served meanwhile")
         XCTAssertEqual(server.counters.acceptCalls, calls, "still waiting for a client to leave")
 
         close(held)
