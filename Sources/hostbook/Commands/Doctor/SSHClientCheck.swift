@@ -2,6 +2,7 @@
 // support KnownHostsCommand (OpenSSH 8.5 or later)? A missing ssh is a warning (hostbook
 // works without it, `hostbook ssh` does not); an older one too.
 import HostStore
+import Workflows
 
 struct SSHClientCheck: DoctorCheck {
     func run(_ c: DoctorContext) -> DoctorResult {

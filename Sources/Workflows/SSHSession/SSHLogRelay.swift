@@ -10,33 +10,33 @@ import Glibc
 import Sessions
 import System
 
-final class SSHLogRelay: @unchecked Sendable {
-    let path: String
+public final class SSHLogRelay: @unchecked Sendable {
+    public let path: String
     private let fd: Int32
     private let stop: UnixPipe
     private var thread: pthread_t?
     private var log: SSHHostKeyProofLog
 
     /// Makes the FIFO at `path` and starts copying from it.
-    init(path: String, showsForcedLines: Bool) throws {
+    public init(path: String, showsForcedLines: Bool) throws(SSHSessionRefusal) {
         do { fd = try NamedPipe.makeAndOpen(path) } catch {
-            throw CLIError.failure("cannot create \(path.escapedForTerminal): \(error)")
+            throw .fileNotCreated(path: path, reason: "\(error)")
         }
         do { stop = try UnixPipe() } catch {
             close(fd)
-            throw CLIError.failure("cannot create a pipe: \(error)")
+            throw .pipeNotCreated(reason: "\(error)")
         }
         self.path = path
         log = SSHHostKeyProofLog(showsForcedLines: showsForcedLines)
         do { thread = try Thread.spawn { [self] in relay() } } catch {
             close(fd)
             stop.close()
-            throw CLIError.failure("\(error)")
+            throw .logRelayNotStarted(reason: "\(error)")
         }
     }
 
     /// Stops after copying what ssh has written (ssh has ended), and returns what the log said.
-    func finish() -> SSHHostKeyProofLog {
+    public func finish() -> SSHHostKeyProofLog {
         if let thread {
             _ = try? FileDescriptor(stop.writeEnd).writeAll([1])
             Thread.join(thread)

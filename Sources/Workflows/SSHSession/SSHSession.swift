@@ -1,6 +1,8 @@
 // One running `hostbook ssh` session: the agent, the askpass socket, the session's files
 // and ssh itself as hostbook's child, waited for with sigwait (SIGCHLD; SIGTERM and SIGHUP
-// are passed on to ssh). When ssh ends, everything is stopped and removed.
+// are passed on to ssh). When ssh ends, everything is stopped and removed, the host-key
+// rotations ssh learned are taken into the store, and what happened comes back as data
+// (SSHSessionOutcome) for the executable to say.
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -8,24 +10,62 @@ import System
 import Agent
 import KeyFormats
 import SecureMemory
-import HostStore
-import Sessions
+public import HostStore
+public import Sessions
 
 /// One running session: the agent, the askpass socket, the session's files and ssh itself.
-struct SSHSession {
+public struct SSHSession {
+    /// The command's workspace: the plan's database is its handle, and a rotation ssh learned
+    /// is written through it (opened for writing only then).
+    let workspace: Workspace
     let plan: SSHPlan
-    /// The database the plan was read from, the session's one handle: its agent reads it for
-    /// each request and opens nothing.
+    /// The database the plan was read from, the session's one handle: its agent and its
+    /// askpass read it for each request and open nothing.
     let database: HostDatabase
     let config: SSHSessionConfig
     let client: SSHClient
-    let environment: [String: String]
     let secrets: SSHSecretsLoader
     /// Who answers for a key saved with `--confirm` (the terminal); nil: such a key is refused.
     let approver: (any AgentApprover)?
+    /// The words of what the agent's requester is told.
+    let wording: any AgentWording
+    var environment: [String: String] { workspace.environment }
+
+    public init(workspace: Workspace, plan: SSHPlan, database: HostDatabase, config: SSHSessionConfig, client: SSHClient,
+                secrets: SSHSecretsLoader, approver: (any AgentApprover)?, wording: any AgentWording) {
+        self.workspace = workspace
+        self.plan = plan
+        self.database = database
+        self.config = config
+        self.client = client
+        self.secrets = secrets
+        self.approver = approver
+        self.wording = wording
+    }
+
+    /// The plan for saved host `name` (`user`: the login user for this connection, if not
+    /// the saved one), read from the workspace's database, and that database, which the
+    /// session keeps. No database yet: no such host.
+    public static func plan(_ workspace: Workspace, name: String, user: String?, snippetName: String?) throws -> (HostDatabase, SSHPlan) {
+        guard let database = try workspace.existingDatabase() else { throw SessionRefusal.hostNotFound(name: name, nearest: nil) }
+        return (database, try SSHPlan.load(database, name: name, user: user, snippetName: snippetName))
+    }
+
+    /// The configuration `--print-config` shows: the session's, with placeholders where a
+    /// session's paths would be.
+    public static func printedConfig(_ plan: SSHPlan, config: SSHSessionConfig) throws -> String {
+        var paths = SSHSessionConfig.Paths()
+        if plan.needsAgent {
+            paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
+            for (i, hop) in plan.hops.filter({ $0.key != nil }).enumerated() {
+                paths.publicKeyFiles[hop.alias] = "$XDG_RUNTIME_DIR/hostbook/session-XXXXXX/hop\(i + 1).pub"
+            }
+        }
+        return try config.render(plan, paths: paths)
+    }
 
     /// The signals hostbook waits for with sigwait while ssh runs.
-    static var waitedSignals: sigset_t {
+    public static var waitedSignals: sigset_t {
         var set = sigset_t()
         sigemptyset(&set)
         for s in [SIGCHLD, SIGTERM, SIGHUP] { sigaddset(&set, s) }
@@ -34,12 +74,13 @@ struct SSHSession {
 
     /// Blocks the waited signals in this thread and so in every thread started after it;
     /// a thread that left SIGCHLD unblocked could take it away from the sigwait.
-    static func blockWaitedSignals() {
+    public static func blockWaitedSignals() {
         var set = waitedSignals
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
-    func run(arguments: [String]) throws -> Int32 {
+    /// Runs ssh with `arguments` after the destination, until it ends.
+    public func run(arguments: [String]) throws -> SSHSessionOutcome {
         // Signals: the waited ones are blocked (blockWaitedSignals), the terminal's are
         // ignored while ssh runs; ssh gets all of them back at their defaults.
         var waited = Self.waitedSignals
@@ -48,7 +89,7 @@ struct SSHSession {
 
         let folder: String
         do { folder = try PrivateSocketDirectory.prepare(environment: environment) } catch {
-            throw CLIError.failure("cannot prepare the socket folder: \(error)")
+            throw SSHSessionRefusal.socketFolderUnavailable(reason: "\(error)")
         }
         var paths = SSHSessionConfig.Paths()
         let files = try SessionFolder(in: folder)
@@ -68,7 +109,8 @@ struct SSHSession {
             if plan.needsAgent {
                 let socket = try PrivateSocketDirectory.uniquePath(in: folder, prefix: "ssh")
                 agent = try AgentServer(socketPath: socket, policy: SSHAgentPolicy.make(plan: plan, database: database,
-                                                                                       client: client, secrets: secrets, approver: approver))
+                                                                                       client: client, secrets: secrets, approver: approver,
+                                                                                       wording: wording))
                 paths.agentSocket = socket
                 for hop in plan.hops {
                     guard let publicKey = hop.publicKey else { continue }
@@ -83,13 +125,13 @@ struct SSHSession {
             }
             if plan.needsAskpass || !firstUseHops.isEmpty {
                 let confirmation = firstUseHops.isEmpty ? nil : SSHFirstUseConfirmation(
-                    databasePath: config.databasePath,
+                    database: database,
                     lookups: plan.hops.filter { firstUseHops.contains($0.alias) }.map { HostLookupName(host: $0.host.hostname, port: $0.host.port) })
                 askpass = try SSHAskpass.Server(folder: folder, passwords: { (try? secrets.wait().get())?.passwords ?? [] },
                                                 confirmation: confirmation)
             }
         } catch let e as SocketError {
-            throw CLIError.failure("cannot start the session's agent: \(e.description)")
+            throw SSHSessionRefusal.agentNotStarted(reason: e.description)
         }
         // Each hop with host keys the trust core accepts gets a script that answers ssh for
         // those keys without starting hostbook (SSHKnownHostsScript).
@@ -136,7 +178,7 @@ struct SSHSession {
                                     environment: Spawn.Options.environment(env))
         let pid: pid_t
         do { pid = try Spawn.start(client.path, argv, options) } catch {
-            throw CLIError.failure("cannot run \(client.path): \(error)")
+            throw SSHSessionRefusal.sshNotStarted(path: client.path, reason: "\(error)")
         }
         secrets.attach(pid)
         askpass?.attach(sshPID: pid)
@@ -152,17 +194,15 @@ struct SSHSession {
             }
         }
         let proof = logRelay?.finish()
-        SSHRotationReport.learn(plan: plan, databasePath: config.databasePath, files: files, paths: paths, proof: proof, sshStatus: ended.exitCode)
+        let rotation = SSHRotationLearning.learn(plan: plan, database: { try workspace.database() }, files: files, paths: paths,
+                                                 proof: proof, sshStatus: ended.exitCode)
         // A vault failure stopped ssh: the vault's error is the outcome, not ssh's status.
-        if case .failure(let error) = secrets.wait() { throw error }
+        let secretsFailure: (any Error)?
+        if case .failure(let error) = secrets.wait() { secretsFailure = error } else { secretsFailure = nil }
         // ssh's own failure (255) after it was given a stored password: ssh says only
         // "Permission denied (password)", and only hostbook knows the password was its own.
-        if ended.exitCode == 255, let host = askpass?.answered.last {
-            let name = PrintableText.quoted(host)
-            Hostbook.report(message: "ssh failed after hostbook gave it the stored password of '\(name)'; if ssh said 'Permission denied', that password is wrong",
-                            hint: "Store the right one with 'hostbook edit \(ShellQuote.quote(host)) --password-stdin'.")
-        }
-        return ended.exitCode
+        let password = ended.exitCode == 255 ? askpass?.answered.last : nil
+        return SSHSessionOutcome(exitStatus: ended.exitCode, rotation: rotation, secretsFailure: secretsFailure, passwordGivenBeforeFailure: password)
     }
 
     /// The hops whose first use, approved on the terminal, may learn the server's other
@@ -180,7 +220,7 @@ struct SSHSession {
         return Set(hops.map(\.alias))
     }
 
-    static func localUserName() -> String {
+    public static func localUserName() -> String {
         if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
         return "root"
     }

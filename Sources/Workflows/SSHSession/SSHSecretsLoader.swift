@@ -8,14 +8,14 @@ import Glibc
 #endif
 import System
 
-final class SSHSecretsLoader: @unchecked Sendable {
+public final class SSHSecretsLoader: @unchecked Sendable {
     /// Broadcast when `result` is set.
     private let lock = Lock()
     private var result: Result<SSHSecrets, Error>?
     private var child: pid_t?
     private var thread = pthread_t()
 
-    init(_ load: @escaping @Sendable () throws -> SSHSecrets) throws {
+    public init(_ load: @escaping @Sendable () throws -> SSHSecrets) throws(SSHSessionRefusal) {
         let body: @Sendable () -> Void = { [self] in
             let outcome = Result { try load() }
             lock.locked {
@@ -25,7 +25,7 @@ final class SSHSecretsLoader: @unchecked Sendable {
             }
         }
         do { thread = try Thread.spawn(body) } catch {
-            throw CLIError.failure("cannot start a thread: \(error.error)")
+            throw .threadNotStarted(reason: "\(error.error)")
         }
     }
 
@@ -34,7 +34,7 @@ final class SSHSecretsLoader: @unchecked Sendable {
     }
 
     /// Blocks until the secrets are read.
-    func wait() -> Result<SSHSecrets, Error> {
+    public func wait() -> Result<SSHSecrets, Error> {
         lock.locked {
             while result == nil { lock.wait() }
             return result!
@@ -42,7 +42,7 @@ final class SSHSecretsLoader: @unchecked Sendable {
     }
 
     /// ssh's pid: stopped if reading the vault fails (now or later).
-    func attach(_ pid: pid_t) {
+    public func attach(_ pid: pid_t) {
         lock.locked {
             child = pid
             if case .failure? = result { kill(pid, SIGTERM) }

@@ -13,35 +13,35 @@ import Glibc
 #endif
 import System
 
-final class SessionFolder {
-    let path: String
+public final class SessionFolder {
+    public let path: String
     private var files: [String] = []
 
     /// Makes `PARENT/session-XXXXXX`, 0700.
-    init(in parent: String) throws {
+    public init(in parent: String) throws(SSHSessionRefusal) {
         var template = Array((parent + "/session-XXXXXX").utf8CString)
         guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-            throw CLIError.failure("cannot create the session folder in \(parent.escapedForTerminal): \(String(cString: strerror(errno)))")
+            throw .sessionFolderNotCreated(parent: parent, reason: String(cString: strerror(errno)))
         }
         path = String(cString: made)
     }
 
     /// Writes a new file `name` (0600, never an existing file or a link) and returns its path.
-    func write(_ name: String, _ contents: [UInt8]) throws -> String {
+    public func write(_ name: String, _ contents: [UInt8]) throws(SSHSessionRefusal) -> String {
         let file = path + "/" + name
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw CLIError.failure("cannot create \(file.escapedForTerminal): \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else { throw .fileNotCreated(path: file, reason: String(cString: strerror(errno))) }
         files.append(file)
         defer { close(fd) }
         do { try FileDescriptor(fd).writeAll(contents) } catch {
-            throw CLIError.failure("cannot write \(file.escapedForTerminal): \(error)")
+            throw .fileNotWritten(path: file, reason: "\(error)")
         }
         return file
     }
 
     /// The contents of `name`'s file as it is now (ssh may have replaced it: a rotation's
     /// known_hosts file), at most `limit` bytes; nil when it cannot be read.
-    func read(_ file: String, limit: Int = 1 << 20) -> [UInt8]? {
+    public func read(_ file: String, limit: Int = 1 << 20) -> [UInt8]? {
         guard let (fd, _) = try? RegularFile.open(file) else { return nil }
         defer { close(fd) }
         return try? FileDescriptor(fd).readToEnd(limit: limit)
@@ -50,7 +50,7 @@ final class SessionFolder {
     /// Removes the files and the folder, and whatever ssh left beside them (a rotation's
     /// `known_hosts.old`, which hostfile.c hostfile_replace_entries keeps). The folder is
     /// this session's own (mkdtemp, 0700): every name in it is the session's.
-    func remove() {
+    public func remove() {
         for file in files { unlink(file) }
         files.removeAll()
         if let dir = opendir(path) {
