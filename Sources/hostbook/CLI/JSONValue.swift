@@ -1,5 +1,6 @@
 // JSON output with stable, ordered field names (a contract with scripts; docs/json.md).
-// The text itself, escapes included, is written by JSONBytes alone.
+// The text itself, escapes included, is written by JSONBytes alone (Workflows).
+import Workflows
 
 enum JSONValue: Sendable, Equatable {
     case null
@@ -21,8 +22,54 @@ enum JSONValue: Sendable, Equatable {
     /// Pretty-printed with two-space indentation (written by JSONBytes, the one JSON writer).
     func rendered() -> String {
         var w = JSONBytes()
-        w.write(self, indent: 0)
+        write(into: &w, indent: 0)
         return String(decoding: w.bytes, as: UTF8.self)
+    }
+
+    /// The value followed by a newline, as `Invocation.printJSON` prints it.
+    func line(capacity: Int = 4096) -> [UInt8] {
+        var w = JSONBytes(capacity: capacity)
+        write(into: &w, indent: 0)
+        w.byte(0x0A)
+        return w.bytes
+    }
+
+    /// The value at `indent` (two spaces a level), into `w`.
+    func write(into w: inout JSONBytes, indent: Int) {
+        switch self {
+        case .null: w.text("null")
+        case .bool(let b): w.text(b ? "true" : "false")
+        case .int(let n): w.text(String(n))
+        case .unsigned(let n): w.text(String(n))
+        case .string(let s): w.string(s)
+        case .array(let items):
+            if items.isEmpty { w.text("[]"); return }
+            w.byte(UInt8(ascii: "["))
+            w.byte(0x0A)
+            for (i, item) in items.enumerated() {
+                w.spaces(indent + 1)
+                item.write(into: &w, indent: indent + 1)
+                if i != items.count - 1 { w.byte(UInt8(ascii: ",")) }
+                w.byte(0x0A)
+            }
+            w.spaces(indent)
+            w.byte(UInt8(ascii: "]"))
+        case .object(let fields):
+            if fields.isEmpty { w.text("{}"); return }
+            w.byte(UInt8(ascii: "{"))
+            w.byte(0x0A)
+            for (i, (k, v)) in fields.enumerated() {
+                w.spaces(indent + 1)
+                w.string(k)
+                w.byte(UInt8(ascii: ":"))
+                w.byte(UInt8(ascii: " "))
+                v.write(into: &w, indent: indent + 1)
+                if i != fields.count - 1 { w.byte(UInt8(ascii: ",")) }
+                w.byte(0x0A)
+            }
+            w.spaces(indent)
+            w.byte(UInt8(ascii: "}"))
+        }
     }
 
     /// `s` as a JSON string, quotes included, appended to `out` (JSONBytes' escaping).

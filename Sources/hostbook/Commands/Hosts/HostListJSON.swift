@@ -2,6 +2,7 @@
 // `JSONValue.array(hosts.map(HostOutput.json)).rendered()`, without building either
 // (benchmarks/README.md, "hosts": 10,000 hosts well under 50 ms).
 import HostStore
+import Workflows
 
 enum HostListJSON {
     /// Writes the JSON array of every host `forEachHost` yields, and a newline, to `fd`.
@@ -35,7 +36,7 @@ enum HostListJSON {
             field(&w, "note", row, .note, comma: true)
             field(&w, "source_id", row, .sourceID, comma: true)
             w.raw("    \"tailscale\": ")
-            w.write(HostOutput.tailscale(row.tailscale), indent: 2)
+            HostOutput.tailscale(row.tailscale).write(into: &w, indent: 2)
             w.raw(",\n")
             field(&w, "created_at", row, .createdAt, comma: true)
             field(&w, "updated_at", row, .updatedAt, comma: true)
@@ -53,7 +54,7 @@ enum HostListJSON {
             // Only a bundle's host the user changed has it (HostOutput.json).
             if !row.overrides.isEmpty {
                 w.raw(",\n    \"overrides\": ")
-                w.write(HostOutput.overrides(row.overrides), indent: 2)
+                HostOutput.overrides(row.overrides).write(into: &w, indent: 2)
             }
             w.raw("\n")
             w.raw("  }")

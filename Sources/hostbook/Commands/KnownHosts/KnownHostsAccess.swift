@@ -3,10 +3,17 @@
 import HostStore
 import KeyFormats
 import System
+import Workflows
 
 enum KnownHostsAccess {
     static let portOption = OptionSpec.value(.port, "N", "SSH port (default 22)")
     static let keyOption = OptionSpec.value(.key, "\"TYPE BASE64\"", "The host key: a .pub line, or an ssh-keyscan line (HOST TYPE BASE64)")
+    static let keyHint = "Give the host key as --key \"TYPE BASE64\", e.g. from 'ssh-keyscan HOST'."
+
+    /// Whether this invocation may ask the user, or why not (for the workflows).
+    static func asking(_ inv: Invocation) -> Asking {
+        inv.canPrompt ? .possible : inv.globals.noInput ? .refused : .noTerminal
+    }
 
     /// Runs `body` with the store (created when missing), mapping database failures to exit 1.
     static func withStore<R>(_ inv: Invocation, _ body: (KnownHostsStore) throws -> R) throws -> R {
@@ -90,7 +97,7 @@ enum KnownHostsAccess {
     /// when missing, malformed or for another host). PastedHostKey has the forms.
     static func presentedKey(_ inv: Invocation, for lookup: HostLookupName) throws -> PresentedHostKey {
         guard let text = inv.args.value(.key) else {
-            throw CLIError.usage("--key is required", hint: PastedHostKey.hint)
+            throw CLIError.usage("--key is required", hint: keyHint)
         }
         return try PastedHostKey.parse(text, for: lookup)
     }
