@@ -3,8 +3,8 @@
 // works without it, `hostbook ssh` does not); an older one too.
 import HostStore
 
-struct SSHClientCheck: DoctorCheck {
-    func run(_ c: DoctorContext) -> DoctorResult {
+enum SSHClientCheck {
+    static func run() -> DoctorResult {
         var r = DoctorResult()
         let client: SSHClient?
         do { client = try SSHClient.probe(environment: ProcessEnvironment.current()) } catch {
