@@ -84,7 +84,7 @@ enum ImportTailscaleCommand {
         for line in TailscaleImportOutput.problemLines(report) + report.notes.map(\.line) { warnings.warn("\(line)") }
         warnings.finish()
         if inv.json {
-            TailscaleImportOutput.writeJSON(report) { inv.writeJSON($0) }
+            TailscaleImportJSON.write(report, reasons: report.keyProblems.map(\.reasonLine), notes: report.notes.map(\.line)) { inv.writeJSON($0) }
         } else {
             inv.write(TailscaleImportOutput.text(report, color: inv.useColor))
         }

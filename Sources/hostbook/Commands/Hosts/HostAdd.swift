@@ -49,7 +49,7 @@ enum HostAdd {
         let password: SecretBytes? = a.flag(.passwordStdin) ? try HostPasswords.read(inv, hostName: name) : nil
         let host = try HostEditing.add(new, password: password, in: inv.workspace)
         if inv.json {
-            inv.printJSON(HostOutput.json(host))
+            inv.printJSON(HostJSON.host(host))
         } else {
             inv.print("Added host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
         }

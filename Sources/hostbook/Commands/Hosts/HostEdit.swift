@@ -74,7 +74,7 @@ enum HostEdit {
         let password: SecretBytes? = edit.needsPassword ? try HostPasswords.read(inv, hostName: name) : nil
         let host = try HostEditing.apply(edit, password: password, in: inv.workspace)
         if inv.json {
-            inv.printJSON(HostOutput.json(host))
+            inv.printJSON(HostJSON.host(host))
         } else {
             inv.print("Updated host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
             if let userPublishing = edit.userPublishing {

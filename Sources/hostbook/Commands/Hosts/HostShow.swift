@@ -13,7 +13,7 @@ enum HostShow {
         let host = try HostEditing.existing(name, in: inv.workspace)
         let userOmitted = try inv.workspace.existingDatabase().map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
         if inv.json {
-            inv.printJSON(HostOutput.json(host, userOmitted: userOmitted))
+            inv.printJSON(HostJSON.host(host, userOmitted: userOmitted))
         } else {
             inv.write(HostOutput.text(host, userOmitted: userOmitted))
         }

@@ -2,6 +2,7 @@
 // rejected, replaced, revoked, imported, removed, learned, retired), oldest first, for every host or one.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsHistory {
     static let spec = CommandSpec(

@@ -2,6 +2,7 @@
 // The same shape either way; the audit trail is `known-hosts history`.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsList {
     static let spec = CommandSpec(

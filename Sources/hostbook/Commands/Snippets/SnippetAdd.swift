@@ -31,6 +31,6 @@ enum SnippetAdd {
         }
         let s = try SnippetEditing.add(name, command: command, description: inv.args.value(.description), tags: inv.args.values(.tag),
                                        in: inv.workspace)
-        if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Added snippet '\(s.name)'.") }
+        if inv.json { inv.printJSON(SnippetJSON.snippet(s)) } else { inv.print("Added snippet '\(s.name)'.") }
     }
 }

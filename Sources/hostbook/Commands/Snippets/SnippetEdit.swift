@@ -28,6 +28,6 @@ enum SnippetEdit {
         let changes = SnippetChanges(rename: a.value(.rename), command: try SnippetInput.command(inv), description: a.value(.description),
                                      addTags: a.values(.tag), removeTags: a.values(.untag))
         let s = try SnippetEditing.edit(name, changes, in: inv.workspace)
-        if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Updated snippet '\(s.name)'.") }
+        if inv.json { inv.printJSON(SnippetJSON.snippet(s)) } else { inv.print("Updated snippet '\(s.name)'.") }
     }
 }

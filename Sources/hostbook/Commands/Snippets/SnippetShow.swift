@@ -11,7 +11,7 @@ enum SnippetShow {
         let name = inv.args.positional(0)!
         let s = try SnippetEditing.existing(name, in: inv.workspace)
         if inv.json {
-            inv.printJSON(SnippetOutput.json(s))
+            inv.printJSON(SnippetJSON.snippet(s))
         } else {
             inv.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n")
             if !s.tags.isEmpty { inv.write("tags:        \(s.tags.joined(separator: ", "))\n") }
