@@ -5,6 +5,8 @@ import HostStore
 import KeyFormats
 
 public enum KnownHostsRefusal: Error, Equatable {
+    /// HOST is not one plain host name or address (or `[host]:port`), and why.
+    case notAHostName(String, reason: String)
     /// ssh-keyscan is not on PATH.
     case keyscanNotFound
     /// ssh-keyscan could not be started.

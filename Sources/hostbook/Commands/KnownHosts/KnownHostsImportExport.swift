@@ -54,9 +54,7 @@ enum KnownHostsExport {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let text = try KnownHostsAccess.withExistingStore(inv) {
-            try $0?.exportKnownHosts(hashed: inv.args.flag(.hashed)) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
-        }
+        let text = try KnownHostsAccess.mappingErrors { try KnownHostsQueries.export(hashed: inv.args.flag(.hashed), in: inv.workspace) }
         // Each line escaped like any printed text (a comment from an imported file could
         // hold ESC); the line breaks between them are the file's own.
         inv.write(text.split(separator: "\n").map { line -> TerminalText in "\(line)\n" }.joined())

@@ -9,7 +9,7 @@ extension KnownHostsRefusal: UserFacingError {
         switch self {
         case .keyscanNotFound, .keyscanDidNotRun, .scanFailed, .noHostKeysFound, .fileUnreadable: .failure
         case .scanNeedsAnswer, .approvalNeedsConfirmation: .inputNeeded
-        case .pastedKeyLines, .pastedKeyInvalid, .pastedKeyMarker, .pastedKeyForAnotherHost: .usage
+        case .notAHostName, .pastedKeyLines, .pastedKeyInvalid, .pastedKeyMarker, .pastedKeyForAnotherHost: .usage
         case .fileTooLarge, .fingerprintMismatch: .rejected
         case .revokedNotApprovable: .hostKeyRevoked
         case .notApproved: .hostKeyUnknown
@@ -20,6 +20,8 @@ extension KnownHostsRefusal: UserFacingError {
 
     var message: String {
         switch self {
+        case .notAHostName(let host, let reason):
+            "'\(PrintableText.quoted(host))' is not a host name: \(reason)"
         case .keyscanNotFound:
             "ssh-keyscan was not found"
         case .keyscanDidNotRun(let reason):
@@ -61,6 +63,8 @@ extension KnownHostsRefusal: UserFacingError {
 
     var hint: String? {
         switch self {
+        case .notAHostName:
+            "Give one host name or address (the port with --port); patterns can be imported from a known_hosts file."
         case .keyscanNotFound:
             "Install the openssh-client package."
         case .keyscanDidNotRun, .fileUnreadable, .fileTooLarge, .revokedNotApprovable, .notApproved, .changedKeyKept:
