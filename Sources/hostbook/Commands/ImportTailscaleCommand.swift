@@ -62,14 +62,7 @@ enum ImportTailscaleCommand {
         }
         // One copy only: the importer frees each device when done with it.
         document.nodes = []
-        // A dry run only reads; against a database that does not exist yet it plans against
-        // an empty one in memory rather than create the file.
-        let database: HostDatabase
-        if options.dryRun {
-            database = try HostStoreAccess.openForReading(inv) ?? TailscaleImporter.emptyDatabase()
-        } else {
-            database = try HostStoreAccess.openForWriting(inv)
-        }
+        let database = try TailscaleImportDatabase.open(dryRun: options.dryRun, in: inv.workspace)
         let report: TailscaleImportReport
         let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {

@@ -1,5 +1,5 @@
-// What the known-hosts commands share: opening the store, reading --port and --key,
-// turning library errors into one-line messages, and the JSON shape of an entry.
+// What the known-hosts commands share: opening the store, reading HOST, --port and --key,
+// and the words for hosts and keys in messages.
 import HostStore
 import KeyFormats
 import System
@@ -23,10 +23,6 @@ enum KnownHostsAccess {
     /// Presents a database failure as every known-hosts command does (exit 1).
     static func mappingErrors<R>(_ body: () throws -> R) throws -> R {
         try HostStoreErrorPresentation.mapping(body)
-    }
-
-    static func port(_ inv: Invocation) throws -> Int {
-        try inv.args.int(.port, in: TCPPort.range) ?? HostLookupName.defaultPort
     }
 
     /// HOST and --port as a lookup name (KnownHostName.lookup): a plain host name or address,
@@ -78,8 +74,6 @@ enum KnownHostsAccess {
     /// `type fingerprint` of a stored entry, for messages (the type comes from a key blob:
     /// escaped).
     static func describeStored(_ row: KnownHostRow) -> String { "\(PrintableText.quoted(row.keyType)) \(row.fingerprint)" }
-
-    static func entryJSON(_ row: KnownHostRow) -> JSONValue { KnownHostsJSON.entry(row) }
 
     /// When and how an entry was trusted, for the changed-key warning.
     static func provenance(_ row: KnownHostRow) -> String {

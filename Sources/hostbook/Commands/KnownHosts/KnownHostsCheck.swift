@@ -37,7 +37,7 @@ enum KnownHostsCheck {
                 ("via_bare_name", .bool(check.viaBareName)),
                 ("via_certificate_authority", .bool(check.decision.viaCertificateAuthority)),
                 ("revocation_list", .optional(check.revocationList)),
-                ("entries", .array(check.entries.map(KnownHostsAccess.entryJSON))),
+                ("entries", .array(check.entries.map(KnownHostsJSON.entry))),
             ]))
         } else {
             inv.print(line(check, key: key))
