@@ -1,7 +1,7 @@
 // The one JSON writer: values rendered straight into bytes (two-space indentation) and the
 // one rule for escaping a JSON string (`escaped`: `"`, `\`, C0 controls, DEL, C1 controls,
 // U+2028/U+2029; everything else, characters outside the BMP included, as UTF-8).
-// The program's `JSONValue.rendered()` and `StreamedJSONObject` go through it; outputs that
+// `JSONValue.rendered()` and `StreamedJSONObject` (beside it) go through it; outputs that
 // can be large write with it directly: `list --json` with 10,000 hosts spends most of its time building
 // Strings otherwise (benchmarks/README.md, "hosts").
 #if canImport(Glibc)
