@@ -4,8 +4,8 @@
 import HostStore
 import Workflows
 
-struct SSHClientCheck: DoctorCheck {
-    func run(_ c: DoctorContext) -> DoctorResult {
+enum SSHClientCheck {
+    static func run() -> DoctorResult {
         var r = DoctorResult()
         let client: SSHClient?
         do { client = try SSHClient.probe(environment: ProcessEnvironment.current()) } catch {

@@ -1,8 +1,8 @@
 // The JSON object of a snippet: name, command (exactly as stored), description, tags, then times.
 import HostStore
 
-enum SnippetOutput {
-    static func json(_ s: Snippet) -> JSONValue {
+public enum SnippetJSON {
+    public static func snippet(_ s: Snippet) -> JSONValue {
         .object([
             ("name", .string(s.name)),
             ("command", .string(s.command)),

@@ -2,12 +2,12 @@
 // text is exactly what `JSONValue.rendered()` gives for the whole object, but no more than
 // about 64 KiB of it is held at a time. Used by the import reports (Tailscale, ssh_config).
 
-struct StreamedJSONObject {
+public struct StreamedJSONObject {
     private var out = "{\n"
     private var first = true
     private let write: (String) -> Void
 
-    init(write: @escaping (String) -> Void) { self.write = write }
+    public init(write: @escaping (String) -> Void) { self.write = write }
 
     private mutating func key(_ k: String) {
         out += first ? "" : ",\n"
@@ -18,13 +18,13 @@ struct StreamedJSONObject {
     }
 
     /// One member with a small value.
-    mutating func field(_ name: String, _ value: JSONValue) {
+    public mutating func field(_ name: String, _ value: JSONValue) {
         key(name)
         out += value.rendered()
     }
 
     /// One member whose value is an array, each element rendered and written as it comes.
-    mutating func array<T>(_ name: String, _ items: [T], _ element: (T) -> JSONValue) {
+    public mutating func array<T>(_ name: String, _ items: [T], _ element: (T) -> JSONValue) {
         key(name)
         guard !items.isEmpty else { out += "[]"; return }
         out += "[\n"
@@ -37,7 +37,7 @@ struct StreamedJSONObject {
     }
 
     /// Closes the object and writes what is left.
-    mutating func finish() {
+    public mutating func finish() {
         out += first ? "}\n" : "\n}\n"
         write(out)
     }

@@ -1,15 +1,15 @@
 // The one JSON writer: values rendered straight into bytes (two-space indentation) and the
 // one rule for escaping a JSON string (`escaped`: `"`, `\`, C0 controls, DEL, C1 controls,
 // U+2028/U+2029; everything else, characters outside the BMP included, as UTF-8).
-// `JSONValue.rendered()` and `StreamedJSONObject` go through it; outputs that can be large
-// write with it directly: `list --json` with 10,000 hosts spends most of its time building
+// `JSONValue.rendered()` and `StreamedJSONObject` (beside it) go through it; outputs that
+// can be large write with it directly: `list --json` with 10,000 hosts spends most of its time building
 // Strings otherwise (benchmarks/README.md, "hosts").
 #if canImport(Glibc)
 import Glibc
 #endif
 import System
 
-struct JSONBytes {
+public struct JSONBytes {
     private var buffer: Buffer
 
     /// Plain memory with memcpy appends: `Array.append` per field costs more than the
@@ -51,75 +51,36 @@ struct JSONBytes {
         }
     }
 
-    init(capacity: Int = 4096) { buffer = Buffer(capacity: capacity) }
+    public init(capacity: Int = 4096) { buffer = Buffer(capacity: capacity) }
 
     /// What has been rendered (and not yet flushed).
-    var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: buffer.base, count: buffer.count)) }
 
-    /// `value` followed by a newline, as `Invocation.printJSON` prints it.
-    static func line(_ value: JSONValue, capacity: Int = 4096) -> [UInt8] {
-        var w = JSONBytes(capacity: capacity)
-        w.write(value, indent: 0)
-        w.buffer.append(0x0A)
-        return w.bytes
-    }
+    /// One byte as it is (punctuation, a line break).
+    public mutating func byte(_ b: UInt8) { buffer.append(b) }
 
-    mutating func write(_ value: JSONValue, indent: Int) {
-        switch value {
-        case .null: append("null")
-        case .bool(let b): append(b ? "true" : "false")
-        case .int(let n): append(String(n))
-        case .unsigned(let n): append(String(n))
-        case .string(let s): string(s)
-        case .array(let items):
-            if items.isEmpty { append("[]"); return }
-            buffer.append(UInt8(ascii: "["))
-            buffer.append(0x0A)
-            for (i, item) in items.enumerated() {
-                spaces(indent + 1)
-                write(item, indent: indent + 1)
-                if i != items.count - 1 { buffer.append(UInt8(ascii: ",")) }
-                buffer.append(0x0A)
-            }
-            spaces(indent)
-            buffer.append(UInt8(ascii: "]"))
-        case .object(let fields):
-            if fields.isEmpty { append("{}"); return }
-            buffer.append(UInt8(ascii: "{"))
-            buffer.append(0x0A)
-            for (i, (k, v)) in fields.enumerated() {
-                spaces(indent + 1)
-                string(k)
-                buffer.append(UInt8(ascii: ":"))
-                buffer.append(UInt8(ascii: " "))
-                write(v, indent: indent + 1)
-                if i != fields.count - 1 { buffer.append(UInt8(ascii: ",")) }
-                buffer.append(0x0A)
-            }
-            spaces(indent)
-            buffer.append(UInt8(ascii: "}"))
-        }
-    }
+    /// Text written as it is (a keyword, a number): never a string from outside.
+    public mutating func text(_ s: String) { append(s) }
 
     private mutating func append(_ s: String) {
         var s = s
         s.withUTF8 { buffer.append($0.baseAddress!, $0.count) }
     }
 
-    mutating func spaces(_ indent: Int) {
+    public mutating func spaces(_ indent: Int) {
         for _ in 0..<(indent * 2) { buffer.append(0x20) }
     }
 
     /// RFC 8259 §7 string, escaping `"`, `\`, C0 controls, DEL, C1
     /// controls (UTF-8 C2 80–C2 9F) and U+2028/U+2029 (E2 80 A8/A9).
-    mutating func string(_ s: String) {
+    public mutating func string(_ s: String) {
         var s = s
         s.withUTF8 { escaped($0) }
     }
 
     /// A string given as UTF-8 bytes (e.g. straight from SQLite); `null` for nil. Bytes that
     /// are not valid UTF-8 are repaired (U+FFFD) exactly as `String(decoding:)` would.
-    mutating func string(utf8 u: UnsafeBufferPointer<UInt8>?) {
+    public mutating func string(utf8 u: UnsafeBufferPointer<UInt8>?) {
         guard let u else { append("null"); return }
         if u.allSatisfy({ $0 < 0x80 }) || String(validating: u, as: UTF8.self) != nil {
             escaped(u)
@@ -129,11 +90,11 @@ struct JSONBytes {
     }
 
     /// Bytes written as they are (punctuation, field names, numbers).
-    mutating func raw(_ s: StaticString) {
+    public mutating func raw(_ s: StaticString) {
         s.withUTF8Buffer { buffer.append($0.baseAddress!, $0.count) }
     }
 
-    mutating func int(_ n: Int) { append(String(n)) }
+    public mutating func int(_ n: Int) { append(String(n)) }
 
     private mutating func escaped(_ u: UnsafeBufferPointer<UInt8>) {
         buffer.append(UInt8(ascii: "\""))
@@ -179,13 +140,13 @@ struct JSONBytes {
 
     /// Writes what has been rendered so far to `fd` once it passes `threshold` bytes, and
     /// starts again with the same buffer (large outputs need no large buffer).
-    mutating func flush(to fd: Int32, threshold: Int = 1 << 16) {
+    public mutating func flush(to fd: Int32, threshold: Int = 1 << 16) {
         guard buffer.count >= threshold else { return }
         writeAll(to: fd)
     }
 
     /// Writes everything rendered and not yet written to `fd`.
-    mutating func writeAll(to fd: Int32) {
+    public mutating func writeAll(to fd: Int32) {
         JSONBytes.write(UnsafeRawBufferPointer(start: buffer.base, count: buffer.count), to: fd)
         buffer.count = 0
     }
@@ -198,7 +159,7 @@ struct JSONBytes {
     }
 
     /// Writes all of `bytes` to `fd`, retrying short writes; a closed pipe ends quietly.
-    static func write(_ buf: UnsafeRawBufferPointer, to fd: Int32) {
+    public static func write(_ buf: UnsafeRawBufferPointer, to fd: Int32) {
         try? FileDescriptor(fd).writeAll(buf)
     }
 }

@@ -3,9 +3,9 @@
 // absent (an entry without a marker, a pattern entry's port).
 import HostStore
 
-enum KnownHostsJSON {
+public enum KnownHostsJSON {
     /// One stored entry: `known-hosts list`, the `entries` of `check`, the `removed` of `remove`.
-    static func entry(_ row: KnownHostRow) -> JSONValue {
+    public static func entry(_ row: KnownHostRow) -> JSONValue {
         .object([
             ("host", .string(row.pattern)),
             ("port", .optional(row.displayPort)),
@@ -18,7 +18,7 @@ enum KnownHostsJSON {
     }
 
     /// One audit event: `known-hosts history`.
-    static func event(_ e: HostKeyEvent) -> JSONValue {
+    public static func event(_ e: HostKeyEvent) -> JSONValue {
         .object([
             ("created_at", .string(e.at)),
             ("event", .string(e.event)),

@@ -7,16 +7,16 @@ import System
 import HostStore
 import ImportFormats
 
-enum TailscaleInput {
+public enum TailscaleInput {
     /// Reads and parses the document named by `argument` (nil: run tailscale).
-    static func read(_ argument: String?, environment: [String: String]) throws -> TailscaleDocument {
+    public static func read(_ argument: String?, environment: [String: String]) throws -> TailscaleDocument {
         switch argument {
         case "-":
             return try parse(FileDescriptorSource(fd: STDIN_FILENO, name: "standard input"))
         case let path?:
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             guard fd >= 0 else {
-                throw CLIError.failure("cannot open '\(path)': \(String(cString: strerror(errno)))")
+                throw TailscaleRefusal.cannotOpen(path: path, reason: String(cString: strerror(errno)))
             }
             defer { close(fd) }
             return try parse(FileDescriptorSource(fd: fd, name: "'\(path)'"))
@@ -27,22 +27,20 @@ enum TailscaleInput {
 
     /// An input that cannot be used is a `HostStoreError` (`.unusableInput`, exit 1), with
     /// its hint: presented like every other HostStore error.
-    static func parse(_ source: FileDescriptorSource) throws -> TailscaleDocument {
+    public static func parse(_ source: FileDescriptorSource) throws -> TailscaleDocument {
         try TailscaleImporter.readDocument(source)
     }
 
-    static let passFileHint = "Pass a file instead: run 'tailscale status --json > status.json' where Tailscale runs, then 'hostbook import-tailscale status.json'."
-
     /// Runs `tailscale status --json` and parses its standard output as it arrives.
-    static func runTailscale(environment: [String: String]) throws -> TailscaleDocument {
+    public static func runTailscale(environment: [String: String]) throws -> TailscaleDocument {
         guard let executable = ExecutablePath.find("tailscale", searchPath: environment["PATH"]) else {
-            throw CLIError.failure("the 'tailscale' command was not found, so the device list cannot be read from it", hint: passFileHint)
+            throw TailscaleRefusal.tailscaleNotFound
         }
         let outPipe: UnixPipe, errPipe: UnixPipe
-        do { outPipe = try UnixPipe() } catch { throw CLIError.failure("cannot run tailscale: \(error)") }
+        do { outPipe = try UnixPipe() } catch { throw TailscaleRefusal.cannotRun(program: nil, reason: "\(error)") }
         do { errPipe = try UnixPipe() } catch {
             outPipe.close()
-            throw CLIError.failure("cannot run tailscale: \(error)")
+            throw TailscaleRefusal.cannotRun(program: nil, reason: "\(error)")
         }
         // hostbook ignores SIGPIPE; the child gets the default back, so closing the pipe on
         // it ends it rather than making it fail with "Broken pipe".
@@ -54,7 +52,7 @@ enum TailscaleInput {
         guard case .success(let pid) = spawned else {
             close(outPipe.readEnd); close(errPipe.readEnd)
             let why = if case .failure(let error) = spawned { error.description } else { "" }
-            throw CLIError.failure("cannot run '\(executable)': \(why)", hint: passFileHint)
+            throw TailscaleRefusal.cannotRun(program: executable, reason: why)
         }
         var parsed: Result<TailscaleDocument, any Error>
         do {
@@ -78,13 +76,12 @@ enum TailscaleInput {
             let firstLine = String(decoding: errBytes, as: UTF8.self).split(whereSeparator: \.isNewline).first.map(String.init)
             let why = firstLine.map { $0.count > 200 ? String($0.prefix(200)) + "..." : $0 }
                 ?? { switch status { case .exited(let code): "exit status \(code)"; case .signaled(let signal): "killed by signal \(signal)" } }()
-            throw CLIError.failure("'tailscale status --json' failed: \(why)",
-                                   hint: "Is Tailscale running ('tailscale up')? Or pass a file: hostbook import-tailscale FILE")
+            throw TailscaleRefusal.statusFailed(reason: why)
         }
         switch parsed {
         case .success(let doc): return doc
         case .failure(let e as HostStoreError) where e.kind == .unusableInput:
-            throw CLIError.failure("the output of 'tailscale status --json' cannot be used: \(e.message)", hint: passFileHint)
+            throw TailscaleRefusal.statusUnusable(reason: e.message)
         case .failure(let e): throw e
         }
     }

@@ -7,21 +7,21 @@ import Glibc
 import System
 import KeyFormats
 
-enum Keyscan {
-    static let defaultTimeout = 5
+public enum Keyscan {
+    public static let defaultTimeout = 5
 
-    /// The distinct plain keys `host` offers on `port`; throws the one-line reason when
-    /// there are none.
-    static func keys(host: String, port: Int, timeout: Int) throws -> [PublicKey] {
+    /// The distinct plain keys `host` offers on `port`; throws `KnownHostsRefusal` (the
+    /// program not found or not run, or why the scan found none) when there are none.
+    public static func keys(host: String, port: Int, timeout: Int) throws -> [PublicKey] {
         let started = monotonicSeconds()
         guard let program = ExecutablePath.find("ssh-keyscan", searchPath: getenv("PATH").map { String(cString: $0) }) else {
-            throw CLIError.failure("ssh-keyscan was not found", hint: "Install the openssh-client package.")
+            throw KnownHostsRefusal.keyscanNotFound
         }
         let output: CapturedProcess.Result
         do {
             output = try CapturedProcess.run(program, ["ssh-keyscan", "-T", String(timeout), "-p", String(port), "--", host], limit: 1 << 26)
         } catch {
-            throw CLIError.failure("cannot run ssh-keyscan: \(error)")
+            throw KnownHostsRefusal.keyscanDidNotRun(reason: "\(error)")
         }
         var keys: [PublicKey] = []
         for line in output.stdout.split(separator: UInt8(ascii: "\n")) {
@@ -32,7 +32,7 @@ enum Keyscan {
         if keys.isEmpty {
             let failure = KeyscanFailure.diagnose(host: host, port: port, timeout: timeout, elapsed: monotonicSeconds() - started,
                                                   keyscanStderr: String(decoding: output.stderr, as: UTF8.self))
-            throw failure.error(host: host, port: port)
+            throw KnownHostsRefusal.scanFailed(host: host, port: port, failure)
         }
         return keys
     }

@@ -1,11 +1,11 @@
 // `hostbook list --json` streamed from the database into bytes: the same text as
-// `JSONValue.array(hosts.map(HostOutput.json)).rendered()`, without building either
+// `JSONValue.array(hosts.map { HostJSON.host($0) }).rendered()`, without building either
 // (benchmarks/README.md, "hosts": 10,000 hosts well under 50 ms).
 import HostStore
 
-enum HostListJSON {
+public enum HostListJSON {
     /// Writes the JSON array of every host `forEachHost` yields, and a newline, to `fd`.
-    static func write(_ db: HostDatabase?, tags: [String], source: String?, to fd: Int32) throws {
+    public static func write(_ db: HostDatabase?, tags: [String], source: String?, to fd: Int32) throws {
         var w = JSONBytes(capacity: (1 << 16) + 8192)
         var count = 0
         try db?.forEachHost(tags: tags, source: source) { row in
@@ -35,7 +35,7 @@ enum HostListJSON {
             field(&w, "note", row, .note, comma: true)
             field(&w, "source_id", row, .sourceID, comma: true)
             w.raw("    \"tailscale\": ")
-            w.write(HostOutput.tailscale(row.tailscale), indent: 2)
+            HostJSON.tailscale(row.tailscale).write(into: &w, indent: 2)
             w.raw(",\n")
             field(&w, "created_at", row, .createdAt, comma: true)
             field(&w, "updated_at", row, .updatedAt, comma: true)
@@ -50,10 +50,10 @@ enum HostListJSON {
                 }
                 w.raw("    ]")
             }
-            // Only a bundle's host the user changed has it (HostOutput.json).
+            // Only a bundle's host the user changed has it (HostJSON.host).
             if !row.overrides.isEmpty {
                 w.raw(",\n    \"overrides\": ")
-                w.write(HostOutput.overrides(row.overrides), indent: 2)
+                HostJSON.overrides(row.overrides).write(into: &w, indent: 2)
             }
             w.raw("\n")
             w.raw("  }")

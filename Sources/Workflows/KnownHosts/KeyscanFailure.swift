@@ -7,10 +7,10 @@
 import Glibc
 #endif
 import System
-import HostStore
 import KeyFormats
 
-enum KeyscanFailure: Equatable {
+public enum KeyscanFailure: Equatable, Sendable {
+    /// The resolver's reason, raw (ssh-keyscan's getaddrinfo line, or gai_strerror).
     case doesNotResolve(String)
     case refused
     case timedOut(seconds: Int)
@@ -18,38 +18,17 @@ enum KeyscanFailure: Equatable {
     case noKeys
     case unreachable(String)
 
-    /// The error for a scan of `host`:`port` that ended without keys.
-    func error(host: String, port: Int) -> CLIError {
-        let target = port == 22 ? "'\(PrintableText.quoted(host))'" : "'\(PrintableText.quoted(host))' port \(port)"
-        switch self {
-        case .doesNotResolve(let why):
-            return .failure("cannot scan \(target): the name does not resolve (\(why))",
-                            hint: "Check the spelling of the host name, or give its address.")
-        case .refused:
-            return .failure("cannot scan \(target): the connection was refused",
-                            hint: "Is an SSH server listening there? Give its port with --port N.")
-        case .timedOut(let seconds):
-            return .failure("cannot scan \(target): timed out after \(seconds) s without an SSH answer",
-                            hint: "Check the host and port, and any firewall on the way; --timeout SECONDS allows more time.")
-        case .noKeys:
-            return .failure("cannot scan \(target): the port answered, but not with an SSH host key",
-                            hint: "Check the port (--port N): is an SSH server listening there?")
-        case .unreachable(let why):
-            return .failure("cannot scan \(target): \(why)", hint: "Check the host name, the port and the network.")
-        }
-    }
-
     /// Classifies a scan that found no keys, from ssh-keyscan's stderr and, when that
     /// says nothing, one connection attempt of hostbook's own.
     /// `elapsed` is how long ssh-keyscan ran: a port that accepts the connection but sends
     /// no SSH banner makes it wait the whole timeout.
-    static func diagnose(host: String, port: Int, timeout: Int, elapsed: Double, keyscanStderr: String) -> KeyscanFailure {
+    public static func diagnose(host: String, port: Int, timeout: Int, elapsed: Double, keyscanStderr: String) -> KeyscanFailure {
         let lines = Array(keyscanStderr.utf8).split(whereSeparator: { $0 == 0x0A || $0 == 0x0D })
         for line in lines where line.starts(with: "getaddrinfo ".utf8) {
             // `getaddrinfo HOST: REASON`
             let b = Array(line)
             if let i = b.indices.first(where: { $0 + 1 < b.count && b[$0] == UInt8(ascii: ":") && b[$0 + 1] == UInt8(ascii: " ") }) {
-                return .doesNotResolve(PrintableText.quoted(String(decoding: b[(i + 2)...], as: UTF8.self)))
+                return .doesNotResolve(String(decoding: b[(i + 2)...], as: UTF8.self))
             }
             return .doesNotResolve("getaddrinfo failed")
         }
@@ -59,7 +38,7 @@ enum KeyscanFailure: Equatable {
     }
 
     /// Resolves `host` and tries to connect to each address within `timeout` seconds.
-    static func probe(host: String, port: Int, timeout: Int) -> KeyscanFailure {
+    public static func probe(host: String, port: Int, timeout: Int) -> KeyscanFailure {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
