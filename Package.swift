@@ -137,7 +137,7 @@ let package = Package(
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
         .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens", "KeyFormats", "SecureMemory", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
