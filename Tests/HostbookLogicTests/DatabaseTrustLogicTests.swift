@@ -1,8 +1,8 @@
 // The database tells the truth (issue 10), in-process (InProcessCommand runs Hostbook.main
 // on real files, as root in CI: the user the trust rule is about): read-only commands create
-// nothing, and a database or folder other users can write is refused with what to fix.
-// Moved from HostbookTests/DatabaseTruthTests, which keeps what needs another user's
-// process (a database that user cannot read, a read-only folder, ownership).
+// nothing, and a database or folder other users can write or another user owns is refused
+// with what to fix. Moved from HostbookTests/DatabaseTruthTests, which keeps what needs
+// another user's process (a database that user cannot read, a read-only folder).
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -77,6 +77,30 @@ final class DatabaseTrustLogicTests: XCTestCase {
             chmod(hb.db, 0o600)
             chmod(folder, 0o700)
         }
+    }
+
+    func testAFileOrFolderOwnedByAnotherUserIsRefused() throws {
+        try XCTSkipUnless(getuid() == 0, "gives files to another user: runs as root (as CI does)")
+        guard let nobody = getpwnam("nobody") else { throw XCTSkip("needs the user nobody") }
+        let (uid, gid) = (nobody.pointee.pw_uid, nobody.pointee.pw_gid)
+        let hb = try InProcessCommand()
+        try hb.ok("add", "web", "--hostname", "web.example")
+        let folder = hb.dir.file("data")
+        XCTAssertEqual(chown(hb.db, uid, gid), 0)
+        let file = "hostbook: refusing the database '\(hb.db)': it is owned by another user (nobody)\n"
+            + "Use a database in a folder of your own (--db), or have it owned by you: chown root '\(hb.db)' (as root).\n"
+        try hb.fails(["list"], status: 1, stderr: file)
+        try hb.fails(["show", "web"], status: 1, stderr: file)
+        try hb.fails(["edit", "web", "--port", "2"], status: 1, stderr: file)
+        XCTAssertEqual(chown(hb.db, 0, 0), 0)
+
+        XCTAssertEqual(chown(folder, uid, gid), 0)
+        let dir = "hostbook: refusing the database '\(hb.db)': its folder '\(folder)' is owned by another user (nobody)\n"
+            + "Use a database in a folder of your own (--db), or have it owned by you: chown root '\(folder)' (as root).\n"
+        try hb.fails(["list"], status: 1, stderr: dir)
+        try hb.fails(["add", "x", "--hostname", "x"], status: 1, stderr: dir)
+        XCTAssertEqual(chown(folder, 0, 0), 0)
+        XCTAssertEqual(try hb.run("list").status, 0)
     }
 
     /// From /etc/passwd and /etc/group: no user but root has `gid` as primary group or is a member.
