@@ -2,9 +2,9 @@
 // runs Hostbook.main): an Include, an IdentityFile or its .pub that is a FIFO with no writer
 // is passed over with a warning instead of holding the import for ever. The old code blocked
 // in open(2) on it; so that such a regression fails the test instead of holding the test
-// run, a watchdog opens every FIFO of the test for writing once if the test has not ended
-// after a minute: the blocked open then returns and the import reads the FIFO, which the
-// assertions see. Moved from HostbookTests/ImportSSHConfigHostileFilesTests.
+// run, a watchdog opens every FIFO of the test for writing (and closes it) if the test has
+// not ended after a minute: the blocked open then returns and the import reads the FIFO
+// empty, which the assertions see (checked on a copy of Sources without O_NONBLOCK). Moved from HostbookTests/ImportSSHConfigHostileFilesTests.
 import Foundation
 @testable import hostbook
 import TestSupport
@@ -93,9 +93,10 @@ final class ImportSSHConfigHostileFilesLogicTests: XCTestCase {
     }
 }
 
-/// Opens each watched FIFO for writing (O_RDWR: never blocks) and closes it again, once, if
-/// `finish` has not been called within a minute: an open(2) blocked on it returns, and
-/// the read that follows ends at once.
+/// When `finish` has not been called within a minute, opens each watched FIFO for writing
+/// (O_RDWR: never blocks) and closes it again, every 100 ms until `finish`: an open(2)
+/// blocked on one returns, the read that follows ends at once, and so does the next open of
+/// the same FIFO.
 private final class FIFOWatchdog: @unchecked Sendable {
     private let lock = NSLock()
     private var paths: [String] = []
@@ -104,13 +105,15 @@ private final class FIFOWatchdog: @unchecked Sendable {
     init() {
         Thread { [self] in
             guard done.wait(timeout: .now() + 60) == .timedOut else { return }
-            lock.lock()
-            let watched = paths
-            lock.unlock()
-            for path in watched {
-                let fd = open(path, O_RDWR | O_NONBLOCK)
-                if fd >= 0 { close(fd) }
-            }
+            repeat {
+                lock.lock()
+                let watched = paths
+                lock.unlock()
+                for path in watched {
+                    let fd = open(path, O_RDWR | O_NONBLOCK)
+                    if fd >= 0 { close(fd) }
+                }
+            } while done.wait(timeout: .now() + 0.1) == .timedOut
         }.start()
     }
 
