@@ -1,18 +1,21 @@
 // The oracle for every trust decision: the real `ssh` against a private sshd (ed25519,
 // ecdsa and rsa host keys), with UserKnownHostsFile set to the very file hostbook imported,
 // StrictHostKeyChecking yes and BatchMode yes, compared with `hostbook known-hosts check`
-// over a generated table of cases (issue 9): markers, hashed names, ports, patterns,
+// run in-process (InProcessCommand runs Hostbook.main; the ssh connections run in parallel
+// beside it) over a generated table of cases (issue 9): markers, hashed names, ports, patterns,
 // negation, letter case, several keys and key types, and every hole the issue lists.
 //
 // Names at port 22 are looked up through HostKeyAlias (ssh connects to 127.0.0.1 but looks
 // the alias up, lower-cased and never bracketed, with no bare-name fallback, which port 22
 // does not have either). Port semantics, including ssh's fallback from `[host]:port` to the
 // bare name, use 127.0.0.1 on sshd's port without an alias. Any disagreement ever found is a
-// row of this table.
+// row of this table. Moved from HostbookTests/KnownHostsOracleTests.
 import Foundation
+@testable import hostbook
+import TestSupport
 import XCTest
 
-final class KnownHostsOracleTests: XCTestCase {
+final class KnownHostsOracleLogicTests: XCTestCase {
     struct Case: Sendable {
         let name: String
         let lines: [[UInt8]]
@@ -27,7 +30,8 @@ final class KnownHostsOracleTests: XCTestCase {
     final class Shared: @unchecked Sendable {
         let lock = NSLock()
         var next = 0
-        var results: [(Case, Verdict?, Verdict?, String)] = []
+        /// (case index, ssh's verdict, what went wrong)
+        var results: [(Int, Verdict?, String)] = []
     }
 
     static let algorithms = ["ed25519": "ssh-ed25519", "ecdsa": "ecdsa-sha2-nistp256", "rsa": "rsa-sha2-512"]
@@ -36,13 +40,14 @@ final class KnownHostsOracleTests: XCTestCase {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh") else { throw XCTSkip("openssh-client is not installed") }
         let sshd = try PrivateSSHD(hostKeyTypes: ["ed25519", "ecdsa", "rsa"])
         defer { sshd.stop() }
-        let tmp = try TemporaryDirectory()
+        let hb = try InProcessCommand()
+        let tmp = hb.dir
         let port = sshd.port
 
         // The keys: the three sshd presents, others it does not, odd spellings of its RSA key.
         let E = try sshd.publicKeyTypeAndBlob("ed25519"), C = try sshd.publicKeyTypeAndBlob("ecdsa"), R = try sshd.publicKeyTypeAndBlob("rsa")
         func makeKey(_ type: String, _ name: String) throws -> String {
-            XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-t", type, "-N", "", "-C", name, "-f", tmp.file(name)]).status, 0)
+            XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", type, "-N", "", "-C", name, "-f", tmp.file(name)]).status, 0)
             return try String(contentsOfFile: tmp.file(name) + ".pub", encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
         }
         let E2 = try makeKey("ed25519", "other-ed25519"), C2 = try makeKey("ecdsa", "other-ecdsa"), CA = try makeKey("ed25519", "ca")
@@ -58,14 +63,14 @@ final class KnownHostsOracleTests: XCTestCase {
         let Cshort = "ecdsa-sha2-nistp256 AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYAAABBBAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAFRZJDuapYGAb+kTvOmYF63hHKUDxk2aPFM0FcCDJI+8w="
         let Rnc = "ssh-rsa " + Self.nonCanonical(rBlob)
         try (E + "\n").write(toFile: tmp.file("host-ed25519.pub"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-q", "-s", tmp.file("ca"), "-I", "host", "-h", "-n", "h.test", tmp.file("host-ed25519.pub")]).status, 0)
+        XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-q", "-s", tmp.file("ca"), "-I", "host", "-h", "-n", "h.test", tmp.file("host-ed25519.pub")]).status, 0)
         let certE = try String(contentsOfFile: tmp.file("host-ed25519-cert.pub"), encoding: .utf8).split(separator: " ").prefix(2).joined(separator: " ")
 
         // Hashed names, made by ssh-keygen -H itself.
         let hashNames = ["h.test", "other.test", "[127.0.0.1]:\(port)", "127.0.0.1"]
         let plain = tmp.file("to-hash")
         try hashNames.map { "\($0) \(E)\n" }.joined().write(toFile: plain, atomically: true, encoding: .utf8)
-        XCTAssertEqual(try ToolProcess.sshKeygen(["-H", "-f", plain]).status, 0)
+        XCTAssertEqual(try Tool.run("/usr/bin/ssh-keygen", ["-H", "-f", plain]).status, 0)
         let hashedLines = try String(contentsOfFile: plain, encoding: .utf8).split(separator: "\n").map { String($0.split(separator: " ")[0]) }
         XCTAssertEqual(hashedLines.count, hashNames.count)
         let hashed = Dictionary(uniqueKeysWithValues: zip(hashNames, hashedLines))
@@ -165,7 +170,6 @@ final class KnownHostsOracleTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(cases.count, 100)
 
         let keys = ["ed25519": E, "ecdsa": C, "rsa": R]
-        let shared = Shared()
         let dir = tmp.path
         let allCases = cases
         var grouped: [String: [Int]] = [:]
@@ -176,6 +180,28 @@ final class KnownHostsOracleTests: XCTestCase {
             grouped[key, default: []].append(i)
         }
         let groups = order.map { grouped[$0]! }
+        // hostbook's verdicts, in-process and one call at a time (a call owns this process's
+        // standard streams): one file and one import per scenario, each key type a case of it.
+        var ours: [Verdict?] = Array(repeating: nil, count: cases.count)
+        var details: [String] = Array(repeating: "", count: cases.count)
+        for (g, members) in groups.enumerated() {
+            let file = dir + "/kh-\(g)"
+            var bytes: [UInt8] = []
+            for line in allCases[members[0]].lines { bytes += line + [0x0a] }
+            _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
+            let db = ["HOSTBOOK_DB": dir + "/db-\(g)"]
+            let imported = try hb.call(["known-hosts", "import", file], environment: db)
+            let importProblem = imported.status == 0 ? "" : "import failed: \(imported.stderr)"
+            for i in members {
+                let c = allCases[i]
+                let check = try hb.call(["known-hosts", "check", c.alias ?? "127.0.0.1", "--port", c.alias == nil ? String(port) : "22",
+                                         "--key", keys[c.type]!], environment: db)
+                ours[i] = [0: .trusted, 10: .unknown, 11: .changed, 12: .revoked][check.status]
+                details[i] = importProblem + (ours[i] == nil ? "check exited \(check.status): \(check.stderr)" : "")
+            }
+        }
+        // ssh's verdicts, six connections at a time.
+        let shared = Shared()
         let sshOptions = sshd.sshOptions(knownHosts: nil)
         let group = DispatchGroup()
         for _ in 0..<6 {
@@ -184,46 +210,29 @@ final class KnownHostsOracleTests: XCTestCase {
                 defer { group.leave() }
                 while true {
                     shared.lock.lock()
-                    let i = shared.next
+                    let g = shared.next
                     shared.next += 1
                     shared.lock.unlock()
-                    guard i < groups.count else { return }
-                    // One file and one import per scenario; each key type is a case of it.
-                    let file = dir + "/kh-\(i)"
-                    var bytes: [UInt8] = []
-                    for line in allCases[groups[i][0]].lines { bytes += line + [0x0a] }
-                    _ = FileManager.default.createFile(atPath: file, contents: Data(bytes))
-                    let env = ["HOSTBOOK_DB": dir + "/db-\(i)", "HOME": dir]
-                    var importProblem = ""
-                    do {
-                        let imported = try HostbookProcess.run(["known-hosts", "import", file], environment: env)
-                        if imported.status != 0 { importProblem = "import failed: \(imported.stderr)" }
-                    } catch {
-                        importProblem = "\(error)"
-                    }
-                    for c in groups[i].map({ allCases[$0] }) {
-                    var detail = importProblem
-                    var ours: Verdict?
-                    var theirs: Verdict?
-                    do {
-                        let host = c.alias ?? "127.0.0.1"
-                        let check = try HostbookProcess.run(["known-hosts", "check", host, "--port", c.alias == nil ? String(port) : "22",
-                                                             "--key", keys[c.type]!], environment: env)
-                        ours = [0: .trusted, 10: .unknown, 11: .changed, 12: .revoked][check.status]
-                        if ours == nil { detail += "check exited \(check.status): \(check.stderr)" }
-                        var args = sshOptions + ["-o", "UserKnownHostsFile=\(file)", "-o", "StrictHostKeyChecking=yes", "-o", "PubkeyAuthentication=no",
-                                                 "-o", "HostKeyAlgorithms=\(Self.algorithms[c.type]!)", "-o", "CheckHostIP=no"]
-                        if let alias = c.alias { args += ["-o", "HostKeyAlias=\(alias)"] }
-                        args += ["-l", "nobody", "127.0.0.1", "true"]
-                        let ssh = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh"), args, timeout: 30)
-                        theirs = Self.classify(ssh.stderr)
-                        if theirs == nil { detail += "ssh said: \(ssh.stderr)" }
-                    } catch {
-                        detail += "\(error)"
-                    }
-                    shared.lock.lock()
-                    shared.results.append((c, ours, theirs, detail))
-                    shared.lock.unlock()
+                    guard g < groups.count else { return }
+                    let file = dir + "/kh-\(g)"
+                    for i in groups[g] {
+                        let c = allCases[i]
+                        var detail = ""
+                        var theirs: Verdict?
+                        do {
+                            var args = sshOptions + ["-o", "UserKnownHostsFile=\(file)", "-o", "StrictHostKeyChecking=yes", "-o", "PubkeyAuthentication=no",
+                                                     "-o", "HostKeyAlgorithms=\(Self.algorithms[c.type]!)", "-o", "CheckHostIP=no"]
+                            if let alias = c.alias { args += ["-o", "HostKeyAlias=\(alias)"] }
+                            args += ["-l", "nobody", "127.0.0.1", "true"]
+                            let ssh = try Tool.run("/usr/bin/ssh", args)
+                            theirs = Self.classify(ssh.stderr)
+                            if theirs == nil { detail = "ssh said: \(ssh.stderr)" }
+                        } catch {
+                            detail = "\(error)"
+                        }
+                        shared.lock.lock()
+                        shared.results.append((i, theirs, detail))
+                        shared.lock.unlock()
                     }
                 }
             }
@@ -234,9 +243,10 @@ final class KnownHostsOracleTests: XCTestCase {
         let results = shared.results
 
         var seen: [Verdict: Int] = [:]
-        for (c, ours, theirs, detail) in results {
+        for (i, theirs, sshDetail) in results {
+            let c = cases[i], mine = ours[i], detail = details[i] + sshDetail
             XCTAssertNotNil(theirs, "\(c.name) [\(c.type)]: \(detail)")
-            XCTAssertEqual(ours, theirs, "\(c.name) [\(c.type), \(c.alias ?? "127.0.0.1:port")]: hostbook \(ours?.rawValue ?? "-"), ssh \(theirs?.rawValue ?? "-") \(detail)")
+            XCTAssertEqual(mine, theirs, "\(c.name) [\(c.type), \(c.alias ?? "127.0.0.1:port")]: hostbook \(mine?.rawValue ?? "-"), ssh \(theirs?.rawValue ?? "-") \(detail)")
             if let theirs { seen[theirs, default: 0] += 1 }
         }
         XCTAssertEqual(results.count, cases.count)

@@ -9,23 +9,23 @@ import XCTest
 import Glibc
 #endif
 
-final class PrivateSSHD: @unchecked Sendable {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+public final class PrivateSSHD: @unchecked Sendable {
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
-    static let executable = "/usr/sbin/sshd"
+    public static let executable = "/usr/sbin/sshd"
 
-    let dir: TemporaryDirectory
-    let port: Int
+    public let dir: TempFolder
+    public let port: Int
     /// Host key files by type name as ssh-keygen takes it (`ed25519`, `ecdsa`, `rsa`).
-    let hostKeyFiles: [String: String]
+    public let hostKeyFiles: [String: String]
     /// Where sshd reads the authorized keys of every user (`AuthorizedKeysFile`).
-    let authorizedKeysFile: String
+    public let authorizedKeysFile: String
     /// sshd's PID. sshd is spawned with posix_spawn, not Foundation's Process: sshd closes
     /// every inherited descriptor at start-up, which Foundation takes for the child's exit,
     /// and its blocking wait for sshd then stalls every other Process of the test.
-    private(set) var pid: pid_t
+    public private(set) var pid: pid_t
     private var running = true
     private let logFile: String
     /// What `restart` needs to start the same server again on the same port.
@@ -43,19 +43,18 @@ final class PrivateSSHD: @unchecked Sendable {
     /// another test's account made or removed meanwhile gave this sshd the real file back.
     /// `serving`: the host keys sshd loads (default: all of `hostKeyTypes`); `restart`
     /// can serve another subset of the same keys (a host-key rotation).
-    init(hostKeyTypes: [String] = ["ed25519"], serving: [String]? = nil, config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
+    public init(hostKeyTypes: [String] = ["ed25519"], serving: [String]? = nil, config: [String] = [], authorizedKeys: [String] = [], shadow: String? = nil,
          file: StaticString = #filePath, line: UInt = #line) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.executable) else {
             throw Failure(description: "\(Self.executable) is missing: install openssh-server (scripts/setup does)")
         }
         try FileManager.default.createDirectory(atPath: "/run/sshd", withIntermediateDirectories: true,
                                                 attributes: [.posixPermissions: 0o755])
-        dir = try TemporaryDirectory(rootOnly: true)
+        dir = try TempFolder()
         var keys: [String: String] = [:]
         for type in hostKeyTypes {
             let path = dir.file("ssh_host_\(type)_key")
-            let r = try ToolProcess.run(URL(fileURLWithPath: "/usr/bin/ssh-keygen"),
-                                        ["-q", "-t", type, "-N", "", "-C", "test-host-\(type)", "-f", path])
+            let r = try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", type, "-N", "", "-C", "test-host-\(type)", "-f", path])
             guard r.status == 0 else { throw Failure(description: "ssh-keygen -t \(type) failed: \(r.stderr)") }
             keys[type] = path
         }
@@ -95,7 +94,7 @@ final class PrivateSSHD: @unchecked Sendable {
     deinit { stop() }
 
     /// Writes the configuration and spawns sshd on `port` with the host key files `serving`.
-    private static func start(port: Int, serving: [String], config: [String], shadow: String?, dir: TemporaryDirectory,
+    private static func start(port: Int, serving: [String], config: [String], shadow: String?, dir: TempFolder,
                               authorizedKeysFile: String, log: String) throws -> pid_t {
         let configFile = dir.file("sshd_config")
         var lines = config
@@ -121,7 +120,7 @@ final class PrivateSSHD: @unchecked Sendable {
     /// `serving` (made at init): the server of a host-key rotation. With `hostKeyAgent` (an
     /// ssh-agent's socket), sshd loads the public halves only and signs through that agent
     /// (`HostKeyAgent`): a key the agent does not hold is announced but cannot be proven.
-    func restart(serving: [String], hostKeyAgent: String? = nil) throws {
+    public func restart(serving: [String], hostKeyAgent: String? = nil) throws {
         stop()
         let files = serving.compactMap { hostKeyFiles[$0] }.map { hostKeyAgent == nil ? $0 : $0 + ".pub" }
         let child = try Self.start(port: port, serving: files, config: (hostKeyAgent.map { ["HostKeyAgent \($0)"] } ?? []) + extraConfig,
@@ -135,24 +134,24 @@ final class PrivateSSHD: @unchecked Sendable {
     }
 
     /// The public key line (`TYPE BASE64 COMMENT`) of the host key of `type`.
-    func publicKey(_ type: String = "ed25519") throws -> String {
+    public func publicKey(_ type: String = "ed25519") throws -> String {
         guard let path = hostKeyFiles[type] else { throw Failure(description: "no \(type) host key") }
         return try String(contentsOfFile: path + ".pub", encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// `TYPE BASE64` of the host key of `type`, as `known-hosts --key` takes it.
-    func publicKeyTypeAndBlob(_ type: String = "ed25519") throws -> String {
+    public func publicKeyTypeAndBlob(_ type: String = "ed25519") throws -> String {
         try publicKey(type).split(separator: " ").prefix(2).joined(separator: " ")
     }
 
     /// What sshd logged so far (`-e`: its log goes to stderr, kept in a file).
-    var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
+    public var log: String { (try? String(contentsOfFile: logFile, encoding: .utf8)) ?? "" }
 
     /// Waits until sshd has logged `text` `count` times (LogLevel VERBOSE: "Accepted publickey",
     /// "Starting session: shell", "Connection from" ...), checking every 20 ms, at most
     /// `attempts` times; true once it has.
     @discardableResult
-    func waitForLog(_ text: String, count: Int = 1, attempts: Int = 1500) -> Bool {
+    public func waitForLog(_ text: String, count: Int = 1, attempts: Int = 1500) -> Bool {
         for _ in 0..<attempts {
             if log.components(separatedBy: text).count - 1 >= count { return true }
             usleep(20_000)
@@ -163,7 +162,7 @@ final class PrivateSSHD: @unchecked Sendable {
     /// Opens and closes one TCP connection and waits until sshd has logged it: every
     /// connection made before this one has been logged by then too (sshd logs them in the
     /// order it accepts them), so a count of "Connection from" taken afterwards is final.
-    func logMarkerConnection() -> Bool {
+    public func logMarkerConnection() -> Bool {
         let before = log.components(separatedBy: "Connection from").count - 1
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         var address = sockaddr_in()
@@ -178,7 +177,7 @@ final class PrivateSSHD: @unchecked Sendable {
     }
 
     /// Stops sshd by its PID and waits for it. Safe to call more than once.
-    func stop() {
+    public func stop() {
         guard running else { return }
         running = false
         Self.terminate(pid)
@@ -186,7 +185,7 @@ final class PrivateSSHD: @unchecked Sendable {
 
     /// Options for the real `ssh` that keep it away from the user's own files: no config file,
     /// no agent, batch mode, this server's port.
-    func sshOptions(knownHosts: String? = nil) -> [String] {
+    public func sshOptions(knownHosts: String? = nil) -> [String] {
         var options = ["-F", "none", "-p", String(port), "-o", "BatchMode=yes", "-o", "IdentityAgent=none",
                        "-o", "ConnectTimeout=10", "-o", "GlobalKnownHostsFile=/dev/null"]
         if let knownHosts { options += ["-o", "UserKnownHostsFile=\(knownHosts)"] }
