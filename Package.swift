@@ -147,6 +147,8 @@ let package = Package(
         // workflow reaches it, the real keyring and OpenSSH).
         .testTarget(name: "WorkflowsTests", dependencies: ["Workflows", "Sessions", "Credentials", "HostStore", "KeyFormats", "SecureMemory", "System", "TestSupport"],
                     swiftSettings: libsecretHeaders),
+        // The repository's scripts where they run no hostbook (their arguments, their help).
+        .testTarget(name: "ScriptTests", dependencies: ["TestSupport"]),
         // End-to-end tests run the real `hostbook` binary, only where the command line itself
         // (parsing, exit codes, output, prompts, the installed config as ssh reads it) is the subject.
         .testTarget(name: "HostbookTests", dependencies: ["hostbook", "TestSupport"], swiftSettings: libsecretHeaders),
