@@ -16,7 +16,8 @@ public enum SSHResolvedConfig {
         close(input.writeEnd)
         defer { close(input.readEnd) }
         guard written else { return nil }
-        let options = Spawn.Options(fileActions: [.duplicate(input.readEnd, to: STDIN_FILENO)])
+        let options = Spawn.Options(fileActions: [.duplicate(input.readEnd, to: STDIN_FILENO)],
+                                    environment: Spawn.Options.environment(environment))
         guard let result = try? CapturedProcess.run(ssh, ["ssh", "-F", "/dev/stdin", "-G", "--", name], options: options, limit: 1 << 20),
               result.status.exitCode == 0 else { return "" }
         return String(decoding: result.stdout, as: UTF8.self)
@@ -26,7 +27,9 @@ public enum SSHResolvedConfig {
     /// it fails), ssh found on `environment`'s PATH.
     public static func sshG(config: String, name: String, environment: [String: String]) -> String {
         guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]),
-              let result = try? CapturedProcess.run(ssh, ["ssh", "-F", config, "-G", "--", name], limit: 1 << 20) else { return "" }
+              let result = try? CapturedProcess.run(ssh, ["ssh", "-F", config, "-G", "--", name],
+                                                    options: Spawn.Options(environment: Spawn.Options.environment(environment)),
+                                                    limit: 1 << 20) else { return "" }
         return String(decoding: result.stdout, as: UTF8.self)
     }
 }

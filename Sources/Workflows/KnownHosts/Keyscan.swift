@@ -12,14 +12,17 @@ public enum Keyscan {
 
     /// The distinct plain keys `host` offers on `port`; throws `KnownHostsRefusal` (the
     /// program not found or not run, or why the scan found none) when there are none.
-    public static func keys(host: String, port: Int, timeout: Int) throws -> [PublicKey] {
+    /// ssh-keyscan is found on `environment`'s PATH and runs with that environment (the
+    /// command's, not this process's).
+    public static func keys(host: String, port: Int, timeout: Int, environment: [String: String]) throws -> [PublicKey] {
         let started = monotonicSeconds()
-        guard let program = ExecutablePath.find("ssh-keyscan", searchPath: getenv("PATH").map { String(cString: $0) }) else {
+        guard let program = ExecutablePath.find("ssh-keyscan", searchPath: environment["PATH"]) else {
             throw KnownHostsRefusal.keyscanNotFound
         }
         let output: CapturedProcess.Result
         do {
-            output = try CapturedProcess.run(program, ["ssh-keyscan", "-T", String(timeout), "-p", String(port), "--", host], limit: 1 << 26)
+            output = try CapturedProcess.run(program, ["ssh-keyscan", "-T", String(timeout), "-p", String(port), "--", host],
+                                             options: Spawn.Options(environment: Spawn.Options.environment(environment)), limit: 1 << 26)
         } catch {
             throw KnownHostsRefusal.keyscanDidNotRun(reason: "\(error)")
         }

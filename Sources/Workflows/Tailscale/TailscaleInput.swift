@@ -46,7 +46,7 @@ public enum TailscaleInput {
         // it ends it rather than making it fail with "Broken pipe".
         let options = Spawn.Options(fileActions: Spawn.Options.nullInput() + [.duplicate(outPipe.writeEnd, to: STDOUT_FILENO),
                                                                              .duplicate(errPipe.writeEnd, to: STDERR_FILENO)],
-                                    defaultSignals: [SIGPIPE])
+                                    defaultSignals: [SIGPIPE], environment: Spawn.Options.environment(environment))
         let spawned = Result { () throws(Errno) in try Spawn.start(executable, [executable, "status", "--json"], options) }
         close(outPipe.writeEnd); close(errPipe.writeEnd)
         guard case .success(let pid) = spawned else {

@@ -26,7 +26,7 @@ enum KnownHostsScan {
         let lookup = try KnownHostsAccess.resolve(inv, host: given)
         let host = lookup.host, port = lookup.port
         try KnownHostsAccess.withStore(inv) { store in
-            let keys = try Keyscan.keys(host: host, port: port, timeout: timeout)
+            let keys = try Keyscan.keys(host: host, port: port, timeout: timeout, environment: inv.environment)
             var worst = ExitCode.ok
             var results: [JSONValue] = []
             try HostKeyScan.decide(keys, for: lookup, in: store, asking: KnownHostsAccess.asking(inv),
