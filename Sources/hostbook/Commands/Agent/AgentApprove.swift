@@ -11,6 +11,7 @@ import Glibc
 #endif
 import System
 import Sessions
+import Workflows
 
 enum AgentApprove {
     static let spec = CommandSpec(
@@ -39,7 +40,7 @@ enum AgentApprove {
             throw CLIError.failure("the agent at \(agentPath.escapedForTerminal) takes no approvals", hint: "Restart it with 'hostbook agent stop' and 'eval \"$(hostbook agent start)\"'.")
         }
         defer { close(fd) }
-        try AgentSocket.checkPrivate(path)
+        try StandingAgentSocket.checkPrivate(path)
         guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
             throw CLIError.failure("'\(path.escapedForTerminal)' is not this user's agent", hint: "Remove it, or choose another socket with --socket.")
         }

@@ -2,6 +2,7 @@
 // with a saved key through hostbook's agent (GitSigningSetup does the work).
 import HostStore
 import Sessions
+import Workflows
 
 enum GitSetup {
     static let spec = CommandSpec(
@@ -110,7 +111,7 @@ enum GitSetup {
         inv.print("Public key file (user.signingkey): \(outcome.signingKey)")
         if inv.args.flag(.startAgent) {
             inv.print("When hostbook's agent is not running, signing starts it (hostbook.startAgent).")
-        } else if !GitSSHKeygenProgram.sockets(inv.environment).contains(where: { AgentSocket.runningAgent(at: $0) != nil }) {
+        } else if !GitSigningProgram.agentAnswers(GitSigningProgram.sockets(inv.environment)) {
             inv.print("git signs through hostbook's agent, which is not running: start it with 'hostbook agent start' (in the shell's profile, for every session).")
         }
     }
