@@ -72,3 +72,22 @@ final class AgentWorkflowTests: XCTestCase {
         XCTAssertTrue(database === (try workspace.database()), "the command's own handle is unchanged")
     }
 }
+
+final class ApproverConnectionTests: XCTestCase {
+    func testNoAgentIsRefusedBeforeAnythingIsConnected() throws {
+        let folder = try TempFolder()
+        XCTAssertThrowsError(try ApproverConnection(agentSocket: folder.file("agent.sock"))) { error in
+            XCTAssertEqual(error as? AgentRefusal, .noAgent(path: folder.file("agent.sock")))
+        }
+    }
+
+    func testAnAgentWithNoApprovalSocketTakesNoApprovals() throws {
+        let folder = try TempFolder()
+        let socket = folder.file("agent.sock")
+        let fd = try UnixSocket.listen(at: socket)
+        defer { close(fd) }
+        XCTAssertThrowsError(try ApproverConnection(agentSocket: socket)) { error in
+            XCTAssertEqual(error as? AgentRefusal, .takesNoApprovals(agentSocket: socket))
+        }
+    }
+}

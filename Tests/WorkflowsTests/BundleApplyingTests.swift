@@ -2,6 +2,7 @@
 // subscription and creates nothing; a failure after a bundle was applied is told apart.
 import Foundation
 import HostStore
+import KeyFormats
 import Sessions
 import TestSupport
 import Workflows
@@ -33,5 +34,30 @@ final class BundleApplyingTests: XCTestCase {
         struct Other: Error {}
         XCTAssertNil(BundleApplying.failedAfterApply(Other()))
         XCTAssertNil(BundleApplying.failedAfterApply(SessionRefusal.noTrustedSigner(bundle: "b")))
+    }
+}
+
+final class BundleTrustingTests: XCTestCase {
+    private let key = try! PublicKeyLine.parse("ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIOEoZgURByDqqMRJC1z7xbKnKQb1OTqJ4VTtcu7SujqR").key
+
+    func testTrustThenUntrustChangesOnceAndUntrustWithNoDatabaseCreatesNothing() throws {
+        let folder = try TempFolder()
+        let workspace = Workspace(environment: [:], databasePath: folder.file("data/hostbook.db"))
+        let none = try BundleTrusting.untrust(workspace, bundle: "team", signers: [key], scope: ["*.corp.example"])
+        XCTAssertEqual(none.signers.map(\.removed), [false])
+        XCTAssertEqual(none.scopeRemoved, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.file("data")), "no database is created to say so")
+
+        let first = try BundleTrusting.trust(workspace, bundle: "team", signers: [key], scope: ["*.corp.example"])
+        XCTAssertEqual(first.signers.map(\.added), [true])
+        XCTAssertEqual(first.granted, ["*.corp.example"])
+        XCTAssertEqual(first.scope, ["*.corp.example"])
+        let again = try BundleTrusting.trust(workspace, bundle: "team", signers: [key], scope: ["*.corp.example"])
+        XCTAssertEqual(again.signers.map(\.added), [false])
+        XCTAssertEqual(again.granted, [])
+
+        let gone = try BundleTrusting.untrust(workspace, bundle: "team", signers: [key], scope: ["*.corp.example", "*.other"])
+        XCTAssertEqual(gone.signers.map(\.removed), [true])
+        XCTAssertEqual(gone.scopeRemoved, ["*.corp.example"])
     }
 }

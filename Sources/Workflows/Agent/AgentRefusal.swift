@@ -27,4 +27,17 @@ public enum AgentRefusal: Error, Sendable, Equatable {
     case startedAgentCannotSign(message: String, hint: String)
     /// No ssh-keygen on PATH (git's signatures are verified with it).
     case sshKeygenNotInstalled
+
+    // MARK: `agent approve`'s connection (ApproverConnection)
+
+    /// No agent answers at `path`.
+    case noAgent(path: String)
+    /// The agent at `agentSocket` has no approval socket.
+    case takesNoApprovals(agentSocket: String)
+    /// What answers at the approval socket `path` is not a process of this user.
+    case notThisUsersAgent(path: String)
+    /// Another approver (pid `pid`) answers the agent's requests.
+    case approverBusy(pid: Int32)
+    /// The agent at `agentSocket` did not take this approver.
+    case approverNotTaken(agentSocket: String)
 }

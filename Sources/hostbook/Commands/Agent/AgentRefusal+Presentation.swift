@@ -1,5 +1,5 @@
 // The words of each AgentRefusal (Workflows: the agent's socket, its start and stop, git's
-// signing program): what is wrong, what to do, and the documented exit code
+// signing program, `agent approve`'s connection): what is wrong, what to do, and the documented exit code
 // (docs/command-line.md, "Exit codes"); every one a failure (exit 1).
 import Workflows
 
@@ -33,6 +33,16 @@ extension AgentRefusal: UserFacingError {
             "the agent started for git cannot sign with this key: \(message.escapedForTerminal)"
         case .sshKeygenNotInstalled:
             "ssh-keygen is not installed (no 'ssh-keygen' on PATH); git's signatures are verified with it"
+        case .noAgent(let path):
+            "no agent is running at \(path.escapedForTerminal)"
+        case .takesNoApprovals(let agentSocket):
+            "the agent at \(agentSocket.escapedForTerminal) takes no approvals"
+        case .notThisUsersAgent(let path):
+            "'\(path.escapedForTerminal)' is not this user's agent"
+        case .approverBusy(let pid):
+            "another 'hostbook agent approve' (pid \(pid)) answers the agent's requests"
+        case .approverNotTaken(let agentSocket):
+            "the agent at \(agentSocket.escapedForTerminal) did not take this approver"
         }
     }
 
@@ -52,6 +62,16 @@ extension AgentRefusal: UserFacingError {
             hint.isEmpty ? "Run 'hostbook doctor' to see what is wrong, then run this again." : hint.escapedForTerminal
         case .sshKeygenNotInstalled:
             "Install OpenSSH's client (Debian: apt install openssh-client), then run this again."
+        case .noAgent:
+            "Start it with 'eval \"$(hostbook agent start)\"'."
+        case .takesNoApprovals:
+            "Restart it with 'hostbook agent stop' and 'eval \"$(hostbook agent start)\"'."
+        case .notThisUsersAgent:
+            "Remove it, or choose another socket with --socket."
+        case .approverBusy:
+            "Answer there, or stop it first."
+        case .approverNotTaken:
+            "Try again."
         }
     }
 }
