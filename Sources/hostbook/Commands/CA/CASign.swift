@@ -11,6 +11,7 @@ import HostStore
 import KeyFormats
 import System
 import Vault
+import Workflows
 
 enum CASign {
     static let spec = CommandSpec(
