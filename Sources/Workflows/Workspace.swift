@@ -59,6 +59,10 @@ public final class Workspace {
         return database
     }
 
+    /// A second writable connection to the same database, for a writer that must not hold
+    /// the command's one (the standing agent's log, waiting for the write lock).
+    public func separateDatabase() throws -> HostDatabase { try HostDatabase.open(path: databasePath) }
+
     /// Keys and passwords across the database and the vault, over `database()`.
     public func credentials() throws -> CredentialStore {
         CredentialStore(database: try database())

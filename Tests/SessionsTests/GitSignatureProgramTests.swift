@@ -25,19 +25,18 @@ final class GitSignatureProgramTests: XCTestCase {
     }
 
     func testABadSignRequestIsRefusedWithTheReason() {
-        let cases: [([String], String)] = [
-            (["-Y", "sign", "-f", "k", "m"], "ssh-keygen -Y sign: -n NAMESPACE is missing"),
-            (["-Y", "sign", "-n", "git", "m"], "ssh-keygen -Y sign: -f KEYFILE is missing"),
-            (["-Y", "sign", "-n", "git", "-f"], "ssh-keygen -Y sign: -f needs a value"),
-            (["-Y", "sign", "-n", "git", "-f", "k", "-O", "hashalg=md5"], "ssh-keygen -Y sign: hashalg must be sha256 or sha512, not md5"),
-            (["-Y", "sign", "-n", "git", "-f", "k", "-O", "print-pubkey"], "ssh-keygen -Y sign: the option -O print-pubkey is not supported (only hashalg=sha256 or sha512)"),
-            (["-Y", "sign", "-n", "git", "-f", "k", "-Z", "m"], "ssh-keygen -Y sign: the option -Z is not supported"),
+        // The words are the program's (SessionRefusal+BundlePresentation.swift).
+        let cases: [([String], SignUsageProblem)] = [
+            (["-Y", "sign", "-f", "k", "m"], .missingNamespace),
+            (["-Y", "sign", "-n", "git", "m"], .missingKeyFile),
+            (["-Y", "sign", "-n", "git", "-f"], .needsValue(option: "-f")),
+            (["-Y", "sign", "-n", "git", "-f", "k", "-O", "hashalg=md5"], .unsupportedHashAlgorithm("md5")),
+            (["-Y", "sign", "-n", "git", "-f", "k", "-O", "print-pubkey"], .unsupportedSigningOption("print-pubkey")),
+            (["-Y", "sign", "-n", "git", "-f", "k", "-Z", "m"], .unsupportedOption("-Z")),
         ]
-        for (argv, message) in cases {
+        for (argv, problem) in cases {
             XCTAssertThrowsError(try GitSignatureProgram.signRequest(argv), "\(argv)") { error in
-                let e = error as? SessionError
-                XCTAssertEqual(e?.kind, .rejected)
-                XCTAssertEqual(e?.message, message)
+                XCTAssertEqual(error as? SessionRefusal, .signUsage(problem))
             }
         }
     }
@@ -52,7 +51,9 @@ final class GitSignatureProgramTests: XCTestCase {
         XCTAssertEqual(try GitSignatureProgram.publicKey(in: dir + "/k.pub")?.comment, "signer")
         XCTAssertNil(try GitSignatureProgram.publicKey(in: dir + "/k"), "a private key file is ssh-keygen's")
         XCTAssertThrowsError(try GitSignatureProgram.publicKey(in: dir + "/missing")) { error in
-            XCTAssertTrue((error as? SessionError)?.message.hasPrefix("cannot open the key file") ?? false, "\(error)")
+            guard case .signFileNotRead(keyFile: true, path: dir + "/missing", opening: true, limit: nil, _)? = error as? SessionRefusal else {
+                return XCTFail("\(error)")
+            }
         }
     }
 }

@@ -76,9 +76,7 @@ final class InstalledSSHConfigTests: XCTestCase {
         XCTAssertThrowsError(try installation.render(database: nil,
                                                      block: SSHHostBlock(hostbookPath: "/h", databasePath: folder + "/none.db", noInput: false),
                                                      agentSocket: folder + "/agent.sock")) { error in
-            let e = error as? SessionError
-            XCTAssertEqual(e?.kind, .failed)
-            XCTAssertEqual(e?.message, "cannot read your ssh configuration to find the hosts it defines: '\(folder!)/fifo': cannot be read: it is not a regular file")
+            XCTAssertEqual(error as? SessionRefusal, .userSSHConfigUnreadable(file: folder + "/fifo", line: 0, reason: "cannot be read: it is not a regular file", tooLarge: false))
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/none.db"), "reading creates no database")
     }

@@ -87,7 +87,7 @@ public enum BundleExporter {
 
     public static func run(database: HostDatabase, request: Request) throws -> Outcome {
         let name = request.name, folder = request.folder
-        if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
+        if let problem = BundleName.problem(name) { throw SessionRefusal.bundleNameRefused(problem: problem) }
         guard let key = try KeyStore(database: database).find(name: request.keyName) else {
             throw SessionRefusal.keyNotFound(name: request.keyName)
         }
@@ -102,12 +102,10 @@ public enum BundleExporter {
             do {
                 existing = (bytes, try BundleText.parse(bytes))
             } catch {
-                throw SessionError.failed("\(folder.textPath) is not a bundle: \(error)",
-                                          hint: "Export into another folder with -o DIR, or remove that file.")
+                throw SessionRefusal.exportFolderNotABundle(path: folder.textPath, reason: "\(error)")
             }
             if let other = existing?.document.name, other != name {
-                throw SessionError.rejected("\(folder.textPath) holds bundle '\(other)', not '\(name)'",
-                                            hint: "Export bundle '\(name)' into its own folder with -o DIR.")
+                throw SessionRefusal.exportFolderHoldsOther(path: folder.textPath, other: other, bundle: name)
             }
         }
         let store = BundleStore(database: database)
@@ -139,8 +137,7 @@ public enum BundleExporter {
         }
         let previous = max(folderSerial, known)
         guard previous < UInt64.max - 1 else {
-            throw SessionError.rejected("the serial of bundle '\(name)' (\(previous)) is too large to be raised",
-                                        hint: "Export bundle '\(name)' under a new name into a new folder, and have subscribers trust and subscribe to that.")
+            throw SessionRefusal.bundleSerialExhausted(bundle: name, serial: previous)
         }
         let document = try store.document(name: name, selection: selection, serial: previous + 1)
         var removals = BundleRemovals()
@@ -168,18 +165,16 @@ public enum BundleExporter {
     /// with a key saved in `database` or a signer it trusts for bundle `name`; otherwise
     /// `.rejected` (exit 5): its serial is not the publisher's.
     static func trustedSigner(of bytes: [UInt8], folder: BundleFolder, name: String, database: HostDatabase) throws -> PublicKey {
-        let hint = "Check who changed that folder (git log -p); restore the bundle.txt and bundle.txt.sig you exported, or export into a new folder with -o DIR."
         let signed: PublicKey
         do {
             signed = try BundleSignature.signer(of: bytes, signature: try folder.readSignature(), shownAs: folder.textPath)
         } catch {
-            throw SessionError.rejected("\(folder.textPath) is not signed by a trusted key (\(error)); its serial is not taken", hint: hint)
+            throw SessionRefusal.exportFolderNotSigned(path: folder.textPath, reason: "\(error)")
         }
         let own = try KeyStore(database: database).find(fingerprint: signed.sha256Fingerprint).flatMap { try? PublicKey(blob: $0.publicKeyBlob) }
         let trusted = try BundleStore(database: database).signers(bundle: name)
         guard own == signed || trusted.contains(signed) else {
-            throw SessionError.rejected("\(folder.textPath) is not signed by a trusted key (signed by \(signed.sha256Fingerprint), which is neither a key of this database nor a trusted signer of bundle '\(name)'); its serial is not taken",
-                                        hint: hint)
+            throw SessionRefusal.exportFolderSignerUnknown(path: folder.textPath, fingerprint: signed.sha256Fingerprint, bundle: name)
         }
         return signed
     }

@@ -41,8 +41,7 @@ public struct BundleFolder: Sendable {
                 case .io(let text): why = text
                 case .exists: why = "it exists"
                 }
-                throw SessionError.failed("cannot write \(file): \(why)",
-                                          hint: "Check that the folder exists and is writable (-o DIR).")
+                throw SessionRefusal.bundleFileNotWritten(file: file, reason: why)
             }
         }
     }
@@ -52,15 +51,15 @@ public struct BundleFolder: Sendable {
         guard AtomicFile.exists(path) else { return nil }
         let fd: Int32
         do { (fd, _) = try RegularFile.open(path) } catch {
-            throw SessionError.failed("cannot read \(path): \(error.description)")
+            throw SessionRefusal.bundleFileNotRead(path: path, reason: error.description)
         }
         defer { close(fd) }
         do {
             return try FileDescriptor(fd).readToEnd(limit: limit)
         } catch .tooLong {
-            throw SessionError.rejected("\(path) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+            throw SessionRefusal.bundleFileTooLarge(path: path, limit: limit)
         } catch {
-            throw SessionError.failed("cannot read \(path): \(error)")
+            throw SessionRefusal.bundleFileNotRead(path: path, reason: "\(error)")
         }
     }
 }

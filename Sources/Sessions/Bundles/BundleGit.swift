@@ -25,11 +25,10 @@ public struct BundleGit: Sendable {
     public let git: String
     var environment: [String]
 
-    /// git on PATH, or a `.failed` SessionError saying to install it.
+    /// git on PATH, or `SessionRefusal.gitNotInstalled`.
     public init(environment: [String: String]) throws {
         guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]) else {
-            throw SessionError.failed("git is not installed (no 'git' on PATH); bundles are subscribed to through git",
-                                      hint: "Install git (Debian: apt install git), then run this again.")
+            throw SessionRefusal.gitNotInstalled(forBundles: true)
         }
         self.git = git
         var env = environment.filter { !Self.repositoryVariables.contains($0.key) }
@@ -152,20 +151,20 @@ public struct BundleGit: Sendable {
         let listed = try run(["-C", folder, "ls-tree", "-l", "--full-tree", rev, "--", name], doing: "list \(rev) in \(folder)")
         guard !listed.isEmpty else { return nil }
         let fields = String(decoding: listed.prefix { $0 != 0x09 }, as: UTF8.self).split(separator: " ", omittingEmptySubsequences: true)
-        let shown = "\(name) in \(folder) (commit \(String(rev.prefix(12))))"
-        guard fields.count == 4 else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
+        let commit = String(rev.prefix(12))
+        guard fields.count == 4 else { throw SessionRefusal.gitListingUnknown(file: name, folder: folder, commit: commit) }
         let mode = fields[0], oid = String(fields[2])
         switch mode {
         case "100644", "100755": break
-        default: throw SessionRefusal.notAPlainFile(file: name, folder: folder, commit: String(rev.prefix(12)), mode: String(mode))
+        default: throw SessionRefusal.notAPlainFile(file: name, folder: folder, commit: commit, mode: String(mode))
         }
-        guard oid.allSatisfy(\.isHexDigit), let size = Int(fields[3]) else { throw SessionError.failed("git listed \(shown) in a form hostbook does not know") }
+        guard oid.allSatisfy(\.isHexDigit), let size = Int(fields[3]) else { throw SessionRefusal.gitListingUnknown(file: name, folder: folder, commit: commit) }
         guard size <= limit else {
-            throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+            throw SessionRefusal.gitFileTooLarge(file: name, folder: folder, commit: commit, limit: limit)
         }
         let bytes = try run(["-C", folder, "cat-file", "blob", oid], doing: "read \(name) in \(folder)", limit: limit + 1)
         guard bytes.count <= limit else {
-            throw SessionError.rejected("\(shown) is larger than \(limit / 1024) KiB", hint: "A bundle file that large is not one hostbook wrote.")
+            throw SessionRefusal.gitFileTooLarge(file: name, folder: folder, commit: commit, limit: limit)
         }
         return bytes
     }
@@ -177,11 +176,10 @@ public struct BundleGit: Sendable {
             result = try CapturedProcess.run(git, ["git"] + Self.safety + args, options: Spawn.Options(environment: environment), limit: limit,
                                              timeoutMilliseconds: timeoutMilliseconds)
         } catch {
-            throw SessionError.failed("cannot run \(git): \(error)")
+            throw SessionRefusal.programNotRun(program: git, reason: "\(error)")
         }
         if result.timedOut {
-            throw SessionError.failed("git could not \(what): no answer within \(Self.networkTimeoutMilliseconds / 60_000) minutes",
-                                      hint: "Check the URL and your network, then run the command again.")
+            throw SessionRefusal.gitTimedOut(what: what, minutes: Int(Self.networkTimeoutMilliseconds / 60_000))
         }
         guard result.status.exitCode == 0 else {
             throw BundleGitFailure(what: what, status: result.status.exitCode, stderr: result.stderr)

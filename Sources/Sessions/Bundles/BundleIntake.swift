@@ -30,8 +30,7 @@ public struct BundleIntake: Sendable {
         do {
             document = try BundleText.parse(text)
         } catch {
-            throw SessionError.rejected("\(shownAs) is not a bundle hostbook can read: \(error)",
-                                        hint: "It was signed, so its publisher made it: ask them to export it again with this hostbook.")
+            throw SessionRefusal.bundleUnreadable(shownAs: shownAs, reason: "\(error)")
         }
         let name = document.name
         if let expectedName, expectedName != name {

@@ -16,8 +16,7 @@ public enum BundleSignature {
     public static let namespace = "hostbook-bundle"
 
     /// Signs `message` with the saved key `keyName` through the agent at `socket`, and checks
-    /// the signature before it is returned. Refusals are SessionErrors with the command that
-    /// fixes them: no such key (not found), a key restricted to other namespaces (rejected),
+    /// the signature before it is returned. Refusals are SessionRefusal cases: no such key (not found), a key restricted to other namespaces (rejected),
     /// an agent that is not running, is locked, or refuses (failed).
     public static func sign(_ message: [UInt8], keyName: String, database: HostDatabase, socket: String) throws -> SSHSignatureFile {
         guard let key = try KeyStore(database: database).find(name: keyName) else {
@@ -29,7 +28,7 @@ public enum BundleSignature {
             throw SessionRefusal.namespaceNotAllowed(key: key.name, namespaces: namespaces, namespace: namespace)
         }
         if publicKey.needsSecurityKey || { if case .dsa = publicKey.algorithm { return true } else { return false } }() {
-            throw SessionError.rejected("key '\(key.name)' (\(publicKey.type)) cannot sign bundles here", hint: "Sign with an Ed25519, ECDSA or RSA key.")
+            throw SessionRefusal.keyCannotSignBundles(key: key.name, type: publicKey.type)
         }
         return try AgentSSHSIGSigner.sign(message, by: publicKey, keyName: key.name, namespace: namespace,
                                           sockets: [socket], purpose: "bundles")
@@ -45,8 +44,7 @@ public enum BundleSignature {
         do {
             return try SSHSignatureFile.parse(signature).verify(message: message, namespace: namespace)
         } catch {
-            throw SessionError.rejected("the bundle's signature is not valid: \(error)",
-                                        hint: "The bundle or its signature was changed after it was signed; ask its publisher for a freshly exported one.")
+            throw SessionRefusal.bundleSignatureInvalid(reason: "\(error)")
         }
     }
 }

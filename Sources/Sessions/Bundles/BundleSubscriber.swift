@@ -69,8 +69,8 @@ public struct BundleSubscriber {
     /// `url` (its clone is removed and `url` cloned and checked as for a new one; when that
     /// fails the subscription keeps its old URL, and the next update clones it again).
     public func subscribe(name: String, url: String, replace: Bool = false) throws -> Outcome {
-        if let problem = BundleName.problem(name) { throw SessionError.rejected(problem) }
-        if let problem = BundleGit.problem(url: url) { throw SessionError.rejected(problem, hint: "Give the repository's URL or path as git clone takes it (for a password, use git's credential helper or an SSH URL).") }
+        if let problem = BundleName.problem(name) { throw SessionRefusal.bundleNameRefused(problem: problem) }
+        if let problem = BundleGit.problem(url: url) { throw SessionRefusal.bundleURLRefused(problem: problem) }
         let store = BundleStore(database: database)
         let current = try store.subscriptions().first(where: { $0.name.lowercased() == name.lowercased() })
         if let current, !replace {
@@ -191,7 +191,7 @@ public struct BundleSubscriber {
         do {
             try PrivateFolder.make(path)
         } catch {
-            throw SessionError.failed("cannot create \(error.path): \(error.errno)")
+            throw SessionRefusal.folderNotCreated(path: error.path, reason: "\(error.errno)")
         }
     }
 }

@@ -30,9 +30,9 @@ public enum AllowedSigners {
         return lines.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { $0 }
     }
 
-    /// The file's bytes for the database at `databasePath` (none there: empty).
-    public static func render(databasePath: String) throws -> [UInt8] {
-        guard let database = try HostDatabase.openForReading(path: databasePath) else { return [] }
+    /// The file's bytes for `database` (the caller's workspace's; none yet: empty).
+    public static func render(database: HostDatabase?) throws -> [UInt8] {
+        guard let database else { return [] }
         return render(try GitSigningKeys(database: database).all())
     }
 
@@ -57,9 +57,9 @@ public enum AllowedSigners {
     /// Rewrites the file at `path` from the database when it exists and its bytes differ
     /// (after a key was renamed, removed or set up); true when it wrote.
     @discardableResult
-    public static func refreshIfPresent(_ path: String, databasePath: String) throws -> Bool {
+    public static func refreshIfPresent(_ path: String, database: HostDatabase?) throws -> Bool {
         guard AtomicFile.exists(path) else { return false }
-        let bytes = try render(databasePath: databasePath)
+        let bytes = try render(database: database)
         if current(path) == bytes { return false }
         try write(bytes, to: path)
         return true
@@ -76,7 +76,7 @@ public enum AllowedSigners {
         do {
             try PrivateFolder.make(path)
         } catch {
-            throw SessionError.failed("cannot create \(error.path): \(error.errno)")
+            throw SessionRefusal.folderNotCreated(path: error.path, reason: "\(error.errno)")
         }
     }
 }

@@ -38,7 +38,7 @@ public enum GitSignatureProgram {
         var i = 2
         func value(_ option: String) throws -> String {
             i += 1
-            guard i < argv.count else { throw usage("\(option) needs a value") }
+            guard i < argv.count else { throw SessionRefusal.signUsage(.needsValue(option: option)) }
             return argv[i]
         }
         while i < argv.count {
@@ -49,25 +49,25 @@ public enum GitSignatureProgram {
             case "-U", "-q": break
             case "-O":
                 let option = try value("-O")
-                guard option.hasPrefix("hashalg=") else { throw usage("the option -O \(option) is not supported (only hashalg=sha256 or sha512)") }
+                guard option.hasPrefix("hashalg=") else { throw SessionRefusal.signUsage(.unsupportedSigningOption(option)) }
                 hashAlgorithm = String(option.dropFirst("hashalg=".count))
-                guard hashAlgorithm == "sha256" || hashAlgorithm == "sha512" else { throw usage("hashalg must be sha256 or sha512, not \(hashAlgorithm)") }
+                guard hashAlgorithm == "sha256" || hashAlgorithm == "sha512" else { throw SessionRefusal.signUsage(.unsupportedHashAlgorithm(hashAlgorithm)) }
             case "--": files += argv[(i + 1)...]; i = argv.count; continue
             default:
-                if arg.hasPrefix("-"), arg != "-" { throw usage("the option \(arg) is not supported") }
+                if arg.hasPrefix("-"), arg != "-" { throw SessionRefusal.signUsage(.unsupportedOption(arg)) }
                 files.append(arg)
             }
             i += 1
         }
-        guard let namespace, !namespace.isEmpty else { throw usage("-n NAMESPACE is missing") }
-        guard let keyFile else { throw usage("-f KEYFILE is missing") }
+        guard let namespace, !namespace.isEmpty else { throw SessionRefusal.signUsage(.missingNamespace) }
+        guard let keyFile else { throw SessionRefusal.signUsage(.missingKeyFile) }
         return SignRequest(namespace: namespace, keyFile: keyFile, files: files, hashAlgorithm: hashAlgorithm)
     }
 
     /// The public key in `path` (a `.pub` line), or nil when the file holds something else
     /// (a private key: ssh-keygen's business). A file that cannot be read is `.failed`.
     public static func publicKey(in path: String) throws -> PublicKeyLine? {
-        let bytes = try read(path, limit: 64 * 1024, what: "the key file")
+        let bytes = try read(path, limit: 64 * 1024, keyFile: true)
         guard let text = String(validating: bytes, as: UTF8.self) else { return nil }
         return try? PublicKeyLine.parse(text)
     }
@@ -83,33 +83,29 @@ public enum GitSignatureProgram {
         if request.files.isEmpty || request.files == ["-"] {
             let message: [UInt8]
             do { message = try FileDescriptor.standardInput.readToEnd(limit: maxMessage) } catch {
-                throw SessionError.failed("cannot read the data to sign from standard input: \(error)")
+                throw SessionRefusal.signInputNotRead(reason: "\(error)")
             }
-            do { try FileDescriptor.standardOutput.writeAll(try signature(message)) } catch let e as SessionError { throw e } catch let e as SessionRefusal { throw e } catch {
-                throw SessionError.failed("cannot write the signature to standard output: \(error)")
+            do { try FileDescriptor.standardOutput.writeAll(try signature(message)) } catch let e as SessionRefusal { throw e } catch {
+                throw SessionRefusal.signatureNotWritten(reason: "\(error)")
             }
             return
         }
         for file in request.files {
-            let armored = try signature(try read(file, limit: maxMessage, what: "the file to sign"))
+            let armored = try signature(try read(file, limit: maxMessage, keyFile: false))
             do { try AtomicFile.write(file + ".sig", bytes: armored, mode: 0o644, replace: true) } catch {
-                throw SessionError.failed("cannot write \(file).sig: \(error)")
+                throw SessionRefusal.signatureFileNotWritten(file: file, reason: "\(error)")
             }
         }
     }
 
-    private static func usage(_ text: String) -> SessionError {
-        SessionError.rejected("ssh-keygen -Y sign: \(text)", hint: "hostbook signs as 'ssh-keygen -Y sign -n NAMESPACE -f PUBLIC_KEY_FILE [FILE ...]'.")
-    }
-
-    private static func read(_ path: String, limit: Int, what: String) throws -> [UInt8] {
+    private static func read(_ path: String, limit: Int, keyFile: Bool) throws -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
-            throw SessionError.failed("cannot open \(what) \(path): \(String(cString: strerror(errno)))")
+            throw SessionRefusal.signFileNotRead(keyFile: keyFile, path: path, opening: true, limit: nil, reason: String(cString: strerror(errno)))
         }
         defer { close(fd) }
         do { return try FileDescriptor(fd).readToEnd(limit: limit) } catch {
-            throw SessionError.failed("cannot read \(what) \(path): \(error == .tooLong ? "longer than \(limit) bytes" : "\(error)")")
+            throw SessionRefusal.signFileNotRead(keyFile: keyFile, path: path, opening: false, limit: error == .tooLong ? limit : nil, reason: "\(error)")
         }
     }
 }

@@ -62,10 +62,10 @@ public struct GitSigningSetup: Sendable {
         self.environment = Spawn.Options.environment(environment)
     }
 
-    /// git on PATH, run with `environment`, or a `.failed` SessionError saying to install it.
+    /// git on PATH, run with `environment`, or `SessionRefusal.gitNotInstalled`.
     public static func findGit(environment: [String: String]) throws -> GitSigningSetup {
         guard let git = ExecutablePath.find("git", searchPath: environment["PATH"]) else {
-            throw SessionError.failed("git is not installed (no 'git' on PATH)", hint: "Install git (Debian: apt install git), then run this again.")
+            throw SessionRefusal.gitNotInstalled(forBundles: false)
         }
         return GitSigningSetup(git: git, environment: environment)
     }
@@ -98,8 +98,7 @@ public struct GitSigningSetup: Sendable {
         for (name, value) in settings {
             let r = try git(writeArguments(scope) + [name, value])
             guard r.status.exitCode == 0 else {
-                throw SessionError.failed("git config \(name) failed: \(Self.firstLine(r.stderr))",
-                                          hint: "The key is set up in hostbook; fix what git says, then run this again.")
+                throw SessionRefusal.gitConfigFailed(name: name, gitSays: Self.firstLine(r.stderr))
             }
         }
         return Outcome(key: key, email: email, setUserEmail: configured == nil, namespaceChange: change,
@@ -125,20 +124,17 @@ public struct GitSigningSetup: Sendable {
     private func resolveEmail(scope: Scope, email: String?) throws -> (email: String, configured: String?) {
         if case .repository(let path) = scope {
             guard try git(["-C", path, "rev-parse", "--git-dir"]).status.exitCode == 0 else {
-                throw SessionError.failed("\(path) is not a git repository",
-                                          hint: "Give the folder of a repository with --repo (make one with 'git init'), or use --global.")
+                throw SessionRefusal.notAGitRepository(path: path)
             }
         } else if scope == .currentRepository, try git(["rev-parse", "--git-dir"]).status.exitCode != 0 {
-            throw SessionError.failed("the current folder is not in a git repository",
-                                      hint: "Run this inside a repository, or give one with --repo PATH, or use --global.")
+            throw SessionRefusal.notAGitRepository(path: nil)
         }
         let configured = try configuredEmail(scope)
         guard let email = email ?? configured else {
-            throw SessionError.rejected("no email to sign as: git's user.email is not set \(scope == .global ? "globally" : "for this repository")",
-                                        hint: "Give it with --email E (it is also set as user.email there).")
+            throw SessionRefusal.noGitEmail(global: scope == .global)
         }
         if let problem = GitSigningKeys.problem(email) {
-            throw SessionError.rejected("\(problem): \(email)", hint: "Give another email with --email E.")
+            throw SessionRefusal.gitEmailRefused(problem: problem, email: email)
         }
         return (email, configured)
     }
@@ -171,7 +167,7 @@ public struct GitSigningSetup: Sendable {
         do {
             return try CapturedProcess.run(git, ["git"] + args, options: Spawn.Options(environment: environment), limit: 1 << 16)
         } catch {
-            throw SessionError.failed("cannot run \(git): \(error)")
+            throw SessionRefusal.programNotRun(program: git, reason: "\(error)")
         }
     }
 

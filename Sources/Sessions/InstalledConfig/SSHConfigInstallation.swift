@@ -42,13 +42,12 @@ public struct SSHConfigInstallation: Sendable {
     }
 
     /// The line that includes the generated file, newline included; a path ssh_config
-    /// cannot hold is a `.failed` SessionError.
+    /// cannot hold is `SessionRefusal.installPathNotWritable`.
     public func includeLine() throws -> String {
         do {
             return "Include " + (try SSHConfigWriter.quote(generated, keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(generated) cannot be written in ssh_config: \(e.reason)",
-                                      hint: "Set XDG_CONFIG_HOME to a plainer folder.")
+            throw SessionRefusal.installPathNotWritable(path: generated, reason: e.reason)
         }
     }
 
@@ -61,8 +60,7 @@ public struct SSHConfigInstallation: Sendable {
             for c in addedFolder { if "*?[\\".contains(c) { folder += "\\" }; folder.append(c) }
             return "\nMatch all\nInclude " + (try SSHConfigWriter.quote(folder + "/*.conf", keyword: "Include")) + "\n"
         } catch let e as SSHConfigWriterError {
-            throw SessionError.failed("the path \(addedFolder) cannot be written in ssh_config: \(e.reason)",
-                                      hint: "Set XDG_CONFIG_HOME to a plainer folder.")
+            throw SessionRefusal.installPathNotWritable(path: addedFolder, reason: e.reason)
         }
     }
 

@@ -41,10 +41,7 @@ public struct UserSSHConfigHosts: Sendable {
         return UserSSHConfigHosts(definitions: definitions)
     }
 
-    private static func failure(_ e: SSHConfigError) -> SessionError {
-        let place = e.line > 0 ? "'\(e.file)' line \(e.line)" : "'\(e.file)'"
-        return SessionError(e.kind == .tooLarge ? .rejected : .failed,
-                            "cannot read your ssh configuration to find the hosts it defines: \(place): \(e.message)",
-                            hint: "hostbook never writes a Host block that would override one of yours, so it needs to read them; fix the file (ssh refuses it too).")
+    private static func failure(_ e: SSHConfigError) -> SessionRefusal {
+        .userSSHConfigUnreadable(file: e.file, line: e.line, reason: e.message, tooLarge: e.kind == .tooLarge)
     }
 }

@@ -13,7 +13,7 @@
 //     file when that is new): its cost does not grow with the number of saved hosts. The
 //     whole file is written again once `added/` holds SSHConfigInstallation.maxAddedFiles
 //     files, and by every other command; the added files are removed after it.
-// Errors are InstalledConfigRefusal (and Sessions' SessionError); the executable words them.
+// Errors are InstalledConfigRefusal (and Sessions' SessionRefusal); the executable words them.
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -5,8 +5,8 @@
 /// conform to it beside the code that presents them: HostStoreError in
 /// CLI/HostStoreErrorPresentation.swift, KeyFormatError in
 /// Commands/Keys/KeyErrorPresentation.swift, VaultError in
-/// Commands/Vault/VaultError+Presentation.swift, SessionError in
-/// Commands/SSH/SessionError+Presentation.swift, CredentialStoreError in
+/// Commands/Vault/VaultError+Presentation.swift, SessionRefusal in
+/// Commands/SSH/SessionRefusal+Presentation.swift, CredentialStoreError in
 /// Commands/Vault/CredentialStoreError+Presentation.swift.
 protocol UserFacingError: Error {
     var exitCode: ExitCode { get }

@@ -9,6 +9,7 @@ import HostStore
 import Vault
 import Sessions
 import KeyFormats
+import Workflows
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec] + AgentUpstreamCommands.all
@@ -69,13 +70,7 @@ enum AgentCommands {
             inv.note("hostbook: no agent is running at \(path)")
             return
         }
-        guard kill(pid, SIGTERM) == 0 else {
-            throw CLIError.failure("cannot stop the agent (pid \(pid)): \(String(cString: strerror(errno)))")
-        }
-        for _ in 0..<500 {
-            if access(path, F_OK) != 0 && kill(pid, 0) != 0 { break }
-            usleep(10_000)
-        }
+        try StandingAgentSocket.stop(pid: pid, at: path)
         if inv.json {
             inv.printJSON(.object([("stopped", .bool(true)), ("pid", .int(Int(pid))), ("socket", .string(path))]))
         } else {
@@ -105,50 +100,26 @@ enum AgentCommands {
         discussion: "Stops on SIGTERM, SIGINT or SIGHUP, removing the socket and wiping the keys.",
         options: [socketOption, upstreamOption]
     ) { inv in
-        var waited = sigset_t()
-        sigemptyset(&waited)
-        for s in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&waited, s) }
-        // Before any thread starts, so that only sigtimedwait receives them.
-        pthread_sigmask(SIG_BLOCK, &waited, nil)
+        // Before any thread starts, so that only the agent's wait receives them.
+        let signals = StandingAgentService.blockStopSignals()
         let path = try AgentSocket.path(inv)
         let given = try AgentUpstreamSockets.given(inv)
-        if let pid = AgentSocket.runningAgent(at: path) {
-            throw CLIError.failure("an agent is already running at \(path.escapedForTerminal) (pid \(pid))", hint: "Stop it with 'hostbook agent stop'.")
-        }
-        try AgentSocket.removeStale(path)
+        if let pid = AgentSocket.runningAgent(at: path) { throw AgentRefusal.alreadyRunning(path: path, pid: pid) }
+        try StandingAgentSocket.removeStale(path)
         let database = try HostStoreAccess.openForWriting(inv)
         // The log's writer has a connection of its own: one waiting for the write lock
         // must not hold the connection the keys are listed from.
-        let log = try AgentLogWriter(database: HostStoreAccess.openForWriting(inv))
+        let log = try AgentLogWriter(database: inv.workspace.separateDatabase())
         // `hostbook agent approve` connects here; a path too long for it only loses that.
         let approvePath = TerminalApprover.socketPath(forAgentAt: path)
-        try AgentSocket.removeStale(approvePath)
+        try StandingAgentSocket.removeStale(approvePath)
         let terminal = try? TerminalApprover(socketPath: approvePath, wording: AgentApprovalWording())
         // The upstream sockets as the agent starts (an `agent upstream add` later applies
         // to the next start).
-        let upstreams = try AgentUpstreamSockets.all(given: given, database: database, ownSocket: path)
+        let upstreams = try UpstreamAgentSockets.all(given: given, database: database, ownSocket: path)
         let agent = StandingAgent(database: database, log: log, terminal: terminal, upstreams: upstreams)
-        let server: AgentServer
-        do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
-            terminal?.stop()
-            log.stop()
-            throw CLIError.failure("cannot start the agent: \(error)")
-        }
-        defer {
-            server.stop()
-            terminal?.stop()
-            agent.wipe()
-            log.stop()
-            let dropped = log.counters.dropped
-            if dropped > 0 { inv.note("hostbook: \(dropped) agent log entries were not written (the log's queue was full, or the database refused them)") }
-        }
-        var timeout = timespec(tv_sec: 15, tv_nsec: 0)
-        while true {
-            let s = sigtimedwait(&waited, nil, &timeout)
-            if s > 0 { break }
-            // Every 15 s: a locked (or gone) vault wipes the keys read from it.
-            if s < 0 && errno == EAGAIN && VaultClient.status() != .ok { agent.wipe() }
-        }
+        let dropped = try StandingAgentService.serve(agent, at: path, log: log, terminal: terminal, signals: signals)
+        if dropped > 0 { inv.note("hostbook: \(dropped) agent log entries were not written (the log's queue was full, or the database refused them)") }
     }
 
     static let log = CommandSpec(

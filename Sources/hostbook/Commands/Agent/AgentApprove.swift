@@ -1,8 +1,6 @@
 // `hostbook agent approve`: answers the standing agent's approval requests in a terminal
 // (a key saved with `keys edit NAME --confirm`), for a session without a desktop askpass.
-// It connects to the agent's private approval socket (TerminalApprover: the agent's socket's
-// path and `.approve`, checked as the agent's socket is: a socket of this user in a folder
-// no one else can write, and answered by a process of this user), shows each request as the
+// It connects to the agent's private approval socket (Workflows' ApproverConnection), shows each request as the
 // agent describes it and sends back y, n, or a (yes for the key's grant). Only one answers
 // at a time: a second is refused with one line, and the first says that it tried. It runs
 // until the agent stops, end of input, or Ctrl-C.
@@ -11,6 +9,7 @@ import Glibc
 #endif
 import System
 import Sessions
+import Workflows
 
 enum AgentApprove {
     static let spec = CommandSpec(
@@ -31,40 +30,21 @@ enum AgentApprove {
     static func run(_ inv: Invocation) throws {
         let agentPath = try AgentSocket.path(inv)
         try inv.requirePrompt(for: "a terminal to answer on", alternative: "$SSH_ASKPASS in the agent's environment")
-        let path = TerminalApprover.socketPath(forAgentAt: agentPath)
-        guard AgentSocket.runningAgent(at: agentPath) != nil else {
-            throw CLIError.failure("no agent is running at \(agentPath.escapedForTerminal)", hint: "Start it with 'eval \"$(hostbook agent start)\"'.")
-        }
-        guard let fd = try? UnixSocket.connect(to: path) else {
-            throw CLIError.failure("the agent at \(agentPath.escapedForTerminal) takes no approvals", hint: "Restart it with 'hostbook agent stop' and 'eval \"$(hostbook agent start)\"'.")
-        }
-        defer { close(fd) }
-        try AgentSocket.checkPrivate(path)
-        guard let peer = UnixSocket.peerCredentials(fd), peer.uid == getuid() else {
-            throw CLIError.failure("'\(path.escapedForTerminal)' is not this user's agent", hint: "Remove it, or choose another socket with --socket.")
-        }
-        switch LengthPrefixedFrame.read(from: fd, maxLength: ApprovalWire.maxFrame, timeoutMilliseconds: 10_000).flatMap(ApprovalWire.message) {
-        case .ready?: break
-        case .busy(let pid)?:
-            throw CLIError.failure("another 'hostbook agent approve' (pid \(pid)) answers the agent's requests",
-                                   hint: "Answer there, or stop it first.")
-        default:
-            throw CLIError.failure("the agent at \(agentPath.escapedForTerminal) did not take this approver", hint: "Try again.")
-        }
+        let connection = try ApproverConnection(agentSocket: agentPath)
         inv.note("Answering the approval requests of the agent at \(agentPath.escapedForTerminal). Ctrl-D or Ctrl-C stops.")
-        while let frame = LengthPrefixedFrame.read(from: fd, maxLength: ApprovalWire.maxFrame) {
-            let message = ApprovalWire.message(frame)
-            if case .another(let pid)? = message {
-                inv.note("Another 'hostbook agent approve' (pid \(pid)) tried to answer the agent's requests; it was refused.")
+        while let event = connection.next() {
+            guard case .question(let id, let grant, let prompt) = event else {
+                if case .another(let pid) = event {
+                    inv.note("Another 'hostbook agent approve' (pid \(pid)) tried to answer the agent's requests; it was refused.")
+                }
                 continue
             }
-            guard case .question(let id, let grant, let prompt)? = message else { continue }
             var shown: TerminalText = "\n"
             for line in prompt.split(separator: "\n", omittingEmptySubsequences: false) { shown += "\(String(line))\n" }
             Output.write(shown, to: STDERR_FILENO)
             let answer: ApprovalAnswer
             do { answer = try read(ApprovalChoices(grant: grant)) } catch { return }   // end of input
-            guard LengthPrefixedFrame.write(ApprovalWire.answer(id: id, answer), to: fd) else { break }
+            guard connection.answer(id: id, answer) else { break }
             switch answer {
             case .allowForGrant: inv.note(grant.map { "Allowed; the same key, destination, program and namespace are allowed for \($0)." } ?? "Allowed.")
             case .allowOnce: inv.note("Allowed once.")

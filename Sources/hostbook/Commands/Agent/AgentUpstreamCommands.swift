@@ -4,6 +4,7 @@
 // for each session. Only the socket paths are saved.
 import Agent
 import HostStore
+import Workflows
 
 enum AgentUpstreamCommands {
     static let all: [CommandSpec] = [list, add, remove]
@@ -15,10 +16,7 @@ enum AgentUpstreamCommands {
         (not running, no answer). The standing agent reads this list when it starts.
         """
     ) { inv in
-        let sockets = try HostStoreAccess.openForReading(inv).map { try AgentUpstreams(database: $0).list() } ?? []
-        let states: [(String, Result<Int, UpstreamAgentError>)] = sockets.map { socket in
-            (socket, Result { () throws(UpstreamAgentError) -> Int in try UpstreamAgent(socket: socket).identities().count })
-        }
+        let states = try UpstreamAgentSockets.states(database: HostStoreAccess.openForReading(inv))
         if inv.json {
             inv.printJSON(.array(states.map { socket, state in
                 switch state {
@@ -45,12 +43,20 @@ enum AgentUpstreamCommands {
     static let add = CommandSpec(
         ["agent", "upstream", "add"], summary: "Save an upstream agent's socket (its saved keys sign through it)",
         usage: "SOCKET",
-        discussion: "Takes effect when the standing agent starts next, and for every 'hostbook ssh'.",
+        discussion: """
+        Takes effect when the standing agent starts next, and for every 'hostbook ssh'. A path \
+        that is not a socket now is saved all the same (that agent may start later), with a \
+        warning on stderr.
+        """,
         positionals: [.required("SOCKET", "The other agent's socket", completes: .files)]
     ) { inv in
         let socket = try AgentUpstreamSockets.checked(inv.args.positional(0)!, option: "SOCKET")
         try refuseOwnSocket(socket, inv)
-        let added = try AgentUpstreams(database: HostStoreAccess.openForWriting(inv)).add(socket)
+        // Saved all the same: the agent there may start later.
+        if !StandingAgentSocket.isSocket(socket) {
+            inv.warn("\(socket) is not a socket now; saved all the same: it is asked once an agent listens there")
+        }
+        let added = try UpstreamAgentSockets.add(socket, database: HostStoreAccess.openForWriting(inv))
         if inv.json {
             inv.printJSON(.object([("socket", .string(socket)), ("added", .bool(added))]))
         } else {
@@ -64,7 +70,7 @@ enum AgentUpstreamCommands {
         positionals: [.required("SOCKET", "A socket 'agent upstream list' shows", completes: .files)]
     ) { inv in
         let socket = try AgentUpstreamSockets.checked(inv.args.positional(0)!, option: "SOCKET")
-        guard try AgentUpstreams(database: HostStoreAccess.openForWriting(inv)).remove(socket) else {
+        guard try UpstreamAgentSockets.remove(socket, database: HostStoreAccess.openForWriting(inv)) else {
             throw CLIError.notFound("no upstream agent \(socket.escapedForTerminal) is saved", hint: "'hostbook agent upstream list' shows the saved ones.")
         }
         if inv.json {

@@ -1,10 +1,9 @@
-// Which upstream agents hostbook's agents sign through: the `--upstream SOCKET` options of
-// `agent start` / `agent run` first, then the saved setting (AgentUpstreams: `keys
-// import-agent` and `agent upstream add`), each once. hostbook's own agent socket is never
-// its own upstream (a request would go round in a circle until its time ran out).
+// The upstream agents' sockets as commands name them: `--upstream SOCKET` of `agent start` /
+// `agent run`, `SOCKET` of `agent upstream add|remove` and `keys import-agent`. Which sockets
+// the agents sign through is Workflows' UpstreamAgentSockets.
 import HostStore
 import System
-import Sessions
+import Workflows
 
 enum AgentUpstreamSockets {
     /// A socket path as given: absolute, short enough for a Unix socket.
@@ -22,10 +21,8 @@ enum AgentUpstreamSockets {
         try inv.args.values(.upstream).map { try checked($0) }
     }
 
-    /// `given`, then the saved ones, without `ownSocket`.
+    /// `given`, then the saved ones, without `ownSocket` (UpstreamAgentSockets.all).
     static func all(given: [String], database: HostDatabase?, ownSocket: String?) throws -> [String] {
-        let saved = try database.map { try AgentUpstreams(database: $0).list() } ?? []
-        var seen: Set<String> = []
-        return (given + saved).filter { $0 != ownSocket && seen.insert($0).inserted }
+        try UpstreamAgentSockets.all(given: given, database: database, ownSocket: ownSocket)
     }
 }

@@ -6,6 +6,7 @@
 import HostStore
 import Sessions
 import System
+import Workflows
 
 enum BundleExport {
     static let spec = CommandSpec(
@@ -52,25 +53,20 @@ enum BundleExport {
         guard let keyName = inv.args.value(.sign) else { throw CLIError.usage("bundle export needs --sign KEY", hint: "Name the saved key that signs the bundle ('hostbook keys list').") }
         let dir = inv.args.value(.output).map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
         _ = try KeysContext.existingKey(inv, named: keyName)
-        let database = try HostStoreAccess.openForWriting(inv)
+        _ = try HostStoreAccess.openForWriting(inv)   // the database before the agent's folder, as ever
         let socket = try AgentSocket.path(inv)
         let authority = inv.args.value(.ca)
         let scope = inv.args.values(.caScope)
         if authority == nil, !scope.isEmpty { throw CLIError.usage("--ca-scope needs --ca CA", hint: "Name the certificate authority the scope is for ('hostbook ca list').") }
-        var request = BundleExporter.Request(
+        let request = BundleExporter.Request(
             name: name, keyName: keyName,
             selection: BundleExportSelection(tags: inv.args.values(.tag), snippets: inv.args.values(.snippet), omitUsers: inv.args.flag(.noUser),
                                              certificateAuthority: authority, authorityScope: scope),
             folder: BundleFolder(path: dir), parents: inv.args.flag(.parents), allowRemovals: inv.args.flag(.allowRemovals), agentSocket: socket)
-        let outcome: BundleExporter.Outcome
-        do {
-            outcome = try BundleExporter.run(database: database, request: request)
-        } catch let refusal as BundleExportRefusal {
-            // Removals are asked about on a terminal (never with --json or --no-input).
-            guard case .removals = refusal, !inv.json, inv.canPrompt,
-                  try inv.confirm("\(raw: "T" + refusal.question.dropFirst()) Publish it?", alternative: "--allow-removals") else { throw refusal }
-            request.allowRemovals = true
-            outcome = try BundleExporter.run(database: database, request: request)
+        // Removals are asked about on a terminal (never with --json or --no-input).
+        let outcome = try BundleExporting.run(inv.workspace, request: request) { refusal in
+            guard !inv.json, inv.canPrompt else { return false }
+            return try inv.confirm("\(raw: "T" + refusal.question.dropFirst()) Publish it?", alternative: "--allow-removals")
         }
         let doc = outcome.document
         if inv.json {

@@ -3,6 +3,7 @@
 import HostStore
 import Sessions
 import System
+import Workflows
 
 enum BundleImport {
     static let spec = CommandSpec(
@@ -33,7 +34,9 @@ enum BundleImport {
         let database = dryRun ? try HostStoreAccess.openForReading(inv) ?? HostDatabase.inMemory()
                               : try HostStoreAccess.openForWriting(inv)
         let intake = try BundleIntake.check(text: text, signature: signature, shownAs: folder.textPath, expectedName: nil, database: database)
-        if !dryRun, !intake.plan.writesNothing { try BundleApplying.apply(intake.plan, database: database) }
+        if !dryRun, !intake.plan.writesNothing, let leftover = try BundleApplying.apply(intake.plan, database: database) {
+            throw FailedAfterChanges(underlying: leftover)
+        }
         if inv.json {
             inv.printJSON(.object(BundlePlanPresentation.fields(intake, applied: !dryRun)))
         } else {

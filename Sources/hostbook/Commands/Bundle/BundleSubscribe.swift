@@ -3,6 +3,7 @@
 // (BundleSubscriber).
 import HostStore
 import Sessions
+import Workflows
 
 enum BundleSubscribe {
     static let spec = CommandSpec(
@@ -27,12 +28,12 @@ enum BundleSubscribe {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriber(inv, git: git)
+        let subscriber = try BundleApplying.subscriber(inv.workspace, git: git, agentSocket: try? AgentSocket.path(inv))
         let outcome: BundleSubscriber.Outcome
         do {
             outcome = try subscriber.subscribe(name: inv.args.positional(0)!, url: inv.args.positional(1)!, replace: inv.args.flag(.replace))
         } catch {
-            throw BundleApplying.afterApply(error)
+            throw BundleUpdate.afterApply(error)
         }
         if let old = outcome.replacedURL, !inv.json { inv.print("Moved the subscription to bundle '\(outcome.name)' from \(old).") }
         BundleUpdate.present(outcome, inv: inv, verb: "Subscribed to")

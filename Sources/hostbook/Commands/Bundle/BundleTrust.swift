@@ -5,6 +5,7 @@
 import HostStore
 import ImportFormats
 import KeyFormats
+import Workflows
 
 enum BundleTrust {
     static let spec = CommandSpec(
@@ -36,17 +37,15 @@ enum BundleTrust {
         for p in scope {
             if let problem = TrustAuthority.scopeProblem(p) { throw CLIError.rejected("--ca-scope '\(p)': \(problem)") }
         }
-        let store = BundleStore(database: try HostStoreAccess.openForWriting(inv))
-        var added: [(PublicKey, Bool)] = []
-        for key in keys { added.append((key, try store.trust(bundle: name, signer: key))) }
-        let granted = try store.grant(bundle: name, patterns: scope)
+        let trusted = try BundleTrusting.trust(inv.workspace, bundle: name, signers: keys, scope: scope)
+        let added = trusted.signers, granted = trusted.granted
         if inv.json {
             inv.printJSON(.object([
                 ("bundle", .string(name)),
                 ("signers", .array(added.map { key, new in
                     .object([("fingerprint", .string(key.sha256Fingerprint)), ("public_key", .string(key.line())), ("added", .bool(new))])
                 })),
-                ("ca_scope", .strings(try store.scopes(bundle: name))),
+                ("ca_scope", .strings(trusted.scope)),
                 ("ca_scope_added", .strings(granted)),
             ]))
             return

@@ -3,6 +3,7 @@
 // (and the passwords stored for those hosts), nothing else (BundleSubscriber.unsubscribe).
 import HostStore
 import Sessions
+import Workflows
 
 enum BundleUnsubscribe {
     static let spec = CommandSpec(
@@ -27,12 +28,12 @@ enum BundleUnsubscribe {
             throw CLIError.notFound("no subscription to a bundle named '\(name)'", hint: "Run 'hostbook bundle list' to see the subscriptions.")
         }
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriber(inv, git: git, throughHostbook: false)
+        let subscriber = try BundleApplying.subscriber(inv.workspace, git: git, agentSocket: nil)
         let outcome: BundleSubscriber.Unsubscribed
         do {
             outcome = try subscriber.unsubscribe(name: name, keepHosts: inv.args.flag(.keepHosts))
         } catch {
-            throw BundleApplying.afterApply(error)
+            throw BundleUpdate.afterApply(error)
         }
         let plan = outcome.removal
         if inv.json {

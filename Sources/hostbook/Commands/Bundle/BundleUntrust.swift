@@ -5,6 +5,7 @@
 import HostStore
 import ImportFormats
 import KeyFormats
+import Workflows
 
 enum BundleUntrust {
     static let spec = CommandSpec(
@@ -30,16 +31,9 @@ enum BundleUntrust {
                                  hint: "'hostbook bundle list --json' prints the trusted signers' keys and the scope granted.")
         }
         let keys = try lines.map(BundleTrust.signer)
-        var removed: [(PublicKey, Bool)] = []
-        var scopeRemoved: [String] = []
         // No database: nothing is trusted, and none is created to say so.
-        if try HostStoreAccess.openForReading(inv) != nil {
-            let store = BundleStore(database: try HostStoreAccess.openForWriting(inv))
-            for key in keys { removed.append((key, try store.untrust(bundle: name, signer: key))) }
-            for p in scope where try store.revokeScope(bundle: name, patterns: [p]) > 0 { scopeRemoved.append(p) }
-        } else {
-            removed = keys.map { ($0, false) }
-        }
+        let untrusted = try BundleTrusting.untrust(inv.workspace, bundle: name, signers: keys, scope: scope)
+        let removed = untrusted.signers, scopeRemoved = untrusted.scopeRemoved
         if inv.json {
             inv.printJSON(.object([
                 ("bundle", .string(name)),

@@ -3,6 +3,7 @@
 // the exit code is the first refusal's (and --json prints nothing then).
 import HostStore
 import Sessions
+import Workflows
 
 enum BundleUpdate {
     static let spec = CommandSpec(
@@ -21,7 +22,7 @@ enum BundleUpdate {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriberIfSubscribed(inv, git: git)
+        let subscriber = try BundleApplying.subscriberIfSubscribed(inv.workspace, git: git, agentSocket: try? AgentSocket.path(inv))
         let subscriptions = try subscriber.subscriptions(named: inv.args.positional(0))
         if subscriptions.isEmpty, !inv.json {
             inv.print("No bundle is subscribed to. Subscribe with 'hostbook bundle subscribe NAME GIT-URL-OR-PATH'.")
@@ -38,7 +39,7 @@ enum BundleUpdate {
                 if !outcome.intake.plan.changesNothing { changed = true }
                 if inv.json { results.append(json(outcome)) } else { present(outcome, inv: inv, verb: "Updated") }
             } catch {
-                let error = BundleApplying.afterApply(error)
+                let error = afterApply(error)
                 if error is FailedAfterChanges { changed = true }
                 // A single bundle named: its error is the command's. Several: each reported, the rest go on.
                 if subscriptions.count == 1 { throw error }
@@ -53,6 +54,12 @@ enum BundleUpdate {
             throw changed ? FailedAfterChanges(underlying: ExitStatus(code: firstFailure)) : ExitStatus(code: firstFailure)
         }
         if inv.json { inv.printJSON(.array(results)) }
+    }
+
+    /// `error`, as FailedAfterChanges when the bundle was applied before it
+    /// (BundleApplying.failedAfterApply): the installed configuration is refreshed all the same.
+    static func afterApply(_ error: any Error) -> any Error {
+        BundleApplying.failedAfterApply(error).map { FailedAfterChanges(underlying: $0) } ?? error
     }
 
     static func json(_ outcome: BundleSubscriber.Outcome) -> JSONValue {

@@ -8,7 +8,7 @@ enum AllowedSignersRefresh {
         guard spec.changesHostsOrKeys, !inv.args.sharedFlag(.dryRun) else { return }
         let path = AllowedSigners.path(home: inv.homeDirectory, environment: inv.environment)
         do {
-            try AllowedSigners.refreshIfPresent(path, databasePath: inv.databasePath)
+            try AllowedSigners.refreshIfPresent(path, database: inv.workspace.existingDatabase())
         } catch let e as UserFacingError {
             inv.warn("could not rewrite \(path): \(e.message)")
         } catch {

@@ -2,6 +2,7 @@
 // with a saved key through hostbook's agent (GitSigningSetup does the work).
 import HostStore
 import Sessions
+import Workflows
 
 enum GitSetup {
     static let spec = CommandSpec(
@@ -37,8 +38,8 @@ enum GitSetup {
         ],
         run: run)
 
-    /// The name offered for a dedicated signing key.
-    static let offeredKeyName = "git-signing"
+    /// The name offered for a dedicated signing key (GitSetupWorkflow's).
+    static let offeredKeyName = GitSetupWorkflow.offeredKeyName
 
     static func run(_ inv: Invocation) throws {
         try inv.args.exclusive(.global, .repo)
@@ -70,7 +71,7 @@ enum GitSetup {
         let ctx = try KeysContext.open(inv)
         let outcome = try setup.run(database: ctx.database, keyName: keyName, scope: scope,
                                     email: email, home: inv.homeDirectory, environment: inv.environment,
-                                    program: try SSHPaths.executable(), keyFolder: keyFolder(inv),
+                                    program: try SSHPaths.executable(), keyFolder: GitSetupWorkflow.keyFolder(databasePath: inv.databasePath),
                                     startAgent: inv.args.flag(.startAgent))
         if inv.json {
             inv.printJSON(.object([
@@ -110,7 +111,7 @@ enum GitSetup {
         inv.print("Public key file (user.signingkey): \(outcome.signingKey)")
         if inv.args.flag(.startAgent) {
             inv.print("When hostbook's agent is not running, signing starts it (hostbook.startAgent).")
-        } else if !GitSSHKeygenProgram.sockets(inv.environment).contains(where: { AgentSocket.runningAgent(at: $0) != nil }) {
+        } else if !GitSigningProgram.agentAnswers(GitSigningProgram.sockets(inv.environment)) {
             inv.print("git signs through hostbook's agent, which is not running: start it with 'hostbook agent start' (in the shell's profile, for every session).")
         }
     }
@@ -120,12 +121,7 @@ enum GitSetup {
     /// generated; `run` restricts it to git). nil: set up `key` itself (left unrestricted).
     static func offerDedicatedKey(_ inv: Invocation, _ ctx: KeysContext, _ key: StoredKey,
                                   scope: GitSigningSetup.Scope, email: String?) throws -> String? {
-        guard inv.canPrompt else { return nil }
-        let hosts = try ctx.database.hostsLoggingIn(withKey: key.name)
-        guard !hosts.isEmpty, try KeyNamespaces(database: ctx.database).namespaces(of: key).isEmpty else { return nil }
-        var name = offeredKeyName
-        var n = 2
-        while try ctx.store.find(name: name) != nil { name = "\(offeredKeyName)-\(n)"; n += 1 }
+        guard inv.canPrompt, let (name, hosts) = try GitSetupWorkflow.dedicatedKeyOffer(database: ctx.database, key: key) else { return nil }
         inv.note("Key '\(key.name)' logs in to saved hosts (\(hosts.joined(separator: ", "))): restricting it to git signatures would cut them off.")
         guard try inv.confirm("Make a dedicated signing key '\(name)' (ed25519, namespace git) and set that up instead?", alternative: "--new-key NAME") else {
             return nil
@@ -133,13 +129,6 @@ enum GitSetup {
         try GitSigningSetup.findGit(environment: inv.environment).check(scope: scope, email: email)
         _ = try KeysGenerate.generate(KeysContext.open(inv), name: name, comment: name)
         return name
-    }
-
-    /// Where the signing keys' public key files are written: `git-signing` in the data
-    /// folder (the database's folder).
-    static func keyFolder(_ inv: Invocation) -> String {
-        let db = SSHPaths.absolute(inv.databasePath)
-        return String(db[..<(db.lastIndex(of: "/") ?? db.startIndex)]) + "/git-signing"
     }
 
     /// The scope as options of a suggested command.

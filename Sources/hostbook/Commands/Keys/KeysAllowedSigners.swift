@@ -15,7 +15,7 @@ enum KeysAllowedSigners {
 
     static func run(_ inv: Invocation) throws {
         let bytes: [UInt8]
-        do { bytes = try AllowedSigners.render(databasePath: inv.databasePath) } catch let e as UserFacingError { throw e } catch {
+        do { bytes = try AllowedSigners.render(database: inv.workspace.existingDatabase()) } catch let e as UserFacingError { throw e } catch {
             throw KeysFailure.database(error, "cannot read the keys")
         }
         if inv.json {

@@ -12,6 +12,7 @@ extension SessionRefusal: UserFacingError {
              .agentNotRunning, .agentDidNotAnswer, .agentLocked, .agentRefusedToSign, .agentSignatureDoesNotVerify: .failure
         case .bundleAlreadySubscribed, .noTrustedSigner, .notAClone, .noBundleAtHead, .bundleRenamed,
              .untrustedSigner, .namespaceNotAllowed, .bundleNotSigned, .notAPlainFile: .rejected
+        default: bundleExitCode
         }
     }
 
@@ -65,6 +66,7 @@ extension SessionRefusal: UserFacingError {
             "the agent refused to sign with key '\(key)'"
         case .agentSignatureDoesNotVerify(let key, let reason):
             "the agent's signature with key '\(key)' does not verify: \(reason)"
+        default: bundleMessage
         }
     }
 
@@ -116,6 +118,7 @@ extension SessionRefusal: UserFacingError {
             "Unlock it with 'SSH_AUTH_SOCK=\(socket) ssh-add -X', then run this again."
         case .agentRefusedToSign:
             "See why with 'hostbook agent log' (a locked vault, a declined approval, a key restricted to other namespaces), then run this again."
+        default: bundleHint
         }
     }
 

@@ -1,7 +1,8 @@
 // `hostbook vault lock`: stops hostbook's headless keyring (its gnome-keyring-daemon and
 // bus; the login keyring stays on disk, encrypted) or, where the session's own Secret
-// Service answers, locks its default keyring.
+// Service answers, locks its default keyring (VaultLocking does the work; this prints it).
 import Vault
+import Workflows
 
 enum VaultLock {
     static let spec = CommandSpec(
@@ -23,50 +24,46 @@ enum VaultLock {
         // (with --json, `json` tells it and says so).
         try lock(inv)
         guard !inv.json else { return }
-        for pid in AgentSocket.dropKeys(environment: inv.environment) {
+        for pid in StandingAgentSocket.dropKeys(environment: inv.environment) {
             inv.print("The standing agent (pid \(pid)) dropped the keys it held.")
         }
     }
 
     /// The --json object of `lock`, with what the standing agent did.
     private static func json(_ inv: Invocation, _ fields: [(String, JSONValue)]) {
-        let agents = AgentSocket.dropKeys(environment: inv.environment)
+        let agents = StandingAgentSocket.dropKeys(environment: inv.environment)
         inv.printJSON(.object(fields + [("agent_dropped_keys", .bool(!agents.isEmpty)),
                                         ("agent_pid", .optional(agents.first.map { Int($0) }))]))
     }
 
     private static func lock(_ inv: Invocation) throws {
-        if let stopped = HeadlessKeyring.lock(environment: inv.environment) {
+        switch try VaultLocking.lock(environment: inv.environment) {
+        case .headlessStopped(let busPID, let daemonPID):
             if inv.json {
-                json(inv, [("headless", .bool(true)), ("bus", .string("private")), ("bus_pid", .int(Int(stopped.busPID))),
-                           ("daemon_pid", .optional(stopped.daemonPID.map { Int($0) })), ("locked", .bool(true))])
+                json(inv, [("headless", .bool(true)), ("bus", .string("private")), ("bus_pid", .int(Int(busPID))),
+                           ("daemon_pid", .optional(daemonPID.map { Int($0) })), ("locked", .bool(true))])
             } else {
-                let daemon = stopped.daemonPID.map { "gnome-keyring-daemon (pid \($0)) and " } ?? ""
-                inv.print("locked: stopped \(daemon)its bus (pid \(stopped.busPID))")
+                let daemon = daemonPID.map { "gnome-keyring-daemon (pid \($0)) and " } ?? ""
+                inv.print("locked: stopped \(daemon)its bus (pid \(busPID))")
             }
-            return
-        }
-        if let stopped = UserBusKeyring.lock(environment: inv.environment) {
+        case .sessionBusKeyringStopped(let daemonPID):
             if inv.json {
                 json(inv, [("headless", .bool(true)), ("bus", .string("session")), ("bus_pid", .null),
-                           ("daemon_pid", .int(Int(stopped))), ("locked", .bool(true))])
+                           ("daemon_pid", .int(Int(daemonPID))), ("locked", .bool(true))])
             } else {
-                inv.print("locked: stopped gnome-keyring-daemon (pid \(stopped)) on your session bus")
+                inv.print("locked: stopped gnome-keyring-daemon (pid \(daemonPID)) on your session bus")
             }
-            return
-        }
-        guard HeadlessBus.namesOtherBus(environment: inv.environment) else {
+        case .notRunning:
             if inv.json {
                 json(inv, [("headless", .bool(true)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))])
             }
             inv.note("hostbook: hostbook's keyring is not running; nothing to lock")
-            return
-        }
-        try VaultClient.lockDefaultCollection()
-        if inv.json {
-            json(inv, [("headless", .bool(false)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))])
-        } else {
-            inv.print("locked: the default keyring of this session's Secret Service")
+        case .desktopLocked:
+            if inv.json {
+                json(inv, [("headless", .bool(false)), ("bus", .null), ("bus_pid", .null), ("daemon_pid", .null), ("locked", .bool(true))])
+            } else {
+                inv.print("locked: the default keyring of this session's Secret Service")
+            }
         }
     }
 }

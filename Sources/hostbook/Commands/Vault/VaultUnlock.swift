@@ -1,9 +1,11 @@
 // `hostbook vault unlock`: where no desktop Secret Service answers (a login over SSH, a
 // server), start or find hostbook's headless keyring (Vault's HeadlessKeyring) and print
 // the environment lines for it, as `agent start` does. Where the session's own Secret
-// Service answers, say so and start nothing.
+// Service answers, say so and start nothing. VaultUnlocking does the work; this asks the
+// passphrase and prints.
 import Vault
 import SecureMemory
+import Workflows
 
 enum VaultUnlock {
     static let spec = CommandSpec(
@@ -56,69 +58,48 @@ enum VaultUnlock {
     }
 
     private static func unlock(_ inv: Invocation) throws {
-        if HeadlessBus.namesOtherBus(environment: inv.environment) {
-            let health = VaultClient.health()
-            let graphical = GraphicalSession.isPresent(environment: inv.environment)
-            switch health.status {
-            case .ok:
-                if let pid = UserBusKeyring.running(environment: inv.environment) {
-                    if inv.json {
-                        inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")),
-                                               ("address", .optional(UserBusKeyring.sessionAddress(environment: inv.environment))),
-                                               ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
-                                               ("daemon_pid", .int(Int(pid))), ("started", .bool(false))]))
-                    }
-                    inv.note("hostbook: hostbook's keyring (gnome-keyring-daemon, pid \(pid)) on your session bus is unlocked; nothing to start")
-                    return
-                }
-                let service = health.service ?? "the Secret Service"
-                if inv.json {
-                    inv.printJSON(.object([("headless", .bool(false)), ("bus", .string("session")), ("address", .optional(inv.environment["DBUS_SESSION_BUS_ADDRESS"])),
-                                           ("service", .optional(health.service)), ("bus_pid", .null), ("daemon_pid", .null),
-                                           ("started", .bool(false))]))
-                }
-                inv.note("hostbook: this session's Secret Service (\(service)) is reachable and unlocked; nothing to start")
-                return
-            case .locked where !graphical, .noService where !graphical, .noDefaultCollection where !graphical:
-                // A login with a session bus but no desktop (systemd's user bus over SSH): the
-                // user's keyring on that bus, where every later login finds it.
-                guard let outcome = try UserBusKeyring.unlock(environment: inv.environment, passphrase: { try passphrase(inv) }) else {
-                    throw lockedOnDesktop(health)
-                }
-                let address = UserBusKeyring.sessionAddress(environment: inv.environment) ?? ""
-                if inv.json {
-                    inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("address", .string(address)),
-                                           ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
-                                           ("daemon_pid", .int(Int(outcome.daemonPID))), ("started", .bool(outcome.started))]))
-                    return
-                }
-                inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(address)); export DBUS_SESSION_BUS_ADDRESS;")
-                inv.print("echo Keyring pid \(outcome.daemonPID) on your session bus\(outcome.started ? "" : ", running already");")
-                return
-            case .locked:
-                throw lockedOnDesktop(health)
-            case .noSessionBus, .noService:
-                break  // No desktop keyring here: hostbook's own one.
-            case .noDefaultCollection, .timedOut:
-                if let error = health.error { throw error }
+        switch try VaultUnlocking.unlock(environment: inv.environment, passphrase: { try passphrase(inv) }) {
+        case .sessionBusKeyringRunning(let pid, let address):
+            if inv.json {
+                inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("address", .optional(address)),
+                                       ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
+                                       ("daemon_pid", .int(Int(pid))), ("started", .bool(false))]))
             }
+            inv.note("hostbook: hostbook's keyring (gnome-keyring-daemon, pid \(pid)) on your session bus is unlocked; nothing to start")
+        case .sessionServiceUnlocked(let service, let address):
+            if inv.json {
+                inv.printJSON(.object([("headless", .bool(false)), ("bus", .string("session")), ("address", .optional(address)),
+                                       ("service", .optional(service)), ("bus_pid", .null), ("daemon_pid", .null),
+                                       ("started", .bool(false))]))
+            }
+            inv.note("hostbook: this session's Secret Service (\(service ?? "the Secret Service")) is reachable and unlocked; nothing to start")
+        case .sessionBusKeyring(let address, let daemonPID, let started):
+            if inv.json {
+                inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("session")), ("address", .string(address)),
+                                       ("service", .string("gnome-keyring-daemon")), ("bus_pid", .null),
+                                       ("daemon_pid", .int(Int(daemonPID))), ("started", .bool(started))]))
+                return
+            }
+            inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(address)); export DBUS_SESSION_BUS_ADDRESS;")
+            inv.print("echo Keyring pid \(daemonPID) on your session bus\(started ? "" : ", running already");")
+        case .headless(let address, let busPID, let daemonPID, let started):
+            if inv.json {
+                inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("private")), ("address", .string(address)),
+                                       ("service", .string("gnome-keyring-daemon")), ("bus_pid", .int(Int(busPID))),
+                                       ("daemon_pid", .optional(daemonPID.map { Int($0) })),
+                                       ("started", .bool(started))]))
+                return
+            }
+            inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(address)); export DBUS_SESSION_BUS_ADDRESS;")
+            inv.print("echo Keyring pid \(daemonPID.map(String.init) ?? "?")\(started ? "" : ", running already");")
+        case .lockedOnDesktop(let service):
+            throw lockedOnDesktop(service)
         }
-        let outcome = try HeadlessKeyring.unlock(environment: inv.environment) { try passphrase(inv) }
-        let keyring = outcome.keyring
-        if inv.json {
-            inv.printJSON(.object([("headless", .bool(true)), ("bus", .string("private")), ("address", .string(keyring.address)),
-                                   ("service", .string("gnome-keyring-daemon")), ("bus_pid", .int(Int(keyring.busPID))),
-                                   ("daemon_pid", .optional(keyring.daemonPID.map { Int($0) })),
-                                   ("started", .bool(outcome.startedDaemon))]))
-            return
-        }
-        inv.print("DBUS_SESSION_BUS_ADDRESS=\(AgentCommands.shellQuoted(keyring.address)); export DBUS_SESSION_BUS_ADDRESS;")
-        inv.print("echo Keyring pid \(keyring.daemonPID.map(String.init) ?? "?")\(outcome.startedDaemon ? "" : ", running already");")
     }
 
     /// A desktop's keyring (or one hostbook may not replace) is locked: unlock it there.
-    private static func lockedOnDesktop(_ health: VaultHealth) -> VaultError {
-        VaultError(.locked, "this session's Secret Service (\(health.service ?? "unknown")) is reachable, but its default keyring is locked",
+    private static func lockedOnDesktop(_ service: String?) -> VaultError {
+        VaultError(.locked, "this session's Secret Service (\(service ?? "unknown")) is reachable, but its default keyring is locked",
                    hint: "Unlock it on the desktop (log in there, or unlock the keyring in Seahorse or KeePassXC); hostbook starts no second keyring beside it.")
     }
 

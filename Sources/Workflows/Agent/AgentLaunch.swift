@@ -7,13 +7,13 @@ import Glibc
 #endif
 import System
 
-enum AgentLaunch {
+public enum AgentLaunch {
     /// Starts `hostbook --db DATABASE agent run --socket SOCKET` and waits until it answers
     /// there; its pid. A stale socket file is removed first. An agent that exits first, or
-    /// does not answer within 10 seconds, is a CLIError saying how to see why.
-    static func start(databasePath: String, socket path: String, upstreams: [String] = []) throws -> pid_t {
-        try AgentSocket.removeStale(path)
-        let exe = try SSHPaths.executable()
+    /// does not answer within 10 seconds, is an AgentRefusal.
+    public static func start(databasePath: String, socket path: String, upstreams: [String] = []) throws(AgentRefusal) -> pid_t {
+        try StandingAgentSocket.removeStale(path)
+        let exe = try ownPath()
         // Nothing else of ours: a pipe the caller reads to its end (git's, or the shell's of
         // `eval "$(hostbook agent start)"`) must not stay open in the agent. Marking every
         // descriptor close-on-exec is harmless: the caller spawns nothing that needs one.
@@ -23,21 +23,25 @@ enum AgentLaunch {
                                     newSession: true)
         let pid: pid_t
         do {
-            pid = try Spawn.start(exe, [exe, "--db", SSHPaths.absolute(databasePath), "agent", "run", "--socket", path]
+            pid = try Spawn.start(exe, [exe, "--db", ExecutablePath.absolute(databasePath), "agent", "run", "--socket", path]
                                          + upstreams.flatMap { ["--upstream", $0] }, options)
         } catch {
-            throw CLIError.failure("cannot run \(exe): \(error)")
+            throw .programNotRun(program: exe, reason: "\(error)")
         }
         // Ready when it answers; an agent that exits first failed to start.
         for _ in 0..<1000 {
-            if let answering = AgentSocket.runningAgent(at: path), answering == pid { return pid }
-            if let ended = WaitStatus.ifEnded(pid) {
-                throw CLIError.failure("the agent did not start (status \(ended.exitCode))",
-                                       hint: "Run 'hostbook agent run' to see why.")
-            }
+            if let answering = StandingAgentSocket.runningAgent(at: path), answering == pid { return pid }
+            if let ended = WaitStatus.ifEnded(pid) { throw .agentExited(status: ended.exitCode) }
             usleep(10_000)
         }
         kill(pid, SIGTERM)
-        throw CLIError.failure("the agent did not answer within 10 seconds", hint: "Run 'hostbook agent run' to see why.")
+        throw .agentDidNotAnswer
+    }
+
+    /// This program's own absolute path.
+    public static func ownPath() throws(AgentRefusal) -> String {
+        do { return try ExecutablePath.ofThisProcess() } catch {
+            throw .ownPathUnknown(reason: "\(error)")
+        }
     }
 }
