@@ -10,8 +10,10 @@ import System
 public enum AgentLaunch {
     /// Starts `hostbook --db DATABASE agent run --socket SOCKET` and waits until it answers
     /// there; its pid. A stale socket file is removed first. An agent that exits first, or
-    /// does not answer within 10 seconds, is an AgentRefusal.
-    public static func start(databasePath: String, socket path: String, upstreams: [String] = []) throws(AgentRefusal) -> pid_t {
+    /// does not answer within 10 seconds, is an AgentRefusal. The agent gets `environment`
+    /// (the command's: its SSH_ASKPASS, DISPLAY and session bus are the agent's).
+    public static func start(databasePath: String, socket path: String, upstreams: [String] = [],
+                             environment: [String: String]) throws(AgentRefusal) -> pid_t {
         try StandingAgentSocket.removeStale(path)
         let exe = try ownPath()
         // Nothing else of ours: a pipe the caller reads to its end (git's, or the shell's of
@@ -20,7 +22,7 @@ public enum AgentLaunch {
         for fd in 3..<Int32(1024) where fcntl(fd, F_GETFD) >= 0 { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         // Its own session, so the terminal's hangup does not reach it.
         let options = Spawn.Options(fileActions: Spawn.Options.nullInput(output: true) + [.open(STDERR_FILENO, path: "/dev/null", flags: O_WRONLY)],
-                                    newSession: true)
+                                    newSession: true, environment: Spawn.Options.environment(environment))
         let pid: pid_t
         do {
             pid = try Spawn.start(exe, [exe, "--db", ExecutablePath.absolute(databasePath), "agent", "run", "--socket", path]

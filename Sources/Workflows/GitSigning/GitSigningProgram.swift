@@ -33,7 +33,7 @@ public enum GitSigningProgram {
     public static func startAgentIfAsked(sockets: [String], keyBlob: [UInt8], environment: [String: String]) throws(AgentRefusal) {
         guard !agentAnswers(sockets), GitAgentAutostart.isRequested(environment: environment) else { return }
         let socket = try StandingAgentSocket.defaultPath(environment: environment)
-        _ = try AgentLaunch.start(databasePath: Workspace.databasePath(environment: environment), socket: socket)
+        _ = try AgentLaunch.start(databasePath: Workspace.databasePath(environment: environment), socket: socket, environment: environment)
         if case .cannotSign(_, let message, let hint) = AgentReadiness.check(socket: socket, keyBlob: keyBlob) {
             throw .startedAgentCannotSign(message: message, hint: hint)
         }
@@ -46,7 +46,7 @@ public enum GitSigningProgram {
         }
         let pid: pid_t
         do {
-            pid = try Spawn.start(program, ["ssh-keygen"] + argv, Spawn.Options(defaultSignals: [SIGPIPE]))
+            pid = try Spawn.start(program, ["ssh-keygen"] + argv, Spawn.Options(defaultSignals: [SIGPIPE], environment: Spawn.Options.environment(environment)))
         } catch {
             throw .programNotRun(program: program, reason: "\(error)")
         }

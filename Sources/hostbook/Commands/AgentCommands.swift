@@ -41,7 +41,7 @@ enum AgentCommands {
             printEnvironment(path: path, pid: pid, inv)
             return
         }
-        let pid = try AgentLaunch.start(databasePath: inv.databasePath, socket: path, upstreams: upstreams)
+        let pid = try AgentLaunch.start(databasePath: inv.databasePath, socket: path, upstreams: upstreams, environment: inv.environment)
         printEnvironment(path: path, pid: pid, inv)
     }
 
