@@ -96,6 +96,30 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         XCTAssertTrue(CertificateExpiryCheck().run(DoctorContext(path: workspace.databasePath)).isEmpty)
     }
 
+    func testTheHostPickerOffersTheSavedHostsWithoutCreatingADatabase() throws {
+        XCTAssertEqual(try HostPicker.entries(in: workspace), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.databasePath), "nothing created")
+        var add = HostAddInput(name: "web", hostname: "fe80::1")
+        add.port = 2200
+        add.tags = ["prod"]
+        _ = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
+        let entries = try HostPicker.entries(in: workspace)
+        XCTAssertEqual(entries, [HostPicker.Entry(name: "web", target: "[fe80::1]:2200", tags: ["prod"])])
+        var picker = HostPicker(entries: entries)
+        _ = picker.press(.text("PROD"))
+        XCTAssertEqual(picker.press(.enter), .choose("web"))
+    }
+
+    func testTheSSHClientCheckSaysWhenThereIsNoSSH() throws {
+        guard case .sshMissing? = SSHClientCheck(environment: ["PATH": folder.path]).run().first else { return XCTFail("ssh found") }
+        let found = SSHClientCheck(environment: ["PATH": "/usr/bin:/bin"]).run()
+        XCTAssertEqual(found.count, 1)
+        switch found.first {
+        case .sshSupported(let client)?, .sshTooOld(let client)?: XCTAssertEqual(client.path, "/usr/bin/ssh")
+        default: XCTFail("\(found)")
+        }
+    }
+
     func testJSONDocumentsRenderInTheContractsShape() throws {
         let value = JSONValue.object([("a", .array([.int(1), .null])), ("b", .object([])), ("c", .string("\u{1b}\""))])
         XCTAssertEqual(value.rendered(), "{\n  \"a\": [\n    1,\n    null\n  ],\n  \"b\": {},\n  \"c\": \"\\u001b\\\"\"\n}")
