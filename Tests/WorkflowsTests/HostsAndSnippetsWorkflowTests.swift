@@ -39,6 +39,7 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         add.tags = ["prod"]
         let host = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
         XCTAssertEqual(host.port, 2200)
+        XCTAssertFalse(try HostEditing.userOmitted(host, in: workspace), "published with its user by default")
         var input = HostEditInput()
         input.user = "deploy"
         input.userPublishing = "omit"
@@ -47,6 +48,7 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         XCTAssertEqual(edit.userPublishing, .omit)
         XCTAssertEqual(try HostEditing.apply(edit, password: nil, in: workspace).user, "deploy")
         XCTAssertEqual(try HostEditing.existing("web", in: workspace).user, "deploy")
+        XCTAssertTrue(try HostEditing.userOmitted(try HostEditing.existing("web", in: workspace), in: workspace))
         add.name = "bad name"
         XCTAssertThrowsError(try HostEditing.newHost(add))
     }
