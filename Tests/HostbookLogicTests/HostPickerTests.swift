@@ -1,10 +1,11 @@
-// The host picker's state and drawing without a terminal (Terminal/HostPicker.swift,
-// PickerKey.swift, HostPickerScreen.swift): what each key sequence filters, selects and
+// The host picker's state and drawing without a terminal (Workflows' HostPicker and
+// PickerKey, the program's HostPickerScreen): what each key sequence filters, selects and
 // decides, how the window scrolls, how raw terminal bytes become keys, and that what is
 // drawn fits the width and shows database text only escaped.
 import Foundation
 @testable import hostbook
 import TestSupport
+import Workflows
 import XCTest
 
 final class HostPickerTests: XCTestCase {

@@ -119,6 +119,18 @@ final class ImportSSHConfigTakeOverLogicTests: XCTestCase {
         XCTAssertEqual(try h.fx.run(["ssh-config", "--restore"]).status, 2)
     }
 
+    func testTakeOverOfAnotherFileIsAUsageErrorThatWritesNothing() throws {
+        let h = try makeHome()
+        let other = h.fx.dir.file("other_config")
+        try Data("Host web\n  HostName web.example\n".utf8).write(to: URL(fileURLWithPath: other))
+        let refused = try h.fx.run(["import-ssh-config", other, "--take-over"])
+        XCTAssertEqual(refused.status, 2, refused.stderr)
+        XCTAssertTrue(refused.stderr.hasSuffix("hostbook: --take-over works on ~/.ssh/config, the file the installed configuration defers to\n"
+                                               + "Run 'hostbook import-ssh-config --take-over' without a FILE.\n"), refused.stderr)
+        XCTAssertEqual(text(h.dotfile), original, "the user's file is not changed")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: h.backup))
+    }
+
     /// A block in an included file is taken over in that file; its backup is hidden, so the
     /// Include's glob does not read the old block back (ssh itself resolves the host through
     /// hostbook's configuration), and restoring gives both files back.

@@ -39,6 +39,7 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         add.tags = ["prod"]
         let host = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
         XCTAssertEqual(host.port, 2200)
+        XCTAssertFalse(try HostEditing.userOmitted(host, in: workspace), "published with its user by default")
         var input = HostEditInput()
         input.user = "deploy"
         input.userPublishing = "omit"
@@ -47,6 +48,7 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         XCTAssertEqual(edit.userPublishing, .omit)
         XCTAssertEqual(try HostEditing.apply(edit, password: nil, in: workspace).user, "deploy")
         XCTAssertEqual(try HostEditing.existing("web", in: workspace).user, "deploy")
+        XCTAssertTrue(try HostEditing.userOmitted(try HostEditing.existing("web", in: workspace), in: workspace))
         add.name = "bad name"
         XCTAssertThrowsError(try HostEditing.newHost(add))
     }
@@ -94,6 +96,30 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
         guard observed.count == 1, case .databaseHealthy(_, Schema.currentVersion, nil) = observed[0] else { return XCTFail("\(observed)") }
         XCTAssertTrue(RestrictedKeyCheck().run(DoctorContext(path: workspace.databasePath)).isEmpty)
         XCTAssertTrue(CertificateExpiryCheck().run(DoctorContext(path: workspace.databasePath)).isEmpty)
+    }
+
+    func testTheHostPickerOffersTheSavedHostsWithoutCreatingADatabase() throws {
+        XCTAssertEqual(try HostPicker.entries(in: workspace), [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.databasePath), "nothing created")
+        var add = HostAddInput(name: "web", hostname: "fe80::1")
+        add.port = 2200
+        add.tags = ["prod"]
+        _ = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
+        let entries = try HostPicker.entries(in: workspace)
+        XCTAssertEqual(entries, [HostPicker.Entry(name: "web", target: "[fe80::1]:2200", tags: ["prod"])])
+        var picker = HostPicker(entries: entries)
+        _ = picker.press(.text("PROD"))
+        XCTAssertEqual(picker.press(.enter), .choose("web"))
+    }
+
+    func testTheSSHClientCheckSaysWhenThereIsNoSSH() throws {
+        guard case .sshMissing? = SSHClientCheck(environment: ["PATH": folder.path]).run().first else { return XCTFail("ssh found") }
+        let found = SSHClientCheck(environment: ["PATH": "/usr/bin:/bin"]).run()
+        XCTAssertEqual(found.count, 1)
+        switch found.first {
+        case .sshSupported(let client)?, .sshTooOld(let client)?: XCTAssertEqual(client.path, "/usr/bin/ssh")
+        default: XCTFail("\(found)")
+        }
     }
 
     func testJSONDocumentsRenderInTheContractsShape() throws {

@@ -67,6 +67,36 @@ final class InstalledSSHConfigWorkflowTests: XCTestCase {
         XCTAssertFalse(try installed.uninstall(restoring: false).removed, "nothing left to remove")
     }
 
+    func testDoctorsCheckSeesTheInstalledConfigurationAsData() throws {
+        struct NoProgram: Error {}
+        let workspace = workspace()
+        let check = { (programs: @escaping () throws -> InstalledSSHConfig.Programs) in
+            InstalledSSHConfigCheck(workspace: workspace, programs: programs, agentSocket: "/run/none/agent.sock", runningAgent: { _ in nil }).run()
+        }
+        guard case .sshConfigNotInstalled? = check({ self.programs }).first else { return XCTFail("installed") }
+        try Data("Host mine\n    HostName mine.test\n".utf8).write(to: URL(fileURLWithPath: home + "/.ssh/config"))
+        let database = try workspace.database()
+        try database.addHost(NewHost(name: "web", hostname: "web.test"))
+        try database.addHost(NewHost(name: "mine", hostname: "other.test"))
+        _ = try InstalledSSHConfig(workspace: workspace).install(programs) { _ in }
+        let seen = check({ self.programs }).map { o -> String in
+            switch o {
+            case .sshConfigIncluded: "included"
+            case .sshConfigCurrent: "current"
+            case .sshConfigClash(let host, _, _): "clash \(host)"
+            case .agentStopped(let socket): "stopped \(socket)"
+            case .sshConfigResolves(let name): "resolves \(name)"
+            case .sshConfigNotResolving(let name, _): "not resolving \(name)"
+            default: "\(o)"
+            }
+        }
+        XCTAssertEqual(seen, ["included", "current", "clash mine", "stopped /run/none/agent.sock", "resolves web"])
+        // What the blocks name cannot be found: one finding carrying the error, nothing else rendered.
+        let failed = check({ throw NoProgram() })
+        XCTAssertTrue(failed.contains { if case .sshConfigUnrenderable(_, let e) = $0 { e is NoProgram } else { false } })
+        XCTAssertFalse(failed.contains { if case .sshConfigCurrent = $0 { true } else { false } })
+    }
+
     func testRenderingWithoutADatabaseCreatesNone() throws {
         let workspace = workspace()
         let rendered = try InstalledSSHConfig(workspace: workspace).render(programs)

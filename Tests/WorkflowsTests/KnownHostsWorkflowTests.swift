@@ -1,6 +1,7 @@
 // The known-hosts workflows in-process, over a real SQLite file: a scan's keys decided one
 // by one (the user's answers given in-process), an approval, the rotation switch refusing an
-// unknown name, pasted keys, and the refusals as data.
+// unknown name, pasted keys, the plain writes of remove, revoke and import, what
+// `known-hosts lookup` writes beside its answer, and the refusals as data.
 import HostStore
 import KeyFormats
 import TestSupport
@@ -70,6 +71,45 @@ final class KnownHostsWorkflowTests: XCTestCase, TestHostKeys {
                                                                   asking: .noTerminal, questions: Answers(false), askingAgain: { _ in })
         else { return XCTFail("not replaced") }
         XCTAssertEqual(old.map(\.fingerprint), [fpA])
+    }
+
+    func testRemoveRevokeAndImportWriteThroughTheWorkspace() throws {
+        let lookup = try KnownHostName.lookup("h.test", port: nil)
+        XCTAssertEqual(try KnownHostsEditing.remove(lookup, in: workspace), [], "nothing stored: nothing removed")
+        var progressed = 0
+        let report = try KnownHostsEditing.importFile(Array("h.test \(keyA)\nnot a line\n".utf8), in: workspace) { _, _, _ in progressed += 1 }
+        XCTAssertEqual(report.imported, 1)
+        XCTAssertEqual(report.skipped.map(\.line), [2])
+        XCTAssertGreaterThan(progressed, 0)
+        XCTAssertTrue(try KnownHostsEditing.revoke(lookup, key: try key(keyB), in: workspace))
+        XCTAssertFalse(try KnownHostsEditing.revoke(lookup, key: try key(keyB), in: workspace), "already revoked")
+        XCTAssertEqual(try KnownHostsEditing.remove(lookup, in: workspace).map(\.fingerprint), [fpA], "the @revoked entry stays")
+        let store = KnownHostsStore(database: try workspace.database())
+        XCTAssertEqual(try store.events(forHost: "h.test").filter { $0.event == "removed" }.map(\.source), ["manual"])
+    }
+
+    func testTheLookupRecordsAChangedKeyAndDecidesAnUnknownOneAsAnswered() throws {
+        let lookup = try KnownHostName.lookup("h.test", port: 2222)
+        let a = try key(keyA), b = try key(keyB)
+        var offeredWith: [[String]] = []
+        XCTAssertFalse(try SSHHostKeyLookupFollowUp.decideUnknown(lookup, key: a, in: workspace) { offeredWith.append($0); return false })
+        let store = KnownHostsStore(database: try workspace.database())
+        XCTAssertEqual(try store.entries(consultedFor: lookup), [], "declined: nothing trusted")
+        XCTAssertTrue(try SSHHostKeyLookupFollowUp.decideUnknown(lookup, key: a, in: workspace) { offeredWith.append($0); return true })
+        XCTAssertEqual(try store.entries(consultedFor: lookup).map(\.fingerprint), [fpA])
+        // The same key for another name: the user is told where it is trusted already.
+        let other = try KnownHostName.lookup("other.test", port: nil)
+        XCTAssertTrue(try SSHHostKeyLookupFollowUp.decideUnknown(other, key: a, in: workspace) { offeredWith.append($0); return true })
+        XCTAssertEqual(offeredWith.count, 3)
+        XCTAssertEqual(offeredWith[0], [])
+        XCTAssertFalse(offeredWith[2].isEmpty)
+        SSHHostKeyLookupFollowUp.recordChanged(lookup, presented: b, in: workspace)
+        let events = try store.events(forHost: "h.test").map { "\($0.event) \($0.source) \($0.fingerprint ?? "-")" }
+        XCTAssertEqual(events, ["rejected tofu \(fpA)", "approved tofu \(fpA)", "rejected ssh \(fpB)"])
+        XCTAssertEqual(try store.entries(consultedFor: lookup).map(\.fingerprint), [fpA], "a changed key replaces nothing")
+        // No agent socket, or no saved host of that name: nothing to say about the agent.
+        XCTAssertNil(SSHHostKeyLookupFollowUp.agentProblem(try workspace.database(), alias: "h.test", environment: [:]))
+        XCTAssertNil(SSHHostKeyLookupFollowUp.agentProblem(try workspace.database(), alias: "h.test", environment: ["SSH_AUTH_SOCK": folder.file("none.sock")]))
     }
 
     func testRotationOffNeedsASavedHostOrAKnownName() throws {

@@ -63,6 +63,17 @@ final class SSHConfigImportWorkflowTests: XCTestCase {
         XCTAssertEqual(try workspace.database().host(named: "web")?.hostname, "web.test")
         XCTAssertEqual(SSHConfigImport.importedNames(report), ["web"])
 
+        // The offer: for ~/.ssh/config only (another file refused when asked for, else none).
+        let other = home + "/other_config"
+        try write("Host web\n    HostName web.test\n", to: other)
+        XCTAssertNil(try SSHConfigTakeOverOffer.make(workspace, report: report, path: other, files: [other], requested: false))
+        XCTAssertThrowsError(try SSHConfigTakeOverOffer.make(workspace, report: report, path: other, files: [other], requested: true)) {
+            guard case .takeOverNotUserConfig(other)? = $0 as? InstalledConfigRefusal else { return XCTFail("\($0)") }
+        }
+        let offer = try XCTUnwrap(try SSHConfigTakeOverOffer.make(workspace, report: report, path: userConfig, files: read.userFiles, requested: false))
+        XCTAssertEqual(offer.taking.map(\.path), [userConfig])
+        XCTAssertEqual(offer.taking.flatMap { $0.plan.taken.map(\.line) }, [1])
+
         // The take-over comments out the block for `web` only, keeping a backup.
         let takeOver = SSHConfigTakeOverFiles(installed: InstalledSSHConfig(workspace: workspace))
         let before = try XCTUnwrap(try ConfigFiles.read(userConfig))

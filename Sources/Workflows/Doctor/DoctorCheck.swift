@@ -1,7 +1,7 @@
-// What a doctor check is, what it is given, and the checks of the workflows' own. Each check
-// returns what it observed as data (DoctorObservation); the program words each one, and runs
-// after these the checks that need its own parts (the ssh client, the installed ssh
-// configuration).
+// What a doctor check is, what it is given, and the checks over the database and the vault.
+// Each check returns what it observed as data (DoctorObservation); the program words each
+// one, and runs after these the checks of the ssh client (SSHClientCheck) and the installed
+// ssh configuration (InstalledSSHConfigCheck), to which it hands its own paths.
 import HostStore
 
 /// What the checks look at: the database path, its report, and (when it can be read at a

@@ -28,6 +28,22 @@ public enum DoctorObservation: Sendable {
     /// A key's user certificate that has expired (`expired`) or expires within
     /// CertificateExpiryCheck.warningSeconds.
     case certificateEnds(key: String, keyID: String, serial: UInt64, end: String, expired: Bool)
+    /// No ssh on PATH (SSHClientCheck).
+    case sshMissing
+    /// An ssh older than 8.5, without KnownHostsCommand.
+    case sshTooOld(SSHClient)
+    /// ~/.ssh/config does not include the generated file on its first line (InstalledSSHConfigCheck).
+    case sshConfigIncludeMissing(userConfig: String, generated: String)
+    /// The configuration cannot be rendered: the user's ssh_config, or what the blocks name.
+    case sshConfigUnrenderable(userConfig: String, error: any Error)
+    /// The generated file is not what hostbook would write now.
+    case sshConfigStale(generated: String)
+    /// A saved host left out of the generated file for the user's own Host block at `place`.
+    case sshConfigClash(host: String, place: String, generated: String)
+    /// No standing agent answers at the socket the configuration names.
+    case agentStopped(socket: String)
+    /// `ssh -G NAME` does not resolve to hostbook's KnownHostsCommand.
+    case sshConfigNotResolving(name: String, userConfig: String)
 
     // Notes.
     case noDatabase(path: String)
@@ -37,4 +53,10 @@ public enum DoctorObservation: Sendable {
     case databaseAt(path: String)
     /// Every vault item owned, no secret missing.
     case vaultConsistent(items: Int)
+    case sshSupported(SSHClient)
+    case sshConfigNotInstalled
+    case sshConfigIncluded(userConfig: String, generated: String)
+    case sshConfigCurrent(generated: String)
+    case agentRunning(pid: Int32, socket: String)
+    case sshConfigResolves(name: String)
 }

@@ -144,6 +144,12 @@ public enum HostEditing {
         return host
     }
 
+    /// Whether bundle exports publish `host` without its user (`edit --bundle-user omit`);
+    /// false without a database.
+    public static func userOmitted(_ host: Host, in workspace: Workspace) throws -> Bool {
+        try workspace.existingDatabase().map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
+    }
+
     /// The saved host `name` (by name or alias) for a command that reads it; the store's
     /// not-found error (with the nearest name) when there is none. Nothing is created.
     public static func existing(_ name: String, in workspace: Workspace) throws -> Host {

@@ -32,6 +32,8 @@ public enum InstalledConfigRefusal: Error {
     case takeOverFolderNotWritable(path: String, folder: String)
     /// `path` was edited since the take-over: nothing is restored or uninstalled.
     case restoreChangedSinceTakeOver(path: String, backup: String)
+    /// `--take-over` with an import of `path`, another file than ~/.ssh/config.
+    case takeOverNotUserConfig(path: String)
 
     // The import (`import-ssh-config`) of the configuration at `root`.
     case configNotLoaded(SSHConfigError, root: String)

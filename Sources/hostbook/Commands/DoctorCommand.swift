@@ -1,7 +1,8 @@
 // `hostbook doctor`: checks the database and the vault, says how to fix each finding.
-// Exit 0 when healthy, 1 when something is wrong. The checks are Workflows' (Doctor/,
-// `DoctorChecks.all`, worded by Commands/Doctor/DoctorWording.swift), then the program's own
-// of the ssh client and the installed ssh configuration (Commands/Doctor/).
+// Exit 0 when healthy, 1 when something is wrong. The checks are Workflows' (Doctor/:
+// `DoctorChecks.all`, then the ssh client's and the installed ssh configuration's, which the
+// program hands this program's paths and the agent's socket), worded by
+// Commands/Doctor/DoctorWording.swift.
 import HostStore
 import Workflows
 
@@ -21,11 +22,11 @@ enum DoctorCommand {
     static func run(_ inv: Invocation) throws {
         let context = DoctorContext(path: inv.databasePath)
         var result = DoctorResult()
-        for observation in DoctorChecks.run(context) { result.add(observation) }
-        for own in [SSHClientCheck.run(), InstalledSSHConfigCheck.run(inv)] {
-            result.findings += own.findings
-            result.notes += own.notes
-        }
+        let installed = InstalledSSHConfigCheck(workspace: inv.workspace, programs: { try InstalledConfigRefresh.programs(inv) },
+                                                agentSocket: try? AgentSocket.defaultPath(environment: inv.environment),
+                                                runningAgent: AgentSocket.runningAgent(at:))
+        let observations = DoctorChecks.run(context) + SSHClientCheck(environment: ProcessEnvironment.current()).run() + installed.run()
+        for observation in observations { result.add(observation) }
         let (findings, notes) = (result.findings, result.notes)
         if inv.json {
             inv.printJSON(.object([

@@ -4,6 +4,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Workflows
 
 enum HostPickerPrompt {
     /// How long to wait after a lone ESC for the rest of an escape sequence (an arrow key

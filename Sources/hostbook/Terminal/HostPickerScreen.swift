@@ -4,6 +4,7 @@
 // PrintableText there), the selected row marked with `>` (and in reverse video when colour
 // is allowed), and a status line. Pure: the caller writes the result (RawTerminal).
 import KeyFormats
+import Workflows
 
 struct HostPickerScreen {
     static let prompt = "hostbook ssh> "

@@ -1,6 +1,7 @@
 // The words of what doctor's checks observed (Workflows' DoctorObservation): each finding's
-// check name, severity, message and fix, and each note. Vault attributes and names come from
-// outside and are quoted; the fixes are hostbook and secret-tool command lines.
+// check name, severity, message and fix, and each note. Vault attributes, names, the ssh
+// banner and the user's ssh_config come from outside and are quoted or escaped; the fixes
+// are hostbook and secret-tool command lines.
 import HostStore
 import KeyFormats
 import Vault
@@ -68,6 +69,48 @@ enum DoctorWording {
             return .finding(DoctorFinding(check: "keys.certificate", severity: .warning,
                                           message: expired ? "\(what) expired at \(end): the agents no longer offer it" : "\(what) expires at \(end), within 7 days",
                                           fix: "Get a renewed certificate from your CA, then run: hostbook keys cert add \(ShellQuote.quote(key)) FILE"))
+        case .sshMissing:
+            return .finding(DoctorFinding(check: "ssh.missing", severity: .warning, message: "ssh was not found on PATH; 'hostbook ssh' cannot connect",
+                                          fix: "Install the openssh-client package (OpenSSH 8.5 or later)."))
+        case .sshTooOld(let client):
+            return .finding(DoctorFinding(check: "ssh.version", severity: .warning,
+                                          message: "\(client.path) is \(version(client)), without KnownHostsCommand; 'hostbook ssh' needs OpenSSH 8.5 or later",
+                                          fix: "Install a newer openssh-client, or put a newer ssh first on PATH."))
+        case .sshConfigIncludeMissing(let userConfig, let generated):
+            return .finding(DoctorFinding(check: "ssh-config.include", severity: .error,
+                                          message: "\(userConfig) does not include \(generated) on its first line", fix: installFix))
+        case .sshConfigUnrenderable(let userConfig, let error):
+            guard let e = error as? UserFacingError else {
+                return .finding(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: "\(error)", fix: installFix))
+            }
+            return .finding(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: e.message.escapedForTerminal,
+                                          fix: e.hint.map(\.escapedForTerminal) ?? "Fix \(userConfig.escapedForTerminal)."))
+        case .sshConfigStale(let generated):
+            return .finding(DoctorFinding(check: "ssh-config.stale", severity: .warning,
+                                          message: "\(generated) is not what hostbook would write now", fix: installFix))
+        case .sshConfigClash(let host, let place, let generated):
+            return .finding(DoctorFinding(check: "ssh-config.clash", severity: .warning,
+                                          message: "saved host '\(host.escapedForTerminal)' is left out of \(generated): \(place.escapedForTerminal) has your own Host block for it",
+                                          fix: "Rename the saved host ('hostbook edit \(ShellQuote.quote(host).escapedForTerminal) --rename NEW'), or remove '\(host.escapedForTerminal)' from your Host line at \(place.escapedForTerminal)."))
+        case .agentStopped(let socket):
+            return .finding(DoctorFinding(check: "agent.stopped", severity: .warning, message: "no hostbook agent is running at \(socket)",
+                                          fix: "Run 'eval \"$(hostbook agent start)\"' or 'systemctl --user enable --now hostbook-agent.service'."))
+        case .sshConfigNotResolving(let name, let userConfig):
+            return .finding(DoctorFinding(check: "ssh-config.resolve", severity: .error,
+                                          message: "'ssh -G \(name.escapedForTerminal)' does not use hostbook's KnownHostsCommand; another setting wins",
+                                          fix: "Keep the Include line first in \(userConfig), then \(installFix.lowercased())"))
+        case .sshSupported(let client):
+            return .note("ssh: \(client.path), \(version(client)), supports KnownHostsCommand.")
+        case .sshConfigNotInstalled:
+            return .note("ssh-config: not installed (hostbook ssh-config --install).")
+        case .sshConfigIncluded(let userConfig, let generated):
+            return .note("ssh-config: \(userConfig) includes \(generated) first.")
+        case .sshConfigCurrent(let generated):
+            return .note("ssh-config: \(generated) is current.")
+        case .agentRunning(let pid, let socket):
+            return .note("agent: running (pid \(pid)) at \(socket).")
+        case .sshConfigResolves(let name):
+            return .note("ssh-config: 'ssh -G \(name.escapedForTerminal)' resolves to hostbook's settings.")
         case .noDatabase(let path):
             return .note("Database: none yet at \(path) (the first command that writes creates it).")
         case .databaseHealthy(let path, let version, let migratesTo):
@@ -78,6 +121,14 @@ enum DoctorWording {
         case .vaultConsistent(let items):
             return .note("Vault: \(items) item\(items == 1 ? "" : "s"), each owned by a host or key; no secret missing.")
         }
+    }
+
+    /// The fix of most ssh-config findings.
+    private static let installFix = "Run 'hostbook ssh-config --install'."
+
+    /// An ssh's version as doctor names it: the banner itself when it is not OpenSSH's.
+    private static func version(_ client: SSHClient) -> String {
+        client.major == 0 ? "'\(client.banner.escapedForTerminal)'" : "OpenSSH \(client.versionText)"
     }
 
     /// The secret-tool line that deletes `item`; vault attributes come from the keyring, not

@@ -11,7 +11,7 @@ enum HostShow {
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
         let host = try HostEditing.existing(name, in: inv.workspace)
-        let userOmitted = try inv.workspace.existingDatabase().map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
+        let userOmitted = try HostEditing.userOmitted(host, in: inv.workspace)
         if inv.json {
             inv.printJSON(HostJSON.host(host, userOmitted: userOmitted))
         } else {

@@ -43,8 +43,9 @@ enum KnownHostsCheck {
             inv.print(line(check, key: key))
             // A certificate a CA trusted for this name signed, not accepted: say why (the
             // plain key decided the status above, as ssh falls back to it).
-            if SSHHostKeyLookup.refusesCertificate(presented, check) {
-                inv.note("\(SSHHostKeyLookup.certificateRefusal(presented, check, lookup: lookup).message)")
+            if SSHHostKeyAnswer.refusesCertificate(presented, check) {
+                let refusal = SSHSessionRefusal.hostCertificateRefused(lookup: lookup, presented: presented, problem: check.decision.certificateProblem)
+                inv.note("\(refusal.message)")
             }
         }
         if status != .trusted { throw ExitStatus(code: KnownHostsAccess.exitCode(for: status)) }

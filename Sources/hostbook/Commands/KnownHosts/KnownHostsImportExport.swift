@@ -20,9 +20,9 @@ enum KnownHostsImport {
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/known_hosts"
         let bytes = try FileBytes.read(path)
         let progress = inv.progress("Importing \(path == "-" ? "known_hosts from stdin" : path)")
-        let report = try KnownHostsAccess.withStore(inv) { store in
+        let report = try KnownHostsAccess.mappingErrors {
             defer { progress.finish() }
-            return try store.importKnownHosts(bytes) { lines, done, total in
+            return try KnownHostsEditing.importFile(bytes, in: inv.workspace) { lines, done, total in
                 progress.update(done: lines, of: nil, unit: "lines", fraction: total > 0 ? Double(done) / Double(total) : nil)
             }
         }

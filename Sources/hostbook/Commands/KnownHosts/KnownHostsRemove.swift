@@ -16,7 +16,7 @@ enum KnownHostsRemove {
 
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
-        let removed = try KnownHostsAccess.withStore(inv) { try $0.remove(lookup, source: "manual") }
+        let removed = try KnownHostsAccess.mappingErrors { try KnownHostsEditing.remove(lookup, in: inv.workspace) }
         guard !removed.isEmpty else {
             throw CLIError.notFound("no trusted key is stored for \(KnownHostsAccess.describe(lookup))",
                                     hint: "Run 'hostbook known-hosts list' to see the entries.")
@@ -45,7 +45,7 @@ enum KnownHostsRevoke {
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.lookup(inv, host: inv.args.positional(0) ?? "")
         let key = try KnownHostsAccess.presentedKey(inv, for: lookup).plainKey
-        let added = try KnownHostsAccess.withStore(inv) { try $0.revoke(lookup, key: key, source: "manual") }
+        let added = try KnownHostsAccess.mappingErrors { try KnownHostsEditing.revoke(lookup, key: key, in: inv.workspace) }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)), ("type", .string(key.type)),
                                    ("fingerprint", .string(key.sha256Fingerprint)), ("marker", .string("revoked")),

@@ -2,24 +2,25 @@
 // plain ssh with the installed configuration would otherwise end with a message that names
 // no hostbook command:
 //   * the agent ssh uses will give it no key (AgentReadiness: not running, or locked), or
-//     lists the key but cannot sign with it (the vault is locked, the key's item is gone);
+//     lists the key but cannot sign with it (the vault is locked, the key's item is gone),
+//     as Workflows' SSHHostKeyLookupFollowUp finds it;
 //   * the host key changed: what was trusted, what the server offered, and the approve
 //     command that accepts it; the refusal is recorded in `known-hosts history`.
 // Each is one `hostbook: ...` line and a hint; nothing here changes what ssh decides.
 import HostStore
 import KeyFormats
 import Sessions
+import Workflows
 
 enum SSHConnectionHints {
     /// For a saved host named `alias` with a key: tells why the agent at ssh's
     /// SSH_AUTH_SOCK will not sign, when it can tell. Silent otherwise.
     static func agent(_ inv: Invocation, database: HostDatabase, alias: String) {
-        guard let socket = inv.environment["SSH_AUTH_SOCK"], !socket.isEmpty,
-              let host = try? database.host(named: alias), let keyName = host.key,
-              let key = try? KeyStore(database: database).find(name: keyName) else { return }
-        let quotedKey = PrintableText.quoted(key.name), quotedHost = PrintableText.quoted(host.name)
+        guard let problem = SSHHostKeyLookupFollowUp.agentProblem(database, alias: alias, environment: inv.environment),
+              let socket = inv.environment["SSH_AUTH_SOCK"] else { return }
+        let quotedKey = PrintableText.quoted(problem.key), quotedHost = PrintableText.quoted(problem.host)
         let shownSocket = socket.escapedForTerminal
-        switch AgentReadiness.check(socket: socket, key: key) {
+        switch problem.readiness {
         case .ready, .undetermined:
             return
         case .notRunning:
@@ -37,7 +38,7 @@ enum SSHConnectionHints {
 
     /// A changed host key: recorded as rejected (source `ssh`), and explained.
     static func changedHostKey(_ inv: Invocation, lookup: HostLookupName, presented key: PublicKey, stored: [KnownHostRow]) {
-        _ = try? KnownHostsAccess.withStore(inv) { try $0.record(.rejected, lookup: lookup, key: key, source: "ssh") }
+        SSHHostKeyLookupFollowUp.recordChanged(lookup, presented: key, in: inv.workspace)
         let trusted = stored.map(KnownHostsAccess.describeStored).joined(separator: ", ")
         let portFlag = lookup.port == HostLookupName.defaultPort ? "" : " --port \(lookup.port)"
         Hostbook.report(

@@ -27,11 +27,10 @@ enum SSHHostChoice {
             throw CLIError.usage("missing HOST for 'hostbook ssh': \(why)",
                                  hint: "Give the host's name: 'hostbook ssh HOST' ('hostbook list' shows them).")
         }
-        let hosts = try HostStoreAccess.openForReading(inv)?.hosts(tags: [], source: nil) ?? []
-        guard !hosts.isEmpty else {
+        let entries = try HostPicker.entries(in: inv.workspace)
+        guard !entries.isEmpty else {
             throw CLIError.notFound("no saved hosts to pick from; add one with 'hostbook add NAME --hostname H'")
         }
-        let entries = hosts.map { HostPicker.Entry(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port, tags: $0.tags, aliases: $0.aliases) }
         return try HostPickerPrompt.choose(from: entries, color: inv.useColor)
     }
 }

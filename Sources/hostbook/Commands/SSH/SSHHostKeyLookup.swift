@@ -1,8 +1,9 @@
 // `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand of
 // `hostbook ssh` (docs/openssh-behaviour.md, "KnownHostsCommand"). ssh runs it with stdin on
 // /dev/null and reads known_hosts lines from its stdout; what they are is Workflows'
-// SSHHostKeyAnswer (one decision of the trust core). Here: the arguments, the lines printed,
-// and what ssh would not say on its stderr:
+// SSHHostKeyAnswer (one decision of the trust core), and what is written or checked beside
+// them is its SSHHostKeyLookupFollowUp. Here: the arguments, the approval prompt, the lines
+// printed, and what ssh would not say on its stderr:
 //   trusted   why the agent will give ssh no key, when it will not (SSHConnectionHints);
 //   revoked   the revocation list that revoked it;
 //   changed   the refusal recorded and hostbook's hint printed;
@@ -73,17 +74,6 @@ enum SSHHostKeyLookup {
         }
     }
 
-    /// True when `presented` is a certificate a CA trusted for the name signed that the
-    /// trust core refused (SSHHostKeyAnswer.refusesCertificate; `known-hosts check` says so).
-    static func refusesCertificate(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check) -> Bool {
-        SSHHostKeyAnswer.refusesCertificate(presented, check)
-    }
-
-    /// The refusal of such a certificate, saying why (exit 5; ssh then stops).
-    static func certificateRefusal(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check, lookup: HostLookupName) -> SSHSessionRefusal {
-        .hostCertificateRefused(lookup: lookup, presented: presented, problem: check.decision.certificateProblem)
-    }
-
     /// An unknown key: approval on /dev/tty when allowed, else refused with how to approve.
     private static func unknown(_ inv: Invocation, lookup: HostLookupName, name: String, alias: String, key: PublicKey) throws {
         let tty = inv.globals.noInput ? -1 : open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
@@ -102,18 +92,18 @@ enum SSHHostKeyLookup {
             dup2(savedIn, STDIN_FILENO); dup2(savedErr, STDERR_FILENO)
             close(savedIn); close(savedErr)
         }
-        try KnownHostsAccess.withStore(inv) { store in
-            let others = try store.otherNames(trusting: key.sha256Fingerprint, excluding: lookup)
-            if try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others) {
-                try store.approve(lookup, key: key, source: "tofu")
-                // With --ssh-confirms (a `hostbook ssh` hop that learns on its first use) ssh
-                // asks next and the session's askpass says yes from the store; a key ssh found
-                // here would turn its UpdateHostKeys off (SSHHostKeyRotation).
-                if !inv.args.flag(.sshConfirms) { emit(SSHHostKeyAnswer.line(name: name, key: key)) }
-            } else {
-                try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
-                Hostbook.report(message: "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown", hint: nil)
+        let approved = try KnownHostsAccess.mappingErrors {
+            try SSHHostKeyLookupFollowUp.decideUnknown(lookup, key: key, in: inv.workspace) { others in
+                try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: others)
             }
+        }
+        if approved {
+            // With --ssh-confirms (a `hostbook ssh` hop that learns on its first use) ssh
+            // asks next and the session's askpass says yes from the store; a key ssh found
+            // here would turn its UpdateHostKeys off (SSHHostKeyRotation).
+            if !inv.args.flag(.sshConfirms) { emit(SSHHostKeyAnswer.line(name: name, key: key)) }
+        } else {
+            Hostbook.report(message: "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown", hint: nil)
         }
     }
 

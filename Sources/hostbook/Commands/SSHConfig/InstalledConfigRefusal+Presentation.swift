@@ -13,6 +13,7 @@ extension InstalledConfigRefusal: UserFacingError {
         switch self {
         case .configNotLoaded(let error, _) where error.kind == .tooLarge: .rejected
         case .importNotWritten(let error): Self.importError(error).exitCode
+        case .takeOverNotUserConfig: .usage
         default: .failure
         }
     }
@@ -44,6 +45,8 @@ extension InstalledConfigRefusal: UserFacingError {
             "cannot write '\(path.escapedForTerminal)': the folder '\(folder.escapedForTerminal)' is not writable"
         case .restoreChangedSinceTakeOver(let path, _):
             "'\(PrintableText.quoted(path))' changed since hostbook took over Host blocks of it; nothing was restored or uninstalled"
+        case .takeOverNotUserConfig:
+            "--take-over works on ~/.ssh/config, the file the installed configuration defers to"
         case .configNotLoaded(let error, let root):
             Self.loadFailure(error, root: root).message
         case .configNotRegular(let path, let reason):
@@ -69,6 +72,8 @@ extension InstalledConfigRefusal: UserFacingError {
             "Make it writable, or comment the Host blocks out yourself; nothing was changed."
         case .restoreChangedSinceTakeOver(_, let backup):
             "Its text from before is '\(PrintableText.quoted(backup))': put back what you want by hand, remove the backup, then uninstall again."
+        case .takeOverNotUserConfig:
+            "Run 'hostbook import-ssh-config --take-over' without a FILE."
         case .configNotLoaded(let error, let root):
             Self.loadFailure(error, root: root).hint
         case .configNotRegular:

@@ -1,9 +1,8 @@
 // After `import-ssh-config` of ~/.ssh/config: the user's Host blocks for the hosts just
-// imported are commented out (Sessions' SSHConfigTakeOver, Workflows' SSHConfigTakeOverFiles) with
-// --take-over, or after a yes on a terminal, so that the installed configuration serves
-// them; a block that also names something else is reported and left. Only ~/.ssh/config
-// and the files it includes are taken over: they are what the installed configuration
-// defers to (UserSSHConfigHosts), and what `ssh-config --uninstall --restore` gives back.
+// imported are commented out (Workflows' SSHConfigTakeOverOffer: which blocks, which are
+// left and why) with --take-over, or after a yes on a terminal, so that the installed
+// configuration serves them; a block that also names something else is reported and left.
+// Here: the question, the warnings and the notes.
 import HostStore
 import Sessions
 import Workflows
@@ -11,24 +10,14 @@ import Workflows
 enum SSHConfigImportTakeOver {
     /// `files`: those the import read, in ssh's order (hostbook's own left out).
     static func run(_ inv: Invocation, report: SSHConfigImportReport, path: String, files: [String], requested: Bool) throws {
-        let installed = InstalledSSHConfig(workspace: inv.workspace)
-        guard path == installed.userConfig else {
-            if requested {
-                throw CLIError.usage("--take-over works on ~/.ssh/config, the file the installed configuration defers to",
-                                     hint: "Run 'hostbook import-ssh-config --take-over' without a FILE.")
-            }
-            return
-        }
-        let takeOver = SSHConfigTakeOverFiles(installed: installed)
         // Unasked, a file that cannot be taken over only goes without the offer: the import succeeded.
-        let plan = { try takeOver.plan(files: files, imported: SSHConfigImport.importedNames(report), date: SSHConfigTakeOverFiles.today()) }
-        guard let changes = requested ? try plan() : try? plan() else { return }
-        for change in changes {
+        guard let offer = try SSHConfigTakeOverOffer.make(inv.workspace, report: report, path: path, files: files, requested: requested) else { return }
+        for change in offer.changes {
             for left in change.plan.left {
                 inv.warn("left your Host block at '\(change.path)' line \(left.line) as it is: \(left.reason)")
             }
         }
-        let taking = changes.filter { !$0.plan.taken.isEmpty }
+        let taking = offer.taking
         guard !taking.isEmpty else {
             if requested { inv.note("No Host block of yours can be taken over: none names only imported hosts. Nothing was changed.") }
             return
@@ -46,7 +35,7 @@ enum SSHConfigImportTakeOver {
                 return
             }
         }
-        try takeOver.apply(taking)
+        try offer.apply()
         for change in taking {
             let n = change.plan.taken.count
             inv.note("Commented out \(n) Host block\(n == 1 ? "" : "s") in '\(change.path)' (\(linesText(change.plan.taken.map(\.line))) before); its text from before is in '\(SSHConfigTakeOverFiles.backup(of: change.path))'.")

@@ -1,23 +1,24 @@
 // The host picker of `hostbook ssh` with no HOST, as a pure value: the saved hosts, the
 // filter typed so far, which hosts match it, which one is selected and which part of the
 // list is in view. Keys go in, a decision comes out (stay, connect to a name, leave); no
-// terminal, no drawing (RawTerminal and HostPickerScreen do those), so a table test
-// drives it completely.
+// terminal, no drawing (the program's RawTerminal and HostPickerScreen do those), so a
+// table test drives it completely. `entries(in:)` reads the saved hosts it offers.
+import HostStore
 import KeyFormats
 
-struct HostPicker {
+public struct HostPicker {
     /// One saved host as the picker shows and filters it.
-    struct Entry: Equatable {
-        let name: String
+    public struct Entry: Equatable, Sendable {
+        public let name: String
         /// `user@hostname:port` (`hostname:port` without a user; an IPv6 address in brackets).
-        let target: String
-        let tags: [String]
+        public let target: String
+        public let tags: [String]
         /// Its other names (`hostbook alias`): matched as its name is, not drawn.
-        let aliases: [String]
+        public let aliases: [String]
         /// What the filter is matched against: name, aliases, target and tags, lowercased.
-        let haystack: String
+        public let haystack: String
 
-        init(name: String, target: String, tags: [String], aliases: [String] = []) {
+        public init(name: String, target: String, tags: [String], aliases: [String] = []) {
             self.name = name
             self.target = target
             self.tags = tags
@@ -25,14 +26,14 @@ struct HostPicker {
             self.haystack = ([name] + aliases + [target] + tags).joined(separator: " ").lowercased()
         }
 
-        init(name: String, user: String?, hostname: String, port: Int, tags: [String], aliases: [String] = []) {
+        public init(name: String, user: String?, hostname: String, port: Int, tags: [String], aliases: [String] = []) {
             let host = hostname.contains(":") ? "[" + hostname + "]" : hostname
             self.init(name: name, target: (user.map { $0 + "@" } ?? "") + host + ":" + String(port), tags: tags, aliases: aliases)
         }
     }
 
     /// What the picker does after a key.
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable, Sendable {
         case stay
         /// Enter on a match: connect to this host, exactly as `hostbook ssh NAME`.
         case choose(String)
@@ -40,32 +41,32 @@ struct HostPicker {
         case leave
     }
 
-    let entries: [Entry]
-    private(set) var filter = ""
+    public let entries: [Entry]
+    public private(set) var filter = ""
     /// Indices into `entries` of the hosts that match `filter`, in the saved order.
-    private(set) var matches: [Int]
+    public private(set) var matches: [Int]
     /// Index into `matches` of the selected host (0 when nothing matches).
-    private(set) var selected = 0
+    public private(set) var selected = 0
     /// Index into `matches` of the first row in view.
-    private(set) var top = 0
+    public private(set) var top = 0
 
-    init(entries: [Entry]) {
+    public init(entries: [Entry]) {
         self.entries = entries
         self.matches = Array(entries.indices)
     }
 
     /// The selected host, nil when nothing matches.
-    var selection: Entry? { matches.isEmpty ? nil : entries[matches[selected]] }
+    public var selection: Entry? { matches.isEmpty ? nil : entries[matches[selected]] }
 
     /// Whether `entry` matches `filter`: every word of the filter (split at spaces) occurs
     /// in its name, an alias, its target or tags, ignoring case. An empty filter matches everything.
-    static func matches(_ entry: Entry, filter: String) -> Bool {
+    public static func matches(_ entry: Entry, filter: String) -> Bool {
         for word in filter.lowercased().split(separator: " ") where !entry.haystack.contains(word) { return false }
         return true
     }
 
     /// Applies one key. `page` is how many rows are in view (PageUp and PageDown move by it).
-    mutating func press(_ key: PickerKey, page: Int = 10) -> Outcome {
+    public mutating func press(_ key: PickerKey, page: Int = 10) -> Outcome {
         switch key {
         case .text(let typed):
             // Controls and bidi overrides never enter the filter (PrintableText's rule).
@@ -95,7 +96,7 @@ struct HostPicker {
 
     /// The positions in `matches` shown in a window of `rows` rows, scrolled just enough
     /// that the selected host is in view.
-    mutating func window(rows: Int) -> Range<Int> {
+    public mutating func window(rows: Int) -> Range<Int> {
         let rows = max(1, rows)
         if selected < top { top = selected }
         if selected >= top + rows { top = selected - rows + 1 }
@@ -113,5 +114,12 @@ struct HostPicker {
     private mutating func move(by delta: Int) {
         guard !matches.isEmpty else { return }
         selected = max(0, min(matches.count - 1, selected + delta))
+    }
+
+    /// The saved hosts the picker offers, in the saved order; none when there is no
+    /// database yet (nothing is created).
+    public static func entries(in workspace: Workspace) throws -> [Entry] {
+        let hosts = try workspace.existingDatabase()?.hosts(tags: [], source: nil) ?? []
+        return hosts.map { Entry(name: $0.name, user: $0.user, hostname: $0.hostname, port: $0.port, tags: $0.tags, aliases: $0.aliases) }
     }
 }

@@ -3,7 +3,7 @@
 // page and home/end keys in both their CSI (`ESC [ A`) and SS3 (`ESC O A`) spellings, plus
 // Ctrl-P / Ctrl-N as up and down (as in readline, fzf and Emacs). Pure: bytes in, keys out.
 
-enum PickerKey: Equatable {
+public enum PickerKey: Equatable, Sendable {
     case text(String)
     case backspace, deleteWord, clearFilter
     case up, down, pageUp, pageDown, first, last
@@ -13,7 +13,7 @@ enum PickerKey: Equatable {
     /// escape sequence or UTF-8 character stays in `bytes` for the next read. With `final`
     /// (no more bytes came in time) a lone ESC is the Esc key and broken text is dropped.
     /// Control bytes and sequences the picker has no use for are skipped.
-    static func decode(_ bytes: inout [UInt8], final: Bool) -> [PickerKey] {
+    public static func decode(_ bytes: inout [UInt8], final: Bool) -> [PickerKey] {
         var keys: [PickerKey] = []
         var i = 0
         var text: [UInt8] = []
