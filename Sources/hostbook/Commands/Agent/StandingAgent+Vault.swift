@@ -9,6 +9,7 @@ import Agent
 import HostStore
 import Sessions
 import Vault
+import Workflows
 
 extension StandingAgent {
     convenience init(database: HostDatabase, log: AgentLogWriter, terminal: TerminalApprover?, upstreams: [String] = []) {
@@ -16,7 +17,7 @@ extension StandingAgent {
         let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: ProcessEnvironment.current(), wording: AgentApprovalWording())]
         self.init(database: database, log: log,
                   readPrivateKey: { stored in
-                      do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as CLIError {
+                      do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as KeysRefusal {
                           throw AgentKeyUnavailable(message: e.message, hint: e.hint)
                       }
                   },

@@ -5,6 +5,7 @@
 // a terminal, refused (exit 5) without one unless --allow-removals.
 import HostStore
 import Sessions
+import Workflows
 import System
 
 enum BundleExport {
@@ -51,7 +52,7 @@ enum BundleExport {
         guard let name = inv.args.value(.name) else { throw CLIError.usage("bundle export needs --name NAME") }
         guard let keyName = inv.args.value(.sign) else { throw CLIError.usage("bundle export needs --sign KEY", hint: "Name the saved key that signs the bundle ('hostbook keys list').") }
         let dir = inv.args.value(.output).map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
-        _ = try KeysContext.existingKey(inv, named: keyName)
+        _ = try KeysContext.existingKey(inv.workspace, named: keyName)
         let database = try HostStoreAccess.openForWriting(inv)
         let socket = try AgentSocket.path(inv)
         let authority = inv.args.value(.ca)

@@ -1,6 +1,7 @@
 // `hostbook ca revoke NAME (--serial N | --public-key FILE | --key-id ID)`: recorded, and in
 // every KRL `ca krl` writes from then on.
 import HostStore
+import Workflows
 import KeyFormats
 
 enum CARevoke {
@@ -41,9 +42,7 @@ enum CARevoke {
             guard !id.isEmpty else { throw CLIError.usage("--key-id must not be empty") }
             what = .keyID(id)
         }
-        let ctx = try CAContext.open(inv)
-        let changed = try ctx.reading("cannot record the revocation") { try ctx.store.revoke(authority: name, what) }
-        let ca = try ctx.reading { try ctx.store.existing(name) }
+        let (changed, ca) = try AuthorityRevocations.revoke(what, authority: name, workspace: inv.workspace)
         let described: String
         switch what {
         case .serial(let s): described = "serial \(s)"

@@ -1,5 +1,6 @@
 // How a refused certificate is worded (exit 5): what is wrong, and what to do.
 import HostStore
+import Workflows
 
 extension KeyCertificateRefusal {
     func cliError(file: String, key: StoredKey) -> CLIError {

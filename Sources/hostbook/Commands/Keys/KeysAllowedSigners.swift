@@ -1,6 +1,7 @@
 // `hostbook keys allowed-signers`: git's allowed signers file as the inventory makes it
 // (AllowedSigners), the same bytes `hostbook git setup` writes.
 import Sessions
+import Workflows
 
 enum KeysAllowedSigners {
     static let spec = CommandSpec(

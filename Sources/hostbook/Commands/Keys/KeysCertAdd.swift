@@ -2,6 +2,7 @@
 // (replacing the one it had: a renewal), after checking that it certifies KEY and that
 // its CA signature verifies (KeyCertificates).
 import HostStore
+import Workflows
 import KeyFormats
 
 enum KeysCertAdd {
@@ -24,7 +25,7 @@ enum KeysCertAdd {
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!, file = inv.args.positional(1)!
         let read = try KeyCertificateFile.read(file)
-        let ctx = try KeysContext.open(inv)
+        let ctx = try KeysContext.open(inv.workspace)
         let key = try ctx.key(named: name)
         let replaced: Certificate?
         do {

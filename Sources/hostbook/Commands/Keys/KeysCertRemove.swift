@@ -1,5 +1,6 @@
 // `hostbook keys cert remove KEY`: detaches KEY's certificate (the key stays).
 import HostStore
+import Workflows
 
 enum KeysCertRemove {
     static let spec = CommandSpec(
@@ -11,7 +12,7 @@ enum KeysCertRemove {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        let ctx = try KeysContext.open(inv)
+        let ctx = try KeysContext.open(inv.workspace)
         let key = try ctx.key(named: name)
         let removed: Bool
         do { removed = try KeyCertificates(database: ctx.database).remove(from: key) != nil } catch {

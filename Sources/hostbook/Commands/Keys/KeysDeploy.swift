@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import Workflows
 import HostStore
 import KeyFormats
 import Sessions
@@ -38,7 +39,7 @@ enum KeysDeploy {
     static func run(_ inv: Invocation) throws {
         let keyName = inv.args.positional(0)!, hostName = inv.args.positional(1)!
         let keepPassword = inv.args.flag(.keepPassword)
-        let (ctx, key) = try KeysContext.existingKey(inv, named: keyName)
+        let (ctx, key) = try KeysContext.existingKey(inv.workspace, named: keyName)
         // A key kept for SSHSIG namespaces never logs in (the agents refuse it): refused
         // before anything is sent to the server.
         let namespaces = try KeySigningUse.load(ctx.database, key).namespaces

@@ -4,6 +4,7 @@
 // The command changes keys (changesHostsOrKeys), so a rename is carried into the allowed
 // signers file afterwards (AllowedSignersRefresh).
 import HostStore
+import Workflows
 
 enum KeysEdit {
     static let spec = CommandSpec(
@@ -30,8 +31,8 @@ enum KeysEdit {
             throw CLIError.usage("nothing to change for key '\(name)'", hint: "Run 'hostbook keys edit --help' for the options.")
         }
         // A key that does not exist is reported without creating a database.
-        _ = try KeysContext.existingKey(inv, named: name)
-        let ctx = try KeysContext.open(inv)
+        _ = try KeysContext.existingKey(inv.workspace, named: name)
+        let ctx = try KeysContext.open(inv.workspace)
         var key = try ctx.key(named: name)
         if !changes.isEmpty {
             let changed: StoredKey?
@@ -42,7 +43,7 @@ enum KeysEdit {
             } catch {
                 throw KeysFailure.database(error, "cannot change key '\(name)'")
             }
-            guard let changed else { throw KeysFailure.notFound(name) }
+            guard let changed else { throw KeysRefusal.keyNotFound(name) }
             key = changed
         }
         if let namespaces {

@@ -4,6 +4,7 @@
 // git with NS `git`), refuses ssh authentication and is not offered to servers
 // (AgentAccessPolicy). `--no-namespace` lifts the restriction.
 import HostStore
+import Workflows
 
 enum KeysEditNamespaces {
     static let options: [OptionSpec] = [

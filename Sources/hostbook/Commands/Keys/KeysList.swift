@@ -1,5 +1,6 @@
 // `hostbook keys list`
 import HostStore
+import Workflows
 
 enum KeysList {
     static let spec = CommandSpec(
@@ -9,7 +10,7 @@ enum KeysList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.openForReading(inv)
+        let ctx = try KeysContext.openForReading(inv.workspace)
         let keys: [StoredKey]
         do { keys = try ctx?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
         if inv.json {

@@ -3,6 +3,7 @@
 // SSH_ASKPASS, else (a `hostbook ssh` session) on the terminal; never from argv or the
 // environment. A failure is worded here for the agent log and key-status.
 import Agent
+import Workflows
 import HostStore
 import SecureMemory
 import Sessions

@@ -21,6 +21,7 @@ import Glibc
 import HostStore
 import KeyFormats
 import Sessions
+import Workflows
 import System
 
 enum SSHHostKeyLookup {

@@ -9,6 +9,7 @@ import HostStore
 import KeyFormats
 import SecureMemory
 import Sessions
+import Workflows
 import Vault
 #if canImport(Glibc)
 import Glibc

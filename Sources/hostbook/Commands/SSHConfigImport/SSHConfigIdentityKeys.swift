@@ -10,6 +10,7 @@ import Glibc
 import KeyFormats
 import System
 import SecureMemory
+import Workflows
 
 enum SSHConfigIdentityKeys {
     /// `publicHalf` once per path for one import.
