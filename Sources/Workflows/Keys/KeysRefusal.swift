@@ -24,6 +24,9 @@ public enum KeysRefusal: Error {
         case readAuthorities
         case recordCertificate
         case recordRevocation
+        case changeKey(String)
+        case attachCertificate
+        case removeCertificate
     }
 
     /// What was being done when the vault failed.
@@ -44,6 +47,17 @@ public enum KeysRefusal: Error {
     case database(HostStoreError, DatabaseStep)
     case vault(VaultError, VaultStep)
     case keyNotFound(String)
+    case keyNameTaken(String)
+
+    // Certificates of keys.
+    case certificateRefused(KeyCertificateRefusal, file: String, key: String, fingerprint: String)
+    case noCertificate(String)
+
+    // Deploying a key (`keys deploy`).
+    case keyOnlySigns(String, namespaces: [String])
+    case deployLoginFailed(host: String, target: String, byPassword: Bool)
+    case deployAppendFailed(host: String, status: Int32)
+    case deployVerifyFailed(key: String, host: String)
 
     // Key files.
     case unreadable(path: String, reason: String)

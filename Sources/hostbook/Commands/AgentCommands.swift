@@ -9,6 +9,7 @@ import HostStore
 import Vault
 import Sessions
 import KeyFormats
+import Workflows
 
 enum AgentCommands {
     static let all: [CommandSpec] = [start, stop, status, run, log, AgentApprove.spec] + AgentUpstreamCommands.all
@@ -127,7 +128,8 @@ enum AgentCommands {
         // The upstream sockets as the agent starts (an `agent upstream add` later applies
         // to the next start).
         let upstreams = try AgentUpstreamSockets.all(given: given, database: database, ownSocket: path)
-        let agent = StandingAgent(database: database, log: log, terminal: terminal, upstreams: upstreams)
+        let agent = StandingAgentSetup.agent(database: database, log: log,
+                                             StandingAgentParts.make(databasePath: database.path, terminal: terminal, upstreams: upstreams))
         let server: AgentServer
         do { server = try AgentServer(socketPath: path, policy: agent.policy) } catch {
             terminal?.stop()

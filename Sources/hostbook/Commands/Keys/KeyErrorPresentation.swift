@@ -1,7 +1,6 @@
 // How key-format errors reach the user (key-store refusals are HostStoreErrors,
 // presented by HostStoreErrorPresentation; the workflows' are KeysRefusal+Presentation): one
 // line and the documented exit code (docs/command-line.md, "Exit codes").
-import HostStore
 import Workflows
 import KeyFormats
 
@@ -22,14 +21,5 @@ extension KeyFormatError: UserFacingError {
         case .wrongPassphrase: "Check the passphrase and try again; nothing was stored."
         case .invalid, .unsupported: nil
         }
-    }
-}
-
-/// The keys commands' own database failures, worded with what was being done.
-enum KeysFailure {
-    /// A database error while `doing` something.
-    static func database(_ error: Error, _ doing: String) -> Error {
-        if let e = error as? HostStoreError, e.kind == .database { return HostStoreErrorPresentation.cliError(e, doing: doing) }
-        return error
     }
 }

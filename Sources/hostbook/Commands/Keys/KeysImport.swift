@@ -41,7 +41,7 @@ enum KeysImport {
         let stored = imported.key
         if let (file, error) = imported.certificateNotAttached {
             switch error {
-            case let refusal as KeyCertificateRefusal: inv.warn("not attached: \(refusal.cliError(file: file, key: stored).message)")
+            case let refusal as KeyCertificateRefusal: inv.warn("not attached: \(refusal.cliError(file: file, key: stored.name, fingerprint: stored.fingerprint).message)")
             case let refusal as KeysRefusal: inv.warn("not attached: \(refusal.message)")
             default: inv.warn("not attached: cannot save the certificate in '\(file)': \(error)")
             }

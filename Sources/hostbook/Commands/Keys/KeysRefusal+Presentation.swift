@@ -12,7 +12,9 @@ extension KeysRefusal: UserFacingError {
              .privateKeyMismatch, .certificateUnreadable, .cannotImport, .publicKeyNotPrivate, .emptyKeyFile,
              .unknownKeyFormat, .cannotGenerate, .authorityKeyMissing, .authorityKeyDamaged, .certificateNotWritten,
              .revocationListNotWritten: .failure
-        case .keyNotFound, .noKeyInAgent: .notFound
+        case .keyNotFound, .noKeyInAgent, .noCertificate: .notFound
+        case .deployLoginFailed, .deployAppendFailed, .deployVerifyFailed: .failure
+        case .keyNameTaken, .certificateRefused, .keyOnlySigns: .rejected
         case .nameNeedsOneKey: .usage
         case .outputExists, .badKeyName, .keyInUpstreamAgent, .keyNotHeld, .notACertificate, .publicKeyNotCertificate,
              .badAuthorityName, .cannotCertify: .rejected
@@ -30,6 +32,17 @@ extension KeysRefusal: UserFacingError {
         case .vault(let e, .exportPrivateKey(let key)): "cannot read the private key of '\(key)' from the vault: \(e.message)"
         case .vault(let e, .readAuthorityKey(let ca)): "cannot read the private key of certificate authority '\(ca)': \(e.message)"
         case .keyNotFound(let name): "no key named '\(name)'"
+        case .keyNameTaken(let name): "a key named '\(name)' already exists"
+        case .certificateRefused(let refusal, let file, let key, let fingerprint):
+            refusal.cliError(file: file, key: key, fingerprint: fingerprint).message
+        case .noCertificate(let key): "key '\(key)' has no certificate"
+        case .keyOnlySigns(let key, let namespaces):
+            "the key '\(key.escapedForTerminal)' signs only in the namespaces \(namespaces.joined(separator: ", ").escapedForTerminal) and cannot log in to a server"
+        case .deployLoginFailed(let host, let target, _): "could not log in to '\(host)' (\(target)) to install the key; nothing was changed"
+        case .deployAppendFailed(let host, let status):
+            "could not add the key to ~/.ssh/authorized_keys on '\(host)' (the remote command exited with \(status)); nothing was changed"
+        case .deployVerifyFailed(let key, let host):
+            "the key '\(key)' is in ~/.ssh/authorized_keys on '\(host)', but a login with it failed; the host was not changed"
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
         case .keyFileTooLarge(let path): "'\(path)' is larger than 1 MiB; that is not a key file"
         case .outputExists(let path): "'\(path)' already exists"
@@ -88,6 +101,17 @@ extension KeysRefusal: UserFacingError {
         case .vault(let e, .readPrivateKey): return e.hint ?? "Run 'hostbook vault status' to see what is wrong."
         case .vault(let e, _): return e.hint
         case .keyNotFound: return "Run 'hostbook keys list' to see the keys."
+        case .keyNameTaken: return "Choose another name with --rename."
+        case .certificateRefused(let refusal, let file, let key, let fingerprint):
+            return refusal.cliError(file: file, key: key, fingerprint: fingerprint).hint
+        case .noCertificate(let key): return "Run 'hostbook keys show \(ShellQuote.quote(key))' to see it."
+        case .keyOnlySigns(let key, _):
+            return "Deploy another key, or lift the restriction with 'hostbook keys edit \(key.escapedForTerminal) --no-namespace'."
+        case .deployLoginFailed(let host, _, let byPassword):
+            return byPassword ? "Check the stored password ('hostbook edit \(host) --password-stdin') and try again."
+                              : "Check that 'hostbook ssh \(host)' logs in, then try again."
+        case .deployAppendFailed: return "The server needs a POSIX sh, grep and tail, and a writable home folder; see the messages above."
+        case .deployVerifyFailed: return "The server may not read that file (AuthorizedKeysFile, StrictModes) or may not accept the key's type."
         case .outputExists: return "Choose another --output file or remove it first."
         case .badKeyName(_, _, let option):
             return "Choose a name with \(option): 1 to \(KeyName.maxLength) characters, no spaces at either end, no control characters."
@@ -133,6 +157,9 @@ extension KeysRefusal: UserFacingError {
         case .readAuthorities: "cannot read the certificate authorities"
         case .recordCertificate: "cannot record the certificate (nothing was signed)"
         case .recordRevocation: "cannot record the revocation"
+        case .changeKey(let name): "cannot change key '\(name)'"
+        case .attachCertificate: "cannot attach the certificate"
+        case .removeCertificate: "cannot remove the certificate"
         }
     }
 }
