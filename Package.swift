@@ -127,9 +127,9 @@ let package = Package(
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,
         // temporary folders, running an oracle program); only test targets depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
-        .testTarget(name: "SystemTests", dependencies: ["System"]),
+        .testTarget(name: "SystemTests", dependencies: ["System", "TestSupport"]),
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats", "TestSupport"]),
-        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe"],
+        .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe", "TestSupport"],
                     swiftSettings: libsecretHeaders),
         // Test helper: one vault call in a child process, pointed at a private D-Bus session.
         .executableTarget(name: "vault-probe", dependencies: ["Vault", "SecureMemory"], path: "Tests/VaultProbe",
@@ -137,10 +137,10 @@ let package = Package(
         .testTarget(name: "SSHConfigTests", dependencies: ["SSHConfig", "TestSupport"]),
         .testTarget(name: "SecurityKeysTests", dependencies: ["SecurityKeys", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
         .testTarget(name: "TokensTests", dependencies: ["Tokens", "KeyFormats", "SecureMemory", "TestSupport"]),
-        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System"]),
+        .testTarget(name: "AgentTests", dependencies: ["Agent", "KeyFormats", "SecureMemory", "System", "TestSupport"]),
         .testTarget(name: "ImportFormatsTests", dependencies: ["ImportFormats", "KeyFormats", "TestSupport"]),
         .testTarget(name: "HostStoreTests", dependencies: ["HostStore", "ImportFormats", "KeyFormats", "TestSupport"]),
-        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory"],
+        .testTarget(name: "CredentialsTests", dependencies: ["Credentials", "HostStore", "Vault", "KeyFormats", "SecureMemory", "TestSupport"],
                     swiftSettings: libsecretHeaders),
         .testTarget(name: "SessionsTests", dependencies: ["Sessions", "Agent", "SecurityKeys", "Tokens", "HostStore", "KeyFormats", "SecureMemory", "SSHConfig", "TestSupport"]),
         // Each workflow in-process, in a Workspace over a real SQLite file (and, where the

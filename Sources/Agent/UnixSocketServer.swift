@@ -50,6 +50,9 @@ public struct SocketServerCounters: Sendable, Equatable {
     public var acceptsOutOfResources = 0
     /// Connections closed at once for being over the total or their process's share.
     public var closedOverLimit = 0
+    /// Waits the accepting thread entered without polling the listener (at the descriptor
+    /// budget, or out of descriptors): from then on it accepts nothing until woken.
+    public var pausedWaits = 0
     /// Clients being served now, and the most served at once.
     public var active = 0
     public var peak = 0
@@ -146,6 +149,7 @@ public final class UnixSocketServer: @unchecked Sendable {
             let (pollListener, heldAny): (Bool, Bool) = lock.locked {
                 let pause = outOfResources || limits.atDescriptorBudget(clients.count)
                 waitingForClient = pause
+                if pause { counts.pausedWaits += 1 }
                 return (!pause, !clients.isEmpty)
             }
             var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0), pollfd(fd: listener, events: Int16(POLLIN), revents: 0)]

@@ -83,7 +83,10 @@ public final class VaultClient: Sendable {
     /// The status with what `hostbook vault status` shows: the service, the default
     /// collection, and when something is wrong, what and what to do.
     public static func health(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) -> VaultHealth {
-        let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        let deadline: Deadline
+        do { deadline = try Deadline(milliseconds: timeoutMilliseconds) } catch {
+            return VaultHealth(status: VaultStatus(error.kind), service: nil, collection: nil, label: nil, error: error)
+        }
         do {
             let connection = try ServiceConnection(deadline: deadline)
             let collection = try connection.defaultCollection()
@@ -107,7 +110,7 @@ public final class VaultClient: Sendable {
     /// Locks the default collection of the session's Secret Service (`hostbook vault lock`
     /// where a desktop keyring answers).
     public static func lockDefaultCollection(timeoutMilliseconds: Int = VaultTimeout.standardMilliseconds) throws(VaultError) {
-        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let connection = try ServiceConnection(deadline: try Deadline(milliseconds: timeoutMilliseconds))
         try connection.lockDefaultCollection()
     }
 
@@ -126,7 +129,7 @@ public final class VaultClient: Sendable {
 
     /// Makes a staged secret the only one: deletes the older items of its id.
     public func commit(_ staged: StagedSecret) throws {
-        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let connection = try ServiceConnection(deadline: try Deadline(milliseconds: timeoutMilliseconds))
         _ = try connection.unlockedDefaultCollection()
         let found = try FoundItems(connection, .item(staged.id, databaseID: databaseID), doing: "find the old secret")
         for item in found.items where !item.locked && (item.generation.map { $0 < staged.generation } ?? true) {
@@ -136,7 +139,7 @@ public final class VaultClient: Sendable {
 
     /// Takes a staged secret back: deletes its item, and leaves the older ones as they were.
     public func discard(_ staged: StagedSecret) throws {
-        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let connection = try ServiceConnection(deadline: try Deadline(milliseconds: timeoutMilliseconds))
         _ = try connection.unlockedDefaultCollection()
         let attributes = AttributeTable.item(staged.id, databaseID: databaseID, generation: staged.generation)
         for item in try FoundItems(connection, attributes, doing: "find the new secret").items where !item.locked {
@@ -159,7 +162,7 @@ public final class VaultClient: Sendable {
     /// Deletes the secret for `id` (every item of it); returns false when there was none.
     @discardableResult
     public func delete(_ id: VaultItemID) throws -> Bool {
-        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let connection = try ServiceConnection(deadline: try Deadline(milliseconds: timeoutMilliseconds))
         // Items of a locked collection cannot be deleted (nor, by some services, even seen):
         // "nothing there" would be a lie.
         _ = try connection.unlockedDefaultCollection()
@@ -174,7 +177,7 @@ public final class VaultClient: Sendable {
 
     /// Every item of this database id, each once (for `hostbook doctor`).
     public func allItems() throws -> [VaultItemID] {
-        let connection = try ServiceConnection(deadline: Deadline(milliseconds: timeoutMilliseconds))
+        let connection = try ServiceConnection(deadline: try Deadline(milliseconds: timeoutMilliseconds))
         let found = try FoundItems(connection, .database(databaseID), doing: "list the vault items")
         var seen = Set<VaultItemID>()
         return found.items.compactMap(\.id).filter { seen.insert($0).inserted }
@@ -185,7 +188,7 @@ public final class VaultClient: Sendable {
     /// The raw payload (version byte included) of the newest item for `id`, copied into
     /// secure memory; libsecret's copy is wiped before it is released.
     func lookupPayload(_ id: VaultItemID) throws(VaultError) -> SecretBytes? {
-        let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        let deadline = try Deadline(milliseconds: timeoutMilliseconds)
         let connection = try ServiceConnection(deadline: deadline)
         _ = try connection.unlockedDefaultCollection()
         let found = try FoundItems(connection, .item(id, databaseID: databaseID), doing: "look up the secret")
@@ -212,7 +215,7 @@ public final class VaultClient: Sendable {
     }
 
     func stagePayload(_ payload: SecretBytes, for id: VaultItemID, label: String) throws(VaultError) -> StagedSecret {
-        let deadline = Deadline(milliseconds: timeoutMilliseconds)
+        let deadline = try Deadline(milliseconds: timeoutMilliseconds)
         let connection = try ServiceConnection(deadline: deadline)
         let collection = try connection.unlockedDefaultCollection()
         // secret_value_new copies into libsecret's non-pageable memory, wiped when freed.

@@ -11,6 +11,12 @@ extension VaultError {
     static let keepassxcExposedGroup =
         "Database > Database Settings > Secret Service Integration > Expose entries under this group"
 
+    /// libsecret (or a library it needs) cannot be loaded: the vault cannot be used at all.
+    static func libraryMissing(_ soname: String, reason: String) -> VaultError {
+        VaultError(.failed, "the vault needs \(soname), which cannot be loaded (\(reason))",
+                   hint: "Install the Debian package libsecret-1-0 (apt-get install libsecret-1-0).")
+    }
+
     /// No session bus address at all (the usual case on a server or in a container).
     static func noSessionBus(reason: String) -> VaultError {
         VaultError(.noSessionBus, "no D-Bus session bus, so the keyring cannot be reached (\(reason))",

@@ -57,7 +57,7 @@ enum Hostbook {
     /// ssh configuration and the allowed signers file are rewritten. After any command, the
     /// known_hosts files plain ssh reads are made equal to the store (KeptKnownHostsSync).
     static func afterChanges(_ spec: CommandSpec, _ inv: Invocation) {
-        InstalledSSHConfig.refreshIfInstalled(after: spec, inv)
+        InstalledConfigRefresh.after(spec, inv)
         AllowedSignersRefresh.after(spec, inv)
         KeptKnownHostsSync.after(spec, inv)
     }

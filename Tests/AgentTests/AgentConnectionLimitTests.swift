@@ -3,22 +3,24 @@
 // server stops accepting until a client goes away; when accept runs out of descriptors the
 // server waits instead of calling accept again and again on a listener that stays readable.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import KeyFormats
 import System
 
 final class AgentConnectionLimitTests: XCTestCase {
+    var temp: TempFolder!
     var folder: URL!
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-add") else { throw XCTSkip("ssh-add is not installed") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-flood-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.url
     }
 
     override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        temp = nil
     }
 
     private func server(_ limits: ConnectionLimits) throws -> (AgentServer, AgentIdentity) {
@@ -152,7 +154,9 @@ final class AgentConnectionLimitTests: XCTestCase {
         for _ in 0..<20 { flood.append(try Self.connected(to: server.socketPath)) }
         Self.waitFor(server) { $0.active == 5 }
         for fd in flood.prefix(5) { XCTAssertEqual(Self.ask(fd), .answered) }
-        usleep(300_000)
+        // The accepting thread has stopped polling the listener (readable all along): it
+        // waits for a client to leave, and nothing but that wakes it.
+        Self.waitFor(server) { $0.pausedWaits >= 1 }
         XCTAssertEqual(server.counters.acceptCalls, 5, "the listener, readable all along, is not polled")
         XCTAssertEqual(server.counters.peak, 5)
 
@@ -200,11 +204,14 @@ final class AgentConnectionLimitTests: XCTestCase {
         XCTAssertEqual(failure, EMFILE)
         for fd in waiting { XCTAssertTrue(Self.connect(fd, to: server.socketPath)) }
         Self.waitFor(server) { $0.acceptsOutOfResources >= 1 }
+        // Out of descriptors with a client held: the accepting thread waits for that client
+        // to leave, the readable listener left alone (nothing else wakes it).
+        Self.waitFor(server) { $0.pausedWaits >= 1 }
         let calls = server.counters.acceptCalls
-        usleep(500_000)
-        XCTAssertEqual(server.counters.acceptCalls, calls, "no accept(2) on a readable listener while out of descriptors")
+        XCTAssertEqual(server.counters.acceptsOutOfResources, 1, "no accept(2) on a readable listener while out of descriptors")
         restore()
-        usleep(100_000)
+        XCTAssertEqual(server.counters.acceptCalls, calls, "still waiting for a client to leave")
+        XCTAssertEqual(Self.ask(held), .answered, "the held client is served meanwhile")
         XCTAssertEqual(server.counters.acceptCalls, calls, "still waiting for a client to leave")
 
         close(held)

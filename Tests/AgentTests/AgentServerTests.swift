@@ -2,6 +2,7 @@
 // signs through the agent and verifies the signature locally) for every key type, and
 // the refusals of a read-only agent.
 import Foundation
+import TestSupport
 import XCTest
 import Agent
 import KeyFormats
@@ -10,16 +11,17 @@ import SecureMemory
 final class AgentServerTests: XCTestCase {
     struct Result { let status: Int32; let stdout: String; let stderr: String }
 
+    var temp: TempFolder!
     var folder: URL!
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-add") else { throw XCTSkip("ssh-add is not installed") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-agent-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.url
     }
 
     override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        temp = nil
     }
 
     static func keys() throws -> [AgentIdentity] {

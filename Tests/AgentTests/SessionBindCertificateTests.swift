@@ -4,6 +4,7 @@
 // does not parse, a malformed message) leaves the connection refused everything after it,
 // whatever the policy says. Lock and unlock are never taken from a forwarded connection.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import System
@@ -11,16 +12,17 @@ import KeyFormats
 import SecureMemory
 
 final class SessionBindCertificateTests: XCTestCase {
+    private var temp: TempFolder!
     private var folder: URL!
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/ssh-keygen") else { throw XCTSkip("ssh-keygen is not installed") }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("hb-agent-cert-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.url
     }
 
     override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(at: folder) }
+        temp = nil
     }
 
     private func keygen(_ args: [String]) throws {

@@ -5,6 +5,7 @@
 // signature in a weaker algorithm than asked) is never handed on, and a socket nobody
 // listens at is "not running". Each is an UpstreamAgentError, never a crash or a hang.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -14,15 +15,16 @@ import KeyFormats
 import System
 
 final class UpstreamAgentBoundsTests: XCTestCase {
+    private var temp: TempFolder!
     private var folder: String!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("upstream-\(UUID().uuidString.prefix(8))").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.path
     }
 
     override func tearDown() {
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        temp = nil
     }
 
     /// Listens at a socket, takes one connection, reads one request frame, then writes

@@ -4,6 +4,7 @@
 // and a stored key whose item is lost is restored in place (same row) by storing the same key
 // again, while "is this key free" stays KeyStore.checkFree's answer for everything else.
 import Foundation
+import TestSupport
 import XCTest
 import Credentials
 import HostStore
@@ -12,6 +13,7 @@ import SecureMemory
 import Vault
 
 final class CredentialStoreTests: XCTestCase {
+    private var temp: TempFolder!
     private var folder: String!
     private var path: String { folder + "/hostbook.db" }
     private var credentials: CredentialStore!
@@ -20,15 +22,15 @@ final class CredentialStoreTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["DBUS_SESSION_BUS_ADDRESS"] != nil, VaultClient.health().status == .ok else {
             throw XCTSkip("needs a Secret Service: run inside scripts/with-keyring")
         }
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("credentials-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        temp = try TempFolder()
+        folder = temp.path
         credentials = CredentialStore(database: try HostDatabase.open(path: path))
     }
 
     override func tearDown() {
         if let credentials { for item in (try? credentials.vault.allItems()) ?? [] { _ = try? credentials.vault.delete(item) } }
         credentials = nil
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        temp = nil
     }
 
     private func items() throws -> Set<VaultItemID> { Set(try credentials.vault.allItems()) }

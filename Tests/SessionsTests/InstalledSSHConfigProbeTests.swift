@@ -37,7 +37,7 @@ final class InstalledSSHConfigProbeTests: XCTestCase {
                                          jump: i % 10 == 9 ? "host-0" : nil, aliases: ["h\(i)"]))
         }
         let installation = SSHConfigInstallation(home: home, environment: ["XDG_CONFIG_HOME": home + "/config"])
-        let rendered = try installation.render(databasePath: databasePath,
+        let rendered = try installation.render(database: try HostDatabase.openForReading(path: databasePath),
                                                block: SSHHostBlock(hostbookPath: "/usr/bin/hostbook", databasePath: databasePath, noInput: false),
                                                agentSocket: home + "/agent.sock")
         XCTAssertEqual(rendered.written.count, count)

@@ -65,7 +65,7 @@ final class InstalledSSHConfigSharedLinesTests: XCTestCase {
         let installation = SSHConfigInstallation(home: folder.path, environment: ["XDG_CONFIG_HOME": folder.file("config")])
         let socket = folder.file("agent.sock")
         let block = SSHHostBlock(hostbookPath: "/usr/local/bin/hostbook", databasePath: databasePath, noInput: false)
-        let rendered = try installation.render(databasePath: databasePath, block: block, agentSocket: socket)
+        let rendered = try installation.render(database: try HostDatabase.openForReading(path: databasePath), block: block, agentSocket: socket)
         XCTAssertEqual(rendered.written.count, 453, "every saved host but the user's 'mine' and the five hostile names")
         XCTAssertEqual(rendered.names.flatMap { $0 }.count, 453 + 1 + 1 + 9, "w, d and a0 ... a400 (mine-too is the user's)")
 

@@ -40,7 +40,7 @@ final class InstalledSSHConfigTests: XCTestCase {
         XCTAssertEqual(installation.generated, folder + "/config/hostbook/ssh_config")
         XCTAssertEqual(try installation.includeLine(), "Include \(folder!)/config/hostbook/ssh_config\n")
         let socket = folder + "/agent.sock"
-        let rendered = try installation.render(databasePath: databasePath,
+        let rendered = try installation.render(database: try HostDatabase.openForReading(path: databasePath),
                                                block: SSHHostBlock(hostbookPath: "/usr/local/bin/hostbook", databasePath: databasePath, noInput: false),
                                                agentSocket: socket)
         XCTAssertEqual(rendered.written, ["web", "db"], "a jump host before the hosts jumping through it")
@@ -73,7 +73,7 @@ final class InstalledSSHConfigTests: XCTestCase {
         try Data("Include \(folder!)/fifo\n".utf8).write(to: URL(fileURLWithPath: folder + "/.ssh/config"))
         XCTAssertEqual(mkfifo(folder + "/fifo", 0o600), 0)
         let installation = SSHConfigInstallation(home: folder, environment: [:])
-        XCTAssertThrowsError(try installation.render(databasePath: folder + "/none.db",
+        XCTAssertThrowsError(try installation.render(database: nil,
                                                      block: SSHHostBlock(hostbookPath: "/h", databasePath: folder + "/none.db", noInput: false),
                                                      agentSocket: folder + "/agent.sock")) { error in
             let e = error as? SessionError

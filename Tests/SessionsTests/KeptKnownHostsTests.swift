@@ -154,7 +154,7 @@ final class KeptKnownHostsTests: XCTestCase {
         try database.addHost(NewHost(name: "v6", hostname: "2001:db8::1"))
         try database.addHost(NewHost(name: "api", hostname: "api-1.test", port: 2222))
         let block = SSHHostBlock(hostbookPath: "/usr/bin/hostbook", databasePath: folder + "/hostbook.db", noInput: false)
-        let text = try installation.render(databasePath: folder + "/hostbook.db", block: block, agentSocket: folder + "/agent.sock").text
+        let text = try installation.render(database: try HostDatabase.openForReading(path: folder + "/hostbook.db"), block: block, agentSocket: folder + "/agent.sock").text
         // A name of file-name-safe characters: one line of ssh's tokens names its file for
         // every such host; any other name (and a saved hostname with upper-case letters): a
         // line of its own, its file named by SHA-256 (by HOST_PORT for the upper-case one).

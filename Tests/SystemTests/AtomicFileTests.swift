@@ -4,11 +4,12 @@
 import Glibc
 #endif
 import System
+import TestSupport
 import XCTest
 
 final class AtomicFileTests: XCTestCase {
     func testReplaceLeavesOnlyTheNewFileWithItsMode() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let path = folder.path + "/config"
         writeFile(path, "old\n", mode: 0o644)
         try AtomicFile.write(path, bytes: Array("new\n".utf8), mode: 0o600, replace: true)
@@ -20,7 +21,7 @@ final class AtomicFileTests: XCTestCase {
     }
 
     func testWithoutReplaceAnExistingFileIsNotTouched() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let path = folder.path + "/key"
         writeFile(path, "kept")
         XCTAssertThrowsError(try AtomicFile.write(path, bytes: Array("other".utf8), mode: 0o600)) { error in
@@ -31,21 +32,21 @@ final class AtomicFileTests: XCTestCase {
     }
 
     func testAFailedBodyLeavesNothing() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let path = folder.path + "/new"
         XCTAssertThrowsError(try AtomicFile.write(path, mode: 0o600) { _ in errno = EIO; return false })
         XCTAssertEqual(folder.names(), [])
     }
 
-    func testAMissingFolderIsAnError() {
-        let folder = TemporaryFolder()
+    func testAMissingFolderIsAnError() throws {
+        let folder = try TempFolder()
         XCTAssertThrowsError(try AtomicFile.write(folder.path + "/none/file", bytes: [1], mode: 0o600)) { error in
             guard case .io? = error as? AtomicFile.Failure else { return XCTFail("\(error)") }
         }
     }
 
     func testLinkTargetFollowsAChainToARegularFile() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         mkdir(folder.path + "/dotfiles", 0o700)
         writeFile(folder.path + "/dotfiles/config", "x")
         symlink("dotfiles/config", folder.path + "/middle")
@@ -60,7 +61,7 @@ final class AtomicFileTests: XCTestCase {
 
     func testTemporaryNamesAreNotPredictable() throws {
         // The name is created with O_EXCL: a file planted under one guessed name is skipped.
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let path = folder.path + "/f"
         for _ in 0..<20 { try AtomicFile.write(path, bytes: [1], mode: 0o600, replace: true) }
         XCTAssertEqual(folder.names(), ["f"])

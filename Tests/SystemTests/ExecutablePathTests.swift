@@ -3,11 +3,12 @@
 import Glibc
 #endif
 import System
+import TestSupport
 import XCTest
 
 final class ExecutablePathTests: XCTestCase {
-    func testFirstExecutableRegularFileWins() {
-        let folder = TemporaryFolder()
+    func testFirstExecutableRegularFileWins() throws {
+        let folder = try TempFolder()
         for d in ["a", "b", "c"] { mkdir(folder.path + "/" + d, 0o700) }
         writeFile(folder.path + "/a/tool", "#!/bin/sh\n", mode: 0o644)   // not executable
         mkdir(folder.path + "/b/tool", 0o700)                             // a folder

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import System
+import TestSupport
 import XCTest
 
 final class PrivateFolderTests: XCTestCase {
@@ -12,7 +13,7 @@ final class PrivateFolderTests: XCTestCase {
     }
 
     func testMissingParentsAndTheFolderAreMade0700() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let old = umask(0o022)
         defer { umask(old) }
         try PrivateFolder.make(folder.path + "/a/b/c")
@@ -22,7 +23,7 @@ final class PrivateFolderTests: XCTestCase {
     }
 
     func testParentsTakeTheModeAskedFor() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let old = umask(0o022)
         defer { umask(old) }
         try PrivateFolder.make(folder.path + "/share/hostbook", parentMode: 0o755)
@@ -31,7 +32,7 @@ final class PrivateFolderTests: XCTestCase {
     }
 
     func testAnExistingFolderKeepsItsMode() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         XCTAssertEqual(mkdir(folder.path + "/open", 0o755), 0)
         XCTAssertEqual(chmod(folder.path + "/open", 0o755), 0)
         try PrivateFolder.make(folder.path + "/open")
@@ -41,7 +42,7 @@ final class PrivateFolderTests: XCTestCase {
     }
 
     func testAFailureNamesTheFolderThatCouldNotBeMade() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let file = folder.path + "/file"
         let fd = open(file, O_WRONLY | O_CREAT | O_EXCL, 0o600)
         XCTAssertGreaterThanOrEqual(fd, 0)

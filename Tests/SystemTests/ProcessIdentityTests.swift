@@ -7,6 +7,7 @@ import Glibc
 #endif
 import System
 import Foundation
+import TestSupport
 import XCTest
 
 final class ProcessIdentityTests: XCTestCase {
@@ -74,7 +75,7 @@ final class ProcessIdentityTests: XCTestCase {
     /// A process that execs another program after its identity was taken (same pid, same
     /// start time) is no longer identified.
     func testAProcessThatExecsAnotherProgramIsNotIdentified() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let go = folder.path + "/go"
         let pid = try start("/bin/sh", ["sh", "-c", "while [ ! -e \(go) ]; do sleep 0.01; done; exec /bin/sleep 30"])
         let identity = ProcessIdentity(pid: pid)
@@ -90,7 +91,7 @@ final class ProcessIdentityTests: XCTestCase {
     /// An interpreter is identified with its script: resolved against its working folder
     /// and existing; with no script (`sh -c`), it is not identified.
     func testAnInterpreterIsIdentifiedWithItsScript() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let script = folder.path + "/first.sh"
         XCTAssertTrue(FileManager.default.createFile(atPath: script, contents: Data("sleep 30; :\n".utf8)))
         XCTAssertTrue(FileManager.default.createFile(atPath: folder.path + "/other.sh", contents: Data("sleep 30; :\n".utf8)))

@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import System
+import TestSupport
 import XCTest
 
 final class SpawnTests: XCTestCase {
@@ -82,7 +83,7 @@ final class SpawnTests: XCTestCase {
     }
 
     func testFileActionsGiveTheChildItsDescriptors() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let path = folder.path + "/out"
         let fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
         defer { close(fd) }

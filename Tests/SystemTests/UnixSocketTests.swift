@@ -4,11 +4,12 @@
 import Glibc
 #endif
 import System
+import TestSupport
 import XCTest
 
 final class UnixSocketTests: XCTestCase {
     /// A listener, a connected client, and the accepted server end.
-    func connectedPair(_ folder: TemporaryFolder) throws -> (listener: Int32, client: Int32, server: Int32) {
+    func connectedPair(_ folder: TempFolder) throws -> (listener: Int32, client: Int32, server: Int32) {
         let path = folder.path + "/s.sock"
         let listener = try UnixSocket.listen(at: path)
         let client = try UnixSocket.connect(to: path)
@@ -18,7 +19,7 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testTheSocketFileIsPrivate() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let old = umask(0)
         defer { umask(old) }
         let fd = try UnixSocket.listen(at: folder.path + "/s.sock")
@@ -30,7 +31,7 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testPeerCredentialsAreThisProcess() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let (listener, client, server) = try connectedPair(folder)
         defer { close(listener); close(client); close(server) }
         let expected = UnixSocket.PeerCredentials(pid: getpid(), uid: getuid(), gid: getgid())
@@ -39,14 +40,14 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testAcceptWithNoClientIsEAGAIN() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let listener = try UnixSocket.listen(at: folder.path + "/s.sock")
         defer { close(listener) }
         XCTAssertEqual(UnixSocket.acceptConnection(listener), .failure(Errno(EAGAIN)))
     }
 
-    func testConnectFailures() {
-        let folder = TemporaryFolder()
+    func testConnectFailures() throws {
+        let folder = try TempFolder()
         XCTAssertEqual((try? UnixSocket.connect(to: folder.path + "/none.sock")).map { _ in 0 }, nil)
         let long = folder.path + "/" + String(repeating: "x", count: UnixSocket.maxPathLength)
         XCTAssertThrowsError(try UnixSocket.connect(to: long)) { error in
@@ -56,7 +57,7 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testFramesGoThroughWhole() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let (listener, client, server) = try connectedPair(folder)
         defer { close(listener); close(client); close(server) }
         let body = (0..<70_000).map { UInt8(truncatingIfNeeded: $0) }
@@ -67,7 +68,7 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testFrameBounds() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let (listener, client, server) = try connectedPair(folder)
         defer { close(listener); close(client); close(server) }
         // Over the maximum: refused before the body is read.
@@ -75,12 +76,12 @@ final class UnixSocketTests: XCTestCase {
         XCTAssertNil(LengthPrefixedFrame.read(from: server, maxLength: 10))
         XCTAssertEqual(LengthPrefixedFrame.read(from: server, minLength: 0, maxLength: 11), nil)   // the stream is now mid-body
         // Below the minimum (an empty frame).
-        let (l2, c2, s2) = try connectedPair(TemporaryFolder())
+        let (l2, c2, s2) = try connectedPair(TempFolder())
         defer { close(l2); close(c2); close(s2) }
         XCTAssertTrue(LengthPrefixedFrame.write([], to: c2))
         XCTAssertNil(LengthPrefixedFrame.read(from: s2, minLength: 1, maxLength: 10))
         // A frame cut short by the peer.
-        let (l3, c3, s3) = try connectedPair(TemporaryFolder())
+        let (l3, c3, s3) = try connectedPair(TempFolder())
         defer { close(l3); close(s3) }
         try FileDescriptor(c3).writeAll([0, 0, 0, 5, 1, 2])
         close(c3)
@@ -88,7 +89,7 @@ final class UnixSocketTests: XCTestCase {
     }
 
     func testWritingToAGonePeerIsFalseNotSIGPIPE() throws {
-        let folder = TemporaryFolder()
+        let folder = try TempFolder()
         let (listener, client, server) = try connectedPair(folder)
         defer { close(listener); close(client) }
         close(server)

@@ -13,5 +13,10 @@ public final class TempFolder {
 
     public func file(_ name: String) -> String { path + "/" + name }
 
+    /// The names in the folder (not recursive), sorted.
+    public func names() -> [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).sorted()
+    }
+
     deinit { try? FileManager.default.removeItem(atPath: path) }
 }

@@ -4,23 +4,25 @@
 import Foundation
 import System
 import Vault
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
 final class HeadlessBusTests: XCTestCase {
+    var temp: TempFolder!
     var runtime = ""
     var listeners: [Int32] = []
 
     override func setUpWithError() throws {
-        runtime = NSTemporaryDirectory() + "hostbook-bus-\(UUID().uuidString.prefix(8))"
-        XCTAssertEqual(mkdir(runtime, 0o700), 0)
+        temp = try TempFolder()
+        runtime = temp.path
     }
 
     override func tearDownWithError() throws {
         for fd in listeners { close(fd) }
-        try? FileManager.default.removeItem(atPath: runtime)
+        temp = nil
     }
 
     var environment: [String: String] { ["XDG_RUNTIME_DIR": runtime, "HOME": runtime + "/home"] }

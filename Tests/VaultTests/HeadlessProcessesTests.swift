@@ -4,21 +4,23 @@
 import Foundation
 import System
 @testable import Vault
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
 final class HeadlessProcessesTests: XCTestCase {
+    var temp: TempFolder!
     var folder = ""
 
     override func setUpWithError() throws {
-        folder = NSTemporaryDirectory() + "hostbook-procs-\(UUID().uuidString.prefix(8))"
-        XCTAssertEqual(mkdir(folder, 0o700), 0)
+        temp = try TempFolder()
+        folder = temp.path
     }
 
     override func tearDownWithError() throws {
-        try? FileManager.default.removeItem(atPath: folder)
+        temp = nil
     }
 
     func testStopLeavesAProcessThatStartedAtAnotherTimeAlone() throws {

@@ -2,6 +2,7 @@
 // or frozen keyring must never be the shared one other test processes use). The vault calls
 // run in the vault-probe helper, whose environment points at that session.
 import Foundation
+import TestSupport
 import XCTest
 
 final class VaultFailureTests: XCTestCase {
@@ -159,9 +160,8 @@ final class VaultFailureTests: XCTestCase {
     /// which anyone can choose: as it is (the executable's VaultWaitLine escapes it, never
     /// printing it as terminal control: issue 23, HostbookLogicTests/VaultWaitLineTests).
     func testTheWaitNoticeIsToldTheServicesOwnName() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hostbook-keyring-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let temp = try TempFolder()
+        let folder = temp.url
         let program = folder.appendingPathComponent("keyring\u{1b}[31m").path
         try FileManager.default.copyItem(atPath: "/usr/bin/gnome-keyring-daemon", toPath: program)
         let started = try PrivateSession(keyring: .unlocked, program: program)

@@ -25,3 +25,21 @@ final class VaultRemedyTests: XCTestCase {
         XCTAssertNotNil(VaultError.noService().advice)
     }
 }
+
+/// A machine without libsecret: the vault's first call throws one VaultError naming the
+/// library and its Debian package, where it used to stop the process.
+final class LibSecretMissingTests: XCTestCase {
+    func testALibraryThatCannotBeLoadedIsAVaultErrorNamingItsPackage() {
+        guard case .failure(let error) = LibSecret.load("libhostbook-absent.so.0") else {
+            return XCTFail("a library that does not exist loaded")
+        }
+        XCTAssertEqual(error.kind, .failed)
+        XCTAssertTrue(error.text.hasPrefix("the vault needs libhostbook-absent.so.0, which cannot be loaded ("), error.text)
+        XCTAssertEqual(error.advice, "Install the Debian package libsecret-1-0 (apt-get install libsecret-1-0).")
+        XCTAssertNil(error.remedy)
+    }
+
+    func testTheInstalledLibraryLoads() throws {
+        XCTAssertNoThrow(try LibSecret.requireLoaded())
+    }
+}

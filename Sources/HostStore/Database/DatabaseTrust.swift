@@ -131,8 +131,7 @@ public enum DatabaseTrust {
     }
 
     private static func userName(_ uid: uid_t) -> String {
-        guard let pw = getpwuid(uid), let name = pw.pointee.pw_name else { return "uid \(uid)" }
-        return String(cString: name)
+        UserAccount.name(uid: uid) ?? "uid \(uid)"
     }
 
     private static func linkTarget(_ path: String) -> String? {

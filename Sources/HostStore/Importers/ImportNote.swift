@@ -14,6 +14,9 @@ public struct ImportNote: Sendable, Equatable, ExpressibleByStringInterpolation 
         case knownHostsCheckStillApplies
         /// `hostbook known-hosts approve --replace` decides between the trusted key and this one.
         case approveReplacing
+        /// ProxyJump in the ssh_config, or `hostbook add NAME --hostname H --jump JUMP`,
+        /// reaches a host the file reaches through a ProxyCommand.
+        case proxyJumpOrAddWithJump(name: String)
     }
 
     /// What happened, one line, without the remedy.

@@ -13,7 +13,7 @@
 //     (after `Match all`, so that the Include belongs to no Host block and a block of the
 //     file itself wins over an older copy there). Adding a host writes only its own file,
 //     whatever the number of saved hosts; writing the file whole empties the folder.
-// Writing the files is the executable's (InstalledSSHConfig, with its atomic file writer).
+// Writing the files is Workflows' (InstalledSSHConfig, with its atomic file writer).
 import HostStore
 import SSHConfig
 
@@ -94,10 +94,10 @@ public struct SSHConfigInstallation: Sendable {
     /// render it, from the host and its jump hosts alone: whether a host is written depends
     /// only on itself and its chain of jump hosts (its name against the user's Host blocks,
     /// the chain's length, its jump host being written, what ssh_config can express). Nil
-    /// when there is no such host. Reads a bounded number of rows, whatever the number of
-    /// saved hosts.
-    public func renderOne(named name: String, databasePath: String, block: SSHHostBlock, agentSocket: String) throws -> (rendered: StandingSSHConfig.Rendered, host: Host)? {
-        guard let database = try HostDatabase.openForReading(path: databasePath), let host = try database.host(named: name) else { return nil }
+    /// when there is no such host in `database` (the caller's handle). Reads a bounded
+    /// number of rows, whatever the number of saved hosts.
+    public func renderOne(named name: String, database: HostDatabase, block: SSHHostBlock, agentSocket: String) throws -> (rendered: StandingSSHConfig.Rendered, host: Host)? {
+        guard let host = try database.host(named: name) else { return nil }
         var chain = [host]
         var seen: Set<String> = [host.name.lowercased()]
         while chain.count <= JumpChain.maxHosts, let jump = chain.last!.jump, !seen.contains(jump.lowercased()),
@@ -116,13 +116,12 @@ public struct SSHConfigInstallation: Sendable {
         return (rendered, host)
     }
 
-    /// The configuration for every saved host in the database at `databasePath` (none there:
-    /// no hosts), rendered (nothing written), without the hosts the user's own
-    /// ~/.ssh/config defines. `block` says how hostbook names itself in each block;
+    /// The configuration for every saved host in `database` (the caller's handle; nil, no
+    /// database yet: no hosts), rendered (nothing written), without the hosts the user's
+    /// own ~/.ssh/config defines. `block` says how hostbook names itself in each block;
     /// `agentSocket` is the standing agent's.
-    public func render(databasePath: String, block: SSHHostBlock, agentSocket: String) throws -> StandingSSHConfig.Rendered {
+    public func render(database: HostDatabase?, block: SSHHostBlock, agentSocket: String) throws -> StandingSSHConfig.Rendered {
         let userHosts = try UserSSHConfigHosts.read(self)
-        let database = try HostDatabase.openForReading(path: databasePath)
         let hosts = try database?.hosts() ?? []
         let keys = try database.map { try KeyStore(database: $0).list() } ?? []
         return StandingSSHConfig(block: block, agentSocket: agentSocket, keysFolder: keysFolder, knownHosts: knownHosts)

@@ -4,7 +4,7 @@
 // so an imported host stays the user's block's until that block is gone. The take-over
 // comments out, in the file's own text, each Host block all of whose names were imported,
 // and `undo` puts the text back; what the file holds otherwise is never touched. Pure: the
-// program reads and writes the files (a backup beside each one, SSHConfigTakeOverFiles).
+// program reads and writes the files (a backup beside each one, Workflows' SSHConfigTakeOverFiles).
 //
 // - A block is its `Host` line and the lines after it up to its last directive before the
 //   next `Host` or `Match` line (or the end of the file); blank and comment lines after

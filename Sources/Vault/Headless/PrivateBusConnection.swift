@@ -15,6 +15,7 @@ final class PrivateBusConnection {
     static let secretsName = "org.freedesktop.secrets"
 
     init(address: String, timeoutMilliseconds: Int32 = 5_000) throws(VaultError) {
+        try LibSecret.requireLoaded()
         self.timeoutMilliseconds = timeoutMilliseconds
         var error: UnsafeMutablePointer<GError>?
         let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue

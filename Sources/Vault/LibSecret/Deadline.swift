@@ -14,7 +14,9 @@ final class Deadline {
     private let program = ProgramBox()
     private var notice: WaitNotice?
 
-    init(milliseconds: Int) {
+    /// Throws when libsecret cannot be loaded (LibSecret.requireLoaded).
+    init(milliseconds: Int) throws(VaultError) {
+        try LibSecret.requireLoaded()
         self.milliseconds = max(1, milliseconds)
         cancellable = LibSecret.g_cancellable_new()!
         // The timer holds its own reference: it may fire after this Deadline is gone.

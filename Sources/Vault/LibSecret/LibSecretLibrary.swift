@@ -14,14 +14,27 @@ enum LibSecret {
 
     /// Loaded once, kept for the life of the process (GLib's type system cannot be unloaded).
     /// A system without libsecret could not start hostbook at all when it was linked; now
-    /// only a command that uses the vault stops, saying which library is missing.
-    private static let library: DynamicLibrary = {
-        do throws(DynamicLibrary.LoadError) { return try DynamicLibrary(path: soname) } catch {
-            fatalError("hostbook needs \(soname) (Debian package libsecret-1-0) for the vault: \(error.reason)")
+    /// only a command that uses the vault stops: `requireLoaded()`, called before the first
+    /// libsecret call of every vault operation (Deadline, PrivateBusConnection), throws a
+    /// VaultError naming the library and its package.
+    private static let loaded: Result<DynamicLibrary, VaultError> = load(soname)
+
+    /// `soname` loaded, or the VaultError saying which library is missing and why.
+    static func load(_ soname: String) -> Result<DynamicLibrary, VaultError> {
+        do throws(DynamicLibrary.LoadError) { return .success(try DynamicLibrary(path: soname)) } catch {
+            return .failure(.libraryMissing(soname, reason: error.reason))
         }
-    }()
+    }
+
+    /// Throws when libsecret cannot be loaded; every symbol below is found only after this.
+    static func requireLoaded() throws(VaultError) {
+        if case .failure(let error) = loaded { throw error }
+    }
 
     private static func function<Pointer>(_ name: String, _: Pointer.Type) -> Pointer {
+        // requireLoaded() has been called before any libsecret call: a library that loaded but
+        // lacks a function Debian's libsecret-1-0 has is not the library hostbook was built for.
+        guard case .success(let library) = loaded else { fatalError("libsecret used before LibSecret.requireLoaded()") }
         do throws(DynamicLibrary.LoadError) { return unsafeBitCast(try library.symbol(name), to: Pointer.self) } catch {
             fatalError("\(soname) has no \(name): \(error.reason)")
         }

@@ -61,6 +61,9 @@ public enum KeysRefusal: Error {
 
     // Key files.
     case unreadable(path: String, reason: String)
+    case standardInputUnreadable
+    case notAPublicKey(path: String, reason: String)
+    case certificateNotPublicKey(path: String)
     case keyFileTooLarge(path: String)
     case outputExists(path: String)
     case notWritten(reason: String)

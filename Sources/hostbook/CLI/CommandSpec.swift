@@ -56,7 +56,7 @@ struct CommandSpec: Sendable {
     /// `-v` included, goes unchanged into `ParsedArguments.trailing`.
     let passesArgumentsAfterFirstPositional: Bool
     /// True for a command whose success changes the saved hosts or keys: the installed ssh
-    /// configuration is rewritten after it (InstalledSSHConfig.refreshIfInstalled).
+    /// configuration is rewritten after it (InstalledConfigRefresh.after).
     let changesHostsOrKeys: Bool
     let run: @Sendable (Invocation) throws -> Void
 

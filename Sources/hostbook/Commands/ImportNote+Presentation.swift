@@ -15,6 +15,7 @@ extension ImportNote {
         case .removeHost(let name): " (remove it with 'hostbook remove \(name)')"
         case .knownHostsCheckStillApplies: "; 'hostbook known-hosts check' still applies them"
         case .approveReplacing: "; decide with 'hostbook known-hosts approve --replace'"
+        case .proxyJumpOrAddWithJump(let name): "; use ProxyJump in the file, or add it with 'hostbook add \(name) --hostname H --jump JUMP'"
         }
     }
 }

@@ -1,11 +1,10 @@
 // `hostbook import-ssh-config`: hosts from an OpenSSH client configuration, read with
 // ssh's rules (SSHConfig) and resolved for each concrete Host alias as `ssh -G` would
-// (docs/import-ssh-config.md). The file is only read, never changed, unless
-// the user's Host blocks are handed over to hostbook (SSHConfigImportTakeOver).
-import HostStore
+// (docs/import-ssh-config.md; the work is Workflows' SSHConfigImport). The file is only
+// read, never changed, unless the user's Host blocks are handed over to hostbook
+// (SSHConfigImportTakeOver).
 import KeyFormats
-import Sessions
-import SSHConfig
+import Workflows
 
 enum ImportSSHConfigCommand {
     static let all: [CommandSpec] = [
@@ -41,72 +40,16 @@ enum ImportSSHConfigCommand {
     static func run(_ inv: Invocation) throws {
         let dryRun = inv.args.flag(.dryRun)
         let path = inv.args.positional(0) ?? inv.homeDirectory + "/.ssh/config"
-        // hostbook's own installed file (included by ~/.ssh/config) is left out and named once
-        // in the notes.
-        let files = SSHConfigFiles(installation: SSHConfigInstallation(home: inv.homeDirectory, environment: inv.environment),
-                                   rules: .importing)
-        let config: SSHConfiguration
-        do {
-            config = try SSHConfigLoader.load(path, access: files.access)
-        } catch {
-            throw failure(error, root: path)
-        }
-        if let root = files.notRegular.first, root.path == path {
-            throw CLIError.failure("cannot read '\(PrintableText.quoted(path))': \(root.reason)",
-                                   hint: "Name a configuration file to import: hostbook import-ssh-config FILE")
-        }
-        for skipped in files.notRegular {
+        let read = try SSHConfigImport.read(inv.workspace, path: path)
+        for skipped in read.passedOver {
             inv.warn("not reading the included file '\(PrintableText.quoted(skipped.path))': \(skipped.reason)")
         }
-        let mapper = SSHConfigCandidates(files: files, environment: inv.environment)
-        let candidates = mapper.candidates(config)
-        var notes = SSHConfigCandidates.notes(config, files: files)
-        if candidates.isEmpty { notes.append("\(path) names no concrete Host (only patterns or none at all); nothing to import") }
-
-        let database: HostDatabase
-        if dryRun {
-            database = try HostStoreAccess.openForReading(inv) ?? SSHConfigImporter.emptyDatabase()
-        } else {
-            database = try HostStoreAccess.openForWriting(inv)
-        }
-        let report: SSHConfigImportReport
-        do {
-            report = try SSHConfigImporter(database: database).run(candidates, dryRun: dryRun, notes: notes, files: config.files)
-        } catch let e as HostStoreError where e.kind == .database {
-            throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
-        }
+        let report = try SSHConfigImport.run(inv.workspace, read, notes: read.notes.map(\.note), dryRun: dryRun)
         if inv.json {
             SSHConfigImportOutput.writeJSON(report, file: path) { inv.writeJSON($0) }
         } else {
             inv.write(SSHConfigImportOutput.text(report, color: inv.useColor))
         }
-        try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: config.files.filter { file in !files.excluded.contains(file) && !files.notRegular.contains { $0.path == file } },
-                                        requested: inv.args.flag(.takeOver))
+        try SSHConfigImportTakeOver.run(inv, report: report, path: path, files: read.userFiles, requested: inv.args.flag(.takeOver))
     }
-
-    static func failure(_ error: SSHConfigError, root: String) -> CLIError {
-        let where_ = PrintableText.quoted(error.file)
-        switch error.kind {
-        case .unreadable where error.file == root:
-            return CLIError.failure("cannot read '\(where_)': \(PrintableText.quoted(error.message.replacingPrefix("cannot be read: ")))",
-                                    hint: "Name the configuration to import: hostbook import-ssh-config FILE")
-        case .unreadable:
-            return CLIError.failure("cannot read the included file '\(where_)': \(PrintableText.quoted(error.message.replacingPrefix("cannot be read: ")))",
-                                    hint: "ssh refuses the configuration too; fix the Include or the file's permissions. Nothing was imported.")
-        case .tooLarge:
-            // Not broken (ssh may read it, slowly): beyond what hostbook takes in one import.
-            return CLIError.rejected("'\(where_)' is too large to import: \(PrintableText.quoted(error.message))",
-                                     hint: "Look for files included many times, or import parts of the configuration on their own. Nothing was imported.")
-        case .includeDepth:
-            return CLIError.failure("\(where_): \(PrintableText.quoted(error.message))",
-                                    hint: "ssh refuses the configuration too; break the Include cycle. Nothing was imported.")
-        case .syntax:
-            return CLIError.failure("\(where_) line \(error.line): \(PrintableText.quoted(error.message))",
-                                    hint: "ssh refuses this file too; fix the line and import again. Nothing was imported and the file was not changed.")
-        }
-    }
-}
-
-extension String {
-    func replacingPrefix(_ prefix: String) -> String { hasPrefix(prefix) ? String(dropFirst(prefix.count)) : self }
 }

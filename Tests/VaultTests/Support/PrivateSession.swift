@@ -3,6 +3,7 @@
 // processes use that one in parallel. Everything lives in a temporary folder; the processes
 // are ended by PID when the test is done.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -18,7 +19,8 @@ final class PrivateSession {
         case withoutLogin
     }
 
-    let directory: URL
+    private let folder: TempFolder
+    var directory: URL { folder.url }
     let address: String
     private let bus: Process
     private var keyring: Process?
@@ -26,9 +28,9 @@ final class PrivateSession {
     /// `program`: the gnome-keyring-daemon to run (a copy under another name, to see how a
     /// service's name is shown).
     init(keyring mode: Keyring, program: String = "gnome-keyring-daemon") throws {
-        directory = URL(fileURLWithPath: NSTemporaryDirectory())
-            .appendingPathComponent("hostbook-bus-\(UUID().uuidString.prefix(8))")
-        for sub in ["", "home", "data", "config", "run"] {
+        folder = try TempFolder()
+        let directory = folder.url
+        for sub in ["home", "data", "config", "run"] {
             try FileManager.default.createDirectory(at: directory.appendingPathComponent(sub),
                                                     withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
@@ -145,7 +147,7 @@ final class PrivateSession {
             process.waitUntilExit()
         }
         keyring = nil
-        try? FileManager.default.removeItem(at: directory)
+        try? FileManager.default.removeItem(at: directory)  // now, not when the session goes
     }
 
     deinit { close() }

@@ -17,8 +17,10 @@ public struct SSHConfigCandidate: Sendable {
     public var sourceLine: Int
     /// What the configuration sets that hostbook does not keep, one line each.
     public var notImported: [ImportNote]
-    /// Set when the executable already knows the host cannot be imported.
+    /// Set when the caller already knows the host cannot be imported.
     public var skipReason: String?
+    /// The fix of `skipReason` that is a hostbook command.
+    public var skipRemedy: ImportNote.Remedy?
     /// The other names of the same `Host` line that resolve to exactly this host
     /// (`Host devbox dev`): saved as the host's aliases.
     public var aliases: [String] = []
@@ -54,6 +56,8 @@ public struct SSHConfigIdentity: Sendable, Equatable {
     public var fingerprint: String?
     /// Why the public half could not be read (when `fingerprint` is nil).
     public var problem: String?
+    /// The fix of `problem` that is a hostbook command.
+    public var remedy: ImportNote.Remedy?
 
     public init(path: String, fingerprint: String?, problem: String? = nil) {
         self.path = path

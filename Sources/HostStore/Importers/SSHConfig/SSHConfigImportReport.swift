@@ -18,6 +18,8 @@ public struct SSHConfigHostResult: Sendable, Equatable {
     public let key: String?
     public let action: SSHConfigHostAction
     public let reason: String?
+    /// The fix of `reason` that is a hostbook command.
+    public var reasonRemedy: ImportNote.Remedy?
     public let sourceFile: String
     public let sourceLine: Int
     /// Settings of this host that hostbook does not represent.

@@ -104,15 +104,15 @@ struct SSHConfigImportPlan {
         decideActions()
     }
 
-    private mutating func skip(_ c: SSHConfigCandidate, _ reason: String) {
+    private mutating func skip(_ c: SSHConfigCandidate, _ reason: String, remedy: ImportNote.Remedy? = nil) {
         order.append((nil, skipped.count))
         skipped.append(SSHConfigHostResult(alias: c.alias, name: c.alias, hostname: c.hostname, port: c.port, user: c.user,
-                                           jump: nil, key: nil, action: .skipped, reason: reason, sourceFile: c.sourceFile,
+                                           jump: nil, key: nil, action: .skipped, reason: reason, reasonRemedy: remedy, sourceFile: c.sourceFile,
                                            sourceLine: c.sourceLine, notImported: c.notImported))
     }
 
     private mutating func planOne(_ c: SSHConfigCandidate) {
-        if let reason = c.skipReason { return skip(c, reason) }
+        if let reason = c.skipReason { return skip(c, reason, remedy: c.skipRemedy) }
         let existing = byAlias[c.alias]
         if existing == nil {
             guard HostValidation.isName(c.alias) else {
@@ -149,7 +149,7 @@ struct SSHConfigImportPlan {
                     p.notImported.append("IdentityFile \(identity.path): hostbook keeps one key per host (using '\(linked!)')")
                 }
             } else if let problem = identity.problem {
-                p.notImported.append("IdentityFile \(identity.path): \(problem)")
+                p.notImported.append(ImportNote("IdentityFile \(identity.path): \(problem)", remedy: identity.remedy))
             } else {
                 p.notImported.append(ImportNote("IdentityFile \(identity.path): no imported hostbook key has this public key",
                                                 remedy: .importKeyThenImportAgain(path: identity.path)))

@@ -36,7 +36,7 @@ enum CARevoke {
             guard let serial = UInt64(text), serial > 0 else { throw CLIError.usage("--serial must be a serial number (1 or more), not '\(text)'") }
             what = .serial(serial)
         } else if let path = inv.args.value(.publicKey) {
-            what = .key(try CASign.readPublicKey(path).key)
+            what = .key(try PublicKeyLineFile.read(path).key)
         } else {
             let id = inv.args.value(.keyID)!
             guard !id.isEmpty else { throw CLIError.usage("--key-id must not be empty") }

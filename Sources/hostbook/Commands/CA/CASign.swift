@@ -74,7 +74,7 @@ enum CASign {
 
         let subject: CertificateSigning.Subject
         switch (inv.args.value(.publicKey), inv.args.value(.key)) {
-        case (let path?, nil): subject = .line(try readPublicKey(path))
+        case (let path?, nil): subject = .line(try PublicKeyLineFile.read(path))
         case (nil, let keyName?): subject = .key(keyName)
         case (nil, nil): throw CLIError.usage("say which key to certify: --public-key FILE or --key KEY")
         case (_?, _?): throw CLIError.usage("--public-key and --key cannot be given together")
@@ -90,29 +90,6 @@ enum CASign {
             inv.note("Signed \(kind) certificate serial \(issued.serial) for '\(identity)' (\(principals.joined(separator: ","))), valid \(CertificateValidity.text(window.after)) to \(CertificateValidity.text(window.before)).")
             if let output { inv.note("Wrote '\(output)'.") } else { inv.print("\(signed.line)") }
         }
-    }
-
-    /// A plain public key from a .pub file (or standard input); a certificate is refused.
-    static func readPublicKey(_ path: String) throws -> PublicKeyLine {
-        let bytes: [UInt8]
-        if path == "-" {
-            do { bytes = try FileDescriptor(STDIN_FILENO).readToEnd(limit: SSHConfigIdentityKeys.maxPublicSize) } catch {
-                throw CLIError.failure("cannot read the public key from standard input")
-            }
-        } else {
-            switch SSHConfigIdentityKeys.readPublicFile(path) {
-            case .success(let b): bytes = b
-            case .failure(let why): throw CLIError.failure("cannot read '\(path)': \(why)")
-            }
-        }
-        let content: PublicKeyFile.Content
-        do { content = try PublicKeyFile.parse(bytes) } catch let e as KeyFormatError {
-            throw CLIError.rejected("'\(path)' is not a public key: \(e.reason)", hint: "Give the .pub file of the key, as ssh-keygen writes it.")
-        }
-        guard case .key(let line) = content else {
-            throw CLIError.rejected("'\(path)' is a certificate, not a plain public key", hint: "Give the key's .pub file, not its -cert.pub.")
-        }
-        return line
     }
 
     static func presented(_ error: CertificateOptionError) -> CLIError {

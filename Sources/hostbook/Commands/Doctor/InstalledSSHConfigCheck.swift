@@ -10,18 +10,19 @@ import Glibc
 import HostStore
 import Sessions
 import System
+import Workflows
 
 struct InstalledSSHConfigCheck: DoctorCheck {
     func run(_ c: DoctorContext) -> DoctorResult {
         var r = DoctorResult()
         guard let inv = c.invocation else { return r }
-        let installed = InstalledSSHConfig(inv)
+        let installed = InstalledSSHConfig(workspace: inv.workspace)
         guard installed.isInstalled else {
             r.notes.append("ssh-config: not installed (hostbook ssh-config --install).")
             return r
         }
         let fix = "Run 'hostbook ssh-config --install'."
-        let userConfig = (try? InstalledSSHConfig.read(installed.userConfig)) ?? nil
+        let userConfig = (try? ConfigFiles.read(installed.userConfig)) ?? nil
         if let line = try? installed.includeLine(), let config = userConfig, config.starts(with: Array(line.utf8)) {
             r.notes.append("ssh-config: \(installed.userConfig) includes \(installed.generated) first.")
         } else {
@@ -29,7 +30,7 @@ struct InstalledSSHConfigCheck: DoctorCheck {
                                             message: "\(installed.userConfig) does not include \(installed.generated) on its first line", fix: fix))
         }
         var rendered: StandingSSHConfig.Rendered?
-        do { rendered = try installed.render(inv) } catch let e as UserFacingError {
+        do { rendered = try installed.render(InstalledConfigRefresh.programs(inv)) } catch let e as UserFacingError {
             r.findings.append(DoctorFinding(check: "ssh-config.user-config", severity: .error, message: e.message.escapedForTerminal,
                                             fix: e.hint.map(\.escapedForTerminal) ?? "Fix \(installed.userConfig.escapedForTerminal)."))
         } catch {

@@ -1,6 +1,6 @@
 // After every successful command that changes keys (a rename, a removal, a git setup), the
 // allowed signers file is rewritten when it exists (AllowedSigners.refreshIfPresent), as
-// the installed ssh configuration is (InstalledSSHConfig.refreshIfInstalled).
+// the installed ssh configuration is (InstalledConfigRefresh.after).
 import Sessions
 
 enum AllowedSignersRefresh {

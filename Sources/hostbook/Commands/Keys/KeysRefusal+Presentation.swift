@@ -13,6 +13,8 @@ extension KeysRefusal: UserFacingError {
              .unknownKeyFormat, .cannotGenerate, .authorityKeyMissing, .authorityKeyDamaged, .certificateNotWritten,
              .revocationListNotWritten: .failure
         case .keyNotFound, .noKeyInAgent, .noCertificate: .notFound
+        case .standardInputUnreadable: .failure
+        case .notAPublicKey, .certificateNotPublicKey: .rejected
         case .deployLoginFailed, .deployAppendFailed, .deployVerifyFailed: .failure
         case .keyNameTaken, .certificateRefused, .keyOnlySigns: .rejected
         case .nameNeedsOneKey: .usage
@@ -44,6 +46,9 @@ extension KeysRefusal: UserFacingError {
         case .deployVerifyFailed(let key, let host):
             "the key '\(key)' is in ~/.ssh/authorized_keys on '\(host)', but a login with it failed; the host was not changed"
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
+        case .standardInputUnreadable: "cannot read the public key from standard input"
+        case .notAPublicKey(let path, let reason): "'\(path)' is not a public key: \(reason)"
+        case .certificateNotPublicKey(let path): "'\(path)' is a certificate, not a plain public key"
         case .keyFileTooLarge(let path): "'\(path)' is larger than 1 MiB; that is not a key file"
         case .outputExists(let path): "'\(path)' already exists"
         case .notWritten(let reason): reason
@@ -112,6 +117,8 @@ extension KeysRefusal: UserFacingError {
                               : "Check that 'hostbook ssh \(host)' logs in, then try again."
         case .deployAppendFailed: return "The server needs a POSIX sh, grep and tail, and a writable home folder; see the messages above."
         case .deployVerifyFailed: return "The server may not read that file (AuthorizedKeysFile, StrictModes) or may not accept the key's type."
+        case .notAPublicKey: return "Give the .pub file of the key, as ssh-keygen writes it."
+        case .certificateNotPublicKey: return "Give the key's .pub file, not its -cert.pub."
         case .outputExists: return "Choose another --output file or remove it first."
         case .badKeyName(_, _, let option):
             return "Choose a name with \(option): 1 to \(KeyName.maxLength) characters, no spaces at either end, no control characters."
@@ -132,7 +139,7 @@ extension KeysRefusal: UserFacingError {
         case .validFromNotATime, .validToNotATime: return timeHint
         case .validNotADuration: return "Give a number and a unit: 5s to 3650d (s, m, h, d or w)."
         case .validityMissing: return "For example --valid 8h, or --valid-from 2026-12-07T09:00:00Z --valid-to 2026-12-07T17:00:00Z."
-        case .unreadable, .keyFileTooLarge, .notWritten, .keyNotHeld, .privateKeyDamaged, .cannotImport, .emptyKeyFile,
+        case .unreadable, .standardInputUnreadable, .keyFileTooLarge, .notWritten, .keyNotHeld, .privateKeyDamaged, .cannotImport, .emptyKeyFile,
              .unknownKeyFormat, .cannotGenerate, .authorityKeyDamaged, .cannotCertify,
              .revocationListNotWritten, .validOutOfBounds, .validAndValidTo, .expiresBeforeValid, .windowOutOfBounds:
             return nil

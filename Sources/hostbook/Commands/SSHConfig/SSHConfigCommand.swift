@@ -1,9 +1,9 @@
 // `hostbook ssh-config [--install | --uninstall]`: the ssh configuration that lets plain
 // ssh, scp, sftp, rsync and git reach saved hosts with hostbook's keys (through the
 // standing agent) and host keys (through KnownHostsCommand).
-#if canImport(Glibc)
-import Glibc
-#endif
+import Sessions
+import Workflows
+
 enum SSHConfigCommand {
     static let all: [CommandSpec] = [spec]
 
@@ -36,41 +36,30 @@ enum SSHConfigCommand {
                   .flag(.restore, "With --uninstall: give back the Host blocks taken over by import-ssh-config --take-over")]
     ) { inv in
         try inv.args.exclusive(.install, .uninstall)
-        let installed = InstalledSSHConfig(inv)
+        let installed = InstalledSSHConfig(workspace: inv.workspace)
         if inv.args.flag(.restore) && !inv.args.flag(.uninstall) {
             throw CLIError.usage("--restore goes with --uninstall", hint: "Run 'hostbook ssh-config --uninstall --restore'.")
         }
         if inv.args.flag(.uninstall) {
+            let done = try installed.uninstall(restoring: inv.args.flag(.restore))
+            inv.print(done.removed ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
+                                   : "hostbook's ssh configuration was not installed.")
             let takeOver = SSHConfigTakeOverFiles(installed: installed)
-            let restores = inv.args.flag(.restore) ? try takeOver.restores() : []
-            let removed = try installed.removeInclude()
-            let hadFile = installed.isInstalled
-            installed.removeGenerated()
-            inv.print(removed || hadFile ? "Removed the Include line from \(installed.userConfig) and \(installed.generated)."
-                                        : "hostbook's ssh configuration was not installed.")
-            try takeOver.restore(restores)
-            for r in restores { inv.print("Gave back your Host blocks in \(r.path) (from \(SSHConfigTakeOverFiles.backup(of: r.path))).") }
-            if inv.args.flag(.restore) && restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
+            try takeOver.restore(done.restores)
+            for r in done.restores { inv.print("Gave back your Host blocks in \(r.path) (from \(SSHConfigTakeOverFiles.backup(of: r.path))).") }
+            if inv.args.flag(.restore) && done.restores.isEmpty { inv.print("No Host blocks of yours were taken over; nothing to give back.") }
             if !inv.args.flag(.restore), takeOver.hasBackups {
                 inv.note("Your Host blocks taken over by 'import-ssh-config --take-over' stay commented out; 'hostbook ssh-config --uninstall --restore' gives them back.")
             }
             return
         }
         if inv.args.flag(.install) {
-            // A ~/.ssh/config hostbook cannot write (through its link) is refused before
-            // anything is written; a later failure takes back a generated file it made.
-            _ = try installed.userConfigTarget()
-            let wasInstalled = installed.isInstalled
-            let rendered = try installed.writeGenerated(inv)
-            for w in rendered.warnings { inv.warn("\(w)") }
-            let added: Bool
-            do { added = try installed.addInclude() } catch {
-                if !wasInstalled { installed.removeGenerated() }
-                throw error
+            let done = try installed.install(try InstalledConfigRefresh.programs(inv)) { rendered in
+                for w in rendered.warnings { inv.warn("\(w)") }
             }
-            for hint in SSHConfigTakeOverFiles(installed: installed).hints(leftOut: rendered.clashes.map(\.host)) { inv.warn(hint) }
+            for hint in takeOverHints(done.takeOver) { inv.warn(hint) }
             // What was done is the command's output (stdout); warnings and errors go to stderr.
-            if added {
+            if done.includeAdded {
                 inv.print("Wrote \(installed.generated) and included it from the top of \(installed.userConfig).")
             } else {
                 inv.print("Wrote \(installed.generated); \(installed.userConfig) already includes it.")
@@ -82,9 +71,28 @@ enum SSHConfigCommand {
             }
             return
         }
-        let rendered = try installed.render(inv)
+        let rendered = try installed.render(try InstalledConfigRefresh.programs(inv))
         for w in rendered.warnings { inv.warn("\(w)") }
         // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
         inv.write(.raw(rendered.text))
+    }
+
+    /// What `--install` says about the saved hosts it left to the user's own Host blocks: the
+    /// exact lines a take-over comments out, with the command, and the blocks it would
+    /// leave, with why.
+    static func takeOverHints(_ changes: [SSHConfigTakeOverFiles.FileChange]) -> [TerminalText] {
+        var out: [TerminalText] = []
+        let taking = changes.filter { !$0.plan.taken.isEmpty }
+        if !taking.isEmpty {
+            let places = taking.map { "'\($0.path.escapedForTerminal)' \(SSHConfigImportTakeOver.linesText($0.plan.taken.map(\.line)))" }
+            out.append("your own Host blocks at \(raw: places.joined(separator: ", ")) keep hostbook's configuration from serving their hosts; "
+                       + "'hostbook import-ssh-config --take-over' comments them out (keeping a backup; 'hostbook ssh-config --uninstall --restore' undoes it)")
+        }
+        for change in changes {
+            for left in change.plan.left {
+                out.append("your Host block at '\(change.path)' line \(left.line) keeps its hosts from hostbook's configuration and is one to edit by hand: \(left.reason)")
+            }
+        }
+        return out
     }
 }

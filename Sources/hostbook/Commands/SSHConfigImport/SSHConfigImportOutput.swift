@@ -52,7 +52,7 @@ enum SSHConfigImportOutput {
     }
 
     static func details(_ h: SSHConfigHostResult) -> String {
-        if h.action == .skipped { return q(h.reason ?? "") }
+        if h.action == .skipped { return q(reason(h) ?? "") }
         var parts: [String] = []
         if h.port != 22 { parts.append("port \(h.port)") }
         if let user = h.user { parts.append("user \(q(user))") }
@@ -61,6 +61,11 @@ enum SSHConfigImportOutput {
         if h.name != h.alias { parts.append("alias \(q(h.alias))") }
         if !h.aliases.isEmpty { parts.append("also \(h.aliases.map(q).joined(separator: ", "))") }
         return parts.joined(separator: ", ")
+    }
+
+    /// Why the host was skipped, with the fix that is a hostbook command.
+    static func reason(_ h: SSHConfigHostResult) -> String? {
+        h.reason.map { $0 + (h.reasonRemedy.map(ImportNote.words) ?? "") }
     }
 
     static func host(_ h: SSHConfigHostResult) -> JSONValue {
@@ -73,7 +78,7 @@ enum SSHConfigImportOutput {
             ("jump", .optional(h.jump)),
             ("key", .optional(h.key)),
             ("action", .string(h.action.rawValue)),
-            ("reason", .optional(h.reason)),
+            ("reason", .optional(reason(h))),
             ("source_file", .string(h.sourceFile)),
             ("source_line", .int(h.sourceLine)),
             ("not_imported", .strings(h.notImported.map(\.line))),

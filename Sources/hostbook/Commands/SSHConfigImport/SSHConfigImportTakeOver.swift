@@ -1,27 +1,17 @@
 // After `import-ssh-config` of ~/.ssh/config: the user's Host blocks for the hosts just
-// imported are commented out (SSHConfigTakeOver, SSHConfigTakeOverFiles) with
+// imported are commented out (Sessions' SSHConfigTakeOver, Workflows' SSHConfigTakeOverFiles) with
 // --take-over, or after a yes on a terminal, so that the installed configuration serves
 // them; a block that also names something else is reported and left. Only ~/.ssh/config
 // and the files it includes are taken over: they are what the installed configuration
 // defers to (UserSSHConfigHosts), and what `ssh-config --uninstall --restore` gives back.
 import HostStore
 import Sessions
+import Workflows
 
 enum SSHConfigImportTakeOver {
-    /// The names a take-over hands to hostbook: each imported host's Host-line name and the
-    /// other names saved as its aliases (a host saved under another name is left).
-    static func importedNames(_ report: SSHConfigImportReport) -> Set<String> {
-        var names: Set<String> = []
-        for host in report.hosts where host.action != .skipped && host.name == host.alias {
-            names.insert(host.alias)
-            names.formUnion(host.aliases)
-        }
-        return names
-    }
-
     /// `files`: those the import read, in ssh's order (hostbook's own left out).
     static func run(_ inv: Invocation, report: SSHConfigImportReport, path: String, files: [String], requested: Bool) throws {
-        let installed = InstalledSSHConfig(inv)
+        let installed = InstalledSSHConfig(workspace: inv.workspace)
         guard path == installed.userConfig else {
             if requested {
                 throw CLIError.usage("--take-over works on ~/.ssh/config, the file the installed configuration defers to",
@@ -31,7 +21,7 @@ enum SSHConfigImportTakeOver {
         }
         let takeOver = SSHConfigTakeOverFiles(installed: installed)
         // Unasked, a file that cannot be taken over only goes without the offer: the import succeeded.
-        let plan = { try takeOver.plan(files: files, imported: importedNames(report), date: SSHConfigTakeOverFiles.today()) }
+        let plan = { try takeOver.plan(files: files, imported: SSHConfigImport.importedNames(report), date: SSHConfigTakeOverFiles.today()) }
         guard let changes = requested ? try plan() : try? plan() else { return }
         for change in changes {
             for left in change.plan.left {

@@ -2,7 +2,7 @@
 // the settings `ssh -G` would give, the IdentityFiles with their public halves, and one line
 // for everything hostbook does not keep and the user's own file no longer gives it (other
 // options of the host's own blocks, undecided Match blocks, a ProxyJump chain); a host reached through a ProxyCommand is skipped, with the reason. File-wide notes say what a Host pattern or a Match line
-// means for the import.
+// means for the import (SSHConfigFileNote, worded by the executable).
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,14 +10,19 @@ import HostStore
 import Sessions
 import SSHConfig
 
-struct SSHConfigCandidates {
+public struct SSHConfigCandidates {
     let files: SSHConfigFiles
     let environment: [String: String]
     let identityKeys = SSHConfigIdentityKeys.Cache()
     let localUser = SSHConfigIdentityKeys.localUser
     let localHostName = SSHConfigIdentityKeys.localHostName
 
-    func candidates(_ config: SSHConfiguration) -> [SSHConfigCandidate] {
+    public init(files: SSHConfigFiles, environment: [String: String]) {
+        self.files = files
+        self.environment = environment
+    }
+
+    public func candidates(_ config: SSHConfiguration) -> [SSHConfigCandidate] {
         let resolver = SSHConfigResolver(configuration: config, localUser: localUser)
         return Self.mergingAliases(config.aliases.map { candidate(resolver.resolve($0.name), $0) })
     }
@@ -26,7 +31,7 @@ struct SSHConfigCandidates {
     /// same host (HostName, Port, User, ProxyJump, IdentityFiles) as an earlier one becomes
     /// that host's alias. Names that resolve differently (`HostName %h.example.com`, or
     /// another block for one of them) stay hosts of their own, as ssh treats them.
-    static func mergingAliases(_ all: [SSHConfigCandidate]) -> [SSHConfigCandidate] {
+    public static func mergingAliases(_ all: [SSHConfigCandidate]) -> [SSHConfigCandidate] {
         var out: [SSHConfigCandidate] = []
         for c in all {
             if c.skipReason == nil, let i = out.firstIndex(where: { h in
@@ -61,15 +66,17 @@ struct SSHConfigCandidates {
         // host), which is another path than ssh's, and works only while the user's own file
         // still supplies the command (docs/command-line.md, "import-ssh-config").
         if let command = r.proxyCommand, HostPatternMatch.lowercased(command) != "none", c.skipReason == nil {
-            c.skipReason = "it is reached through 'ProxyCommand \(command)', which hostbook does not run (without it hostbook would connect directly); "
-                + "use ProxyJump in the file, or add it with 'hostbook add \(alias.name) --hostname H --jump JUMP'"
+            c.skipReason = "it is reached through 'ProxyCommand \(command)', which hostbook does not run (without it hostbook would connect directly)"
+            c.skipRemedy = .proxyJumpOrAddWithJump(name: alias.name)
         }
         for path in r.identityFiles {
             guard HostPatternMatch.lowercased(path) != "none" else { continue }
             switch expandIdentityFile(path, r) {
             case .success(let expanded):
                 let half = identityKeys.publicHalf(expanded)
-                c.identities.append(SSHConfigIdentity(path: path, fingerprint: half.fingerprint, problem: half.problem))
+                var identity = SSHConfigIdentity(path: path, fingerprint: half.fingerprint, problem: half.problem)
+                identity.remedy = half.remedy
+                c.identities.append(identity)
             case .failure(let why):
                 c.identities.append(SSHConfigIdentity(path: path, fingerprint: nil, problem: why.text))
             }
@@ -137,30 +144,20 @@ struct SSHConfigCandidates {
     }
 
     /// File-wide notes: Host patterns and Match lines are rules, which hostbook does not keep.
-    static func notes(_ config: SSHConfiguration, files: SSHConfigFiles) -> [ImportNote] {
-        var notes: [ImportNote] = []
+    public static func notes(_ config: SSHConfiguration, files: SSHConfigFiles) -> [SSHConfigFileNote] {
+        var notes: [SSHConfigFileNote] = []
         var seen: Set<String> = []
         for section in config.sections {
             for case .host(let patterns, let file, let line) in section.conditions
             where !patterns.allSatisfy(HostPatternMatch.isConcrete) && !section.directives.isEmpty {
-                let key = "\(file):\(line)"
-                guard seen.insert(key).inserted else { continue }
-                notes.append("Host \(patterns.joined(separator: " ")) (\(file) line \(line)): a pattern, not a host; what hostbook keeps of its settings was imported into the hosts it matches, and the rest still applies from your file")
+                guard seen.insert("\(file):\(line)").inserted else { continue }
+                notes.append(.hostPattern(patterns: patterns, file: file, line: line))
             }
         }
-        for m in config.matchLines {
-            notes.append("Match \(m.text) (\(m.file) line \(m.line)): a conditional block; hostbook imported the settings it gave each host, not the condition")
-        }
-        for i in config.unmatchedIncludes {
-            notes.append("Include \(i.pattern) (\(i.file) line \(i.line)) matched no files (ssh skips it too)")
-        }
-        for p in files.permissionProblems {
-            notes.append("\(p.path): \(p.reason); ssh refuses such a file as ~/.ssh/config or an Include ('Bad owner or permissions')")
-        }
-        if !files.excluded.isEmpty {
-            let which = files.excluded.joined(separator: ", ")
-            notes.append("\(which): hostbook's own generated configuration ('hostbook ssh-config --install'); not read, its hosts are hostbook's already")
-        }
+        for m in config.matchLines { notes.append(.matchLine(text: m.text, file: m.file, line: m.line)) }
+        for i in config.unmatchedIncludes { notes.append(.unmatchedInclude(pattern: i.pattern, file: i.file, line: i.line)) }
+        for p in files.permissionProblems { notes.append(.permissions(path: p.path, reason: p.reason)) }
+        if !files.excluded.isEmpty { notes.append(.hostbookOwnConfiguration(files: files.excluded)) }
         return notes
     }
 }
