@@ -34,8 +34,8 @@ public enum KeyFiles {
             }
             let n: Int
             do { n = try buffer.withUnsafeMutableBytes { try FileDescriptor(fd).read(into: UnsafeMutableRawBufferPointer(rebasing: $0[length...])) } } catch {
-                let reason = (error as? Errno)?.code == EISDIR ? "it is a folder" : "\(error)"
-                throw KeysRefusal.unreadable(path: path, reason: reason)
+                if (error as? Errno)?.code == EISDIR { throw KeysRefusal.isAFolder(path: path) }
+                throw KeysRefusal.unreadable(path: path, reason: "\(error)")
             }
             if n == 0 { break }
             length += n

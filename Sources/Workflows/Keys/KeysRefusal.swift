@@ -62,6 +62,7 @@ public enum KeysRefusal: Error {
     // Key files.
     case unreadable(path: String, reason: String)
     case standardInputUnreadable
+    case isAFolder(path: String)
     case notAPublicKey(path: String, reason: String)
     case certificateNotPublicKey(path: String)
     case keyFileTooLarge(path: String)

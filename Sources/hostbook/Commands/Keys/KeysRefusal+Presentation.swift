@@ -13,7 +13,7 @@ extension KeysRefusal: UserFacingError {
              .unknownKeyFormat, .cannotGenerate, .authorityKeyMissing, .authorityKeyDamaged, .certificateNotWritten,
              .revocationListNotWritten: .failure
         case .keyNotFound, .noKeyInAgent, .noCertificate: .notFound
-        case .standardInputUnreadable: .failure
+        case .standardInputUnreadable, .isAFolder: .failure
         case .notAPublicKey, .certificateNotPublicKey: .rejected
         case .deployLoginFailed, .deployAppendFailed, .deployVerifyFailed: .failure
         case .keyNameTaken, .certificateRefused, .keyOnlySigns: .rejected
@@ -47,6 +47,7 @@ extension KeysRefusal: UserFacingError {
             "the key '\(key)' is in ~/.ssh/authorized_keys on '\(host)', but a login with it failed; the host was not changed"
         case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
         case .standardInputUnreadable: "cannot read the public key from standard input"
+        case .isAFolder(let path): "cannot read '\(path)': it is a folder"
         case .notAPublicKey(let path, let reason): "'\(path)' is not a public key: \(reason)"
         case .certificateNotPublicKey(let path): "'\(path)' is a certificate, not a plain public key"
         case .keyFileTooLarge(let path): "'\(path)' is larger than 1 MiB; that is not a key file"
@@ -139,7 +140,7 @@ extension KeysRefusal: UserFacingError {
         case .validFromNotATime, .validToNotATime: return timeHint
         case .validNotADuration: return "Give a number and a unit: 5s to 3650d (s, m, h, d or w)."
         case .validityMissing: return "For example --valid 8h, or --valid-from 2026-12-07T09:00:00Z --valid-to 2026-12-07T17:00:00Z."
-        case .unreadable, .standardInputUnreadable, .keyFileTooLarge, .notWritten, .keyNotHeld, .privateKeyDamaged, .cannotImport, .emptyKeyFile,
+        case .unreadable, .standardInputUnreadable, .isAFolder, .keyFileTooLarge, .notWritten, .keyNotHeld, .privateKeyDamaged, .cannotImport, .emptyKeyFile,
              .unknownKeyFormat, .cannotGenerate, .authorityKeyDamaged, .cannotCertify,
              .revocationListNotWritten, .validOutOfBounds, .validAndValidTo, .expiresBeforeValid, .windowOutOfBounds:
             return nil
