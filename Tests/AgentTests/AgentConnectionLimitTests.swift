@@ -7,6 +7,7 @@ import TestSupport
 import XCTest
 @testable import Agent
 import KeyFormats
+import TestSupport
 import System
 
 final class AgentConnectionLimitTests: XCTestCase {
@@ -266,12 +267,7 @@ final class AgentConnectionLimitTests: XCTestCase {
         defer { server.stop() }
         let waiting = try Self.connected(to: server.socketPath)
         defer { close(waiting) }
-        var w = SSHWriter()
-        w.writeByte(AgentMessageType.signRequest)
-        w.writeString(key.publicKey.blob)
-        w.writeString([1, 2, 3])
-        w.writeUInt32(0)
-        let frame = LengthPrefixedFrame.encode(w.bytes)
+        let frame = LengthPrefixedFrame.encode(AgentWire.signRequest(keyBlob: key.publicKey.blob, data: [1, 2, 3]))
         XCTAssertEqual(frame.withUnsafeBytes { send(waiting, $0.baseAddress, frame.count, Int32(MSG_NOSIGNAL)) }, frame.count)
         deciding.wait()
         let idle = try Self.connected(to: server.socketPath)

@@ -3,6 +3,7 @@
 import XCTest
 @testable import Agent
 import KeyFormats
+import TestSupport
 import SecureMemory
 
 final class AgentMessageTests: XCTestCase {
@@ -88,36 +89,14 @@ final class AgentMessageTests: XCTestCase {
     }
 
     static func bind(hostKey: PrivateKey, sessionID: [UInt8], signedBy signer: PrivateKey, forwarding: Bool = false) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(hostKey.publicKey.blob)
-        w.writeString(sessionID)
-        w.writeString(try! signer.sign(sessionID))
-        w.writeBool(forwarding)
-        return w.bytes
+        AgentWire.sessionBind(hostKeyBlob: hostKey.publicKey.blob, sessionID: sessionID, signature: try! signer.sign(sessionID), forwarding: forwarding)
     }
 
     static func userAuth(sessionID: [UInt8], key: PublicKey, hostKey: PublicKey) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeString(sessionID)
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(hostKey.blob)
-        return w.bytes
+        AgentWire.hostboundUserAuth(sessionID: sessionID, keyType: key.type, keyBlob: key.blob, hostKeyBlob: hostKey.blob)
     }
 
     static func signRequest(_ key: PublicKey, _ data: [UInt8], flags: UInt32 = 0) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(key.blob)
-        w.writeString(data)
-        w.writeUInt32(flags)
-        return w.bytes
+        AgentWire.signRequest(keyBlob: key.blob, data: data, flags: flags)
     }
 }

@@ -4,6 +4,7 @@ import XCTest
 @testable import Agent
 import System
 import KeyFormats
+import TestSupport
 import SecureMemory
 
 final class AgentPolicyHooksTests: XCTestCase {
@@ -13,21 +14,9 @@ final class AgentPolicyHooksTests: XCTestCase {
         var locked = false
     }
 
-    private static func lockMessage(_ type: UInt8, _ passphrase: String) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(type)
-        w.writeString(Array(passphrase.utf8))
-        return w.bytes
-    }
+    private static func lockMessage(_ type: UInt8, _ passphrase: String) -> [UInt8] { AgentWire.passphraseMessage(type, passphrase) }
 
-    private static func sign(_ key: PublicKey, _ data: [UInt8]) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(key.blob)
-        w.writeString(data)
-        w.writeUInt32(0)
-        return w.bytes
-    }
+    private static func sign(_ key: PublicKey, _ data: [UInt8]) -> [UInt8] { AgentWire.signRequest(keyBlob: key.blob, data: data) }
 
     func testLockUnlockAndOutcomesReachThePolicy() throws {
         let identity = AgentIdentity(key: try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "k"), comment: "k")

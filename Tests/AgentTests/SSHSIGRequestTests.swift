@@ -4,15 +4,12 @@
 import XCTest
 @testable import Agent
 import KeyFormats
+import TestSupport
 
 final class SSHSIGRequestTests: XCTestCase {
     static func data(namespace: String = "git", reserved: [UInt8] = [], algorithm: String = "sha512", hash: [UInt8]? = nil) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeString(namespace)
-        w.writeString(reserved)
-        w.writeString(algorithm)
-        w.writeString(hash ?? [UInt8](repeating: 0xab, count: algorithm == "sha256" ? 32 : 64))
-        return Array("SSHSIG".utf8) + w.bytes
+        AgentWire.sshsig(namespace: namespace, reserved: reserved, hashAlgorithm: algorithm,
+                         hash: hash ?? [UInt8](repeating: 0xab, count: algorithm == "sha256" ? 32 : 64))
     }
 
     func testItsFieldsAreRead() throws {

@@ -9,6 +9,7 @@ import XCTest
 @testable import Agent
 import System
 import KeyFormats
+import TestSupport
 import SecureMemory
 
 final class SessionBindCertificateTests: XCTestCase {
@@ -50,36 +51,14 @@ final class SessionBindCertificateTests: XCTestCase {
     }
 
     private static func bind(hostKeyBlob: [UInt8], sessionID: [UInt8], signature: [UInt8], forwarding: Bool = false) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(hostKeyBlob)
-        w.writeString(sessionID)
-        w.writeString(signature)
-        w.writeBool(forwarding)
-        return w.bytes
+        AgentWire.sessionBind(hostKeyBlob: hostKeyBlob, sessionID: sessionID, signature: signature, forwarding: forwarding)
     }
 
     private static func userAuth(sessionID: [UInt8], key: PublicKey, hostKeyBlob: [UInt8]) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeString(sessionID)
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(hostKeyBlob)
-        return w.bytes
+        AgentWire.hostboundUserAuth(sessionID: sessionID, keyType: key.type, keyBlob: key.blob, hostKeyBlob: hostKeyBlob)
     }
 
-    private static func lockMessage(_ type: UInt8, _ passphrase: String) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(type)
-        w.writeString(Array(passphrase.utf8))
-        return w.bytes
-    }
+    private static func lockMessage(_ type: UInt8, _ passphrase: String) -> [UInt8] { AgentWire.passphraseMessage(type, passphrase) }
 
     /// What a policy that allows everything was asked.
     private final class Asked: @unchecked Sendable {

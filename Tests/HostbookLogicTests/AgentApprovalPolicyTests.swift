@@ -11,6 +11,7 @@
 // to the agent as it starts, so the decision and what it shows are tested together here.
 @testable import hostbook
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
@@ -489,52 +490,25 @@ final class AgentApprovalPolicyTests: XCTestCase {
 
     private func listed(_ c: AgentConversation) -> [String] {
         var conversation = c
-        var r = SSHReader(conversation.reply(to: [11]))
-        guard (try? r.readByte()) == 12, let count = try? r.readUInt32() else { return ["(not an identities answer)"] }
-        return (0..<count).compactMap { _ in
-            _ = try? r.readString()
-            return try? r.readText("comment")
-        }
+        return AgentWire.listedComments(conversation.reply(to: [11])) ?? ["(not an identities answer)"]
     }
 
-    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { Array(hostKeyBlob.suffix(32)) }
+    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { AgentWire.sessionID(hostKeyBlob: hostKeyBlob) }
 
     private func bind(_ host: String, forwarding: Bool = false) -> [UInt8] {
         let key = hostKeys[host]!
         let id = Self.sessionID(key.publicKey.blob)
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(key.publicKey.blob)
-        w.writeString(id)
-        w.writeString(try! key.sign(id))
-        w.writeBool(forwarding)
-        return w.bytes
+        return AgentWire.sessionBind(hostKeyBlob: key.publicKey.blob, sessionID: id, signature: try! key.sign(id), forwarding: forwarding)
     }
 
     private func signRequest(_ name: String, data: [UInt8]) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(userKeys[name]!.publicKey.blob)
-        w.writeString(data)
-        w.writeUInt32(0)
-        return w.bytes
+        AgentWire.signRequest(keyBlob: userKeys[name]!.publicKey.blob, data: data)
     }
 
     private func signRequest(_ name: String, bound: String) -> [UInt8] {
         let key = userKeys[name]!.publicKey
         let blob = hostKeys[bound]!.publicKey.blob
-        var w = SSHWriter()
-        w.writeString(Self.sessionID(blob))
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(blob)
-        return signRequest(name, data: w.bytes)
+        return signRequest(name, data: AgentWire.hostboundUserAuth(sessionID: Self.sessionID(blob), keyType: key.type, keyBlob: key.blob, hostKeyBlob: blob))
     }
 
     private func signs(_ c: inout AgentConversation, _ name: String, data: [UInt8]) -> Bool {

@@ -1,7 +1,7 @@
 // `hostbook import-ssh-config` on an Include bomb and on many hosts times many pattern
 // blocks, in-process (InProcessCommand runs Hostbook.main): the load's bound ends it, exit
-// 5, nothing written. Moved from HostbookTests/ImportSSHConfigHostileFilesTests, which keeps
-// the FIFO cases on the binary (a FIFO that blocked would hold this process, not a child).
+// 5, nothing written. Moved from HostbookTests/ImportSSHConfigHostileFilesTests; the FIFO
+// cases: ImportSSHConfigHostileFilesLogicTests.
 import Foundation
 @testable import hostbook
 import TestSupport

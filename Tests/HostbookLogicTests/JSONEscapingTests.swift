@@ -4,6 +4,7 @@
 // escapes; every other character, outside the BMP too, as its UTF-8. A JSON parser reads
 // each string back unchanged.
 import Foundation
+import Workflows
 import XCTest
 @testable import hostbook
 
@@ -31,7 +32,7 @@ final class JSONEscapingTests: XCTestCase {
             var escaped = ""
             JSONValue.escape(s, into: &escaped)
             XCTAssertEqual(escaped, rendered(s), s.debugDescription)
-            let line = JSONBytes.line(.object([(s, .string(s))]))
+            let line = JSONValue.object([(s, .string(s))]).line()
             XCTAssertEqual(String(decoding: line, as: UTF8.self), JSONValue.object([(s, .string(s))]).rendered() + "\n")
             var w = JSONBytes()
             Array(s.utf8).withUnsafeBufferPointer { w.string(utf8: $0) }

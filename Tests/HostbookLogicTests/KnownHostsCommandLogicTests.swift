@@ -64,6 +64,8 @@ final class KnownHostsCommandLogicTests: XCTestCase, TestHostKeys {
         assertResult(try hb(["known-hosts", "rotation", "h.test", "--on", "--off"]), 2, stdout: "",
                      stderr: "hostbook: --on and --off cannot be given together\n")
         assertResult(try hb(["known-hosts", "rotation", "*.test", "--off"]), 2, stdout: "")
+        // Off needs a name hostbook knows; h.test's entry is consulted for any port.
+        assertResult(try hb(["known-hosts", "approve", "h.test", "--key", keyA, "--yes"]), 0)
         assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--off"]), 0,
                      stdout: "Host-key rotation is now off for 'h.test' (port 2222).\n")
         assertResult(try hb(["known-hosts", "rotation", "H.TEST", "--port", "2222", "--off"]), 0,
@@ -72,6 +74,26 @@ final class KnownHostsCommandLogicTests: XCTestCase, TestHostKeys {
         assertResult(try hb(["known-hosts", "rotation", "h.test"]), 0, stdout: "Host-key rotation is on for 'h.test'.\n")
         assertResult(try hb(["known-hosts", "rotation", "[h.test]:2222", "--on"]), 0,
                      stdout: "Host-key rotation is now on for 'h.test' (port 2222).\n")
+    }
+
+    func testRotationOffRefusesANameThatIsNeitherSavedNorKnown() throws {
+        let refusal = "hostbook: 'typo.test' is neither a saved host nor in the known hosts\n"
+            + "Give a saved host's name ('hostbook list') or a host in 'hostbook known-hosts list'; nothing was changed.\n"
+        assertResult(try hb(["known-hosts", "rotation", "typo.test", "--off"]), 4, stdout: "", stderr: refusal)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: tmp.file("hostbook.db")), "a refusal creates nothing")
+        assertResult(try hb(["known-hosts", "approve", "h.test", "--key", keyA, "--yes"]), 0)
+        assertResult(try hb(["known-hosts", "rotation", "typo.test", "--off", "--json"]), 4, stdout: "", stderr: refusal)
+        assertResult(try hb(["known-hosts", "rotation", "typo.test"]), 0, stdout: "Host-key rotation is on for 'typo.test'.\n")
+        // --on is never refused: it only undoes an --off.
+        assertResult(try hb(["known-hosts", "rotation", "typo.test", "--on"]), 0,
+                     stdout: "Host-key rotation was already on for 'typo.test'.\n")
+        // A saved host's name is enough, with no key known for it yet.
+        assertResult(try hb(["add", "web", "--hostname", "web.test", "--port", "2200"]), 0)
+        assertResult(try hb(["known-hosts", "rotation", "web", "--off"]), 0,
+                     stdout: "Host-key rotation is now off for 'web.test' (port 2200).\n")
+        // A known name at another port than its entry's ([HOST]:PORT falls back to HOST).
+        assertResult(try hb(["known-hosts", "rotation", "h.test", "--port", "2022", "--off"]), 0,
+                     stdout: "Host-key rotation is now off for 'h.test' (port 2022).\n")
     }
 
     func testTrustOnFirstUseLifecycle() throws {

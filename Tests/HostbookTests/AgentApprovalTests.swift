@@ -10,6 +10,7 @@
 // Storing and showing the settings (`keys edit --confirm --grant`) runs in-process:
 // HostbookLogicTests/AgentApprovalSettingsLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

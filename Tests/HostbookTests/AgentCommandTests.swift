@@ -4,6 +4,7 @@
 // What `ssh-config --install` reports while the agent runs or not runs in-process:
 // HostbookLogicTests/SSHConfigInstallReportLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@
 // ssh binds the agent connection to that certificate (session-bind@openssh.com), and the
 // agents decide on it as on any host key. Runs under scripts/with-keyring (keys in a vault).
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

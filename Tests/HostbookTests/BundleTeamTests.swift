@@ -2,6 +2,7 @@
 // follows the bundle through hostbook's own ssh. Two maintainers and a member over a
 // repository reached by path run in-process: HostbookLogicTests/BundleTeamLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 extension BundleTests {

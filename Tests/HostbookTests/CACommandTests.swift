@@ -4,6 +4,7 @@
 // its serial is revoked and the KRL rewritten, it no longer does while a new one does.
 // Runs under scripts/with-keyring (the CA's key is in the vault).
 import Foundation
+import TestSupport
 import XCTest
 
 final class CACommandTests: XCTestCase {

@@ -6,6 +6,7 @@
 // `hostbook -Y sign` as ssh-keygen's interface, run in-process:
 // HostbookLogicTests/GitSigningLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

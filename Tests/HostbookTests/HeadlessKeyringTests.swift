@@ -5,6 +5,7 @@
 // and keyring are never what these logins use (sshd gives them no DBUS_SESSION_BUS_ADDRESS,
 // which each login checks).
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -5,6 +5,7 @@
 // Real sshd, ssh, dbus-daemon (started as a user bus would be, at $XDG_RUNTIME_DIR/bus,
 // with the system's service files) and gnome-keyring-daemon.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -3,6 +3,7 @@
 // and `Host devbox dev` in an ssh_config imported as one host with an alias are tested
 // in-process: HostbookLogicTests/HostAliasLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class HostAliasTests: XCTestCase {

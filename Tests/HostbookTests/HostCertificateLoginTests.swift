@@ -5,6 +5,7 @@
 // prompt, and so does plain ssh with the installed configuration; the others, and the valid
 // one under a name it does not list, are refused with a message that says why. Runs under scripts/with-keyring (the CA's key is in the vault).
 import Foundation
+import TestSupport
 import XCTest
 
 final class HostCertificateLoginTests: XCTestCase {

@@ -2,6 +2,7 @@
 // each user's own ~/.ssh/authorized_keys, the fixture's account logging in with its real
 // password (stored in the vault, answered through SSH_ASKPASS), then with the key alone.
 import Foundation
+import TestSupport
 import XCTest
 
 final class KeysDeployTests: XCTestCase {

@@ -5,6 +5,7 @@
 // says what happened and the command that fixes it, and the agent's log says why it refused.
 // Real ssh, ssh-add, sshd and the real binary.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -2,6 +2,7 @@
 // passwords from a real GNOME Keyring (run under scripts/with-keyring). Refusals before
 // ssh starts and --print-config run in-process: HostbookLogicTests/SSHCommandLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHCommandTests: XCTestCase {

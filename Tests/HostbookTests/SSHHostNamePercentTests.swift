@@ -7,6 +7,7 @@
 // import-ssh-config share run in-process:
 // HostbookLogicTests/SSHHostNamePercentLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHHostNamePercentTests: XCTestCase {

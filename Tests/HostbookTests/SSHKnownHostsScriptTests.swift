@@ -4,6 +4,7 @@
 // lookup`, so a changed or revoked key ends exactly as before. Real ssh against a private
 // sshd; ssh's own -vvv log says which command it ran.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHKnownHostsScriptTests: XCTestCase {

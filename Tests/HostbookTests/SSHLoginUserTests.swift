@@ -3,6 +3,7 @@
 // the jump hosts keep their own users. Real logins against private sshds. The plan itself
 // (--print-config) and the refusals run in-process: HostbookLogicTests/SSHLoginUserLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHLoginUserTests: XCTestCase {

@@ -2,6 +2,7 @@
 // with PasswordAuthentication yes and UsePAM no (sshd checks /etc/shadow itself), and the
 // password answered from the vault through SSH_ASKPASS, once.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHPasswordTests: XCTestCase {

@@ -1,6 +1,7 @@
 // `hostbook ssh` and signals: SIGTERM sent to hostbook reaches ssh, and ssh killed outright
 // still leaves no socket, file or process behind; hostbook exits with ssh's status.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHSignalTests: XCTestCase {

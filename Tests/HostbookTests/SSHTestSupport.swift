@@ -2,6 +2,7 @@
 // private temporary folders, keys made by ssh-keygen and imported, hosts trusted, and the
 // checks that a session left nothing behind.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SSHTestBed {

@@ -4,6 +4,7 @@
 // a git commit signed with one verifies. `keys generate --type ed25519-sk` and a missing
 // authenticator or provider run in-process: HostbookLogicTests/SecurityKeyGenerateLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 
 final class SecurityKeyLoginTests: XCTestCase {

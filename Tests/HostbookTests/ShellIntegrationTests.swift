@@ -1,7 +1,9 @@
 // The bash, zsh and fish completions, held to the command table: every command and every
 // flag appears in each, and the completions offer saved names wherever a command takes one
 // — run in the real shells against the real binary. The man page, the command listing and
-// `__complete` itself run in-process: HostbookLogicTests/ShellIntegrationLogicTests.
+// `__complete` itself run in-process: HostbookLogicTests/ShellIntegrationLogicTests; every
+// command and flag of the bash and zsh scripts (no binary called):
+// HostbookLogicTests/ShellCompletionScriptLogicTests.
 import Foundation
 import TestSupport
 import XCTest
@@ -50,25 +52,6 @@ final class ShellIntegrationTests: XCTestCase {
         return ["PATH": bin + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"), "HOSTBOOK_DB": hb.db]
     }
 
-    func testBashCompletesEveryCommandAndFlag() throws {
-        var lines: [[String]] = []
-        for c in commands { lines.append(c.words + ["--"]) }
-        // Every group's words, and the top level's.
-        let groups = Set(commands.filter { $0.words.count > 1 }.map { $0.words[0] })
-        lines.append([""])
-        for g in groups.sorted() { lines.append([g, ""]) }
-        let got = try bashComplete(lines)
-        for (c, offered) in zip(commands, got) {
-            XCTAssertEqual(Set(offered), Set(c.options + globals), c.line)
-        }
-        let top = got[commands.count]
-        for c in commands { XCTAssertTrue(top.contains(c.words[0]), c.line) }
-        for (g, offered) in zip(groups.sorted(), got[(commands.count + 1)...]) {
-            // The commands under the group, and its own groups (`keys cert`).
-            XCTAssertEqual(Set(offered), Set(commands.filter { $0.words.count >= 2 && $0.words[0] == g }.map { $0.words[1] }), g)
-        }
-    }
-
     func testBashCompletesSavedNamesWhereACommandTakesOne() throws {
         try hb.ok("add", "web-1", "--hostname", "a.example")
         try hb.ok("add", "web-2", "--hostname", "b.example", "--jump", "web-1")
@@ -89,26 +72,6 @@ final class ShellIntegrationTests: XCTestCase {
     }
 
     // MARK: zsh
-
-    func testZshFunctionParsesAndDescribesEveryCommandAndFlag() throws {
-        let zsh = URL(fileURLWithPath: "/usr/bin/zsh")
-        guard FileManager.default.isExecutableFile(atPath: zsh.path) else { throw XCTSkip("zsh is not installed (scripts/setup installs it)") }
-        let dir = try TemporaryDirectory()
-        let function = try hb.ok("completions", "zsh").stdout
-        XCTAssertTrue(function.hasPrefix("#compdef hostbook\n"))
-        try function.write(toFile: dir.file("_hostbook"), atomically: true, encoding: .utf8)
-        XCTAssertEqual(try ToolProcess.run(zsh, ["-n", dir.file("_hostbook")]).status, 0)
-        // Load the helpers (everything but the final call) and ask each path what it offers.
-        var script = "source <(sed '$d' \(dir.file("_hostbook")))\n"
-        for c in commands { script += "_hostbook_spec '\(c.line)'; print -r -- \"${(j: :)${_hb_opts[@]%%:*}}\"\n" }
-        script += "_hostbook_spec ''; print -r -- \"${(j: :)_hb_words}\"\n"
-        try script.write(toFile: dir.file("run.zsh"), atomically: true, encoding: .utf8)
-        let r = try ToolProcess.run(zsh, ["-f", dir.file("run.zsh")])
-        XCTAssertEqual(r.stderr, "")
-        let out = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).map { Set($0.split(separator: " ").map(String.init)) }
-        for (i, c) in commands.enumerated() { XCTAssertEqual(out[i], Set(c.options + globals), c.line) }
-        XCTAssertEqual(out[commands.count], Set(commands.map { $0.words[0] }))
-    }
 
     /// zsh itself on a pseudo-terminal (its zpty module): Tab twice lists what the function offers.
     func testZshOffersNamesOnARealTerminal() throws {

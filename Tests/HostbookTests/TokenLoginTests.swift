@@ -4,6 +4,7 @@
 // SSH_ASKPASS, else on the terminal; a PIN the token refuses fails the login and says why
 // on stderr.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,7 @@
 // the real binary runs. The rules, approvals and the log are tested in-process
 // (SessionsTests' UpstreamAgentKeysTests).
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

@@ -6,6 +6,7 @@
 // key is refused (exit 5). Real ssh-keygen, ssh, sshd and the real binary, as the
 // unprivileged test account; one sshd for the whole test.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc

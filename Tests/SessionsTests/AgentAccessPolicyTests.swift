@@ -5,6 +5,7 @@
 // ssh-keygen -s), forwarded, after a failed bind, for a host with no key of its own, and
 // while locked.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import Sessions
@@ -258,24 +259,12 @@ class AgentAccessPolicyTests: XCTestCase {
     }
 
     static func bindMessage(_ blob: [UInt8], _ sessionID: [UInt8], _ signature: [UInt8], _ forwarding: Bool) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(blob)
-        w.writeString(sessionID)
-        w.writeString(signature)
-        w.writeBool(forwarding)
-        return w.bytes
+        AgentWire.sessionBind(hostKeyBlob: blob, sessionID: sessionID, signature: signature, forwarding: forwarding)
     }
 
     /// Whether a sign request with the key called `name` gets a signature.
     private func signs(_ c: inout AgentConversation, _ name: String, data: [UInt8]) -> Bool {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(userKeys[name]!.publicKey.blob)
-        w.writeString(data)
-        w.writeUInt32(0)
-        return c.reply(to: w.bytes).first == 14
+        c.reply(to: AgentWire.signRequest(keyBlob: userKeys[name]!.publicKey.blob, data: data)).first == 14
     }
 
     /// A user-authentication request for the session bound to `bound`'s host key.
@@ -286,17 +275,7 @@ class AgentAccessPolicyTests: XCTestCase {
 
     private func signs(_ c: inout AgentConversation, _ name: String, sessionID: [UInt8], hostKeyBlob: [UInt8]) -> Bool {
         let key = userKeys[name]!.publicKey
-        var w = SSHWriter()
-        w.writeString(sessionID)
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(hostKeyBlob)
-        return signs(&c, name, data: w.bytes)
+        return signs(&c, name, data: AgentWire.hostboundUserAuth(sessionID: sessionID, keyType: key.type, keyBlob: key.blob, hostKeyBlob: hostKeyBlob))
     }
 
     /// A host key made here, its host certificate signed by a CA made by ssh-keygen, and

@@ -170,43 +170,19 @@ final class AgentCertificateOfferTests: XCTestCase {
         }
     }
 
-    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { Array(hostKeyBlob.suffix(32)) }
+    private static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { AgentRequests.sessionID(hostKeyBlob) }
 
-    private func bind(_ host: String) -> [UInt8] {
-        let key = hostKeys[host]!
-        let id = Self.sessionID(key.publicKey.blob)
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(key.publicKey.blob)
-        w.writeString(id)
-        w.writeString(try! key.sign(id))
-        w.writeBool(false)
-        return w.bytes
-    }
+    private func bind(_ host: String) -> [UInt8] { AgentRequests(hostKeys: hostKeys).bind(host) }
 
     /// A sign request naming `blob` for hostbound user-authentication data naming
     /// `authenticating`, on a connection bound to `host`: the signature and the data, or nil
     /// when refused.
     private func signature(_ c: inout AgentConversation, named blob: [UInt8], authenticating: [UInt8], bound host: String) -> ([UInt8], [UInt8])? {
         let hostBlob = hostKeys[host]!.publicKey.blob
-        var d = SSHWriter()
-        d.writeString(Self.sessionID(hostBlob))
-        d.writeByte(50)
-        d.writeString("alice")
-        d.writeString("ssh-connection")
-        d.writeString("publickey-hostbound-v00@openssh.com")
-        d.writeBool(true)
-        d.writeString("ssh-ed25519-cert-v01@openssh.com")
-        d.writeString(authenticating)
-        d.writeString(hostBlob)
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(blob)
-        w.writeString(d.bytes)
-        w.writeUInt32(0)
-        var r = SSHReader(c.reply(to: w.bytes))
+        let data = AgentWire.hostboundUserAuth(sessionID: Self.sessionID(hostBlob), keyType: "ssh-ed25519-cert-v01@openssh.com",
+                                               keyBlob: authenticating, hostKeyBlob: hostBlob)
+        var r = SSHReader(c.reply(to: AgentWire.signRequest(keyBlob: blob, data: data)))
         guard (try? r.readByte()) == 14, let sig = try? r.readString() else { return nil }
-        return (sig, d.bytes)
+        return (sig, data)
     }
 }

@@ -4,6 +4,7 @@
 // its namespaces only on a connection with no binding; it never signs user authentication
 // or other data, and a bound connection (a server) is never offered it.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import Sessions
@@ -148,63 +149,24 @@ final class AgentNamespaceKeyTests: XCTestCase {
         return { stored in keys[stored.name].map { AgentIdentity(key: $0, comment: stored.name) } }
     }
 
-    private func listed(_ c: AgentConversation) -> [String] {
-        var conversation = c
-        var r = SSHReader(conversation.reply(to: [11]))
-        guard (try? r.readByte()) == 12, let count = try? r.readUInt32() else { return ["(not an identities answer)"] }
-        return (0..<count).compactMap { _ in
-            _ = try? r.readString()
-            return try? r.readText("comment")
-        }
-    }
+    private func listed(_ c: AgentConversation) -> [String] { AgentRequests.listed(c) }
 
-    static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { Array(hostKeyBlob.suffix(32)) }
+    static func sessionID(_ hostKeyBlob: [UInt8]) -> [UInt8] { AgentRequests.sessionID(hostKeyBlob) }
 
-    private func bind(_ host: String) -> [UInt8] {
-        let key = hostKeys[host]!
-        let id = Self.sessionID(key.publicKey.blob)
-        var w = SSHWriter()
-        w.writeByte(27)
-        w.writeString("session-bind@openssh.com")
-        w.writeString(key.publicKey.blob)
-        w.writeString(id)
-        w.writeString(try! key.sign(id))
-        w.writeBool(false)
-        return w.bytes
-    }
+    private func bind(_ host: String) -> [UInt8] { AgentRequests(hostKeys: hostKeys).bind(host) }
 
     /// What `ssh-keygen -Y sign -n NAMESPACE` hands the agent (PROTOCOL.sshsig §3).
     static func sshsig(_ namespace: String) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeString(namespace)
-        w.writeString([UInt8]())
-        w.writeString("sha512")
-        w.writeString([UInt8](repeating: 7, count: 64))
-        return Array("SSHSIG".utf8) + w.bytes
+        AgentWire.sshsig(namespace: namespace, hash: [UInt8](repeating: 7, count: 64))
     }
 
     /// A hostbound user-authentication request for the session bound to `host`.
     static func userAuth(_ key: PublicKey, host: PrivateKey) -> [UInt8] {
-        var w = SSHWriter()
-        w.writeString(sessionID(host.publicKey.blob))
-        w.writeByte(50)
-        w.writeString("alice")
-        w.writeString("ssh-connection")
-        w.writeString("publickey-hostbound-v00@openssh.com")
-        w.writeBool(true)
-        w.writeString(key.type)
-        w.writeString(key.blob)
-        w.writeString(host.publicKey.blob)
-        return w.bytes
+        AgentWire.hostboundUserAuth(sessionID: sessionID(host.publicKey.blob), keyType: key.type, keyBlob: key.blob, hostKeyBlob: host.publicKey.blob)
     }
 
     private func signs(_ c: inout AgentConversation, _ name: String, data: [UInt8]) -> Bool {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(userKeys[name]!.publicKey.blob)
-        w.writeString(data)
-        w.writeUInt32(0)
-        return c.reply(to: w.bytes).first == 14
+        c.reply(to: AgentRequests.signRequest(userKeys[name]!.publicKey, data: data)).first == 14
     }
 }
 

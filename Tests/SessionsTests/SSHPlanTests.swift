@@ -46,7 +46,7 @@ final class SSHPlanTests: XCTestCase {
 
     func testTwoJumpHostsMakeThreeHopsWithTheirOwnKeysPasswordAndHostKeyAlgorithms() throws {
         try addChain()
-        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        let plan = try SSHPlan.load(database, name: "app", snippetName: nil)
         XCTAssertEqual(plan.hops.map(\.alias), ["app", "inner", "outer"])
         XCTAssertEqual(plan.hops.map(\.jumpAlias), ["inner", "outer", nil])
         XCTAssertEqual(plan.hops.map { $0.key?.name }, ["app-key", nil, "edge-key"])
@@ -60,7 +60,7 @@ final class SSHPlanTests: XCTestCase {
 
     func testTheSessionConfigIsWhatSshResolvesForEveryHop() throws {
         try addChain()
-        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        let plan = try SSHPlan.load(database, name: "app", snippetName: nil)
         let socket = folder + "/ssh-session.sock"
         let paths = SSHSessionConfig.Paths(agentSocket: socket, publicKeyFiles: ["app": folder + "/hop1.pub", "outer": folder + "/hop2.pub"])
         let config = SSHSessionConfig(hostbookPath: "/usr/local/bin/hostbook", databasePath: databasePath, noInput: true)
@@ -110,7 +110,7 @@ final class SSHPlanTests: XCTestCase {
     /// target's keys, nor the target a jump host's.
     func testEachHopLearnsItsOwnRotationInItsOwnFile() throws {
         try addChain()
-        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        let plan = try SSHPlan.load(database, name: "app", snippetName: nil)
         XCTAssertEqual(plan.hops.map { $0.rotation?.count }, [1, nil, 1], "inner's host key is unknown: nothing to learn from")
         var paths = SSHSessionConfig.Paths()
         paths.rotationFiles = ["app": folder + "/hop1-known_hosts", "outer": folder + "/hop2-known_hosts"]
@@ -131,17 +131,17 @@ final class SSHPlanTests: XCTestCase {
         let newKey = try PrivateKeyGenerator.generate(.ecdsa, bits: nil, comment: "").publicKey
         let newLine = "[app.test]:2222 \(newKey.line(comment: ""))\n"
         // outer's file holding a line for the target (never written by outer's ssh) teaches outer nothing.
-        let outerLearned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[2],
+        let outerLearned = try SSHHostKeyRotation.learn(database: { self.database }, hop: plan.hops[2],
                                                         fileText: HostKeyRotation.knownHostsText(outerRows) + newLine)
         XCTAssertEqual(outerLearned?.outcome, .unchanged)
         XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "app.test", port: 2222)).count, 1)
         // app's own file: the proven key is learned for app.test port 2222 only.
-        let appLearned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[0],
+        let appLearned = try SSHHostKeyRotation.learn(database: { self.database }, hop: plan.hops[0],
                                                       fileText: HostKeyRotation.knownHostsText(appRows) + newLine)
         XCTAssertEqual(appLearned?.outcome, .learned(added: [newKey], retired: []))
         XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "app.test", port: 2222)).count, 2)
         XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "outer.test")).count, 1)
-        XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: newLine), "inner had no file")
+        XCTAssertNil(try SSHHostKeyRotation.learn(database: { self.database }, hop: plan.hops[1], fileText: newLine), "inner had no file")
     }
 
     /// A first use approved on the terminal (SSHHostKeyRotation.learnsOnFirstUse): the hop no
@@ -151,7 +151,7 @@ final class SSHPlanTests: XCTestCase {
     /// and nothing is retired.
     func testAFirstUseIsConfirmedFromTheStoreAndLearnsWhatSSHProved() throws {
         try addChain()
-        let plan = try SSHPlan.load(databasePath: databasePath, name: "app", snippetName: nil)
+        let plan = try SSHPlan.load(database, name: "app", snippetName: nil)
         XCTAssertEqual(plan.hops.map(\.learnsOnFirstUse), [false, true, false], "only inner has no entry for its name")
         var paths = SSHSessionConfig.Paths()
         paths.rotationFiles = ["inner": folder + "/hop1-known_hosts"]
@@ -173,7 +173,7 @@ final class SSHPlanTests: XCTestCase {
             "The authenticity of host '\(name) (\(name))' can't be established.\nED25519 key fingerprint is \(fingerprint).\n"
                 + "This key is not known by any other names.\nAre you sure you want to continue connecting (yes/no/[fingerprint])? "
         }
-        let confirmation = SSHFirstUseConfirmation(databasePath: databasePath, lookups: [HostLookupName(host: "10.0.0.7")])
+        let confirmation = SSHFirstUseConfirmation(database: database, lookups: [HostLookupName(host: "10.0.0.7")])
         XCTAssertEqual(SSHFirstUseConfirmation.question(question("10.0.0.7", hostKey.sha256Fingerprint)),
                        SSHFirstUseConfirmation.Question(name: "10.0.0.7", fingerprint: hostKey.sha256Fingerprint))
         XCTAssertNil(confirmation.answer("ops@10.0.0.7's password: "), "not a host-key question")
@@ -184,9 +184,9 @@ final class SSHPlanTests: XCTestCase {
         XCTAssertEqual(confirmation.answer(question("[app.test]:2222", hostKey.sha256Fingerprint)), "no", "not a first-use hop")
 
         let newKey = try PrivateKeyGenerator.generate(.ecdsa, bits: nil, comment: "").publicKey
-        XCTAssertNil(try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1], fileText: "", firstUse: true),
+        XCTAssertNil(try SSHHostKeyRotation.learn(database: { self.database }, hop: plan.hops[1], fileText: "", firstUse: true),
                      "ssh wrote nothing: the first use was refused")
-        let learned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: plan.hops[1],
+        let learned = try SSHHostKeyRotation.learn(database: { self.database }, hop: plan.hops[1],
                                                    fileText: "10.0.0.7 \(hostKey.line(comment: ""))\n10.0.0.7 \(newKey.line(comment: ""))\n", firstUse: true)
         XCTAssertEqual(learned?.outcome, .learned(added: [newKey], retired: []))
         XCTAssertEqual(try KnownHostsStore(database: database).entries(matching: HostLookupName(host: "10.0.0.7")).count, 2)
@@ -209,7 +209,7 @@ final class SSHPlanTests: XCTestCase {
         try database.addHost(NewHost(name: "c", hostname: "c.test", jump: "b"))
         // HostStore refuses a loop; an older hostbook or sqlite3 could write one.
         try database.connection.execute("UPDATE hosts SET jump_host_id = (SELECT id FROM hosts WHERE name = 'c') WHERE name = 'a'")
-        XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "c", snippetName: nil)) { error in
+        XCTAssertThrowsError(try SSHPlan.load(database, name: "c", snippetName: nil)) { error in
             XCTAssertEqual(error as? SessionRefusal, .jumpChainLoops(host: "c", at: "c"))
         }
     }
@@ -219,14 +219,14 @@ final class SSHPlanTests: XCTestCase {
         for i in stride(from: JumpChain.maxHosts, through: 1, by: -1) {
             try database.addHost(NewHost(name: "h\(i)", hostname: "h\(i).test", jump: i == JumpChain.maxHosts ? nil : "h\(i + 1)"))
         }
-        XCTAssertEqual(try SSHPlan.load(databasePath: databasePath, name: "h1", snippetName: nil).hops.count, JumpChain.maxHosts)
+        XCTAssertEqual(try SSHPlan.load(database, name: "h1", snippetName: nil).hops.count, JumpChain.maxHosts)
         let last = JumpChain.maxHosts + 1
         try database.addHost(NewHost(name: "h\(last)", hostname: "h\(last).test"))
         try database.connection.execute("UPDATE hosts SET jump_host_id = (SELECT id FROM hosts WHERE name = 'h\(last)') WHERE name = 'h\(last - 1)'")
-        XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "h1", snippetName: nil)) { error in
+        XCTAssertThrowsError(try SSHPlan.load(database, name: "h1", snippetName: nil)) { error in
             XCTAssertEqual(error as? SessionRefusal, .jumpChainTooLong(host: "h1"))
         }
-        XCTAssertEqual(try SSHPlan.load(databasePath: databasePath, name: "h2", snippetName: nil).hops.count, JumpChain.maxHosts,
+        XCTAssertEqual(try SSHPlan.load(database, name: "h2", snippetName: nil).hops.count, JumpChain.maxHosts,
                        "a host further along still has a chain within the limit")
     }
 
@@ -254,12 +254,12 @@ final class SSHPlanTests: XCTestCase {
             (databasePath, "web", "nope", .snippetNotFound(name: "nope")),
             (folder + "/none.db", "web", nil, .hostNotFound(name: "web", nearest: nil))]
         for (path, name, snippet, refusal) in refusals {
-            XCTAssertThrowsError(try SSHPlan.load(databasePath: path, name: name, snippetName: snippet)) { error in
+            XCTAssertThrowsError(try SSHPlan.load(try HostDatabase.openForReading(path: path), name: name, user: nil, snippetName: snippet)) { error in
                 XCTAssertEqual(error as? SessionRefusal, refusal)
             }
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: folder + "/none.db"), "reading creates no database")
-        XCTAssertThrowsError(try SSHPlan.load(databasePath: databasePath, name: "bad\u{1b}[2Jname", snippetName: nil)) { error in
+        XCTAssertThrowsError(try SSHPlan.load(database, name: "bad\u{1b}[2Jname", snippetName: nil)) { error in
             XCTAssertEqual(error as? SessionRefusal, .hostNotFound(name: "bad\u{1b}[2Jname", nearest: nil),
                            "the name is kept raw: the executable escapes it when it prints it")
         }

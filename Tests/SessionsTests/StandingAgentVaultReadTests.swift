@@ -5,6 +5,7 @@
 // with the agent's own vault-reading function replaced by one that waits until the test
 // lets it go, against a real SQLite database.
 import Foundation
+import TestSupport
 import XCTest
 @testable import Agent
 import Sessions
@@ -112,11 +113,6 @@ final class StandingAgentVaultReadTests: XCTestCase {
     static let peer = AgentPeer(pid: 1, uid: 0, gid: 0)
 
     private static func signs(_ c: inout AgentConversation, _ blob: [UInt8]) -> Bool {
-        var w = SSHWriter()
-        w.writeByte(13)
-        w.writeString(blob)
-        w.writeString([1, 2, 3])
-        w.writeUInt32(0)
-        return c.reply(to: w.bytes).first == 14
+        c.reply(to: AgentWire.signRequest(keyBlob: blob, data: [1, 2, 3])).first == 14
     }
 }

@@ -9,15 +9,19 @@
 // accepted by the user, which keeps UpdateHostKeys on for the session, as with OpenSSH's
 // `ask`.
 public import KeyFormats
-import HostStore
+public import HostStore
 
-public struct SSHFirstUseConfirmation: Sendable {
-    public let databasePath: String
+/// Unchecked Sendable: the askpass server asks it on its own thread, reading through the
+/// session's database handle, a serialized (SQLITE_OPEN_FULLMUTEX) connection it only reads.
+public struct SSHFirstUseConfirmation: @unchecked Sendable {
+    /// The session's database (the handle its plan was read from), read afresh for each
+    /// question: the lookup's approval is committed before ssh asks.
+    public let database: HostDatabase
     /// The names of the session's first-use hops.
     public let lookups: [HostLookupName]
 
-    public init(databasePath: String, lookups: [HostLookupName]) {
-        self.databasePath = databasePath
+    public init(database: HostDatabase, lookups: [HostLookupName]) {
+        self.database = database
         self.lookups = lookups
     }
 
@@ -58,8 +62,7 @@ public struct SSHFirstUseConfirmation: Sendable {
 
     /// True when the store trusts, for exactly the question's name, a plain key with its fingerprint.
     func trusts(_ question: Question) -> Bool {
-        guard let lookup = lookups.first(where: { $0.text.lowercased() == question.name.lowercased() }),
-              let database = try? HostDatabase.open(path: databasePath) else { return false }
+        guard let lookup = lookups.first(where: { $0.text.lowercased() == question.name.lowercased() }) else { return false }
         let store = KnownHostsStore(database: database)
         guard let rows = try? store.entries(matching: lookup) else { return false }
         for row in rows where row.marker == .none && row.fingerprint == question.fingerprint {

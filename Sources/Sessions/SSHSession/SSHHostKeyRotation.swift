@@ -62,9 +62,11 @@ public enum SSHHostKeyRotation {
         }
     }
 
-    /// Takes ssh's edits of `hop`'s file (`fileText`, read after ssh ended) into the store
-    /// at `databasePath`. `firstUse`: the hop's file started empty (`learnsOnFirstUse`).
-    public static func learn(databasePath: String, hop: SSHHop, fileText: String, firstUse: Bool = false) throws -> Learned? {
+    /// Takes ssh's edits of `hop`'s file (`fileText`, read after ssh ended) into the store of
+    /// `database`, the caller's database for writing, asked only when there is something to
+    /// read or take (a session's workspace opens it then). `firstUse`: the hop's file started
+    /// empty (`learnsOnFirstUse`).
+    public static func learn(database: () throws -> HostDatabase, hop: SSHHop, fileText: String, firstUse: Bool = false) throws -> Learned? {
         let lookup = HostLookupName(host: hop.host.hostname, port: hop.host.port)
         let proven = HostKeyRotation.provenKeys(fileText, lookup: lookup)
         var opened: KnownHostsStore?
@@ -76,7 +78,7 @@ public enum SSHHostKeyRotation {
             // baseline is what the store trusts for the name now, all of it in ssh's file
             // (a first use retires nothing); else nothing is taken.
             guard !proven.isEmpty else { return nil }
-            let store = KnownHostsStore(database: try HostDatabase.open(path: databasePath))
+            let store = KnownHostsStore(database: try database())
             guard case .learn(let rows) = try store.rotationStart(lookup) else { return nil }
             guard rows.allSatisfy({ row in proven.contains { $0.blob == row.keyBlob } }) else {
                 return Learned(alias: hop.alias, lookup: lookup, outcome: .notLearned(.changedMeanwhile))
@@ -89,7 +91,7 @@ public enum SSHHostKeyRotation {
         if Set(proven.map(\.blob)) == Set(baseline.map(\.keyBlob)) {
             return Learned(alias: hop.alias, lookup: lookup, outcome: .unchanged)
         }
-        let store = try opened ?? KnownHostsStore(database: try HostDatabase.open(path: databasePath))
+        let store = try opened ?? KnownHostsStore(database: try database())
         let outcome = try store.learnRotation(lookup, baseline: baseline, proven: proven) {
             RandomBytes.generate(HashedHostName.saltLength)
         }

@@ -55,17 +55,12 @@ public struct SSHPlan: Sendable {
     public var needsAgent: Bool { hops.contains { $0.key != nil } }
     public var needsAskpass: Bool { hops.contains { $0.hasPassword } }
 
-    /// Reads the host, its jump chain and the snippet from the database at `databasePath`
-    /// (opened read-only; none there means no host). A missing host, snippet, jump host or
-    /// key, or a looping or too long chain, is a SessionRefusal; a database
-    /// failure is HostStore's error. `user` (`hostbook ssh USER@NAME` or `-l USER`) replaces
-    /// the target's saved user for this connection only (`withUser`); the jump hosts keep theirs.
-    public static func load(databasePath: String, name: String, user: String? = nil, snippetName: String?) throws -> SSHPlan {
-        try load(HostDatabase.openForReading(path: databasePath), name: name, user: user, snippetName: snippetName)
-    }
-
-    /// `load(databasePath:...)` from a database the caller opened (nil: there is none, so no
-    /// host): `hostbook ssh` opens it once and hands the same handle to its session agent.
+    /// Reads the host, its jump chain and the snippet from a database the caller opened (its
+    /// workspace's; nil: there is none, so no host): `hostbook ssh` opens it once and hands
+    /// the same handle to its session agent. A missing host, snippet, jump host or key, or a
+    /// looping or too long chain, is a SessionRefusal; a database failure is HostStore's
+    /// error. `user` (`hostbook ssh USER@NAME` or `-l USER`) replaces the target's saved user
+    /// for this connection only (`withUser`); the jump hosts keep theirs.
     public static func load(_ database: HostDatabase?, name: String, user: String?, snippetName: String?) throws -> SSHPlan {
         guard let database else { throw SessionRefusal.hostNotFound(name: name, nearest: nil) }
         let plan = try load(database, name: name, snippetName: snippetName)
@@ -106,7 +101,7 @@ public struct SSHPlan: Sendable {
         return copy
     }
 
-    /// `load(databasePath:...)` from an open database.
+    /// `load(_:name:user:snippetName:)` from an open database, as saved.
     public static func load(_ database: HostDatabase, name: String, snippetName: String?) throws -> SSHPlan {
         let snippet: String?
         if let snippetName {

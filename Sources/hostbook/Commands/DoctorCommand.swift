@@ -1,7 +1,9 @@
 // `hostbook doctor`: checks the database and the vault, says how to fix each finding.
-// Exit 0 when healthy, 1 when something is wrong. The checks are in Commands/Doctor/;
-// a new check is one more `DoctorCheck` in `DoctorChecks.all`.
+// Exit 0 when healthy, 1 when something is wrong. The checks are Workflows' (Doctor/,
+// `DoctorChecks.all`, worded by Commands/Doctor/DoctorWording.swift), then the program's own
+// of the ssh client and the installed ssh configuration (Commands/Doctor/).
 import HostStore
+import Workflows
 
 enum DoctorCommand {
     static let all: [CommandSpec] = [spec]
@@ -18,14 +20,13 @@ enum DoctorCommand {
 
     static func run(_ inv: Invocation) throws {
         let context = DoctorContext(path: inv.databasePath)
-        context.invocation = inv
-        var findings: [DoctorFinding] = []
-        var notes: [String] = []
-        for check in DoctorChecks.all {
-            let result = check.run(context)
-            findings += result.findings
-            notes += result.notes
+        var result = DoctorResult()
+        for observation in DoctorChecks.run(context) { result.add(observation) }
+        for own in [SSHClientCheck.run(), InstalledSSHConfigCheck.run(inv)] {
+            result.findings += own.findings
+            result.notes += own.notes
         }
+        let (findings, notes) = (result.findings, result.notes)
         if inv.json {
             inv.printJSON(.object([
                 ("healthy", .bool(findings.isEmpty)),

@@ -2,6 +2,7 @@
 // API device list (docs/formats.md, "Tailscale JSON"; docs/tailscale.md).
 import HostStore
 import ImportFormats
+import Workflows
 
 enum ImportTailscaleCommand {
     static let all: [CommandSpec] = [
@@ -38,7 +39,9 @@ enum ImportTailscaleCommand {
 
     static func run(_ inv: Invocation) throws {
         let args = inv.args
-        let choice = try TailscaleDeviceChoice(args)
+        try args.exclusive(.all, .only)
+        let choice = try TailscaleDeviceChoice(all: args.flag(.all), only: args.value(.only), tags: args.values(.tag),
+                                               onlineOnly: args.flag(.online), includeSkipped: args.flag(.includeSkipped))
         var options = TailscaleImportOptions()
         options.selection = choice.selection
         if let user = args.value(.user) {
@@ -53,20 +56,13 @@ enum ImportTailscaleCommand {
         if let state = document.backendState, state != "Running" {
             inv.warn("the Tailscale status was taken while Tailscale was not running (BackendState \(state)); the device list may be incomplete or out of date")
         }
-        guard var nodes = try choice.devices(document.nodes, invocation: inv) else {
+        guard var nodes = try devices(choice, document.nodes, inv) else {
             inv.note("Nothing selected; nothing imported.")
             return
         }
         // One copy only: the importer frees each device when done with it.
         document.nodes = []
-        // A dry run only reads; against a database that does not exist yet it plans against
-        // an empty one in memory rather than create the file.
-        let database: HostDatabase
-        if options.dryRun {
-            database = try HostStoreAccess.openForReading(inv) ?? TailscaleImporter.emptyDatabase()
-        } else {
-            database = try HostStoreAccess.openForWriting(inv)
-        }
+        let database = try TailscaleImportDatabase.open(dryRun: options.dryRun, in: inv.workspace)
         let report: TailscaleImportReport
         let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {
@@ -81,9 +77,27 @@ enum ImportTailscaleCommand {
         for line in TailscaleImportOutput.problemLines(report) + report.notes.map(\.line) { warnings.warn("\(line)") }
         warnings.finish()
         if inv.json {
-            TailscaleImportOutput.writeJSON(report) { inv.writeJSON($0) }
+            TailscaleImportJSON.write(report, reasons: report.keyProblems.map(\.reasonLine), notes: report.notes.map(\.line)) { inv.writeJSON($0) }
         } else {
             inv.write(TailscaleImportOutput.text(report, color: inv.useColor))
         }
+    }
+
+    /// The devices to hand to the importer, or nil when the user was offered devices and
+    /// chose none.
+    static func devices(_ choice: TailscaleDeviceChoice, _ nodes: [TailscaleNode], _ inv: Invocation) throws -> [TailscaleNode]? {
+        guard case .offering(let offered) = try choice.devices(nodes) else { return nodes }
+        try inv.requirePrompt(for: "a choice of Tailscale devices to import", alternative: "--all or --only NAME,...")
+        inv.note("Tailscale devices:")
+        for (i, node) in offered.enumerated() {
+            let m = TailscaleHostMapping(node)
+            let state = node.online == true ? "online" : node.online == false ? "offline" : ""
+            let details = [m.address, node.os, state].filter { !$0.isEmpty }.joined(separator: ", ")
+            inv.note("  \(i + 1)) \(m.displayAlias)  (\(details))")
+        }
+        let answer = try inv.ask("Import which? Numbers such as 1,3-5, or 'all' (empty for none): ",
+                                 alternative: "--all or --only NAME,...")
+        let chosen = try TailscaleDeviceChoice.parseChoice(answer, count: offered.count)
+        return chosen.isEmpty ? nil : chosen.map { offered[$0] }
     }
 }

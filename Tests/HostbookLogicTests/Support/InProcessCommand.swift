@@ -11,7 +11,7 @@ import Glibc
 import TestSupport
 import XCTest
 
-final class InProcessCommand {
+final class InProcessCommand: HostbookRunning {
     let folder: TempFolder
     /// The database file every command uses ($HOSTBOOK_DB), not created until a command writes.
     var databasePath: String { folder.file("data/hostbook.db") }
@@ -21,11 +21,8 @@ final class InProcessCommand {
     var dir: TempFolder { folder }
     var db: String { databasePath }
 
-    /// Every file in the database's folder, recursively, sorted.
-    func files() -> [String] {
-        guard let e = FileManager.default.enumerator(atPath: folder.file("data")) else { return [] }
-        return e.compactMap { $0 as? String }.sorted()
-    }
+    /// The database's folder (HostbookRunning: files()).
+    var dataFolder: String { folder.file("data") }
 
     init() throws {
         folder = try TempFolder()
@@ -35,7 +32,7 @@ final class InProcessCommand {
     }
 
     /// What one call printed and returned.
-    struct Outcome: Equatable, CustomStringConvertible {
+    struct Outcome: Equatable, CustomStringConvertible, HostbookCall {
         let status: Int32
         let stdoutBytes: Data
         let stderr: String
@@ -83,13 +80,8 @@ final class InProcessCommand {
         return o.status == 0 ? nil : Refusal(status: o.status, stderr: o.stderr)
     }
 
-    /// Runs `argv` and fails the test unless it exited 0.
-    @discardableResult
-    func ok(_ argv: String..., stdin: String = "", file: StaticString = #filePath, line: UInt = #line) throws -> Outcome {
-        let o = try call(argv, stdin: stdin)
-        XCTAssertEqual(o.status, 0, "\(argv): \(o)", file: file, line: line)
-        return o
-    }
+    /// HostbookRunning's one call, under ok, fails and json.
+    func hostbook(_ argv: [String], stdin: String?) throws -> Outcome { try call(argv, stdin: stdin ?? "") }
 
     /// Runs `hostbook ARGS`.
     @discardableResult
@@ -98,20 +90,4 @@ final class InProcessCommand {
     @discardableResult
     func run(_ argv: [String], stdin: String? = nil) throws -> Outcome { try call(argv, stdin: stdin ?? "") }
 
-    /// Runs `argv` and fails the test unless it exited `status` with exactly `stderr` and
-    /// printed nothing on stdout.
-    func fails(_ argv: [String], stdin: String = "", status: Int32, stderr: String,
-               file: StaticString = #filePath, line: UInt = #line) throws {
-        let o = try call(argv, stdin: stdin)
-        XCTAssertEqual(o.status, status, "hostbook \(argv.joined(separator: " ")): \(o.stderr)", file: file, line: line)
-        XCTAssertEqual(o.stderr, stderr, "hostbook \(argv.joined(separator: " "))", file: file, line: line)
-        XCTAssertEqual(o.stdout, "", file: file, line: line)
-    }
-
-    /// The JSON document `hostbook ARGV --json` prints.
-    func json(_ argv: String...) throws -> Any {
-        let o = try call(argv + ["--json"])
-        XCTAssertEqual(o.status, 0, "\(argv): \(o)")
-        return try JSONSerialization.jsonObject(with: Data(o.stdout.utf8), options: [.fragmentsAllowed])
-    }
 }

@@ -1,9 +1,10 @@
 // A temporary data folder and a `hostbook` runner bound to its database, for the host,
 // snippet, doctor and reliability tests.
 import Foundation
+import TestSupport
 import XCTest
 
-final class HostbookFixture {
+final class HostbookFixture: HostbookRunning {
     let dir: TemporaryDirectory
     /// The database path every run gets through $HOSTBOOK_DB.
     let db: String
@@ -78,35 +79,11 @@ final class HostbookFixture {
                                    environment: environment.merging(extra) { $1 }, removing: ["COLUMNS"], timeout: timeout)
     }
 
-    /// Runs and requires exit 0, failing the test with stderr otherwise.
-    @discardableResult
-    func ok(_ args: String..., stdin: String? = nil, file: StaticString = #filePath, line: UInt = #line) throws -> HostbookResult {
-        let r = try run(args, stdin: stdin)
-        XCTAssertEqual(r.status, 0, "hostbook \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
-        return r
-    }
+    /// HostbookRunning's one call, under ok, fails, json and files().
+    func hostbook(_ argv: [String], stdin: String?) throws -> HostbookResult { try run(argv, stdin: stdin) }
 
-    /// Asserts the exact stderr and exit code of a failing run, and that stdout is empty.
-    func fails(_ args: [String], stdin: String? = nil, status: Int32, stderr: String,
-               file: StaticString = #filePath, line: UInt = #line) throws {
-        let r = try run(args, stdin: stdin)
-        XCTAssertEqual(r.status, status, "hostbook \(args.joined(separator: " ")): \(r.stderr)", file: file, line: line)
-        XCTAssertEqual(r.stderr, stderr, "hostbook \(args.joined(separator: " "))", file: file, line: line)
-        XCTAssertEqual(r.stdout, "", file: file, line: line)
-    }
-
-    func json(_ args: String...) throws -> Any {
-        let r = try run(args + ["--json"])
-        XCTAssertEqual(r.status, 0, r.stderr)
-        return try JSONSerialization.jsonObject(with: r.stdoutBytes, options: [.fragmentsAllowed])
-    }
-
-    /// Every file in the data folder, recursively.
-    func files() -> [String] {
-        let base = dir.file("data")
-        guard let e = FileManager.default.enumerator(atPath: base) else { return [] }
-        return e.compactMap { $0 as? String }.sorted()
-    }
+    /// The data folder (the database's).
+    var dataFolder: String { dir.file("data") }
 
     /// True when a Secret Service session is there for vault tests (scripts/with-keyring;
     /// a test account gets one of its own of the same kind).

@@ -1,8 +1,9 @@
 // Runs the real `hostbook` binary for end-to-end tests and captures what it did.
 import Foundation
+import TestSupport
 import XCTest
 
-struct HostbookResult {
+struct HostbookResult: HostbookCall {
     let status: Int32
     let stdout: String
     let stderr: String

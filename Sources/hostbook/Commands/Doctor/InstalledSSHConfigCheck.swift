@@ -4,18 +4,14 @@
 // settings (KnownHostsCommand and IdentityAgent). A saved host left out because the
 // user's own configuration names it in a Host line is one finding each (the user's block
 // wins; hostbook never overrides it). Not installed: a note, no finding.
-#if canImport(Glibc)
-import Glibc
-#endif
 import HostStore
 import Sessions
 import System
 import Workflows
 
-struct InstalledSSHConfigCheck: DoctorCheck {
-    func run(_ c: DoctorContext) -> DoctorResult {
+enum InstalledSSHConfigCheck {
+    static func run(_ inv: Invocation) -> DoctorResult {
         var r = DoctorResult()
-        guard let inv = c.invocation else { return r }
         let installed = InstalledSSHConfig(workspace: inv.workspace)
         guard installed.isInstalled else {
             r.notes.append("ssh-config: not installed (hostbook ssh-config --install).")
@@ -66,8 +62,8 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             // not the whole file. Anything else: ssh reads the files themselves.
             let probe = current && installed.generatedPassesSSHPermissionCheck
                 ? userConfig.flatMap { config in rendered.flatMap { try? installed.layout.probeConfig(userConfig: config, block: $0.standalone(0)) } } : nil
-            let resolved = probe.flatMap { Self.sshG(probe: $0, name: name, environment: inv.environment) }
-                ?? Self.sshG(config: installed.userConfig, name: name, environment: inv.environment)
+            let resolved = probe.flatMap { SSHResolvedConfig.sshG(probe: $0, name: name, environment: inv.environment) }
+                ?? SSHResolvedConfig.sshG(config: installed.userConfig, name: name, environment: inv.environment)
             if resolved.contains("\nknownhostscommand \(exe) ") || resolved.hasPrefix("knownhostscommand \(exe) ") {
                 r.notes.append("ssh-config: 'ssh -G \(name.escapedForTerminal)' resolves to hostbook's settings.")
             } else {
@@ -77,29 +73,5 @@ struct InstalledSSHConfigCheck: DoctorCheck {
             }
         }
         return r
-    }
-
-    /// `ssh -F /dev/stdin -G NAME` with `probe` on its stdin: its output (empty when ssh
-    /// fails), or nil when it cannot be run that way (no ssh on PATH, or a probe larger
-    /// than the pipe holds: it is written whole before ssh starts).
-    static func sshG(probe: [UInt8], name: String, environment: [String: String]) -> String? {
-        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]), let input = try? UnixPipe() else { return nil }
-        guard probe.count <= input.capacity else { input.close(); return nil }
-        let written = (try? probe.withUnsafeBytes { try FileDescriptor(input.writeEnd).writeAll($0) }) != nil
-        close(input.writeEnd)
-        defer { close(input.readEnd) }
-        guard written else { return nil }
-        let options = Spawn.Options(fileActions: [.duplicate(input.readEnd, to: STDIN_FILENO)])
-        guard let result = try? CapturedProcess.run(ssh, ["ssh", "-F", "/dev/stdin", "-G", "--", name], options: options, limit: 1 << 20),
-              result.status.exitCode == 0 else { return "" }
-        return String(decoding: result.stdout, as: UTF8.self)
-    }
-
-    /// `ssh -F CONFIG -G NAME`'s output (empty when ssh cannot be run; what it wrote when
-    /// it fails), ssh found on `environment`'s PATH.
-    static func sshG(config: String, name: String, environment: [String: String]) -> String {
-        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]),
-              let result = try? CapturedProcess.run(ssh, ["ssh", "-F", config, "-G", "--", name], limit: 1 << 20) else { return "" }
-        return String(decoding: result.stdout, as: UTF8.self)
     }
 }

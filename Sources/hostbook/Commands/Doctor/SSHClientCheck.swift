@@ -2,9 +2,10 @@
 // support KnownHostsCommand (OpenSSH 8.5 or later)? A missing ssh is a warning (hostbook
 // works without it, `hostbook ssh` does not); an older one too.
 import HostStore
+import Workflows
 
-struct SSHClientCheck: DoctorCheck {
-    func run(_ c: DoctorContext) -> DoctorResult {
+enum SSHClientCheck {
+    static func run() -> DoctorResult {
         var r = DoctorResult()
         let client: SSHClient?
         do { client = try SSHClient.probe(environment: ProcessEnvironment.current()) } catch {

@@ -1,8 +1,8 @@
 // `hostbook add NAME --hostname H ...`: a new host; its password, if any, into the vault.
-import Credentials
 import HostStore
 import SecureMemory
 import System
+import Workflows
 
 enum HostAdd {
     static let spec = CommandSpec(
@@ -36,22 +36,20 @@ enum HostAdd {
         guard let hostname = a.value(.hostname) else {
             throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
         }
-        var new = NewHost(name: name, hostname: hostname)
-        if let p = try a.int(.port, in: TCPPort.range) { new.port = p }
-        new.user = a.value(.user)
-        new.tags = a.values(.tag)
-        new.aliases = a.values(.alias)
-        new.key = a.value(.key)
-        new.jump = a.value(.jump)
-        new.note = a.value(.note)
-        // Validate before asking for a password, so a typo does not cost a prompt.
-        try HostDatabase.validate(new)
+        var input = HostAddInput(name: name, hostname: hostname)
+        input.port = try a.int(.port, in: TCPPort.range)
+        input.user = a.value(.user)
+        input.tags = a.values(.tag)
+        input.aliases = a.values(.alias)
+        input.key = a.value(.key)
+        input.jump = a.value(.jump)
+        input.note = a.value(.note)
+        // Checked before asking for a password, so a typo does not cost a prompt.
+        let new = try HostEditing.newHost(input)
         let password: SecretBytes? = a.flag(.passwordStdin) ? try HostPasswords.read(inv, hostName: name) : nil
-
-        let db = try HostStoreAccess.openForWriting(inv)
-        let host = try CredentialStore(database: db).addHost(new, password: password)
+        let host = try HostEditing.add(new, password: password, in: inv.workspace)
         if inv.json {
-            inv.printJSON(HostOutput.json(host))
+            inv.printJSON(HostJSON.host(host))
         } else {
             inv.print("Added host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
         }

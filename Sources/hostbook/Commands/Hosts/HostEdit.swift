@@ -1,8 +1,8 @@
 // `hostbook edit NAME ...`: change a host's fields, tags, key, jump host or password.
-import Credentials
 import HostStore
 import SecureMemory
 import System
+import Workflows
 
 enum HostEdit {
     static let spec = CommandSpec(
@@ -50,75 +50,34 @@ enum HostEdit {
         try a.exclusive(.user, .noUser)
         try a.exclusive(.allowAgentForwarding, .noAgentForwarding)
         let name = a.positional(0)!
-        var c = HostChanges()
-        c.rename = a.value(.rename)
-        c.hostname = a.value(.hostname)
-        if let p = try a.int(.port, in: TCPPort.range) { c.port = p }
-        c.user = a.value(.user)
-        c.clearUser = a.flag(.noUser)
-        c.addTags = a.values(.tag)
-        c.removeTags = a.values(.untag)
-        c.addAliases = a.values(.alias)
-        c.removeAliases = a.values(.noAlias)
-        if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
-            throw CLIError.usage("--tag \(both) and --untag \(both) cannot be used together", hint: "Run 'hostbook edit --help' for usage.")
-        }
-        if let k = a.value(.key) { c.key = .set(k) } else if a.flag(.noKey) { c.key = .clear }
-        if let j = a.value(.jump) { c.jump = .set(j) } else if a.flag(.noJump) { c.jump = .clear }
-        if let n = a.value(.note) { c.note = n }
-        if a.flag(.passwordStdin) { c.password = .set } else if a.flag(.noPassword) { c.password = .clear }
-        if a.flag(.allowAgentForwarding) { c.agentForwarding = true } else if a.flag(.noAgentForwarding) { c.agentForwarding = false }
-        let resets = try a.values(.reset).map { word in
-            guard let f = BundleOverrideField(rawValue: word.lowercased()) else {
-                throw CLIError.usage("--reset \(word): not a field a bundle host may override",
-                                     hint: "Give one of: \(BundleOverrideField.allCases.map(\.rawValue).joined(separator: ", ")).")
-            }
-            return f
-        }
-        let userPublishing = try a.value(.bundleUser).map { word in
-            guard let p = BundleUserPublishing(rawValue: word.lowercased()) else {
-                throw CLIError.usage("--bundle-user \(word): give omit or publish", hint: "Run 'hostbook edit --help' for usage.")
-            }
-            return p
-        }
-        if !resets.isEmpty {
-            guard c.isEmpty, userPublishing == nil else {
-                throw CLIError.usage("--reset cannot be given with other changes", hint: "Reset first, then change what you need in a second 'hostbook edit'.")
-            }
-            guard let database = try HostStoreAccess.openForReading(inv) else { throw HostDatabase.noHost(name) }
-            c = try database.resetChanges(host: name, fields: resets)
-            if c.isEmpty {
-                // The override holds the bundle's value already (a tag list in another order).
-                c.note = try database.host(named: name)?.note ?? ""
-            }
-        }
-        if c.isEmpty && userPublishing == nil {
-            throw CLIError.usage("nothing to change for host '\(name)'", hint: "Run 'hostbook edit --help' for the options.")
-        }
-        try HostDatabase.validate(c)
-        // A host that does not exist is reported before any prompt, and creates no database.
-        let database = try HostStoreAccess.openForReading(inv)
-        guard try database?.host(named: name) != nil else {
-            throw database?.noHost(name) ?? HostDatabase.noHost(name)
-        }
-        let password: SecretBytes? = c.password == .set ? try HostPasswords.read(inv, hostName: name) : nil
-
-        let db = try HostStoreAccess.openForWriting(inv)
-        let host: Host
-        if c.isEmpty {
-            guard let found = try db.host(named: name) else { throw db.noHost(name) }
-            host = found
-        } else {
-            host = try CredentialStore(database: db).editHost(name, c, password: password).new
-        }
-        if let userPublishing {
-            try BundleStore(database: db).setUserPublishing(hostID: host.id, userPublishing)
-        }
+        var input = HostEditInput()
+        input.rename = a.value(.rename)
+        input.hostname = a.value(.hostname)
+        input.port = try a.int(.port, in: TCPPort.range)
+        input.user = a.value(.user)
+        input.clearUser = a.flag(.noUser)
+        input.addTags = a.values(.tag)
+        input.removeTags = a.values(.untag)
+        input.addAliases = a.values(.alias)
+        input.removeAliases = a.values(.noAlias)
+        input.key = a.value(.key)
+        input.clearKey = a.flag(.noKey)
+        input.jump = a.value(.jump)
+        input.clearJump = a.flag(.noJump)
+        input.note = a.value(.note)
+        input.setPassword = a.flag(.passwordStdin)
+        input.clearPassword = a.flag(.noPassword)
+        input.agentForwarding = a.flag(.allowAgentForwarding) ? true : a.flag(.noAgentForwarding) ? false : nil
+        input.resets = a.values(.reset)
+        input.userPublishing = a.value(.bundleUser)
+        let edit = try HostEditing.edit(name, input, in: inv.workspace)
+        let password: SecretBytes? = edit.needsPassword ? try HostPasswords.read(inv, hostName: name) : nil
+        let host = try HostEditing.apply(edit, password: password, in: inv.workspace)
         if inv.json {
-            inv.printJSON(HostOutput.json(host))
+            inv.printJSON(HostJSON.host(host))
         } else {
             inv.print("Updated host '\(host.name)' (\(HostOutput.target(host)), auth \(host.auth.rawValue)).")
-            if let userPublishing {
+            if let userPublishing = edit.userPublishing {
                 inv.print(userPublishing == .omit ? "Bundle exports publish it without its user." : "Bundle exports publish its user.")
             }
         }

@@ -3,6 +3,7 @@
 import Glibc
 #endif
 import HostStore
+import Workflows
 
 enum HostList {
     static let spec = CommandSpec(

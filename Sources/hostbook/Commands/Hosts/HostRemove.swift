@@ -1,6 +1,7 @@
 // `hostbook remove NAME [--yes]`: delete a host, then its password in the vault.
 import Credentials
 import HostStore
+import Workflows
 
 enum HostRemove {
     static let spec = CommandSpec(
@@ -12,13 +13,9 @@ enum HostRemove {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        let database = try HostStoreAccess.openForReading(inv)
-        guard let existing = try database?.host(named: name) else {
-            throw database?.noHost(name) ?? HostDatabase.noHost(name)
-        }
+        let existing = try HostEditing.existing(name, in: inv.workspace)
         try inv.confirmUnlessYes("Remove host '\(existing.name)' (\(HostOutput.target(existing)))?")
-        let db = try HostStoreAccess.openForWriting(inv)
-        let host = try CredentialStore(database: db).removeHost(name)
+        let host = try inv.workspace.credentials().removeHost(name)
         if inv.json {
             inv.printJSON(.object([("name", .string(host.name)), ("removed", .bool(true))]))
         } else {

@@ -1,5 +1,6 @@
 // `hostbook show NAME`: one host's fields, aligned, or one JSON object.
 import HostStore
+import Workflows
 
 enum HostShow {
     static let spec = CommandSpec(
@@ -9,13 +10,10 @@ enum HostShow {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        let database = try HostStoreAccess.openForReading(inv)
-        guard let host = try database?.host(named: name) else {
-            throw database?.noHost(name) ?? HostDatabase.noHost(name)
-        }
-        let userOmitted = try database.map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
+        let host = try HostEditing.existing(name, in: inv.workspace)
+        let userOmitted = try inv.workspace.existingDatabase().map { try BundleStore(database: $0).userPublishing(hostID: host.id) == .omit } ?? false
         if inv.json {
-            inv.printJSON(HostOutput.json(host, userOmitted: userOmitted))
+            inv.printJSON(HostJSON.host(host, userOmitted: userOmitted))
         } else {
             inv.write(HostOutput.text(host, userOmitted: userOmitted))
         }

@@ -69,11 +69,7 @@ enum KeysDeploy {
     /// own errors, else the remote command's).
     private static func session(_ plan: SSHPlan, _ config: SSHSessionConfig, _ client: SSHClient, _ inv: Invocation,
                                 database: HostDatabase, localUser: String, _ arguments: [String]) throws -> Int32 {
-        let upstreams = try plan.upstreamSockets(database), databasePath = database.path
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, upstreams: upstreams, databasePath: databasePath) }
         // A key saved with --confirm asks on this terminal, as `hostbook ssh` does.
-        return try SSHSession(plan: plan, database: database, config: config, client: client, environment: inv.environment, secrets: secrets,
-                              approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))
-            .run(arguments: arguments)
+        try SSHSessionLaunch.run(inv, plan: plan, database: database, config: config, client: { client }, localUser: localUser, arguments: arguments)
     }
 }

@@ -2,6 +2,7 @@
 // as exit status 0 trusted / 10 unknown / 11 changed / 12 revoked.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsCheck {
     static let spec = CommandSpec(
@@ -20,36 +21,10 @@ enum KnownHostsCheck {
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 
-    /// The decision for a host, port and presented key, for any command that needs one
-    /// (e.g. `hostbook ssh` answering ssh's KnownHostsCommand): HostKeyPolicy over the
-    /// store, read-only (nothing is created or written). `host` must be a valid name
-    /// (HostNameRule; `[host]:port` allowed); a bad name or key throws the usage error.
-    static func decide(_ inv: Invocation, host: String, port: Int?, key: String) throws -> KnownHostsStore.Check {
-        let lookup: HostLookupName
-        do {
-            lookup = try HostNameRule.lookup(host, port: port)
-        } catch let e as KeyFormatError {
-            throw CLIError.usage("'\(PrintableText.quoted(host))' is not a host name: \(e.reason)")
-        }
-        let presented: PresentedHostKey
-        do {
-            presented = try PresentedHostKey.parse(key)
-        } catch let e as KeyFormatError {
-            throw CLIError.usage("not a valid host key: \(e.reason)")
-        }
-        return try decide(inv, lookup: lookup, presented: presented)
-    }
-
-    static func decide(_ inv: Invocation, lookup: HostLookupName, presented: PresentedHostKey) throws -> KnownHostsStore.Check {
-        try KnownHostsAccess.withExistingStore(inv) { store in
-            try store?.check(lookup, presented: presented) ?? KnownHostsStore.Check.nothingKnown(lookup)
-        }
-    }
-
     static func run(_ inv: Invocation) throws {
         let lookup = try KnownHostsAccess.resolve(inv, host: inv.args.positional(0) ?? "")
         let presented = try KnownHostsAccess.presentedKey(inv, for: lookup)
-        let check = try decide(inv, lookup: lookup, presented: presented)
+        let check = try KnownHostsAccess.mappingErrors { try KnownHostsQueries.check(lookup, presented: presented, in: inv.workspace) }
         let key = presented.plainKey
         let status = check.decision.status
         if inv.json {
@@ -62,7 +37,7 @@ enum KnownHostsCheck {
                 ("via_bare_name", .bool(check.viaBareName)),
                 ("via_certificate_authority", .bool(check.decision.viaCertificateAuthority)),
                 ("revocation_list", .optional(check.revocationList)),
-                ("entries", .array(check.entries.map(KnownHostsAccess.entryJSON))),
+                ("entries", .array(check.entries.map(KnownHostsJSON.entry))),
             ]))
         } else {
             inv.print(line(check, key: key))

@@ -2,6 +2,7 @@
 // rejected, replaced, revoked, imported, removed, learned, retired), oldest first, for every host or one.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsHistory {
     static let spec = CommandSpec(
@@ -24,12 +25,7 @@ enum KnownHostsHistory {
         let host = inv.args.positional(0)
         if host == nil, inv.args.value(.port) != nil { throw CLIError.usage("--port needs HOST") }
         let resolved = try host.map { try KnownHostsAccess.resolving(inv, host: $0) }
-        let events = try KnownHostsAccess.withExistingStore(inv) { store -> [HostKeyEvent] in
-            guard let store else { return [] }
-            guard let resolved else { return try store.allEvents() }
-            let events = try store.events(forHost: resolved.lookup.host)
-            return resolved.portNamed ? events.filter { $0.port == resolved.lookup.port } : events
-        }
+        let events = try KnownHostsAccess.mappingErrors { try KnownHostsQueries.events(for: resolved, in: inv.workspace) }
         if let resolved, events.isEmpty {
             let name = resolved.portNamed ? KnownHostsAccess.describeWithPort(resolved.lookup) : "'\(PrintableText.quoted(resolved.lookup.host))'"
             throw CLIError.notFound("nothing was ever decided about \(name)",

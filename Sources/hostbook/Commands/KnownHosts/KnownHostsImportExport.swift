@@ -1,11 +1,9 @@
 // `hostbook known-hosts import [FILE]` and `export [--hashed]`: OpenSSH known_hosts files
 // in and out (docs/formats.md, "known_hosts").
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsImport {
     static let spec = CommandSpec(
@@ -56,30 +54,9 @@ enum KnownHostsExport {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let text = try KnownHostsAccess.withExistingStore(inv) {
-            try $0?.exportKnownHosts(hashed: inv.args.flag(.hashed)) { RandomBytes.generate(HashedHostName.saltLength) } ?? ""
-        }
+        let text = try KnownHostsAccess.mappingErrors { try KnownHostsQueries.export(hashed: inv.args.flag(.hashed), in: inv.workspace) }
         // Each line escaped like any printed text (a comment from an imported file could
         // hold ESC); the line breaks between them are the file's own.
         inv.write(text.split(separator: "\n").map { line -> TerminalText in "\(line)\n" }.joined())
-    }
-}
-
-/// Reads a whole file (or stdin for "-") without Foundation.
-enum FileBytes {
-    static let maxSize = 1 << 30
-
-    static func read(_ path: String) throws -> [UInt8] {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw CLIError.failure("cannot read '\(path)': \(String(cString: strerror(errno)))") }
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        let out: [UInt8]
-        do { out = try FileDescriptor(fd).readToEnd(limit: maxSize) } catch {
-            switch error {
-            case .system(let why): throw CLIError.failure("cannot read '\(path)': \(why)")
-            case .tooLong: throw CLIError.rejected("'\(path)' is larger than 1 GiB; is it really a known_hosts file?")
-            }
-        }
-        return out
     }
 }

@@ -2,6 +2,7 @@
 // The same shape either way; the audit trail is `known-hosts history`.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsList {
     static let spec = CommandSpec(
@@ -28,12 +29,7 @@ enum KnownHostsList {
             let resolved = try KnownHostsAccess.resolving(inv, host: given)
             return resolved.portNamed ? resolved.lookup : nil
         }
-        let rows = try KnownHostsAccess.withExistingStore(inv) { store -> [KnownHostRow] in
-            guard let store else { return [] }
-            guard let host else { return try store.all() }
-            if let lookup = lookup ?? nil { return try store.entries(consultedFor: lookup) }
-            return try store.entries(forHost: host)
-        }
+        let rows = try KnownHostsAccess.mappingErrors { try KnownHostsQueries.entries(host: host, lookup: lookup ?? nil, in: inv.workspace) }
         if let host, rows.isEmpty {
             let name = (lookup ?? nil).map(KnownHostsAccess.describe) ?? "'\(PrintableText.quoted(host))'"
             throw CLIError.notFound("no known-hosts entries for \(name)")

@@ -5,6 +5,7 @@ import Glibc
 #endif
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsPrompt {
     /// What ssh prints before "Are you sure you want to continue connecting": the host,
@@ -66,5 +67,18 @@ enum KnownHostsPrompt {
         let answer = try inv.ask("To replace the stored key, type the new key's fingerprint (anything else keeps the stored key): ",
                                  alternative: "--replace --fingerprint SHA256:...")
         return answer == key.sha256Fingerprint
+    }
+}
+
+/// The workflows' questions, asked on this invocation's terminal.
+struct TerminalHostKeyQuestions: HostKeyQuestions {
+    let inv: Invocation
+
+    func approve(_ lookup: HostLookupName, key: PublicKey, otherNames: [String]) throws -> Bool {
+        try KnownHostsPrompt.askApproval(inv, lookup, key: key, otherNames: otherNames)
+    }
+
+    func replace(_ lookup: HostLookupName, key: PublicKey, stored: [KnownHostRow]) throws -> Bool {
+        try KnownHostsPrompt.askReplace(inv, lookup, key: key, stored: stored)
     }
 }

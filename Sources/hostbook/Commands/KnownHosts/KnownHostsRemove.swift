@@ -1,6 +1,7 @@
 // `hostbook known-hosts remove HOST [--port N]` and `revoke HOST --key "TYPE BASE64"`.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsRemove {
     static let spec = CommandSpec(

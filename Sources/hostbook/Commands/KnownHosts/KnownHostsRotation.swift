@@ -3,6 +3,7 @@
 // are HostKeyRotation's, the switch is stored per host name and port.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KnownHostsRotation {
     static let spec = CommandSpec(
@@ -14,7 +15,8 @@ enum KnownHostsRotation {
         OpenSSH's UpdateHostKeys does (each change is in 'known-hosts history', source \
         rotation). --off stops that for HOST at that port, --on allows it again; without \
         either, prints whether it is on. HOST may be a saved host's name ([HOST]:PORT and \
-        --port as for 'known-hosts check').
+        --port as for 'known-hosts check'); --off refuses a name that is neither a saved host \
+        nor in the known hosts (exit 4).
         """,
         positionals: [.required("HOST", "Host name or address, [HOST]:PORT, or a saved host's name", completes: .hosts)],
         options: [KnownHostsAccess.portOption, .flag(.on, "Learn the host's key rotation (the default)"),
@@ -24,14 +26,17 @@ enum KnownHostsRotation {
     static func run(_ inv: Invocation) throws {
         let on = inv.args.flag(.on), off = inv.args.flag(.off)
         if on && off { throw CLIError.usage("--on and --off cannot be given together") }
-        let lookup = try KnownHostsAccess.resolve(inv, host: inv.args.positional(0) ?? "")
+        let resolved = try KnownHostsAccess.resolving(inv, host: inv.args.positional(0) ?? "")
+        let lookup = resolved.lookup
         let state: Bool
         var changed = false
         if on || off {
-            changed = try KnownHostsAccess.withStore(inv) { try $0.setRotation(lookup, on: on) }
+            changed = try HostStoreErrorPresentation.mapping {
+                try HostKeyRotationSwitch.set(lookup, on: on, savedHost: resolved.saved, in: inv.workspace)
+            }
             state = on
         } else {
-            state = try KnownHostsAccess.withExistingStore(inv) { try !($0?.rotationTurnedOff(lookup) ?? false) }
+            state = try HostStoreErrorPresentation.mapping { try HostKeyRotationSwitch.isOn(lookup, in: inv.workspace) }
         }
         if inv.json {
             inv.printJSON(.object([("host", .string(lookup.host)), ("port", .int(lookup.port)),

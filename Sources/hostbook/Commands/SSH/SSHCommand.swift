@@ -15,6 +15,7 @@ import Glibc
 #endif
 import HostStore
 import Sessions
+import Workflows
 
 enum SSHCommand {
     static let all: [CommandSpec] = [spec, SSHHostKeyLookup.spec]
@@ -61,36 +62,23 @@ enum SSHCommand {
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
         // The command's one database handle: the plan is read from it and the session's agent
         // reads it for each request (docs/architecture.md, "Counts that stay at their value").
-        let (database, plan) = try HostStoreErrorPresentation.mapping { () throws -> (HostDatabase, SSHPlan) in
-            guard let database = try HostStoreAccess.openForReading(inv) else { throw SessionRefusal.hostNotFound(name: name, nearest: nil) }
-            return (database, try SSHPlan.load(database, name: name, user: user, snippetName: inv.args.value(.snippet)))
+        let (database, plan) = try HostStoreErrorPresentation.mapping {
+            try SSHSession.plan(inv.workspace, name: name, user: user, snippetName: inv.args.value(.snippet))
         }
         let config = SSHSessionConfig(hostbookPath: try SSHPaths.executable(), databasePath: SSHPaths.absolute(inv.databasePath),
                                       noInput: inv.globals.noInput)
         if inv.args.flag(.printConfig) {
-            var paths = SSHSessionConfig.Paths()
-            if plan.needsAgent {
-                paths.agentSocket = "$XDG_RUNTIME_DIR/hostbook/ssh-SESSION.sock"
-                for (i, hop) in plan.hops.filter({ $0.key != nil }).enumerated() {
-                    paths.publicKeyFiles[hop.alias] = "$XDG_RUNTIME_DIR/hostbook/session-XXXXXX/hop\(i + 1).pub"
-                }
-            }
             // ssh_config text: SSHConfigWriter refuses a control character or line break in a value.
-            inv.write(.raw(try config.render(plan, paths: paths)))
+            inv.write(.raw(try SSHSession.printedConfig(plan, config: config)))
             return
         }
         if probe == nil { _ = try SSHClient.require(nil) }
         // Before any thread starts (threads inherit the mask): see SSHSession.run.
         SSHSession.blockWaitedSignals()
-        let localUser = SSHSession.localUserName()
-        let upstreams = try plan.upstreamSockets(database), databasePath = database.path
-        let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, upstreams: upstreams, databasePath: databasePath) }
         let started = probe
         probe = nil
-        let client = try SSHClient.require(started)
-        let status = try SSHSession(plan: plan, database: database, config: config, client: client, environment: inv.environment, secrets: secrets,
-                                    approver: SSHTerminalApprover.ifAllowed(noInput: inv.globals.noInput))
-            .run(arguments: inv.args.trailing)
+        let status = try SSHSessionLaunch.run(inv, plan: plan, database: database, config: config, client: { try SSHClient.require(started) },
+                                              localUser: SSHSession.localUserName(), arguments: inv.args.trailing)
         throw ChildExitStatus(status: status)
     }
 }

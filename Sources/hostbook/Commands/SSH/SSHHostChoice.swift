@@ -7,25 +7,16 @@ import Glibc
 #endif
 import HostStore
 import Sessions
+import Workflows
 
 enum SSHHostChoice {
-    /// The saved host's name and the user to log in as instead of the saved one, if any:
-    /// `-l USER` (`--user`), else the part of `USER@NAME` before its last `@` (a saved
-    /// name has no `@`), as ssh reads its destination (ssh.c, main: `-l` first, then
-    /// strrchr(host, '@')). A user among ssh's options after HOST (`-l USER`, `-o User=USER`:
-    /// SSHArgumentsUser) wins over both: ssh gets those on its command line, and hostbook's
-    /// own user only in the session configuration, which the command line overrides.
+    /// The saved host's name and the login user for this connection, if not the saved one
+    /// (Workflows' SSHDestination: `-l USER`, `USER@NAME`, a user among ssh's options).
     static func destination(_ inv: Invocation) throws -> (name: String, user: String?) {
-        var name = try self.name(inv)
-        var user = inv.args.value(.user)
-        if let at = name.lastIndex(of: "@") {
-            let given = String(name[..<at])
-            name = String(name[name.index(after: at)...])
-            if user == nil { user = given }
+        let given = try name(inv)
+        return try HostStoreErrorPresentation.mapping {
+            try SSHDestination.resolve(given, user: inv.args.value(.user), sshArguments: inv.args.trailing)
         }
-        if let given = SSHArgumentsUser.user(in: inv.args.trailing) { user = given }
-        if let user { try HostStoreErrorPresentation.mapping { try HostValidation.user(user) } }
-        return (name, user)
     }
 
     static func name(_ inv: Invocation) throws -> String {

@@ -1,18 +1,15 @@
 // `hostbook known-hosts lookup PHASE NAME HOST PORT TYPE KEY ALIAS`: the KnownHostsCommand of
-// `hostbook ssh` (sshconnect.c load_hostkeys_command; docs/openssh-behaviour.md,
-// "KnownHostsCommand"). ssh runs it with stdin on /dev/null and reads known_hosts lines from
-// its stdout; the decision is the trust core's (Sessions' `SSHHostKeyDecision.decide`), and
-// ssh then acts on the lines:
-//   ORDER     the stored keys for the name, so ssh asks for an algorithm it can verify
-//   HOSTNAME  trusted: the presented key (and, on stderr, why the agent will give ssh no
-//             key, when it will not: SSHConnectionHints); revoked: an @revoked line;
-//             changed: the stored keys (ssh refuses with its own warning, nothing is
-//             replaced; the refusal is recorded and hostbook's hint printed); unknown: on a
-//             terminal, hostbook's approval prompt on /dev/tty (recorded in the audit
+// `hostbook ssh` (docs/openssh-behaviour.md, "KnownHostsCommand"). ssh runs it with stdin on
+// /dev/null and reads known_hosts lines from its stdout; what they are is Workflows'
+// SSHHostKeyAnswer (one decision of the trust core). Here: the arguments, the lines printed,
+// and what ssh would not say on its stderr:
+//   trusted   why the agent will give ssh no key, when it will not (SSHConnectionHints);
+//   revoked   the revocation list that revoked it;
+//   changed   the refusal recorded and hostbook's hint printed;
+//   unknown   on a terminal, hostbook's approval prompt on /dev/tty (recorded in the audit
 //             trail) and the key on approval; otherwise nothing, and a line saying how to
-//             approve it; a host certificate a trusted CA signed that is not acceptable
-//             (expired, not yet valid, not for this name): refused with the reason, exit 5,
-//             never the plain key's prompt.
+//             approve it; a host certificate a trusted CA signed that is not acceptable is
+//             refused with the reason, exit 5.
 // It exits 0 otherwise; non-zero (which makes ssh stop) also when the database cannot be
 // read.
 #if canImport(Glibc)
@@ -23,6 +20,7 @@ import KeyFormats
 import Sessions
 import Workflows
 import System
+import Workflows
 
 enum SSHHostKeyLookup {
     static let spec = CommandSpec(
@@ -53,76 +51,42 @@ enum SSHHostKeyLookup {
             // The installed configuration's known_hosts file for this name: ssh's edits of the
             // last login taken, the file made equal to the store before ssh reads it.
             if let database { KeptKnownHostsSync.reconcile(inv, lookup: lookup, database: database) }
-            if phase == "ORDER" || a[4] == "NONE" {
-                guard let db = database else { return }
-                printRows(try KnownHostsStore(database: db).knownKeyTypes(lookup).entries, name: name)
-                return
-            }
-            let presented: PresentedHostKey
-            do { presented = try PresentedHostKey.parse("\(a[4]) \(a[5])") } catch {
-                throw CLIError.failure("ssh passed a host key hostbook cannot read (\(a[4].escapedForTerminal))")
-            }
-            guard let db = database else {
-                try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
-                return
-            }
-            let store = KnownHostsStore(database: db)
-            let check = try SSHHostKeyDecision.decide(store, host: host, port: port, key: presented)
-            switch check.decision.status {
-            case .trusted:
-                if check.decision.viaCertificateAuthority {
-                    printRows(check.entries, name: name)
-                } else {
-                    emit("\(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
+            switch try SSHHostKeyAnswer.answer(database, phase: phase, name: name, lookup: lookup, keyType: a[4], keyBase64: a[5]) {
+            case .known(let lines):
+                lines.forEach(emit)
+            case .trusted(let lines):
+                lines.forEach(emit)
+                if let database { SSHConnectionHints.agent(inv, database: database, alias: alias) }
+            case .revoked(let line, let key, let source):
+                emit(line)
+                if let source {
+                    inv.note("the \(KnownHostsAccess.describe(key)) of \(KnownHostsAccess.describe(lookup)) is revoked by the revocation list of \(TrustOrigin(source: source).description)")
                 }
-                SSHConnectionHints.agent(inv, database: db, alias: alias)
-            case .revoked:
-                emit("@revoked \(name) \(presented.plainKey.type) \(presented.plainKey.base64)")
-                if let source = check.revocationList {
-                    inv.note("the \(KnownHostsAccess.describe(presented.plainKey)) of \(KnownHostsAccess.describe(lookup)) is revoked by the revocation list of \(TrustOrigin(source: source).description)")
-                }
-            case .changed where refusesCertificate(presented, check), .unknown where refusesCertificate(presented, check):
-                // A certificate a CA trusted for this name signed, but not acceptable
-                // (expired, not yet valid, not for this name, ...): ssh would fall back to
-                // its plain key and ask about it; refused here with the reason, and the
-                // failing command makes ssh stop (sshconnect.c load_hostkeys_command).
-                throw certificateRefusal(presented, check, lookup: lookup)
-            case .changed:
+            case .changed(let lines, let stored, let presented):
                 // The stored keys: ssh shows "REMOTE HOST IDENTIFICATION HAS CHANGED" and refuses.
-                let stored = check.matched.filter { $0.marker == .none }
-                printRows(stored, name: name)
-                SSHConnectionHints.changedHostKey(inv, lookup: lookup, presented: presented.plainKey, stored: stored)
-            case .unknown:
-                try unknown(inv, lookup: lookup, name: name, alias: alias, presented: presented)
+                lines.forEach(emit)
+                SSHConnectionHints.changedHostKey(inv, lookup: lookup, presented: presented, stored: stored)
+            case .unknown(let key):
+                try unknown(inv, lookup: lookup, name: name, alias: alias, key: key)
             }
         } catch let e as HostStoreError where e.kind == .database {
             throw HostStoreErrorPresentation.cliError(e)
         }
     }
 
-    /// True when `presented` is a certificate signed by a CA an `@cert-authority` entry
-    /// trusts for this name, the trust core did not accept it, and its plain key is not
-    /// trusted (nor revoked) either.
+    /// True when `presented` is a certificate a CA trusted for the name signed that the
+    /// trust core refused (SSHHostKeyAnswer.refusesCertificate; `known-hosts check` says so).
     static func refusesCertificate(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check) -> Bool {
-        guard case .certificate(let cert) = presented, check.decision.certificateProblem != nil,
-              check.decision.status == .unknown || check.decision.status == .changed else { return false }
-        return check.matched.contains { $0.marker == .certAuthority && $0.keyBlob == cert.signatureKey.blob }
+        SSHHostKeyAnswer.refusesCertificate(presented, check)
     }
 
     /// The refusal of such a certificate, saying why (exit 5; ssh then stops).
-    static func certificateRefusal(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check, lookup: HostLookupName) -> CLIError {
-        guard case .certificate(let cert) = presented else { return CLIError.rejected("the host certificate is not acceptable") }
-        var why = check.decision.certificateProblem ?? "it is not acceptable"
-        if why.hasSuffix("expired") { why += " (valid until \(CertificateValidity.text(cert.validBefore)))" }
-        if why.hasSuffix("not valid yet") { why += " (valid from \(CertificateValidity.text(cert.validAfter)))" }
-        if why.contains("host name") && !cert.principals.isEmpty { why += "; it lists \(cert.principals.joined(separator: ", "))" }
-        return CLIError.rejected("refusing the host certificate of \(KnownHostsAccess.describe(lookup)) (key id '\(cert.keyID)', serial \(cert.serial)), signed by a trusted certificate authority: \(why)",
-                                 hint: "Nothing was trusted. The host needs a new certificate from its CA (hostbook ca sign CA --host ...); its plain key is not offered for approval.")
+    static func certificateRefusal(_ presented: PresentedHostKey, _ check: KnownHostsStore.Check, lookup: HostLookupName) -> SSHSessionRefusal {
+        .hostCertificateRefused(lookup: lookup, presented: presented, problem: check.decision.certificateProblem)
     }
 
     /// An unknown key: approval on /dev/tty when allowed, else refused with how to approve.
-    private static func unknown(_ inv: Invocation, lookup: HostLookupName, name: String, alias: String, presented: PresentedHostKey) throws {
-        let key = presented.plainKey
+    private static func unknown(_ inv: Invocation, lookup: HostLookupName, name: String, alias: String, key: PublicKey) throws {
         let tty = inv.globals.noInput ? -1 : open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
         guard tty >= 0 else {
             let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal to ask on"
@@ -146,18 +110,11 @@ enum SSHHostKeyLookup {
                 // With --ssh-confirms (a `hostbook ssh` hop that learns on its first use) ssh
                 // asks next and the session's askpass says yes from the store; a key ssh found
                 // here would turn its UpdateHostKeys off (SSHHostKeyRotation).
-                if !inv.args.flag(.sshConfirms) { emit("\(name) \(key.type) \(key.base64)") }
+                if !inv.args.flag(.sshConfirms) { emit(SSHHostKeyAnswer.line(name: name, key: key)) }
             } else {
                 try store.record(.rejected, lookup: lookup, key: key, source: "tofu")
                 Hostbook.report(message: "not approved: the key for \(KnownHostsAccess.describe(lookup)) stays unknown", hint: nil)
             }
-        }
-    }
-
-    private static func printRows(_ rows: [KnownHostRow], name: String) {
-        for row in rows {
-            let marker = row.marker == .none ? "" : "@\(row.marker.rawValue) "
-            emit("\(marker)\(name) \(row.keyType) \(Base64.encode(row.keyBlob))")
         }
     }
 

@@ -1,53 +1,27 @@
-// After ssh ends: each hop's rotation file is handed to the store (SSHHostKeyRotation), and
-// what was learned is said on stderr, one line per change. A failure here never changes
+// After ssh ends: what each hop's rotation file taught the store (Workflows'
+// SSHRotationLearning) is said on stderr, one line per change. A failure there never changes
 // the session's outcome: the store keeps what it had, and the line says why.
 import HostStore
 import KeyFormats
 import Sessions
+import Workflows
 
 enum SSHRotationReport {
-    /// `proof`: what ssh's log said about the target's proof of announced keys (nil when
-    /// it was not read); `sshStatus`: ssh's exit status.
-    static func learn(plan: SSHPlan, databasePath: String, files: SessionFolder, paths: SSHSessionConfig.Paths,
-                      proof: SSHHostKeyProofLog? = nil, sshStatus: Int32 = 0) {
-        for hop in plan.hops {
-            guard let file = paths.rotationFiles[hop.alias] else { continue }
-            guard let bytes = files.read(file) else { continue }
-            do {
-                let learned = try SSHHostKeyRotation.learn(databasePath: databasePath, hop: hop,
-                                                           fileText: String(decoding: bytes, as: UTF8.self),
-                                                           firstUse: paths.firstUseHops.contains(hop.alias))
-                if hop.alias == plan.target.alias, let proof {
-                    unproven(proof, learned: learned, sshStatus: sshStatus, lookup: HostLookupName(host: hop.host.hostname, port: hop.host.port))
-                }
-                guard let learned else { continue }
+    static func say(_ events: [SSHRotationEvent]) {
+        for event in events {
+            switch event {
+            case .learned(let learned):
                 say(learned)
-            } catch {
-                Hostbook.report(message: "could not store the host-key rotation of '\(hop.alias.escapedForTerminal)': \(String(describing: error).escapedForTerminal); the stored keys are unchanged",
+            case .unproven(let lookup, let keysAsked, let refused):
+                let keys = keysAsked == 1 ? "a host key" : "\(keysAsked) host keys"
+                let how = refused ? "refused to prove it" : "ended the session when ssh asked for the proof (as it does for OpenSSH)"
+                Hostbook.report(message: "\(KnownHostsAccess.describe(lookup)) announced \(keys) it cannot prove and \(how); nothing was learned and the stored keys are unchanged",
+                                hint: "Its administrator should check sshd's HostKey lines (and HostKeyAgent): every key the server announces must be one it can sign with.")
+            case .notStored(let alias, let reason):
+                Hostbook.report(message: "could not store the host-key rotation of '\(alias.escapedForTerminal)': \(reason.escapedForTerminal); the stored keys are unchanged",
                                 hint: nil)
             }
         }
-    }
-
-    /// ssh asked the server to prove keys it announced and learned none of them: the server
-    /// could not prove them. It either ended the session at the request (sshd does when it
-    /// cannot sign with an announced key: ssh then ends with 255, saying only that the
-    /// connection was closed) or refused the proof (ssh said so). A session that ended
-    /// normally before the answer came says nothing: the next login asks again.
-    static func unproven(_ proof: SSHHostKeyProofLog, learned: SSHHostKeyRotation.Learned?, sshStatus: Int32, lookup: HostLookupName) {
-        // ssh's file unchanged (or no file to learn from): nothing was proven.
-        guard proof.keysAsked > 0, learned == nil || learned?.outcome == .unchanged else { return }
-        let keys = proof.keysAsked == 1 ? "a host key" : "\(proof.keysAsked) host keys"
-        let how: String
-        if proof.refused {
-            how = "refused to prove it"
-        } else if sshStatus == 255 {
-            how = "ended the session when ssh asked for the proof (as it does for OpenSSH)"
-        } else {
-            return
-        }
-        Hostbook.report(message: "\(KnownHostsAccess.describe(lookup)) announced \(keys) it cannot prove and \(how); nothing was learned and the stored keys are unchanged",
-                        hint: "Its administrator should check sshd's HostKey lines (and HostKeyAgent): every key the server announces must be one it can sign with.")
     }
 
     static func say(_ learned: SSHHostKeyRotation.Learned) {

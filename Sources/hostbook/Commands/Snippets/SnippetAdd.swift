@@ -1,5 +1,5 @@
 // `hostbook snippets add NAME (--command TEXT | --command-stdin) [--description D] [--tag T]...`.
-import HostStore
+import Workflows
 
 enum SnippetAdd {
     static let spec = CommandSpec(
@@ -24,13 +24,13 @@ enum SnippetAdd {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        try HostValidation.name(name, what: "snippet name")
+        try SnippetEditing.checkName(name)
         guard let command = try SnippetInput.command(inv) else {
             throw CLIError.usage("'hostbook snippets add' needs --command TEXT or --command-stdin",
                                  hint: "Run 'hostbook snippets add --help' for usage.")
         }
-        let db = try HostStoreAccess.openForWriting(inv)
-        let s = try db.addSnippet(name: name, command: command, description: inv.args.value(.description), tags: inv.args.values(.tag))
-        if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Added snippet '\(s.name)'.") }
+        let s = try SnippetEditing.add(name, command: command, description: inv.args.value(.description), tags: inv.args.values(.tag),
+                                       in: inv.workspace)
+        if inv.json { inv.printJSON(SnippetJSON.snippet(s)) } else { inv.print("Added snippet '\(s.name)'.") }
     }
 }

@@ -1,5 +1,5 @@
 // `hostbook snippets edit NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D] [--tag T]... [--untag T]...`.
-import HostStore
+import Workflows
 
 enum SnippetEdit {
     static let spec = CommandSpec(
@@ -24,18 +24,10 @@ enum SnippetEdit {
         if !a.has(.rename) && !a.has(.command) && !a.has(.commandStdin) && !a.has(.description) && !a.has(.tag) && !a.has(.untag) {
             throw CLIError.usage("nothing to change for snippet '\(name)'", hint: "Run 'hostbook snippets edit --help' for the options.")
         }
-        guard try HostStoreAccess.openForReading(inv)?.snippet(named: name) != nil else {
-            throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
-        }
-        let command = try SnippetInput.command(inv)
-        let db = try HostStoreAccess.openForWriting(inv)
-        var s = try db.snippet(named: name)!
-        if a.has(.rename) || command != nil || a.has(.description) {
-            s = try db.editSnippet(name, rename: a.value(.rename), command: command, description: a.value(.description))
-        }
-        if a.has(.tag) || a.has(.untag) {
-            s = try db.tagSnippet(s.name, add: a.values(.tag), remove: a.values(.untag))
-        }
-        if inv.json { inv.printJSON(SnippetOutput.json(s)) } else { inv.print("Updated snippet '\(s.name)'.") }
+        _ = try SnippetEditing.existing(name, in: inv.workspace)
+        let changes = SnippetChanges(rename: a.value(.rename), command: try SnippetInput.command(inv), description: a.value(.description),
+                                     addTags: a.values(.tag), removeTags: a.values(.untag))
+        let s = try SnippetEditing.edit(name, changes, in: inv.workspace)
+        if inv.json { inv.printJSON(SnippetJSON.snippet(s)) } else { inv.print("Updated snippet '\(s.name)'.") }
     }
 }

@@ -1,12 +1,11 @@
 // Where a snippet's command comes from: `--command TEXT` (the argument's raw bytes, so
 // invalid UTF-8 is refused rather than silently repaired) or `--command-stdin` (all of
-// stdin, less exactly one trailing newline). Then the rules of SnippetRules, and a warning
-// when the command looks like it holds a secret.
+// stdin, less exactly one trailing newline: SnippetCommandText). Then the rules of
+// SnippetRules, and a warning when the command looks like it holds a secret.
 #if canImport(Glibc)
 import Glibc
 #endif
-import System
-import HostStore
+import Workflows
 
 enum SnippetInput {
     /// The command given to this invocation, validated; nil when neither flag was given.
@@ -16,12 +15,11 @@ enum SnippetInput {
         if let text = inv.args.value(.command) {
             bytes = rawArgument(for: "command") ?? Array(text.utf8)
         } else if inv.args.flag(.commandStdin) {
-            bytes = try readStdin()
+            bytes = try SnippetCommandText.readStandardInput()
         } else {
             return nil
         }
-        let command = try SnippetRules.command(bytes)
-        let kinds = SecretHeuristics.findings(in: command)
+        let (command, kinds) = try SnippetCommandText.checked(bytes)
         if !kinds.isEmpty {
             inv.warn("the command looks like it contains \(kinds.map(\.rawValue).joined(separator: " and ")); it is stored anyway, but secrets belong in the vault")
         }
@@ -52,20 +50,5 @@ enum SnippetInput {
             i += 1
         }
         return found
-    }
-
-    /// All of stdin as bytes, less exactly one trailing "\n" (a "\r" before it stays, and
-    /// is refused as a control character). More than 1 MiB is refused without keeping it.
-    static func readStdin() throws -> [UInt8] {
-        let cap = 1 << 20
-        var bytes: [UInt8]
-        do { bytes = try FileDescriptor.standardInput.readToEnd(limit: cap) } catch {
-            switch error {
-            case .system(let why): throw CLIError.failure("could not read the command from stdin: \(why)")
-            case .tooLong: throw CLIError.rejected("the command on stdin is over 1 MiB; the limit is \(SnippetRules.maxCommandBytes) bytes of UTF-8")
-            }
-        }
-        if bytes.last == UInt8(ascii: "\n") { bytes.removeLast() }
-        return bytes
     }
 }

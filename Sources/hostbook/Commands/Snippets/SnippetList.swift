@@ -1,5 +1,6 @@
 // `hostbook snippets list`: every snippet, as a table or a JSON array.
 import HostStore
+import Workflows
 
 enum SnippetList {
     static let spec = CommandSpec(["snippets", "list"], summary: "List saved command lines",
@@ -9,7 +10,7 @@ enum SnippetList {
     static func run(_ inv: Invocation) throws {
         let list = try HostStoreAccess.openForReading(inv)?.snippets() ?? []
         if inv.json {
-            inv.printJSON(.array(list.map(SnippetOutput.json)))
+            inv.printJSON(.array(list.map(SnippetJSON.snippet)))
             return
         }
         if list.isEmpty {

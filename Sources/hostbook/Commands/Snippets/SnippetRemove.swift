@@ -1,5 +1,5 @@
 // `hostbook snippets remove NAME [--yes]`.
-import HostStore
+import Workflows
 
 enum SnippetRemove {
     static let spec = CommandSpec(
@@ -11,11 +11,9 @@ enum SnippetRemove {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        guard let existing = try HostStoreAccess.openForReading(inv)?.snippet(named: name) else {
-            throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
-        }
+        let existing = try SnippetEditing.existing(name, in: inv.workspace)
         try inv.confirmUnlessYes("Remove snippet '\(existing.name)'?")
-        let s = try HostStoreAccess.openForWriting(inv).removeSnippet(name)
+        let s = try SnippetEditing.remove(name, in: inv.workspace)
         if inv.json {
             inv.printJSON(.object([("name", .string(s.name)), ("removed", .bool(true))]))
         } else {

@@ -1,5 +1,5 @@
 // `hostbook snippets show NAME`: one snippet, its command exactly as stored.
-import HostStore
+import Workflows
 
 enum SnippetShow {
     static let spec = CommandSpec(
@@ -9,11 +9,9 @@ enum SnippetShow {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        guard let s = try HostStoreAccess.openForReading(inv)?.snippet(named: name) else {
-            throw HostStoreError(.notFound, "no snippet named '\(name)'", hint: "See 'hostbook snippets list' for the snippets there are.")
-        }
+        let s = try SnippetEditing.existing(name, in: inv.workspace)
         if inv.json {
-            inv.printJSON(SnippetOutput.json(s))
+            inv.printJSON(SnippetJSON.snippet(s))
         } else {
             inv.write("name:        \(s.name)\ncommand:     \(s.command)\ndescription: \(s.description ?? "-")\n")
             if !s.tags.isEmpty { inv.write("tags:        \(s.tags.joined(separator: ", "))\n") }

@@ -1,57 +1,9 @@
-// How `import-tailscale` shows its plan or result: a table and a summary line, or JSON.
+// How `import-tailscale` shows its plan or result: a table and a summary line (the JSON
+// document is Workflows' TailscaleImportJSON).
 import HostStore
 import ImportFormats
 
 enum TailscaleImportOutput {
-    /// The report as one JSON object, written in pieces so a 100,000-host import never
-    /// builds the whole document in memory. The text is exactly `JSONValue.rendered()`'s.
-    static func writeJSON(_ r: TailscaleImportReport, write: @escaping (String) -> Void) {
-        var json = StreamedJSONObject(write: write)
-        json.field("dry_run", .bool(r.dryRun))
-        json.field("format", .string(r.format.rawValue))
-        json.field("added", .int(r.count(.added)))
-        json.field("updated", .int(r.count(.updated)))
-        json.field("unchanged", .int(r.count(.unchanged)))
-        json.field("skipped", .int(r.count(.skipped)))
-        json.field("host_keys_trusted", .int(r.entriesTrusted))
-        json.array("hosts", r.hosts, host)
-        json.array("rotations", r.rotations) { k in
-            .object([
-                ("host", .string(k.host)),
-                ("type", .string(k.keyType)),
-                ("old_fingerprint", .string(k.oldFingerprint)),
-                ("fingerprint", .string(k.newFingerprint)),
-            ])
-        }
-        json.array("key_problems", r.keyProblems) { p in
-            .object([
-                ("host", .string(p.host)),
-                ("pattern", p.pattern.isEmpty ? .null : .string(p.pattern)),
-                ("type", .string(p.keyType)),
-                ("fingerprint", p.fingerprint.isEmpty ? .null : .string(p.fingerprint)),
-                ("reason", .string(p.reasonLine)),
-            ])
-        }
-        json.array("notes", r.notes) { .string($0.line) }
-        json.finish()
-    }
-
-    static func host(_ h: TailscaleHostResult) -> JSONValue {
-        .object([
-            ("name", .string(h.name)),
-            ("hostname", .string(h.hostname)),
-            ("action", .string(h.action.rawValue)),
-            ("reason", .optional(h.reason)),
-            ("node_id", .string(h.nodeID)),
-            ("tags", .strings(h.tags)),
-            ("os", h.os.isEmpty ? .null : .string(h.os)),
-            ("online", h.online.map { .bool($0) } ?? .null),
-            ("last_seen", .optional(h.lastSeen.map { RFC3339.utc($0) ?? $0 })),
-            ("owner", .optional(h.owner)),
-            ("host_keys", .int(h.hostKeys)),
-        ])
-    }
-
     /// Names, hosts, tags and reasons come from the Tailscale document: escaped as cells
     /// (Table) or by the interpolation.
     static func text(_ r: TailscaleImportReport, color: Bool) -> TerminalText {
