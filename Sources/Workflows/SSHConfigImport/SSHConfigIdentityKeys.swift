@@ -69,7 +69,7 @@ public enum SSHConfigIdentityKeys {
             return PublicHalf(nil, "the file cannot be read")
         }
         defer { close(fd) }
-        guard let file = readKeyFile(fd) else { return PublicHalf(nil, "the file cannot be read") }
+        guard let file = try? KeyFiles.read(fd: fd, path: path) else { return PublicHalf(nil, "the file cannot be read") }
         let kind = PrivateKeyFile.detect(file)
         let encrypted = kind == nil ? nil : PrivateKeyFile.isEncrypted(file)
         // Not a private key hostbook reads (a public key, perhaps in PEM): only then is the
@@ -86,29 +86,6 @@ public enum SSHConfigIdentityKeys {
         }
         guard let key = try? PrivateKeyFile.parse(file, passphrase: nil) else { return PublicHalf(nil, "the key file is damaged") }
         return PublicHalf(key.key.publicKey.sha256Fingerprint, nil)
-    }
-
-    /// Largest private key file read, as `keys import` reads one (a 16384-bit RSA key in PEM
-    /// is about 13 KiB).
-    static let maxKeyFileSize = 1 << 20
-
-    /// The rest of `fd` into secure memory; nil when it cannot be read or holds more than
-    /// `maxKeyFileSize` bytes.
-    static func readKeyFile(_ fd: Int32) -> SecretBytes? {
-        var info = stat()
-        var buffer = SecretBytes(count: fstat(fd, &info) == 0 && info.st_size > 0 ? min(Int(info.st_size), maxKeyFileSize) + 1 : 16384)
-        var length = 0
-        while true {
-            if length == buffer.count {
-                guard length <= maxKeyFileSize else { return nil }
-                buffer = buffer.grown(to: min(buffer.count * 2, maxKeyFileSize + 1), keeping: length)
-            }
-            let read = try? buffer.withUnsafeMutableBytes { try FileDescriptor(fd).read(into: UnsafeMutableRawBufferPointer(rebasing: $0[length...])) }
-            guard let n = read else { return nil }
-            if n == 0 { break }
-            length += n
-        }
-        return length <= maxKeyFileSize ? buffer.slice(0..<length) : nil
     }
 
     /// A .pub file's bytes, when it is a regular file of at most `maxPublicSize` bytes.

@@ -5,6 +5,7 @@
 // a terminal, refused (exit 5) without one unless --allow-removals.
 import HostStore
 import Sessions
+import Workflows
 import System
 import Workflows
 
@@ -52,7 +53,7 @@ enum BundleExport {
         guard let name = inv.args.value(.name) else { throw CLIError.usage("bundle export needs --name NAME") }
         guard let keyName = inv.args.value(.sign) else { throw CLIError.usage("bundle export needs --sign KEY", hint: "Name the saved key that signs the bundle ('hostbook keys list').") }
         let dir = inv.args.value(.output).map { SSHPaths.absolute($0) } ?? SSHPaths.absolute(".")
-        _ = try KeysContext.existingKey(inv, named: keyName)
+        _ = try KeysContext.existingKey(inv.workspace, named: keyName)
         _ = try HostStoreAccess.openForWriting(inv)   // the database before the agent's folder, as ever
         let socket = try AgentSocket.path(inv)
         let authority = inv.args.value(.ca)

@@ -1,6 +1,7 @@
 // `hostbook ca create NAME [--type ed25519|ecdsa|rsa]`: a new certificate authority whose
 // private key is made here and kept only in the vault.
 import Credentials
+import Workflows
 import HostStore
 import KeyFormats
 
@@ -26,15 +27,7 @@ enum CACreate {
         guard let type = KeyGenerationType(rawValue: typeName) else {
             throw CLIError.usage("--type must be ed25519, ecdsa or rsa, not '\(typeName)'")
         }
-        let ctx = try CAContext.open(inv)
-        if try (ctx.reading { try ctx.store.find(name: name) }) != nil { throw CertificateAuthorityRefusal.nameTaken(name) }
-        let key: PrivateKey
-        do {
-            key = try PrivateKeyGenerator.generate(type, bits: nil, comment: name)
-        } catch let e as KeyFormatError {
-            throw CLIError.failure("cannot generate the key: \(e.reason)")
-        }
-        let ca = try ctx.credentials.createAuthority(key, name: name)
+        let ca = try AuthorityCreation.create(name: name, type: type, workspace: inv.workspace)
         let line = try CAContext.publicLine(ca)
         if inv.json {
             inv.printJSON(try CAPresentation.json(ca, issued: 0, revoked: 0))

@@ -3,7 +3,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HostStore
+import Workflows
 import KeyFormats
 import System
 
@@ -30,20 +30,10 @@ enum CAKRL {
                 throw CLIError.rejected("refusing to write a binary KRL to the terminal", hint: "Use --output FILE, or redirect standard output to a file.")
             }
         }
-        let (ctx, ca) = try CAContext.existing(inv, named: inv.args.positional(0)!)
-        let krl = try ctx.reading { try ctx.store.revocationList(authority: ca.name, now: CertificateValidity.now()) }
+        let (ca, krl) = try AuthorityRevocations.list(authority: inv.args.positional(0)!, workspace: inv.workspace)
         let bytes = krl.encoded()
         if let output {
-            do {
-                try AtomicFile.write(output, bytes: bytes, mode: 0o644, replace: true)
-            } catch {
-                let why: String
-                switch error {
-                case .exists: why = "it exists"
-                case .io(let text): why = text
-                }
-                throw CLIError.failure("cannot write '\(output)': \(why)")
-            }
+            try AuthorityRevocations.write(bytes, to: output)
         } else {
             do { try FileDescriptor(STDOUT_FILENO).writeAll(bytes) } catch {
                 throw CLIError.failure("cannot write to standard output: \(error)")

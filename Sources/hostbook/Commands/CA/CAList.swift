@@ -1,5 +1,6 @@
 // `hostbook ca list`
 import HostStore
+import Workflows
 
 enum CAList {
     static let spec = CommandSpec(
@@ -9,7 +10,7 @@ enum CAList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try CAContext.openForReading(inv)
+        let ctx = try CAContext.openForReading(inv.workspace)
         let (authorities, counts) = try ctx.map { c in try c.reading { (try c.store.list(), try c.store.counts()) } } ?? ([], [:])
         if inv.json {
             inv.printJSON(.array(try authorities.map {

@@ -1,6 +1,7 @@
 // `hostbook ca log NAME`: every certificate the CA signed, by serial, with whether its KRL
 // revokes it, then what it revoked.
 import HostStore
+import Workflows
 import KeyFormats
 
 enum CALog {
@@ -13,7 +14,7 @@ enum CALog {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let (ctx, ca) = try CAContext.existing(inv, named: inv.args.positional(0)!)
+        let (ctx, ca) = try CAContext.existing(inv.workspace, named: inv.args.positional(0)!)
         let (issued, revocations, krl) = try ctx.reading {
             (try ctx.store.issued(authority: ca.name), try ctx.store.revocations(authority: ca.name),
              try ctx.store.revocationList(authority: ca.name, now: CertificateValidity.now()))

@@ -1,6 +1,7 @@
 // The JSON objects of `hostbook ca` (docs/json.md): a CA, a certificate it signed, a
 // revocation.
 import HostStore
+import Workflows
 import KeyFormats
 
 enum CAPresentation {

@@ -1,5 +1,7 @@
 // `hostbook ca public NAME`: the CA's public line, for sshd's TrustedUserCAKeys (or after
 // `@cert-authority HOSTS` in known_hosts).
+import Workflows
+
 enum CAPublic {
     static let spec = CommandSpec(
         ["ca", "public"],
@@ -14,7 +16,7 @@ enum CAPublic {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let (_, ca) = try CAContext.existing(inv, named: inv.args.positional(0)!)
+        let (_, ca) = try CAContext.existing(inv.workspace, named: inv.args.positional(0)!)
         let line = try CAContext.publicLine(ca)
         if inv.json {
             inv.printJSON(.object([("name", .string(ca.name)), ("public_key", .string(line))]))

@@ -1,6 +1,7 @@
 // `hostbook ca revoke NAME (--serial N | --public-key FILE | --key-id ID)`: recorded, and in
 // every KRL `ca krl` writes from then on.
 import HostStore
+import Workflows
 import KeyFormats
 
 enum CARevoke {
@@ -35,15 +36,13 @@ enum CARevoke {
             guard let serial = UInt64(text), serial > 0 else { throw CLIError.usage("--serial must be a serial number (1 or more), not '\(text)'") }
             what = .serial(serial)
         } else if let path = inv.args.value(.publicKey) {
-            what = .key(try CASign.readPublicKey(path).key)
+            what = .key(try PublicKeyLineFile.read(path).key)
         } else {
             let id = inv.args.value(.keyID)!
             guard !id.isEmpty else { throw CLIError.usage("--key-id must not be empty") }
             what = .keyID(id)
         }
-        let ctx = try CAContext.open(inv)
-        let changed = try ctx.reading("cannot record the revocation") { try ctx.store.revoke(authority: name, what) }
-        let ca = try ctx.reading { try ctx.store.existing(name) }
+        let (changed, ca) = try AuthorityRevocations.revoke(what, authority: name, workspace: inv.workspace)
         let described: String
         switch what {
         case .serial(let s): described = "serial \(s)"

@@ -6,12 +6,10 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Credentials
+import Workflows
 import HostStore
 import KeyFormats
 import System
-import Vault
-import Workflows
 
 enum CASign {
     static let spec = CommandSpec(
@@ -74,93 +72,24 @@ enum CASign {
         }
         let output = inv.args.value(.output)
 
-        let ctx = try CAContext.open(inv)
-        let subject = try subjectKey(inv, ctx)
-        let ca = try ctx.reading { try ctx.store.existing(name) }
-        let caKey: PrivateKey
-        do {
-            guard let key = try ctx.credentials.authorityKey(ca) else {
-                throw CLIError.failure("the private key of certificate authority '\(ca.name)' is not in the vault",
-                                       hint: "Run 'hostbook doctor' to check the vault.")
-            }
-            caKey = key
-        } catch let e as VaultError {
-            throw CLIError.failure("cannot read the private key of certificate authority '\(ca.name)': \(e.message)", hint: e.hint)
-        } catch let e as KeyFormatError {
-            throw CLIError.failure("the private key of certificate authority '\(ca.name)' in the vault is damaged: \(e.reason)")
+        let subject: CertificateSigning.Subject
+        switch (inv.args.value(.publicKey), inv.args.value(.key)) {
+        case (let path?, nil): subject = .line(try PublicKeyLineFile.read(path))
+        case (nil, let keyName?): subject = .key(keyName)
+        case (nil, nil): throw CLIError.usage("say which key to certify: --public-key FILE or --key KEY")
+        case (_?, _?): throw CLIError.usage("--public-key and --key cannot be given together")
         }
-        let issued: IssuedCertificate
-        do {
-            issued = try ctx.store.issue(authority: ca.name) { _, serial in
-                try CertificateEncoder.sign(CertificateFields(key: subject.key, role: role, serial: serial, keyID: identity,
-                                                              principals: principals, validAfter: window.after,
-                                                              validBefore: window.before, options: options), with: caKey)
-            }
-        } catch let e as KeyFormatError {
-            throw CLIError.rejected("cannot certify that key: \(e.reason)")
-        } catch {
-            throw KeysFailure.database(error, "cannot record the certificate (nothing was signed)")
-        }
-        let line = issued.certificate.line(comment: subject.comment)
-        if let output {
-            do {
-                try AtomicFile.write(output, bytes: Array((line + "\n").utf8), mode: 0o644, replace: true)
-            } catch {
-                let why: String
-                switch error {
-                case .exists: why = "it exists"
-                case .io(let text): why = text
-                }
-                throw CLIError.failure("signed serial \(issued.serial), but cannot write '\(output)': \(why)",
-                                       hint: "The certificate is recorded; revoke it with 'hostbook ca revoke \(ShellQuote.quote(ca.name)) --serial \(issued.serial)' if it is not wanted.")
-            }
-        }
+        let request = CertificateSigning.Request(subject: subject, role: role, identity: identity, principals: principals,
+                                                 window: window, options: options, output: output)
+        let signed = try CertificateSigning.sign(request, authority: name, workspace: inv.workspace)
+        let issued = signed.issued
         if inv.json {
-            inv.printJSON(CAPresentation.json(issued, ca: ca.name, revocation: nil, output: output))
+            inv.printJSON(CAPresentation.json(issued, ca: signed.authority.name, revocation: nil, output: output))
         } else {
             let kind = role == .user ? "user" : "host"
             inv.note("Signed \(kind) certificate serial \(issued.serial) for '\(identity)' (\(principals.joined(separator: ","))), valid \(CertificateValidity.text(window.after)) to \(CertificateValidity.text(window.before)).")
-            if let output { inv.note("Wrote '\(output)'.") } else { inv.print("\(line)") }
+            if let output { inv.note("Wrote '\(output)'.") } else { inv.print("\(signed.line)") }
         }
-    }
-
-    /// The key to certify: --public-key FILE or --key KEY, exactly one.
-    private static func subjectKey(_ inv: Invocation, _ ctx: CAContext) throws -> PublicKeyLine {
-        switch (inv.args.value(.publicKey), inv.args.value(.key)) {
-        case (let path?, nil):
-            return try readPublicKey(path)
-        case (nil, let keyName?):
-            let stored = try ctx.reading("cannot read the keys") { try ctx.credentials.keys.find(name: keyName) }
-            guard let stored else { throw KeysFailure.notFound(keyName) }
-            return PublicKeyLine(key: try stored.publicKey, comment: stored.comment)
-        case (nil, nil):
-            throw CLIError.usage("say which key to certify: --public-key FILE or --key KEY")
-        case (_?, _?):
-            throw CLIError.usage("--public-key and --key cannot be given together")
-        }
-    }
-
-    /// A plain public key from a .pub file (or standard input); a certificate is refused.
-    static func readPublicKey(_ path: String) throws -> PublicKeyLine {
-        let bytes: [UInt8]
-        if path == "-" {
-            do { bytes = try FileDescriptor(STDIN_FILENO).readToEnd(limit: SSHConfigIdentityKeys.maxPublicSize) } catch {
-                throw CLIError.failure("cannot read the public key from standard input")
-            }
-        } else {
-            switch SSHConfigIdentityKeys.readPublicFile(path) {
-            case .success(let b): bytes = b
-            case .failure(let why): throw CLIError.failure("cannot read '\(path)': \(why)")
-            }
-        }
-        let content: PublicKeyFile.Content
-        do { content = try PublicKeyFile.parse(bytes) } catch let e as KeyFormatError {
-            throw CLIError.rejected("'\(path)' is not a public key: \(e.reason)", hint: "Give the .pub file of the key, as ssh-keygen writes it.")
-        }
-        guard case .key(let line) = content else {
-            throw CLIError.rejected("'\(path)' is a certificate, not a plain public key", hint: "Give the key's .pub file, not its -cert.pub.")
-        }
-        return line
     }
 
     static func presented(_ error: CertificateOptionError) -> CLIError {

@@ -1,5 +1,6 @@
 // The CA store's refusals as the user sees them.
 import HostStore
+import Workflows
 
 extension CertificateAuthorityRefusal: UserFacingError {
     var exitCode: ExitCode {

@@ -57,18 +57,18 @@ enum GitSetup {
         case (let name?, nil):
             // A key that does not exist is reported as the keys commands report it, without
             // creating a database.
-            let (ctx, key) = try KeysContext.existingKey(inv, named: name)
+            let (ctx, key) = try KeysContext.existingKey(inv.workspace, named: name)
             keyName = try offerDedicatedKey(inv, ctx, key, scope: scope, email: email) ?? name
             created = keyName != name
         case (nil, let name?):
             try KeyName.validate(name, option: "--new-key")
             try GitSigningSetup.findGit(environment: inv.environment).check(scope: scope, email: email)
-            _ = try KeysGenerate.generate(KeysContext.open(inv), name: name, comment: name)
+            _ = try KeyGeneration.generate(KeysContext.open(inv.workspace), name: name, comment: name)
             keyName = name
             created = true
         }
         let setup = try GitSigningSetup.findGit(environment: inv.environment)
-        let ctx = try KeysContext.open(inv)
+        let ctx = try KeysContext.open(inv.workspace)
         let outcome = try setup.run(database: ctx.database, keyName: keyName, scope: scope,
                                     email: email, home: inv.homeDirectory, environment: inv.environment,
                                     program: try SSHPaths.executable(), keyFolder: GitSetupWorkflow.keyFolder(databasePath: inv.databasePath),
@@ -127,7 +127,7 @@ enum GitSetup {
             return nil
         }
         try GitSigningSetup.findGit(environment: inv.environment).check(scope: scope, email: email)
-        _ = try KeysGenerate.generate(KeysContext.open(inv), name: name, comment: name)
+        _ = try KeyGeneration.generate(KeysContext.open(inv.workspace), name: name, comment: name)
         return name
     }
 

@@ -3,6 +3,7 @@
 // line `keys cert add` and `keys import` print, and the warnings they give. Its text (key
 // id, principals, options) comes from the CA: escaped where it is printed.
 import KeyFormats
+import Workflows
 import Sessions
 
 enum KeyCertificatePresentation {

@@ -1,6 +1,7 @@
 // The options of `hostbook keys edit` and what they change (KeyChanges): each option is
 // declared and read here, one place per option, so the command itself only applies them.
 import HostStore
+import Workflows
 import Sessions
 
 enum KeyEditOptions {

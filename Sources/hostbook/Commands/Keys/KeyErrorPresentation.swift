@@ -1,10 +1,8 @@
 // How key-format errors reach the user (key-store refusals are HostStoreErrors,
-// presented by HostStoreErrorPresentation): one line and the documented exit
-// code (docs/command-line.md, "Exit codes"). Vault and database errors met by the keys commands are
-// wrapped here too, with what was being done when they happened.
+// presented by HostStoreErrorPresentation; the workflows' are KeysRefusal+Presentation): one
+// line and the documented exit code (docs/command-line.md, "Exit codes").
+import Workflows
 import KeyFormats
-import HostStore
-import Vault
 
 extension KeyFormatError: UserFacingError {
     var exitCode: ExitCode {
@@ -23,23 +21,5 @@ extension KeyFormatError: UserFacingError {
         case .wrongPassphrase: "Check the passphrase and try again; nothing was stored."
         case .invalid, .unsupported: nil
         }
-    }
-}
-
-enum KeysFailure {
-    /// A vault error while `doing` something, as one line plus the vault's own hint.
-    static func vault(_ error: Error, _ doing: String) -> Error {
-        if let e = error as? VaultError { return CLIError.failure("\(doing): \(e.message)", hint: e.hint) }
-        return error
-    }
-
-    /// A database error while `doing` something.
-    static func database(_ error: Error, _ doing: String) -> Error {
-        if let e = error as? HostStoreError, e.kind == .database { return HostStoreErrorPresentation.cliError(e, doing: doing) }
-        return error
-    }
-
-    static func notFound(_ name: String) -> CLIError {
-        CLIError.notFound("no key named '\(name)'", hint: "Run 'hostbook keys list' to see the keys.")
     }
 }

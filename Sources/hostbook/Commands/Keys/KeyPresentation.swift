@@ -2,8 +2,17 @@
 // (the `key` object of docs/json.md) and the text of `keys show`.
 import HostStore
 import KeyFormats
+import Workflows
 
 enum KeyPresentation {
+    /// Where a key was read from, as messages name it: `'PATH'` or `standard input`.
+    static func shown(_ source: KeysRefusal.Source) -> String {
+        switch source {
+        case .file(let path): "'\(path)'"
+        case .standardInput: "standard input"
+        }
+    }
+
     static func json(_ key: StoredKey, randomart: Bool = false, use: KeySigningUse = .none) throws -> JSONValue {
         let pub = try key.publicKey
         let fields: [(String, JSONValue)] = [

@@ -1,6 +1,8 @@
 // `hostbook keys allowed-signers`: git's allowed signers file as the inventory makes it
 // (AllowedSigners), the same bytes `hostbook git setup` writes.
+import HostStore
 import Sessions
+import Workflows
 
 enum KeysAllowedSigners {
     static let spec = CommandSpec(
@@ -14,9 +16,8 @@ enum KeysAllowedSigners {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let bytes: [UInt8]
-        do { bytes = try AllowedSigners.render(database: inv.workspace.existingDatabase()) } catch let e as UserFacingError { throw e } catch {
-            throw KeysFailure.database(error, "cannot read the keys")
+        let bytes = try KeysRefusal.database(.readKeys) {
+            try inv.workspace.existingDatabase().map { AllowedSigners.render(try GitSigningKeys(database: $0).all()) } ?? []
         }
         if inv.json {
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { JSONValue.string(String($0)) }

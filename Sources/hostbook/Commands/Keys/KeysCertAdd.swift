@@ -2,6 +2,7 @@
 // (replacing the one it had: a renewal), after checking that it certifies KEY and that
 // its CA signature verifies (KeyCertificates).
 import HostStore
+import Workflows
 import KeyFormats
 
 enum KeysCertAdd {
@@ -23,26 +24,16 @@ enum KeysCertAdd {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!, file = inv.args.positional(1)!
-        let read = try KeyCertificateFile.read(file)
-        let ctx = try KeysContext.open(inv)
-        let key = try ctx.key(named: name)
-        let replaced: Certificate?
-        do {
-            replaced = try KeyCertificates(database: ctx.database).attach(read.certificate, comment: read.comment, to: key)
-        } catch let refusal as KeyCertificateRefusal {
-            throw refusal.cliError(file: file, key: key)
-        } catch {
-            throw KeysFailure.database(error, "cannot attach the certificate")
-        }
-        let stored = try ctx.key(named: key.name)
+        let attached = try KeyCertificateAttachment.attach(file: file, to: name, workspace: inv.workspace)
+        let (stored, certificate, replaced) = (attached.key, attached.certificate, attached.replaced)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
             return
         }
-        inv.print("Attached to key '\(key.name)': \(KeyCertificatePresentation.summary(read.certificate))")
-        if let replaced, replaced != read.certificate {
+        inv.print("Attached to key '\(stored.name)': \(KeyCertificatePresentation.summary(certificate))")
+        if let replaced, replaced != certificate {
             inv.note("It replaces the certificate with serial \(replaced.serial) (key id \"\(replaced.keyID)\").")
         }
-        KeyCertificatePresentation.warnings(read.certificate, inv)
+        KeyCertificatePresentation.warnings(certificate, inv)
     }
 }

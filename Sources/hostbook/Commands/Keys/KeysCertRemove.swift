@@ -1,5 +1,6 @@
 // `hostbook keys cert remove KEY`: detaches KEY's certificate (the key stays).
 import HostStore
+import Workflows
 
 enum KeysCertRemove {
     static let spec = CommandSpec(
@@ -11,20 +12,11 @@ enum KeysCertRemove {
 
     static func run(_ inv: Invocation) throws {
         let name = inv.args.positional(0)!
-        let ctx = try KeysContext.open(inv)
-        let key = try ctx.key(named: name)
-        let removed: Bool
-        do { removed = try KeyCertificates(database: ctx.database).remove(from: key) != nil } catch {
-            throw KeysFailure.database(error, "cannot remove the certificate")
-        }
-        guard removed else {
-            throw CLIError.notFound("key '\(key.name)' has no certificate", hint: "Run 'hostbook keys show \(ShellQuote.quote(key.name))' to see it.")
-        }
-        let stored = try ctx.key(named: key.name)
+        let stored = try KeyCertificateAttachment.remove(from: name, workspace: inv.workspace)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
-            inv.print("Removed the certificate of key '\(key.name)'.")
+            inv.print("Removed the certificate of key '\(stored.name)'.")
         }
     }
 }

@@ -1,21 +1,13 @@
 // `hostbook keys deploy KEY HOST [--keep-password]`: what ssh-copy-id does, through
-// hostbook's own sessions. Three steps, each one `hostbook ssh` session (SSHSession):
-//   1. log in as the host is saved (its stored password answered through SSH_ASKPASS, its
-//      key, or ssh's own prompt) and run AuthorizedKeysAppend's command, which appends the
-//      public key to ~/.ssh/authorized_keys unless it is there;
-//   2. log in again with that key only, served by the session's agent (no key file on
-//      disk, no password), running `exit 0`;
-//   3. only then attach the key to the host; the stored password is deleted from the vault
-//      unless --keep-password.
-// A failed step changes nothing saved; a key appended in step 1 stays on the server.
+// hostbook's own sessions: the steps are Workflows' KeyDeployment, each one `hostbook ssh`
+// session (SSHSession) run here (the stored password answered through SSH_ASKPASS, the key
+// served by the session's agent, or ssh's own prompt).
 #if canImport(Glibc)
 import Glibc
 #endif
-import HostStore
-import KeyFormats
-import Sessions
-import Credentials
 import Workflows
+import HostStore
+import Sessions
 
 enum KeysDeploy {
     static let spec = CommandSpec(
@@ -39,15 +31,8 @@ enum KeysDeploy {
     static func run(_ inv: Invocation) throws {
         let keyName = inv.args.positional(0)!, hostName = inv.args.positional(1)!
         let keepPassword = inv.args.flag(.keepPassword)
-        let (ctx, key) = try KeysContext.existingKey(inv, named: keyName)
-        // A key kept for SSHSIG namespaces never logs in (the agents refuse it): refused
-        // before anything is sent to the server.
-        let namespaces = try KeySigningUse.load(ctx.database, key).namespaces
-        if !namespaces.isEmpty {
-            throw CLIError.rejected("the key '\(key.name.escapedForTerminal)' signs only in the namespaces \(namespaces.sorted().joined(separator: ", ").escapedForTerminal) and cannot log in to a server",
-                                    hint: "Deploy another key, or lift the restriction with 'hostbook keys edit \(key.name.escapedForTerminal) --no-namespace'.")
-        }
-        let publicKey = try key.publicKey
+        let deployment = try KeyDeployment(key: keyName, workspace: inv.workspace)
+        let (ctx, key) = (deployment.context, deployment.key)
         var probe = try SSHClient.startProbe(environment: inv.environment)
         defer { if let unread = probe { _ = SSHClient.finish(unread) } }
         let plan = try HostStoreErrorPresentation.mapping {
@@ -62,43 +47,13 @@ enum KeysDeploy {
         SSHSession.blockWaitedSignals()
         let localUser = SSHSession.localUserName()
         let target = "\(host.user ?? localUser)@\(host.hostname):\(host.port)"
-
-        // 1. The key onto the server, logged in as the host is saved.
-        var first = ["-T"]
         // Without a stored password or key ssh would ask on the terminal: not with --no-input.
-        if inv.globals.noInput && !plan.needsAskpass && !plan.needsAgent { first += ["-o", "BatchMode=yes"] }
-        let appended = try session(plan, config, client, inv, database: ctx.database, localUser: localUser,
-                                   first + ["--", AuthorizedKeysAppend.remoteCommand(publicKey, comment: key.comment)])
-        switch appended {
-        case AuthorizedKeysAppend.appended, AuthorizedKeysAppend.alreadyPresent: break
-        case 255:
-            throw CLIError.failure("could not log in to '\(host.name)' (\(target)) to install the key; nothing was changed",
-                                   hint: host.auth == .password
-                                       ? "Check the stored password ('hostbook edit \(host.name) --password-stdin') and try again."
-                                       : "Check that 'hostbook ssh \(host.name)' logs in, then try again.")
-        default:
-            throw CLIError.failure("could not add the key to ~/.ssh/authorized_keys on '\(host.name)' (the remote command exited with \(appended)); nothing was changed",
-                                   hint: "The server needs a POSIX sh, grep and tail, and a writable home folder; see the messages above.")
+        let deployed = try deployment.deploy(plan, target: target, keepPassword: keepPassword,
+                                             batchFirst: inv.globals.noInput && !plan.needsAskpass && !plan.needsAgent,
+                                             workspace: inv.workspace) { plan, arguments in
+            try session(plan, config, client, inv, database: ctx.database, localUser: localUser, arguments)
         }
-
-        // 2. A login with the key alone, through the session's agent.
-        let verified = try session(plan.withKeyOnly(key), config, client, inv, database: ctx.database, localUser: localUser,
-                                   ["-T", "-o", "BatchMode=yes", "-o", "PreferredAuthentications=publickey",
-                                    "-o", "PasswordAuthentication=no", "-o", "KbdInteractiveAuthentication=no", "--", "exit 0"])
-        guard verified == 0 else {
-            throw CLIError.failure("the key '\(key.name)' is in ~/.ssh/authorized_keys on '\(host.name)', but a login with it failed; the host was not changed",
-                                   hint: "The server may not read that file (AuthorizedKeysFile, StrictModes) or may not accept the key's type.")
-        }
-
-        // 3. The host uses the key from now on.
-        var changes = HostChanges()
-        changes.key = .set(key.name)
-        if !keepPassword && host.auth == .password { changes.password = .clear }
-        let db = try HostStoreAccess.openForWriting(inv)
-        // CredentialStore owns the order: the row first, then the old password item.
-        let updated = try CredentialStore(database: db).editHost(host.name, changes, password: nil).new
-        let passwordRemoved = changes.password == .clear
-        let added = appended == AuthorizedKeysAppend.appended
+        let (updated, added, passwordRemoved) = (deployed.host, deployed.added, deployed.passwordRemoved)
         if inv.json {
             inv.printJSON(.object([("host", .string(updated.name)), ("key", .string(key.name)), ("added", .bool(added)),
                                    ("verified", .bool(true)), ("password_removed", .bool(passwordRemoved)), ("auth", .string(updated.auth.rawValue))]))

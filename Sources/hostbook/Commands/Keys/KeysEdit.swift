@@ -4,6 +4,7 @@
 // The command changes keys (changesHostsOrKeys), so a rename is carried into the allowed
 // signers file afterwards (AllowedSignersRefresh).
 import HostStore
+import Workflows
 
 enum KeysEdit {
     static let spec = CommandSpec(
@@ -29,27 +30,11 @@ enum KeysEdit {
         guard !changes.isEmpty || namespaces != nil else {
             throw CLIError.usage("nothing to change for key '\(name)'", hint: "Run 'hostbook keys edit --help' for the options.")
         }
-        // A key that does not exist is reported without creating a database.
-        _ = try KeysContext.existingKey(inv, named: name)
-        let ctx = try KeysContext.open(inv)
-        var key = try ctx.key(named: name)
-        if !changes.isEmpty {
-            let changed: StoredKey?
-            do {
-                changed = try ctx.store.update(name: name, changes)
-            } catch let e as HostStoreError where e.kind == .keyNameTaken {
-                throw CLIError.rejected("a key named '\(changes.rename ?? name)' already exists", hint: "Choose another name with --rename.")
-            } catch {
-                throw KeysFailure.database(error, "cannot change key '\(name)'")
-            }
-            guard let changed else { throw KeysFailure.notFound(name) }
-            key = changed
+        let edited = try KeyEditing.edit(name, changes, namespaces: namespaces, workspace: inv.workspace)
+        let (key, use) = (edited.key, edited.use)
+        if !edited.refusedHosts.isEmpty {
+            inv.warn("saved hosts log in with key '\(key.name)', which no longer signs ssh logins: \(edited.refusedHosts.joined(separator: ", "))")
         }
-        if let namespaces {
-            try KeysEditNamespaces.apply(namespaces, to: key, ctx)
-            if let warning = KeysEditNamespaces.hostsWarning(namespaces, key: key, ctx) { inv.warn(warning) }
-        }
-        let use = try KeySigningUse.load(ctx.database, key)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(key, use: use))
         } else {

@@ -4,6 +4,7 @@
 // git with NS `git`), refuses ssh authentication and is not offered to servers
 // (AgentAccessPolicy). `--no-namespace` lifts the restriction.
 import HostStore
+import Workflows
 
 enum KeysEditNamespaces {
     static let options: [OptionSpec] = [
@@ -27,25 +28,6 @@ enum KeysEditNamespaces {
             }
         }
         return Set(names)
-    }
-
-    /// Writes the key's namespaces.
-    static func apply(_ namespaces: Set<String>, to key: StoredKey, _ ctx: KeysContext) throws {
-        do {
-            try KeyNamespaces(database: ctx.database).set(namespaces, for: key)
-        } catch let e as HostStoreError where e.kind != .database {
-            throw e
-        } catch {
-            throw KeysFailure.database(error, "cannot change key '\(key.name)'")
-        }
-    }
-
-    /// The saved hosts that log in with a key now restricted to namespaces: they will be
-    /// refused (nil when there are none, or the key is not restricted).
-    static func hostsWarning(_ namespaces: Set<String>, key: StoredKey, _ ctx: KeysContext) -> TerminalText? {
-        guard !namespaces.isEmpty, let users = try? ctx.database.hostsLoggingIn(withKey: key.name) else { return nil }
-        guard !users.isEmpty else { return nil }
-        return "saved hosts log in with key '\(key.name)', which no longer signs ssh logins: \(users.joined(separator: ", "))"
     }
 
     /// One line saying what the key may sign now.

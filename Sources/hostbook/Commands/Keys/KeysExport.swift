@@ -1,24 +1,21 @@
 // `hostbook keys export NAME [--passphrase-stdin | --passphrase-file F | --no-passphrase]
 //  [--output FILE] [--rounds N]`: the private key as an openssh-key-v1 file, encrypted with
 // aes256-ctr + bcrypt (OpenSSH's own default), to stdout or a new 0600 file.
-import Credentials
+import Workflows
 import HostStore
 import KeyFormats
 import SecureMemory
-import Vault
 #if canImport(Glibc)
 import Glibc
 #endif
 
 enum KeysExport {
-    static let defaultRounds = 16
-
     static let spec = CommandSpec(
         ["keys", "export"],
         summary: "Write a private key as an OpenSSH key file, encrypted with a passphrase",
         usage: "NAME [--passphrase-stdin | --passphrase-file FILE | --no-passphrase] [--output FILE] [--rounds N]",
         discussion: """
-        The file is openssh-key-v1, encrypted with aes256-ctr and bcrypt (\(defaultRounds) rounds unless
+        The file is openssh-key-v1, encrypted with aes256-ctr and bcrypt (\(KeyExport.defaultRounds) rounds unless
         --rounds), exactly as ssh-keygen writes it. The new passphrase is asked twice on the
         terminal, or read with --passphrase-stdin / --passphrase-file. An empty passphrase is
         refused: to export the key unencrypted say so with --no-passphrase. --output writes a
@@ -30,13 +27,13 @@ enum KeysExport {
         options: PassphraseInput.options + [
             .flag(.noPassphrase, "Export without encryption (cipher none)"),
             .value(.output, "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),
-            .value(.rounds, "N", "bcrypt rounds (default \(defaultRounds))"),
+            .value(.rounds, "N", "bcrypt rounds (default \(KeyExport.defaultRounds))"),
         ],
         run: run)
 
     static func run(_ inv: Invocation) throws {
         try inv.args.exclusive(.passphraseStdin, .passphraseFile, .noPassphrase)
-        let rounds = try inv.args.int(.rounds, in: 1...OpenSSHPrivateKey.maxBcryptRounds) ?? defaultRounds
+        let rounds = try inv.args.int(.rounds, in: 1...OpenSSHPrivateKey.maxBcryptRounds) ?? KeyExport.defaultRounds
         if inv.args.flag(.noPassphrase) && inv.args.value(.rounds) != nil {
             throw CLIError.usage("--rounds applies only to an encrypted export, not with --no-passphrase")
         }
@@ -45,17 +42,10 @@ enum KeysExport {
             throw CLIError.rejected("refusing to write an unencrypted private key to the terminal",
                                     hint: "Use --output FILE, or redirect standard output to a file.")
         }
-        let (ctx, stored) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
-        try VaultPrivateKey.requireHeld(stored)
-        if let output = inv.args.value(.output) { try KeyFiles.refuseExisting(output) }
+        let export = try KeyExport(name: inv.args.positional(0)!, output: inv.args.value(.output), workspace: inv.workspace)
+        let stored = export.key
         let passphrase = try newPassphrase(inv)
-
-        let payload: SecretBytes?
-        do { payload = try ctx.vault.lookup(CredentialStore.itemID(of: stored)) } catch {
-            throw KeysFailure.vault(error, "cannot read the private key of '\(stored.name)' from the vault")
-        }
-        let key = try VaultPrivateKey.parse(payload, of: stored)
-        let file = try OpenSSHPrivateKey.encode(key, passphrase: passphrase, rounds: rounds)
+        let file = try export.file(passphrase: passphrase, rounds: rounds)
         if let output = inv.args.value(.output) {
             try KeyFiles.writeNew(output, file)
             inv.note("Wrote the private key of '\(stored.name)' to '\(output)'\(passphrase == nil ? " (unencrypted)" : "").")

@@ -1,6 +1,7 @@
 // `hostbook keys generate NAME [--type ed25519|ecdsa|rsa|ed25519-sk|ecdsa-sk] [--bits N]
 //  [--comment C] [--resident] [--verify-required] [--application ssh:NAME]`
 import HostStore
+import Workflows
 import KeyFormats
 import SecurityKeys
 
@@ -57,7 +58,7 @@ enum KeysGenerate {
         let comment = inv.args.value(.comment) ?? name
         if comment.contains("\n") || comment.contains("\r") { throw CLIError.usage("--comment must be one line") }
 
-        let stored = try generate(KeysContext.open(inv), name: name, type: type, bits: bits, comment: comment)
+        let stored = try KeyGeneration.generate(KeysContext.open(inv.workspace), name: name, type: type, bits: bits, comment: comment)
         if inv.json {
             inv.printJSON(try KeyPresentation.json(stored))
         } else {
@@ -78,7 +79,7 @@ enum KeysGenerate {
         var flags: SecurityKeys.SecurityKeyFlags = .userPresence
         if inv.args.flag(.resident) { flags.insert(.resident) }
         if inv.args.flag(.verifyRequired) { flags.insert(.userVerification) }
-        let ctx = try KeysContext.open(inv)
+        let ctx = try KeysContext.open(inv.workspace)
         _ = try ctx.credentials.admission(name: name, publicKey: nil)
         let middleware: any SecurityKeyMiddleware
         do { middleware = try SecurityKeyAccess.provider(inv.environment).middleware() } catch { throw error.cliError(key: name) }
@@ -92,19 +93,5 @@ enum KeysGenerate {
             inv.note("Generated key '\(stored.name)' on the security key: \(try KeyPresentation.summary(stored))")
             inv.print("\(try stored.publicKey.line(comment: stored.comment))")
         }
-    }
-
-    /// Generates a key and stores it under `name` (the vault item, then the row); also what
-    /// `git setup --new-key` makes its signing key with.
-    static func generate(_ ctx: KeysContext, name: String, type: KeyGenerationType = .ed25519, bits: Int? = nil,
-                         comment: String) throws -> StoredKey {
-        _ = try ctx.credentials.admission(name: name, publicKey: nil)
-        let key: PrivateKey
-        do {
-            key = try PrivateKeyGenerator.generate(type, bits: bits, comment: comment)
-        } catch let e as KeyFormatError {
-            throw CLIError.failure("cannot generate the key: \(e.reason)")
-        }
-        return try ctx.credentials.store(key, name: name, format: "generated").key
     }
 }

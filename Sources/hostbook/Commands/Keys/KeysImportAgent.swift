@@ -5,6 +5,7 @@
 // the vault. Its socket is saved as an upstream (AgentUpstreams), so the standing agent and
 // `hostbook ssh` find it.
 import Agent
+import Workflows
 import HostStore
 import KeyFormats
 
@@ -37,47 +38,13 @@ enum KeysImportAgent {
         let name = inv.args.value(.name)
         if let name { try KeyName.validate(name) }
 
-        let listed: [UpstreamIdentity]
-        do { listed = try UpstreamAgent(socket: socket).identities() } catch {
+        let result: AgentKeyImport.Result
+        do {
+            result = try AgentKeyImport.run(socket: socket, wanted: inv.args.value(.key), name: name, workspace: inv.workspace)
+        } catch let error as UpstreamAgentError {
             throw CLIError.failure(error.message, hint: error.hint)
         }
-        let certificates = listed.filter { $0.publicKey == nil }.count
-        var keys = listed.compactMap { identity in identity.publicKey.map { (key: $0, comment: identity.comment) } }
-        if let wanted = inv.args.value(.key) {
-            keys = keys.filter { $0.key.sha256Fingerprint == wanted }
-            guard !keys.isEmpty else {
-                throw CLIError.notFound("the agent at \(socket.escapedForTerminal) holds no key \(wanted.escapedForTerminal)",
-                                        hint: "'ssh-add -l -E sha256' with SSH_AUTH_SOCK=\(AgentCommands.shellQuoted(socket)) lists its keys.")
-            }
-        }
-        if name != nil && keys.count != 1 {
-            throw CLIError.usage("--name names one key, and the agent lists \(keys.count)", hint: "Choose the key with --key FINGERPRINT.")
-        }
-
-        let ctx = try KeysContext.open(inv)
-        var skipped: [StoredKey] = []
-        let imported: [StoredKey]
-        do {
-            var new: [NewKey] = []
-            var chosen: Set<String> = []
-            for (key, comment) in keys {
-                if let existing = try ctx.store.find(fingerprint: key.sha256Fingerprint) {
-                    skipped.append(existing)
-                    continue
-                }
-                let keyName = try name ?? freeName(for: key, comment: comment, ctx.store, besides: chosen)
-                chosen.insert(keyName.lowercased())
-                new.append(NewKey(uuid: UUIDString.random(), name: keyName, publicKey: key, comment: comment, format: "agent", location: .upstream))
-            }
-            // The socket first: saved alone it only makes the agents ask it; the keys all or none.
-            _ = try AgentUpstreams(database: ctx.database).add(socket)
-            imported = try ctx.store.insert(new)
-        } catch let e as HostStoreError where e.kind != .database {
-            throw e
-        } catch {
-            throw KeysFailure.database(error, "cannot save the keys")
-        }
-
+        let (imported, skipped, certificates) = (result.imported, result.alreadySaved, result.certificates)
         if inv.json {
             inv.printJSON(.object([("socket", .string(socket)),
                                    ("imported", .array(try imported.map { try KeyPresentation.json($0) })),
@@ -93,22 +60,5 @@ enum KeysImportAgent {
         if imported.isEmpty && skipped.isEmpty { inv.note("The agent at \(socket) lists no keys.") }
         inv.print("hostbook's agent signs with \(imported.count + skipped.count == 1 ? "it" : "them") through \(socket) (saved as an upstream agent);"
                   + " name one for a host with 'hostbook edit HOST --key NAME'.")
-    }
-
-    /// The key's comment (its last path component, as a file's key is named after the file)
-    /// when that is a valid, free name; else `agent-` and the start of its fingerprint.
-    /// `besides`: the names (lower-cased) chosen already for other keys of the same import.
-    static func freeName(for key: PublicKey, comment: String, _ store: KeyStore, besides: Set<String>) throws -> String {
-        func taken(_ name: String) throws -> Bool { try besides.contains(name.lowercased()) || store.find(name: name) != nil }
-        let base = comment.split(separator: "/").last.map(String.init) ?? ""
-        if (try? KeyName.validate(base)) != nil, try !taken(base) { return base }
-        let digits = key.sha256Fingerprint.dropFirst("SHA256:".count).filter { $0.isLetter || $0.isNumber }
-        var candidate = "agent-" + digits.prefix(8)
-        var n = 2
-        while try taken(candidate) {
-            candidate = "agent-" + digits.prefix(8) + "-\(n)"
-            n += 1
-        }
-        return candidate
     }
 }

@@ -2,6 +2,7 @@
 // security key keeps for SSH, each stored as a key of its own (its handle in the vault),
 // as `ssh-keygen -K` writes them to files.
 import Credentials
+import Workflows
 import HostStore
 import KeyFormats
 import SecurityKeys
@@ -24,19 +25,11 @@ enum KeysImportResident {
 
     static func run(_ inv: Invocation) throws {
         let prefix = inv.args.value(.name) ?? ""
-        let ctx = try KeysContext.open(inv)
+        let ctx = try KeysContext.open(inv.workspace)
         let middleware: any SecurityKeyMiddleware
         do { middleware = try SecurityKeyAccess.provider(inv.environment).middleware() } catch { throw error.cliError(key: nil) }
         let keys = try SecurityKeyAccess.withPIN(inv, key: nil) { (pin) throws(SecurityKeyError) in try middleware.loadResidentKeys(pin: pin) }
-        var stored: [StoredKey] = []
-        var skipped = 0
-        for var key in keys {
-            if try ctx.store.find(fingerprint: key.publicKey.sha256Fingerprint) != nil { skipped += 1; continue }
-            let name = try freeName(prefix + baseName(key), ctx)
-            try KeyName.validate(name)
-            key.comment = name
-            stored.append(try ctx.credentials.store(key, name: name, format: "resident").key)
-        }
+        let (stored, skipped) = try ResidentKeyImport.store(keys, prefix: prefix, ctx)
         if inv.json {
             inv.printJSON(.array(try stored.map { try KeyPresentation.json($0) }))
         } else {
@@ -44,22 +37,5 @@ enum KeysImportResident {
             if stored.isEmpty && skipped == 0 { inv.note("The security key holds no resident keys for ssh: applications.") }
             if skipped > 0 { inv.note("\(skipped) resident key(s) were stored already and are left as they are.") }
         }
-    }
-
-    /// ssh:NAME → NAME; ssh: → security-key.
-    static func baseName(_ key: PrivateKey) -> String {
-        guard let handle = SecurityKeyHandle(key) else { return "security-key" }
-        let rest = String(handle.application.dropFirst("ssh:".count))
-        return rest.isEmpty ? "security-key" : rest
-    }
-
-    private static func freeName(_ base: String, _ ctx: KeysContext) throws -> String {
-        var name = base
-        var n = 2
-        while try ctx.store.find(name: name) != nil {
-            name = "\(base)-\(n)"
-            n += 1
-        }
-        return name
     }
 }

@@ -3,6 +3,7 @@
 // identity and each object's CKA_ID) in the database; nothing secret is stored. With
 // --pin-stdin the PIN is checked by logging in first (a wrong PIN: exit 6, nothing stored).
 import HostStore
+import Workflows
 import KeyFormats
 import SecureMemory
 import Tokens
@@ -41,58 +42,21 @@ enum KeysImportToken {
         let allowed = inv.args.values(.allowModule)
         let pin: SecretBytes? = inv.args.flag(.pinStdin) ? try Terminal.readSecretFromStdin(what: "the PIN") : nil
         if let pin, pin.isEmpty { throw CLIError.rejected("the PIN is empty", hint: "Give the token's user PIN on standard input.") }
-        let module: TokenModule
-        let token: TokenInfo
-        let objects: [TokenKeyObject]
+        let result: TokenKeyImport.Result
         do {
-            module = try TokenModule.load(path: path, allowed: allowed)
-            token = try module.token(slot: slot, label: inv.args.value(.label))
-            if let pin { try module.checkPIN(pin, on: token) }
-            objects = try module.publicKeys(on: token)
-        } catch { throw error.cliError() }
-
-        let ctx = try KeysContext.open(inv)
-        let place = { (object: TokenKeyObject) in
-            TokenKeyPlace(module: path, tokenLabel: token.label, tokenManufacturer: token.manufacturer, tokenModel: token.model,
-                          tokenSerial: token.serial, objectID: object.id, objectLabel: object.label)
-        }
-        var new: [(name: String, publicKey: PublicKey, place: TokenKeyPlace)] = []
-        var taken = Set<String>()
-        var skipped = 0
-        for object in objects {
-            let fingerprint = object.publicKey.sha256Fingerprint
-            if try ctx.store.find(fingerprint: fingerprint) != nil || new.contains(where: { $0.publicKey == object.publicKey }) {
-                skipped += 1
-                continue
-            }
-            let base = prefix + baseName(object)
-            var name = base
-            var n = 2
-            while try taken.contains(name.lowercased()) || ctx.store.find(name: name) != nil {
-                name = "\(base)-\(n)"
-                n += 1
-            }
-            try KeyName.validate(name)
-            taken.insert(name.lowercased())
-            new.append((name, object.publicKey, place(object)))
-        }
-        let stored: [StoredKey]
-        do { stored = try TokenKeys(database: ctx.database).insert(new) } catch { throw KeysFailure.database(error, "cannot save the token's keys") }
-
+            result = try TokenKeyImport.run(TokenKeyImport.Request(module: path, slot: slot, label: inv.args.value(.label), allowed: allowed,
+                                                                   pin: pin, prefix: prefix), workspace: inv.workspace)
+        } catch let error as TokenError { throw error.cliError() }
+        let (token, skipped) = (result.token, result.skipped)
         if inv.json {
-            inv.printJSON(.array(zip(stored, new).map { json($0.0, $0.1.place) }))
+            inv.printJSON(.array(result.recorded.map { json($0.key, $0.place) }))
         } else {
-            for (key, _) in zip(stored, new) {
+            for (key, _) in result.recorded {
                 inv.print("Recorded key '\(key.name)' (\(key.algorithm) \(key.fingerprint)) on token '\(token.label)'")
             }
-            if stored.isEmpty && skipped == 0 { inv.note("The token holds no public keys ssh can use.") }
+            if result.recorded.isEmpty && skipped == 0 { inv.note("The token holds no public keys ssh can use.") }
             if skipped > 0 { inv.note("\(skipped) key(s) were recorded already and are left as they are.") }
         }
-    }
-
-    /// The object's label when it makes a key name, else "token-key".
-    static func baseName(_ object: TokenKeyObject) -> String {
-        (try? KeyName.validate(object.label)) != nil && !object.label.isEmpty ? object.label : "token-key"
     }
 
     static func json(_ key: StoredKey, _ place: TokenKeyPlace) -> JSONValue {

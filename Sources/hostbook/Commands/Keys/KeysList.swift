@@ -1,5 +1,6 @@
 // `hostbook keys list`
 import HostStore
+import Workflows
 
 enum KeysList {
     static let spec = CommandSpec(
@@ -9,9 +10,8 @@ enum KeysList {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let ctx = try KeysContext.openForReading(inv)
-        let keys: [StoredKey]
-        do { keys = try ctx?.store.list() ?? [] } catch { throw KeysFailure.database(error, "cannot read the keys") }
+        let ctx = try KeysContext.openForReading(inv.workspace)
+        let keys = try KeysRefusal.database(.readKeys) { try ctx?.store.list() ?? [] }
         if inv.json {
             let uses = try ctx.map { try KeySigningUse.all($0.database) } ?? [:]
             inv.printJSON(.array(try keys.map { try KeyPresentation.json($0, use: uses[$0.id] ?? .none) }))

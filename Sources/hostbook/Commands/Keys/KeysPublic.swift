@@ -1,4 +1,6 @@
 // `hostbook keys public NAME`: the public line, as in a .pub file or authorized_keys.
+import Workflows
+
 enum KeysPublic {
     static let spec = CommandSpec(
         ["keys", "public"],
@@ -8,7 +10,7 @@ enum KeysPublic {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let (_, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        let (_, key) = try KeysContext.existingKey(inv.workspace, named: inv.args.positional(0)!)
         let line = try key.publicKey.line(comment: key.comment)
         if inv.json {
             inv.printJSON(.object([("name", .string(key.name)), ("public_key", .string(line))]))

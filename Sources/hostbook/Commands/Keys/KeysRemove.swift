@@ -1,6 +1,7 @@
 // `hostbook keys remove NAME [--yes]`: the database row first, then the vault item
 // (CredentialStore.removeKey); a leftover vault item is reported for doctor.
 import HostStore
+import Workflows
 
 enum KeysRemove {
     static let spec = CommandSpec(
@@ -14,8 +15,8 @@ enum KeysRemove {
 
     static func run(_ inv: Invocation) throws {
         // A key that does not exist is reported without creating a database.
-        _ = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
-        let ctx = try KeysContext.open(inv)
+        _ = try KeysContext.existingKey(inv.workspace, named: inv.args.positional(0)!)
+        let ctx = try KeysContext.open(inv.workspace)
         let key = try ctx.key(named: inv.args.positional(0)!)
         if !inv.args.flag(.yes) {
             try inv.requirePrompt(for: "confirmation to remove key '\(key.name)'", alternative: "--yes")
@@ -23,7 +24,7 @@ enum KeysRemove {
                 throw CLIError.failure("cancelled; key '\(key.name)' was not removed")
             }
         }
-        guard let removed = try ctx.credentials.removeKey(named: key.name) else { throw KeysFailure.notFound(key.name) }
+        guard let removed = try ctx.credentials.removeKey(named: key.name) else { throw KeysRefusal.keyNotFound(key.name) }
         if inv.json {
             inv.printJSON(.object([("name", .string(removed.name)), ("fingerprint", .string(removed.fingerprint)), ("removed", .bool(true))]))
         } else {

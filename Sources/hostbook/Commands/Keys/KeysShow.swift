@@ -1,4 +1,6 @@
 // `hostbook keys show NAME [--randomart]`
+import Workflows
+
 enum KeysShow {
     static let spec = CommandSpec(
         ["keys", "show"],
@@ -9,7 +11,7 @@ enum KeysShow {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let (ctx, key) = try KeysContext.existingKey(inv, named: inv.args.positional(0)!)
+        let (ctx, key) = try KeysContext.existingKey(inv.workspace, named: inv.args.positional(0)!)
         let randomart = inv.args.flag(.randomart)
         let use = try KeySigningUse.load(ctx.database, key)
         if inv.json {

@@ -1,6 +1,7 @@
 // Where a passphrase comes from: --passphrase-stdin, --passphrase-file F, or a no-echo
 // prompt on the terminal. Secrets never come from argv.
 import SecureMemory
+import Workflows
 
 enum PassphraseInput {
     static let options: [OptionSpec] = [

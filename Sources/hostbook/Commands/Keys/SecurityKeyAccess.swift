@@ -2,6 +2,7 @@
 // built-in one), the agents' signer for an sk key, and a PIN asked on the terminal when
 // the authenticator wants one (never from argv or the environment).
 import Agent
+import Workflows
 import HostStore
 import KeyFormats
 import SecureMemory
@@ -22,33 +23,16 @@ enum SecurityKeyAccess {
     /// needs its PIN (verify-required, or the authenticator says so) has it asked through
     /// SSH_ASKPASS, else, when `terminal` (a `hostbook ssh` session), on the terminal.
     static func signer(_ environment: [String: String], terminal: Bool = false) -> @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8] {
-        let signer = SecurityKeySigner(provider: provider(environment))
-        return { name, key, data in
-            func unavailable(_ error: SecurityKeyError) -> AgentKeyUnavailable {
-                if error == .pinRequired {
-                    return AgentKeyUnavailable(message: "the security key of '\(name.escapedForTerminal)' needs its PIN and nobody could be asked for it",
-                                               hint: "Set SSH_ASKPASS for the agent (hostbook asks the PIN through it), or log in with 'hostbook ssh' on a terminal.")
-                }
-                let (message, hint) = error.words(key: name)
-                return AgentKeyUnavailable(message: message, hint: hint)
-            }
-            let asksPIN = SecurityKeyHandle(key)?.flags.contains(.userVerification) == true
-            if !asksPIN {
-                do throws(SecurityKeyError) {
-                    return try signer.sign(key, data: data)
-                } catch .pinRequired {
-                    // Asked below.
-                } catch {
-                    throw unavailable(error)
-                }
-            }
-            guard let pin = askPIN(name: name, environment: environment, terminal: terminal) else { throw unavailable(.pinRequired) }
-            do throws(SecurityKeyError) {
-                return try signer.sign(key, data: data, pin: pin)
-            } catch {
-                throw unavailable(error)
-            }
-        }
+        SecurityKeySigning.signer(provider: provider(environment),
+                                  askPIN: { name in askPIN(name: name, environment: environment, terminal: terminal) },
+                                  unavailable: { name, error in
+                                      if error == .pinRequired {
+                                          return AgentKeyUnavailable(message: "the security key of '\(name.escapedForTerminal)' needs its PIN and nobody could be asked for it",
+                                                                     hint: "Set SSH_ASKPASS for the agent (hostbook asks the PIN through it), or log in with 'hostbook ssh' on a terminal.")
+                                      }
+                                      let (message, hint) = error.words(key: name)
+                                      return AgentKeyUnavailable(message: message, hint: hint)
+                                  })
     }
 
     /// The PIN through SSH_ASKPASS, else on the terminal when there is one to ask on.

@@ -1,5 +1,6 @@
 // SecurityKeys' errors in words: one line naming the key and what to do.
 import SecurityKeys
+import Workflows
 
 extension SecurityKeyError {
     /// The message and hint for an operation on the key named `key` (nil: a new key, or

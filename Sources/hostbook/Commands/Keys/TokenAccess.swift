@@ -1,9 +1,9 @@
-// How the agents reach the keys on PKCS#11 tokens (TokenKeySigners, Sessions): where each
-// key is, read from the database when it signs, and the token's PIN asked through
-// SSH_ASKPASS, else (a `hostbook ssh` session) on the terminal; never from argv or the
-// environment. A failure is worded here for the agent log and key-status.
+// How the agents reach the keys on PKCS#11 tokens (TokenKeySigners, Sessions, set up by
+// Workflows' LocationSigners): the token's PIN asked through SSH_ASKPASS, else (a
+// `hostbook ssh` session) on the terminal; never from argv or the environment. A failure is
+// worded here for the agent log and key-status.
 import Agent
-import HostStore
+import Workflows
 import SecureMemory
 import Sessions
 import Tokens
@@ -12,19 +12,8 @@ import Glibc
 #endif
 
 enum TokenAccess {
-    /// The token keys' provider of one agent session (its PINs live as long as it does).
-    /// `terminal`: the PIN may be asked on this process's terminal (`hostbook ssh`).
-    static func signers(databasePath: String, environment: [String: String], terminal: Bool) -> TokenKeySigners {
-        TokenKeySigners(place: { key in
-            guard let database = try HostDatabase.openForReading(path: databasePath) else { return nil }
-            return try TokenKeys(database: database).place(of: key)
-        }, askPIN: { key, token in
-            askPIN(key: key.name, token: token.label, environment: environment, terminal: terminal)
-        })
-    }
-
     /// The PIN through SSH_ASKPASS, else on the terminal when there is one to ask on.
-    private static func askPIN(key: String, token: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
+    static func askPIN(key: String, token: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
         let prompt = "Enter the PIN of the token '\(token.escapedForTerminal)' for the key '\(key.escapedForTerminal)':"
         if let pin = AskpassSecret.ask(prompt, environment: environment), !pin.isEmpty { return pin }
         guard terminal, isatty(STDIN_FILENO) == 1 else { return nil }

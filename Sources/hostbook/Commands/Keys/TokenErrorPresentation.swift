@@ -1,5 +1,6 @@
 // Tokens' errors in words: one line naming the module or token and what to do.
 import Tokens
+import Workflows
 
 extension TokenError {
     func cliError() -> CLIError {

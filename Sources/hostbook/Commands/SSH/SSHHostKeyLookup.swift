@@ -19,6 +19,7 @@ import Glibc
 import HostStore
 import KeyFormats
 import Sessions
+import Workflows
 import System
 import Workflows
 

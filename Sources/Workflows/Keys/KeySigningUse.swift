@@ -3,32 +3,28 @@
 // commits as (GitSigningKeys).
 import HostStore
 
-struct KeySigningUse {
+public struct KeySigningUse: Sendable {
     /// Sorted; empty: not restricted.
-    var namespaces: [String] = []
+    public var namespaces: [String] = []
     /// nil: not set up for git.
-    var gitEmail: String?
+    public var gitEmail: String?
 
-    static let none = KeySigningUse()
+    public static let none = KeySigningUse()
 
-    static func load(_ database: HostDatabase, _ key: StoredKey) throws -> KeySigningUse {
-        do {
-            return KeySigningUse(namespaces: try KeyNamespaces(database: database).namespaces(of: key),
-                                 gitEmail: try GitSigningKeys(database: database).email(of: key))
-        } catch {
-            throw KeysFailure.database(error, "cannot read the keys")
+    public static func load(_ database: HostDatabase, _ key: StoredKey) throws -> KeySigningUse {
+        try KeysRefusal.database(.readKeys) {
+            KeySigningUse(namespaces: try KeyNamespaces(database: database).namespaces(of: key),
+                          gitEmail: try GitSigningKeys(database: database).email(of: key))
         }
     }
 
     /// Every key's, by key id (one read each for the whole listing).
-    static func all(_ database: HostDatabase) throws -> [Int64: KeySigningUse] {
-        do {
+    public static func all(_ database: HostDatabase) throws -> [Int64: KeySigningUse] {
+        try KeysRefusal.database(.readKeys) {
             var result: [Int64: KeySigningUse] = [:]
             for (id, namespaces) in try KeyNamespaces(database: database).all() { result[id, default: .none].namespaces = namespaces.sorted() }
             for entry in try GitSigningKeys(database: database).all() { result[entry.key.id, default: .none].gitEmail = entry.email }
             return result
-        } catch {
-            throw KeysFailure.database(error, "cannot read the keys")
         }
     }
 }

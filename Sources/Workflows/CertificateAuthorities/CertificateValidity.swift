@@ -6,12 +6,12 @@
 import Glibc
 #endif
 
-enum CertificateValidity {
-    static let shortest: UInt64 = 5
-    static let longest: UInt64 = 3650 * 86_400
+public enum CertificateValidity {
+    public static let shortest: UInt64 = 5
+    public static let longest: UInt64 = 3650 * 86_400
 
     /// Seconds in `text` (`90s`, `15m`, `8h`, `30d`, `2w`), nil when it is not a duration.
-    static func seconds(_ text: String) -> UInt64? {
+    public static func seconds(_ text: String) -> UInt64? {
         guard let unit = text.last, let count = UInt64(text.dropLast()), !text.dropLast().isEmpty,
               text.dropLast().allSatisfy(\.isASCII) else { return nil }
         let scale: UInt64
@@ -28,7 +28,7 @@ enum CertificateValidity {
     }
 
     /// Seconds since the epoch of an RFC 3339 time (`Z` or `±HH:MM`), or of `now`.
-    static func time(_ text: String, now: UInt64) -> UInt64? {
+    public static func time(_ text: String, now: UInt64) -> UInt64? {
         if text == "now" { return now }
         let b = Array(text.utf8)
         guard b.count >= 20 else { return nil }
@@ -72,7 +72,7 @@ enum CertificateValidity {
     }
 
     /// `2026-12-07T10:00:00Z`; `forever` for the largest time.
-    static func text(_ time: UInt64) -> String {
+    public static func text(_ time: UInt64) -> String {
         if time == UInt64.max { return "forever" }
         var t = time_t(clamping: time)
         var parts = tm()
@@ -82,12 +82,11 @@ enum CertificateValidity {
     }
 
     /// The window from the options: exactly one of --valid and --valid-to; --valid-from
-    /// defaults to now. Refused (exit 2) when out of bounds or reversed.
-    static func window(valid: String?, from: String?, to: String?, now: UInt64) throws -> (after: UInt64, before: UInt64) {
-        let timeHint = "Give a time as 2026-12-07T10:00:00Z (RFC 3339, with Z or an offset) or 'now'."
+    /// defaults to now. Refused when out of bounds or reversed.
+    public static func window(valid: String?, from: String?, to: String?, now: UInt64) throws(KeysRefusal) -> (after: UInt64, before: UInt64) {
         let start: UInt64
         if let from {
-            guard let t = time(from, now: now) else { throw CLIError.usage("--valid-from '\(from)' is not a time", hint: timeHint) }
+            guard let t = time(from, now: now) else { throw KeysRefusal.validFromNotATime(from) }
             start = t
         } else {
             start = now
@@ -96,27 +95,26 @@ enum CertificateValidity {
         switch (valid, to) {
         case (let valid?, nil):
             guard let d = seconds(valid) else {
-                throw CLIError.usage("--valid '\(valid)' is not a duration", hint: "Give a number and a unit: 5s to 3650d (s, m, h, d or w).")
+                throw KeysRefusal.validNotADuration(valid)
             }
             guard d >= shortest, d <= longest else {
-                throw CLIError.usage("--valid must be from 5s to 3650d, not '\(valid)'")
+                throw KeysRefusal.validOutOfBounds(valid)
             }
             end = start + d
         case (nil, let to?):
-            guard let t = time(to, now: now) else { throw CLIError.usage("--valid-to '\(to)' is not a time", hint: timeHint) }
+            guard let t = time(to, now: now) else { throw KeysRefusal.validToNotATime(to) }
             end = t
         case (nil, nil):
-            throw CLIError.usage("say how long the certificate is valid: --valid DURATION or --valid-to TIME",
-                                 hint: "For example --valid 8h, or --valid-from 2026-12-07T09:00:00Z --valid-to 2026-12-07T17:00:00Z.")
+            throw KeysRefusal.validityMissing
         case (_?, _?):
-            throw CLIError.usage("--valid and --valid-to cannot be given together")
+            throw KeysRefusal.validAndValidTo
         }
-        guard end > start else { throw CLIError.usage("the certificate would expire before it becomes valid (--valid-to is not after --valid-from)") }
+        guard end > start else { throw KeysRefusal.expiresBeforeValid }
         guard end - start >= shortest, end - start <= longest else {
-            throw CLIError.usage("the validity window must be from 5s to 3650d long")
+            throw KeysRefusal.windowOutOfBounds
         }
         return (start, end)
     }
 
-    static func now() -> UInt64 { UInt64(max(0, Glibc.time(nil))) }
+    public static func now() -> UInt64 { UInt64(max(0, Glibc.time(nil))) }
 }

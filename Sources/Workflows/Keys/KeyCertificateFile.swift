@@ -6,43 +6,40 @@ import Glibc
 import KeyFormats
 import System
 
-enum KeyCertificateFile {
+public enum KeyCertificateFile {
     /// Larger than any certificate line (a certificate of a 16384-bit RSA key by such a
     /// CA, with many principals, is well under it).
-    static let maxSize = 256 * 1024
+    public static let maxSize = 256 * 1024
 
-    struct Read {
-        let certificate: Certificate
-        let comment: String
+    public struct Read {
+        public let certificate: Certificate
+        public let comment: String
     }
 
     /// The certificate in `path`: a missing or unreadable file is exit 1, one that holds
-    /// no certificate exit 5.
-    static func read(_ path: String) throws -> Read {
-        let shown = "'\(path)'"
+    /// no certificate is refused.
+    public static func read(_ path: String) throws -> Read {
         let bytes: [UInt8]
         do {
             let (fd, _) = try RegularFile.open(path)
             defer { close(fd) }
             bytes = try FileDescriptor(fd).readToEnd(limit: maxSize)
         } catch {
-            throw CLIError.failure("cannot read \(shown): \(error)", hint: "Give the certificate file (usually KEY-cert.pub, as ssh-keygen -s writes it).")
+            throw KeysRefusal.certificateUnreadable(path: path, reason: "\(error)")
         }
         let content: PublicKeyFile.Content
         do { content = try PublicKeyFile.parse(bytes) } catch let e as KeyFormatError {
-            throw CLIError.rejected("\(shown) holds no certificate: \(e.reason)",
-                                    hint: "Give the certificate file (usually KEY-cert.pub, as ssh-keygen -s writes it).")
+            throw KeysRefusal.notACertificate(path: path, reason: e.reason)
         }
         guard case .certificate(let certificate, let comment) = content else {
-            throw CLIError.rejected("\(shown) is a public key, not a certificate",
-                                    hint: "Give the certificate file (usually KEY-cert.pub, as ssh-keygen -s writes it).")
+            throw KeysRefusal.publicKeyNotCertificate(path: path)
         }
         return Read(certificate: certificate, comment: PrintableText.clean(comment))
     }
 
     /// `privateKeyPath-cert.pub` (ssh-keygen's name for a key's certificate), or nil when
     /// there is no such file.
-    static func beside(_ privateKeyPath: String) -> String? {
+    public static func beside(_ privateKeyPath: String) -> String? {
         let path = privateKeyPath + "-cert.pub"
         var info = stat()
         return lstat(path, &info) == 0 ? path : nil

@@ -7,14 +7,14 @@ import Glibc
 import KeyFormats
 import System
 
-enum CompanionPublicKey {
+public enum CompanionPublicKey {
     /// Larger than any public key line (a 16384-bit RSA key is about 2.8 KiB).
-    static let maxSize = 64 * 1024
+    public static let maxSize = 64 * 1024
 
     /// The comment of `privateKeyPath + ".pub"` when that file is a public key line for
     /// `key`; nil when there is no such file, it holds another key, or it has no comment.
     /// Only a regular file is read (RegularFile: never a FIFO or a device).
-    static func comment(beside privateKeyPath: String, for key: PublicKey) -> String? {
+    public static func comment(beside privateKeyPath: String, for key: PublicKey) -> String? {
         guard let (fd, _) = try? RegularFile.open(privateKeyPath + ".pub") else { return nil }
         defer { close(fd) }
         guard let bytes = try? FileDescriptor(fd).readToEnd(limit: maxSize),

@@ -1,0 +1,26 @@
+// The signers of the keys whose private half is not in the vault, as the standing agent
+// (`agent run`) and `hostbook ssh` set them up: one provider per KeyLocation (Sessions'
+// KeySigners). A new kind of credential (a security key's middleware, a token's module)
+// adds its provider here; the access policy and the agents stay as they are. A location
+// without a provider is read through the vault, as before (an sk key's handle, which
+// cannot sign by itself). Asking a token's PIN is the caller's.
+import Agent
+import HostStore
+import SecureMemory
+import Sessions
+import Tokens
+
+public enum LocationSigners {
+    /// `upstreams`: the other agents' sockets, in the order they are asked. Token keys are
+    /// found, when they sign, in the database at `databasePath` (read afresh each time: the
+    /// agents sign on their own threads); `askTokenPIN` gives a token's PIN, nil when nobody
+    /// could be asked.
+    public static func make(upstreams: [String], databasePath: String,
+                            askTokenPIN: @escaping @Sendable (StoredKey, TokenInfo) -> SecretBytes?) -> KeySigners {
+        KeySigners([.upstream: UpstreamKeySigners(sockets: upstreams),
+                    .token: TokenKeySigners(place: { key in
+                        guard let database = try HostDatabase.openForReading(path: databasePath) else { return nil }
+                        return try TokenKeys(database: database).place(of: key)
+                    }, askPIN: askTokenPIN)])
+    }
+}
