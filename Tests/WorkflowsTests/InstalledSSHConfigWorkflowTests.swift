@@ -71,7 +71,7 @@ final class InstalledSSHConfigWorkflowTests: XCTestCase {
         struct NoProgram: Error {}
         let workspace = workspace()
         let check = { (programs: @escaping () throws -> InstalledSSHConfig.Programs) in
-            InstalledSSHConfigCheck(workspace: workspace, programs: programs, agentSocket: "/run/none/agent.sock", runningAgent: { _ in nil }).run()
+            InstalledSSHConfigCheck(workspace: workspace, programs: programs, agentSocket: { "/run/none/agent.sock" }, runningAgent: { _ in nil }).run()
         }
         guard case .sshConfigNotInstalled? = check({ self.programs }).first else { return XCTFail("installed") }
         try Data("Host mine\n    HostName mine.test\n".utf8).write(to: URL(fileURLWithPath: home + "/.ssh/config"))

@@ -12,12 +12,14 @@ public struct InstalledSSHConfigCheck {
     /// What the blocks name (this program's path, the agent's socket); its error is a finding.
     public let programs: () throws -> InstalledSSHConfig.Programs
     /// The standing agent's socket, nil when its folder cannot be made (nothing is said).
-    public let agentSocket: String?
+    /// The standing agent's socket; asked only when the configuration is installed (finding
+    /// it prepares hostbook's socket folder, which a doctor of nothing installed must not).
+    public let agentSocket: () -> String?
     /// The pid of the agent answering at a socket, nil when none does.
     public let runningAgent: (String) -> Int32?
 
     public init(workspace: Workspace, programs: @escaping () throws -> InstalledSSHConfig.Programs,
-                agentSocket: String?, runningAgent: @escaping (String) -> Int32?) {
+                agentSocket: @escaping () -> String?, runningAgent: @escaping (String) -> Int32?) {
         self.workspace = workspace
         self.programs = programs
         self.agentSocket = agentSocket
@@ -54,7 +56,7 @@ public struct InstalledSSHConfigCheck {
         for clash in rendered?.clashes ?? [] {
             out.append(.sshConfigClash(host: clash.host, place: clash.place, generated: installed.generated))
         }
-        if let socket = agentSocket {
+        if let socket = agentSocket() {
             out.append(runningAgent(socket).map { .agentRunning(pid: $0, socket: socket) } ?? .agentStopped(socket: socket))
         }
         // A host the configuration holds: one left out resolves to the user's own block.

@@ -12,15 +12,14 @@ import Tokens
 
 public enum LocationSigners {
     /// `upstreams`: the other agents' sockets, in the order they are asked. Token keys are
-    /// found, when they sign, in the database at `databasePath` (read afresh each time: the
-    /// agents sign on their own threads); `askTokenPIN` gives a token's PIN, nil when nobody
-    /// could be asked.
-    public static func make(upstreams: [String], databasePath: String,
+    /// found, when they sign, in `database` (the command's own handle, read afresh each time
+    /// under its lock: the agents sign on their own threads; nil: there is no database, so no
+    /// token key); `askTokenPIN` gives a token's PIN, nil when nobody could be asked.
+    public static func make(upstreams: [String], database: SharedDatabase?,
                             askTokenPIN: @escaping @Sendable (StoredKey, TokenInfo) -> SecretBytes?) -> KeySigners {
         KeySigners([.upstream: UpstreamKeySigners(sockets: upstreams),
                     .token: TokenKeySigners(place: { key in
-                        guard let database = try HostDatabase.openForReading(path: databasePath) else { return nil }
-                        return try TokenKeys(database: database).place(of: key)
+                        try database?.read { try TokenKeys(database: $0).place(of: key) }
                     }, askPIN: askTokenPIN)])
     }
 }

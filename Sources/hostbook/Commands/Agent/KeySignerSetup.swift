@@ -2,16 +2,17 @@
 // LocationSigners), with a token's PIN asked as TokenAccess asks it, and their failures in
 // the log's words.
 import Agent
+import HostStore
 import Sessions
 import Tokens
 import Workflows
 
 enum KeySignerSetup {
     /// `upstreams`: the other agents' sockets, in the order they are asked. Token keys are
-    /// found in the database at `databasePath`, their PINs asked through SSH_ASKPASS of
+    /// found in `database` (the command's handle), their PINs asked through SSH_ASKPASS of
     /// `environment`, else on the terminal when `terminal` (`hostbook ssh`).
-    static func signers(upstreams: [String], databasePath: String, environment: [String: String], terminal: Bool) -> KeySigners {
-        LocationSigners.make(upstreams: upstreams, databasePath: databasePath) { key, token in
+    static func signers(upstreams: [String], database: SharedDatabase?, environment: [String: String], terminal: Bool) -> KeySigners {
+        LocationSigners.make(upstreams: upstreams, database: database) { key, token in
             TokenAccess.askPIN(key: key.name, token: token.label, environment: environment, terminal: terminal)
         }
     }

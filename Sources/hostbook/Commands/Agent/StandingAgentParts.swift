@@ -4,18 +4,19 @@
 // another agent holds signed through the upstream sockets, a token's with its PIN asked
 // through $SSH_ASKPASS (KeySignerSetup, TokenAccess); every failure in the log's words.
 import Agent
+import HostStore
 import Sessions
 import Workflows
 
 enum StandingAgentParts {
-    /// `databasePath`: where a token key's place is read when it signs.
-    static func make(databasePath: String, terminal: TerminalApprover?, upstreams: [String]) -> StandingAgentSetup.Parts {
+    /// `database`: where a token key's place is read when it signs (the agent's own handle).
+    static func make(database: SharedDatabase, terminal: TerminalApprover?, upstreams: [String]) -> StandingAgentSetup.Parts {
         let environment = ProcessEnvironment.current()
         let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: environment, wording: AgentApprovalWording())]
         return StandingAgentSetup.Parts(
             approver: FirstAvailableApprover(approvers.compactMap { $0 }),
             wording: AgentApprovalWording(),
-            signers: KeySignerSetup.signers(upstreams: upstreams, databasePath: databasePath, environment: environment, terminal: false),
+            signers: KeySignerSetup.signers(upstreams: upstreams, database: database, environment: environment, terminal: false),
             explain: KeySignerSetup.explain,
             unavailable: { AgentKeyUnavailable(message: $0.message, hint: $0.hint) },
             signWithSecurityKey: SecurityKeyAccess.signer(environment))

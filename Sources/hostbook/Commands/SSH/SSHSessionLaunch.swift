@@ -22,7 +22,7 @@ enum SSHSessionLaunch {
     /// on their own thread (they overlap with the rest of `ssh -V`).
     static func run(_ inv: Invocation, plan: SSHPlan, database: HostDatabase, config: SSHSessionConfig, client: () throws -> SSHClient,
                     localUser: String, arguments: [String]) throws -> Int32 {
-        let keys = SSHSessionKeySource(upstreams: try upstreamSockets(plan, database), databasePath: database.path)
+        let keys = SSHSessionKeySource(upstreams: try upstreamSockets(plan, database), database: SharedDatabase(database))
         let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, keys: keys) }
         let client = try client()
         let outcome = try SSHSession(workspace: inv.workspace, plan: plan, database: database, config: config, client: client, secrets: secrets,
@@ -50,20 +50,20 @@ enum SSHSessionLaunch {
 /// (SSHSecretsLoader), hence unchecked: the location signers are made there, once.
 final class SSHSessionKeySource: SSHSessionKeys, @unchecked Sendable {
     private let upstreams: [String]
-    private let databasePath: String
+    private let database: SharedDatabase
     private var signers: KeySigners?
 
     /// `upstreams`: the saved upstream agents' sockets, for a hop whose key is one's;
-    /// `databasePath`: where a token key's place is read when it signs.
-    init(upstreams: [String], databasePath: String) {
+    /// `database`: the session's handle, where a token key's place is read when it signs.
+    init(upstreams: [String], database: SharedDatabase) {
         self.upstreams = upstreams
-        self.databasePath = databasePath
+        self.database = database
     }
 
     /// Set up when a hop's key lives elsewhere than the vault.
     private func locationSigners() -> KeySigners {
         if let signers { return signers }
-        let made = KeySignerSetup.signers(upstreams: upstreams, databasePath: databasePath, environment: ProcessEnvironment.current(), terminal: true)
+        let made = KeySignerSetup.signers(upstreams: upstreams, database: database, environment: ProcessEnvironment.current(), terminal: true)
         signers = made
         return made
     }
