@@ -85,16 +85,13 @@ enum Terminal {
     /// Prompts on stderr and reads one visible line from stdin.
     static func readLine(prompt: TerminalText) throws -> String {
         Output.write(prompt, to: FileDescriptor.standardError.rawValue)
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while true {
-            guard let n = try? withUnsafeMutableBytes(of: &byte, { try FileDescriptor.standardInput.read(into: $0) }) else {
-                throw CLIError.failure("could not read from the terminal")
+        let bytes: [UInt8]
+        do throws(VisibleLine.Failure) { bytes = try VisibleLine.read(limit: 65536) } catch {
+            switch error {
+            case .endOfInput: throw CLIError.failure("no input (end of file at the prompt)")
+            case .tooLong: throw CLIError.rejected("the answer is too long")
+            case .unreadable: throw CLIError.failure("could not read from the terminal")
             }
-            if n == 0 { if bytes.isEmpty { throw CLIError.failure("no input (end of file at the prompt)") }; break }
-            if byte == UInt8(ascii: "\n") { break }
-            if byte != UInt8(ascii: "\r") { bytes.append(byte) }
-            if bytes.count > 65536 { throw CLIError.rejected("the answer is too long") }
         }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t")
     }
