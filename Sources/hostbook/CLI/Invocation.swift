@@ -4,6 +4,7 @@
 import Glibc
 #endif
 import SecureMemory
+import System
 import Workflows
 
 final class Invocation {
@@ -22,11 +23,11 @@ final class Invocation {
     var json: Bool { globals.json }
 
     /// True when hostbook may ask the user something: stdin is a terminal and --no-input is off.
-    var canPrompt: Bool { !globals.noInput && isatty(STDIN_FILENO) == 1 }
+    var canPrompt: Bool { !globals.noInput && FileDescriptor.standardInput.isTerminal }
 
-    var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    var stdoutIsTerminal: Bool { FileDescriptor.standardOutput.isTerminal }
 
-    var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    var stderrIsTerminal: Bool { FileDescriptor.standardError.isTerminal }
 
     /// Colour and bold only on a terminal, never with NO_COLOR set to anything but the empty
     /// string (https://no-color.org), nor on TERM=dumb.

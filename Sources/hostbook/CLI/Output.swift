@@ -1,7 +1,4 @@
 // Writing to stdout/stderr, and aligned tables for human-readable lists.
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 import HostStore
 import KeyFormats

@@ -8,9 +8,6 @@
 //     let progress = inv.progress("Importing known_hosts")
 //     defer { progress.finish() }
 //     ... progress.update(done: n, of: total, unit: "lines")
-#if canImport(Glibc)
-import Glibc
-#endif
 import Dispatch
 import System
 
@@ -33,7 +30,7 @@ final class Progress: Sendable {
     private let tickerStopped = DispatchSemaphore(value: 0)
     private let ticking = Lock(false)
 
-    init(label: TerminalText, enabled: Bool, fd: Int32 = STDERR_FILENO) {
+    init(label: TerminalText, enabled: Bool, fd: Int32 = FileDescriptor.standardError.rawValue) {
         self.label = label
         self.enabled = enabled
         self.fd = fd
@@ -76,7 +73,7 @@ final class Progress: Sendable {
                     return true
                 }
                 if !going { break }
-                usleep(useconds_t(Self.interval / 1000))
+                Monotonic.sleep(.nanoseconds(Int64(Self.interval)))
             }
             tickerStopped.signal()
         }
@@ -101,9 +98,7 @@ final class Progress: Sendable {
     }
 
     private static func now() -> UInt64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+        UInt64(Monotonic.milliseconds()) * 1_000_000
     }
 
     /// 1234567 → "1,234,567".

@@ -1,9 +1,7 @@
 // The line hostbook writes when a vault call has been waiting a while on a terminal (the
 // Vault library's VaultWaitNotice says when): the keyring is most likely showing a dialog
 // that someone has to answer. Given to the library once, at start (main.swift).
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import Vault
 
 enum VaultWaitLine {
@@ -19,7 +17,7 @@ enum VaultWaitLine {
     /// Has the Vault library tell the user on stderr.
     static func install() {
         VaultWaitNotice.show { service, seconds in
-            _ = Output.write(bytes: Array(text(service: service, giveUpAfter: seconds).utf8), to: STDERR_FILENO)
+            _ = Output.write(bytes: Array(text(service: service, giveUpAfter: seconds).utf8), to: FileDescriptor.standardError.rawValue)
         }
     }
 }
