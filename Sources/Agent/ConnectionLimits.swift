@@ -11,6 +11,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 
 public struct ConnectionLimits: Sendable, Equatable {
     /// Clients served at once; a connection beyond them is closed as soon as it is accepted.
@@ -66,13 +67,7 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// The number of descriptors this process has open (/proc/self/fd, less the one
     /// reading it); 0 when that cannot be read (the reserve is still kept).
     static func openDescriptors() -> Int {
-        guard let folder = opendir("/proc/self/fd") else { return 0 }
-        defer { closedir(folder) }
-        var count = 0
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { $0.first }
-            if name != UInt8(ascii: ".") { count += 1 }
-        }
-        return max(0, count - 1)
+        guard let names = FolderNames.of("/proc/self/fd") else { return 0 }
+        return max(0, names.count - 1)
     }
 }

@@ -12,17 +12,7 @@ public enum FolderTree {
         var info = stat()
         guard lstat(path, &info) == 0 else { return errno == ENOENT }
         guard info.st_mode & S_IFMT == S_IFDIR else { return unlink(path) == 0 }
-        var names: [String] = []
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) {
-                    String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
-                }
-                if name != "." && name != ".." { names.append(name) }
-            }
-            closedir(dir)
-        }
-        for name in names { remove(path + "/" + name) }
+        for name in FolderNames.of(path) ?? [] { remove(path + "/" + name) }
         return rmdir(path) == 0
     }
 }

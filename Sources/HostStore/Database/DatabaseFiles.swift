@@ -31,16 +31,8 @@ public enum DatabaseFiles {
         var out = [path, path + "-wal", path + "-shm", path + "-journal"].filter(exists)
         let dir = ParentFolder.of(path)
         let base = path.split(separator: "/").last.map(String.init) ?? path
-        if let d = opendir(dir) {
-            defer { closedir(d) }
-            while let entry = readdir(d) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name.hasPrefix(base + ".v") && (name.hasSuffix(".bak") || name.hasSuffix(".partial")) {
-                    out.append(!path.contains("/") ? name : (dir == "/" ? "/" + name : dir + "/" + name))
-                }
-            }
+        for name in FolderNames.of(dir) ?? [] where name.hasPrefix(base + ".v") && (name.hasSuffix(".bak") || name.hasSuffix(".partial")) {
+            out.append(!path.contains("/") ? name : (dir == "/" ? "/" + name : dir + "/" + name))
         }
         return out
     }

@@ -53,13 +53,7 @@ public final class SessionFolder {
     public func remove() {
         for file in files { unlink(file) }
         files.removeAll()
-        if let dir = opendir(path) {
-            while let entry = readdir(dir) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != "." && name != ".." { unlink(path + "/" + name) }
-            }
-            closedir(dir)
-        }
+        for name in FolderNames.of(path) ?? [] { unlink(path + "/" + name) }
         rmdir(path)
     }
 
