@@ -43,24 +43,17 @@ final class ImportSSHConfigHostileFilesLogicTests: XCTestCase {
         return path
     }
 
-    func report(_ r: InProcessCommand.Outcome, file: StaticString = #filePath, line: UInt = #line) throws -> [String: [String: Any]] {
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any], file: file, line: line)
-        let hosts = object["hosts"] as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: hosts.map { ($0["alias"] as? String ?? "", $0) })
-    }
-
     func testAFIFOIncludeIsPassedOverWithAWarning() throws {
         let pipe = try fifo("pipe.conf")
         let root = try write("config", "Include \(pipe)\nHost after\n  HostName 192.0.2.2\n")
         let r = try hb.run(["import-ssh-config", root, "--json"])
         XCTAssertEqual(r.stderr, "hostbook: warning: not reading the included file '\(pipe)': it is a FIFO, not a regular file\n")
-        XCTAssertEqual(try report(r)["after"]?["hostname"] as? String, "192.0.2.2")
+        XCTAssertEqual(try importedHosts(r)["after"]?["hostname"] as? String, "192.0.2.2")
         // Matched by a glob as well.
         let globbed = try write("config2", "Include \(hb.dir.file("pipe*"))\nHost g\n  HostName 192.0.2.3\n")
         let g = try hb.run(["import-ssh-config", globbed, "--dry-run", "--json"])
         XCTAssertEqual(g.stderr, r.stderr)
-        XCTAssertEqual(try report(g)["g"]?["hostname"] as? String, "192.0.2.3")
+        XCTAssertEqual(try importedHosts(g)["g"]?["hostname"] as? String, "192.0.2.3")
     }
 
     func testAFIFOAsTheConfigurationIsRefused() throws {
@@ -86,7 +79,7 @@ final class ImportSSHConfigHostileFilesLogicTests: XCTestCase {
               IdentityFile \(key)
 
             """)
-        let hosts = try report(hb.run(["import-ssh-config", root, "--json"]))
+        let hosts = try importedHosts(hb.run(["import-ssh-config", root, "--json"]))
         XCTAssertEqual(hosts["k1"]?["not_imported"] as? [String], ["IdentityFile \(keyPipe): it is a FIFO, not a regular file; not read"])
         XCTAssertEqual(hosts["k2"]?["not_imported"] as? [String], ["IdentityFile \(key): \(pubPipe) is a FIFO, not a regular file; not read"])
         XCTAssertEqual(hosts["k1"]?["hostname"] as? String, "192.0.2.4")

@@ -31,13 +31,6 @@ final class ImportSSHConfigLoadBoundTests: XCTestCase {
         return path
     }
 
-    func report(_ r: InProcessCommand.Outcome, file: StaticString = #filePath, line: UInt = #line) throws -> [String: [String: Any]] {
-        XCTAssertEqual(r.status, 0, r.stderr, file: file, line: line)
-        let object = try XCTUnwrap(try JSONSerialization.jsonObject(with: r.stdoutBytes) as? [String: Any], file: file, line: line)
-        let hosts = object["hosts"] as? [[String: Any]] ?? []
-        return Dictionary(uniqueKeysWithValues: hosts.map { ($0["alias"] as? String ?? "", $0) })
-    }
-
     func testAnIncludeBombIsRefusedByTheLoadBound() throws {
         let fx = try fixture()
         for i in 0..<16 {
@@ -53,7 +46,7 @@ final class ImportSSHConfigLoadBoundTests: XCTestCase {
         XCTAssertEqual(fx.files(), [], "no database was created")
         // The same layout with one Include per file is an ordinary import.
         for i in 0..<16 { try write(fx, "f\(i)", "Include \(fx.dir.file("f\(i + 1)"))\n") }
-        XCTAssertEqual(try report(fx.run(["import-ssh-config", root, "--json"]))["bomb"]?["hostname"] as? String, "192.0.2.1")
+        XCTAssertEqual(try importedHosts(fx.run(["import-ssh-config", root, "--json"]))["bomb"]?["hostname"] as? String, "192.0.2.1")
     }
 
     func testManyHostsTimesManyPatternBlocksIsRefused() throws {

@@ -16,12 +16,9 @@ final class ShellCompletionScriptLogicTests: XCTestCase {
 
     override func setUpWithError() throws {
         hb = try InProcessCommand()
-        let listing = try hb.ok("__complete", "commands").stdout
-        let parsed = CompletionListing(listing)
+        let parsed = try hb.completionListing()
         commands = parsed.commands
         globals = parsed.globals
-        XCTAssertGreaterThan(commands.count, 25, listing)
-        XCTAssertEqual(Set(globals), ["--db", "--json", "--no-input", "--help", "--version"])
     }
 
     override func tearDown() { hb = nil }

@@ -15,12 +15,9 @@ final class ShellIntegrationTests: XCTestCase {
 
     override func setUpWithError() throws {
         hb = try HostbookFixture()
-        let listing = try hb.ok("__complete", "commands").stdout
-        let parsed = CompletionListing(listing)
+        let parsed = try hb.completionListing()
         commands = parsed.commands
         globals = parsed.globals
-        XCTAssertGreaterThan(commands.count, 25, listing)
-        XCTAssertEqual(Set(globals), ["--db", "--json", "--no-input", "--help", "--version"])
     }
 
     // MARK: bash

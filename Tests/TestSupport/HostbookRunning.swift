@@ -51,3 +51,17 @@ extension HostbookRunning {
         return try JSONSerialization.jsonObject(with: r.stdoutBytes, options: [.fragmentsAllowed])
     }
 }
+
+extension HostbookRunning {
+    /// `__complete commands` read, checked to list the commands and the global options (a
+    /// completion test's starting point).
+    public func completionListing(file: StaticString = #filePath, line: UInt = #line) throws -> CompletionListing {
+        let call = try hostbook(["__complete", "commands"], stdin: nil)
+        XCTAssertEqual(call.status, 0, call.stderr, file: file, line: line)
+        let listing = String(decoding: call.stdoutBytes, as: UTF8.self)
+        let parsed = CompletionListing(listing)
+        XCTAssertGreaterThan(parsed.commands.count, 25, listing, file: file, line: line)
+        XCTAssertEqual(Set(parsed.globals), ["--db", "--json", "--no-input", "--help", "--version"], file: file, line: line)
+        return parsed
+    }
+}
