@@ -1,11 +1,12 @@
 // Which signer serves a saved key, by where its private half lives (StoredKey.location,
 // KeyLocation). An identity is its public half plus an AgentSigner (Agent); the access
 // policy decides on the public half alone, so a new kind of credential plugs in here, as
-// one more KeySignerProvider, and nowhere else. The vault's keys are read by the caller
-// that holds the vault (the standing agent's `readPrivateKey`, `hostbook ssh`'s session
-// secrets) and need no provider; another agent's keys have UpstreamKeySigners; a security
-// key's and a token's come with the providers that reach their devices (without one, an sk
-// key is signed as before: through its handle in the vault, which refuses).
+// one more KeySignerProvider (or VaultHandleSigner), and nowhere else. The vault's keys are
+// read by the caller that holds the vault (the standing agent's `readPrivateKey`, `hostbook
+// ssh`'s session secrets) and need no provider; another agent's keys have
+// UpstreamKeySigners; a token's come with the provider that reaches its device; a security
+// key's handle is read from the vault like a vault key and signed by its location's
+// VaultHandleSigner (without one, it is signed as a vault key, which refuses).
 public import Agent
 public import HostStore
 
@@ -27,15 +28,25 @@ extension KeySignerProvider {
     public func drop() {}
 }
 
-/// The providers of the locations other than the vault.
+/// The providers of the locations other than the vault, and the signers of the locations
+/// whose handle the vault holds.
 public struct KeySigners: Sendable {
     public var providers: [KeyLocation: any KeySignerProvider]
+    public var handleSigners: [KeyLocation: any VaultHandleSigner]
 
-    public init(_ providers: [KeyLocation: any KeySignerProvider] = [:]) { self.providers = providers }
+    public init(_ providers: [KeyLocation: any KeySignerProvider] = [:],
+                handleSigners: [KeyLocation: any VaultHandleSigner] = [:]) {
+        self.providers = providers
+        self.handleSigners = handleSigners
+    }
 
     /// The provider that signs for `key`; nil when its location has none (the vault's keys
     /// are the caller's).
     public func provider(for key: StoredKey) -> (any KeySignerProvider)? { providers[key.location] }
+
+    /// The signer of `key`'s handle read from the vault; nil when its location has none
+    /// (its private half is then signed with as a vault key's).
+    public func handleSigner(for key: StoredKey) -> (any VaultHandleSigner)? { handleSigners[key.location] }
 
     /// Every provider forgets what it holds (KeySignerProvider.drop).
     public func drop() {

@@ -18,9 +18,9 @@
 //   locked agent lists nothing and signs nothing (AgentAccessPolicy).
 // * A key whose private half cannot be read (the vault is locked) is refused, and the log
 //   says why (AgentKeyUnavailable's reason, with its fix).
-// * A security-key (sk-*) key's private half is its key handle: it signs through
-//   `signWithSecurityKey` (the executable's, over SecurityKeys), whose error refuses the
-//   signature with its reason in the log.
+// * A key whose vault item is a handle (a security key's: KeyLocation) is read like a vault
+//   key and signs through its location's VaultHandleSigner (`signers`), whose error refuses
+//   the signature with its reason in the log.
 // * `key-status@hostbook.io` (AgentKeyStatus) tells whether a listed key can sign, reading
 //   its private half if it is not held yet (the signature that follows then finds it held),
 //   and if not, why: `hostbook known-hosts lookup` asks, so plain ssh can say so.
@@ -38,10 +38,8 @@ public final class StandingAgent: @unchecked Sendable {
     private let database: HostDatabase
     private let log: AgentLogWriter
     private let readPrivateKey: @Sendable (StoredKey) throws -> PrivateKey
-    /// Signs with a security-key (sk-*) key: its authenticator holds the key (nil: such
-    /// keys are refused).
-    private let signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])?
-    /// The signers of the keys that do not live in the vault.
+    /// The signers of the keys that do not live in the vault, and of those whose vault item
+    /// is a handle.
     private let signers: KeySigners
     /// How a signer's or the vault's error is told in the log and to key-status.
     private let explain: @Sendable (any Error) -> AgentKeyUnavailable
@@ -70,17 +68,15 @@ public final class StandingAgent: @unchecked Sendable {
     /// requester's terminal is told so). `wording`: the executable's words for what the
     /// requester is told and for the log's process chain (nil: nothing is told, no chain logged).
     /// `signers`: the providers of the locations other than the vault (a key whose location
-    /// has none is read through `readPrivateKey`). `explain`: an error's words for the log.
-    /// `signWithSecurityKey`: the signature of the data by an sk key's authenticator (the
-    /// private key is its handle); its error refuses the signature, and the log says why.
+    /// has none is read through `readPrivateKey`), and the handle signers of the locations
+    /// whose handle the vault holds (read through `readPrivateKey`; a handle signer's error
+    /// refuses the signature, and the log says why). `explain`: an error's words for the log.
     public init(database: HostDatabase, log: AgentLogWriter,
                 readPrivateKey: @escaping @Sendable (StoredKey) throws -> PrivateKey,
                 signers: KeySigners = KeySigners(),
                 explain: @escaping @Sendable (any Error) -> AgentKeyUnavailable = AgentKeyUnavailable.described,
                 approver: (any AgentApprover)? = nil,
-                wording: (any AgentWording)? = nil,
-                signWithSecurityKey: (@Sendable (StoredKey, PrivateKey, [UInt8]) throws -> [UInt8])? = nil) {
-        self.signWithSecurityKey = signWithSecurityKey
+                wording: (any AgentWording)? = nil) {
         self.approvals = AgentApprovals(approver: approver, wording: wording, tellsRequester: true)
         self.database = database
         self.log = log
@@ -116,7 +112,7 @@ public final class StandingAgent: @unchecked Sendable {
     // MARK: The policy's parts
 
     /// A saved key the policy permits, signing through its location's provider, else with
-    /// its private half from the vault.
+    /// its private half from the vault (through its location's handle signer, if any).
     private func identity(_ key: StoredKey) -> AgentIdentity? {
         guard let publicKey = try? PublicKey(blob: key.publicKeyBlob) else { return nil }
         listedMutex.locked { listed[key.fingerprint] = key }
@@ -130,11 +126,12 @@ public final class StandingAgent: @unchecked Sendable {
                 }
             }
         }
+        let handleSigner = signers.handleSigner(for: key)
         return AgentIdentity(publicKey: publicKey, comment: key.name) { [self] data, hash in
             let held = try privateKey(key)
-            guard held.needsSecurityKey, let signWithSecurityKey else { return try held.sign(data, rsaHash: hash) }
+            guard let handleSigner else { return try held.sign(data, rsaHash: hash) }
             do {
-                return try signWithSecurityKey(key, held, data)
+                return try handleSigner.sign(data, with: held, for: key, rsaHash: hash)
             } catch {
                 mutex.locked { readFailures[key.fingerprint] = AgentKeyUnavailable(error).reason }
                 throw error

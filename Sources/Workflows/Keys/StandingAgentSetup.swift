@@ -1,8 +1,8 @@
 // The standing agent (Sessions' StandingAgent) as `hostbook agent run` starts it: private
 // keys read from the vault of its database (VaultPrivateKey), a refusal there turned into
 // the log's words by the caller; the signers of keys held elsewhere (another agent's, a
-// token's), the approvers, the wording and the security keys' signer come from the caller,
-// which owns the prompts and the words.
+// token's) and of the handles the vault holds (a security key's), the approvers and the
+// wording come from the caller, which owns the prompts and the words.
 import Agent
 import HostStore
 import KeyFormats
@@ -14,32 +14,29 @@ public enum StandingAgentSetup {
     public struct Parts: Sendable {
         public var approver: any AgentApprover
         public var wording: any AgentWording
-        /// The keys whose private half is not in the vault (KeyLocation), one provider each.
+        /// The keys whose private half is not in the vault (KeyLocation), one provider each,
+        /// and those whose vault item is a handle, one handle signer each.
         public var signers: KeySigners
         /// An upstream's or a token's failure in the log's words.
         public var explain: @Sendable (any Error) -> AgentKeyUnavailable
         /// A vault key that cannot be read, in the log's words.
         public var unavailable: @Sendable (KeysRefusal) -> AgentKeyUnavailable
-        /// Signs `data` with the security key saved under a name.
-        public var signWithSecurityKey: @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8]
 
         public init(approver: any AgentApprover, wording: any AgentWording, signers: KeySigners,
                     explain: @escaping @Sendable (any Error) -> AgentKeyUnavailable,
-                    unavailable: @escaping @Sendable (KeysRefusal) -> AgentKeyUnavailable,
-                    signWithSecurityKey: @escaping @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8]) {
+                    unavailable: @escaping @Sendable (KeysRefusal) -> AgentKeyUnavailable) {
             self.approver = approver
             self.wording = wording
             self.signers = signers
             self.explain = explain
             self.unavailable = unavailable
-            self.signWithSecurityKey = signWithSecurityKey
         }
     }
 
     /// The agent over `database`, logging to `log`.
     public static func agent(database: HostDatabase, log: AgentLogWriter, _ parts: Parts) -> StandingAgent {
         let vault = VaultClient(databaseID: database.databaseID)
-        let unavailable = parts.unavailable, sign = parts.signWithSecurityKey
+        let unavailable = parts.unavailable
         return StandingAgent(database: database, log: log,
                              readPrivateKey: { stored in
                                  do { return try VaultPrivateKey.read(stored, from: vault) } catch let e as KeysRefusal {
@@ -49,7 +46,6 @@ public enum StandingAgentSetup {
                              signers: parts.signers,
                              explain: parts.explain,
                              approver: parts.approver,
-                             wording: parts.wording,
-                             signWithSecurityKey: { stored, key, data in try sign(stored.name, key, data) })
+                             wording: parts.wording)
     }
 }

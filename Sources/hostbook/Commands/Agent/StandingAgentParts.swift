@@ -2,7 +2,8 @@
 // confirm key asked about in the running `hostbook agent approve` (`terminal`), else through
 // $SSH_ASKPASS of the agent's environment (AskpassApprover), with neither refused; keys
 // another agent holds signed through the upstream sockets, a token's with its PIN asked
-// through $SSH_ASKPASS (KeySignerSetup, TokenAccess); every failure in the log's words.
+// through $SSH_ASKPASS, a security key's too (KeySignerSetup, TokenAccess,
+// SecurityKeyAccess); every failure in the log's words.
 import Agent
 import HostStore
 import Sessions
@@ -18,7 +19,6 @@ enum StandingAgentParts {
             wording: AgentApprovalWording(),
             signers: KeySignerSetup.signers(upstreams: upstreams, database: database, environment: environment, terminal: false),
             explain: KeySignerSetup.explain,
-            unavailable: { AgentKeyUnavailable(message: $0.message, hint: $0.hint) },
-            signWithSecurityKey: SecurityKeyAccess.signer(environment))
+            unavailable: { AgentKeyUnavailable(message: $0.message, hint: $0.hint) })
     }
 }

@@ -1,6 +1,7 @@
 // How the program reaches security keys: the provider the environment names (or OpenSSH's
-// built-in one), the agents' signer for an sk key, and a PIN asked on the terminal when
-// the authenticator wants one (never from argv or the environment).
+// built-in one), the agents' signer for an sk key's handle (KeySignerSetup registers it),
+// and a PIN asked on the terminal when the authenticator wants one (never from argv or the
+// environment).
 import Agent
 import Workflows
 import HostStore
@@ -22,8 +23,8 @@ enum SecurityKeyAccess {
     /// AgentKeyUnavailable in the log's words (naming the key and what to do). A key that
     /// needs its PIN (verify-required, or the authenticator says so) has it asked through
     /// SSH_ASKPASS, else, when `terminal` (a `hostbook ssh` session), on the terminal.
-    static func signer(_ environment: [String: String], terminal: Bool = false) -> @Sendable (String, PrivateKey, [UInt8]) throws -> [UInt8] {
-        SecurityKeySigning.signer(provider: provider(environment),
+    static func signer(_ environment: [String: String], terminal: Bool) -> SecurityKeyHandleSigner {
+        SecurityKeyHandleSigner(provider: provider(environment),
                                   askPIN: { name in askPIN(name: name, environment: environment, terminal: terminal) },
                                   unavailable: { name, error in
                                       if error == .pinRequired {
@@ -43,23 +44,6 @@ enum SecurityKeyAccess {
         return try? Terminal.readSecret(prompt: "\(raw: prompt) ")
     }
 
-    /// The agent identity of a session's sk key. A signature that fails is said on the
-    /// session's stderr in one line and its hint (ssh itself says only "agent refused
-    /// operation").
-    static func identity(_ key: PrivateKey, name: String, environment: [String: String]) -> AgentIdentity {
-        let sign = signer(environment, terminal: true)
-        let held = HeldSecurityKey(key)
-        return AgentIdentity(publicKey: key.publicKey, comment: name) { data, _ in
-            do {
-                return try sign(name, held.key, data)
-            } catch let unavailable as AgentKeyUnavailable {
-                // The words are escaped already (SecurityKeyErrorPresentation).
-                _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
-                throw unavailable
-            }
-        }
-    }
-
     /// Runs `body` without a PIN, and once more with the PIN asked on the terminal when the
     /// authenticator says it needs one.
     static func withPIN<R>(_ inv: Invocation, key: String?, _ body: (SecretBytes?) throws(SecurityKeyError) -> R) throws -> R {
@@ -73,10 +57,4 @@ enum SecurityKeyAccess {
             throw error.cliError(key: key)
         }
     }
-}
-
-/// An sk key captured by a session's signer (it holds no secret: the handle only).
-private final class HeldSecurityKey: @unchecked Sendable {
-    let key: PrivateKey
-    init(_ key: PrivateKey) { self.key = key }
 }

@@ -87,9 +87,27 @@ final class SSHSessionKeySource: SSHSessionKeys, @unchecked Sendable {
 
     func fromVault(_ stored: StoredKey, vault: VaultClient) throws -> AgentIdentity {
         let key = try VaultPrivateKey.read(stored, from: vault)
-        // An sk key signs through its authenticator; the vault holds its handle.
-        return key.needsSecurityKey
-            ? SecurityKeyAccess.identity(key, name: stored.name, environment: ProcessEnvironment.current())
-            : AgentIdentity(key: key, comment: stored.name)
+        // A handle the vault holds (an sk key's) signs through its location's signer.
+        guard stored.location != .vault, let signer = locationSigners().handleSigner(for: stored) else {
+            return AgentIdentity(key: key, comment: stored.name)
+        }
+        let handle = VaultHandle(key)
+        return AgentIdentity(publicKey: key.publicKey, comment: stored.name) { data, hash in
+            do {
+                return try signer.sign(data, with: handle.key, for: stored, rsaHash: hash)
+            } catch let unavailable as AgentKeyUnavailable {
+                // ssh itself says only "agent refused operation": say why, in one line and its
+                // hint (the words are escaped already: SecurityKeyErrorPresentation).
+                _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
+                throw unavailable
+            }
+        }
     }
+}
+
+/// A handle captured by a session's signer (it holds no secret: an sk key's handle names
+/// the key its authenticator keeps).
+private final class VaultHandle: @unchecked Sendable {
+    let key: PrivateKey
+    init(_ key: PrivateKey) { self.key = key }
 }
