@@ -1,8 +1,9 @@
 // The secrets of one `hostbook ssh` session: each hop's private key and password, read
 // from the vault into secure memory (the plan, from Sessions, says which), and handed to
 // the session's agent and askpass socket. How a key becomes an agent identity is the
-// caller's (SSHSessionKeys): a vault key's format, a security key's, and a key that lives
-// elsewhere (another agent's, a token's: KeyLocation), served through its location's signer.
+// caller's (SSHSessionKeys): a vault key's format, a handle the vault holds (a security
+// key's, signed by its location's VaultHandleSigner), and a key that lives elsewhere
+// (another agent's, a token's: KeyLocation), served through its location's signer.
 public import Agent
 import Credentials
 public import HostStore
@@ -27,7 +28,8 @@ public protocol SSHSessionKeys: Sendable {
     /// The identity of such a key, signing through its location (asked only when ssh
     /// signs); nil when its public key cannot be read.
     func identityElsewhere(_ stored: StoredKey) -> AgentIdentity?
-    /// The identity of `stored`, its private half read from `vault` into secure memory.
+    /// The identity of `stored`, its private half read from `vault` into secure memory (a
+    /// handle signs through its location's VaultHandleSigner, from the same KeySigners).
     func fromVault(_ stored: StoredKey, vault: VaultClient) throws -> AgentIdentity
 }
 

@@ -13,7 +13,7 @@ import HostStore
 import KeyFormats
 import System
 
-final class VaultHandleSignerAgentTests: XCTestCase {
+final class StandingAgentVaultHandleSignerTests: XCTestCase {
     private var folder: String!
     private var database: HostDatabase!
     private var handle: PrivateKey!
