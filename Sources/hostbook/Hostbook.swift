@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import System
 import Sessions
 
 enum Hostbook {
@@ -20,11 +21,11 @@ enum Hostbook {
         do {
             switch try parser.parse(argv) {
             case .version:
-                Output.write("hostbook \(version)\n", to: STDOUT_FILENO)
+                Output.write("hostbook \(version)\n", to: .standardOutput)
                 return ExitCode.ok.rawValue
             case .help(let text):
                 // Help is hostbook's own text: the command table's summaries and discussions.
-                Output.write(.raw(text), to: STDOUT_FILENO)
+                Output.write(.raw(text), to: .standardOutput)
                 return ExitCode.ok.rawValue
             case .run(let spec, let args, let globals):
                 let invocation = Invocation(args: args, globals: globals, environment: environment)
@@ -68,7 +69,7 @@ enum Hostbook {
         var text: TerminalText = "hostbook: \(message)\n"
         for line in details { text += "  \(line)\n" }
         if let hint { text += "\(hint)\n" }
-        Output.write(text, to: STDERR_FILENO)
+        Output.write(text, to: .standardError)
     }
 }
 

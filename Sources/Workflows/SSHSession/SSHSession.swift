@@ -214,9 +214,8 @@ public struct SSHSession {
               !arguments.contains(where: { $0.lowercased().contains("batchmode") }) else { return [] }
         let hops = plan.hops.filter { $0.rotation == nil && $0.learnsOnFirstUse }
         guard !hops.isEmpty else { return [] }
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard tty >= 0 else { return [] }
-        close(tty)
+        guard let tty = ControllingTerminal.open() else { return [] }
+        tty.close()
         return Set(hops.map(\.alias))
     }
 

@@ -1,8 +1,5 @@
 // Everything a command body needs: its arguments, the global options, and the
 // process's input and output (terminal detection, prompts, JSON and text output).
-#if canImport(Glibc)
-import Glibc
-#endif
 import SecureMemory
 import System
 import Workflows
@@ -53,22 +50,22 @@ final class Invocation {
     // Everything printed is TerminalText: values interpolated into it are escaped unless the
     // code says `raw` (TerminalText.swift).
 
-    func print(_ text: TerminalText) { Output.write(text + "\n", to: STDOUT_FILENO) }
+    func print(_ text: TerminalText) { Output.write(text + "\n", to: .standardOutput) }
 
     /// `text` to stdout as it is: a block that ends its own lines (a table, a report).
-    func write(_ text: TerminalText) { Output.write(text, to: STDOUT_FILENO) }
+    func write(_ text: TerminalText) { Output.write(text, to: .standardOutput) }
 
     /// A line to stderr prefixed `hostbook: warning: `.
-    func warn(_ text: TerminalText) { Output.write("hostbook: warning: \(text)\n", to: STDERR_FILENO) }
+    func warn(_ text: TerminalText) { Output.write("hostbook: warning: \(text)\n", to: .standardError) }
 
     /// A note to stderr (progress, questions), never mixed into machine-readable stdout.
-    func note(_ text: TerminalText) { Output.write(text + "\n", to: STDERR_FILENO) }
+    func note(_ text: TerminalText) { Output.write(text + "\n", to: .standardError) }
 
     /// JSON is printed raw: its encoding already escapes every control character.
     func printJSON(_ value: JSONValue) { writeJSON(value.rendered() + "\n") }
 
     /// Rendered JSON, or a piece of it (StreamedJSONObject), to stdout.
-    func writeJSON(_ text: String) { Output.write(.raw(text), to: STDOUT_FILENO) }
+    func writeJSON(_ text: String) { Output.write(.raw(text), to: .standardOutput) }
 
     // MARK: Input
 

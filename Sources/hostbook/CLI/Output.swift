@@ -18,6 +18,12 @@ enum Output {
     static func write(bytes: [UInt8], to fd: Int32) -> Bool {
         (try? FileDescriptor(fd).writeAll(bytes)) != nil
     }
+
+    /// `write(_:to:)` on an open descriptor (FileDescriptor.standardOutput, a terminal).
+    @discardableResult
+    static func write(_ text: TerminalText, to fd: FileDescriptor) -> Bool {
+        write(text, to: fd.rawValue)
+    }
 }
 
 /// An aligned text table. Every cell is untrusted text and is escaped (PrintableText.quoted)

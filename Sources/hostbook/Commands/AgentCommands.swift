@@ -1,8 +1,5 @@
 // `hostbook agent ...`: the standing ssh-agent that serves the vault's keys to plain ssh,
 // scp, rsync and git (StandingAgent.swift holds its policy).
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 import Agent
 import HostStore
@@ -45,7 +42,7 @@ enum AgentCommands {
         printEnvironment(path: path, pid: pid, inv)
     }
 
-    private static func printEnvironment(path: String, pid: pid_t, _ inv: Invocation) {
+    private static func printEnvironment(path: String, pid: Int32, _ inv: Invocation) {
         if inv.json {
             inv.printJSON(.object([("socket", .string(path)), ("pid", .int(Int(pid)))]))
             return

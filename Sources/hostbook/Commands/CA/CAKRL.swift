@@ -1,8 +1,5 @@
 // `hostbook ca krl NAME [--output FILE]`: the CA's key revocation list in OpenSSH's binary
 // format (PROTOCOL.krl), for sshd_config `RevokedKeys` and `ssh-keygen -Q`.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Workflows
 import KeyFormats
 import System
@@ -35,7 +32,7 @@ enum CAKRL {
         if let output {
             try AuthorityRevocations.write(bytes, to: output)
         } else {
-            do { try FileDescriptor(STDOUT_FILENO).writeAll(bytes) } catch {
+            do { try FileDescriptor.standardOutput.writeAll(bytes) } catch {
                 throw CLIError.failure("cannot write to standard output: \(error)")
             }
         }

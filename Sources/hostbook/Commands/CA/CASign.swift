@@ -3,9 +3,6 @@
 //  [--output FILE]`: a certificate signed by the CA's key from the vault, with the CA's next
 // serial, recorded (`ca log`). User certificates get ssh-keygen's default extensions, changed
 // by --option as ssh-keygen -O; host certificates carry none.
-#if canImport(Glibc)
-import Glibc
-#endif
 import Workflows
 import HostStore
 import KeyFormats

@@ -1,7 +1,5 @@
 // `hostbook list [--tag T]... [--source S]`: the hosts as a table or a JSON array.
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import HostStore
 import Workflows
 
@@ -51,7 +49,7 @@ enum HostList {
             inv.note("No hosts.")
             return
         }
-        table.write(color: inv.useColor, width: inv.tableWidth, to: STDOUT_FILENO)
+        table.write(color: inv.useColor, width: inv.tableWidth, to: FileDescriptor.standardOutput.rawValue)
     }
 
     /// How the host logs in: `key:NAME` for a key, else the method (password, agent, none).

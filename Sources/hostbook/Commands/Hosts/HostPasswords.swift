@@ -1,9 +1,7 @@
 // A host's password: read from stdin or a no-echo prompt (never argv). It is kept in the
 // vault under (db id, kind password, owner host uuid); the writes across the two stores are
 // Credentials' CredentialStore's (addHost, editHost, removeHost).
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import HostStore
 import SecureMemory
 import Vault
@@ -13,7 +11,7 @@ enum HostPasswords {
     /// (exit 3 with --no-input), else everything on stdin minus one trailing newline.
     static func read(_ inv: Invocation, hostName: String) throws -> SecretBytes {
         let secret: SecretBytes
-        if isatty(STDIN_FILENO) == 1 {
+        if FileDescriptor.standardInput.isTerminal {
             secret = try inv.promptSecret("Password for \(hostName): ", alternative: "--password-stdin with the password piped in")
         } else {
             secret = try Terminal.readSecretFromStdin(what: "the password")

@@ -2,9 +2,7 @@
 // hostbook's own sessions: the steps are Workflows' KeyDeployment, each one `hostbook ssh`
 // session (SSHSession) run here (the stored password answered through SSH_ASKPASS, the key
 // served by the session's agent, or ssh's own prompt).
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import Workflows
 import HostStore
 import Sessions

@@ -1,13 +1,11 @@
 // `hostbook keys export NAME [--passphrase-stdin | --passphrase-file F | --no-passphrase]
 //  [--output FILE] [--rounds N]`: the private key as an openssh-key-v1 file, encrypted with
 // aes256-ctr + bcrypt (OpenSSH's own default), to stdout or a new 0600 file.
+import System
 import Workflows
 import HostStore
 import KeyFormats
 import SecureMemory
-#if canImport(Glibc)
-import Glibc
-#endif
 
 enum KeysExport {
     static let spec = CommandSpec(
@@ -50,8 +48,8 @@ enum KeysExport {
             try KeyFiles.writeNew(output, file)
             inv.note("Wrote the private key of '\(stored.name)' to '\(output)'\(passphrase == nil ? " (unencrypted)" : "").")
         } else {
-            guard KeyFiles.writeAll(STDOUT_FILENO, file) else {
-                throw CLIError.failure("cannot write to standard output: \(String(cString: strerror(errno)))")
+            guard KeyFiles.writeAll(FileDescriptor.standardOutput.rawValue, file) else {
+                throw CLIError.failure("cannot write to standard output: \(Errno.current.description)")
             }
         }
     }

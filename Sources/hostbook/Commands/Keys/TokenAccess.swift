@@ -2,21 +2,19 @@
 // Workflows' LocationSigners): the token's PIN asked through SSH_ASKPASS, else (a
 // `hostbook ssh` session) on the terminal; never from argv or the environment. A failure is
 // worded here for the agent log and key-status.
+import System
 import Agent
 import Workflows
 import SecureMemory
 import Sessions
 import Tokens
-#if canImport(Glibc)
-import Glibc
-#endif
 
 enum TokenAccess {
     /// The PIN through SSH_ASKPASS, else on the terminal when there is one to ask on.
     static func askPIN(key: String, token: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
         let prompt = "Enter the PIN of the token '\(token.escapedForTerminal)' for the key '\(key.escapedForTerminal)':"
         if let pin = AskpassSecret.ask(prompt, environment: environment), !pin.isEmpty { return pin }
-        guard terminal, isatty(STDIN_FILENO) == 1 else { return nil }
+        guard terminal, FileDescriptor.standardInput.isTerminal else { return nil }
         guard let pin = try? Terminal.readSecret(prompt: "\(raw: prompt) "), !pin.isEmpty else { return nil }
         return pin
     }

@@ -1,8 +1,6 @@
 // The terminal dialogues of trust on first use, worded after OpenSSH's (sshconnect.c):
 // the approval prompt for an unknown key, and the blocking warning for a changed one.
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import HostStore
 import KeyFormats
 import Workflows
@@ -27,7 +25,7 @@ enum KnownHostsPrompt {
 
     /// Asks until the answer is yes, no, or the key's fingerprint (which counts as yes).
     static func askApproval(_ inv: Invocation, _ lookup: HostLookupName, key: PublicKey, otherNames: [String]) throws -> Bool {
-        Output.write(approvalText(lookup, key: key, otherNames: otherNames), to: STDERR_FILENO)
+        Output.write(approvalText(lookup, key: key, otherNames: otherNames), to: .standardError)
         var prompt: TerminalText = "Are you sure you want to trust this key (yes/no/[fingerprint])? "
         while true {
             let answer = try inv.ask(prompt, alternative: "--yes or --fingerprint SHA256:...")
@@ -63,7 +61,7 @@ enum KnownHostsPrompt {
 
     /// Shows the warning and replaces only when the new fingerprint is typed exactly.
     static func askReplace(_ inv: Invocation, _ lookup: HostLookupName, key: PublicKey, stored: [KnownHostRow]) throws -> Bool {
-        Output.write(changedText(lookup, key: key, stored: stored), to: STDERR_FILENO)
+        Output.write(changedText(lookup, key: key, stored: stored), to: .standardError)
         let answer = try inv.ask("To replace the stored key, type the new key's fingerprint (anything else keeps the stored key): ",
                                  alternative: "--replace --fingerprint SHA256:...")
         return answer == key.sha256Fingerprint

@@ -4,9 +4,6 @@
 // first use (SSHAskpass.terminalVariable), any other prompt is asked on the terminal, as
 // ssh would have asked it: a password or passphrase with echo off, a confirmation as yes/no,
 // a notification shown. ssh's words are outside text: escaped.
-#if canImport(Glibc)
-import Glibc
-#endif
 import SecureMemory
 import Sessions
 import System
@@ -15,16 +12,15 @@ enum SSHAskpassTerminal {
     static func main(prompt: String, environment: [String: String]) -> Int32 {
         if let answer = SSHAskpass.ask(prompt: prompt, environment: environment) { return write(answer) }
         guard environment[SSHAskpass.terminalVariable] == "1" else { return 1 }
-        let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard tty >= 0 else { return 1 }
-        dup2(tty, STDIN_FILENO)
-        dup2(tty, STDERR_FILENO)
-        close(tty)
+        guard let tty = ControllingTerminal.open() else { return 1 }
+        tty.duplicate(onto: .standardInput)
+        tty.duplicate(onto: .standardError)
+        tty.close()
         do {
             // readpass.c: "confirm" asks for permission (exit 0 = yes), "none" only tells.
             switch environment["SSH_ASKPASS_PROMPT"] {
             case "none":
-                Output.write("\(prompt)\n", to: STDERR_FILENO)
+                Output.write("\(prompt)\n", to: .standardError)
                 return 0
             case "confirm":
                 let answer = try Terminal.readLine(prompt: "\(prompt) (yes/no) ")

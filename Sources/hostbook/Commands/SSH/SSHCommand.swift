@@ -10,9 +10,7 @@
 // The terminal's signals go to ssh (it is in the foreground process group; hostbook
 // ignores SIGINT, SIGQUIT and SIGTSTP meanwhile and passes SIGTERM and SIGHUP on). When
 // ssh ends, the sockets are removed, the keys wiped, and hostbook exits with ssh's status.
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import HostStore
 import Sessions
 import Workflows

@@ -2,9 +2,7 @@
 // the host picker (Terminal/HostPickerPrompt) — after which everything runs exactly as
 // `hostbook ssh NAME` does. The picker needs a terminal on stdin and stdout and no
 // --no-input; otherwise a missing HOST is a usage error, as it is for any other command.
-#if canImport(Glibc)
-import Glibc
-#endif
+import System
 import HostStore
 import Sessions
 import Workflows
@@ -22,7 +20,7 @@ enum SSHHostChoice {
     static func name(_ inv: Invocation) throws -> String {
         if let name = inv.args.positional(0) { return name }
         let why: String? = inv.globals.noInput ? "--no-input turns the host picker off"
-            : isatty(STDIN_FILENO) != 1 || isatty(STDOUT_FILENO) != 1 ? "the host picker needs a terminal on stdin and stdout" : nil
+            : !FileDescriptor.standardInput.isTerminal || !FileDescriptor.standardOutput.isTerminal ? "the host picker needs a terminal on stdin and stdout" : nil
         if let why {
             throw CLIError.usage("missing HOST for 'hostbook ssh': \(why)",
                                  hint: "Give the host's name: 'hostbook ssh HOST' ('hostbook list' shows them).")

@@ -13,9 +13,6 @@
 //             refused with the reason, exit 5.
 // It exits 0 otherwise; non-zero (which makes ssh stop) also when the database cannot be
 // read.
-#if canImport(Glibc)
-import Glibc
-#endif
 import HostStore
 import KeyFormats
 import Sessions
@@ -77,21 +74,20 @@ enum SSHHostKeyLookup {
 
     /// An unknown key: approval on /dev/tty when allowed, else refused with how to approve.
     private static func unknown(_ inv: Invocation, lookup: HostLookupName, name: String, alias: String, key: PublicKey) throws {
-        let tty = inv.globals.noInput ? -1 : open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-        guard tty >= 0 else {
+        guard let tty = inv.globals.noInput ? nil : ControllingTerminal.open() else {
             let why = inv.globals.noInput ? "--no-input was given" : "there is no terminal to ask on"
             Hostbook.report(message: "the \(KnownHostsAccess.describe(key)) of \(KnownHostsAccess.describe(lookup)) is not known and \(why); nothing was trusted",
                             hint: "Check the fingerprint, then approve it with 'hostbook known-hosts scan \(alias.escapedForTerminal)'.")
             return
         }
         // The prompt reads and writes the terminal; stdout stays ssh's pipe.
-        let savedIn = dup(STDIN_FILENO), savedErr = dup(STDERR_FILENO)
-        dup2(tty, STDIN_FILENO)
-        dup2(tty, STDERR_FILENO)
-        close(tty)
+        let savedIn = FileDescriptor.standardInput.duplicate(), savedErr = FileDescriptor.standardError.duplicate()
+        tty.duplicate(onto: .standardInput)
+        tty.duplicate(onto: .standardError)
+        tty.close()
         defer {
-            dup2(savedIn, STDIN_FILENO); dup2(savedErr, STDERR_FILENO)
-            close(savedIn); close(savedErr)
+            savedIn?.duplicate(onto: .standardInput); savedErr?.duplicate(onto: .standardError)
+            savedIn?.close(); savedErr?.close()
         }
         let approved = try KnownHostsAccess.mappingErrors {
             try SSHHostKeyLookupFollowUp.decideUnknown(lookup, key: key, in: inv.workspace) { others in
@@ -110,5 +106,5 @@ enum SSHHostKeyLookup {
 
     /// A known_hosts line on ssh's pipe (stdout is never the terminal here): raw, so the name
     /// ssh asked about comes back exactly as ssh gave it.
-    private static func emit(_ line: String) { Output.write(.raw(line + "\n"), to: STDOUT_FILENO) }
+    private static func emit(_ line: String) { Output.write(.raw(line + "\n"), to: .standardOutput) }
 }

@@ -1,8 +1,5 @@
 // The paths hostbook hands to the programs it starts (ssh, the agent): absolute, since
 // they run in another working directory.
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 
 enum SSHPaths {

@@ -3,9 +3,6 @@
 // nothing from the terminal then, and has not yet made it raw). One question at a time;
 // no answer within the time refuses. Without a terminal (or with --no-input) there is
 // nobody to ask, and the key is refused.
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 import Sessions
 
@@ -14,14 +11,13 @@ final class SSHTerminalApprover: AgentApprover, @unchecked Sendable {
 
     /// nil when hostbook may not ask on a terminal.
     static func ifAllowed(noInput: Bool) -> SSHTerminalApprover? {
-        noInput || isatty(STDIN_FILENO) != 1 ? nil : SSHTerminalApprover()
+        noInput || !FileDescriptor.standardInput.isTerminal ? nil : SSHTerminalApprover()
     }
 
     func ask(_ request: ApprovalRequest, timeoutSeconds: Int) -> ApprovalAnswer {
         lock.locked {
-            let tty = open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC)
-            guard tty >= 0 else { return .unavailable }
-            defer { close(tty) }
+            guard let tty = ControllingTerminal.open() else { return .unavailable }
+            defer { tty.close() }
             let choices = ApprovalChoices(grant: request.mayGrant ? ApprovalRequest.durationText(request.key.grantSeconds) : nil)
             var text: TerminalText = "\r\nhostbook: "
             let wording = AgentApprovalWording()
@@ -41,16 +37,8 @@ final class SSHTerminalApprover: AgentApprover, @unchecked Sendable {
     }
 
     /// One line typed on `tty` (spaces around it removed); nil at the deadline or end of input.
-    private static func readLine(_ tty: Int32, deadline: Int64) -> String? {
-        var bytes: [UInt8] = []
-        var byte: UInt8 = 0
-        while bytes.count < 256 {
-            let left = deadline - Monotonic.milliseconds()
-            guard left > 0, (try? Poll.wait(tty, events: Int16(POLLIN), timeoutMilliseconds: Int32(left))) == true else { return nil }
-            guard let n = try? withUnsafeMutableBytes(of: &byte, { try FileDescriptor(tty).read(into: $0) }), n == 1 else { return nil }
-            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { break }
-            bytes.append(byte)
-        }
+    private static func readLine(_ tty: FileDescriptor, deadline: Int64) -> String? {
+        guard let bytes = try? TimedLine.read(from: tty, limit: 256, deadline: deadline) else { return nil }
         return String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: " \t")
     }
 }
