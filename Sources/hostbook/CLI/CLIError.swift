@@ -1,13 +1,11 @@
 // Every failure that reaches the user: one line `hostbook: <what went wrong>`, then where
 // useful one line saying what to do, and the documented exit code.
 
-/// Errors from any layer that know how to present themselves to a user. Library error types
-/// conform to it beside the code that presents them: HostStoreError in
-/// CLI/HostStoreErrorPresentation.swift, KeyFormatError in
-/// Commands/Keys/KeyErrorPresentation.swift, VaultError in
-/// Commands/Vault/VaultError+Presentation.swift, SessionRefusal in
-/// Commands/SSH/SessionRefusal+Presentation.swift, CredentialStoreError in
-/// Commands/Vault/CredentialStoreError+Presentation.swift.
+/// Errors from any layer that know how to present themselves to a user. A library's error
+/// type conforms to it beside the code that words it, in a file named for the type:
+/// `<Type>+Presentation.swift` (SessionRefusal, SSHSessionRefusal, KeysRefusal,
+/// KnownHostsRefusal, InstalledConfigRefusal, AgentRefusal, VaultError, ...) or
+/// `<Type>Presentation.swift` (HostStoreError, KeyFormatError).
 protocol UserFacingError: Error {
     var exitCode: ExitCode { get }
     /// What went wrong, one line, without the `hostbook: ` prefix.
