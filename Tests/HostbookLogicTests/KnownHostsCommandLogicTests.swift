@@ -94,6 +94,13 @@ final class KnownHostsCommandLogicTests: XCTestCase, TestHostKeys {
         // A known name at another port than its entry's ([HOST]:PORT falls back to HOST).
         assertResult(try hb(["known-hosts", "rotation", "h.test", "--port", "2022", "--off"]), 0,
                      stdout: "Host-key rotation is now off for 'h.test' (port 2022).\n")
+        // A revocation or a CA whose pattern covers the name knows no key of that host.
+        let file = tmp.file("markers")
+        try "@revoked * \(keyB)\n@cert-authority *.example.com \(keyC)\n".write(toFile: file, atomically: true, encoding: .utf8)
+        assertResult(try hb(["known-hosts", "import", file]), 0)
+        let covered = "hostbook: 'nosuch.example.com' is neither a saved host nor in the known hosts\n"
+            + "Give a saved host's name ('hostbook list') or a host in 'hostbook known-hosts list'; nothing was changed.\n"
+        assertResult(try hb(["known-hosts", "rotation", "nosuch.example.com", "--off"]), 4, stdout: "", stderr: covered)
     }
 
     func testTrustOnFirstUseLifecycle() throws {
