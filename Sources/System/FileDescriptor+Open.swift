@@ -12,6 +12,17 @@ extension FileDescriptor {
         return FileDescriptor(fd)
     }
 
+    /// The input a user names as a path: standard input for "-", else `path` opened for
+    /// reading. Close it with `closeUnlessStandard()`.
+    public static func open(input path: String) throws(Errno) -> FileDescriptor {
+        path == "-" ? .standardInput : try open(forReading: path)
+    }
+
+    /// close(2) unless this is standard input, output or error.
+    public func closeUnlessStandard() {
+        if rawValue > STDERR_FILENO { close() }
+    }
+
     /// close(2); the descriptor must not be used after.
     public func close() {
         _ = Glibc.close(rawValue)

@@ -14,10 +14,10 @@ public enum KeyFiles {
     /// fstat knows it) and grows by moving to a bigger secure buffer (SecretBytes.grown),
     /// so no copy of the key is left behind in ordinary memory.
     public static func read(_ path: String) throws -> SecretBytes {
-        let fd = path == "-" ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw KeysRefusal.unreadable(path: path, reason: String(cString: strerror(errno))) }
-        defer { if fd != STDIN_FILENO { close(fd) } }
-        return try read(fd: fd, path: path)
+        let fd: FileDescriptor
+        do { fd = try FileDescriptor.open(input: path) } catch { throw KeysRefusal.unreadable(path: path, reason: "\(error)") }
+        defer { fd.closeUnlessStandard() }
+        return try read(fd: fd.rawValue, path: path)
     }
 
     /// The rest of `fd` (named `path` in errors) into secure memory; the caller opened it

@@ -14,12 +14,10 @@ public enum TailscaleInput {
         case "-":
             return try parse(FileDescriptorSource(fd: STDIN_FILENO, name: "standard input"))
         case let path?:
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
-            guard fd >= 0 else {
-                throw TailscaleRefusal.cannotOpen(path: path, reason: String(cString: strerror(errno)))
-            }
-            defer { close(fd) }
-            return try parse(FileDescriptorSource(fd: fd, name: "'\(path)'"))
+            let fd: FileDescriptor
+            do { fd = try FileDescriptor.open(forReading: path) } catch { throw TailscaleRefusal.cannotOpen(path: path, reason: "\(error)") }
+            defer { fd.close() }
+            return try parse(FileDescriptorSource(fd: fd.rawValue, name: "'\(path)'"))
         case nil:
             return try runTailscale(environment: environment)
         }
