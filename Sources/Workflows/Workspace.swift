@@ -22,13 +22,6 @@ public final class Workspace {
         self.databasePath = databasePath ?? Self.databasePath(environment: environment)
     }
 
-    /// A workspace over a database already open (a test, the standing agent's own handle).
-    public init(environment: [String: String], database: HostDatabase) {
-        self.environment = environment
-        self.databasePath = database.path
-        self.opened = database
-    }
-
     public static func databasePath(environment: [String: String]) -> String {
         if let p = environment["HOSTBOOK_DB"], !p.isEmpty { return p }
         if let x = environment["XDG_DATA_HOME"], x.hasPrefix("/") { return x + "/hostbook/hostbook.db" }
