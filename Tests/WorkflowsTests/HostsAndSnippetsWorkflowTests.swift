@@ -15,42 +15,37 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
     }
 
     func testAnEditIsCheckedBeforeAnythingIsAskedOrWritten() throws {
-        var input = HostEditInput()
+        var input = HostChanges()
         input.addTags = ["Prod"]
         input.removeTags = ["prod"]
         XCTAssertThrowsError(try HostEditing.edit("web", input, in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .tagAddedAndRemoved("Prod")) }
-        XCTAssertThrowsError(try HostEditing.edit("web", HostEditInput(), in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .nothingToChange(host: "web")) }
-        input = HostEditInput()
-        input.resets = ["colour"]
-        XCTAssertThrowsError(try HostEditing.edit("web", input, in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .notAResetField("colour")) }
-        input.resets = ["user"]
+        XCTAssertThrowsError(try HostEditing.edit("web", HostChanges(), in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .nothingToChange(host: "web")) }
+        input = HostChanges()
+        XCTAssertThrowsError(try HostEditing.edit("web", input, resets: ["colour"], in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .notAResetField("colour")) }
         input.note = "x"
-        XCTAssertThrowsError(try HostEditing.edit("web", input, in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .resetWithOtherChanges) }
+        XCTAssertThrowsError(try HostEditing.edit("web", input, resets: ["user"], in: workspace)) { XCTAssertEqual($0 as? HostsRefusal, .resetWithOtherChanges) }
         // A host that does not exist: the store's not-found, and no database is created.
-        input = HostEditInput()
+        input = HostChanges()
         input.note = "x"
         XCTAssertThrowsError(try HostEditing.edit("web", input, in: workspace)) { XCTAssertEqual(($0 as? HostStoreError)?.kind, .notFound) }
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.databasePath))
     }
 
     func testAddThenEditWritesTheHost() throws {
-        var add = HostAddInput(name: "web", hostname: "web.test")
-        add.port = 2200
-        add.tags = ["prod"]
-        let host = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
+        var add = NewHost(name: "web", hostname: "web.test", port: 2200, tags: ["prod"])
+        let host = try HostEditing.add(try HostEditing.checked(add), password: nil, in: workspace)
         XCTAssertEqual(host.port, 2200)
         XCTAssertFalse(try HostEditing.userOmitted(host, in: workspace), "published with its user by default")
-        var input = HostEditInput()
+        var input = HostChanges()
         input.user = "deploy"
-        input.userPublishing = "omit"
-        let edit = try HostEditing.edit("web", input, in: workspace)
+        let edit = try HostEditing.edit("web", input, userPublishing: "omit", in: workspace)
         XCTAssertFalse(edit.needsPassword)
         XCTAssertEqual(edit.userPublishing, .omit)
         XCTAssertEqual(try HostEditing.apply(edit, password: nil, in: workspace).user, "deploy")
         XCTAssertEqual(try HostEditing.existing("web", in: workspace).user, "deploy")
         XCTAssertTrue(try HostEditing.userOmitted(try HostEditing.existing("web", in: workspace), in: workspace))
         add.name = "bad name"
-        XCTAssertThrowsError(try HostEditing.newHost(add))
+        XCTAssertThrowsError(try HostEditing.checked(add))
     }
 
     func testSnippetsAreFoundAddedChangedAndRemoved() throws {
@@ -101,10 +96,8 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
     func testTheHostPickerOffersTheSavedHostsWithoutCreatingADatabase() throws {
         XCTAssertEqual(try HostPicker.entries(in: workspace), [])
         XCTAssertFalse(FileManager.default.fileExists(atPath: workspace.databasePath), "nothing created")
-        var add = HostAddInput(name: "web", hostname: "fe80::1")
-        add.port = 2200
-        add.tags = ["prod"]
-        _ = try HostEditing.add(try HostEditing.newHost(add), password: nil, in: workspace)
+        let add = NewHost(name: "web", hostname: "fe80::1", port: 2200, tags: ["prod"])
+        _ = try HostEditing.add(try HostEditing.checked(add), password: nil, in: workspace)
         let entries = try HostPicker.entries(in: workspace)
         XCTAssertEqual(entries, [HostPicker.Entry(name: "web", target: "[fe80::1]:2200", tags: ["prod"])])
         var picker = HostPicker(entries: entries)

@@ -5,63 +5,9 @@ import Credentials
 import HostStore
 import SecureMemory
 
-/// `add`'s options as given.
-public struct HostAddInput: Sendable {
-    public var name: String
-    public var hostname: String
-    public var port: Int?
-    public var user: String?
-    public var tags: [String] = []
-    public var aliases: [String] = []
-    public var key: String?
-    public var jump: String?
-    public var note: String?
-
-    public init(name: String, hostname: String) {
-        self.name = name
-        self.hostname = hostname
-    }
-}
-
-/// `edit`'s options as given.
-public struct HostEditInput: Sendable {
-    public var rename: String?
-    public var hostname: String?
-    public var port: Int?
-    public var user: String?
-    public var clearUser = false
-    public var addTags: [String] = []
-    public var removeTags: [String] = []
-    public var addAliases: [String] = []
-    public var removeAliases: [String] = []
-    public var key: String?
-    public var clearKey = false
-    public var jump: String?
-    public var clearJump = false
-    public var note: String?
-    public var setPassword = false
-    public var clearPassword = false
-    /// true: allow agent forwarding, false: refuse it, nil: unchanged.
-    public var agentForwarding: Bool?
-    /// Fields to give back to the bundle, as typed.
-    public var resets: [String] = []
-    /// `omit` or `publish`, as typed.
-    public var userPublishing: String?
-
-    public init() {}
-}
-
 public enum HostEditing {
-    /// The new host, checked (HostDatabase.validate) before anything is asked or written.
-    public static func newHost(_ input: HostAddInput) throws -> NewHost {
-        var new = NewHost(name: input.name, hostname: input.hostname)
-        if let p = input.port { new.port = p }
-        new.user = input.user
-        new.tags = input.tags
-        new.aliases = input.aliases
-        new.key = input.key
-        new.jump = input.jump
-        new.note = input.note
+    /// `new` checked (HostDatabase.validate) before anything is asked or written.
+    public static func checked(_ new: NewHost) throws -> NewHost {
         try HostDatabase.validate(new)
         return new
     }
@@ -81,30 +27,19 @@ public enum HostEditing {
         public var needsPassword: Bool { changes.password == .set }
     }
 
-    public static func edit(_ name: String, _ input: HostEditInput, in workspace: Workspace) throws -> Edit {
-        var c = HostChanges()
-        c.rename = input.rename
-        c.hostname = input.hostname
-        c.port = input.port
-        c.user = input.user
-        c.clearUser = input.clearUser
-        c.addTags = input.addTags
-        c.removeTags = input.removeTags
-        c.addAliases = input.addAliases
-        c.removeAliases = input.removeAliases
+    /// `changes` as the options give them; `resets`: the fields to give back to the bundle,
+    /// and `userPublishing` (`omit` or `publish`), as typed.
+    public static func edit(_ name: String, _ changes: HostChanges, resets typed: [String] = [], userPublishing typedPublishing: String? = nil,
+                            in workspace: Workspace) throws -> Edit {
+        var c = changes
         if let both = c.addTags.first(where: { t in c.removeTags.contains { $0.lowercased() == t.lowercased() } }) {
             throw HostsRefusal.tagAddedAndRemoved(both)
         }
-        if let k = input.key { c.key = .set(k) } else if input.clearKey { c.key = .clear }
-        if let j = input.jump { c.jump = .set(j) } else if input.clearJump { c.jump = .clear }
-        c.note = input.note
-        if input.setPassword { c.password = .set } else if input.clearPassword { c.password = .clear }
-        c.agentForwarding = input.agentForwarding
-        let resets = try input.resets.map { word in
+        let resets = try typed.map { word in
             guard let f = BundleOverrideField(rawValue: word.lowercased()) else { throw HostsRefusal.notAResetField(word) }
             return f
         }
-        let userPublishing = try input.userPublishing.map { word in
+        let userPublishing = try typedPublishing.map { word in
             guard let p = BundleUserPublishing(rawValue: word.lowercased()) else { throw HostsRefusal.notAUserPublishing(word) }
             return p
         }

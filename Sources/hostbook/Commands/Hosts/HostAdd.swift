@@ -36,16 +36,11 @@ enum HostAdd {
         guard let hostname = a.value(.hostname) else {
             throw CLIError.usage("missing --hostname for 'hostbook add'", hint: "Run 'hostbook add --help' for usage.")
         }
-        var input = HostAddInput(name: name, hostname: hostname)
-        input.port = try a.int(.port, in: TCPPort.range)
-        input.user = a.value(.user)
-        input.tags = a.values(.tag)
-        input.aliases = a.values(.alias)
-        input.key = a.value(.key)
-        input.jump = a.value(.jump)
-        input.note = a.value(.note)
+        var new = NewHost(name: name, hostname: hostname, user: a.value(.user), tags: a.values(.tag), key: a.value(.key),
+                          jump: a.value(.jump), note: a.value(.note), aliases: a.values(.alias))
+        if let port = try a.int(.port, in: TCPPort.range) { new.port = port }
         // Checked before asking for a password, so a typo does not cost a prompt.
-        let new = try HostEditing.newHost(input)
+        new = try HostEditing.checked(new)
         let password: SecretBytes? = a.flag(.passwordStdin) ? try HostPasswords.read(inv, hostName: name) : nil
         let host = try HostEditing.add(new, password: password, in: inv.workspace)
         if inv.json {
