@@ -164,16 +164,7 @@ public final class PrivateSSHD: @unchecked Sendable {
     /// order it accepts them), so a count of "Connection from" taken afterwards is final.
     public func logMarkerConnection() -> Bool {
         let before = log.components(separatedBy: "Connection from").count - 1
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        close(fd)
-        return connected == 0 && waitForLog("Connection from", count: before + 1)
+        return Self.connects(port: port) && waitForLog("Connection from", count: before + 1)
     }
 
     /// Stops sshd by its PID and waits for it. Safe to call more than once.
@@ -249,21 +240,25 @@ public final class PrivateSSHD: @unchecked Sendable {
         return Int(UInt16(bigEndian: address.sin_port))
     }
 
+    /// Opens and closes one TCP connection to 127.0.0.1:`port`; true when it was accepted.
+    private static func connects(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
+    }
+
     /// True once something accepts TCP connections on 127.0.0.1:`port` while `pid` runs.
     private static func waitUntilListening(port: Int, pid: pid_t) -> Bool {
         let deadline = Date().addingTimeInterval(10)
         while Date() < deadline {
             guard isRunning(pid) else { return false }
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            let connected = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-            }
-            close(fd)
-            if connected == 0 { return true }
+            if connects(port: port) { return true }
             usleep(20_000)
         }
         return false
