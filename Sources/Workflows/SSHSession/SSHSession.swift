@@ -220,7 +220,6 @@ public struct SSHSession {
     }
 
     public static func localUserName() -> String {
-        if let pw = getpwuid(getuid()), let name = pw.pointee.pw_name { return String(cString: name) }
-        return "root"
+        UserAccount.name(uid: getuid()) ?? "root"
     }
 }
