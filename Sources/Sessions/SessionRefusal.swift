@@ -1,8 +1,7 @@
 // What the Sessions library refuses, as data: each case names what was refused and carries
 // the names, paths and values the caller needs to say so. The executable words each case,
-// escapes the values and maps the case to an exit code (Sources/hostbook, SessionRefusal+
-// Presentation.swift and, for git signing, bundles and the installed configuration,
-// SessionRefusal+BundlePresentation.swift), so no message, hint or escape is made in this library.
+// escapes the values and maps the case to an exit code (Sources/hostbook,
+// SessionRefusal+Presentation.swift), so no message, hint or escape is made in this library.
 public enum SessionRefusal: Error, Sendable, Equatable {
     /// No saved key called `name` (not found).
     case keyNotFound(name: String)

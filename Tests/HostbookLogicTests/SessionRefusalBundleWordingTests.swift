@@ -1,5 +1,5 @@
 // The words of the SessionRefusal cases of git signing, team bundles and the installed
-// configuration (SessionRefusal+BundlePresentation.swift): each line and hint byte for byte
+// configuration (SessionRefusal+Presentation.swift): each line and hint byte for byte
 // as they were when the Sessions library worded them itself, and the exit code.
 // Which case each situation throws is SessionsTests'.
 @testable import hostbook

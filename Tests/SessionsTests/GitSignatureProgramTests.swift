@@ -25,7 +25,7 @@ final class GitSignatureProgramTests: XCTestCase {
     }
 
     func testABadSignRequestIsRefusedWithTheReason() {
-        // The words are the program's (SessionRefusal+BundlePresentation.swift).
+        // The words are the program's (SessionRefusal+Presentation.swift).
         let cases: [([String], SignUsageProblem)] = [
             (["-Y", "sign", "-f", "k", "m"], .missingNamespace),
             (["-Y", "sign", "-n", "git", "m"], .missingKeyFile),
