@@ -118,10 +118,16 @@ let package = Package(
         .target(name: "Workflows",
                 dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens"],
                 swiftSettings: libsecretHeaders),
+        // What any command-line program needs, knowing nothing of hostbook: its command
+        // table's declarations, the argument parser (mistakes as ArgumentError values), help,
+        // bash/zsh/fish completion scripts and the man page's commands drawn from the table,
+        // text for the terminal that escapes what it is given (TerminalText), aligned tables
+        // fitted to the terminal's width, a progress line.
+        .target(name: "CommandLineKit", dependencies: ["System", "KeyFormats"]),
         // The command-line program: reads arguments, asks (prompts, approvers) and presents
         // what a workflow returns or throws.
         .executableTarget(name: "hostbook",
-                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens", "Workflows"],
+                          dependencies: ["System", "KeyFormats", "ImportFormats", "Vault", "HostStore", "SecureMemory", "SSHConfig", "Agent", "Sessions", "Credentials", "SecurityKeys", "Tokens", "Workflows", "CommandLineKit"],
                           swiftSettings: libsecretHeaders),
 
         // What several test targets share (seeded random input, fixture paths, the fuzz replay,
@@ -155,7 +161,7 @@ let package = Package(
         // The executable's own logic in-process (`@testable import hostbook`): the parser, the
         // command table, error wording and exit codes, output shapes. Spawns the binary only to
         // start the standing agent whose signatures a command needs (Support/InProcessAgent).
-        .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "Workflows", "HostStore", "TestSupport"], swiftSettings: libsecretHeaders),
+        .testTarget(name: "HostbookLogicTests", dependencies: ["hostbook", "Workflows", "HostStore", "CommandLineKit", "TestSupport"], swiftSettings: libsecretHeaders),
     ],
     swiftLanguageModes: [.v6]
 )

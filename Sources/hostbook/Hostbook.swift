@@ -2,6 +2,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import CommandLineKit
 import System
 import Sessions
 
@@ -17,7 +18,7 @@ enum Hostbook {
         if argv.first == GitSSHKeygenProgram.word { return GitSSHKeygenProgram.main(argv, environment: environment) }
         // Shell completion asks on every Tab: answered before any parsing (CompleteFastPath).
         if argv.first == CompleteFastPath.word { return CompleteFastPath.run(argv, environment: environment) }
-        let parser = ArgumentParser(commands: CommandTable.all)
+        let parser = CommandLineParser(commands: CommandTable.all)
         do {
             switch try parser.parse(argv) {
             case .version:

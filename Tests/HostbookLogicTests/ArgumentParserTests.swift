@@ -3,13 +3,14 @@
 // exit code, and the pass-through of `hostbook ssh HOST [SSH-ARGS...]` (a command declared
 // here). The same through Hostbook.main (`--`, help text, suggestions):
 // ArgumentParsingLogicTests; the binary's exit code 2: HostbookTests/ArgumentParsingTests.
+import enum CommandLineKit.ArgumentError
 import Foundation
 @testable import hostbook
 import XCTest
 
 final class ArgumentParserTests: XCTestCase {
     private func parsed(_ argv: [String]) throws -> (ParsedArguments, GlobalOptions) {
-        guard case .run(_, let args, let globals) = try ArgumentParser(commands: CommandTable.all).parse(argv) else {
+        guard case .run(_, let args, let globals) = try CommandLineParser(commands: CommandTable.all).parse(argv) else {
             XCTFail("\(argv) did not parse to a command")
             throw NSError(domain: "ArgumentParserTests", code: 1)
         }
@@ -73,7 +74,7 @@ final class ArgumentParserTests: XCTestCase {
             ([], "hostbook: no command given\nRun 'hostbook --help' to see the commands.\n"),
         ]
         for (argv, stderr) in cases {
-            XCTAssertThrowsError(try ArgumentParser(commands: CommandTable.all).parse(argv), "\(argv)") { error in
+            XCTAssertThrowsError(try CommandLineParser(commands: CommandTable.all).parse(argv), "\(argv)") { error in
                 guard let e = error as? UserFacingError else { return XCTFail("\(argv): \(error)") }
                 XCTAssertEqual(e.exitCode, .usage, "\(argv)")
                 XCTAssertEqual("hostbook: \(e.message)\n" + (e.hint.map { "\($0)\n" } ?? ""), stderr, "\(argv)")
@@ -90,7 +91,7 @@ final class ArgumentParserTests: XCTestCase {
         passesArgumentsAfterFirstPositional: true, run: { _ in })
 
     private func parse(_ argv: [String]) throws -> (ParsedArguments, GlobalOptions) {
-        guard case .run(_, let args, let globals) = try ArgumentParser(commands: [Self.passing] + CommandTable.all).parse(argv) else {
+        guard case .run(_, let args, let globals) = try CommandLineParser(commands: [Self.passing] + CommandTable.all).parse(argv) else {
             XCTFail("\(argv) did not parse to a command")
             throw NSError(domain: "ArgumentParserTests", code: 1)
         }
@@ -114,13 +115,13 @@ final class ArgumentParserTests: XCTestCase {
         let (c, _) = try parse(["ssh", "web"])
         XCTAssertEqual(c.trailing, [])
         XCTAssertThrowsError(try parse(["ssh", "--print-config"])) { e in
-            XCTAssertEqual((e as? CLIError)?.message, "missing HOST for 'hostbook ssh'")
-            XCTAssertEqual((e as? CLIError)?.exitCode, .usage)
+            XCTAssertEqual((e as? ArgumentError)?.message, "missing HOST for 'hostbook ssh'")
+            XCTAssertEqual((e as? ArgumentError)?.exitCode, .usage)
         }
         XCTAssertThrowsError(try parse(["ssh", "--bogus", "web", "-v"])) { e in
-            XCTAssertEqual((e as? CLIError)?.message, "unknown option '--bogus' for 'hostbook ssh'")
+            XCTAssertEqual((e as? ArgumentError)?.message, "unknown option '--bogus' for 'hostbook ssh'")
         }
-        guard case .help(let text) = try ArgumentParser(commands: [Self.passing]).parse(["ssh", "--help"]) else {
+        guard case .help(let text) = try CommandLineParser(commands: [Self.passing]).parse(["ssh", "--help"]) else {
             return XCTFail("ssh --help before HOST is help")
         }
         XCTAssertTrue(text.contains("Usage: hostbook ssh [--snippet NAME] HOST [SSH-ARGS...]"), text)

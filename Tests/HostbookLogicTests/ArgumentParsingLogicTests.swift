@@ -118,7 +118,7 @@ final class ArgumentParsingLogicTests: XCTestCase {
         for c in CommandTable.all {
             let help = try hb.run(c.words + ["--help"]).stdout
             let usage = try XCTUnwrap(help.split(separator: "\n").first { $0.hasPrefix("Usage: ") }, c.commandLine)
-            for o in c.options {
+            for o in c.declaration.options {
                 XCTAssertNotNil(usage.range(of: "--\(o.name)(?![a-z-])", options: .regularExpression),
                                 "the usage line of '\(c.commandLine)' does not name --\(o.name): \(usage)")
             }

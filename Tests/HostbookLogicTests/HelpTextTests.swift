@@ -23,7 +23,7 @@ final class HelpTextTests: XCTestCase {
     /// The text `hostbook ARGS` prints on stdout (exit 0, Hostbook.main) when ARGS ask for help; a
     /// parse to anything else fails the test.
     private func help(_ args: [String], file: StaticString = #filePath, line: UInt = #line) throws -> String {
-        guard case .help(let text) = try ArgumentParser(commands: CommandTable.all).parse(args) else {
+        guard case .help(let text) = try CommandLineParser(commands: CommandTable.all).parse(args) else {
             XCTFail("\(args) is not a request for help", file: file, line: line)
             return ""
         }

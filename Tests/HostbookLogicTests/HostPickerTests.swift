@@ -2,6 +2,7 @@
 // PickerKey, the program's HostPickerScreen): what each key sequence filters, selects and
 // decides, how the window scrolls, how raw terminal bytes become keys, and that what is
 // drawn fits the width and shows database text only escaped.
+import CommandLineKit
 import Foundation
 @testable import hostbook
 import TestSupport

@@ -2,6 +2,7 @@
 // configuration (SessionRefusal+Presentation.swift): each line and hint byte for byte
 // as they were when the Sessions library worded them itself, and the exit code.
 // Which case each situation throws is SessionsTests'.
+import CommandLineKit
 @testable import hostbook
 import Sessions
 import XCTest

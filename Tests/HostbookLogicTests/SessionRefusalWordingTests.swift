@@ -4,6 +4,7 @@
 // through the agent (AgentSSHSIGSigner) throw, byte for byte as they were when the library
 // worded them, outside text escaped, and the documented exit code. Which case each
 // situation throws is SessionsTests' (SSHPlanTests); the binary's stderr is HostbookTests'.
+import CommandLineKit
 @testable import hostbook
 import HostStore
 import Sessions

@@ -1,5 +1,6 @@
 // TerminalText, the type everything hostbook prints goes through: interpolated values are
 // escaped (PrintableText.quoted) unless spelled `raw`, literals and TerminalText kept.
+import CommandLineKit
 import XCTest
 import KeyFormats
 @testable import hostbook

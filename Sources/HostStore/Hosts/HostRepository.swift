@@ -1,6 +1,7 @@
 // Reading and writing hosts, their tags and aliases. Every write is one transaction; names
 // and aliases are compared without regard to case (the columns are COLLATE NOCASE), and a
 // host is found by its name or any of its aliases.
+import KeyFormats
 
 extension HostDatabase {
     static let hostColumns = """

@@ -1,5 +1,6 @@
 // Everything a command body needs: its arguments, the global options, and the
 // process's input and output (terminal detection, prompts, JSON and text output).
+import CommandLineKit
 import SecureMemory
 import System
 import Workflows
@@ -29,6 +30,9 @@ final class Invocation {
     /// Colour and bold only on a terminal, never with NO_COLOR set to anything but the empty
     /// string (https://no-color.org), nor on TERM=dumb.
     var useColor: Bool { stdoutIsTerminal && (environment["NO_COLOR"] ?? "").isEmpty && environment["TERM"] != "dumb" }
+
+    /// `--wide` on the commands that print a table (read by `tableWidth`).
+    static let wideOption = OptionSpec.flag(.wide, "Show every column in full, however wide the terminal")
 
     /// How wide a table may be: nil with --wide or on a pipe without $COLUMNS (TerminalSize).
     var tableWidth: Int? { args.sharedFlag(.wide) ? nil : TerminalSize.columns(environment: environment) }

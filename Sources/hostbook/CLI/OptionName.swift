@@ -5,8 +5,9 @@
 // also knows which options the running command declared, and a read of one it does not
 // declare stops a debug build (the tests) at that line; OptionNameTests checks that every
 // name here is declared by some command.
+import CommandLineKit
 
-enum OptionName: String, Sendable, CaseIterable {
+enum OptionName: String, OptionNaming, CaseIterable {
     case alias
     case application
     case all

@@ -1,5 +1,6 @@
 // Terminal input: no-echo secret prompts (System's SecretEntry), visible line prompts, and reading a
 // secret from stdin or a file straight into secure memory.
+import CommandLineKit
 import System
 import SecureMemory
 

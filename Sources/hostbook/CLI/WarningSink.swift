@@ -2,6 +2,7 @@
 // Tailscale document, ...): the first `limit` are printed as they come, the rest are only
 // counted, and `finish()` prints one line with that count. A binary or huge file given by
 // mistake then gives a short report instead of a warning for each of its 16,000 lines.
+import CommandLineKit
 
 final class WarningSink {
     static let limit = 20

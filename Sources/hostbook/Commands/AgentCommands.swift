@@ -1,5 +1,6 @@
 // `hostbook agent ...`: the standing ssh-agent that serves the vault's keys to plain ssh,
 // scp, rsync and git (StandingAgent.swift holds its policy).
+import CommandLineKit
 import System
 import Agent
 import HostStore

@@ -7,6 +7,7 @@
 // `words<TAB>--opt --opt<TAB>kind kind` (the options, then what each positional completes),
 // the global options last as `-<TAB>--db ...`, for tests that hold the man page and the
 // completions to the table.
+import CommandLineKit
 import HostStore
 
 enum CompleteFastPath {
@@ -35,7 +36,7 @@ enum CompleteFastPath {
         return 0
     }
 
-    static func commandListing(_ tree: CommandTree = CommandTree()) -> String {
+    static func commandListing(_ tree: CommandTree<OptionName> = ShellIntegrationCommands.tree) -> String {
         var out = ""
         for c in tree.commands {
             out += c.words.joined(separator: " ") + "\t" + c.options.map { "--" + $0.name }.joined(separator: " ")

@@ -3,6 +3,7 @@
 // `DoctorChecks.all`, then the ssh client's and the installed ssh configuration's, which the
 // program hands this program's paths and the agent's socket), worded by
 // Commands/Doctor/DoctorWording.swift.
+import CommandLineKit
 import HostStore
 import Workflows
 

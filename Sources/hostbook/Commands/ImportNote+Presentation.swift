@@ -2,6 +2,7 @@
 // untrusted): the importer's line, then the hostbook command that fixes it, the way the
 // import reports (text and --json) have always put it. Outside text in a note is escaped
 // where it is printed (TerminalText).
+import CommandLineKit
 import HostStore
 
 extension ImportNote {

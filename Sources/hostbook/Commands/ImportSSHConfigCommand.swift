@@ -3,6 +3,7 @@
 // (docs/import-ssh-config.md; the work is Workflows' SSHConfigImport). The file is only
 // read, never changed, unless the user's Host blocks are handed over to hostbook
 // (SSHConfigImportTakeOver).
+import CommandLineKit
 import KeyFormats
 import Workflows
 

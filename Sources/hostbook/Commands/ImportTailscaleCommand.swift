@@ -1,5 +1,6 @@
 // `hostbook import-tailscale`: hosts and pre-trusted host keys from a Tailscale status or
 // API device list (docs/formats.md, "Tailscale JSON"; docs/tailscale.md).
+import CommandLineKit
 import HostStore
 import ImportFormats
 import Workflows

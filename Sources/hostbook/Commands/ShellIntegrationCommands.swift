@@ -1,12 +1,20 @@
 // `hostbook completions bash|zsh|fish` and `hostbook man`: the completion scripts and the
-// manual page, generated from the command table (ShellIntegration/). scripts/install
+// manual page, generated from the command table (CommandLineKit's ShellIntegration/). scripts/install
 // writes their output into share/; a user can also load them by hand:
 //     source <(hostbook completions bash)
+import CommandLineKit
+import CommandLineKit
 import HostStore
 import KeyFormats
 
 enum ShellIntegrationCommands {
     static let all: [CommandSpec] = [completions, man]
+
+    /// The command table as the completions and the man page read it: saved names come from
+    /// `hostbook __complete KIND [--db PATH]` (CompleteFastPath).
+    static let tree = CommandTree(help: CommandLineParser.help, commands: CommandTable.all.map(\.declaration),
+                                  valueKind: SavedNames.forOption, completer: CompleteFastPath.word,
+                                  contextOption: OptionName.db.rawValue, variablePrefix: "_hb")
 
     static let completions = CommandSpec(
         ["completions"], summary: "Print the shell completion script for bash, zsh or fish",
@@ -23,9 +31,9 @@ enum ShellIntegrationCommands {
             let shell = inv.args.positional(0)!
             let script: String
             switch shell {
-            case "bash": script = BashCompletion.script()
-            case "zsh": script = ZshCompletion.script()
-            case "fish": script = FishCompletion.script()
+            case "bash": script = BashCompletion.script(tree)
+            case "zsh": script = ZshCompletion.script(tree)
+            case "fish": script = FishCompletion.script(tree)
             default:
                 throw CLIError.usage("unknown shell '\(PrintableText.quoted(shell))'", hint: "Use bash, zsh or fish.")
             }

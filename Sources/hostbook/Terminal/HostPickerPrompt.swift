@@ -2,6 +2,7 @@
 // keys read in raw mode (RawTerminal, PickerKey). Redrawn after each key and when the
 // window's size changes (checked on every wake-up, at least ten times a second).
 #if canImport(Glibc)
+import CommandLineKit
 import Glibc
 #endif
 import Workflows

@@ -3,6 +3,7 @@
 // width by the same Table code as `hostbook list`, every database string escaped by
 // PrintableText there), the selected row marked with `>` (and in reverse video when colour
 // is allowed), and a status line. Pure: the caller writes the result (RawTerminal).
+import CommandLineKit
 import KeyFormats
 import Workflows
 

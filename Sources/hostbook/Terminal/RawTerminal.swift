@@ -7,6 +7,7 @@
 // it: the main screen, a visible cursor, plain attributes, then the terminal's settings and
 // the signal mask. A signal that ends hostbook is thrown as TerminalInterrupted, so hostbook
 // restores the terminal first and then exits 128 + the signal, as a shell reports it.
+import CommandLineKit
 import System
 
 final class RawTerminal {

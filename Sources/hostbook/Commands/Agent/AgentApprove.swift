@@ -5,6 +5,7 @@
 // at a time: a second is refused with one line, and the first says that it tried. It runs
 // until the agent stops, end of input, or Ctrl-C.
 #if canImport(Glibc)
+import CommandLineKit
 import Glibc
 #endif
 import System

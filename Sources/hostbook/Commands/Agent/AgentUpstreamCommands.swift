@@ -2,6 +2,7 @@
 // keys hostbook's agents sign through (HostStore's AgentUpstreams). `keys import-agent`
 // adds the socket it read; the standing agent reads the list when it starts, `hostbook ssh`
 // for each session. Only the socket paths are saved.
+import CommandLineKit
 import Agent
 import HostStore
 import Workflows

@@ -2,6 +2,7 @@
 // `hostbook ssh` ask it: y (this request alone), n, and a (allow for the key's grant) only
 // when a grant can be made. One owner for the question, for what a bad answer is told, and
 // for reading an answer, so both terminals ask alike.
+import CommandLineKit
 import Sessions
 
 struct ApprovalChoices: Equatable {

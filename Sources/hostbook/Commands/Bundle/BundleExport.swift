@@ -3,6 +3,7 @@
 // DIR/bundle.txt.sig, signed through the agent (BundleExporter does the work). An export
 // that drops hosts, snippets or host keys of the bundle published before is asked about on
 // a terminal, refused (exit 5) without one unless --allow-removals.
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

@@ -1,5 +1,6 @@
 // `hostbook bundle import DIR [--dry-run]`: verifies DIR/bundle.txt against its signature
 // and the bundle's trusted signers, then applies it (BundleIntake, BundleApplying).
+import CommandLineKit
 import HostStore
 import Sessions
 import System

@@ -1,13 +1,14 @@
 // `hostbook bundle list [--json]`: every bundle this database knows (subscribed, trusted,
 // applied or exported): its URL, trusted signers, the scope granted to its certificate
 // authorities, the serial applied and when, the serial exported (BundleStore.overview).
+import CommandLineKit
 import HostStore
 
 enum BundleList {
     static let spec = CommandSpec(
         ["bundle", "list"], summary: "List subscriptions, trusted signers and the serials applied and exported",
         discussion: "One row per bundle name this database knows. --json gives the signers' public keys too.",
-        options: [Table.wideOption], run: run)
+        options: [Invocation.wideOption], run: run)
 
     static func run(_ inv: Invocation) throws {
         let list = try HostStoreAccess.openForReading(inv).map { try BundleStore(database: $0).overview() } ?? []

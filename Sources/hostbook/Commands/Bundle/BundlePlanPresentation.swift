@@ -3,6 +3,7 @@
 // that disagree with trusted ones, key names this database lacks), as text and as JSON
 // (docs/command-line.md, "bundle"). Every name and line from the bundle is escaped when
 // printed (TerminalText).
+import CommandLineKit
 import HostStore
 import ImportFormats
 import Sessions

@@ -1,6 +1,7 @@
 // `hostbook bundle subscribe NAME GIT-URL-OR-PATH`: clones the bundle's repository with the
 // system git beside the database, verifies and applies it, and records the subscription
 // (BundleSubscriber).
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

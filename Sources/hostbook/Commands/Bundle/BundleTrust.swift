@@ -2,6 +2,7 @@
 // sign bundle NAME (BundleStore.trust), and the host patterns beyond its own hosts its
 // `@cert-authority` lines may name (BundleStore.grant). A signer is a public key line: `TYPE BASE64`, with a comment, an
 // authorized_keys line with options, or an allowed_signers line (principal first).
+import CommandLineKit
 import HostStore
 import ImportFormats
 import KeyFormats

@@ -1,6 +1,7 @@
 // `hostbook bundle unsubscribe NAME [--keep-hosts]`: forgets the subscription and its clone;
 // unless --keep-hosts, first removes the hosts, snippets and host keys the bundle brought
 // (and the passwords stored for those hosts), nothing else (BundleSubscriber.unsubscribe).
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

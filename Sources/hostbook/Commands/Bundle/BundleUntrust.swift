@@ -2,6 +2,7 @@
 // may no longer sign bundle NAME (BundleStore.untrust); a host pattern granted to its
 // certificate authorities is taken back (BundleStore.revokeScope). What the bundle brought stays; its next update must be
 // signed by a signer still trusted.
+import CommandLineKit
 import HostStore
 import ImportFormats
 import KeyFormats

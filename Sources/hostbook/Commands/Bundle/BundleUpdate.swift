@@ -1,6 +1,7 @@
 // `hostbook bundle update [NAME]`: fetches each subscribed bundle (or the one named),
 // verifies and applies it (BundleSubscriber). One bundle refused does not stop the others;
 // the exit code is the first refusal's (and --json prints nothing then).
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

@@ -1,5 +1,6 @@
 // `hostbook ca create NAME [--type ed25519|ecdsa|rsa]`: a new certificate authority whose
 // private key is made here and kept only in the vault.
+import CommandLineKit
 import Credentials
 import Workflows
 import HostStore

@@ -1,5 +1,6 @@
 // `hostbook ca krl NAME [--output FILE]`: the CA's key revocation list in OpenSSH's binary
 // format (PROTOCOL.krl), for sshd_config `RevokedKeys` and `ssh-keygen -Q`.
+import CommandLineKit
 import Workflows
 import KeyFormats
 import System

@@ -1,4 +1,5 @@
 // `hostbook ca list`
+import CommandLineKit
 import HostStore
 import Workflows
 
@@ -6,7 +7,7 @@ enum CAList {
     static let spec = CommandSpec(
         ["ca", "list"],
         summary: "List the certificate authorities",
-        options: [Table.wideOption],
+        options: [Invocation.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {

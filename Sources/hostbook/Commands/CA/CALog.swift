@@ -1,5 +1,6 @@
 // `hostbook ca log NAME`: every certificate the CA signed, by serial, with whether its KRL
 // revokes it, then what it revoked.
+import CommandLineKit
 import HostStore
 import Workflows
 import KeyFormats
@@ -10,7 +11,7 @@ enum CALog {
         summary: "List the certificates a certificate authority signed and what it revoked",
         usage: "NAME [--wide]",
         positionals: [.required("NAME", "The certificate authority")],
-        options: [Table.wideOption],
+        options: [Invocation.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {

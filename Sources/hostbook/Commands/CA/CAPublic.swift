@@ -1,5 +1,6 @@
 // `hostbook ca public NAME`: the CA's public line, for sshd's TrustedUserCAKeys (or after
 // `@cert-authority HOSTS` in known_hosts).
+import CommandLineKit
 import Workflows
 
 enum CAPublic {

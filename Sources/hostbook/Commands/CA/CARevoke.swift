@@ -1,5 +1,6 @@
 // `hostbook ca revoke NAME (--serial N | --public-key FILE | --key-id ID)`: recorded, and in
 // every KRL `ca krl` writes from then on.
+import CommandLineKit
 import HostStore
 import Workflows
 import KeyFormats

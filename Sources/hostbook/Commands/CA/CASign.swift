@@ -3,6 +3,7 @@
 //  [--output FILE]`: a certificate signed by the CA's key from the vault, with the CA's next
 // serial, recorded (`ca log`). User certificates get ssh-keygen's default extensions, changed
 // by --option as ssh-keygen -O; host certificates carry none.
+import CommandLineKit
 import Workflows
 import HostStore
 import KeyFormats

@@ -1,6 +1,7 @@
 // After every successful command that changes keys (a rename, a removal, a git setup), the
 // allowed signers file is rewritten when it exists (AllowedSigners.refreshIfPresent), as
 // the installed ssh configuration is (InstalledConfigRefresh.after).
+import CommandLineKit
 import Sessions
 
 enum AllowedSignersRefresh {

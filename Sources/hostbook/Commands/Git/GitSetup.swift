@@ -1,5 +1,6 @@
 // `hostbook git setup KEY [--global | --repo PATH] [--email E]`: git signs commits and tags
 // with a saved key through hostbook's agent (GitSigningSetup does the work).
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows
@@ -28,7 +29,7 @@ enum GitSetup {
             does and then signs (a locked vault still fails, with the command that unlocks it). \
             Verification runs ssh-keygen.
             """,
-        positionals: [.optional("KEY", "The key to sign with", completes: .keys)],
+        positionals: [.optional("KEY", "The key to sign with", completes: SavedNames.keys)],
         options: [
             .value(.newKey, "NAME", "Generate a new key NAME for git signing only (namespace git) and set it up"),
             .flag(.global, "Configure git for every repository of this user (~/.gitconfig)"),

@@ -1,4 +1,5 @@
 // `hostbook add NAME --hostname H ...`: a new host; its password, if any, into the vault.
+import CommandLineKit
 import HostStore
 import SecureMemory
 import System

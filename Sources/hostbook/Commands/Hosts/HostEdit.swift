@@ -1,4 +1,5 @@
 // `hostbook edit NAME ...`: change a host's fields, tags, key, jump host or password.
+import CommandLineKit
 import HostStore
 import SecureMemory
 import System
@@ -17,7 +18,7 @@ enum HostEdit {
         --bundle-user omit publishes the host without its user in every 'bundle export' (each \
         subscriber's default user applies); publish (the default) puts it back.
         """,
-        positionals: [.required("NAME", "The host to change", completes: .hosts)],
+        positionals: [.required("NAME", "The host to change", completes: SavedNames.hosts)],
         options: [
             .value(.rename, "NEW", "A new name"),
             .value(.hostname, "H", "DNS name, IPv4 or IPv6 address"),

@@ -1,4 +1,5 @@
 // `hostbook list [--tag T]... [--source S]`: the hosts as a table or a JSON array.
+import CommandLineKit
 import System
 import HostStore
 import Workflows
@@ -15,7 +16,7 @@ enum HostList {
         options: [
             .value(.tag, "T", "Only hosts with this tag (repeatable)", repeatable: true),
             .value(.source, "S", "Only hosts from this source (manual, tailscale, ...)"),
-            Table.wideOption,
+            Invocation.wideOption,
         ],
         run: run)
 

@@ -1,5 +1,6 @@
 // How hosts are shown: the aligned text of `show`, and a host in one-line messages (the
 // JSON object of `list --json` / `show --json` is Workflows' HostJSON).
+import CommandLineKit
 import HostStore
 
 enum HostOutput {

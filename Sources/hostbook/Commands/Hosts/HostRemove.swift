@@ -1,4 +1,5 @@
 // `hostbook remove NAME [--yes]`: delete a host, then its password in the vault.
+import CommandLineKit
 import Credentials
 import HostStore
 import Workflows
@@ -7,7 +8,7 @@ enum HostRemove {
     static let spec = CommandSpec(
         ["remove"], changesHostsOrKeys: true, summary: "Remove a host and its stored password",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
-        positionals: [.required("NAME", "The host to remove", completes: .hosts)],
+        positionals: [.required("NAME", "The host to remove", completes: SavedNames.hosts)],
         options: [.flag(.yes, "Do not ask for confirmation")],
         run: run)
 

@@ -1,11 +1,12 @@
 // `hostbook show NAME`: one host's fields, aligned, or one JSON object.
+import CommandLineKit
 import HostStore
 import Workflows
 
 enum HostShow {
     static let spec = CommandSpec(
         ["show"], summary: "Show a host",
-        positionals: [.required("NAME", "The host to show", completes: .hosts)],
+        positionals: [.required("NAME", "The host to show", completes: SavedNames.hosts)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -2,6 +2,7 @@
 // (docs/json.md, `key-certificate`), its lines in `keys show`, its cell in `keys list`, the
 // line `keys cert add` and `keys import` print, and the warnings they give. Its text (key
 // id, principals, options) comes from the CA: escaped where it is printed.
+import CommandLineKit
 import KeyFormats
 import Workflows
 import Sessions

@@ -1,5 +1,6 @@
 // How a stored key is shown: the JSON object of `keys show --json` / `keys list --json`
 // (the `key` object of docs/json.md) and the text of `keys show`.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows

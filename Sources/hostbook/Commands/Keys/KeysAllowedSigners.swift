@@ -1,5 +1,6 @@
 // `hostbook keys allowed-signers`: git's allowed signers file as the inventory makes it
 // (AllowedSigners), the same bytes `hostbook git setup` writes.
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

@@ -1,6 +1,7 @@
 // `hostbook keys cert add KEY FILE`: attaches the OpenSSH certificate in FILE to KEY
 // (replacing the one it had: a renewal), after checking that it certifies KEY and that
 // its CA signature verifies (KeyCertificates).
+import CommandLineKit
 import HostStore
 import Workflows
 import KeyFormats
@@ -18,7 +19,7 @@ enum KeysCertAdd {
         destinations, while it is valid; hostbook ssh and the installed ssh configuration
         give it to ssh as its CertificateFile.
         """,
-        positionals: [.required("KEY", "The key the certificate certifies", completes: .keys),
+        positionals: [.required("KEY", "The key the certificate certifies", completes: SavedNames.keys),
                       .required("FILE", "The certificate file (KEY-cert.pub)", completes: .files)],
         run: run)
 

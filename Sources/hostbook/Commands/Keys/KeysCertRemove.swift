@@ -1,4 +1,5 @@
 // `hostbook keys cert remove KEY`: detaches KEY's certificate (the key stays).
+import CommandLineKit
 import HostStore
 import Workflows
 
@@ -7,7 +8,7 @@ enum KeysCertRemove {
         ["keys", "cert", "remove"], changesHostsOrKeys: true,
         summary: "Detach a key's certificate (the key stays)",
         usage: "KEY",
-        positionals: [.required("KEY", "The key", completes: .keys)],
+        positionals: [.required("KEY", "The key", completes: SavedNames.keys)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

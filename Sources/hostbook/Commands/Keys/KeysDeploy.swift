@@ -2,6 +2,7 @@
 // hostbook's own sessions: the steps are Workflows' KeyDeployment, each one `hostbook ssh`
 // session (SSHSession) run here (the stored password answered through SSH_ASKPASS, the key
 // served by the session's agent, or ssh's own prompt).
+import CommandLineKit
 import System
 import Workflows
 import HostStore
@@ -21,8 +22,8 @@ enum KeysDeploy {
         the vault, unless --keep-password is given. The server needs a POSIX sh, grep and tail \
         (as ssh-copy-id does). When a login fails, nothing saved changes (exit 1).
         """,
-        positionals: [.required("KEY", "The key to install", completes: .keys),
-                      .required("HOST", "The saved host to install it on", completes: .hosts)],
+        positionals: [.required("KEY", "The key to install", completes: SavedNames.keys),
+                      .required("HOST", "The saved host to install it on", completes: SavedNames.hosts)],
         options: [.flag(.keepPassword, "Keep the host's stored password after the key login works")],
         run: run)
 

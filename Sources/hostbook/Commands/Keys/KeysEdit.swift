@@ -3,6 +3,7 @@
 // SSHSIG namespaces (KeysEditNamespaces). Everything is checked before anything is written.
 // The command changes keys (changesHostsOrKeys), so a rename is carried into the allowed
 // signers file afterwards (AllowedSignersRefresh).
+import CommandLineKit
 import HostStore
 import Workflows
 
@@ -19,7 +20,7 @@ enum KeysEdit {
         the key to SSHSIG signatures in the given namespaces (e.g. git); a restricted key with \
         --confirm asks before each of those too.
         """,
-        positionals: [.required("NAME", "The key", completes: .keys)],
+        positionals: [.required("NAME", "The key", completes: SavedNames.keys)],
         options: KeyEditOptions.options + KeysEditNamespaces.options,
         run: run)
 

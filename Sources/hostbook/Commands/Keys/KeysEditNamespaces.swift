@@ -3,6 +3,7 @@
 // key's whole set: it then signs only SSHSIG signatures in them (`ssh-keygen -Y sign -n NS`,
 // git with NS `git`), refuses ssh authentication and is not offered to servers
 // (AgentAccessPolicy). `--no-namespace` lifts the restriction.
+import CommandLineKit
 import HostStore
 import Workflows
 

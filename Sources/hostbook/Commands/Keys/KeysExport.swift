@@ -1,6 +1,7 @@
 // `hostbook keys export NAME [--passphrase-stdin | --passphrase-file F | --no-passphrase]
 //  [--output FILE] [--rounds N]`: the private key as an openssh-key-v1 file, encrypted with
 // aes256-ctr + bcrypt (OpenSSH's own default), to stdout or a new 0600 file.
+import CommandLineKit
 import System
 import Workflows
 import HostStore
@@ -21,7 +22,7 @@ enum KeysExport {
         to standard output. An unencrypted key (--no-passphrase) is never written to a terminal:
         give --output FILE or redirect standard output (exit 5 otherwise).
         """,
-        positionals: [.required("NAME", "The key", completes: .keys)],
+        positionals: [.required("NAME", "The key", completes: SavedNames.keys)],
         options: PassphraseInput.options + [
             .flag(.noPassphrase, "Export without encryption (cipher none)"),
             .value(.output, "FILE", "Write to a new file FILE (mode 0600) instead of standard output"),

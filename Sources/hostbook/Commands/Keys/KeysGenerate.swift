@@ -1,5 +1,6 @@
 // `hostbook keys generate NAME [--type ed25519|ecdsa|rsa|ed25519-sk|ecdsa-sk] [--bits N]
 //  [--comment C] [--resident] [--verify-required] [--application ssh:NAME]`
+import CommandLineKit
 import HostStore
 import Workflows
 import KeyFormats

@@ -1,4 +1,5 @@
 // `hostbook keys import PATH [--name NAME] [--passphrase-stdin | --passphrase-file F]`
+import CommandLineKit
 import Credentials
 import HostStore
 import KeyFormats

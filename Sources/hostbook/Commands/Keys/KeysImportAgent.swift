@@ -4,6 +4,7 @@
 // agent is only asked to list its keys: nothing is added to it, taken from it or copied into
 // the vault. Its socket is saved as an upstream (AgentUpstreams), so the standing agent and
 // `hostbook ssh` find it.
+import CommandLineKit
 import Agent
 import Workflows
 import HostStore

@@ -1,6 +1,7 @@
 // `hostbook keys import-resident [--name PREFIX]`: the resident (discoverable) credentials a
 // security key keeps for SSH, each stored as a key of its own (its handle in the vault),
 // as `ssh-keygen -K` writes them to files.
+import CommandLineKit
 import Credentials
 import Workflows
 import HostStore

@@ -2,6 +2,7 @@
 // [--pin-stdin]`: records the public keys of a PKCS#11 token (public halves, the token's
 // identity and each object's CKA_ID) in the database; nothing secret is stored. With
 // --pin-stdin the PIN is checked by logging in first (a wrong PIN: exit 6, nothing stored).
+import CommandLineKit
 import HostStore
 import Workflows
 import KeyFormats

@@ -1,4 +1,5 @@
 // `hostbook keys list`
+import CommandLineKit
 import HostStore
 import Workflows
 
@@ -6,7 +7,7 @@ enum KeysList {
     static let spec = CommandSpec(
         ["keys", "list"],
         summary: "List the stored keys",
-        options: [Table.wideOption],
+        options: [Invocation.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -1,4 +1,5 @@
 // `hostbook keys public NAME`: the public line, as in a .pub file or authorized_keys.
+import CommandLineKit
 import Workflows
 
 enum KeysPublic {
@@ -6,7 +7,7 @@ enum KeysPublic {
         ["keys", "public"],
         summary: "Print a key's public line (as in a .pub file / authorized_keys)",
         usage: "NAME",
-        positionals: [.required("NAME", "The key", completes: .keys)],
+        positionals: [.required("NAME", "The key", completes: SavedNames.keys)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -1,5 +1,6 @@
 // `hostbook keys remove NAME [--yes]`: the database row first, then the vault item
 // (CredentialStore.removeKey); a leftover vault item is reported for doctor.
+import CommandLineKit
 import HostStore
 import Workflows
 
@@ -9,7 +10,7 @@ enum KeysRemove {
         summary: "Remove a key and its private key from the vault",
         usage: "NAME [--yes]",
         discussion: "Asks for confirmation on a terminal; without one, --yes is required.",
-        positionals: [.required("NAME", "The key", completes: .keys)],
+        positionals: [.required("NAME", "The key", completes: SavedNames.keys)],
         options: [.flag(.yes, "Remove without asking")],
         run: run)
 

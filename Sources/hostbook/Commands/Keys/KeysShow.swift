@@ -1,4 +1,5 @@
 // `hostbook keys show NAME [--randomart]`
+import CommandLineKit
 import Workflows
 
 enum KeysShow {
@@ -6,7 +7,7 @@ enum KeysShow {
         ["keys", "show"],
         summary: "Show a key's type, fingerprints and public key",
         usage: "NAME [--randomart]",
-        positionals: [.required("NAME", "The key", completes: .keys)],
+        positionals: [.required("NAME", "The key", completes: SavedNames.keys)],
         options: [.flag(.randomart, "Also show the randomart picture, as 'ssh-keygen -lv' draws it")],
         run: run)
 

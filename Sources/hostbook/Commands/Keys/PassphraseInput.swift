@@ -1,5 +1,6 @@
 // Where a passphrase comes from: --passphrase-stdin, --passphrase-file F, or a no-echo
 // prompt on the terminal. Secrets never come from argv.
+import CommandLineKit
 import SecureMemory
 import Workflows
 

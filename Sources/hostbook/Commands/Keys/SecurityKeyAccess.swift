@@ -2,6 +2,7 @@
 // built-in one), the agents' signer for an sk key's handle (KeySignerSetup registers it),
 // and a PIN asked on the terminal when the authenticator wants one (never from argv or the
 // environment).
+import CommandLineKit
 import Agent
 import Workflows
 import HostStore

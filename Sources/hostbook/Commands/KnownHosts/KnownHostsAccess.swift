@@ -1,5 +1,6 @@
 // What the known-hosts commands share: opening the store, reading HOST, --port and --key,
 // and the words for hosts and keys in messages.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import System

@@ -1,6 +1,7 @@
 // `hostbook known-hosts approve HOST [--port N] --key "TYPE BASE64" [--fingerprint SHA256:...]
 // [--yes] [--replace]`: trust a new key, or replace a changed one only on an explicit,
 // separate decision (typing the new fingerprint, or --replace --fingerprint).
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -17,7 +18,7 @@ enum KnownHostsApprove {
         HOST may be the name of a saved host, whose hostname and port are used (and said on stderr).
         Exit status: 0 trusted, 10 not approved, 11 changed and not replaced, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption,
                   .value(.fingerprint, "SHA256:...", "Approve only if the key has this fingerprint"),
                   .flag(.yes, "Approve an unknown key without asking"),

@@ -1,5 +1,6 @@
 // `hostbook known-hosts check HOST [--port N] --key "TYPE BASE64"`: OpenSSH's decision,
 // as exit status 0 trusted / 10 unknown / 11 changed / 12 revoked.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -17,7 +18,7 @@ enum KnownHostsCheck {
         name of a saved host, whose hostname and port are used (and said on stderr).
         Exit status: 0 trusted, 10 unknown, 11 changed, 12 revoked.
         """,
-        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address, or a saved host's name", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 

@@ -1,5 +1,6 @@
 // `hostbook known-hosts history [HOST [--port N]]`: the audit trail of host-key decisions (approved,
 // rejected, replaced, revoked, imported, removed, learned, retired), oldest first, for every host or one.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -17,8 +18,8 @@ enum KnownHostsHistory {
         (created_at, event, host, port, type, fingerprint, old_fingerprint, source); port is null, and \
         '-' in the table, for hashed and pattern entries, as in 'known-hosts list'.
         """,
-        positionals: [.optional("HOST", "Show only the events for this host ([HOST]:PORT, or a saved host's name)", completes: .hosts)],
-        options: [KnownHostsAccess.portOption, Table.wideOption],
+        positionals: [.optional("HOST", "Show only the events for this host ([HOST]:PORT, or a saved host's name)", completes: SavedNames.hosts)],
+        options: [KnownHostsAccess.portOption, Invocation.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -1,5 +1,6 @@
 // `hostbook known-hosts import [FILE]` and `export [--hashed]`: OpenSSH known_hosts files
 // in and out (docs/formats.md, "known_hosts").
+import CommandLineKit
 import System
 import HostStore
 import KeyFormats

@@ -1,5 +1,6 @@
 // `hostbook known-hosts list [HOST]`: the stored entries, all or those that apply to HOST.
 // The same shape either way; the audit trail is `known-hosts history`.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -15,8 +16,8 @@ enum KnownHostsList {
         entries included); a saved host's name stands for its hostname and port. What was decided \
         about a host, and when: hostbook known-hosts history.
         """,
-        positionals: [.optional("HOST", "Show only the entries that apply to this host ([HOST]:PORT, or a saved host's name)", completes: .hosts)],
-        options: [KnownHostsAccess.portOption, Table.wideOption],
+        positionals: [.optional("HOST", "Show only the entries that apply to this host ([HOST]:PORT, or a saved host's name)", completes: SavedNames.hosts)],
+        options: [KnownHostsAccess.portOption, Invocation.wideOption],
         run: run)
 
     static func run(_ inv: Invocation) throws {

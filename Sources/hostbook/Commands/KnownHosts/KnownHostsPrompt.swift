@@ -1,5 +1,6 @@
 // The terminal dialogues of trust on first use, worded after OpenSSH's (sshconnect.c):
 // the approval prompt for an unknown key, and the blocking warning for a changed one.
+import CommandLineKit
 import System
 import HostStore
 import KeyFormats

@@ -1,4 +1,5 @@
 // `hostbook known-hosts remove HOST [--port N]` and `revoke HOST --key "TYPE BASE64"`.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -10,7 +11,7 @@ enum KnownHostsRemove {
         Removes every entry that matches the host, like 'ssh-keygen -R': a pattern entry that \
         also covers other hosts is removed whole. @revoked and @cert-authority entries stay.
         """,
-        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption],
         run: run)
 
@@ -38,7 +39,7 @@ enum KnownHostsRevoke {
         ["known-hosts", "revoke"], summary: "Mark a host key as revoked (@revoked)",
         usage: "HOST [--port N] --key \"TYPE BASE64\"",
         discussion: "A revoked key is never trusted for the host, whatever else is stored (exit 12 on check).",
-        positionals: [.required("HOST", "Host name or address", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption, KnownHostsAccess.keyOption],
         run: run)
 

@@ -1,6 +1,7 @@
 // `hostbook known-hosts rotation HOST [--port N] [--on | --off]`: whether a login through
 // `hostbook ssh` learns the host's key rotation (docs/known-hosts.md, "Rotation"); the rules
 // are HostKeyRotation's, the switch is stored per host name and port.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -18,7 +19,7 @@ enum KnownHostsRotation {
         --port as for 'known-hosts check'); --off refuses a name that is neither a saved host \
         nor in the known hosts (exit 4).
         """,
-        positionals: [.required("HOST", "Host name or address, [HOST]:PORT, or a saved host's name", completes: .hosts)],
+        positionals: [.required("HOST", "Host name or address, [HOST]:PORT, or a saved host's name", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption, .flag(.on, "Learn the host's key rotation (the default)"),
                   .flag(.off, "Never learn the host's key rotation")],
         run: run)

@@ -1,6 +1,7 @@
 // `hostbook known-hosts scan HOST|NAME [--port N] [--timeout SECONDS]`: runs ssh-keyscan (Keyscan), then
 // asks about each key that is not trusted yet (the approval prompt, or the changed-key
 // warning). NAME may be a saved host: its hostname and port are used.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Workflows
@@ -15,7 +16,7 @@ enum KnownHostsScan {
         or it timed out (exit 1).
         Exit status: 0 all keys trusted, 10 a key was not approved, 11 a key has changed, 12 revoked.
         """,
-        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: .hosts)],
+        positionals: [.required("HOST|NAME", "Host name or address, or a saved host's name", completes: SavedNames.hosts)],
         options: [KnownHostsAccess.portOption,
                   .value(.timeout, "SECONDS", "How long to wait for the host (default \(Keyscan.defaultTimeout), as ssh-keyscan -T)")],
         run: run)

@@ -4,6 +4,7 @@
 // first use (SSHAskpass.terminalVariable), any other prompt is asked on the terminal, as
 // ssh would have asked it: a password or passphrase with echo off, a confirmation as yes/no,
 // a notification shown. ssh's words are outside text: escaped.
+import CommandLineKit
 import SecureMemory
 import Sessions
 import System

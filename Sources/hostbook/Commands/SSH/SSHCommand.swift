@@ -10,6 +10,7 @@
 // The terminal's signals go to ssh (it is in the foreground process group; hostbook
 // ignores SIGINT, SIGQUIT and SIGTSTP meanwhile and passes SIGTERM and SIGHUP on). When
 // ssh ends, the sockets are removed, the keys wiped, and hostbook exits with ssh's status.
+import CommandLineKit
 import System
 import HostStore
 import Sessions
@@ -45,7 +46,7 @@ enum SSHCommand {
         Ctrl-C or Ctrl-G leaves without connecting, with exit status 130. Without a terminal, \
         or with --no-input, a missing HOST is a usage error (exit 2).
         """,
-        positionals: [.optional("HOST", "A saved host's name, or USER@NAME; without it, on a terminal, the host picker opens", completes: .hosts), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
+        positionals: [.optional("HOST", "A saved host's name, or USER@NAME; without it, on a terminal, the host picker opens", completes: SavedNames.hosts), .optional("SSH-ARGS...", "Passed to ssh unchanged")],
         options: [.value(.snippet, "NAME", "Run the saved snippet on the host, exactly as stored"),
                   .value(.user, "USER", "Log in as USER instead of the saved user (this connection only)", short: "l"),
                   .flag(.printConfig, "Print the generated ssh configuration (no secrets) and exit")],

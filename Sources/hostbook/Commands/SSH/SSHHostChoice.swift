@@ -2,6 +2,7 @@
 // the host picker (Terminal/HostPickerPrompt) — after which everything runs exactly as
 // `hostbook ssh NAME` does. The picker needs a terminal on stdin and stdout and no
 // --no-input; otherwise a missing HOST is a usage error, as it is for any other command.
+import CommandLineKit
 import System
 import HostStore
 import Sessions

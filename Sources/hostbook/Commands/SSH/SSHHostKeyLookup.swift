@@ -13,6 +13,7 @@
 //             refused with the reason, exit 5.
 // It exits 0 otherwise; non-zero (which makes ssh stop) also when the database cannot be
 // read.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Sessions

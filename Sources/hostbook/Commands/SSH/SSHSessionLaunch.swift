@@ -5,6 +5,7 @@
 // rotation's lines, the vault's failure and the stored password's hint. `hostbook ssh` and
 // `hostbook keys deploy` run their sessions through here.
 #if canImport(Glibc)
+import CommandLineKit
 import Glibc
 #endif
 import Agent

@@ -3,6 +3,7 @@
 // nothing from the terminal then, and has not yet made it raw). One question at a time;
 // no answer within the time refuses. Without a terminal (or with --no-input) there is
 // nobody to ask, and the key is refused.
+import CommandLineKit
 import System
 import Sessions
 

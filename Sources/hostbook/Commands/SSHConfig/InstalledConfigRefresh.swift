@@ -3,6 +3,7 @@
 // after `add`, only the new host's file. A failure here is a warning; the command itself
 // succeeded. Only the hosts left out for the user's own blocks are told again: the user
 // has to act on them; the other warnings were given at --install.
+import CommandLineKit
 import Sessions
 import Workflows
 

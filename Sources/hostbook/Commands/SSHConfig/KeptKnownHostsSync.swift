@@ -2,6 +2,7 @@
 // PlainSSHKnownHosts): in `known-hosts lookup`, before a command when ssh edited one, after
 // every command. What is learned is said on stderr as `hostbook ssh` says it; a failure is a
 // warning and changes nothing in the command's outcome.
+import CommandLineKit
 import HostStore
 import KeyFormats
 import Sessions

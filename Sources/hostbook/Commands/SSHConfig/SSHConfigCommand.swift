@@ -1,6 +1,7 @@
 // `hostbook ssh-config [--install | --uninstall]`: the ssh configuration that lets plain
 // ssh, scp, sftp, rsync and git reach saved hosts with hostbook's keys (through the
 // standing agent) and host keys (through KnownHostsCommand).
+import CommandLineKit
 import Sessions
 import Workflows
 

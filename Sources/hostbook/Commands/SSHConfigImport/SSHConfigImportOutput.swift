@@ -1,5 +1,6 @@
 // How `import-ssh-config` shows its plan or result: a table, what was not imported, notes
 // and a summary line; or one JSON object. Text from the file is escaped wherever printed.
+import CommandLineKit
 import HostStore
 import KeyFormats
 

@@ -3,6 +3,7 @@
 // left and why) with --take-over, or after a yes on a terminal, so that the installed
 // configuration serves them; a block that also names something else is reported and left.
 // Here: the question, the warnings and the notes.
+import CommandLineKit
 import HostStore
 import Sessions
 import Workflows

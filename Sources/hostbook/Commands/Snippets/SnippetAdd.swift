@@ -1,4 +1,5 @@
 // `hostbook snippets add NAME (--command TEXT | --command-stdin) [--description D] [--tag T]...`.
+import CommandLineKit
 import Workflows
 
 enum SnippetAdd {

@@ -1,4 +1,5 @@
 // `hostbook snippets edit NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D] [--tag T]... [--untag T]...`.
+import CommandLineKit
 import Workflows
 
 enum SnippetEdit {
@@ -6,7 +7,7 @@ enum SnippetEdit {
         ["snippets", "edit"], summary: "Change a saved command line",
         usage: "NAME [--rename NEW] [--command TEXT | --command-stdin] [--description D] [--tag T]... [--untag T]...",
         discussion: "The same rules as 'snippets add'. An empty --description clears it. --untag of a tag the snippet does not have is refused (exit 5).",
-        positionals: [.required("NAME", "The snippet to change", completes: .snippets)],
+        positionals: [.required("NAME", "The snippet to change", completes: SavedNames.snippets)],
         options: [
             .value(.rename, "NEW", "A new name"),
             .value(.command, "TEXT", "The new command line"),

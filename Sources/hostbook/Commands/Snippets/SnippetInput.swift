@@ -3,6 +3,7 @@
 // stdin, less exactly one trailing newline: SnippetCommandText). Then the rules of
 // SnippetRules, and a warning when the command looks like it holds a secret.
 #if canImport(Glibc)
+import CommandLineKit
 import Glibc
 #endif
 import Workflows

@@ -1,11 +1,12 @@
 // `hostbook snippets list`: every snippet, as a table or a JSON array.
+import CommandLineKit
 import HostStore
 import Workflows
 
 enum SnippetList {
     static let spec = CommandSpec(["snippets", "list"], summary: "List saved command lines",
                                   discussion: "On a terminal long commands are cut with '…' to fit; --wide, 'snippets show' and --json give them whole.",
-                                  options: [Table.wideOption], run: run)
+                                  options: [Invocation.wideOption], run: run)
 
     static func run(_ inv: Invocation) throws {
         let list = try HostStoreAccess.openForReading(inv)?.snippets() ?? []

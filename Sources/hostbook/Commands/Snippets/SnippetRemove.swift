@@ -1,11 +1,12 @@
 // `hostbook snippets remove NAME [--yes]`.
+import CommandLineKit
 import Workflows
 
 enum SnippetRemove {
     static let spec = CommandSpec(
         ["snippets", "remove"], summary: "Remove a saved command line",
         discussion: "Asks first on a terminal; --yes skips the question (and is required without a terminal).",
-        positionals: [.required("NAME", "The snippet to remove", completes: .snippets)],
+        positionals: [.required("NAME", "The snippet to remove", completes: SavedNames.snippets)],
         options: [.flag(.yes, "Do not ask for confirmation")],
         run: run)
 

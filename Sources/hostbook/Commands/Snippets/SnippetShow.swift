@@ -1,10 +1,11 @@
 // `hostbook snippets show NAME`: one snippet, its command exactly as stored.
+import CommandLineKit
 import Workflows
 
 enum SnippetShow {
     static let spec = CommandSpec(
         ["snippets", "show"], summary: "Show a saved command line",
-        positionals: [.required("NAME", "The snippet to show", completes: .snippets)],
+        positionals: [.required("NAME", "The snippet to show", completes: SavedNames.snippets)],
         run: run)
 
     static func run(_ inv: Invocation) throws {

@@ -1,5 +1,6 @@
 // How `import-tailscale` shows its plan or result: a table and a summary line (the JSON
 // document is Workflows' TailscaleImportJSON).
+import CommandLineKit
 import HostStore
 import ImportFormats
 

@@ -1,6 +1,7 @@
 // `hostbook vault lock`: stops hostbook's headless keyring (its gnome-keyring-daemon and
 // bus; the login keyring stays on disk, encrypted) or, where the session's own Secret
 // Service answers, locks its default keyring (VaultLocking does the work; this prints it).
+import CommandLineKit
 import Vault
 import Workflows
 

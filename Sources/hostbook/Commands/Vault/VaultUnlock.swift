@@ -3,6 +3,7 @@
 // the environment lines for it, as `agent start` does. Where the session's own Secret
 // Service answers, say so and start nothing. VaultUnlocking does the work; this asks the
 // passphrase and prints.
+import CommandLineKit
 import Vault
 import SecureMemory
 import Workflows

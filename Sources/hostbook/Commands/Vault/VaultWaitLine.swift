@@ -1,6 +1,7 @@
 // The line hostbook writes when a vault call has been waiting a while on a terminal (the
 // Vault library's VaultWaitNotice says when): the keyring is most likely showing a dialog
 // that someone has to answer. Given to the library once, at start (main.swift).
+import CommandLineKit
 import System
 import Vault
 

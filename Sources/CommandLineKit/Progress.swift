@@ -11,9 +11,9 @@
 import Dispatch
 import System
 
-final class Progress: Sendable {
+public final class Progress: Sendable {
     /// The least time between two redraws.
-    static let interval: UInt64 = 100_000_000   // ns
+    public static let interval: UInt64 = 100_000_000   // ns
 
     private struct State {
         var lastDraw: UInt64 = 0
@@ -21,8 +21,8 @@ final class Progress: Sendable {
         var finished = false
     }
 
-    let label: TerminalText
-    let enabled: Bool
+    public let label: TerminalText
+    public let enabled: Bool
     private let fd: Int32
     private let start: UInt64
     private let state = Lock(State())
@@ -30,7 +30,7 @@ final class Progress: Sendable {
     private let tickerStopped = DispatchSemaphore(value: 0)
     private let ticking = Lock(false)
 
-    init(label: TerminalText, enabled: Bool, fd: Int32 = FileDescriptor.standardError.rawValue) {
+    public init(label: TerminalText, enabled: Bool, fd: Int32 = FileDescriptor.standardError.rawValue) {
         self.label = label
         self.enabled = enabled
         self.fd = fd
@@ -40,7 +40,7 @@ final class Progress: Sendable {
     /// `done` of `total` `unit` (e.g. lines), with a percentage when `total` > 0. `fraction`
     /// overrides the percentage when the count is of something else (lines read of a file
     /// measured in bytes).
-    func update(done: Int, of total: Int?, unit: String, fraction: Double? = nil) {
+    public func update(done: Int, of total: Int?, unit: String, fraction: Double? = nil) {
         guard enabled else { return }
         let t = Self.now()
         let due = state.withLock { s -> Bool in
@@ -60,7 +60,7 @@ final class Progress: Sendable {
     }
 
     /// For work with no count: "label… 3.4 s", redrawn every 0.1 s until `finish()`.
-    func startTicking() {
+    public func startTicking() {
         guard enabled, !ticking.withLock({ t in defer { t = true }; return t }) else { return }
         DispatchQueue.global().async { [self] in
             while true {
@@ -80,7 +80,7 @@ final class Progress: Sendable {
     }
 
     /// Clears the line (if anything was drawn); later updates draw nothing.
-    func finish() {
+    public func finish() {
         guard enabled else { return }
         let wasDrawn = state.withLock { s -> Bool in
             let d = s.drawn && !s.finished
@@ -102,7 +102,7 @@ final class Progress: Sendable {
     }
 
     /// 1234567 → "1,234,567".
-    static func grouped(_ n: Int) -> String {
+    public static func grouped(_ n: Int) -> String {
         let digits = String(n.magnitude)
         var out = ""
         for (i, c) in digits.enumerated() {

@@ -3,9 +3,9 @@
 // 0, everything else 1. Counted per grapheme (Character), so an emoji sequence
 // (ZWJ, skin tone, keycap, flag) is one 2-column picture, as terminals draw it.
 
-enum DisplayWidth {
+public enum DisplayWidth {
     /// The columns `text` takes on a terminal.
-    static func of(_ text: String) -> Int {
+    public static func of(_ text: String) -> Int {
         if let ascii = asciiWidth(text) { return ascii }
         var total = 0
         for c in text { total += of(c) }
@@ -15,7 +15,7 @@ enum DisplayWidth {
     /// The width of ASCII text (each printable byte one column, controls none, as `of`
     /// counts them), or nil when `text` holds anything else: a table's cells are nearly
     /// all ASCII, and walking them by grapheme was most of `list`'s time.
-    static func asciiWidth(_ text: String) -> Int? {
+    public static func asciiWidth(_ text: String) -> Int? {
         var width = 0
         for b in text.utf8 {
             if b >= 0x80 { return nil }
@@ -25,7 +25,7 @@ enum DisplayWidth {
     }
 
     /// The columns one grapheme takes.
-    static func of(_ c: Character) -> Int {
+    public static func of(_ c: Character) -> Int {
         let scalars = c.unicodeScalars
         if scalars.count == 1 { return of(scalars.first!) }
         var sum = 0
@@ -40,7 +40,7 @@ enum DisplayWidth {
     }
 
     /// The columns one scalar takes on its own.
-    static func of(_ s: Unicode.Scalar) -> Int {
+    public static func of(_ s: Unicode.Scalar) -> Int {
         let v = s.value
         if v < 0x7F { return v < 0x20 ? 0 : 1 }          // ASCII fast path (controls never reach a table unescaped)
         switch s.properties.generalCategory {
@@ -95,12 +95,12 @@ enum DisplayWidth {
 
     /// `text` cut to at most `width` columns, ending in `…` when anything was cut. Whole
     /// graphemes only: a wide character that does not fit leaves a column unused.
-    static func truncate(_ text: String, to width: Int) -> String {
+    public static func truncate(_ text: String, to width: Int) -> String {
         truncate(text, width: of(text), to: width)
     }
 
     /// `truncate(text, to:)` for a `text` whose width `of(text)` is known.
-    static func truncate(_ text: String, width textWidth: Int, to width: Int) -> String {
+    public static func truncate(_ text: String, width textWidth: Int, to width: Int) -> String {
         guard textWidth > width else { return text }
         guard width >= 1 else { return "" }
         var out = ""

@@ -3,8 +3,8 @@
 // gets every column whole).
 import System
 
-enum TerminalSize {
-    static func columns(environment: [String: String], fd: Int32 = FileDescriptor.standardOutput.rawValue) -> Int? {
+public enum TerminalSize {
+    public static func columns(environment: [String: String], fd: Int32 = FileDescriptor.standardOutput.rawValue) -> Int? {
         if FileDescriptor(fd).isTerminal, let size = WindowSize.of(FileDescriptor(fd)), size.columns > 0 { return size.columns }
         if let text = environment["COLUMNS"], let n = Int(text), n > 0 { return n }
         return nil

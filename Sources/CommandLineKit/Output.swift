@@ -1,27 +1,26 @@
 // Writing to stdout/stderr, and aligned tables for human-readable lists.
 import System
-import HostStore
 import KeyFormats
 
-enum Output {
+public enum Output {
     /// Writes all of `text` to `fd`, retrying short writes. A closed pipe ends quietly;
     /// the result says whether everything was written (errno tells why not). The text is
     /// TerminalText: what came from outside was escaped when it was put into it.
     @discardableResult
-    static func write(_ text: TerminalText, to fd: Int32) -> Bool {
+    public static func write(_ text: TerminalText, to fd: Int32) -> Bool {
         (try? FileDescriptor(fd).writeAll(Array(text.text.utf8))) != nil
     }
 
     /// Writes bytes hostbook rendered itself from escaped text (Table.write streams a large
     /// table in pieces through here); the same rules as `write`.
     @discardableResult
-    static func write(bytes: [UInt8], to fd: Int32) -> Bool {
+    public static func write(bytes: [UInt8], to fd: Int32) -> Bool {
         (try? FileDescriptor(fd).writeAll(bytes)) != nil
     }
 
     /// `write(_:to:)` on an open descriptor (FileDescriptor.standardOutput, a terminal).
     @discardableResult
-    static func write(_ text: TerminalText, to fd: FileDescriptor) -> Bool {
+    public static func write(_ text: TerminalText, to fd: FileDescriptor) -> Bool {
         write(text, to: fd.rawValue)
     }
 }
@@ -31,16 +30,16 @@ enum Output {
 /// up. Given a width, the table fits it: the widest shrinkable columns give up columns first,
 /// down to their minimum, and cells that no longer fit end in `…`. Headers are bold on a
 /// colour terminal; otherwise plain text.
-struct Table {
-    struct Column {
-        let header: String
+public struct Table {
+    public struct Column {
+        public let header: String
         /// Whether this column may be cut to fit the width (names, hostnames, comments).
-        let shrinks: Bool
+        public let shrinks: Bool
         /// The fewest columns a shrinking column keeps (its header always fits).
-        let minimum: Int
+        public let minimum: Int
     }
 
-    var columns: [Column]
+    public var columns: [Column]
     /// Every escaped cell's UTF-8, one after another (no String or array per row: `list`
     /// with 10,000 hosts makes 80,000 cells).
     private var text: [UInt8] = []
@@ -51,34 +50,31 @@ struct Table {
     /// Each row's end in `cellEnds`.
     private var rowEnds: [Int] = []
 
-    /// `--wide` on the commands that print a table.
-    static let wideOption = OptionSpec.flag(.wide, "Show every column in full, however wide the terminal")
-
-    static func column(_ header: String, shrinks: Bool = true, minimum: Int = 6) -> Column {
+    public static func column(_ header: String, shrinks: Bool = true, minimum: Int = 6) -> Column {
         Column(header: header, shrinks: shrinks, minimum: minimum)
     }
 
     /// A table whose columns all shrink, down to their header or 6 columns.
-    init(_ headers: [String]) { self.columns = headers.map { Column(header: $0, shrinks: true, minimum: 6) } }
+    public init(_ headers: [String]) { self.columns = headers.map { Column(header: $0, shrinks: true, minimum: 6) } }
 
-    init(columns: [Column]) { self.columns = columns }
+    public init(columns: [Column]) { self.columns = columns }
 
-    var headers: [String] { columns.map(\.header) }
+    public var headers: [String] { columns.map(\.header) }
 
-    var rowCount: Int { rowEnds.count }
+    public var rowCount: Int { rowEnds.count }
 
     /// Row `i`'s escaped cells.
-    func row(_ i: Int) -> [String] {
+    public func row(_ i: Int) -> [String] {
         cellRange(row: i).map { String(decoding: cellBytes($0), as: UTF8.self) }
     }
 
-    mutating func add(_ row: [String]) {
+    public mutating func add(_ row: [String]) {
         for c in row { cell(c) }
         endRow()
     }
 
     /// One cell of the row being added: escaped, then measured.
-    mutating func cell(_ value: String) {
+    public mutating func cell(_ value: String) {
         let escaped = PrintableText.quoted(value)
         text.append(contentsOf: escaped.utf8)
         cellEnds.append(text.count)
@@ -87,7 +83,7 @@ struct Table {
 
     /// A cell given as UTF-8 (nil: `null`): the same as `cell(String(decoding:as:))`, and
     /// printable ASCII, nearly every cell, is copied and measured byte for byte.
-    mutating func cell(utf8 bytes: UnsafeBufferPointer<UInt8>?, null: String) {
+    public mutating func cell(utf8 bytes: UnsafeBufferPointer<UInt8>?, null: String) {
         guard let bytes else { cell(null); return }
         guard bytes.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) else { cell(String(decoding: bytes, as: UTF8.self)); return }
         text.append(contentsOf: bytes)
@@ -96,7 +92,7 @@ struct Table {
     }
 
     /// Ends the row whose cells were added since the last one.
-    mutating func endRow() { rowEnds.append(cellEnds.count) }
+    public mutating func endRow() { rowEnds.append(cellEnds.count) }
 
     private func cellRange(row i: Int) -> Range<Int> { (i == 0 ? 0 : rowEnds[i - 1])..<rowEnds[i] }
 
@@ -104,14 +100,14 @@ struct Table {
 
     /// `width` nil: every cell whole (a pipe, or --wide). The rendering is printed raw: its
     /// cells were escaped when added, its headers and bold codes are hostbook's own.
-    func render(color: Bool, width: Int? = nil) -> TerminalText {
+    public func render(color: Bool, width: Int? = nil) -> TerminalText {
         var out: [UInt8] = []
         render(color: color, width: width) { out += $0 }
         return .raw(String(decoding: out, as: UTF8.self))
     }
 
     /// `render`, written to `fd` as it goes (64 KiB at a time) instead of built whole.
-    func write(color: Bool, width: Int? = nil, to fd: Int32) {
+    public func write(color: Bool, width: Int? = nil, to fd: Int32) {
         var failed = false
         render(color: color, width: width, chunk: 1 << 16) { chunk in
             if !failed { failed = !Output.write(bytes: chunk, to: fd) }
@@ -149,7 +145,7 @@ struct Table {
     /// One row laid out in `widths` (from `columnWidths`): each cell cut to its column with
     /// `…`, padded to line up, two spaces between columns, no trailing padding. Cells are
     /// used as given (`add` has escaped them).
-    static func line(_ cells: [String], widths: [Int]) -> String {
+    public static func line(_ cells: [String], widths: [Int]) -> String {
         var out: [UInt8] = []
         append(count: cells.count, widths: widths, to: &out) { i in (Array(cells[i].utf8)[...], DisplayWidth.of(cells[i]), cells[i]) }
         return String(decoding: out, as: UTF8.self)
@@ -177,7 +173,7 @@ struct Table {
 
     /// Each column's width: its widest cell, then, while the row is wider than `limit`, the
     /// widest column that may still shrink loses one column at a time.
-    func columnWidths(limit: Int?) -> [Int] {
+    public func columnWidths(limit: Int?) -> [Int] {
         var widths = columns.map { DisplayWidth.of($0.header) }
         for r in 0..<rowCount {
             let cells = cellRange(row: r)

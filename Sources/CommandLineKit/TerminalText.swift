@@ -15,60 +15,52 @@
 // value already passed through `PrintableText.quoted` / `escapedForTerminal` prints the same.
 import KeyFormats
 
-struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
+public struct TerminalText: Sendable, Equatable, ExpressibleByStringInterpolation {
     /// The characters to write: literals and raw parts as given, everything else escaped.
-    private(set) var text: String
+    public private(set) var text: String
 
     private init(text: String) { self.text = text }
 
     /// A literal is hostbook's own text.
-    init(stringLiteral value: String) { text = value }
+    public init(stringLiteral value: String) { text = value }
 
-    init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
+    public init(stringInterpolation: StringInterpolation) { text = stringInterpolation.text }
 
     /// Text printed exactly as given: only for what hostbook rendered itself.
-    static func raw(_ text: String) -> TerminalText { TerminalText(text: text) }
+    public static func raw(_ text: String) -> TerminalText { TerminalText(text: text) }
 
-    var isEmpty: Bool { text.isEmpty }
+    public var isEmpty: Bool { text.isEmpty }
 
-    static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText { TerminalText(text: lhs.text + rhs.text) }
+    public static func + (lhs: TerminalText, rhs: TerminalText) -> TerminalText { TerminalText(text: lhs.text + rhs.text) }
 
-    static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.text += rhs.text }
+    public static func += (lhs: inout TerminalText, rhs: TerminalText) { lhs.text += rhs.text }
 
-    struct StringInterpolation: StringInterpolationProtocol {
+    public struct StringInterpolation: StringInterpolationProtocol {
         fileprivate var text = ""
 
-        init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
+        public init(literalCapacity: Int, interpolationCount: Int) { text.reserveCapacity(literalCapacity) }
 
-        mutating func appendLiteral(_ literal: String) { text += literal }
+        public mutating func appendLiteral(_ literal: String) { text += literal }
 
         /// Any value — a String from outside, a number, an error — escaped.
-        mutating func appendInterpolation(_ value: some CustomStringConvertible) {
+        public mutating func appendInterpolation(_ value: some CustomStringConvertible) {
             text += PrintableText.quoted(value.description)
         }
 
-        mutating func appendInterpolation(_ error: any Error) {
+        public mutating func appendInterpolation(_ error: any Error) {
             text += PrintableText.quoted(String(describing: error))
         }
 
         /// Already terminal text: kept as it is.
-        mutating func appendInterpolation(_ value: TerminalText) { text += value.text }
+        public mutating func appendInterpolation(_ value: TerminalText) { text += value.text }
 
         /// Printed as it is: spelled out where the code means it.
-        mutating func appendInterpolation(raw value: String) { text += value }
+        public mutating func appendInterpolation(raw value: String) { text += value }
     }
 }
 
-extension String {
-    /// `PrintableText.quoted(self)`: the same rule, spelled where a message is built from
-    /// outside text (a CLIError, a presentation's words, an agent's prompt). Printed text
-    /// needs neither: TerminalText escapes what is interpolated into it. The libraries never
-    /// escape: they keep outside text raw in their values and errors.
-    var escapedForTerminal: String { PrintableText.quoted(self) }
-}
-
 extension Sequence<TerminalText> {
-    func joined(separator: TerminalText = "") -> TerminalText {
+    public func joined(separator: TerminalText = "") -> TerminalText {
         .raw(map(\.text).joined(separator: separator.text))
     }
 }
