@@ -122,8 +122,9 @@ let package = Package(
         // table's declarations, the argument parser (mistakes as ArgumentError values), help,
         // bash/zsh/fish completion scripts and the man page's commands drawn from the table,
         // text for the terminal that escapes what it is given (TerminalText), aligned tables
-        // fitted to the terminal's width, a progress line.
-        .target(name: "CommandLineKit", dependencies: ["System", "KeyFormats"]),
+        // fitted to the terminal's width, a progress line, prompts (secrets straight into
+        // secure memory) and the raw terminal of a full-screen prompt.
+        .target(name: "CommandLineKit", dependencies: ["System", "KeyFormats", "SecureMemory"]),
         // The command-line program: reads arguments, asks (prompts, approvers) and presents
         // what a workflow returns or throws.
         .executableTarget(name: "hostbook",

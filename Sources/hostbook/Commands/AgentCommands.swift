@@ -32,7 +32,7 @@ enum AgentCommands {
     ) { inv in
         let path = try AgentSocket.path(inv)
         let upstreams = try AgentUpstreamSockets.given(inv)
-        if let pid = AgentSocket.runningAgent(at: path) {
+        if let pid = StandingAgentSocket.runningAgent(at: path) {
             if !upstreams.isEmpty {
                 inv.note("hostbook: an agent is already running at \(path); --upstream applies when it starts (stop it first, or save the socket with 'hostbook agent upstream add SOCKET')")
             }
@@ -63,7 +63,7 @@ enum AgentCommands {
         options: [socketOption]
     ) { inv in
         let path = try AgentSocket.path(inv)
-        guard let pid = AgentSocket.runningAgent(at: path) else {
+        guard let pid = StandingAgentSocket.runningAgent(at: path) else {
             if inv.json { inv.printJSON(.object([("stopped", .bool(false)), ("pid", .null), ("socket", .string(path))])) }
             inv.note("hostbook: no agent is running at \(path)")
             return
@@ -81,7 +81,7 @@ enum AgentCommands {
         options: [socketOption]
     ) { inv in
         let path = try AgentSocket.path(inv)
-        let pid = AgentSocket.runningAgent(at: path)
+        let pid = StandingAgentSocket.runningAgent(at: path)
         if inv.json {
             inv.printJSON(.object([("running", .bool(pid != nil)), ("socket", .string(path)), ("pid", .optional(pid.map { Int($0) }))]))
             if pid == nil { throw ChildExitStatus(status: 1) }
@@ -102,7 +102,7 @@ enum AgentCommands {
         let signals = StandingAgentService.blockStopSignals()
         let path = try AgentSocket.path(inv)
         let given = try AgentUpstreamSockets.given(inv)
-        if let pid = AgentSocket.runningAgent(at: path) { throw AgentRefusal.alreadyRunning(path: path, pid: pid) }
+        if let pid = StandingAgentSocket.runningAgent(at: path) { throw AgentRefusal.alreadyRunning(path: path, pid: pid) }
         try StandingAgentSocket.removeStale(path)
         let database = try HostStoreAccess.openForWriting(inv)
         // The log's writer has a connection of its own: one waiting for the write lock

@@ -24,8 +24,8 @@ enum DoctorCommand {
         let context = DoctorContext(path: inv.databasePath)
         var result = DoctorResult()
         let installed = InstalledSSHConfigCheck(workspace: inv.workspace, programs: { try InstalledConfigRefresh.programs(inv) },
-                                                agentSocket: { try? AgentSocket.defaultPath(environment: inv.environment) },
-                                                runningAgent: AgentSocket.runningAgent(at:))
+                                                agentSocket: { try? StandingAgentSocket.defaultPath(environment: inv.environment) },
+                                                runningAgent: StandingAgentSocket.runningAgent(at:))
         let observations = DoctorChecks.run(context) + SSHClientCheck(environment: inv.environment).run() + installed.run()
         for observation in observations { result.add(observation) }
         let (findings, notes) = (result.findings, result.notes)

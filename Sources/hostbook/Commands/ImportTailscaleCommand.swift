@@ -74,7 +74,7 @@ enum ImportTailscaleCommand {
         } catch let e as HostStoreError where e.kind == .database {
             throw HostStoreErrorPresentation.cliError(e, doing: "the import failed and nothing was written")
         }
-        let warnings = WarningSink(inv, one: "warning", many: "warnings")
+        let warnings = WarningSink(warn: inv.warn, one: "warning", many: "warnings")
         for line in TailscaleImportOutput.problemLines(report) + report.notes.map(\.line) { warnings.warn("\(line)") }
         warnings.finish()
         if inv.json {

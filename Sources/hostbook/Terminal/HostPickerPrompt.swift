@@ -1,8 +1,8 @@
 // The host picker on the terminal: HostPicker's state, drawn by HostPickerScreen, fed with
 // keys read in raw mode (RawTerminal, PickerKey). Redrawn after each key and when the
 // window's size changes (checked on every wake-up, at least ten times a second).
-#if canImport(Glibc)
 import CommandLineKit
+#if canImport(Glibc)
 import Glibc
 #endif
 import Workflows

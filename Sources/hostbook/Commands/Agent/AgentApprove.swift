@@ -4,8 +4,8 @@
 // agent describes it and sends back y, n, or a (yes for the key's grant). Only one answers
 // at a time: a second is refused with one line, and the first says that it tried. It runs
 // until the agent stops, end of input, or Ctrl-C.
-#if canImport(Glibc)
 import CommandLineKit
+#if canImport(Glibc)
 import Glibc
 #endif
 import System

@@ -15,16 +15,6 @@ enum AgentSocket {
             }
             return path
         }
-        return try defaultPath(environment: inv.environment)
-    }
-
-    /// The default socket (StandingAgentSocket.defaultPath), for the commands that name it.
-    static func defaultPath(environment: [String: String]) throws -> String {
-        try StandingAgentSocket.defaultPath(environment: environment)
-    }
-
-    /// The pid of the agent answering at `path` (StandingAgentSocket.runningAgent).
-    static func runningAgent(at path: String) -> Int32? {
-        StandingAgentSocket.runningAgent(at: path)
+        return try StandingAgentSocket.defaultPath(environment: inv.environment)
     }
 }

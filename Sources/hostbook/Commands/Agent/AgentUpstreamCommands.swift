@@ -83,7 +83,7 @@ enum AgentUpstreamCommands {
 
     /// hostbook's own agent as its upstream would ask itself in a circle.
     static func refuseOwnSocket(_ socket: String, _ inv: Invocation) throws {
-        if socket == (try? AgentSocket.defaultPath(environment: inv.environment)) {
+        if socket == (try? StandingAgentSocket.defaultPath(environment: inv.environment)) {
             throw CLIError.rejected("\(socket.escapedForTerminal) is hostbook's own agent",
                                     hint: "Name another agent's socket (OpenSSH's ssh-agent, gpg-agent, yubikey-agent).")
         }

@@ -20,9 +20,4 @@ enum AgentUpstreamSockets {
     static func given(_ inv: Invocation) throws -> [String] {
         try inv.args.values(.upstream).map { try checked($0) }
     }
-
-    /// `given`, then the saved ones, without `ownSocket` (UpstreamAgentSockets.all).
-    static func all(given: [String], database: HostDatabase?, ownSocket: String?) throws -> [String] {
-        try UpstreamAgentSockets.all(given: given, database: database, ownSocket: ownSocket)
-    }
 }

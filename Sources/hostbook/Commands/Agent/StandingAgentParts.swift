@@ -4,6 +4,7 @@
 // another agent holds signed through the upstream sockets, a token's with its PIN asked
 // through $SSH_ASKPASS, a security key's too (KeySignerSetup, TokenAccess,
 // SecurityKeyAccess); every failure in the log's words.
+import System
 import Agent
 import HostStore
 import Sessions

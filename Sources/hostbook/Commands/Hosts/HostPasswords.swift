@@ -1,6 +1,7 @@
 // A host's password: read from stdin or a no-echo prompt (never argv). It is kept in the
 // vault under (db id, kind password, owner host uuid); the writes across the two stores are
 // Credentials' CredentialStore's (addHost, editHost, removeHost).
+import CommandLineKit
 import System
 import HostStore
 import SecureMemory

@@ -2,6 +2,7 @@
 // Workflows' LocationSigners): the token's PIN asked through SSH_ASKPASS, else (a
 // `hostbook ssh` session) on the terminal; never from argv or the environment. A failure is
 // worded here for the agent log and key-status.
+import CommandLineKit
 import System
 import Agent
 import Workflows

@@ -27,7 +27,7 @@ enum KnownHostsImport {
                 progress.update(done: lines, of: nil, unit: "lines", fraction: total > 0 ? Double(done) / Double(total) : nil)
             }
         }
-        let warnings = WarningSink(inv, one: "line skipped", many: "lines skipped")
+        let warnings = WarningSink(warn: inv.warn, one: "line skipped", many: "lines skipped")
         for bad in report.skipped {
             warnings.warn("\(path == "-" ? "stdin" : path):\(bad.line): \(bad.reason); line skipped")
         }

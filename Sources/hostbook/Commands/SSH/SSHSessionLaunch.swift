@@ -4,8 +4,8 @@
 // a key saved with `--confirm` asked about on this terminal, and, once ssh has ended, the
 // rotation's lines, the vault's failure and the stored password's hint. `hostbook ssh` and
 // `hostbook keys deploy` run their sessions through here.
-#if canImport(Glibc)
 import CommandLineKit
+#if canImport(Glibc)
 import Glibc
 #endif
 import Agent
@@ -23,7 +23,11 @@ enum SSHSessionLaunch {
     /// on their own thread (they overlap with the rest of `ssh -V`).
     static func run(_ inv: Invocation, plan: SSHPlan, database: HostDatabase, config: SSHSessionConfig, client: () throws -> SSHClient,
                     localUser: String, arguments: [String]) throws -> Int32 {
-        let keys = SSHSessionKeySource(upstreams: try upstreamSockets(plan, database), database: SharedDatabase(database))
+        let upstreams = try upstreamSockets(plan, database), shared = SharedDatabase(database)
+        let keys = SSHSessionKeySource(
+            makeSigners: { KeySignerSetup.signers(upstreams: upstreams, database: shared, environment: ProcessEnvironment.current(), terminal: true) },
+            explain: KeySignerSetup.explain,
+            report: { _ = Output.write("hostbook: \(raw: $0.message)\n\(raw: $0.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO) })
         let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, keys: keys) }
         let client = try client()
         let outcome = try SSHSession(workspace: inv.workspace, plan: plan, database: database, config: config, client: client, secrets: secrets,
@@ -43,72 +47,6 @@ enum SSHSessionLaunch {
     /// thread, when a hop's key lives elsewhere than the vault; else none (nothing read).
     private static func upstreamSockets(_ plan: SSHPlan, _ database: HostDatabase) throws -> [String] {
         guard plan.hops.contains(where: { $0.key.map { $0.location != .vault } ?? false }) else { return [] }
-        return try HostStoreErrorPresentation.mapping { try AgentUpstreamSockets.all(given: [], database: database, ownSocket: nil) }
+        return try HostStoreErrorPresentation.mapping { try UpstreamAgentSockets.all(given: [], database: database, ownSocket: nil) }
     }
-}
-
-/// The session's keys as the executable reads them, asked on the secrets' one thread
-/// (SSHSecretsLoader), hence unchecked: the location signers are made there, once.
-final class SSHSessionKeySource: SSHSessionKeys, @unchecked Sendable {
-    private let upstreams: [String]
-    private let database: SharedDatabase
-    private var signers: KeySigners?
-
-    /// `upstreams`: the saved upstream agents' sockets, for a hop whose key is one's;
-    /// `database`: the session's handle, where a token key's place is read when it signs.
-    init(upstreams: [String], database: SharedDatabase) {
-        self.upstreams = upstreams
-        self.database = database
-    }
-
-    /// Set up when a hop's key lives elsewhere than the vault.
-    private func locationSigners() -> KeySigners {
-        if let signers { return signers }
-        let made = KeySignerSetup.signers(upstreams: upstreams, database: database, environment: ProcessEnvironment.current(), terminal: true)
-        signers = made
-        return made
-    }
-
-    func signsElsewhere(_ stored: StoredKey) throws -> Bool {
-        locationSigners().provider(for: stored) != nil
-    }
-
-    func identityElsewhere(_ stored: StoredKey) -> AgentIdentity? {
-        guard let provider = locationSigners().provider(for: stored), let publicKey = try? stored.publicKey else { return nil }
-        let signer = provider.signer(for: stored), saysWhy = stored.location == .token
-        return AgentIdentity(publicKey: publicKey, comment: stored.name) { data, hash in
-            do { return try signer.sign(data, rsaHash: hash) } catch where saysWhy {
-                // ssh itself says only "agent refused operation": say why, in one line and its hint.
-                let unavailable = KeySignerSetup.explain(error)
-                _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
-                throw unavailable
-            }
-        }
-    }
-
-    func fromVault(_ stored: StoredKey, vault: VaultClient) throws -> AgentIdentity {
-        let key = try VaultPrivateKey.read(stored, from: vault)
-        // A handle the vault holds (an sk key's) signs through its location's signer.
-        guard stored.location != .vault, let signer = locationSigners().handleSigner(for: stored) else {
-            return AgentIdentity(key: key, comment: stored.name)
-        }
-        let handle = VaultHandle(key)
-        return AgentIdentity(publicKey: key.publicKey, comment: stored.name) { data, hash in
-            do {
-                return try signer.sign(data, with: handle.key, for: stored, rsaHash: hash)
-            } catch let unavailable as AgentKeyUnavailable {
-                // ssh itself says only "agent refused operation": say why, in one line and its
-                // hint (the words are escaped already: SecurityKeyErrorPresentation).
-                _ = Output.write("hostbook: \(raw: unavailable.message)\n\(raw: unavailable.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO)
-                throw unavailable
-            }
-        }
-    }
-}
-
-/// A handle captured by a session's signer (it holds no secret: an sk key's handle names
-/// the key its authenticator keeps).
-private final class VaultHandle: @unchecked Sendable {
-    let key: PrivateKey
-    init(_ key: PrivateKey) { self.key = key }
 }

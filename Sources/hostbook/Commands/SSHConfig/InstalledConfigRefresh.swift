@@ -10,7 +10,7 @@ import Workflows
 enum InstalledConfigRefresh {
     /// What the blocks name: this program's own path and the standing agent's socket.
     static func programs(_ inv: Invocation) throws -> InstalledSSHConfig.Programs {
-        InstalledSSHConfig.Programs(hostbook: try SSHPaths.executable(), agentSocket: try AgentSocket.defaultPath(environment: inv.environment))
+        InstalledSSHConfig.Programs(hostbook: try SSHPaths.executable(), agentSocket: try StandingAgentSocket.defaultPath(environment: inv.environment))
     }
 
     static func after(_ spec: CommandSpec, _ inv: Invocation) {

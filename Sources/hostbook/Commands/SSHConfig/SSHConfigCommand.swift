@@ -67,7 +67,7 @@ enum SSHConfigCommand {
             }
             // The keys reach plain ssh through the standing agent: say how to start it unless
             // it already answers at the socket the configuration names.
-            if AgentSocket.runningAgent(at: try AgentSocket.defaultPath(environment: inv.environment)) == nil {
+            if StandingAgentSocket.runningAgent(at: try StandingAgentSocket.defaultPath(environment: inv.environment)) == nil {
                 inv.print("Start the agent with 'eval \"$(hostbook agent start)\"', or 'systemctl --user enable --now hostbook-agent.service'.")
             }
             return

@@ -2,8 +2,8 @@
 // invalid UTF-8 is refused rather than silently repaired) or `--command-stdin` (all of
 // stdin, less exactly one trailing newline: SnippetCommandText). Then the rules of
 // SnippetRules, and a warning when the command looks like it holds a secret.
-#if canImport(Glibc)
 import CommandLineKit
+#if canImport(Glibc)
 import Glibc
 #endif
 import Workflows

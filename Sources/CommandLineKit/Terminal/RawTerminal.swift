@@ -1,31 +1,30 @@
 // The terminal for a full-screen prompt (the host picker): raw mode (System's RawMode: no
-// echo, no line editing, Ctrl-C as a byte, the signals that end hostbook held) and the
+// echo, no line editing, Ctrl-C as a byte, the signals that end the program held) and the
 // alternate screen holding what is drawn, with the cursor hidden while drawing.
 //
 // Everything is put back on every way out — `with` restores in a `defer`, so a key that
 // leaves, an error while drawing, the end of the terminal and a signal all pass through
 // it: the main screen, a visible cursor, plain attributes, then the terminal's settings and
-// the signal mask. A signal that ends hostbook is thrown as TerminalInterrupted, so hostbook
-// restores the terminal first and then exits 128 + the signal, as a shell reports it.
-import CommandLineKit
+// the signal mask. A signal that ends the program is thrown as TerminalInterrupted, so the
+// program restores the terminal first and then exits 128 + the signal, as a shell reports it.
 import System
 
-final class RawTerminal {
+public final class RawTerminal {
     /// What a wait for input brought.
-    enum Event {
+    public enum Event {
         case bytes([UInt8])
         /// Nothing came in the time given.
         case timeout
     }
 
-    let input: Int32
-    let output: Int32
+    public let input: Int32
+    public let output: Int32
     private let mode: RawMode
     private var restored = false
 
     /// Runs `body` with the terminal raw and the alternate screen up, and restores both
     /// whatever way `body` ends.
-    static func with<T>(input: Int32 = FileDescriptor.standardInput.rawValue, output: Int32 = FileDescriptor.standardOutput.rawValue,
+    public static func with<T>(input: Int32 = FileDescriptor.standardInput.rawValue, output: Int32 = FileDescriptor.standardOutput.rawValue,
                         _ body: (RawTerminal) throws -> T) throws -> T {
         let terminal = try RawTerminal(input: input, output: output)
         defer { terminal.restore() }
@@ -36,7 +35,7 @@ final class RawTerminal {
         self.input = input
         self.output = output
         do { mode = try RawMode(FileDescriptor(input)) } catch {
-            throw CLIError.failure("cannot use the terminal: \(error)")
+            throw TerminalFailure.unusable(reason: "\(error)")
         }
         // The alternate screen, from its top-left corner.
         _ = Output.write("\u{1B}[?1049h\u{1B}[H\u{1B}[2J", to: output)
@@ -45,7 +44,7 @@ final class RawTerminal {
     deinit { restore() }
 
     /// Back to how the terminal was; safe to call more than once.
-    func restore() {
+    public func restore() {
         guard !restored else { return }
         restored = true
         _ = Output.write("\u{1B}[0m\u{1B}[?25h\u{1B}[?1049l", to: output)
@@ -53,22 +52,22 @@ final class RawTerminal {
     }
 
     /// The terminal's size, columns by rows (80×24 when it does not say).
-    var size: (columns: Int, rows: Int) {
+    public var size: (columns: Int, rows: Int) {
         if let size = WindowSize.of(FileDescriptor(output)), size.columns > 0, size.rows > 0 { return (size.columns, size.rows) }
         return (80, 24)
     }
 
     /// Writes `text` whole; a terminal that cannot be written to is an error.
-    func write(_ text: TerminalText) throws {
+    public func write(_ text: TerminalText) throws {
         guard Output.write(text, to: output) else {
-            throw CLIError.failure("cannot draw on the terminal: \(Errno.current)")
+            throw TerminalFailure.cannotDraw(reason: "\(Errno.current)")
         }
     }
 
     /// Waits up to `milliseconds` for input and returns what could be read. A signal that
-    /// ends hostbook is thrown as TerminalInterrupted; the end of the terminal (end of
+    /// ends the program is thrown as TerminalInterrupted; the end of the terminal (end of
     /// file, a hang-up) is an error.
-    func next(milliseconds: Int32) throws -> Event {
+    public func next(milliseconds: Int32) throws -> Event {
         do {
             switch try mode.next(milliseconds: milliseconds) {
             case .bytes(let bytes): return .bytes(bytes)
@@ -77,7 +76,7 @@ final class RawTerminal {
         } catch .interrupted(let signal) {
             throw TerminalInterrupted(signal: signal)
         } catch {
-            throw CLIError.failure("the terminal was closed")
+            throw TerminalFailure.closed
         }
     }
 }
