@@ -135,6 +135,9 @@ let package = Package(
         // temporary folders, running an oracle program); only test targets depend on it.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(name: "SystemTests", dependencies: ["System", "TestSupport"]),
+        // CommandLineKit over a toy program's table (not hostbook's): the parser, help, the
+        // completion scripts in the real bash.
+        .testTarget(name: "CommandLineKitTests", dependencies: ["CommandLineKit", "TestSupport"]),
         .testTarget(name: "KeyFormatsTests", dependencies: ["KeyFormats", "TestSupport"]),
         .testTarget(name: "VaultTests", dependencies: ["Vault", "SecureMemory", "vault-probe", "TestSupport"],
                     swiftSettings: libsecretHeaders),
