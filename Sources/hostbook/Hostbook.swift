@@ -1,7 +1,4 @@
 // Runs one invocation of hostbook and returns its exit status.
-#if canImport(Glibc)
-import Glibc
-#endif
 import CommandLineKit
 import System
 import Sessions

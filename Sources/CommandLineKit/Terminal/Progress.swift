@@ -2,10 +2,10 @@
 // percentage, redrawn in place at most 10 times a second and cleared when the work ends.
 // Work whose size is unknown (bcrypt) shows a ticking elapsed time instead.
 //
-// Only drawn when enabled — Invocation.progress enables it when stderr is a terminal and
-// neither --json nor --no-input was given — so pipes, logs and scripts never see it.
+// Only drawn when enabled — a program enables it when stderr is a terminal and its user
+// asked for no machine-readable output — so pipes, logs and scripts never see it.
 //
-//     let progress = inv.progress("Importing known_hosts")
+//     let progress = Progress(label: "Importing known_hosts", enabled: stderrIsATerminal)
 //     defer { progress.finish() }
 //     ... progress.update(done: n, of: total, unit: "lines")
 import Dispatch

@@ -10,7 +10,7 @@ public enum Output {
         (try? FileDescriptor(fd).writeAll(Array(text.text.utf8))) != nil
     }
 
-    /// Writes bytes hostbook rendered itself from escaped text (Table.write streams a large
+    /// Writes bytes the program rendered itself from escaped text (Table.write streams a large
     /// table in pieces through here); the same rules as `write`.
     @discardableResult
     public static func write(bytes: [UInt8], to fd: Int32) -> Bool {

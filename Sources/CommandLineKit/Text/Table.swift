@@ -75,7 +75,7 @@ public struct Table {
     private func cellBytes(_ c: Int) -> ArraySlice<UInt8> { text[(c == 0 ? 0 : cellEnds[c - 1])..<cellEnds[c]] }
 
     /// `width` nil: every cell whole (a pipe, or --wide). The rendering is printed raw: its
-    /// cells were escaped when added, its headers and bold codes are hostbook's own.
+    /// cells were escaped when added, its headers and bold codes are the program's own.
     public func render(color: Bool, width: Int? = nil) -> TerminalText {
         var out: [UInt8] = []
         render(color: color, width: width) { out += $0 }
