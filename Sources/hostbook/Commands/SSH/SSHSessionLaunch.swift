@@ -1,7 +1,7 @@
 // One `hostbook ssh` session (Workflows' SSHSession) as the executable starts it and says
-// what came of it: the session's keys read as the executable reads them (a vault key's
-// format, a security key's PIN on the terminal, another location's signer: SSHSessionKeys),
-// a key saved with `--confirm` asked about on this terminal, and, once ssh has ended, the
+// what came of it: the signers of the session's keys (Workflows' SSHSessionKeySource), which
+// ask a security key's or a token's PIN on the terminal, and a token's refusal worded; a
+// key saved with `--confirm` asked about on this terminal; and, once ssh has ended, the
 // rotation's lines, the vault's failure and the stored password's hint. `hostbook ssh` and
 // `hostbook keys deploy` run their sessions through here.
 import CommandLineKit
