@@ -52,6 +52,16 @@ public final class Workspace {
         return database
     }
 
+    /// The database as doctor inspects it: read-only at any schema this program knows, never
+    /// created or migrated (HostDatabase.openForInspection); nil when there is none. Opened
+    /// once, as the others are.
+    public func inspectedDatabase() throws -> HostDatabase? {
+        if let opened { return opened }
+        let database = try HostDatabase.openForInspection(path: databasePath)
+        opened = database
+        return database
+    }
+
     /// A second writable connection to the same database, for a writer that must not hold
     /// the command's one (the standing agent's log, waiting for the write lock).
     public func separateDatabase() throws -> HostDatabase { try HostDatabase.open(path: databasePath) }

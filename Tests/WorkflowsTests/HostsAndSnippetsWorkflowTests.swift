@@ -84,13 +84,13 @@ final class HostsAndSnippetsWorkflowTests: XCTestCase {
     }
 
     func testDoctorObservesAFreshDatabase() throws {
-        guard case .noDatabase(let path)? = DatabaseCheck().run(DoctorContext(path: workspace.databasePath)).first else { return XCTFail() }
+        guard case .noDatabase(let path)? = DatabaseCheck().run(DoctorContext(workspace: workspace)).first else { return XCTFail() }
         XCTAssertEqual(path, workspace.databasePath)
         _ = try workspace.database()
-        let observed = DatabaseCheck().run(DoctorContext(path: workspace.databasePath))
+        let observed = DatabaseCheck().run(DoctorContext(workspace: workspace))
         guard observed.count == 1, case .databaseHealthy(_, Schema.currentVersion, nil) = observed[0] else { return XCTFail("\(observed)") }
-        XCTAssertTrue(RestrictedKeyCheck().run(DoctorContext(path: workspace.databasePath)).isEmpty)
-        XCTAssertTrue(CertificateExpiryCheck().run(DoctorContext(path: workspace.databasePath)).isEmpty)
+        XCTAssertTrue(RestrictedKeyCheck().run(DoctorContext(workspace: workspace)).isEmpty)
+        XCTAssertTrue(CertificateExpiryCheck().run(DoctorContext(workspace: workspace)).isEmpty)
     }
 
     func testTheHostPickerOffersTheSavedHostsWithoutCreatingADatabase() throws {

@@ -11,12 +11,12 @@ public final class DoctorContext {
     public let report: DatabaseReport
     public let database: HostDatabase?
 
-    public init(path: String) {
-        self.path = path
+    public init(workspace: Workspace) {
+        path = workspace.databasePath
         report = DatabaseChecks.run(path: path)
         if report.exists, let v = report.schemaVersion, v >= 1, v <= Schema.currentVersion,
            !report.findings.contains(where: { $0.check == "database.open" }) {
-            database = try? HostDatabase.openForInspection(path: path)
+            database = try? workspace.inspectedDatabase()
         } else {
             database = nil
         }

@@ -21,7 +21,7 @@ enum DoctorCommand {
         run: run)
 
     static func run(_ inv: Invocation) throws {
-        let context = DoctorContext(path: inv.databasePath)
+        let context = DoctorContext(workspace: inv.workspace)
         var result = DoctorResult()
         let installed = InstalledSSHConfigCheck(workspace: inv.workspace, programs: { try InstalledConfigRefresh.programs(inv) },
                                                 agentSocket: { try? StandingAgentSocket.defaultPath(environment: inv.environment) },
