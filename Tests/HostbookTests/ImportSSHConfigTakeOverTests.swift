@@ -6,35 +6,26 @@
 // configuration and `ssh-config --uninstall --restore` run in-process:
 // HostbookLogicTests/ImportSSHConfigTakeOverLogicTests.
 import Foundation
+import TestSupport
 import XCTest
 #if canImport(Glibc)
 import Glibc
 #endif
 
 final class ImportSSHConfigTakeOverTests: XCTestCase {
-    private let original = "Host *\r\n  ServerAliveInterval 30\r\n\r\nHost db\r\n  HostName 10.0.0.7\r\n  User root\r\n\r\nHost web staging-*\r\n  HostName web.example\r\n"
+    private let original = TakeOverHome.original
 
     private struct Home {
         let fx: HostbookFixture
-        let userConfig: String
-        let dotfile: String
-        let generated: String
-        var backup: String { (userConfig as NSString).deletingLastPathComponent + "/.config.hostbook-takeover" }
+        let files: TakeOverHome
     }
 
     /// A home whose ~/.ssh/config is a link to dotfiles/ssh_config (CR LF, 0640).
     private func makeHome() throws -> Home {
         let fx = try HostbookFixture()
-        let home = fx.dir.file("home")
-        fx.environment["HOME"] = home
-        fx.environment["XDG_CONFIG_HOME"] = home + "/.config"
-        try FileManager.default.createDirectory(atPath: home + "/.ssh", withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(atPath: home + "/dotfiles", withIntermediateDirectories: true)
-        let dotfile = home + "/dotfiles/ssh_config"
-        try Data(original.utf8).write(to: URL(fileURLWithPath: dotfile))
-        chmod(dotfile, 0o640)
-        XCTAssertEqual(symlink("../dotfiles/ssh_config", home + "/.ssh/config"), 0)
-        return Home(fx: fx, userConfig: home + "/.ssh/config", dotfile: dotfile, generated: home + "/.config/hostbook/ssh_config")
+        let files = try TakeOverHome(in: fx.dir.path)
+        fx.environment.merge(files.environment) { $1 }
+        return Home(fx: fx, files: files)
     }
 
     private func bytes(_ path: String) -> [UInt8] { (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))) ?? [] }
@@ -44,18 +35,18 @@ final class ImportSSHConfigTakeOverTests: XCTestCase {
         guard ScriptedTerminal.available else { throw XCTSkip("script(1) is missing") }
         let h = try makeHome()
         let terminal = try ScriptedTerminal(["import-ssh-config"], fixture: h.fx)
-        terminal.expect("Comment out your own Host blocks for these hosts ('\(h.userConfig)' line 4)")
+        terminal.expect("Comment out your own Host blocks for these hosts ('\(h.files.userConfig)' line 4)")
         terminal.expect("[y/N] ")
         terminal.send("y")
         XCTAssertEqual(terminal.finish(), 0, terminal.transcript)
-        XCTAssertTrue(text(h.dotfile).contains("#hostbook# Host db\r\n"), text(h.dotfile))
-        XCTAssertEqual(bytes(h.backup), Array(original.utf8))
+        XCTAssertTrue(text(h.files.dotfile).contains("#hostbook# Host db\r\n"), text(h.files.dotfile))
+        XCTAssertEqual(bytes(h.files.backup), Array(original.utf8))
         // Uninstalling without --restore leaves the blocks commented out, and says how to get them back.
         let uninstall = try h.fx.run(["ssh-config", "--uninstall"])
         XCTAssertEqual(uninstall.status, 0, uninstall.stderr)
         XCTAssertTrue(uninstall.stderr.contains("'hostbook ssh-config --uninstall --restore' gives them back"), uninstall.stderr)
-        XCTAssertTrue(text(h.dotfile).contains("#hostbook# Host db\r\n"))
+        XCTAssertTrue(text(h.files.dotfile).contains("#hostbook# Host db\r\n"))
         XCTAssertEqual(try h.fx.run(["ssh-config", "--uninstall", "--restore"]).status, 0)
-        XCTAssertEqual(bytes(h.dotfile), Array(original.utf8))
+        XCTAssertEqual(bytes(h.files.dotfile), Array(original.utf8))
     }
 }

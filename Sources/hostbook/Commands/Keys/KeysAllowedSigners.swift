@@ -18,7 +18,7 @@ enum KeysAllowedSigners {
 
     static func run(_ inv: Invocation) throws {
         let bytes = try KeysRefusal.database(.readKeys) {
-            try inv.workspace.existingDatabase().map { AllowedSigners.render(try GitSigningKeys(database: $0).all()) } ?? []
+            try AllowedSigners.render(database: inv.workspace.existingDatabase())
         }
         if inv.json {
             let lines = String(decoding: bytes, as: UTF8.self).split(separator: "\n").map { JSONValue.string(String($0)) }
