@@ -31,7 +31,7 @@ enum AgentCommands {
         options: [socketOption, upstreamOption]
     ) { inv in
         let path = try AgentSocket.path(inv)
-        let upstreams = try AgentUpstreamSockets.given(inv)
+        let upstreams = try AgentSocket.upstreams(inv)
         if let pid = StandingAgentSocket.runningAgent(at: path) {
             if !upstreams.isEmpty {
                 inv.note("hostbook: an agent is already running at \(path); --upstream applies when it starts (stop it first, or save the socket with 'hostbook agent upstream add SOCKET')")
@@ -101,7 +101,7 @@ enum AgentCommands {
         // Before any thread starts, so that only the agent's wait receives them.
         let signals = StandingAgentService.blockStopSignals()
         let path = try AgentSocket.path(inv)
-        let given = try AgentUpstreamSockets.given(inv)
+        let given = try AgentSocket.upstreams(inv)
         if let pid = StandingAgentSocket.runningAgent(at: path) { throw AgentRefusal.alreadyRunning(path: path, pid: pid) }
         try StandingAgentSocket.removeStale(path)
         let database = try HostStoreAccess.openForWriting(inv)

@@ -51,7 +51,7 @@ enum AgentUpstreamCommands {
         """,
         positionals: [.required("SOCKET", "The other agent's socket", completes: .files)]
     ) { inv in
-        let socket = try AgentUpstreamSockets.checked(inv.args.positional(0)!, option: "SOCKET")
+        let socket = try AgentSocket.checked(inv.args.positional(0)!, option: "SOCKET")
         try refuseOwnSocket(socket, inv)
         // Saved all the same: the agent there may start later.
         if !StandingAgentSocket.isSocket(socket) {
@@ -70,7 +70,7 @@ enum AgentUpstreamCommands {
         usage: "SOCKET",
         positionals: [.required("SOCKET", "A socket 'agent upstream list' shows", completes: .files)]
     ) { inv in
-        let socket = try AgentUpstreamSockets.checked(inv.args.positional(0)!, option: "SOCKET")
+        let socket = try AgentSocket.checked(inv.args.positional(0)!, option: "SOCKET")
         guard try UpstreamAgentSockets.remove(socket, database: HostStoreAccess.openForWriting(inv)) else {
             throw CLIError.notFound("no upstream agent \(socket.escapedForTerminal) is saved", hint: "'hostbook agent upstream list' shows the saved ones.")
         }

@@ -34,7 +34,7 @@ enum KeysImportAgent {
         guard let given = inv.args.positional(0) ?? inv.environment["SSH_AUTH_SOCK"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("no agent socket given, and SSH_AUTH_SOCK is not set", hint: "Name the agent's socket: 'hostbook keys import-agent SOCKET'.")
         }
-        let socket = try AgentUpstreamSockets.checked(given, option: "SOCKET")
+        let socket = try AgentSocket.checked(given, option: "SOCKET")
         try AgentUpstreamCommands.refuseOwnSocket(socket, inv)
         let name = inv.args.value(.name)
         if let name { try KeyName.validate(name) }
