@@ -7,7 +7,6 @@ import TestSupport
 import XCTest
 @testable import Agent
 import KeyFormats
-import TestSupport
 import System
 
 final class AgentConnectionLimitTests: XCTestCase {

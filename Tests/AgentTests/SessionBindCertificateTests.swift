@@ -9,7 +9,6 @@ import XCTest
 @testable import Agent
 import System
 import KeyFormats
-import TestSupport
 import SecureMemory
 
 final class SessionBindCertificateTests: XCTestCase {

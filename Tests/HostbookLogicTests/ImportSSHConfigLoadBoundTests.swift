@@ -10,8 +10,8 @@ import XCTest
 final class ImportSSHConfigLoadBoundTests: XCTestCase {
     func fixture() throws -> InProcessCommand {
         let fx = try InProcessCommand()
-        // Relative Include paths and `~` are taken from this HOME, never the real one.
-        fx.environment["HOME"] = fx.dir.file("home")
+        // Relative Include paths and `~` are taken from the fixture's HOME (FOLDER/home),
+        // never the real one.
         try FileManager.default.createDirectory(atPath: fx.dir.file("home/.ssh"), withIntermediateDirectories: true)
         return fx
     }
@@ -20,14 +20,6 @@ final class ImportSSHConfigLoadBoundTests: XCTestCase {
     func write(_ fx: InProcessCommand, _ name: String, _ text: String) throws -> String {
         let path = fx.dir.file(name)
         try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
-    }
-
-    /// A FIFO no one writes to: open(2) without O_NONBLOCK waits on it for ever.
-    @discardableResult
-    func fifo(_ fx: InProcessCommand, _ name: String) throws -> String {
-        let path = fx.dir.file(name)
-        XCTAssertEqual(mkfifo(path, 0o644), 0, String(cString: strerror(errno)))
         return path
     }
 

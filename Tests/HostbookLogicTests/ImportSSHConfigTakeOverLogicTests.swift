@@ -127,7 +127,7 @@ final class ImportSSHConfigTakeOverLogicTests: XCTestCase {
     /// hostbook's configuration), and restoring gives both files back.
     func testABlockOfAnIncludedFileIsTakenOverWithABackupTheGlobDoesNotRead() throws {
         let h = try makeHome()
-        let home = (h.files.dotfile as NSString).deletingLastPathComponent.replacingOccurrences(of: "/dotfiles", with: "")
+        let home = h.files.home
         let folder = home + "/.ssh/conf.d"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let main = "Include \(folder)/*\n\nHost keep\n  HostName keep.example\n"

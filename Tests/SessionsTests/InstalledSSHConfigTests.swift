@@ -73,7 +73,7 @@ final class InstalledSSHConfigTests: XCTestCase {
         try Data("Include \(folder!)/fifo\n".utf8).write(to: URL(fileURLWithPath: folder + "/.ssh/config"))
         XCTAssertEqual(mkfifo(folder + "/fifo", 0o600), 0)
         let installation = SSHConfigInstallation(home: folder, environment: [:])
-        XCTAssertThrowsError(try installation.render(database: nil,
+        XCTAssertThrowsError(try installation.render(database: try HostDatabase.openForReading(path: folder + "/none.db"),
                                                      block: SSHHostBlock(hostbookPath: "/h", databasePath: folder + "/none.db", noInput: false),
                                                      agentSocket: folder + "/agent.sock")) { error in
             XCTAssertEqual(error as? SessionRefusal, .userSSHConfigUnreadable(file: folder + "/fifo", line: 0, reason: "cannot be read: it is not a regular file", tooLarge: false))

@@ -14,14 +14,13 @@ import KeyFormats
 import System
 
 final class StandingAgentVaultHandleSignerTests: XCTestCase {
-    private var folder: String!
+    private var folder: TempFolder!
     private var database: HostDatabase!
     private var handle: PrivateKey!
 
     override func setUpWithError() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("handle-signer-\(UUID().uuidString)").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        database = try HostDatabase.open(path: folder + "/hostbook.db")
+        folder = try TempFolder()
+        database = try HostDatabase.open(path: folder.file("hostbook.db"))
         handle = try PrivateKeyGenerator.generate(.ed25519, bits: nil, comment: "held")
         _ = try KeyStore(database: database).insert(NewKey(uuid: UUIDString.random(), name: "held", publicKey: handle.publicKey,
                                                            comment: "held", format: "openssh", location: .securityKey))
@@ -29,7 +28,7 @@ final class StandingAgentVaultHandleSignerTests: XCTestCase {
 
     override func tearDown() {
         database = nil
-        if let folder { try? FileManager.default.removeItem(atPath: folder) }
+        folder = nil
     }
 
     /// What the test signer was handed, and whether it refuses.
@@ -56,7 +55,7 @@ final class StandingAgentVaultHandleSignerTests: XCTestCase {
         let calls = Lock(Calls())
         let reads = Lock(0)
         let handle = self.handle!
-        let log = try AgentLogWriter(database: try HostDatabase.open(path: folder + "/hostbook.db"))
+        let log = try AgentLogWriter(database: try HostDatabase.open(path: folder.file("hostbook.db")))
         defer { log.stop() }
         let agent = StandingAgent(database: database, log: log,
                                   readPrivateKey: { _ in
@@ -89,7 +88,7 @@ final class StandingAgentVaultHandleSignerTests: XCTestCase {
 
     func testWithoutAHandleSignerTheKeySignsAsAVaultKey() throws {
         let handle = self.handle!
-        let log = try AgentLogWriter(database: try HostDatabase.open(path: folder + "/hostbook.db"))
+        let log = try AgentLogWriter(database: try HostDatabase.open(path: folder.file("hostbook.db")))
         defer { log.stop() }
         let calls = Lock(Calls())
         // A handle signer registered for another location is not asked.

@@ -4,18 +4,12 @@ import Glibc
 #endif
 import Foundation
 import System
+import TestSupport
 import XCTest
 
 final class UserAccountTests: XCTestCase {
     func testTheNameOfThisUserAndOfAnUnknownId() throws {
-        let id = Process()
-        id.executableURL = URL(fileURLWithPath: "/usr/bin/id")
-        id.arguments = ["-un"]
-        let out = Pipe()
-        id.standardOutput = out
-        try id.run()
-        id.waitUntilExit()
-        let name = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let name = try Tool.output("/usr/bin/id", ["-un"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         XCTAssertEqual(UserAccount.name(uid: getuid()), name)
         XCTAssertEqual(UserAccount.name(uid: 0), "root")
         XCTAssertNil(UserAccount.name(uid: 3_999_999_999))

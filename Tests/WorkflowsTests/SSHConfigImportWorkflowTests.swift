@@ -27,12 +27,8 @@ final class SSHConfigImportWorkflowTests: XCTestCase {
 
     func testTheImportReturnsItsHostsNotesAndRemedies() throws {
         let key = home + "/.ssh/locked"
-        let keygen = Process()
-        keygen.executableURL = URL(fileURLWithPath: "/usr/bin/ssh-keygen")
-        keygen.arguments = ["-q", "-t", "ed25519", "-N", "a passphrase", "-f", key]
-        try keygen.run()
-        keygen.waitUntilExit()
-        XCTAssertEqual(keygen.terminationStatus, 0)
+        let keygen = try Tool.run("/usr/bin/ssh-keygen", ["-q", "-t", "ed25519", "-N", "a passphrase", "-f", key])
+        XCTAssertEqual(keygen.status, 0, keygen.stderr)
         try FileManager.default.removeItem(atPath: key + ".pub")
         try write("""
             Host web
