@@ -10,13 +10,6 @@
 import System
 
 public final class RawTerminal {
-    /// What a wait for input brought.
-    public enum Event {
-        case bytes([UInt8])
-        /// Nothing came in the time given.
-        case timeout
-    }
-
     public let input: Int32
     public let output: Int32
     private let mode: RawMode
@@ -67,12 +60,9 @@ public final class RawTerminal {
     /// Waits up to `milliseconds` for input and returns what could be read. A signal that
     /// ends the program is thrown as TerminalInterrupted; the end of the terminal (end of
     /// file, a hang-up) is an error.
-    public func next(milliseconds: Int32) throws -> Event {
+    public func next(milliseconds: Int32) throws -> RawMode.Event {
         do {
-            switch try mode.next(milliseconds: milliseconds) {
-            case .bytes(let bytes): return .bytes(bytes)
-            case .timeout: return .timeout
-            }
+            return try mode.next(milliseconds: milliseconds)
         } catch .interrupted(let signal) {
             throw TerminalInterrupted(signal: signal)
         } catch {

@@ -99,12 +99,12 @@ public enum GitSignatureProgram {
     }
 
     private static func read(_ path: String, limit: Int, keyFile: Bool) throws -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw SessionRefusal.signFileNotRead(keyFile: keyFile, path: path, opening: true, limit: nil, reason: String(cString: strerror(errno)))
+        let file: FileDescriptor
+        do { file = try FileDescriptor.open(forReading: path) } catch {
+            throw SessionRefusal.signFileNotRead(keyFile: keyFile, path: path, opening: true, limit: nil, reason: "\(error)")
         }
-        defer { close(fd) }
-        do { return try FileDescriptor(fd).readToEnd(limit: limit) } catch {
+        defer { file.close() }
+        do { return try file.readToEnd(limit: limit) } catch {
             throw SessionRefusal.signFileNotRead(keyFile: keyFile, path: path, opening: false, limit: error == .tooLong ? limit : nil, reason: "\(error)")
         }
     }

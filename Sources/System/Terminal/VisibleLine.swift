@@ -1,10 +1,6 @@
 // One line typed with echo on (an answer to a question, a name), read a byte at a time so
 // nothing beyond the line is consumed: it ends at `\n` or at the end of input, and a `\r`
 // (a terminal in raw mode, a file with CR LF) is dropped wherever it is.
-#if canImport(Glibc)
-import Glibc
-#endif
-
 public enum VisibleLine {
     public enum Failure: Error, Equatable, Sendable {
         /// The input ended before any byte of the line.
@@ -19,11 +15,8 @@ public enum VisibleLine {
         var bytes: [UInt8] = []
         var byte: UInt8 = 0
         while true {
-            let n = Glibc.read(input.rawValue, &byte, 1)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw .unreadable(Errno.current)
-            }
+            let n: Int
+            do { n = try withUnsafeMutableBytes(of: &byte) { (buffer) throws(Errno) -> Int in try input.read(into: buffer) } } catch { throw .unreadable(error) }
             if n == 0 {
                 if bytes.isEmpty { throw .endOfInput }
                 return bytes

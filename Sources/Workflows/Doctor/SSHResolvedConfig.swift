@@ -10,7 +10,7 @@ public enum SSHResolvedConfig {
     /// fails), or nil when it cannot be run that way (no ssh on PATH, or a probe larger
     /// than the pipe holds: it is written whole before ssh starts).
     public static func sshG(probe: [UInt8], name: String, environment: [String: String]) -> String? {
-        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]), let input = try? UnixPipe() else { return nil }
+        guard let ssh = SSHClient.find(environment: environment), let input = try? UnixPipe() else { return nil }
         guard probe.count <= input.capacity else { input.close(); return nil }
         let written = (try? probe.withUnsafeBytes { try FileDescriptor(input.writeEnd).writeAll($0) }) != nil
         close(input.writeEnd)
@@ -26,7 +26,7 @@ public enum SSHResolvedConfig {
     /// `ssh -F CONFIG -G NAME`'s output (empty when ssh cannot be run; what it wrote when
     /// it fails), ssh found on `environment`'s PATH.
     public static func sshG(config: String, name: String, environment: [String: String]) -> String {
-        guard let ssh = ExecutablePath.find("ssh", searchPath: environment["PATH"]),
+        guard let ssh = SSHClient.find(environment: environment),
               let result = try? CapturedProcess.run(ssh, ["ssh", "-F", config, "-G", "--", name],
                                                     options: Spawn.Options(environment: Spawn.Options.environment(environment)),
                                                     limit: 1 << 20) else { return "" }

@@ -55,10 +55,7 @@ public enum HostEditing {
         if c.isEmpty && userPublishing == nil { throw HostsRefusal.nothingToChange(host: name) }
         try HostDatabase.validate(c)
         // A host that does not exist is reported before any prompt, and creates no database.
-        let database = try workspace.existingDatabase()
-        guard try database?.host(named: name) != nil else {
-            throw database?.noHost(name) ?? HostDatabase.noHost(name)
-        }
+        _ = try existing(name, in: workspace)
         return Edit(name: name, changes: c, userPublishing: userPublishing)
     }
 
@@ -68,8 +65,7 @@ public enum HostEditing {
         let db = try workspace.database()
         let host: Host
         if edit.changes.isEmpty {
-            guard let found = try db.host(named: edit.name) else { throw db.noHost(edit.name) }
-            host = found
+            host = try db.requireHost(edit.name)
         } else {
             host = try CredentialStore(database: db).editHost(edit.name, edit.changes, password: password).new
         }
@@ -88,10 +84,7 @@ public enum HostEditing {
     /// The saved host `name` (by name or alias) for a command that reads it; the store's
     /// not-found error (with the nearest name) when there is none. Nothing is created.
     public static func existing(_ name: String, in workspace: Workspace) throws -> Host {
-        let database = try workspace.existingDatabase()
-        guard let host = try database?.host(named: name) else {
-            throw database?.noHost(name) ?? HostDatabase.noHost(name)
-        }
-        return host
+        guard let database = try workspace.existingDatabase() else { throw HostDatabase.noHost(name) }
+        return try database.requireHost(name)
     }
 }

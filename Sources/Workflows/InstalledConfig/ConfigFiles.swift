@@ -81,7 +81,8 @@ public enum ConfigFiles {
         return stat(path, &info) == 0 ? info.st_mode & 0o7777 : nil
     }
 
-    static func list(_ folder: String) throws -> [String] {
+    /// The names in `folder`; none when it cannot be read.
+    static func list(_ folder: String) -> [String] {
         FolderNames.of(folder) ?? []
     }
 }

@@ -76,7 +76,7 @@ public struct InstalledSSHConfig {
         var text = String(decoding: main, as: UTF8.self)
         guard text.hasPrefix(StandingSSHConfig.header), text.hasSuffix(include) else { return nil }
         text = String(text.dropFirst(StandingSSHConfig.header.count).dropLast(include.count))
-        for name in ((try? ConfigFiles.list(addedFolder)) ?? []).sorted() where name.hasSuffix(".conf") {
+        for name in ConfigFiles.list(addedFolder).sorted() where name.hasSuffix(".conf") {
             guard let bytes = try? ConfigFiles.read(addedFolder + "/" + name) else { return nil }
             text += "\n" + String(decoding: bytes, as: UTF8.self)
         }
@@ -115,7 +115,7 @@ public struct InstalledSSHConfig {
     /// hosts' own blocks and the same names under the shared lines (StandingSSHConfig's
     /// groups, an added host's file holding its own), whatever the order the adds put them in.
     public func isCurrent(_ rendered: StandingSSHConfig.Rendered) -> Bool {
-        let added = ((try? ConfigFiles.list(addedFolder)) ?? []).filter { $0.hasSuffix(".conf") }
+        let added = ConfigFiles.list(addedFolder).filter { $0.hasSuffix(".conf") }
         if added.isEmpty, let main = try? ConfigFiles.read(generated), let include = try? layout.addedInclude() {
             // generatedText(rendered), compared in place rather than built (4 MB at 10,000 hosts).
             var text = rendered.text
@@ -160,20 +160,25 @@ public struct InstalledSSHConfig {
     public func writeGenerated(_ programs: Programs) throws -> StandingSSHConfig.Rendered {
         let rendered = try render(programs)
         try ConfigFiles.makeFolder(folder)
-        try ConfigFiles.makeFolder(keysFolder)
-        for (path, line) in rendered.publicKeyFiles where (try? ConfigFiles.read(path)) != Array(line.utf8) {
-            try ConfigFiles.writeAtomically(path, Array(line.utf8), mode: 0o644)
-        }
-        for name in (try? ConfigFiles.list(keysFolder)) ?? [] where name.hasSuffix(".pub") && rendered.publicKeyFiles[keysFolder + "/" + name] == nil {
+        try writePublicKeyFiles(rendered)
+        for name in ConfigFiles.list(keysFolder) where name.hasSuffix(".pub") && rendered.publicKeyFiles[keysFolder + "/" + name] == nil {
             _ = unlink(keysFolder + "/" + name)
         }
         try ConfigFiles.writeAtomically(generated, try generatedText(rendered), mode: 0o600)
         // The file now holds every host: the added ones are removed after it is in place,
         // so a host is never missing in between (a block of the file wins over its copy).
-        for name in (try? ConfigFiles.list(addedFolder)) ?? [] where name.hasSuffix(".conf") {
+        for name in ConfigFiles.list(addedFolder) where name.hasSuffix(".conf") {
             _ = unlink(addedFolder + "/" + name)
         }
         return rendered
+    }
+
+    /// Each public key file `rendered` names, written where it is missing or different.
+    private func writePublicKeyFiles(_ rendered: StandingSSHConfig.Rendered) throws {
+        try ConfigFiles.makeFolder(keysFolder)
+        for (path, line) in rendered.publicKeyFiles where (try? ConfigFiles.read(path)) != Array(line.utf8) {
+            try ConfigFiles.writeAtomically(path, Array(line.utf8), mode: 0o644)
+        }
     }
 
     /// After `add` of the host called `name`: writes only that host's file in `added/` (and
@@ -186,15 +191,12 @@ public struct InstalledSSHConfig {
         // The end of the generated file says whether it includes `added/` (a file written
         // before it did is written whole once).
         guard let tail = try ConfigFiles.readTail(generated, count: include.count), tail == include else { return nil }
-        let present = ((try? ConfigFiles.list(addedFolder)) ?? []).filter { $0.hasSuffix(".conf") }
+        let present = ConfigFiles.list(addedFolder).filter { $0.hasSuffix(".conf") }
         guard present.count < SSHConfigInstallation.maxAddedFiles else { return nil }
         guard let database = try workspace.existingDatabase(),
               let (rendered, host) = try layout.renderOne(named: name, database: database, block: block(programs), agentSocket: programs.agentSocket) else { return nil }
         guard let index = rendered.written.firstIndex(where: { $0.lowercased() == host.name.lowercased() }) else { return rendered }
-        try ConfigFiles.makeFolder(keysFolder)
-        for (path, line) in rendered.publicKeyFiles where (try? ConfigFiles.read(path)) != Array(line.utf8) {
-            try ConfigFiles.writeAtomically(path, Array(line.utf8), mode: 0o644)
-        }
+        try writePublicKeyFiles(rendered)
         try ConfigFiles.makeFolder(addedFolder)
         try ConfigFiles.writeAtomically(addedFolder + "/" + SSHConfigInstallation.addedFileName(id: host.id), Array(rendered.standalone(index).utf8), mode: 0o600)
         return rendered
@@ -244,9 +246,9 @@ public struct InstalledSSHConfig {
     }
 
     public func removeGenerated() {
-        for name in (try? ConfigFiles.list(keysFolder)) ?? [] where name.hasSuffix(".pub") { _ = unlink(keysFolder + "/" + name) }
+        for name in ConfigFiles.list(keysFolder) where name.hasSuffix(".pub") { _ = unlink(keysFolder + "/" + name) }
         _ = rmdir(keysFolder)
-        for name in (try? ConfigFiles.list(addedFolder)) ?? [] where name.hasSuffix(".conf") { _ = unlink(addedFolder + "/" + name) }
+        for name in ConfigFiles.list(addedFolder) where name.hasSuffix(".conf") { _ = unlink(addedFolder + "/" + name) }
         _ = rmdir(addedFolder)
         layout.knownHosts.removeAll()
         _ = unlink(generated)

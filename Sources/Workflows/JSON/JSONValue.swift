@@ -27,14 +27,6 @@ public enum JSONValue: Sendable, Equatable {
         return String(decoding: w.bytes, as: UTF8.self)
     }
 
-    /// The value followed by a newline, as `Invocation.printJSON` prints it.
-    public func line(capacity: Int = 4096) -> [UInt8] {
-        var w = JSONBytes(capacity: capacity)
-        write(into: &w, indent: 0)
-        w.byte(0x0A)
-        return w.bytes
-    }
-
     /// The value at `indent` (two spaces a level), into `w`.
     public func write(into w: inout JSONBytes, indent: Int) {
         switch self {

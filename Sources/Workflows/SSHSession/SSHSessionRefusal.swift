@@ -22,8 +22,6 @@ public enum SSHSessionRefusal: Error, Sendable {
     case logRelayNotStarted(reason: String)
     /// The thread that reads the session's secrets could not be started.
     case threadNotStarted(reason: String)
-    /// hostbook could not find its own path (for KnownHostsCommand and SSH_ASKPASS).
-    case ownPathUnknown(reason: String)
     /// No `ssh` on PATH.
     case sshNotFound
     /// The ssh on PATH is older than 8.5 (no KnownHostsCommand), or not OpenSSH (`major` 0).

@@ -116,7 +116,8 @@ enum AgentCommands {
         // to the next start).
         let upstreams = try UpstreamAgentSockets.all(given: given, database: database, ownSocket: path)
         let agent = StandingAgentSetup.agent(database: database, log: log,
-                                             StandingAgentParts.make(database: SharedDatabase(database), terminal: terminal, upstreams: upstreams))
+                                             StandingAgentParts.make(database: SharedDatabase(database), terminal: terminal, upstreams: upstreams,
+                                                                     environment: inv.environment))
         let dropped = try StandingAgentService.serve(agent, at: path, log: log, terminal: terminal, signals: signals)
         if dropped > 0 { inv.note("hostbook: \(dropped) agent log entries were not written (the log's queue was full, or the database refused them)") }
     }

@@ -3,7 +3,6 @@
 // writes their output into share/; a user can also load them by hand:
 //     source <(hostbook completions bash)
 import CommandLineKit
-import CommandLineKit
 import HostStore
 import KeyFormats
 

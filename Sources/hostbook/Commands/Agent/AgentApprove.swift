@@ -5,9 +5,6 @@
 // at a time: a second is refused with one line, and the first says that it tried. It runs
 // until the agent stops, end of input, or Ctrl-C.
 import CommandLineKit
-#if canImport(Glibc)
-import Glibc
-#endif
 import System
 import Sessions
 import Workflows
@@ -42,7 +39,7 @@ enum AgentApprove {
             }
             var shown: TerminalText = "\n"
             for line in prompt.split(separator: "\n", omittingEmptySubsequences: false) { shown += "\(String(line))\n" }
-            Output.write(shown, to: STDERR_FILENO)
+            Output.write(shown, to: .standardError)
             let answer: ApprovalAnswer
             do { answer = try read(ApprovalChoices(grant: grant)) } catch { return }   // end of input
             guard connection.answer(id: id, answer) else { break }
@@ -60,7 +57,7 @@ enum AgentApprove {
     private static func read(_ choices: ApprovalChoices) throws -> ApprovalAnswer {
         while true {
             if let answer = choices.answer(try Terminal.readLine(prompt: choices.question)) { return answer }
-            Output.write(choices.badAnswer + "\n", to: STDERR_FILENO)
+            Output.write(choices.badAnswer + "\n", to: .standardError)
         }
     }
 }

@@ -11,9 +11,10 @@ import Sessions
 import Workflows
 
 enum StandingAgentParts {
-    /// `database`: where a token key's place is read when it signs (the agent's own handle).
-    static func make(database: SharedDatabase, terminal: TerminalApprover?, upstreams: [String]) -> StandingAgentSetup.Parts {
-        let environment = ProcessEnvironment.current()
+    /// `database`: where a token key's place is read when it signs (the agent's own handle);
+    /// `environment`: the command's (SSH_ASKPASS, the PIN prompts' askpass).
+    static func make(database: SharedDatabase, terminal: TerminalApprover?, upstreams: [String],
+                     environment: [String: String]) -> StandingAgentSetup.Parts {
         let approvers: [(any AgentApprover)?] = [terminal, AskpassApprover(environment: environment, wording: AgentApprovalWording())]
         return StandingAgentSetup.Parts(
             approver: FirstAvailableApprover(approvers.compactMap { $0 }),

@@ -8,7 +8,6 @@ import HostStore
 import Sessions
 import Workflows
 import System
-import Workflows
 
 enum BundleExport {
     static let spec = CommandSpec(

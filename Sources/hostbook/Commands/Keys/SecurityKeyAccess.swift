@@ -2,6 +2,7 @@
 // built-in one), the agents' signer for an sk key's handle (KeySignerSetup registers it),
 // and a PIN asked on the terminal when the authenticator wants one (never from argv or the
 // environment).
+import System
 import CommandLineKit
 import Agent
 import Workflows
@@ -10,9 +11,6 @@ import KeyFormats
 import SecureMemory
 import SecurityKeys
 import Sessions
-#if canImport(Glibc)
-import Glibc
-#endif
 
 enum SecurityKeyAccess {
     /// The provider for this process: SSH_SK_PROVIDER, else OpenSSH's ssh-sk-helper.
@@ -41,7 +39,7 @@ enum SecurityKeyAccess {
     private static func askPIN(name: String, environment: [String: String], terminal: Bool) -> SecretBytes? {
         let prompt = "Enter the PIN of the security key for '\(name.escapedForTerminal)':"
         if let pin = AskpassSecret.ask(prompt, environment: environment) { return pin }
-        guard terminal, isatty(STDIN_FILENO) == 1 else { return nil }
+        guard terminal, FileDescriptor.standardInput.isTerminal else { return nil }
         return try? Terminal.readSecret(prompt: "\(raw: prompt) ")
     }
 

@@ -19,7 +19,6 @@ import KeyFormats
 import Sessions
 import Workflows
 import System
-import Workflows
 
 enum SSHHostKeyLookup {
     static let spec = CommandSpec(

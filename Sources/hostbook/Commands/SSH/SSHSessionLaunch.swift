@@ -5,9 +5,6 @@
 // rotation's lines, the vault's failure and the stored password's hint. `hostbook ssh` and
 // `hostbook keys deploy` run their sessions through here.
 import CommandLineKit
-#if canImport(Glibc)
-import Glibc
-#endif
 import Agent
 import HostStore
 import KeyFormats
@@ -23,11 +20,11 @@ enum SSHSessionLaunch {
     /// on their own thread (they overlap with the rest of `ssh -V`).
     static func run(_ inv: Invocation, plan: SSHPlan, database: HostDatabase, config: SSHSessionConfig, client: () throws -> SSHClient,
                     localUser: String, arguments: [String]) throws -> Int32 {
-        let upstreams = try upstreamSockets(plan, database), shared = SharedDatabase(database)
+        let upstreams = try upstreamSockets(plan, database), shared = SharedDatabase(database), environment = inv.environment
         let keys = SSHSessionKeySource(
-            makeSigners: { KeySignerSetup.signers(upstreams: upstreams, database: shared, environment: ProcessEnvironment.current(), terminal: true) },
+            makeSigners: { KeySignerSetup.signers(upstreams: upstreams, database: shared, environment: environment, terminal: true) },
             explain: KeySignerSetup.explain,
-            report: { _ = Output.write("hostbook: \(raw: $0.message)\n\(raw: $0.hint.map { $0 + "\n" } ?? "")", to: STDERR_FILENO) })
+            report: { _ = Output.write("hostbook: \(raw: $0.message)\n\(raw: $0.hint.map { $0 + "\n" } ?? "")", to: .standardError) })
         let secrets = try SSHSecretsLoader { try plan.loadSecrets(localUser: localUser, keys: keys) }
         let client = try client()
         let outcome = try SSHSession(workspace: inv.workspace, plan: plan, database: database, config: config, client: client, secrets: secrets,

@@ -31,8 +31,6 @@ extension SSHSessionRefusal: UserFacingError {
             reason
         case .threadNotStarted(let reason):
             "cannot start a thread: \(reason)"
-        case .ownPathUnknown(let reason):
-            "cannot find hostbook's own path: \(reason)"
         case .sshNotFound:
             "ssh was not found on PATH"
         case .sshTooOld(let path, let banner, let major, let minor):
