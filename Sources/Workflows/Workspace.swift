@@ -52,6 +52,13 @@ public final class Workspace {
         return database
     }
 
+    /// The database of a command that may be a dry run (the imports): for a dry run the one
+    /// there is, read-only, or an empty one in memory, so that nothing is created on disk;
+    /// otherwise `database()`.
+    public func database(dryRun: Bool) throws -> HostDatabase {
+        dryRun ? try existingDatabase() ?? HostDatabase.inMemory() : try database()
+    }
+
     /// The database as doctor inspects it: read-only at any schema this program knows, never
     /// created or migrated (HostDatabase.openForInspection); nil when there is none. Opened
     /// once, as the others are.

@@ -32,8 +32,6 @@ final class JSONEscapingTests: XCTestCase {
             var escaped = ""
             JSONValue.escape(s, into: &escaped)
             XCTAssertEqual(escaped, rendered(s), s.debugDescription)
-            let line = JSONValue.object([(s, .string(s))]).line()
-            XCTAssertEqual(String(decoding: line, as: UTF8.self), JSONValue.object([(s, .string(s))]).rendered() + "\n")
             var w = JSONBytes()
             Array(s.utf8).withUnsafeBufferPointer { w.string(utf8: $0) }
             XCTAssertEqual(String(decoding: w.bytes, as: UTF8.self), rendered(s), s.debugDescription)

@@ -138,6 +138,18 @@ public final class KeyStore {
         try connection.query("SELECT \(Self.columns) FROM keys WHERE name = ?", [.text(name)]).first.map(Self.decode)
     }
 
+    /// `base` when no saved key has that name, else the first free `base-2`, `base-3`, ...;
+    /// a name in `besides` (lower-cased: names chosen for the same batch) counts as taken.
+    public func freeName(_ base: String, besides: Set<String> = []) throws -> String {
+        var name = base
+        var n = 2
+        while try besides.contains(name.lowercased()) || find(name: name) != nil {
+            name = "\(base)-\(n)"
+            n += 1
+        }
+        return name
+    }
+
     /// The key with this `SHA256:` fingerprint, or nil.
     public func find(fingerprint: String) throws -> StoredKey? {
         try connection.query("SELECT \(Self.columns) FROM keys WHERE fingerprint = ?", [.text(fingerprint)]).first.map(Self.decode)

@@ -7,11 +7,14 @@ import System
 import Agent
 
 public enum StandingAgentSocket {
+    /// The socket's name in hostbook's private socket folder.
+    public static let fileName = "agent.sock"
+
     /// `$XDG_RUNTIME_DIR/hostbook/agent.sock` (or the private per-uid folder without
     /// `$XDG_RUNTIME_DIR`), the folder created 0700 or checked.
     public static func defaultPath(environment: [String: String]) throws(AgentRefusal) -> String {
         do {
-            return try PrivateSocketDirectory.prepare(environment: environment) + "/agent.sock"
+            return try PrivateSocketDirectory.prepare(environment: environment) + "/" + fileName
         } catch {
             throw .agentFolderNotPrepared(reason: "\(error)")
         }
@@ -31,15 +34,22 @@ public enum StandingAgentSocket {
         return stat(path, &info) == 0 && info.st_mode & S_IFMT == S_IFSOCK
     }
 
+    /// Where a command that uses the standing agent looks for it, in order: the default
+    /// socket when its folder exists (nothing is created), then $SSH_AUTH_SOCK when that is
+    /// another absolute path.
+    public static func candidates(environment: [String: String]) -> [String] {
+        var sockets: [String] = []
+        if let folder = PrivateSocketDirectory.existing(environment: environment) { sockets.append(folder + "/" + fileName) }
+        if let auth = environment["SSH_AUTH_SOCK"], auth.hasPrefix("/"), !sockets.contains(auth) { sockets.append(auth) }
+        return sockets
+    }
+
     /// Tells the standing agent to drop the private keys and grants it holds now
     /// (AgentDropKeys), at the default socket (without creating its folder) and at
     /// $SSH_AUTH_SOCK when that is another socket of this user. The pid of each agent that
     /// said it did, in that order.
     public static func dropKeys(environment: [String: String]) -> [pid_t] {
-        var sockets: [String] = []
-        if let folder = PrivateSocketDirectory.existing(environment: environment) { sockets.append(folder + "/agent.sock") }
-        if let auth = environment["SSH_AUTH_SOCK"], auth.hasPrefix("/"), !sockets.contains(auth) { sockets.append(auth) }
-        return sockets.compactMap { socket in
+        candidates(environment: environment).compactMap { socket in
             guard let pid = runningAgent(at: socket), AgentDropKeys.send(socket: socket) else { return nil }
             return pid
         }

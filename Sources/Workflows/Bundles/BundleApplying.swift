@@ -10,15 +10,16 @@ import System
 
 public enum BundleApplying {
     /// A subscriber on the workspace's database, writing through CredentialStore.
-    /// `agentSocket`: git's ssh reaches a host hostbook knows through its trust core and the
-    /// agent there (subscribe, update); nil: git's own ssh (unsubscribe).
-    public static func subscriber(_ workspace: Workspace, git: BundleGit, agentSocket: String?) throws -> BundleSubscriber {
+    /// `agentSocket` finds the agent's socket (which may create its folder: asked only once
+    /// hostbook's own path is known): git's ssh reaches a host hostbook knows through its
+    /// trust core and the agent there (subscribe, update); nil: git's own ssh (unsubscribe).
+    public static func subscriber(_ workspace: Workspace, git: BundleGit, agentSocket: (() -> String?)?) throws -> BundleSubscriber {
         let database = try workspace.database()
         let credentials = CredentialStore(database: database)
         var subscriber = BundleSubscriber(database: database, databasePath: workspace.databasePath, git: git,
                                           apply: { try credentials.applyBundle($0) })
         // git reaches a host hostbook knows through hostbook's trust core and agent.
-        if let socket = agentSocket, let hostbook = try? ExecutablePath.ofThisProcess() {
+        if let agentSocket, let hostbook = try? ExecutablePath.ofThisProcess(), let socket = agentSocket() {
             let databasePath = ExecutablePath.absolute(workspace.databasePath)
             subscriber.sshCommand = { url in
                 try? BundleGitSSH.command(url: url, database: database, hostbookPath: hostbook, databasePath: databasePath, agentSocket: socket)
@@ -29,7 +30,7 @@ public enum BundleApplying {
 
     /// For `bundle update`: with no database yet nothing is subscribed to, and nothing is
     /// created to say so (a subscriber on an empty in-memory database, which applies nothing).
-    public static func subscriberIfSubscribed(_ workspace: Workspace, git: BundleGit, agentSocket: String?) throws -> BundleSubscriber {
+    public static func subscriberIfSubscribed(_ workspace: Workspace, git: BundleGit, agentSocket: (() -> String?)?) throws -> BundleSubscriber {
         guard try workspace.existingDatabase() == nil else { return try subscriber(workspace, git: git, agentSocket: agentSocket) }
         return BundleSubscriber(database: try HostDatabase.inMemory(), databasePath: workspace.databasePath, git: git,
                                 apply: { _ in nil })

@@ -4,6 +4,7 @@
 // the certificate; printed back in UTC.
 #if canImport(Glibc)
 import Glibc
+import HostStore
 #endif
 
 public enum CertificateValidity {
@@ -116,5 +117,6 @@ public enum CertificateValidity {
         return (start, end)
     }
 
-    public static func now() -> UInt64 { UInt64(max(0, Glibc.time(nil))) }
+    /// Seconds since the epoch now, as the store dates its records (StoreClock).
+    public static func now() -> UInt64 { StoreClock.nowSeconds() }
 }

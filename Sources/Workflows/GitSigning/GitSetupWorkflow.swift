@@ -15,11 +15,7 @@ public enum GitSetupWorkflow {
     public static func dedicatedKeyOffer(database: HostDatabase, key: StoredKey) throws -> (name: String, hosts: [String])? {
         let hosts = try database.hostsLoggingIn(withKey: key.name)
         guard !hosts.isEmpty, try KeyNamespaces(database: database).namespaces(of: key).isEmpty else { return nil }
-        let store = KeyStore(database: database)
-        var name = offeredKeyName
-        var n = 2
-        while try store.find(name: name) != nil { name = "\(offeredKeyName)-\(n)"; n += 1 }
-        return (name, hosts)
+        return (try KeyStore(database: database).freeName(offeredKeyName), hosts)
     }
 
     /// Where the signing keys' public key files are written: `git-signing` in the data

@@ -13,11 +13,8 @@ public enum GitSigningProgram {
     /// The standing agent's socket (when its folder exists: nothing is created here), then
     /// $SSH_AUTH_SOCK; neither: the default socket's name, for the error that nothing answers.
     public static func sockets(_ environment: [String: String]) -> [String] {
-        var sockets: [String] = []
-        if let folder = PrivateSocketDirectory.existing(environment: environment) { sockets.append(folder + "/agent.sock") }
-        if let auth = environment["SSH_AUTH_SOCK"], auth.hasPrefix("/"), !sockets.contains(auth) { sockets.append(auth) }
-        if sockets.isEmpty { sockets.append("$XDG_RUNTIME_DIR/hostbook/agent.sock") }
-        return sockets
+        let sockets = StandingAgentSocket.candidates(environment: environment)
+        return sockets.isEmpty ? ["$XDG_RUNTIME_DIR/hostbook/" + StandingAgentSocket.fileName] : sockets
     }
 
     /// Whether an agent answers at any of `sockets`.

@@ -56,12 +56,6 @@ public enum AgentKeyImport {
         let base = comment.split(separator: "/").last.map(String.init) ?? ""
         if KeyName.problem(base) == nil, try !taken(base) { return base }
         let digits = key.sha256Fingerprint.dropFirst("SHA256:".count).filter { $0.isLetter || $0.isNumber }
-        var candidate = "agent-" + digits.prefix(8)
-        var n = 2
-        while try taken(candidate) {
-            candidate = "agent-" + digits.prefix(8) + "-\(n)"
-            n += 1
-        }
-        return candidate
+        return try store.freeName("agent-" + digits.prefix(8), besides: besides)
     }
 }

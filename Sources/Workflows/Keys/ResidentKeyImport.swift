@@ -13,7 +13,7 @@ public enum ResidentKeyImport {
         var skipped = 0
         for var key in keys {
             if try ctx.store.find(fingerprint: key.publicKey.sha256Fingerprint) != nil { skipped += 1; continue }
-            let name = try freeName(prefix + baseName(key), ctx)
+            let name = try ctx.store.freeName(prefix + baseName(key))
             try KeyName.validate(name)
             key.comment = name
             stored.append(try ctx.credentials.store(key, name: name, format: "resident").key)
@@ -26,15 +26,5 @@ public enum ResidentKeyImport {
         guard let handle = SecurityKeyHandle(key) else { return "security-key" }
         let rest = String(handle.application.dropFirst("ssh:".count))
         return rest.isEmpty ? "security-key" : rest
-    }
-
-    private static func freeName(_ base: String, _ ctx: KeysContext) throws -> String {
-        var name = base
-        var n = 2
-        while try ctx.store.find(name: name) != nil {
-            name = "\(base)-\(n)"
-            n += 1
-        }
-        return name
     }
 }

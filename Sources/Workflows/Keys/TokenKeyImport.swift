@@ -57,12 +57,7 @@ public enum TokenKeyImport {
                 continue
             }
             let base = request.prefix + baseName(object)
-            var name = base
-            var n = 2
-            while try taken.contains(name.lowercased()) || ctx.store.find(name: name) != nil {
-                name = "\(base)-\(n)"
-                n += 1
-            }
+            let name = try ctx.store.freeName(base, besides: taken)
             try KeyName.validate(name)
             taken.insert(name.lowercased())
             new.append((name, object.publicKey, place(object)))

@@ -49,7 +49,7 @@ public enum SSHConfigImport {
 
     /// The report's notes start with `notes`, the words of `read.notes`.
     public static func run(_ workspace: Workspace, _ read: Read, notes: [ImportNote], dryRun: Bool) throws -> SSHConfigImportReport {
-        let database = dryRun ? try workspace.existingDatabase() ?? SSHConfigImporter.emptyDatabase() : try workspace.database()
+        let database = try workspace.database(dryRun: dryRun)
         do {
             return try SSHConfigImporter(database: database).run(read.candidates, dryRun: dryRun, notes: notes, files: read.configuration.files)
         } catch let e as HostStoreError where e.kind == .database {

@@ -63,7 +63,7 @@ enum ImportTailscaleCommand {
         }
         // One copy only: the importer frees each device when done with it.
         document.nodes = []
-        let database = try TailscaleImportDatabase.open(dryRun: options.dryRun, in: inv.workspace)
+        let database = try inv.workspace.database(dryRun: options.dryRun)
         let report: TailscaleImportReport
         let progress = inv.progress(options.dryRun ? "Planning the Tailscale import" : "Importing from Tailscale")
         do {

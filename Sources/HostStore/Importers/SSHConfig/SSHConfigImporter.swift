@@ -14,10 +14,6 @@ public struct SSHConfigImporter {
     /// An importer writing into `database` (or planning against it, for a dry run).
     public init(database: HostDatabase) { self.connection = database.connection }
 
-    /// A database in memory with the current schema, for a dry run when there is no
-    /// database file yet (so planning creates nothing on disk).
-    public static func emptyDatabase() throws -> HostDatabase { try HostDatabase.inMemory() }
-
     /// Imports `candidates` (in the order the configuration names them). `notes` are
     /// carried into the report; `files` are the files read, so that hosts an earlier import
     /// took from them and that are gone now can be named (they are kept).

@@ -41,10 +41,6 @@ public struct TailscaleImporter {
     /// An importer writing into `database` (or planning against it, for a dry run).
     public init(database: HostDatabase) { self.connection = database.connection }
 
-    /// A database in memory with the current schema, for a dry run when there is no
-    /// database file yet (so planning creates nothing on disk).
-    public static func emptyDatabase() throws -> HostDatabase { try HostDatabase.inMemory() }
-
     /// From this many entries to write on, rebuilding the known-hosts indexes beats
     /// maintaining them.
     static let bulkEntries = 10_000

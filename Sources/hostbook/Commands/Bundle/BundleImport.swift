@@ -32,8 +32,7 @@ enum BundleImport {
         let dryRun = inv.args.flag(.dryRun)
         // A dry run creates no database: it reads the one there is, or plans against an
         // empty one in memory (which trusts no signer, so it is refused).
-        let database = dryRun ? try HostStoreAccess.openForReading(inv) ?? HostDatabase.inMemory()
-                              : try HostStoreAccess.openForWriting(inv)
+        let database = try inv.workspace.database(dryRun: dryRun)
         let intake = try BundleIntake.check(text: text, signature: signature, shownAs: folder.textPath, expectedName: nil, database: database)
         if !dryRun, !intake.plan.writesNothing, let leftover = try BundleApplying.apply(intake.plan, database: database) {
             throw FailedAfterChanges(underlying: leftover)

@@ -29,7 +29,7 @@ enum BundleSubscribe {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriber(inv.workspace, git: git, agentSocket: try? AgentSocket.path(inv))
+        let subscriber = try BundleApplying.subscriber(inv.workspace, git: git, agentSocket: { try? AgentSocket.path(inv) })
         let outcome: BundleSubscriber.Outcome
         do {
             outcome = try subscriber.subscribe(name: inv.args.positional(0)!, url: inv.args.positional(1)!, replace: inv.args.flag(.replace))

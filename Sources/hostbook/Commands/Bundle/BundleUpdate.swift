@@ -23,7 +23,7 @@ enum BundleUpdate {
 
     static func run(_ inv: Invocation) throws {
         let git = try BundleGit(environment: inv.environment)
-        let subscriber = try BundleApplying.subscriberIfSubscribed(inv.workspace, git: git, agentSocket: try? AgentSocket.path(inv))
+        let subscriber = try BundleApplying.subscriberIfSubscribed(inv.workspace, git: git, agentSocket: { try? AgentSocket.path(inv) })
         let subscriptions = try subscriber.subscriptions(named: inv.args.positional(0))
         if subscriptions.isEmpty, !inv.json {
             inv.print("No bundle is subscribed to. Subscribe with 'hostbook bundle subscribe NAME GIT-URL-OR-PATH'.")
