@@ -11,9 +11,9 @@ public struct InstalledSSHConfigCheck {
     public let workspace: Workspace
     /// What the blocks name (this program's path, the agent's socket); its error is a finding.
     public let programs: () throws -> InstalledSSHConfig.Programs
-    /// The standing agent's socket, nil when its folder cannot be made (nothing is said).
-    /// The standing agent's socket; asked only when the configuration is installed (finding
-    /// it prepares hostbook's socket folder, which a doctor of nothing installed must not).
+    /// The standing agent's socket, nil when its folder cannot be made (nothing is said);
+    /// asked only when the configuration is installed (finding it prepares hostbook's socket
+    /// folder, which a doctor of nothing installed must not).
     public let agentSocket: () -> String?
     /// The pid of the agent answering at a socket, nil when none does.
     public let runningAgent: (String) -> Int32?
